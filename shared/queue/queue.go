@@ -1,0 +1,27 @@
+// Package queue is the port through which services hand work to workers
+// (Git import and export, content import, OpenAPI fetching). In AWS it is
+// SQS feeding worker Lambdas; locally the same handlers run in-process.
+package queue
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Job is one unit of background work.
+type Job struct {
+	// ID identifies the job; handlers use it to make redelivery harmless.
+	ID string `json:"id"`
+	// Kind selects the handler, e.g. "git-import".
+	Kind string `json:"kind"`
+	// Payload is the handler's input.
+	Payload json.RawMessage `json:"payload"`
+}
+
+// Queue accepts jobs.
+type Queue interface {
+	Enqueue(ctx context.Context, job Job) error
+}
+
+// Handler runs one job. A returned error means the job should be retried.
+type Handler func(ctx context.Context, job Job) error
