@@ -82,10 +82,10 @@ type Cond int
 
 // Conditions.
 const (
-	Always       Cond = iota // no condition
-	IfNotExists              // no item has the key
-	IfExists                 // an item has the key
-	IfVersion                // an item has the key and its Version equals Op.Version
+	Always      Cond = iota // no condition
+	IfNotExists             // no item has the key
+	IfExists                // an item has the key
+	IfVersion               // an item has the key and its Version equals Op.Version
 )
 
 // Op is one operation of a Write.
