@@ -1,0 +1,39 @@
+// Package deps holds what every family's service is built from: the ports
+// (store, blobs, queue), the clock, the authorizer and the page-token signer.
+// It is assembled once per process (a Lambda cold start, or the local server).
+package deps
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Deps are the dependencies of the services.
+type Deps struct {
+	Store  store.Store
+	Blobs  blob.Store
+	Queue  queue.Queue
+	Now    func() time.Time
+	Logger *slog.Logger
+	Authz  *access.Authorizer
+	Pager  *httpapi.Pager
+	// FetchAllowPrivate lets server-side fetches reach loopback and private
+	// addresses (local testing only).
+	FetchAllowPrivate bool
+}
+
+// Clock returns the current time in UTC, truncated to milliseconds so that
+// stored and returned timestamps agree.
+func (d *Deps) Clock() time.Time {
+	now := time.Now
+	if d.Now != nil {
+		now = d.Now
+	}
+	return now().UTC().Truncate(time.Millisecond)
+}

@@ -1,0 +1,153 @@
+// Package httpapi holds Galley's HTTP conventions, in one place: the error
+// shape and the table from error kinds to statuses, validation through huma,
+// authentication, request ids and logs, paging tokens, PATCH semantics, and
+// absolute URLs. Families register their operations on an API with Register.
+package httpapi
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+)
+
+// MaxBodyBytes is the largest request body accepted by default (1 MiB);
+// larger bodies answer 413. Operations that take files set their own limit.
+const MaxBodyBytes = 1 << 20
+
+// Authenticator resolves a bearer token to its caller.
+type Authenticator interface {
+	// Authenticate returns the caller owning token, or an Unauthorized error.
+	Authenticate(ctx context.Context, token string) (access.Caller, error)
+}
+
+// Config configures an API.
+type Config struct {
+	Logger *slog.Logger
+	Auth   Authenticator
+	// APIURL is the absolute base of API URLs (urls.location); empty means
+	// derived from each request's scheme and host.
+	APIURL string
+	// AppURL is the base of application URLs (urls.app); empty means APIURL.
+	AppURL string
+	// Version is reported by GET /v1/.
+	Version string
+}
+
+// Route is one operation an API serves.
+type Route struct {
+	Method, Path string
+}
+
+// API is one set of operations behind one http.Handler: a family's, in its
+// Lambda function, or every family's, in the local server.
+type API struct {
+	Huma   huma.API
+	mux    *http.ServeMux
+	cfg    Config
+	routes []Route
+}
+
+// New returns an empty API.
+func New(cfg Config) *API {
+	installErrors()
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	mux := http.NewServeMux()
+	hc := huma.DefaultConfig("Galley API", cfg.Version)
+	hc.Info.Description = "Galley: a self-hostable documentation publishing service with a GitBook-compatible API."
+	hc.OpenAPIPath, hc.DocsPath, hc.SchemasPath = "", "", ""
+	hc.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
+		"bearer": {Type: "http", Scheme: "bearer", Description: "An API token: Authorization: Bearer <token>"},
+	}
+	hc.Security = []map[string][]string{{"bearer": {}}}
+	// Request bodies are read as JSON whatever their declared type; clients
+	// such as curl default to form encoding.
+	hc.Formats = map[string]huma.Format{"application/json": huma.DefaultJSONFormat, "json": huma.DefaultJSONFormat, "": huma.DefaultJSONFormat}
+	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg}
+	a.Huma.UseMiddleware(a.authenticate)
+	return a
+}
+
+// Routes lists the operations registered so far.
+func (a *API) Routes() []Route { return append([]Route(nil), a.routes...) }
+
+// Config returns the API's configuration.
+func (a *API) Config() Config { return a.cfg }
+
+// publicMeta marks, in an operation's metadata, one that needs no token.
+const publicMeta = "galley-public"
+
+// Op describes one operation: its method, path, id, success status and
+// whether it is public.
+type Op struct {
+	ID, Method, Path, Summary string
+	Tag                       string
+	Status                    int
+	Public                    bool
+	MaxBodyBytes              int64
+}
+
+// Register adds an operation whose handler returns service errors; they are
+// mapped to responses here, the one place that does it.
+func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) {
+	hop := huma.Operation{
+		OperationID:   op.ID,
+		Method:        op.Method,
+		Path:          op.Path,
+		Summary:       op.Summary,
+		Tags:          []string{op.Tag},
+		DefaultStatus: op.Status,
+		MaxBodyBytes:  op.MaxBodyBytes,
+		Errors:        []int{400, 401, 403, 404, 409, 413},
+	}
+	if hop.MaxBodyBytes == 0 {
+		hop.MaxBodyBytes = MaxBodyBytes
+	}
+	if op.Public {
+		hop.Security = []map[string][]string{}
+		hop.Metadata = map[string]any{publicMeta: true}
+	}
+	a.routes = append(a.routes, Route{Method: op.Method, Path: op.Path})
+	huma.Register(a.Huma, hop, func(ctx context.Context, in *I) (*O, error) {
+		out, err := h(ctx, in)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		return out, nil
+	})
+}
+
+// authenticate identifies the caller of every non-public operation.
+func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
+	if op := ctx.Operation(); op != nil && op.Metadata[publicMeta] == true {
+		next(ctx)
+		return
+	}
+	scheme, token, _ := strings.Cut(ctx.Header("Authorization"), " ")
+	if !strings.EqualFold(scheme, "bearer") || strings.TrimSpace(token) == "" {
+		_ = huma.WriteErr(a.Huma, ctx, http.StatusUnauthorized, "missing bearer token in the Authorization header")
+		return
+	}
+	caller, err := a.cfg.Auth.Authenticate(ctx.Context(), strings.TrimSpace(token))
+	if err != nil {
+		status := Status(apperr.KindOf(err))
+		msg := err.Error()
+		if status == http.StatusInternalServerError {
+			LoggerFrom(ctx.Context()).ErrorContext(ctx.Context(), "authenticate", "err", msg)
+			msg = "Internal error"
+		}
+		_ = huma.WriteErr(a.Huma, ctx, status, msg)
+		return
+	}
+	if info := requestInfoFrom(ctx.Context()); info != nil {
+		info.userID = caller.UserID
+	}
+	next(huma.WithContext(ctx, access.WithCaller(ctx.Context(), caller)))
+}

@@ -1,0 +1,153 @@
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+)
+
+type requestInfo struct {
+	id      string
+	userID  string
+	apiURL  string
+	appURL  string
+	logger  *slog.Logger
+	version string
+}
+
+type infoKey struct{}
+
+func requestInfoFrom(ctx context.Context) *requestInfo {
+	info, _ := ctx.Value(infoKey{}).(*requestInfo)
+	return info
+}
+
+// LoggerFrom returns the request's logger (with its request id).
+func LoggerFrom(ctx context.Context) *slog.Logger {
+	if info := requestInfoFrom(ctx); info != nil {
+		return info.logger
+	}
+	return slog.Default()
+}
+
+// APIURL returns the absolute base URL of the API for this request, e.g.
+// https://api.example.com; urls.location values are built on it.
+func APIURL(ctx context.Context) string {
+	if info := requestInfoFrom(ctx); info != nil {
+		return info.apiURL
+	}
+	return ""
+}
+
+// AppURL returns the base of application URLs (urls.app).
+func AppURL(ctx context.Context) string {
+	if info := requestInfoFrom(ctx); info != nil {
+		return info.appURL
+	}
+	return ""
+}
+
+// Handler returns the API as an http.Handler wrapped in the request
+// middleware: request id, structured log line, panic recovery, and JSON
+// answers for unknown routes and methods.
+func (a *API) Handler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if id == "" || len(id) > 128 {
+			id = newRequestID()
+		}
+		apiURL := a.cfg.APIURL
+		if apiURL == "" {
+			apiURL = requestBase(r)
+		}
+		appURL := a.cfg.AppURL
+		if appURL == "" {
+			appURL = apiURL
+		}
+		info := &requestInfo{id: id, apiURL: strings.TrimRight(apiURL, "/"), appURL: strings.TrimRight(appURL, "/"),
+			logger: a.cfg.Logger.With("request_id", id), version: a.cfg.Version}
+		w.Header().Set("X-Request-Id", id)
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
+		defer func() {
+			if p := recover(); p != nil {
+				info.logger.Error("panic", "panic", p, "method", r.Method, "path", r.URL.Path)
+				if !rec.wrote {
+					writeError(rec, http.StatusInternalServerError, "Internal error")
+				}
+			}
+			info.logger.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
+				"duration_ms", time.Since(start).Milliseconds(), "user", info.userID)
+		}()
+		if _, pattern := a.mux.Handler(r); pattern == "" {
+			a.noRoute(rec, r)
+			return
+		}
+		a.mux.ServeHTTP(rec, r)
+	})
+}
+
+// noRoute answers a request no operation matches: 405 when the path exists
+// with other methods, 404 otherwise, in the error shape.
+func (a *API) noRoute(w http.ResponseWriter, r *http.Request) {
+	probe := &statusRecorder{ResponseWriter: discard{h: http.Header{}}, status: http.StatusOK}
+	a.mux.ServeHTTP(probe, r)
+	if probe.status == http.StatusMethodNotAllowed {
+		w.Header().Set("Allow", probe.Header().Get("Allow"))
+		writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed on "+r.URL.Path)
+		return
+	}
+	writeError(w, http.StatusNotFound, "no route "+r.Method+" "+r.URL.Path)
+}
+
+func requestBase(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+		scheme = p
+	}
+	host := r.Host
+	if h := r.Header.Get("X-Forwarded-Host"); h != "" {
+		host = h
+	}
+	return scheme + "://" + host
+}
+
+func newRequestID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	if !s.wrote {
+		s.status, s.wrote = code, true
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusRecorder) Write(b []byte) (int, error) {
+	s.wrote = true
+	return s.ResponseWriter.Write(b)
+}
+
+func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+type discard struct{ h http.Header }
+
+func (d discard) Header() http.Header { return d.h }
+func (discard) Write(b []byte) (int, error) { return len(b), nil }
+func (discard) WriteHeader(int)             {}

@@ -1,0 +1,96 @@
+package httpapi
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// DefaultLimit is the page size of lists when `limit` is absent.
+const DefaultLimit = 50
+
+// ListParams are the paging query parameters of every list.
+type ListParams struct {
+	Page  string `query:"page" doc:"Token of the page to read, from the previous page's next.page"`
+	Limit int    `query:"limit" minimum:"1" maximum:"1000" doc:"Most items to return (default 50)"`
+}
+
+// Size is the requested page size, DefaultLimit when absent.
+func (p ListParams) Size() int {
+	if p.Limit == 0 {
+		return DefaultLimit
+	}
+	return p.Limit
+}
+
+// List is the envelope of every list response.
+type List[T any] struct {
+	Next  *NextPage `json:"next,omitempty"`
+	Count int       `json:"count" doc:"Number of items in this page"`
+	Items []T       `json:"items"`
+}
+
+// NextPage points at the following page.
+type NextPage struct {
+	Page string `json:"page"`
+}
+
+// Pager signs page tokens. A token carries the position where its list
+// stopped and is bound to a scope naming that list (operation, partition and
+// filters): a tampered token, or one from another list, is refused, so a
+// token can never read a partition its list could not.
+type Pager struct {
+	secret []byte
+}
+
+// NewPager returns a Pager signing with secret.
+func NewPager(secret []byte) *Pager { return &Pager{secret: secret} }
+
+func (p *Pager) mac(scope string, payload []byte) []byte {
+	m := hmac.New(sha256.New, p.secret)
+	m.Write([]byte(scope))
+	m.Write([]byte{0})
+	m.Write(payload)
+	return m.Sum(nil)[:16]
+}
+
+// Token returns the token resuming scope's list after key.
+func (p *Pager) Token(scope string, key store.Key) string {
+	payload, _ := json.Marshal(key)
+	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(p.mac(scope, payload))
+}
+
+// Key reads a token of scope's list; "" reads from the start (nil key).
+func (p *Pager) Key(scope, token string) (*store.Key, error) {
+	if token == "" {
+		return nil, nil
+	}
+	bad := apperr.Field("page", "invalid page token")
+	a, b, ok := strings.Cut(token, ".")
+	if !ok {
+		return nil, bad
+	}
+	payload, err1 := base64.RawURLEncoding.DecodeString(a)
+	sig, err2 := base64.RawURLEncoding.DecodeString(b)
+	if err1 != nil || err2 != nil || !hmac.Equal(sig, p.mac(scope, payload)) {
+		return nil, bad
+	}
+	var k store.Key
+	if err := json.Unmarshal(payload, &k); err != nil {
+		return nil, bad
+	}
+	return &k, nil
+}
+
+// Next returns the envelope's next field for a page's next key.
+func (p *Pager) Next(scope string, next *store.Key) *NextPage {
+	if next == nil {
+		return nil
+	}
+	return &NextPage{Page: p.Token(scope, *next)}
+}

@@ -1,0 +1,78 @@
+package keys
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Entity documents one kind of item.
+type Entity struct {
+	Name       string
+	PK, SK     string
+	GSI1, GSI2 string // "PK / SK" in that index, or ""
+	Patterns   []Pattern
+}
+
+// Pattern documents one access pattern and the key condition serving it.
+type Pattern struct {
+	Name      string
+	Index     string
+	Condition string
+}
+
+// Design is the whole key design. Keep it in step with the functions above:
+// keys_test.go checks every function against it.
+func Design() []Entity {
+	return []Entity{
+		{Name: "Instance secret", PK: "INSTANCE", SK: "SECRET", Patterns: []Pattern{{"Read the page-token signing key", "table", "PK = INSTANCE AND SK = SECRET"}}},
+		{Name: "Instance admin marker", PK: "INSTANCE", SK: "ADMIN", Patterns: []Pattern{{"Bootstrap the administrator once", "table", "put if not exists"}}},
+		{Name: "User", PK: "USER#<userId>", SK: "USER", Patterns: []Pattern{{"Get a user", "table", "PK = USER#<userId> AND SK = USER"}}},
+		{Name: "Email reservation", PK: "EMAIL#<email>", SK: "EMAIL", Patterns: []Pattern{{"Find a user by email; keep emails unique", "table", "PK = EMAIL#<email> AND SK = EMAIL"}}},
+		{Name: "API token", PK: "TOKEN#<sha256(secret)>", SK: "TOKEN", Patterns: []Pattern{{"Authenticate a request", "table", "PK = TOKEN#<hash> AND SK = TOKEN"}}},
+		{Name: "Organization", PK: "ORG#<orgId>", SK: "ORG", Patterns: []Pattern{{"Get an organization", "table", "PK = ORG#<orgId> AND SK = ORG"}}},
+		{Name: "Member", PK: "ORG#<orgId>", SK: "MEMBER#<userId>", GSI1: "USER#<userId> / ORG#<orgId>", GSI2: "ORG#<orgId>#MEMBERS / <joinedAt>#<userId>", Patterns: []Pattern{
+			{"Get a caller's membership (every authorization)", "table", "PK = ORG#<orgId> AND SK = MEMBER#<userId>"},
+			{"List the organizations of a user", "GSI1", "GSI1PK = USER#<userId> AND begins_with(GSI1SK, ORG#)"},
+			{"List members by join date", "GSI2", "GSI2PK = ORG#<orgId>#MEMBERS"},
+			{"All members (filters, sort by last seen)", "table", "PK = ORG#<orgId> AND begins_with(SK, MEMBER#)"},
+		}},
+		{Name: "Email domain", PK: "DOMAIN#<domain>", SK: "ORG#<orgId>", Patterns: []Pattern{{"Organizations of an email domain", "table", "PK = DOMAIN#<domain>"}}},
+		{Name: "Team", PK: "ORG#<orgId>", SK: "TEAM#<teamId>", Patterns: []Pattern{
+			{"Get a team", "table", "PK = ORG#<orgId> AND SK = TEAM#<teamId>"},
+			{"List teams (creation order)", "table", "PK = ORG#<orgId> AND begins_with(SK, TEAM#)"},
+		}},
+		{Name: "Team member", PK: "ORG#<orgId>", SK: "TEAMMEMBER#<teamId>#<userId>", GSI1: "MEMBER#<orgId>#<userId> / TEAM#<teamId>", Patterns: []Pattern{
+			{"Members of a team", "table", "PK = ORG#<orgId> AND begins_with(SK, TEAMMEMBER#<teamId>#)"},
+			{"Teams of a member", "GSI1", "GSI1PK = MEMBER#<orgId>#<userId>"},
+		}},
+		{Name: "Invite link", PK: "ORG#<orgId>", SK: "INVITE#<inviteId>", Patterns: []Pattern{{"Get an invite link", "table", "PK = ORG#<orgId> AND SK = INVITE#<inviteId>"}}},
+		{Name: "Space", PK: "SPACE#<spaceId>", SK: "SPACE", GSI1: "ORG#<orgId>#SPACES / SPACE#<spaceId> (absent while deleted)", Patterns: []Pattern{
+			{"Get a space", "table", "PK = SPACE#<spaceId> AND SK = SPACE"},
+			{"List an organization's live spaces (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SPACES"},
+		}},
+		{Name: "Revision", PK: "SPACE#<spaceId>", SK: "REVISION#<revisionId>", Patterns: []Pattern{{"Get a revision", "table", "PK = SPACE#<spaceId> AND SK = REVISION#<revisionId>"}}},
+	}
+}
+
+// Markdown renders the design as the tables of docs/storage.md.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| Entity | PK | SK | GSI1 (PK / SK) | GSI2 (PK / SK) |\n|---|---|---|---|---|\n")
+	for _, e := range Design() {
+		fmt.Fprintf(&b, "| %s | `%s` | `%s` | %s | %s |\n", e.Name, e.PK, e.SK, code(e.GSI1), code(e.GSI2))
+	}
+	b.WriteString("\n| Access pattern | Entity | Index | Key condition |\n|---|---|---|---|\n")
+	for _, e := range Design() {
+		for _, p := range e.Patterns {
+			fmt.Fprintf(&b, "| %s | %s | %s | `%s` |\n", p.Name, e.Name, p.Index, p.Condition)
+		}
+	}
+	return b.String()
+}
+
+func code(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return "`" + s + "`"
+}

@@ -1,0 +1,103 @@
+// Package keys is Galley's single-table key design, written once: every
+// entity's primary and index keys, and the access patterns they serve. The
+// table in docs/storage.md is generated from Design and checked by a test.
+package keys
+
+// Key is an item's primary key.
+type Key struct{ PK, SK string }
+
+// Index keys of one item in one index.
+type IndexKey struct{ PK, SK string }
+
+// Fixed sort keys and prefixes.
+const (
+	skUser       = "USER"
+	skEmail      = "EMAIL"
+	skToken      = "TOKEN"
+	skOrg        = "ORG"
+	skSpace      = "SPACE"
+	MemberPrefix = "MEMBER#"
+	TeamPrefix   = "TEAM#"
+	InvitePrefix = "INVITE#"
+	teamMemberSK = "TEAMMEMBER#"
+	OrgPrefix    = "ORG#"
+)
+
+// InstanceSecret holds the key that signs page tokens.
+func InstanceSecret() Key { return Key{"INSTANCE", "SECRET"} }
+
+// InstanceAdmin marks that the instance administrator exists.
+func InstanceAdmin() Key { return Key{"INSTANCE", "ADMIN"} }
+
+// User is a user record.
+func User(userID string) Key { return Key{"USER#" + userID, skUser} }
+
+// Email reserves an address for one user (uniqueness).
+func Email(email string) Key { return Key{"EMAIL#" + email, skEmail} }
+
+// Token is an API token, by the hash of its secret.
+func Token(hash string) Key { return Key{"TOKEN#" + hash, skToken} }
+
+// Org is an organization record.
+func Org(orgID string) Key { return Key{"ORG#" + orgID, skOrg} }
+
+// OrgPartition is the partition holding an organization's members, teams and invites.
+func OrgPartition(orgID string) string { return "ORG#" + orgID }
+
+// Member is a user's membership of an organization.
+func Member(orgID, userID string) Key { return Key{OrgPartition(orgID), MemberPrefix + userID} }
+
+// MemberByUser places a membership in the user's list of organizations (GSI1).
+func MemberByUser(orgID, userID string) IndexKey { return IndexKey{"USER#" + userID, OrgPrefix + orgID} }
+
+// UserOrgs is the GSI1 partition listing a user's memberships.
+func UserOrgs(userID string) string { return "USER#" + userID }
+
+// MemberByJoined places a membership in the organization's members by join
+// time (GSI2). joinedAt is an RFC 3339 UTC timestamp with fixed width.
+func MemberByJoined(orgID, joinedAt, userID string) IndexKey {
+	return IndexKey{OrgMembers(orgID), joinedAt + "#" + userID}
+}
+
+// OrgMembers is the GSI2 partition of an organization's members by join time.
+func OrgMembers(orgID string) string { return "ORG#" + orgID + "#MEMBERS" }
+
+// EmailDomain lists an organization under one of its email domains.
+func EmailDomain(domain, orgID string) Key { return Key{DomainPartition(domain), OrgPrefix + orgID} }
+
+// DomainPartition is the partition of the organizations of an email domain.
+func DomainPartition(domain string) string { return "DOMAIN#" + domain }
+
+// Team is a team record.
+func Team(orgID, teamID string) Key { return Key{OrgPartition(orgID), TeamPrefix + teamID} }
+
+// TeamMember puts a user in a team.
+func TeamMember(orgID, teamID, userID string) Key {
+	return Key{OrgPartition(orgID), TeamMembersPrefix(teamID) + userID}
+}
+
+// TeamMembersPrefix is the sort-key prefix of a team's members.
+func TeamMembersPrefix(teamID string) string { return teamMemberSK + teamID + "#" }
+
+// TeamMemberByUser places a team membership in the member's list of teams (GSI1).
+func TeamMemberByUser(orgID, userID, teamID string) IndexKey {
+	return IndexKey{MemberTeams(orgID, userID), TeamPrefix + teamID}
+}
+
+// MemberTeams is the GSI1 partition of a member's teams.
+func MemberTeams(orgID, userID string) string { return "MEMBER#" + orgID + "#" + userID }
+
+// Invite is an organization invite link.
+func Invite(orgID, inviteID string) Key { return Key{OrgPartition(orgID), InvitePrefix + inviteID} }
+
+// Space is a space record.
+func Space(spaceID string) Key { return Key{"SPACE#" + spaceID, skSpace} }
+
+// SpaceInOrg places a live (not deleted) space in its organization's list (GSI1).
+func SpaceInOrg(orgID, spaceID string) IndexKey { return IndexKey{OrgSpaces(orgID), "SPACE#" + spaceID} }
+
+// OrgSpaces is the GSI1 partition of an organization's live spaces.
+func OrgSpaces(orgID string) string { return "ORG#" + orgID + "#SPACES" }
+
+// Revision is a revision of a space.
+func Revision(spaceID, revisionID string) Key { return Key{"SPACE#" + spaceID, "REVISION#" + revisionID} }

@@ -1,0 +1,100 @@
+package keys
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// render replaces <placeholders> of a documented key with sample values.
+func render(pattern string) string {
+	r := strings.NewReplacer("<userId>", "u1", "<orgId>", "o1", "<email>", "a@b.c", "<sha256(secret)>", "h1",
+		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1",
+		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "")
+	return r.Replace(pattern)
+}
+
+func entity(t *testing.T, name string) Entity {
+	for _, e := range Design() {
+		if e.Name == name {
+			return e
+		}
+	}
+	t.Fatalf("no entity %q in Design", name)
+	return Entity{}
+}
+
+func TestFunctionsMatchDesign(t *testing.T) {
+	primary := map[string]Key{
+		"Instance secret":       InstanceSecret(),
+		"Instance admin marker": InstanceAdmin(),
+		"User":                  User("u1"),
+		"Email reservation":     Email("a@b.c"),
+		"API token":             Token("h1"),
+		"Organization":          Org("o1"),
+		"Member":                Member("o1", "u1"),
+		"Email domain":          EmailDomain("b.c", "o1"),
+		"Team":                  Team("o1", "t1"),
+		"Team member":           TeamMember("o1", "t1", "u1"),
+		"Invite link":           Invite("o1", "i1"),
+		"Space":                 Space("s1"),
+		"Revision":              Revision("s1", "r1"),
+	}
+	if len(primary) != len(Design()) {
+		t.Fatalf("%d entities checked, %d designed", len(primary), len(Design()))
+	}
+	for name, k := range primary {
+		e := entity(t, name)
+		if got, want := k, (Key{render(e.PK), render(e.SK)}); got != want {
+			t.Errorf("%s: key %v, design says %v", name, got, want)
+		}
+	}
+	index := map[string][2]IndexKey{
+		"Member":      {MemberByUser("o1", "u1"), MemberByJoined("o1", "2026-01-01T00:00:00.000Z", "u1")},
+		"Team member": {TeamMemberByUser("o1", "u1", "t1")},
+		"Space":       {SpaceInOrg("o1", "s1")},
+	}
+	for _, e := range Design() {
+		got := index[e.Name]
+		for i, designed := range []string{e.GSI1, e.GSI2} {
+			want := ""
+			if designed != "" {
+				want = render(designed)
+			}
+			have := ""
+			if got[i] != (IndexKey{}) {
+				have = got[i].PK + " / " + got[i].SK
+			}
+			if have != want {
+				t.Errorf("%s GSI%d: functions give %q, design says %q", e.Name, i+1, have, want)
+			}
+		}
+	}
+}
+
+// TestDocMatchesDesign keeps docs/storage.md in step; run with
+// UPDATE_DOCS=1 to rewrite its generated part.
+func TestDocMatchesDesign(t *testing.T) {
+	const path = "../../docs/storage.md"
+	const begin, end = "<!-- keys:begin -->\n", "<!-- keys:end -->"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks the %q ... %q markers", path, begin, end)
+	}
+	want := doc[:i+len(begin)] + Markdown() + doc[j:]
+	if doc == want {
+		return
+	}
+	if os.Getenv("UPDATE_DOCS") == "1" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Fatalf("%s is out of date with keys.Design(); run UPDATE_DOCS=1 go test ./shared/keys", path)
+}

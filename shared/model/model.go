@@ -1,0 +1,130 @@
+// Package model holds the records Galley persists. They are storage shapes,
+// not API shapes: each family's HTTP layer builds its responses from them
+// (adding urls and the caller's permissions).
+package model
+
+import "time"
+
+// User is an account. Users exist instance-wide; organizations hold members.
+type User struct {
+	ID          string    `json:"id"`
+	Email       string    `json:"email"`
+	DisplayName string    `json:"displayName"`
+	PhotoURL    string    `json:"photoURL,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
+	// InstanceAdmin may create users (POST /v1/admin/users).
+	InstanceAdmin bool `json:"instanceAdmin,omitempty"`
+}
+
+// Token is an API token, stored under the hash of its secret only.
+type Token struct {
+	UserID    string    `json:"userId"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// SitePointer is an organization's default content.
+type SitePointer struct {
+	Type string `json:"type"`
+	Site string `json:"site"`
+}
+
+// Organization owns spaces, collections, sites, members and teams.
+type Organization struct {
+	ID             string       `json:"id"`
+	Title          string       `json:"title"`
+	CreatedAt      time.Time    `json:"createdAt"`
+	EmailDomains   []string     `json:"emailDomains"`
+	Hostname       string       `json:"hostname,omitempty"`
+	Type           string       `json:"type"`
+	UseCase        string       `json:"useCase,omitempty"`
+	CommunityType  string       `json:"communityType,omitempty"`
+	DefaultRole    Role         `json:"defaultRole,omitempty"`
+	DefaultContent *SitePointer `json:"defaultContent,omitempty"`
+	Logo           string       `json:"logo,omitempty"`
+	SSO            bool         `json:"sso"`
+	AI             bool         `json:"ai"`
+	InviteLinks    bool         `json:"inviteLinks"`
+	Plan           string       `json:"plan"`
+}
+
+// Member is a user's membership of an organization.
+type Member struct {
+	OrgID      string     `json:"orgId"`
+	UserID     string     `json:"userId"`
+	Role       Role       `json:"role,omitempty"` // "" is a guest
+	Disabled   bool       `json:"disabled"`
+	JoinedAt   time.Time  `json:"joinedAt"`
+	LastSeenAt *time.Time `json:"lastSeenAt,omitempty"`
+	SSO        bool       `json:"sso"`
+	// Teams counts the teams the member belongs to.
+	Teams int `json:"teams"`
+	// Spaces counts the spaces granted to the member explicitly.
+	Spaces int `json:"spaces"`
+}
+
+// Team groups members of an organization.
+type Team struct {
+	OrgID     string    `json:"orgId"`
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	CreatedAt time.Time `json:"createdAt"`
+	Members   int       `json:"members"`
+	Spaces    int       `json:"spaces"`
+}
+
+// Team member roles.
+const (
+	TeamOwner  = "owner"
+	TeamMember = "member"
+)
+
+// TeamMembership puts a member in a team.
+type TeamMembership struct {
+	OrgID   string    `json:"orgId"`
+	TeamID  string    `json:"teamId"`
+	UserID  string    `json:"userId"`
+	Role    string    `json:"role"`
+	AddedAt time.Time `json:"addedAt"`
+}
+
+// Invite is an organization invite link.
+type Invite struct {
+	OrgID     string    `json:"orgId"`
+	ID        string    `json:"id"`
+	Role      Role      `json:"role,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	CreatedBy string    `json:"createdBy"`
+}
+
+// Space is a unit of documentation content.
+type Space struct {
+	ID           string     `json:"id"`
+	OrgID        string     `json:"orgId"`
+	Title        string     `json:"title"`
+	Emoji        string     `json:"emoji,omitempty"`
+	Icon         string     `json:"icon,omitempty"`
+	Visibility   string     `json:"visibility"`
+	EditMode     string     `json:"editMode"`
+	Parent       string     `json:"parent,omitempty"`
+	DefaultLevel string     `json:"defaultLevel"` // a Role, "guest" or "inherit"
+	Revision     string     `json:"revision"`
+	CreatedAt    time.Time  `json:"createdAt"`
+	UpdatedAt    time.Time  `json:"updatedAt"`
+	DeletedAt    *time.Time `json:"deletedAt,omitempty"`
+	CreatedBy    string     `json:"createdBy"`
+
+	Comments            int `json:"comments"`
+	ChangeRequests      int `json:"changeRequests"`
+	ChangeRequestsOpen  int `json:"changeRequestsOpen"`
+	ChangeRequestsDraft int `json:"changeRequestsDraft"`
+}
+
+// Revision is an immutable snapshot of a space's content. The content issue
+// fills pages and files; a new space starts with an empty one.
+type Revision struct {
+	ID        string    `json:"id"`
+	SpaceID   string    `json:"spaceId"`
+	Parents   []string  `json:"parents"`
+	Type      string    `json:"type"`
+	CreatedAt time.Time `json:"createdAt"`
+}

@@ -1,0 +1,79 @@
+// Package records stores model records as JSON items under the keys of
+// package keys.
+package records
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Item encodes v as the item at k with the given version.
+func Item(k keys.Key, v any, version int64) store.Item {
+	data, err := json.Marshal(v)
+	if err != nil {
+		// Records are plain structs; failing to encode one is a programming error.
+		panic(fmt.Sprintf("records: encode %T: %v", v, err))
+	}
+	return store.Item{PK: k.PK, SK: k.SK, Version: version, Data: data}
+}
+
+// Decode reads the record of an item.
+func Decode[T any](it store.Item) (T, error) {
+	var v T
+	if err := json.Unmarshal(it.Data, &v); err != nil {
+		return v, fmt.Errorf("decode %T at %s/%s: %w", v, it.PK, it.SK, err)
+	}
+	return v, nil
+}
+
+// Get reads the record at k and its version; store.ErrNotFound if absent.
+func Get[T any](ctx context.Context, s store.Store, k keys.Key) (T, int64, error) {
+	it, err := s.Get(ctx, k.PK, k.SK)
+	if err != nil {
+		var zero T
+		return zero, 0, err
+	}
+	v, err := Decode[T](it)
+	return v, it.Version, err
+}
+
+// DecodeAll reads the records of items.
+func DecodeAll[T any](items []store.Item) ([]T, error) {
+	out := make([]T, 0, len(items))
+	for _, it := range items {
+		v, err := Decode[T](it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Update changes the record at k with fn, guarded by its version (see
+// store.Update); indexes returns the item's index keys for the new record.
+// fn may return extra operations for the same transaction.
+func Update[T any](ctx context.Context, s store.Store, k keys.Key, indexes func(*T, *store.Item), fn func(*T) ([]store.Op, error)) (T, error) {
+	var out T
+	_, err := store.Update(ctx, s, k.PK, k.SK, func(old store.Item) (store.Item, []store.Op, error) {
+		v, err := Decode[T](old)
+		if err != nil {
+			return store.Item{}, nil, err
+		}
+		extra, err := fn(&v)
+		if err != nil {
+			return store.Item{}, nil, err
+		}
+		it := Item(k, v, old.Version+1)
+		if indexes != nil {
+			indexes(&v, &it)
+		}
+		out = v
+		return it, extra, nil
+	})
+	return out, err
+}
