@@ -1,0 +1,61 @@
+// Package app assembles Galley: configuration from the environment, the
+// ports for AWS or for local mode, and the families each entry point serves.
+package app
+
+import (
+	"log/slog"
+	"os"
+	"strings"
+)
+
+// Version is the release reported by GET /v1/.
+const Version = "0.1.0"
+
+// Config is read from the environment (documented in README.md).
+type Config struct {
+	// Local mode.
+	Addr           string // ADDR, default 127.0.0.1:8080
+	DataDir        string // DATA_DIR, default ./.data
+	BootstrapToken string // BOOTSTRAP_TOKEN
+
+	// AWS mode.
+	TableName  string // TABLE_NAME
+	BucketName string // BUCKET_NAME
+	QueueURL   string // QUEUE_URL
+
+	APIURL            string // API_URL: base of urls.location; default from the request
+	AppURL            string // APP_URL: base of urls.app; default API_URL
+	FetchAllowPrivate bool   // FETCH_ALLOW_PRIVATE=1
+	LogLevel          slog.Level
+	Build             string // BUILD: build date, reported by GET /v1/
+}
+
+// ConfigFromEnv reads the configuration.
+func ConfigFromEnv() Config {
+	c := Config{
+		Addr:              env("ADDR", "127.0.0.1:8080"),
+		DataDir:           env("DATA_DIR", "./.data"),
+		BootstrapToken:    os.Getenv("BOOTSTRAP_TOKEN"),
+		TableName:         os.Getenv("TABLE_NAME"),
+		BucketName:        os.Getenv("BUCKET_NAME"),
+		QueueURL:          os.Getenv("QUEUE_URL"),
+		APIURL:            strings.TrimRight(os.Getenv("API_URL"), "/"),
+		AppURL:            strings.TrimRight(os.Getenv("APP_URL"), "/"),
+		FetchAllowPrivate: os.Getenv("FETCH_ALLOW_PRIVATE") == "1",
+		Build:             env("BUILD", "unknown"),
+	}
+	_ = c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "info")))
+	return c
+}
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// Logger returns the structured JSON logger of the configuration.
+func (c Config) Logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: c.LogLevel}))
+}

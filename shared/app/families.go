@@ -1,0 +1,135 @@
+package app
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// Family is one resource family: one Lambda function in template.yaml, one
+// set of operations.
+type Family struct {
+	// Name selects the family (functions/<name>).
+	Name string
+	// Function is the family's logical id in template.yaml.
+	Function string
+	register func(api *httpapi.API, d *deps.Deps, c Config)
+}
+
+// Families lists every family.
+func Families() []Family {
+	return []Family{
+		{Name: "users", Function: "UsersFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			users.Register(api, users.New(d), c.Build)
+			registerOpenAPI(api, c)
+		}},
+		{Name: "orgs", Function: "OrganizationsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			orgs.Register(api, orgs.New(d, users.New(d)))
+		}},
+		{Name: "spaces", Function: "SpacesFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			spaces.Register(api, spaces.New(d))
+		}},
+	}
+}
+
+// FamilyByName returns the named family.
+func FamilyByName(name string) (Family, error) {
+	for _, f := range Families() {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return Family{}, fmt.Errorf("no family %q", name)
+}
+
+// NewAPI returns an API serving the given families (all when none given).
+func NewAPI(c Config, d *deps.Deps, families ...Family) *httpapi.API {
+	if len(families) == 0 {
+		families = Families()
+	}
+	api := httpapi.New(httpapi.Config{Logger: d.Logger, Auth: users.New(d), APIURL: c.APIURL, AppURL: c.AppURL, Version: Version})
+	for _, f := range families {
+		f.register(api, d, c)
+	}
+	return api
+}
+
+// NewDeps assembles the services' dependencies on the given ports, loading
+// (or creating, once per installation) the page-token signing key.
+func NewDeps(ctx context.Context, c Config, d deps.Deps) (*deps.Deps, error) {
+	secret, err := instanceSecret(ctx, d.Store)
+	if err != nil {
+		return nil, err
+	}
+	if d.Logger == nil {
+		d.Logger = c.Logger()
+	}
+	d.Authz = access.NewAuthorizer(d.Store)
+	d.Pager = httpapi.NewPager(secret)
+	d.FetchAllowPrivate = c.FetchAllowPrivate
+	return &d, nil
+}
+
+func instanceSecret(ctx context.Context, s store.Store) ([]byte, error) {
+	type secret struct {
+		Key []byte `json:"key"`
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		v, _, err := records.Get[secret](ctx, s, keys.InstanceSecret())
+		if err == nil {
+			return v.Key, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("read instance secret: %w", err)
+		}
+		fresh := secret{Key: make([]byte, 32)}
+		if _, err := rand.Read(fresh.Key); err != nil {
+			return nil, err
+		}
+		err = s.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists))
+		if err == nil {
+			return fresh.Key, nil
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			return nil, fmt.Errorf("create instance secret: %w", err)
+		}
+	}
+	return nil, errors.New("instance secret: could not read or create it")
+}
+
+// registerOpenAPI serves the whole API's OpenAPI document. It is built on
+// first request (not at cold start) from every family's operations.
+func registerOpenAPI(api *httpapi.API, c Config) {
+	var once sync.Once
+	var doc []byte
+	var docErr error
+	httpapi.Register(api, httpapi.Op{ID: "getOpenAPIDocument", Method: http.MethodGet, Path: "/v1/openapi.json", Tag: "Users",
+		Public: true, Summary: "This API's OpenAPI document"},
+		func(ctx context.Context, _ *struct{}) (*httpapi.RawJSON, error) {
+			once.Do(func() { doc, docErr = OpenAPI(c) })
+			if docErr != nil {
+				return nil, docErr
+			}
+			return &httpapi.RawJSON{ContentType: "application/json", Body: doc}, nil
+		})
+}
+
+// OpenAPI returns the OpenAPI document of every family, as JSON.
+func OpenAPI(c Config) ([]byte, error) {
+	d := &deps.Deps{}
+	api := NewAPI(c, d)
+	return api.Huma.OpenAPI().MarshalJSON()
+}

@@ -1,0 +1,113 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/galleydocs/galley/shared/blob/fsblob"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/queue/localqueue"
+	"github.com/galleydocs/galley/shared/store/boltstore"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// Local is the whole service on one machine: every family on one listener,
+// the embedded store, blobs on disk, and the workers in-process.
+type Local struct {
+	Config  Config
+	Deps    *deps.Deps
+	Handler http.Handler
+	store   *boltstore.Store
+	queue   *localqueue.Queue
+}
+
+// OpenLocal opens the data directory and assembles the service. It creates
+// the instance administrator on the first start (see Bootstrap).
+func OpenLocal(ctx context.Context, c Config) (*Local, error) {
+	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	st, err := boltstore.Open(filepath.Join(c.DataDir, "galley.db"))
+	if err != nil {
+		return nil, err
+	}
+	blobs, err := fsblob.New(filepath.Join(c.DataDir, "blobs"))
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	logger := c.Logger()
+	q, err := localqueue.New(st.DB(), localqueue.Options{Logger: logger})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	d, err := NewDeps(ctx, c, deps.Deps{Store: st, Blobs: blobs, Queue: q, Logger: logger})
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	l := &Local{Config: c, Deps: d, store: st, queue: q, Handler: NewAPI(c, d).Handler()}
+	if err := l.bootstrap(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+// bootstrap creates the instance administrator when none exists: with
+// BOOTSTRAP_TOKEN when set, else with a new token printed once and written
+// to $DATA_DIR/admin-token.
+func (l *Local) bootstrap(ctx context.Context) error {
+	created, token, err := users.New(l.Deps).Bootstrap(ctx, l.Config.BootstrapToken)
+	if err != nil || !created {
+		return err
+	}
+	if l.Config.BootstrapToken != "" {
+		l.Deps.Logger.Info("created the instance administrator with BOOTSTRAP_TOKEN", "email", users.AdminEmail)
+		return nil
+	}
+	path := filepath.Join(l.Config.DataDir, "admin-token")
+	if err := os.WriteFile(path, []byte(token+"\n"), 0o600); err != nil {
+		return fmt.Errorf("write admin token: %w", err)
+	}
+	fmt.Fprintf(os.Stderr, "\nInstance administrator %s created. Its API token (also in %s):\n\n    %s\n\n", users.AdminEmail, path, token)
+	return nil
+}
+
+// Workers are the job handlers run in-process, by kind.
+func (l *Local) Workers() map[string]queue.Handler { return map[string]queue.Handler{} }
+
+// Serve listens on ln until ctx ends, running the workers beside it.
+func (l *Local) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: l.Handler, ReadHeaderTimeout: 10 * time.Second}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := make(chan error, 1)
+	go func() { workers <- l.queue.Run(ctx, l.Workers()) }()
+	go func() {
+		<-ctx.Done()
+		shutdown, done := context.WithTimeout(context.Background(), 10*time.Second)
+		defer done()
+		_ = srv.Shutdown(shutdown)
+	}()
+	err := srv.Serve(ln)
+	cancel()
+	if werr := <-workers; werr != nil && !errors.Is(werr, context.Canceled) {
+		return werr
+	}
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Close closes the store.
+func (l *Local) Close() error { return l.store.Close() }
