@@ -1,0 +1,180 @@
+package spaces
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// Space is the API shape of a space.
+type Space struct {
+	Object              string                  `json:"object" enum:"space"`
+	ID                  string                  `json:"id"`
+	Title               string                  `json:"title" maxLength:"50"`
+	Emoji               string                  `json:"emoji,omitempty" maxLength:"50"`
+	Visibility          string                  `json:"visibility" enum:"public,unlisted,share-link,visitor-auth,in-collection,private"`
+	CreatedAt           time.Time               `json:"createdAt"`
+	UpdatedAt           time.Time               `json:"updatedAt"`
+	DeletedAt           *time.Time              `json:"deletedAt,omitempty"`
+	EditMode            string                  `json:"editMode" enum:"live,locked"`
+	URLs                URLs                    `json:"urls"`
+	Organization        string                  `json:"organization"`
+	Parent              string                  `json:"parent,omitempty"`
+	Revision            string                  `json:"revision"`
+	DefaultLevel        *string                 `json:"defaultLevel" enum:"admin,create,review,edit,comment,read,inherit" nullable:"true"`
+	Comments            int                     `json:"comments"`
+	ChangeRequests      int                     `json:"changeRequests"`
+	ChangeRequestsOpen  int                     `json:"changeRequestsOpen"`
+	ChangeRequestsDraft int                     `json:"changeRequestsDraft"`
+	Permissions         access.SpacePermissions `json:"permissions"`
+}
+
+// URLs are a space's links.
+type URLs struct {
+	Location  string `json:"location" format:"uri"`
+	App       string `json:"app" format:"uri"`
+	Published string `json:"published,omitempty" format:"uri"`
+	Public    string `json:"public,omitempty" format:"uri"`
+	Icon      string `json:"icon,omitempty" format:"uri"`
+}
+
+// View renders a space for a caller whose effective role on it is role.
+func View(ctx context.Context, s model.Space, role model.Role) Space {
+	v := Space{Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: s.Visibility,
+		CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt, DeletedAt: s.DeletedAt, EditMode: s.EditMode,
+		URLs:         URLs{Location: httpapi.APIURL(ctx) + "/v1/spaces/" + s.ID, App: httpapi.AppURL(ctx) + "/s/" + s.ID, Icon: s.Icon},
+		Organization: s.OrgID, Parent: s.Parent, Revision: s.Revision,
+		Comments: s.Comments, ChangeRequests: s.ChangeRequests, ChangeRequestsOpen: s.ChangeRequestsOpen,
+		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: access.ForSpace(role)}
+	if s.DefaultLevel != "" {
+		level := s.DefaultLevel
+		v.DefaultLevel = &level
+	}
+	return v
+}
+
+type spaceOut struct {
+	Body Space
+}
+
+type spaceIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+}
+
+type createIn struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	Body           struct {
+		Title    string `json:"title,omitempty" maxLength:"50"`
+		Emoji    string `json:"emoji,omitempty" maxLength:"50"`
+		Parent   string `json:"parent,omitempty" maxLength:"64" doc:"ID of a parent collection"`
+		EditMode string `json:"editMode,omitempty" enum:"live,locked"`
+	}
+}
+
+type listIn struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	httpapi.ListParams
+}
+
+type listOut struct {
+	Body httpapi.List[Space]
+}
+
+// PatchBody is the body of PATCH /v1/spaces/{spaceId}.
+type PatchBody struct {
+	Title        *string       `json:"title,omitempty" maxLength:"50"`
+	EditMode     *string       `json:"editMode,omitempty" enum:"live,locked"`
+	DefaultLevel *string       `json:"defaultLevel,omitempty" enum:"admin,create,review,edit,comment,read,inherit" nullable:"true" doc:"null makes guests the default"`
+	Emoji        *string       `json:"emoji,omitempty" maxLength:"50" nullable:"true" doc:"null removes the emoji"`
+	Icon         *string       `json:"icon,omitempty" maxLength:"2048" format:"uri" nullable:"true" doc:"null removes the icon"`
+	Nulls        httpapi.Nulls `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (p *PatchBody) UnmarshalJSON(b []byte) error {
+	type plain PatchBody
+	nulls, err := httpapi.DecodePatch(b, (*plain)(p))
+	p.Nulls = nulls
+	return err
+}
+
+type patchIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+	Body    PatchBody
+}
+
+var _ json.Unmarshaler = (*PatchBody)(nil)
+
+// Register adds the spaces family's operations.
+func Register(api *httpapi.API, s *Service) {
+	const tag = "Spaces"
+	httpapi.Register(api, httpapi.Op{ID: "createSpace", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
+		Status: http.StatusCreated, Summary: "Create a space"},
+		func(ctx context.Context, in *createIn) (*spaceOut, error) {
+			sp, role, err := s.Create(ctx, in.OrganizationID, Create{Title: in.Body.Title, Emoji: in.Body.Emoji, Parent: in.Body.Parent, EditMode: in.Body.EditMode})
+			if err != nil {
+				return nil, err
+			}
+			return &spaceOut{Body: View(ctx, sp, role)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listSpacesInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
+		Summary: "List the spaces of an organization"},
+		func(ctx context.Context, in *listIn) (*listOut, error) {
+			scope := "spaces:" + in.OrganizationID
+			after, err := s.d.Pager.Key(scope, in.Page)
+			if err != nil {
+				return nil, err
+			}
+			p, role, err := s.List(ctx, in.OrganizationID, in.Size(), after)
+			if err != nil {
+				return nil, err
+			}
+			out := &listOut{Body: httpapi.List[Space]{Items: make([]Space, 0, len(p.Spaces)), Next: s.d.Pager.Next(scope, p.Next)}}
+			for _, sp := range p.Spaces {
+				out.Body.Items = append(out.Body.Items, View(ctx, sp, role))
+			}
+			out.Body.Count = len(out.Body.Items)
+			return out, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getSpaceById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Get a space"},
+		func(ctx context.Context, in *spaceIn) (*spaceOut, error) {
+			sp, role, err := s.Get(ctx, in.SpaceID)
+			if err != nil {
+				return nil, err
+			}
+			return &spaceOut{Body: View(ctx, sp, role)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateSpaceById", Method: http.MethodPatch, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Update a space"},
+		func(ctx context.Context, in *patchIn) (*spaceOut, error) {
+			b := in.Body
+			ch := Change{Title: b.Title, EditMode: b.EditMode, Emoji: b.Emoji, Icon: b.Icon, DefaultLevel: b.DefaultLevel,
+				ClearEmoji: b.Nulls.Has("emoji"), ClearIcon: b.Nulls.Has("icon")}
+			if b.Nulls.Has("defaultLevel") {
+				guest := ""
+				ch.DefaultLevel = &guest
+			}
+			sp, role, err := s.Update(ctx, in.SpaceID, ch)
+			if err != nil {
+				return nil, err
+			}
+			return &spaceOut{Body: View(ctx, sp, role)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteSpaceById", Method: http.MethodDelete, Path: "/v1/spaces/{spaceId}", Tag: tag,
+		Status: http.StatusResetContent, Summary: "Delete a space (soft: it can be restored)"},
+		func(ctx context.Context, in *spaceIn) (*struct{}, error) {
+			return nil, s.Delete(ctx, in.SpaceID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "restoreSpace", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/restore", Tag: tag, Summary: "Restore a deleted space"},
+		func(ctx context.Context, in *spaceIn) (*spaceOut, error) {
+			sp, role, err := s.Restore(ctx, in.SpaceID)
+			if err != nil {
+				return nil, err
+			}
+			return &spaceOut{Body: View(ctx, sp, role)}, nil
+		})
+}
