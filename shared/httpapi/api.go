@@ -151,3 +151,9 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 	}
 	next(huma.WithContext(ctx, access.WithCaller(ctx.Context(), caller)))
 }
+
+// RawJSON is a response whose body is already encoded.
+type RawJSON struct {
+	ContentType string `header:"Content-Type"`
+	Body        []byte
+}

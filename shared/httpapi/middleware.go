@@ -148,6 +148,6 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 
 type discard struct{ h http.Header }
 
-func (d discard) Header() http.Header { return d.h }
+func (d discard) Header() http.Header       { return d.h }
 func (discard) Write(b []byte) (int, error) { return len(b), nil }
 func (discard) WriteHeader(int)             {}
