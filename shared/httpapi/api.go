@@ -63,6 +63,8 @@ func New(cfg Config) *API {
 	hc := huma.DefaultConfig("Galley API", cfg.Version)
 	hc.Info.Description = "Galley: a self-hostable documentation publishing service with a GitBook-compatible API."
 	hc.OpenAPIPath, hc.DocsPath, hc.SchemasPath = "", "", ""
+	// No "$schema" links in bodies: responses carry only the API's fields.
+	hc.CreateHooks = nil
 	hc.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		"bearer": {Type: "http", Scheme: "bearer", Description: "An API token: Authorization: Bearer <token>"},
 	}

@@ -84,7 +84,9 @@ func (a *API) Handler() http.Handler {
 			info.logger.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
 				"duration_ms", time.Since(start).Milliseconds(), "user", info.userID)
 		}()
-		if _, pattern := a.mux.Handler(r); pattern == "" {
+		// A pattern ending in "/" (GET /v1/) matches its whole subtree in
+		// ServeMux; only the exact path is an operation.
+		if _, pattern := a.mux.Handler(r); pattern == "" || (strings.HasSuffix(pattern, "/") && !strings.HasSuffix(pattern, " "+r.URL.Path)) {
 			a.noRoute(rec, r)
 			return
 		}
