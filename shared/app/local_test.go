@@ -1,0 +1,151 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/app"
+)
+
+// server runs the whole local program on a loopback port until the test ends
+// or stop is called.
+type server struct {
+	url  string
+	stop func()
+}
+
+func start(t *testing.T, c app.Config) *server {
+	t.Helper()
+	l, err := app.OpenLocal(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- l.Serve(ctx, ln) }()
+	stopped := false
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		l.Close()
+	}
+	t.Cleanup(stop)
+	return &server{url: "http://" + ln.Addr().String(), stop: stop}
+}
+
+func call(t *testing.T, method, url, token string, body any) (int, map[string]any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, url, rd)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var m map[string]any
+	data, _ := io.ReadAll(res.Body)
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatalf("%s %s: body is not JSON: %s", method, url, data)
+		}
+	}
+	return res.StatusCode, m
+}
+
+func config(dir, token string) app.Config {
+	c := app.ConfigFromEnv()
+	c.DataDir, c.BootstrapToken, c.APIURL, c.AppURL = dir, token, "", ""
+	c.LogLevel = 8 // quiet
+	return c
+}
+
+func TestLocalServerKeepsDataAcrossRestarts(t *testing.T) {
+	dir := t.TempDir()
+	s := start(t, config(dir, "t"))
+	if code, info := call(t, "GET", s.url+"/v1/", "t", nil); code != 200 || info["version"] != app.Version {
+		t.Fatalf("GET /v1/ = %d %v", code, info)
+	}
+	if code, me := call(t, "GET", s.url+"/v1/user", "t", nil); code != 200 || me["email"] != "admin@localhost" {
+		t.Fatalf("GET /v1/user = %d %v", code, me)
+	}
+	code, org := call(t, "POST", s.url+"/v1/orgs", "t", map[string]any{"title": "Acme"})
+	if code != 201 {
+		t.Fatalf("POST /v1/orgs = %d %v", code, org)
+	}
+	orgID := org["id"].(string)
+	code, sp := call(t, "POST", s.url+"/v1/orgs/"+orgID+"/spaces", "t", map[string]any{"title": "Handbook"})
+	if code != 201 {
+		t.Fatalf("POST spaces = %d %v", code, sp)
+	}
+	if loc := sp["urls"].(map[string]any)["location"]; loc != s.url+"/v1/spaces/"+sp["id"].(string) {
+		t.Fatalf("urls.location = %v, want an absolute URL on %s", loc, s.url)
+	}
+	s.stop()
+
+	// A restart (with another BOOTSTRAP_TOKEN, ignored now) finds everything.
+	s = start(t, config(dir, "other"))
+	if code, _ := call(t, "GET", s.url+"/v1/user", "other", nil); code != 401 {
+		t.Fatalf("a second bootstrap token works: %d", code)
+	}
+	if code, got := call(t, "GET", s.url+"/v1/orgs/"+orgID, "t", nil); code != 200 || got["title"] != "Acme" {
+		t.Fatalf("org after restart = %d %v", code, got)
+	}
+	if code, got := call(t, "GET", s.url+"/v1/spaces/"+sp["id"].(string), "t", nil); code != 200 || got["title"] != "Handbook" {
+		t.Fatalf("space after restart = %d %v", code, got)
+	}
+}
+
+func TestFirstStartWithoutTokenWritesOne(t *testing.T) {
+	dir := t.TempDir()
+	s := start(t, config(dir, ""))
+	raw, err := os.ReadFile(filepath.Join(dir, "admin-token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := strings.TrimSpace(string(raw))
+	if code, me := call(t, "GET", s.url+"/v1/user", token, nil); code != 200 || me["email"] != "admin@localhost" {
+		t.Fatalf("generated token: %d %v", code, me)
+	}
+}
+
+func TestOpenAPIDocumentIsServed(t *testing.T) {
+	s := start(t, config(t.TempDir(), "t"))
+	code, doc := call(t, "GET", s.url+"/v1/openapi.json", "", nil)
+	if code != 200 {
+		t.Fatalf("GET /v1/openapi.json = %d", code)
+	}
+	paths := doc["paths"].(map[string]any)
+	for _, p := range []string{"/v1/user", "/v1/orgs/{organizationId}/spaces", "/v1/spaces/{spaceId}", "/v1/orgs/{organizationId}/members"} {
+		if paths[p] == nil {
+			t.Errorf("document lacks %s", p)
+		}
+	}
+	if !strings.HasPrefix(doc["openapi"].(string), "3.") {
+		t.Errorf("openapi = %v", doc["openapi"])
+	}
+}
