@@ -6,13 +6,52 @@ package blob
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 )
 
 // ErrNotFound: no object has the key.
 var ErrNotFound = errors.New("blob: object not found")
 
+// ErrInvalidKey: the key breaks the rules of ValidateKey.
+var ErrInvalidKey = errors.New("blob: invalid key")
+
+// MaxKeyBytes is the longest key. S3 allows 1024 bytes including the
+// adapter's prefix, so keys stay well below that.
+const MaxKeyBytes = 512
+
+// ValidateKey checks key against the rules every adapter enforces, so that
+// a key accepted locally is accepted on S3 and maps to the same object: one
+// or more segments of [A-Za-z0-9._-] joined by single slashes, no leading or
+// trailing slash, and no "." or ".." segment (which a filesystem would
+// resolve to another path). The error wraps ErrInvalidKey.
+func ValidateKey(key string) error {
+	if key == "" {
+		return fmt.Errorf("%w: empty key", ErrInvalidKey)
+	}
+	if len(key) > MaxKeyBytes {
+		return fmt.Errorf("%w: key longer than %d bytes", ErrInvalidKey, MaxKeyBytes)
+	}
+	for _, seg := range strings.Split(key, "/") {
+		switch seg {
+		case "":
+			return fmt.Errorf("%w: %q has an empty segment", ErrInvalidKey, key)
+		case ".", "..":
+			return fmt.Errorf("%w: %q has a %q segment", ErrInvalidKey, key, seg)
+		}
+		for i := 0; i < len(seg); i++ {
+			c := seg[i]
+			if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+				return fmt.Errorf("%w: %q contains byte %q", ErrInvalidKey, key, c)
+			}
+		}
+	}
+	return nil
+}
+
 // Store is the blob-store port. Keys are slash-separated paths of
-// [A-Za-z0-9._-] segments.
+// [A-Za-z0-9._-] segments (see ValidateKey); every method rejects any other
+// key with an error wrapping ErrInvalidKey.
 type Store interface {
 	// Put stores data under key, replacing any object there.
 	Put(ctx context.Context, key string, data []byte, contentType string) error

@@ -1,0 +1,116 @@
+// Package s3blob implements the blob-store port on Amazon S3: the blob store
+// of the AWS deployment.
+package s3blob
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
+	"github.com/galleydocs/galley/shared/blob"
+)
+
+// Store is the S3 adapter.
+type Store struct {
+	client *s3.Client
+	bucket string
+	prefix string
+}
+
+var _ blob.Store = (*Store)(nil)
+
+// New returns a store keeping its objects in bucket under prefix, so that
+// several stores (or environments) can share one bucket. Leading and trailing
+// slashes of prefix are ignored; an empty prefix uses the bucket's root.
+func New(client *s3.Client, bucket string, prefix string) *Store {
+	prefix = strings.Trim(prefix, "/")
+	if prefix != "" {
+		prefix += "/"
+	}
+	return &Store{client: client, bucket: bucket, prefix: prefix}
+}
+
+func (s *Store) objectKey(key string) *string { return aws.String(s.prefix + key) }
+
+// Put implements blob.Store. An empty content type is stored as S3's
+// default, binary/octet-stream.
+func (s *Store) Put(ctx context.Context, key string, data []byte, contentType string) error {
+	if err := blob.ValidateKey(key); err != nil {
+		return err
+	}
+	in := &s3.PutObjectInput{
+		Bucket:        aws.String(s.bucket),
+		Key:           s.objectKey(key),
+		Body:          bytes.NewReader(data),
+		ContentLength: aws.Int64(int64(len(data))),
+	}
+	if contentType != "" {
+		in.ContentType = aws.String(contentType)
+	}
+	if _, err := s.client.PutObject(ctx, in); err != nil {
+		return fmt.Errorf("s3blob: put s3://%s/%s%s: %w", s.bucket, s.prefix, key, err)
+	}
+	return nil
+}
+
+// Get implements blob.Store.
+func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
+	if err := blob.ValidateKey(key); err != nil {
+		return nil, err
+	}
+	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: aws.String(s.bucket), Key: s.objectKey(key)})
+	if err != nil {
+		if notFound(err) {
+			return nil, fmt.Errorf("s3blob: get s3://%s/%s%s: %w", s.bucket, s.prefix, key, blob.ErrNotFound)
+		}
+		return nil, fmt.Errorf("s3blob: get s3://%s/%s%s: %w", s.bucket, s.prefix, key, err)
+	}
+	defer out.Body.Close()
+	// Size the buffer from the response so large objects are read without
+	// repeated growth.
+	var buf bytes.Buffer
+	if n := aws.ToInt64(out.ContentLength); n > 0 {
+		buf.Grow(int(n))
+	}
+	if _, err := io.Copy(&buf, out.Body); err != nil {
+		return nil, fmt.Errorf("s3blob: read s3://%s/%s%s: %w", s.bucket, s.prefix, key, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Delete implements blob.Store. S3 itself answers success for a missing key.
+func (s *Store) Delete(ctx context.Context, key string) error {
+	if err := blob.ValidateKey(key); err != nil {
+		return err
+	}
+	_, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: s.objectKey(key)})
+	if err != nil {
+		return fmt.Errorf("s3blob: delete s3://%s/%s%s: %w", s.bucket, s.prefix, key, err)
+	}
+	return nil
+}
+
+// notFound reports whether err says the object does not exist. GetObject
+// normally returns a typed NoSuchKey; the generic code check also covers
+// S3-compatible servers that answer a bare 404.
+func notFound(err error) bool {
+	var nsk *types.NoSuchKey
+	if errors.As(err, &nsk) {
+		return true
+	}
+	var apiErr smithy.APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.ErrorCode() {
+		case "NoSuchKey", "NotFound":
+			return true
+		}
+	}
+	return false
+}
