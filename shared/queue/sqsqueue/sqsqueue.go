@@ -1,0 +1,124 @@
+// Package sqsqueue implements the queue port on Amazon SQS (the AWS
+// deployment): services enqueue with Queue, and worker Lambdas subscribed to
+// the queue run the jobs through Handler.
+package sqsqueue
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/galleydocs/galley/shared/queue"
+)
+
+// Queue is the SQS adapter. A message's body is the JSON of one queue.Job.
+type Queue struct {
+	client *sqs.Client
+	url    string
+}
+
+var _ queue.Queue = (*Queue)(nil)
+
+// New returns a queue sending to queueURL.
+func New(client *sqs.Client, queueURL string) *Queue {
+	return &Queue{client: client, url: queueURL}
+}
+
+// Enqueue implements queue.Queue. A job without an ID gets a random one, so
+// that handlers always have a key to make redelivery harmless.
+func (q *Queue) Enqueue(ctx context.Context, job queue.Job) error {
+	if job.Kind == "" {
+		return errors.New("sqsqueue: enqueue: job has no kind")
+	}
+	if job.ID == "" {
+		id, err := newID()
+		if err != nil {
+			return fmt.Errorf("sqsqueue: enqueue %s: %w", job.Kind, err)
+		}
+		job.ID = id
+	}
+	body, err := json.Marshal(job)
+	if err != nil {
+		return fmt.Errorf("sqsqueue: enqueue %s %s: encode: %w", job.Kind, job.ID, err)
+	}
+	_, err = q.client.SendMessage(ctx, &sqs.SendMessageInput{
+		QueueUrl:    aws.String(q.url),
+		MessageBody: aws.String(string(body)),
+	})
+	if err != nil {
+		return fmt.Errorf("sqsqueue: enqueue %s %s: %w", job.Kind, job.ID, err)
+	}
+	return nil
+}
+
+// newID returns 16 random bytes in hex.
+func newID() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("job id: %w", err)
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// Handler returns the function of a worker Lambda subscribed to the queue
+// with ReportBatchItemFailures enabled: it runs each record's job with the
+// handler of its kind and reports the records that failed, so that SQS
+// redelivers only those (and, past the queue's maxReceiveCount, moves them
+// to its dead-letter queue). A record that cannot succeed on any delivery
+// (bad JSON, unknown kind) is reported failed too, which sends it to the
+// dead-letter queue where it can be inspected. A panicking handler fails its
+// record instead of the whole batch. Failures are logged with slog's default
+// logger.
+func Handler(handlers map[string]queue.Handler) func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+	return func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+		var resp events.SQSEventResponse
+		for _, rec := range ev.Records {
+			if err := handleRecord(ctx, handlers, rec); err != nil {
+				slog.ErrorContext(ctx, "sqs job failed", "messageId", rec.MessageId,
+					"receiveCount", rec.Attributes["ApproximateReceiveCount"], "err", err)
+				resp.BatchItemFailures = append(resp.BatchItemFailures,
+					events.SQSBatchItemFailure{ItemIdentifier: rec.MessageId})
+			}
+		}
+		return resp, nil
+	}
+}
+
+// handleRecord runs one record's job.
+func handleRecord(ctx context.Context, handlers map[string]queue.Handler, rec events.SQSMessage) (err error) {
+	// Once the invocation's deadline has passed, the remaining records are
+	// left for redelivery rather than started.
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("not run: %w", err)
+	}
+	var job queue.Job
+	if err := json.Unmarshal([]byte(rec.Body), &job); err != nil {
+		return fmt.Errorf("decode job: %w", err)
+	}
+	h := handlers[job.Kind]
+	if h == nil {
+		return fmt.Errorf("no handler for job kind %q", job.Kind)
+	}
+	// A message sent by other means than Enqueue may lack an ID; the
+	// message ID is stable across redeliveries, so it serves the same end.
+	if job.ID == "" {
+		job.ID = rec.MessageId
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("job %s %s panicked: %v\n%s", job.Kind, job.ID, p, debug.Stack())
+		}
+	}()
+	if err := h(ctx, job); err != nil {
+		return fmt.Errorf("job %s %s: %w", job.Kind, job.ID, err)
+	}
+	return nil
+}
