@@ -35,7 +35,6 @@ func AWSDeps(ctx context.Context, c Config) (*deps.Deps, error) {
 	return NewDeps(ctx, c, d)
 }
 
-
 // StartLambda runs one family as a Lambda function; functions/<family>/main.go
 // calls it and nothing else.
 func StartLambda(family string) {
