@@ -1,0 +1,109 @@
+# Galley's commands. `make help` lists them.
+#
+# `sam build` also uses this file: for each function of template.yaml
+# (Metadata: BuildMethod: makefile) it runs `make build-<LogicalId>` with
+# ARTIFACTS_DIR set, and packages $(ARTIFACTS_DIR)/bootstrap.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+GO ?= go
+# Where make test-deps installs the test components (the Python venv with
+# moto, sam and cfn-lint; DynamoDB Local); shared/testenv reads the same.
+GALLEY_CACHE ?= $(HOME)/.cache/galley
+export GALLEY_CACHE
+VENV := $(GALLEY_CACHE)/venv
+SAM := $(VENV)/bin/sam
+# Where `make test` builds the SAM application (ignored by git).
+SAM_BUILD_DIR ?= .aws-sam/build
+
+# SAM runs offline here: no telemetry, a region for the linter and the
+# builders, and no instance-metadata lookups for credentials it never needs.
+SAM_ENV := SAM_CLI_TELEMETRY=0 AWS_DEFAULT_REGION=us-east-1 AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
+
+# The Lambda functions: logical id in template.yaml -> functions/<dir>.
+# Keep in step with shared/app.Families() (infra/template_test.go checks the
+# template against it; `sam build` fails on a function without a target).
+LAMBDA_FUNCTIONS := UsersFunction OrganizationsFunction SpacesFunction
+dir_UsersFunction := users
+dir_OrganizationsFunction := orgs
+dir_SpacesFunction := spaces
+
+.PHONY: help run build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
+	$(addprefix build-,$(LAMBDA_FUNCTIONS))
+
+help:
+	@echo "make run        serve the whole API locally (ADDR, DATA_DIR, BOOTSTRAP_TOKEN)"
+	@echo "make build      go build ./..."
+	@echo "make test       test-deps, go test (emulators required), sam validate --lint, sam build"
+	@echo "make test-deps  install the test components into $(GALLEY_CACHE)"
+	@echo "make bench      run the benchmarks"
+	@echo "make fmt        gofmt the Go code"
+	@echo "make vet        go vet ./..."
+	@echo "make routes     rewrite template.yaml's Events sections from the code"
+	@echo "make build-<Function>  one Lambda bootstrap (run by sam build): $(LAMBDA_FUNCTIONS)"
+
+# ADDR, DATA_DIR and BOOTSTRAP_TOKEN pass through, from the environment or
+# the command line (make run ADDR=127.0.0.1:9000); see README.md.
+run:
+	$(GO) run ./functions/local
+
+build:
+	$(GO) build ./...
+
+# One Lambda function, for provided.al2023 on arm64. SAM sets ARTIFACTS_DIR;
+# by hand it defaults to bin/<Function>.
+$(addprefix build-,$(LAMBDA_FUNCTIONS)): build-%:
+	@echo "== build $* (functions/$(dir_$*), linux/arm64) -> $(or $(ARTIFACTS_DIR),bin/$*)/bootstrap"
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags='-s -w' \
+		-o $(or $(ARTIFACTS_DIR),bin/$*)/bootstrap ./functions/$(dir_$*)
+
+test-deps:
+	@echo "== test-deps: Python tools (moto server, aws-sam-cli, cfn-lint): infra/python/install.sh"
+	@test -f infra/python/install.sh || { echo "test-deps: infra/python/install.sh is missing" >&2; exit 1; }
+	bash infra/python/install.sh
+	@echo "== test-deps: DynamoDB Local: infra/dynamodb-local/install.sh"
+	@test -f infra/dynamodb-local/install.sh || { echo "test-deps: infra/dynamodb-local/install.sh is missing" >&2; exit 1; }
+	bash infra/dynamodb-local/install.sh
+
+# Each step names itself; a missing component fails the step that needs it.
+test: test-deps
+	@$(MAKE) --no-print-directory go-test
+	@$(MAKE) --no-print-directory sam-validate
+	@$(MAKE) --no-print-directory sam-build
+	@echo "== test: all steps passed"
+
+go-test:
+	@echo "== go test: every package, DynamoDB Local and moto required (GALLEY_REQUIRE_EMULATORS=1)"
+	GALLEY_REQUIRE_EMULATORS=1 $(GO) test -p 2 -count=1 ./...
+
+sam-check:
+	@test -x "$(SAM)" || { echo "AWS SAM CLI is missing: $(SAM) not found; run make test-deps" >&2; exit 1; }
+
+sam-validate: sam-check
+	@echo "== sam validate --lint (AWS SAM CLI $$($(SAM_ENV) $(SAM) --version | sed 's/.*version //'), cfn-lint)"
+	$(SAM_ENV) $(SAM) validate --lint --template-file template.yaml
+
+sam-build: sam-check
+	@command -v make >/dev/null || { echo "sam build: make is not on PATH" >&2; exit 1; }
+	@command -v $(GO) >/dev/null || { echo "sam build: $(GO) is not on PATH" >&2; exit 1; }
+	@echo "== sam build: template.yaml -> $(SAM_BUILD_DIR) (make build-<Function> for $(LAMBDA_FUNCTIONS))"
+	@start=$$(date +%s); \
+	$(SAM_ENV) $(SAM) build --template-file template.yaml --build-dir $(SAM_BUILD_DIR) --build-in-source; \
+	echo "== sam build: done in $$(( $$(date +%s) - start ))s"
+	@for f in $(LAMBDA_FUNCTIONS); do \
+		test -s "$(SAM_BUILD_DIR)/$$f/bootstrap" || { echo "sam build: $(SAM_BUILD_DIR)/$$f/bootstrap is missing" >&2; exit 1; }; \
+	done
+
+bench:
+	$(GO) test ./... -run '^$$' -bench . -benchmem
+
+fmt:
+	$(GO) fmt ./...
+
+vet:
+	$(GO) vet ./...
+
+routes:
+	$(GO) run ./infra/cmd/routes -write template.yaml

@@ -1,0 +1,236 @@
+package events_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	lambdaevents "github.com/aws/aws-lambda-go/events"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/galleydocs/galley/infra"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/blob/fsblob"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/store/boltstore"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// expectation is what a sample event answers on a fresh installation whose
+// instance administrator holds the event's bearer token.
+type expectation struct {
+	status int
+	// object is the answer's "object" field, when it has one.
+	object string
+	// fields must be present (non-null) in the JSON answer.
+	fields []string
+	check  func(t *testing.T, body map[string]any)
+}
+
+// expected lists every sample event; a file in this folder that is not
+// listed fails the test, and so does a function without a sample.
+var expected = map[string]expectation{
+	"users-get-user.json": {status: 200, object: "user", fields: []string{"id", "email", "urls"},
+		check: func(t *testing.T, b map[string]any) {
+			if b["email"] != users.AdminEmail {
+				t.Errorf("email %v, want %s", b["email"], users.AdminEmail)
+			}
+			// API_URL is unset: urls are derived from the event's host.
+			loc, _ := b["urls"].(map[string]any)["location"].(string)
+			if !strings.HasPrefix(loc, "https://g4l1eyapi0.execute-api.us-east-1.amazonaws.com/v1/users/") {
+				t.Errorf("urls.location %q, want one on the event's https host", loc)
+			}
+		}},
+	"users-get-api-information.json": {status: 200, fields: []string{"version", "build"},
+		check: func(t *testing.T, b map[string]any) {
+			if b["version"] != app.Version {
+				t.Errorf("version %v, want %s", b["version"], app.Version)
+			}
+		}},
+	"orgs-create-organization.json": {status: 201, object: "organization", fields: []string{"id", "title"},
+		check: func(t *testing.T, b map[string]any) {
+			if b["title"] != "Acme" {
+				t.Errorf("title %v, want Acme", b["title"])
+			}
+		}},
+	"spaces-get-unknown-space.json": {status: 404, fields: []string{"error"},
+		check: func(t *testing.T, b map[string]any) {
+			e, _ := b["error"].(map[string]any)
+			if code, _ := e["code"].(float64); code != 404 {
+				t.Errorf("error.code %v, want 404", e["code"])
+			}
+			if msg, _ := e["message"].(string); msg == "" {
+				t.Errorf("error.message is empty")
+			}
+		}},
+}
+
+func TestEveryFunctionHasASample(t *testing.T) {
+	files, err := filepath.Glob("*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, f := range files {
+		if _, ok := expected[f]; !ok {
+			t.Errorf("%s: no expectation in events_test.go", f)
+		}
+		family, _, _ := strings.Cut(f, "-")
+		have[family] = true
+	}
+	for name := range expected {
+		if _, err := os.Stat(name); err != nil {
+			t.Errorf("expected sample %s: %v", name, err)
+		}
+	}
+	for _, f := range app.Families() {
+		if !have[f.Name] {
+			t.Errorf("function %s (family %s) has no sample event %s-<operation>.json", f.Function, f.Name, f.Name)
+		}
+	}
+}
+
+func TestSampleEvents(t *testing.T) {
+	names := make([]string, 0, len(expected))
+	for name := range expected {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	routes := map[string]map[string]bool{} // family -> API Gateway route keys
+	for _, f := range infra.Functions() {
+		routes[f.Family] = map[string]bool{}
+		for _, r := range f.Routes {
+			routes[f.Family][r.Method+" "+infra.GatewayPath(r.Path)] = true
+		}
+	}
+	for _, name := range names {
+		want := expected[name]
+		t.Run(strings.TrimSuffix(name, ".json"), func(t *testing.T) {
+			raw, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ev lambdaevents.APIGatewayV2HTTPRequest
+			if err := json.Unmarshal(raw, &ev); err != nil {
+				t.Fatalf("%s is not an API Gateway v2 event: %v", name, err)
+			}
+			familyName, _, _ := strings.Cut(name, "-")
+			family, err := app.FamilyByName(familyName)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			checkShape(t, ev)
+			if !routes[family.Name][ev.RouteKey] {
+				t.Fatalf("routeKey %q is not a route of %s (family %s); its routes: %v",
+					ev.RouteKey, family.Function, family.Name, keys(routes[family.Name]))
+			}
+
+			ctx := context.Background()
+			handler := familyHandler(t, ctx, family, bearer(t, ev))
+			resp, err := httpadapter.NewV2(handler).ProxyWithContext(ctx, ev)
+			if err != nil {
+				t.Fatalf("proxy: %v", err)
+			}
+			if resp.StatusCode != want.status {
+				t.Fatalf("status %d, want %d; body %s", resp.StatusCode, want.status, resp.Body)
+			}
+			if ct := header(resp.Headers, "Content-Type"); !strings.Contains(ct, "json") {
+				t.Errorf("Content-Type %q, want JSON", ct)
+			}
+			var body map[string]any
+			if err := json.Unmarshal([]byte(resp.Body), &body); err != nil {
+				t.Fatalf("body is not a JSON object: %v: %s", err, resp.Body)
+			}
+			if want.object != "" && body["object"] != want.object {
+				t.Errorf("object %v, want %q; body %s", body["object"], want.object, resp.Body)
+			}
+			for _, f := range want.fields {
+				if body[f] == nil {
+					t.Errorf("no %q in the body %s", f, resp.Body)
+				}
+			}
+			if want.check != nil {
+				want.check(t, body)
+			}
+		})
+	}
+}
+
+// familyHandler builds family's handler as app.StartLambda does, on a
+// temporary bbolt store and blob folder instead of DynamoDB and S3, with the
+// instance administrator holding token.
+func familyHandler(t *testing.T, ctx context.Context, family app.Family, token string) http.Handler {
+	t.Helper()
+	dir := t.TempDir()
+	st, err := boltstore.Open(filepath.Join(dir, "galley.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	blobs, err := fsblob.New(filepath.Join(dir, "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := app.Config{Build: "2026-11-22"}
+	d, err := app.NewDeps(ctx, c, deps.Deps{Store: st, Blobs: blobs, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, _, err := users.New(d).Bootstrap(ctx, token)
+	if err != nil || !created {
+		t.Fatalf("bootstrap the administrator: created %v, err %v", created, err)
+	}
+	return app.NewAPI(c, d, family).Handler()
+}
+
+// checkShape checks the fields API Gateway always sets in a 2.0 payload.
+func checkShape(t *testing.T, ev lambdaevents.APIGatewayV2HTTPRequest) {
+	t.Helper()
+	method, _, _ := strings.Cut(ev.RouteKey, " ")
+	switch {
+	case ev.Version != "2.0":
+		t.Errorf("version %q, want 2.0", ev.Version)
+	case ev.RequestContext.RouteKey != ev.RouteKey:
+		t.Errorf("requestContext.routeKey %q, routeKey %q", ev.RequestContext.RouteKey, ev.RouteKey)
+	case ev.RequestContext.HTTP.Method != method:
+		t.Errorf("requestContext.http.method %q, routeKey %q", ev.RequestContext.HTTP.Method, ev.RouteKey)
+	case ev.RequestContext.HTTP.Path != ev.RawPath || ev.RawPath == "":
+		t.Errorf("requestContext.http.path %q, rawPath %q", ev.RequestContext.HTTP.Path, ev.RawPath)
+	case ev.RequestContext.Stage == "" || ev.RequestContext.RequestID == "" || ev.RequestContext.DomainName == "":
+		t.Errorf("requestContext lacks stage, requestId or domainName")
+	}
+}
+
+func bearer(t *testing.T, ev lambdaevents.APIGatewayV2HTTPRequest) string {
+	t.Helper()
+	scheme, token, _ := strings.Cut(header(ev.Headers, "Authorization"), " ")
+	if !strings.EqualFold(scheme, "Bearer") || token == "" {
+		t.Fatal("the event has no Authorization: Bearer header")
+	}
+	return token
+}
+
+func header(h map[string]string, name string) string {
+	for k, v := range h {
+		if strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,8 @@
+// Command orgs is the OrganizationsFunction Lambda function: the
+// organizations family (organizations, members, teams, invites). Built for
+// provided.al2023 as "bootstrap" by `make build-OrganizationsFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("orgs") }

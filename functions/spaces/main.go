@@ -1,0 +1,8 @@
+// Command spaces is the SpacesFunction Lambda function: the spaces family
+// (the lifecycle of spaces). Built for provided.al2023 as "bootstrap" by
+// `make build-SpacesFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("spaces") }
