@@ -67,12 +67,16 @@ test-deps:
 	@test -f infra/dynamodb-local/install.sh || { echo "test-deps: infra/dynamodb-local/install.sh is missing" >&2; exit 1; }
 	bash infra/dynamodb-local/install.sh
 
-# Each step names itself; a missing component fails the step that needs it.
+# Each step names itself; a missing component fails the step that needs it,
+# naming it.
+# The three steps run even when one fails, so one run reports them all.
 test: test-deps
-	@$(MAKE) --no-print-directory go-test
-	@$(MAKE) --no-print-directory sam-validate
-	@$(MAKE) --no-print-directory sam-build
-	@echo "== test: all steps passed"
+	@failed=; \
+	$(MAKE) --no-print-directory go-test || failed="$$failed go-test"; \
+	$(MAKE) --no-print-directory sam-validate || failed="$$failed sam-validate"; \
+	$(MAKE) --no-print-directory sam-build || failed="$$failed sam-build"; \
+	if [[ -n $$failed ]]; then echo "== test: FAILED:$$failed" >&2; exit 1; fi; \
+	echo "== test: go test, sam validate --lint and sam build passed"
 
 go-test:
 	@echo "== go test: every package, DynamoDB Local and moto required (GALLEY_REQUIRE_EMULATORS=1)"
