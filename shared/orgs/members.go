@@ -1,0 +1,425 @@
+package orgs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// MemberWithUser is a membership with its user.
+type MemberWithUser struct {
+	Member model.Member
+	User   model.User
+}
+
+// Member list sorts and orders.
+const (
+	SortJoinedAt   = "joinedAt"
+	SortLastSeenAt = "lastSeenAt"
+	OrderAsc       = "asc"
+	OrderDesc      = "desc"
+	// RoleFilterGuest selects members without a role.
+	RoleFilterGuest = "guest"
+)
+
+// MemberFilter selects and orders a list of members.
+type MemberFilter struct {
+	// Role keeps members of that role; RoleFilterGuest keeps guests; ""
+	// keeps everyone.
+	Role string
+	// Search keeps members whose display name or email contains it,
+	// ignoring case.
+	Search string
+	// Sort is SortJoinedAt (default) or SortLastSeenAt, which lists only
+	// members seen at least once.
+	Sort string
+	// Order is OrderDesc (default) or OrderAsc.
+	Order string
+}
+
+// ListMembers lists an organization's members (read role and above).
+//
+// The unfiltered list by join date is read page by page from the index of
+// members by join time (GSI2). Filters and the sort by last-seen time read
+// every member of the organization (and, to search, their users) and select
+// and sort in memory: organizations hold at most a few thousand members, and
+// the store has no index on roles, names or last-seen times. Either way a
+// page token is bound to the organization and to every filter, sort and
+// order, so a token of one list is refused by another.
+func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter, p httpapi.ListParams) ([]MemberWithUser, *httpapi.NextPage, error) {
+	if _, _, err := s.require(ctx, orgID, access.ListMembers); err != nil {
+		return nil, nil, err
+	}
+	if f.Sort == "" {
+		f.Sort = SortJoinedAt
+	}
+	if f.Order == "" {
+		f.Order = OrderDesc
+	}
+	if f.Sort != SortJoinedAt && f.Sort != SortLastSeenAt {
+		return nil, nil, apperr.Field("sort", "must be joinedAt or lastSeenAt")
+	}
+	if f.Order != OrderAsc && f.Order != OrderDesc {
+		return nil, nil, apperr.Field("order", "must be asc or desc")
+	}
+	var roleFilter *model.Role
+	if f.Role != "" {
+		r := model.Role(f.Role)
+		if f.Role == RoleFilterGuest {
+			r = model.RoleGuest
+		} else if r == model.RoleGuest || !r.Valid() {
+			return nil, nil, apperr.Field("role", "unknown role %q", f.Role)
+		}
+		roleFilter = &r
+	}
+	desc := f.Order == OrderDesc
+	sc := scope("listMembers", keys.OrgPartition(orgID), "role="+f.Role, "search="+f.Search, "sort="+f.Sort, "order="+f.Order)
+
+	if roleFilter == nil && f.Search == "" && f.Sort == SortJoinedAt {
+		after, err := s.d.Pager.Key(sc, p.Page)
+		if err != nil {
+			return nil, nil, err
+		}
+		page, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI2, PK: keys.OrgMembers(orgID), Reverse: desc, Limit: p.Size(), After: after})
+		if err != nil {
+			return nil, nil, fmt.Errorf("list members: %w", err)
+		}
+		ms, err := records.DecodeAll[model.Member](page.Items)
+		if err != nil {
+			return nil, nil, err
+		}
+		out, err := s.withUsers(ctx, ms)
+		return out, s.d.Pager.Next(sc, page.Next), err
+	}
+
+	ms, err := s.allMembers(ctx, orgID)
+	if err != nil {
+		return nil, nil, err
+	}
+	kept := ms[:0]
+	for _, m := range ms {
+		if roleFilter != nil && m.Role != *roleFilter {
+			continue
+		}
+		if f.Sort == SortLastSeenAt && m.LastSeenAt == nil {
+			continue
+		}
+		kept = append(kept, m)
+	}
+	var list []MemberWithUser
+	if f.Search != "" {
+		all, err := s.withUsers(ctx, kept)
+		if err != nil {
+			return nil, nil, err
+		}
+		q := strings.ToLower(f.Search)
+		for _, mu := range all {
+			if strings.Contains(strings.ToLower(mu.User.DisplayName), q) || strings.Contains(strings.ToLower(mu.User.Email), q) {
+				list = append(list, mu)
+			}
+		}
+	} else {
+		for _, m := range kept {
+			list = append(list, MemberWithUser{Member: m})
+		}
+	}
+	key := func(mu MemberWithUser) string {
+		t := mu.Member.JoinedAt
+		if f.Sort == SortLastSeenAt {
+			t = *mu.Member.LastSeenAt
+		}
+		return stamp(t) + "#" + mu.Member.UserID
+	}
+	sortBy(list, key, desc)
+	page, next, err := window(memoryPage{s: s, scope: sc, p: p}, list, key, desc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.Search == "" {
+		ms := make([]model.Member, len(page))
+		for i, mu := range page {
+			ms[i] = mu.Member
+		}
+		if page, err = s.withUsers(ctx, ms); err != nil {
+			return nil, nil, err
+		}
+	}
+	return page, next, nil
+}
+
+// withUsers pairs members with their users.
+func (s *Service) withUsers(ctx context.Context, ms []model.Member) ([]MemberWithUser, error) {
+	us, err := s.usersOf(ctx, ms)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MemberWithUser, len(ms))
+	for i, m := range ms {
+		out[i] = MemberWithUser{Member: m, User: us[i]}
+	}
+	return out, nil
+}
+
+// GetMember returns a member: to members who may list members, and to the
+// member themself.
+func (s *Service) GetMember(ctx context.Context, orgID, userID string) (MemberWithUser, error) {
+	if _, _, err := s.requireSelfOr(ctx, orgID, userID, access.ListMembers); err != nil {
+		return MemberWithUser{}, err
+	}
+	m, _, err := s.getMember(ctx, orgID, userID)
+	if err != nil {
+		return MemberWithUser{}, err
+	}
+	return s.withUser(ctx, m)
+}
+
+func (s *Service) withUser(ctx context.Context, m model.Member) (MemberWithUser, error) {
+	u, err := s.users.Get(ctx, m.UserID)
+	if err != nil {
+		return MemberWithUser{}, err
+	}
+	return MemberWithUser{Member: m, User: u}, nil
+}
+
+// UpdateMemberRole sets a member's role (RoleGuest makes them a guest).
+// Admins only; the last admin cannot be demoted (Conflict).
+func (s *Service) UpdateMemberRole(ctx context.Context, orgID, userID string, role model.Role) (MemberWithUser, error) {
+	if _, _, err := s.require(ctx, orgID, access.AdminOrg); err != nil {
+		return MemberWithUser{}, err
+	}
+	if !role.Valid() {
+		return MemberWithUser{}, apperr.Field("role", "unknown role %q", role)
+	}
+	m, err := s.writeMember(ctx, orgID, userID, func(m *model.Member) (bool, error) {
+		m.Role = role
+		return false, nil
+	})
+	if err != nil {
+		return MemberWithUser{}, err
+	}
+	return s.withUser(ctx, m)
+}
+
+// RemoveMember removes a member from the organization and from its teams.
+// Admins may remove anyone; any member may leave. The last admin can do
+// neither (Conflict).
+func (s *Service) RemoveMember(ctx context.Context, orgID, userID string) error {
+	if _, _, err := s.requireSelfOr(ctx, orgID, userID, access.AdminOrg); err != nil {
+		return err
+	}
+	m, _, err := s.getMember(ctx, orgID, userID)
+	if err != nil {
+		return err
+	}
+	// Checked before leaving the teams, so that a refused removal changes
+	// nothing; writeMember checks again in the deleting transaction.
+	if isActiveAdmin(m) {
+		if err := s.otherAdminRemains(ctx, orgID, userID); err != nil {
+			return err
+		}
+	}
+	if err := s.leaveAllTeams(ctx, orgID, userID); err != nil {
+		return err
+	}
+	_, err = s.writeMember(ctx, orgID, userID, func(*model.Member) (bool, error) { return true, nil })
+	return err
+}
+
+// Ping records that the caller was seen in the organization now.
+func (s *Service) Ping(ctx context.Context, orgID string) error {
+	c, _, err := s.require(ctx, orgID, access.ViewOrg)
+	if err != nil {
+		return err
+	}
+	now := s.d.Clock()
+	_, err = records.Update(ctx, s.d.Store, keys.Member(orgID, c.UserID), setMemberIndexes, func(m *model.Member) ([]store.Op, error) {
+		m.LastSeenAt = &now
+		return nil, nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return apperr.NotFoundf("organization %s not found", orgID)
+	}
+	return err
+}
+
+// SetMemberSSO makes a member an SSO member (admins only).
+func (s *Service) SetMemberSSO(ctx context.Context, orgID, userID string) (MemberWithUser, error) {
+	if _, _, err := s.require(ctx, orgID, access.AdminOrg); err != nil {
+		return MemberWithUser{}, err
+	}
+	m, err := records.Update(ctx, s.d.Store, keys.Member(orgID, userID), setMemberIndexes, func(m *model.Member) ([]store.Op, error) {
+		m.SSO = true
+		return nil, nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return MemberWithUser{}, apperr.NotFoundf("member %s not found", userID)
+	}
+	if err != nil {
+		return MemberWithUser{}, err
+	}
+	return s.withUser(ctx, m)
+}
+
+// SpaceGrant is a space a member may access, with their level of access.
+type SpaceGrant struct {
+	Permission model.Role
+	Space      model.Space
+}
+
+// MemberSpaces lists the spaces a member may access, to members who may
+// list members and to the member themself. Until spaces carry their own
+// permissions, a member reaches every live space of the organization at
+// their organization role, and a guest reaches none. Spaces come from the
+// organization's list of live spaces (GSI1), by space id: creation order,
+// newest first unless order is asc.
+func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string, p httpapi.ListParams) ([]SpaceGrant, *httpapi.NextPage, error) {
+	if _, _, err := s.requireSelfOr(ctx, orgID, userID, access.ListMembers); err != nil {
+		return nil, nil, err
+	}
+	if order == "" {
+		order = OrderDesc
+	}
+	if order != OrderAsc && order != OrderDesc {
+		return nil, nil, apperr.Field("order", "must be asc or desc")
+	}
+	sc := scope("listMemberSpaces", keys.OrgSpaces(orgID), "member="+userID, "order="+order)
+	after, err := s.d.Pager.Key(sc, p.Page)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, _, err := s.getMember(ctx, orgID, userID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.Role == model.RoleGuest || m.Disabled {
+		return []SpaceGrant{}, nil, nil
+	}
+	page, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Reverse: order == OrderDesc, Limit: p.Size(), After: after})
+	if err != nil {
+		return nil, nil, fmt.Errorf("list spaces: %w", err)
+	}
+	sps, err := records.DecodeAll[model.Space](page.Items)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := []SpaceGrant{}
+	for _, sp := range sps {
+		if sp.DeletedAt == nil {
+			out = append(out, SpaceGrant{Permission: m.Role, Space: sp})
+		}
+	}
+	return out, s.d.Pager.Next(sc, page.Next), nil
+}
+
+// TeamOfMember is a team a member belongs to, with their role in it.
+type TeamOfMember struct {
+	Team TeamForCaller
+	Role string
+}
+
+// MemberTeams lists the teams of a member, by team id (creation order),
+// optionally only those whose title contains title (ignoring case); to
+// members who may list teams and to the member themself.
+func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string, p httpapi.ListParams) ([]TeamOfMember, *httpapi.NextPage, error) {
+	_, cm, err := s.requireSelfOr(ctx, orgID, userID, access.ListTeams)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, _, err := s.getMember(ctx, orgID, userID); err != nil {
+		return nil, nil, err
+	}
+	tms, err := s.teamMembershipsOf(ctx, orgID, userID)
+	if err != nil {
+		return nil, nil, err
+	}
+	ks := make([]keys.Key, len(tms))
+	for i, tm := range tms {
+		ks[i] = keys.Team(orgID, tm.TeamID)
+	}
+	ts, err := loadAll[model.Team](ctx, s.d.Store, ks)
+	if err != nil {
+		return nil, nil, err
+	}
+	q := strings.ToLower(title)
+	list := []TeamOfMember{}
+	for i, t := range ts {
+		if strings.Contains(strings.ToLower(t.Title), q) {
+			list = append(list, TeamOfMember{Team: TeamForCaller{Team: t, Viewer: cm.Role()}, Role: tms[i].Role})
+		}
+	}
+	key := func(t TeamOfMember) string { return t.Team.Team.ID }
+	sortBy(list, key, false)
+	sc := scope("listMemberTeams", keys.MemberTeams(orgID, userID), "title="+title)
+	return window(memoryPage{s: s, scope: sc, p: p}, list, key, false)
+}
+
+// isActiveAdmin reports whether a member currently holds admin rights.
+func isActiveAdmin(m model.Member) bool { return m.Role == model.RoleAdmin && !m.Disabled }
+
+// otherAdminRemains returns Conflict unless an active admin other than
+// userID exists.
+func (s *Service) otherAdminRemains(ctx context.Context, orgID, userID string) error {
+	ms, err := s.allMembers(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if m.UserID != userID && isActiveAdmin(m) {
+			return nil
+		}
+	}
+	return apperr.Conflictf("the organization needs at least one admin: make another member admin first")
+}
+
+// writeMember applies fn to a membership and writes it, or deletes it when
+// fn says so. A change that takes admin rights away from an active admin
+// needs another active admin to remain (else Conflict), and rewrites the
+// organization record at the version read before counting the admins in
+// the same transaction: of two such changes racing on the same count, one
+// fails its condition and runs again on the new count.
+func (s *Service) writeMember(ctx context.Context, orgID, userID string, fn func(*model.Member) (remove bool, err error)) (model.Member, error) {
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		o, ov, err := s.getOrg(ctx, orgID)
+		if err != nil {
+			return model.Member{}, err
+		}
+		m, mv, err := s.getMember(ctx, orgID, userID)
+		if err != nil {
+			return model.Member{}, err
+		}
+		old := m
+		remove, err := fn(&m)
+		if err != nil {
+			return model.Member{}, err
+		}
+		k := keys.Member(orgID, userID)
+		ops := []store.Op{store.PutIfVersion(memberItem(m, mv+1), mv)}
+		if remove {
+			ops = []store.Op{store.DeleteIfVersion(k.PK, k.SK, mv)}
+		}
+		if isActiveAdmin(old) && (remove || !isActiveAdmin(m)) {
+			if err := s.otherAdminRemains(ctx, orgID, userID); err != nil {
+				return model.Member{}, err
+			}
+			ops = append(ops, store.PutIfVersion(records.Item(keys.Org(orgID), o, ov+1), ov))
+		}
+		err = s.d.Store.Write(ctx, ops...)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return model.Member{}, fmt.Errorf("write member: %w", err)
+		}
+		return m, nil
+	}
+	return model.Member{}, fmt.Errorf("write member %s: %w after %d attempts", userID, store.ErrConflict, maxAttempts)
+}

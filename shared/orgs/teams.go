@@ -1,0 +1,388 @@
+package orgs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// teamBatch is the most memberships changed in one transaction: each takes
+// two operations (the membership and a counter) besides the one for the
+// other side's counter, within store.MaxTransactionOps.
+const teamBatch = (store.MaxTransactionOps - 1) / 2
+
+// maxTeamMembers bounds the members given when creating a team.
+const maxTeamMembers = 1000
+
+// TeamForCaller is a team as one member sees it.
+type TeamForCaller struct {
+	Team model.Team
+	// Viewer is the caller's role in the organization.
+	Viewer model.Role
+}
+
+// Permissions are the caller's permissions on the team.
+func (t TeamForCaller) Permissions() access.TeamPermissions { return access.ForTeam(t.Viewer) }
+
+// ListTeams lists an organization's teams by id (creation order), to members
+// who may list teams. owner, when set, keeps the teams that member can
+// manage: all of them for an admin, those they own otherwise, none for a
+// non-member. title keeps teams whose title contains it, ignoring case.
+// Teams are read whole and filtered in memory (an organization has few).
+func (s *Service) ListTeams(ctx context.Context, orgID, owner, title string, p httpapi.ListParams) ([]TeamForCaller, *httpapi.NextPage, error) {
+	_, cm, err := s.require(ctx, orgID, access.ListTeams)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc := scope("listTeams", keys.OrgPartition(orgID), "owner="+owner, "title="+title)
+	mp := memoryPage{s: s, scope: sc, p: p}
+	if _, err := mp.after(); err != nil {
+		return nil, nil, err
+	}
+	var manages func(model.Team) bool
+	if owner != "" {
+		om, _, err := s.getMember(ctx, orgID, owner)
+		switch {
+		case apperr.Is(err, apperr.NotFound) || (err == nil && om.Disabled):
+			return []TeamForCaller{}, nil, nil
+		case err != nil:
+			return nil, nil, err
+		case !isActiveAdmin(om):
+			tms, err := s.teamMembershipsOf(ctx, orgID, owner)
+			if err != nil {
+				return nil, nil, err
+			}
+			owned := map[string]bool{}
+			for _, tm := range tms {
+				if tm.Role == model.TeamOwner {
+					owned[tm.TeamID] = true
+				}
+			}
+			manages = func(t model.Team) bool { return owned[t.ID] }
+		}
+	}
+	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TeamPrefix})
+	if err != nil {
+		return nil, nil, fmt.Errorf("list teams: %w", err)
+	}
+	ts, err := records.DecodeAll[model.Team](items)
+	if err != nil {
+		return nil, nil, err
+	}
+	q := strings.ToLower(title)
+	list := []TeamForCaller{}
+	for _, t := range ts {
+		if (manages == nil || manages(t)) && strings.Contains(strings.ToLower(t.Title), q) {
+			list = append(list, TeamForCaller{Team: t, Viewer: cm.Role()})
+		}
+	}
+	key := func(t TeamForCaller) string { return t.Team.ID }
+	sortBy(list, key, false)
+	return window(mp, list, key, false)
+}
+
+// CreateTeam makes a team (admins only) holding the given members, who must
+// be active members of the organization (else Invalid naming members[i]).
+// The team and its first teamBatch members are written in one transaction,
+// further members in further transactions, each keeping the counters exact.
+func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members []string) (TeamForCaller, error) {
+	_, cm, err := s.require(ctx, orgID, access.ManageTeams)
+	if err != nil {
+		return TeamForCaller{}, err
+	}
+	if title, err = checkTeamTitle(title); err != nil {
+		return TeamForCaller{}, err
+	}
+	if len(members) > maxTeamMembers {
+		return TeamForCaller{}, apperr.Field("members", "at most %d members", maxTeamMembers)
+	}
+	var userIDs []string
+	seen := map[string]bool{}
+	for i, id := range members {
+		m, _, err := s.getMember(ctx, orgID, id)
+		if apperr.Is(err, apperr.NotFound) || (err == nil && m.Disabled) {
+			return TeamForCaller{}, apperr.Field(fmt.Sprintf("members[%d]", i), "%q is not a member of this organization", id)
+		}
+		if err != nil {
+			return TeamForCaller{}, err
+		}
+		if !seen[id] {
+			seen[id] = true
+			userIDs = append(userIDs, id)
+		}
+	}
+	now := s.d.Clock()
+	t := model.Team{OrgID: orgID, ID: ids.New(now), Title: title, CreatedAt: now}
+	first := userIDs[:min(teamBatch, len(userIDs))]
+	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first); err != nil {
+		return TeamForCaller{}, err
+	}
+	for rest := userIDs[len(first):]; len(rest) > 0; rest = rest[min(teamBatch, len(rest)):] {
+		if t, err = s.addTeamMembers(ctx, orgID, t.ID, nil, rest[:min(teamBatch, len(rest))]); err != nil {
+			return TeamForCaller{}, err
+		}
+	}
+	return TeamForCaller{Team: t, Viewer: cm.Role()}, nil
+}
+
+// GetTeam returns a team to members who may list teams.
+func (s *Service) GetTeam(ctx context.Context, orgID, teamID string) (TeamForCaller, error) {
+	_, cm, err := s.require(ctx, orgID, access.ListTeams)
+	if err != nil {
+		return TeamForCaller{}, err
+	}
+	t, _, err := s.getTeam(ctx, orgID, teamID)
+	if err != nil {
+		return TeamForCaller{}, err
+	}
+	return TeamForCaller{Team: t, Viewer: cm.Role()}, nil
+}
+
+// RenameTeam sets a team's title (admins only).
+func (s *Service) RenameTeam(ctx context.Context, orgID, teamID, title string) (TeamForCaller, error) {
+	_, cm, err := s.require(ctx, orgID, access.ManageTeams)
+	if err != nil {
+		return TeamForCaller{}, err
+	}
+	if title, err = checkTeamTitle(title); err != nil {
+		return TeamForCaller{}, err
+	}
+	t, err := records.Update(ctx, s.d.Store, keys.Team(orgID, teamID), nil, func(t *model.Team) ([]store.Op, error) {
+		t.Title = title
+		return nil, nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return TeamForCaller{}, apperr.NotFoundf("team %s not found", teamID)
+	}
+	if err != nil {
+		return TeamForCaller{}, fmt.Errorf("rename team: %w", err)
+	}
+	return TeamForCaller{Team: t, Viewer: cm.Role()}, nil
+}
+
+// DeleteTeam removes a team and its memberships (admins only), keeping the
+// members' team counters: memberships go in batches, the team record last.
+func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
+	if _, _, err := s.require(ctx, orgID, access.ManageTeams); err != nil {
+		return err
+	}
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TeamMembersPrefix(teamID)})
+		if err != nil {
+			return fmt.Errorf("list team members: %w", err)
+		}
+		tms, err := records.DecodeAll[model.TeamMembership](items)
+		if err != nil {
+			return err
+		}
+		for len(tms) > 0 {
+			batch := tms[:min(teamBatch, len(tms))]
+			tms = tms[len(batch):]
+			userIDs := make([]string, len(batch))
+			for i, tm := range batch {
+				userIDs[i] = tm.UserID
+			}
+			if err := s.removeTeamMembers(ctx, orgID, teamID, userIDs); err != nil {
+				return err
+			}
+		}
+		t, v, err := s.getTeam(ctx, orgID, teamID)
+		if err != nil {
+			return err
+		}
+		if t.Members > 0 {
+			continue // members were added meanwhile
+		}
+		k := keys.Team(orgID, teamID)
+		err = s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v))
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("delete team: %w", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("delete team %s: %w after %d attempts", teamID, store.ErrConflict, maxAttempts)
+}
+
+// addTeamMembers puts at most teamBatch members (who must not be in the
+// team yet) into a team with the member role, in one transaction raising
+// the team's and each member's counter. create, when set, is a new team to
+// write in the same transaction; otherwise the team is read.
+func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, create *model.Team, userIDs []string) (model.Team, error) {
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		var t model.Team
+		var tv int64
+		if create != nil {
+			t = *create
+		} else {
+			var err error
+			if t, tv, err = s.getTeam(ctx, orgID, teamID); err != nil {
+				return model.Team{}, err
+			}
+		}
+		now := s.d.Clock()
+		var ops []store.Op
+		for _, uid := range userIDs {
+			m, mv, err := s.getMember(ctx, orgID, uid)
+			if apperr.Is(err, apperr.NotFound) || (err == nil && m.Disabled) {
+				return model.Team{}, apperr.Field("members", "%q is no longer a member of this organization", uid)
+			}
+			if err != nil {
+				return model.Team{}, err
+			}
+			m.Teams++
+			tm := model.TeamMembership{OrgID: orgID, TeamID: teamID, UserID: uid, Role: model.TeamMember, AddedAt: now}
+			ops = append(ops, store.Put(teamMemberItem(tm, 1), store.IfNotExists), store.PutIfVersion(memberItem(m, mv+1), mv))
+		}
+		t.Members += len(userIDs)
+		if create != nil {
+			ops = append(ops, store.Put(records.Item(keys.Team(orgID, teamID), t, 1), store.IfNotExists))
+		} else {
+			ops = append(ops, store.PutIfVersion(records.Item(keys.Team(orgID, teamID), t, tv+1), tv))
+		}
+		err := s.d.Store.Write(ctx, ops...)
+		if errors.Is(err, store.ErrConflict) {
+			continue // a member or the team changed since read
+		}
+		if err != nil {
+			return model.Team{}, fmt.Errorf("add team members: %w", err)
+		}
+		return t, nil
+	}
+	return model.Team{}, fmt.Errorf("add team members: %w after %d attempts", store.ErrConflict, maxAttempts)
+}
+
+// removeTeamMembers takes at most teamBatch members out of a team in one
+// transaction, lowering the team's and each member's counter. Memberships
+// already gone are skipped (each is re-read from the table, so a stale index
+// read cannot make a counter drift).
+func (s *Service) removeTeamMembers(ctx context.Context, orgID, teamID string, userIDs []string) error {
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		t, tv, err := s.getTeam(ctx, orgID, teamID)
+		if err != nil {
+			return err
+		}
+		var ops []store.Op
+		n := 0
+		for _, uid := range userIDs {
+			k := keys.TeamMember(orgID, teamID, uid)
+			it, err := s.d.Store.Get(ctx, k.PK, k.SK)
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("read team member: %w", err)
+			}
+			ops = append(ops, store.DeleteIfVersion(k.PK, k.SK, it.Version))
+			n++
+			m, mv, err := s.getMember(ctx, orgID, uid)
+			if apperr.Is(err, apperr.NotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			m.Teams = max(0, m.Teams-1)
+			ops = append(ops, store.PutIfVersion(memberItem(m, mv+1), mv))
+		}
+		if n == 0 {
+			return nil
+		}
+		t.Members = max(0, t.Members-n)
+		ops = append(ops, store.PutIfVersion(records.Item(keys.Team(orgID, teamID), t, tv+1), tv))
+		err = s.d.Store.Write(ctx, ops...)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("remove team members: %w", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("remove team members: %w after %d attempts", store.ErrConflict, maxAttempts)
+}
+
+// leaveAllTeams takes a member out of every team, at most teamBatch teams
+// per transaction, lowering each team's counter and the member's.
+func (s *Service) leaveAllTeams(ctx context.Context, orgID, userID string) error {
+	tms, err := s.teamMembershipsOf(ctx, orgID, userID)
+	if err != nil {
+		return err
+	}
+	for len(tms) > 0 {
+		batch := tms[:min(teamBatch, len(tms))]
+		tms = tms[len(batch):]
+		if err := s.leaveTeams(ctx, orgID, userID, batch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Service) leaveTeams(ctx context.Context, orgID, userID string, batch []model.TeamMembership) error {
+	for attempt := 0; attempt < maxAttempts; attempt++ {
+		m, mv, err := s.getMember(ctx, orgID, userID)
+		if err != nil {
+			return err
+		}
+		var ops []store.Op
+		n := 0
+		for _, tm := range batch {
+			k := keys.TeamMember(orgID, tm.TeamID, userID)
+			it, err := s.d.Store.Get(ctx, k.PK, k.SK)
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("read team member: %w", err)
+			}
+			ops = append(ops, store.DeleteIfVersion(k.PK, k.SK, it.Version))
+			n++
+			t, tv, err := s.getTeam(ctx, orgID, tm.TeamID)
+			if apperr.Is(err, apperr.NotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			t.Members = max(0, t.Members-1)
+			ops = append(ops, store.PutIfVersion(records.Item(keys.Team(orgID, t.ID), t, tv+1), tv))
+		}
+		if n == 0 {
+			return nil
+		}
+		m.Teams = max(0, m.Teams-n)
+		ops = append(ops, store.PutIfVersion(memberItem(m, mv+1), mv))
+		err = s.d.Store.Write(ctx, ops...)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("leave teams: %w", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("leave teams: %w after %d attempts", store.ErrConflict, maxAttempts)
+}
+
+// checkTeamTitle trims a team title and checks its length.
+func checkTeamTitle(title string) (string, error) {
+	title = strings.TrimSpace(title)
+	if n := utf8.RuneCountInString(title); n < 1 || n > 64 {
+		return "", apperr.Field("title", "must be 1 to 64 characters")
+	}
+	return title, nil
+}
