@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -330,6 +331,15 @@ func TestTemplateTableMatchesDesign(t *testing.T) {
 	}
 	props := tpl.Resources["Table"].Properties
 	got := decode[tableDesign](t, "Table", props)
+	// Order does not matter to DynamoDB or CloudFormation.
+	for _, d := range []*tableDesign{&got, &want} {
+		sort.Slice(d.AttributeDefinitions, func(i, j int) bool {
+			return d.AttributeDefinitions[i].AttributeName < d.AttributeDefinitions[j].AttributeName
+		})
+		sort.Slice(d.GlobalSecondaryIndexes, func(i, j int) bool {
+			return d.GlobalSecondaryIndexes[i].IndexName < d.GlobalSecondaryIndexes[j].IndexName
+		})
+	}
 	if !reflect.DeepEqual(got, want) {
 		g, _ := json.MarshalIndent(got, "", "  ")
 		w, _ := json.MarshalIndent(want, "", "  ")
@@ -403,6 +413,28 @@ func TestTemplateAlarms(t *testing.T) {
 	for _, w := range want {
 		if !have[w] {
 			t.Errorf("no alarm on %s", w)
+		}
+	}
+}
+
+// `sam build` runs `make build-<Function>` for each function: the Makefile
+// has one for each family, building functions/<family>.
+func TestMakefileBuildsEveryFunction(t *testing.T) {
+	makePath, err := exec.LookPath("make")
+	if err != nil {
+		t.Skip("make is not on PATH")
+	}
+	for _, f := range app.Families() {
+		cmd := exec.Command(makePath, "--no-print-directory", "-n", "-C", root, "build-"+f.Function, "ARTIFACTS_DIR=/artifacts")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Errorf("make -n build-%s: %v\n%s", f.Function, err, out)
+			continue
+		}
+		for _, want := range []string{"GOOS=linux GOARCH=arm64 CGO_ENABLED=0", "-tags lambda.norpc", "-o /artifacts/bootstrap ./functions/" + f.Name + "\n"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("make -n build-%s does not contain %q:\n%s", f.Function, want, out)
+			}
 		}
 	}
 }
