@@ -48,7 +48,9 @@ func OrgPartition(orgID string) string { return "ORG#" + orgID }
 func Member(orgID, userID string) Key { return Key{OrgPartition(orgID), MemberPrefix + userID} }
 
 // MemberByUser places a membership in the user's list of organizations (GSI1).
-func MemberByUser(orgID, userID string) IndexKey { return IndexKey{"USER#" + userID, OrgPrefix + orgID} }
+func MemberByUser(orgID, userID string) IndexKey {
+	return IndexKey{"USER#" + userID, OrgPrefix + orgID}
+}
 
 // UserOrgs is the GSI1 partition listing a user's memberships.
 func UserOrgs(userID string) string { return "USER#" + userID }
@@ -94,10 +96,14 @@ func Invite(orgID, inviteID string) Key { return Key{OrgPartition(orgID), Invite
 func Space(spaceID string) Key { return Key{"SPACE#" + spaceID, skSpace} }
 
 // SpaceInOrg places a live (not deleted) space in its organization's list (GSI1).
-func SpaceInOrg(orgID, spaceID string) IndexKey { return IndexKey{OrgSpaces(orgID), "SPACE#" + spaceID} }
+func SpaceInOrg(orgID, spaceID string) IndexKey {
+	return IndexKey{OrgSpaces(orgID), "SPACE#" + spaceID}
+}
 
 // OrgSpaces is the GSI1 partition of an organization's live spaces.
 func OrgSpaces(orgID string) string { return "ORG#" + orgID + "#SPACES" }
 
 // Revision is a revision of a space.
-func Revision(spaceID, revisionID string) Key { return Key{"SPACE#" + spaceID, "REVISION#" + revisionID} }
+func Revision(spaceID, revisionID string) Key {
+	return Key{"SPACE#" + spaceID, "REVISION#" + revisionID}
+}
