@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"time"
 )
 
 // maxUpdateAttempts bounds the retries of Update under contention.
@@ -32,8 +34,13 @@ func Update(ctx context.Context, s Store, pk, sk string, fn func(Item) (Item, []
 		if !errors.Is(err, ErrConflict) {
 			return Item{}, err
 		}
-		if err := ctx.Err(); err != nil {
-			return Item{}, err
+		// Writers that collided back off for a random, growing while, so
+		// that they do not collide again in lockstep.
+		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
+		select {
+		case <-ctx.Done():
+			return Item{}, ctx.Err()
+		case <-time.After(wait):
 		}
 	}
 	return Item{}, fmt.Errorf("update %s/%s: %w after %d attempts", pk, sk, ErrConflict, maxUpdateAttempts)
