@@ -69,9 +69,8 @@ func New(cfg Config) *API {
 		"bearer": {Type: "http", Scheme: "bearer", Description: "An API token: Authorization: Bearer <token>"},
 	}
 	hc.Security = []map[string][]string{{"bearer": {}}}
-	// Request bodies are read as JSON whatever their declared type; clients
-	// such as curl default to form encoding.
-	hc.Formats = map[string]huma.Format{"application/json": huma.DefaultJSONFormat, "json": huma.DefaultJSONFormat, "": huma.DefaultJSONFormat}
+	// Bodies are JSON: a request without Content-Type is read as JSON, one
+	// declaring another type (curl -d sends form encoding) answers 415.
 	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg}
 	a.Huma.UseMiddleware(a.authenticate)
 	return a
@@ -107,7 +106,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		Tags:          []string{op.Tag},
 		DefaultStatus: op.Status,
 		MaxBodyBytes:  op.MaxBodyBytes,
-		Errors:        []int{400, 401, 403, 404, 409, 413},
+		Errors:        []int{400, 401, 403, 404, 409, 413, 415},
 	}
 	if hop.MaxBodyBytes == 0 {
 		hop.MaxBodyBytes = MaxBodyBytes

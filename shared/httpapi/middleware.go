@@ -72,6 +72,10 @@ func (a *API) Handler() http.Handler {
 		info := &requestInfo{id: id, apiURL: strings.TrimRight(apiURL, "/"), appURL: strings.TrimRight(appURL, "/"),
 			logger: a.cfg.Logger.With("request_id", id), version: a.cfg.Version}
 		w.Header().Set("X-Request-Id", id)
+		if r.URL.Path == "/v1" {
+			// API Gateway routes /v1 and /v1/ alike; so does the API.
+			r.URL.Path = "/v1/"
+		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
 		defer func() {

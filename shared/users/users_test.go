@@ -94,4 +94,6 @@ func TestUnknownRoutesAnswerInTheErrorShape(t *testing.T) {
 	c := client(t, k, testkit.AdminToken)
 	c.Expect(http.StatusNotFound, "GET", "/v1/nothing-here", nil)
 	c.Expect(http.StatusMethodNotAllowed, "DELETE", "/v1/user", nil)
+	c.Expect(http.StatusOK, "GET", "/v1", nil)
+	c.Expect(http.StatusUnsupportedMediaType, "POST", "/v1/admin/users", "email=a", "Content-Type", "application/x-www-form-urlencoded")
 }
