@@ -66,14 +66,17 @@ type spaceIn struct {
 	SpaceID string `path:"spaceId" maxLength:"64"`
 }
 
+// CreateBody is the (optional) body of POST /v1/orgs/{organizationId}/spaces.
+type CreateBody struct {
+	Title    string `json:"title,omitempty" maxLength:"50"`
+	Emoji    string `json:"emoji,omitempty" maxLength:"50"`
+	Parent   string `json:"parent,omitempty" maxLength:"64" doc:"ID of a parent collection"`
+	EditMode string `json:"editMode,omitempty" enum:"live,locked"`
+}
+
 type createIn struct {
 	OrganizationID string `path:"organizationId" maxLength:"64"`
-	Body           struct {
-		Title    string `json:"title,omitempty" maxLength:"50"`
-		Emoji    string `json:"emoji,omitempty" maxLength:"50"`
-		Parent   string `json:"parent,omitempty" maxLength:"64" doc:"ID of a parent collection"`
-		EditMode string `json:"editMode,omitempty" enum:"live,locked"`
-	}
+	Body           *CreateBody
 }
 
 type listIn struct {
@@ -116,7 +119,11 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "createSpace", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a space"},
 		func(ctx context.Context, in *createIn) (*spaceOut, error) {
-			sp, role, err := s.Create(ctx, in.OrganizationID, Create{Title: in.Body.Title, Emoji: in.Body.Emoji, Parent: in.Body.Parent, EditMode: in.Body.EditMode})
+			var b CreateBody
+			if in.Body != nil {
+				b = *in.Body
+			}
+			sp, role, err := s.Create(ctx, in.OrganizationID, Create{Title: b.Title, Emoji: b.Emoji, Parent: b.Parent, EditMode: b.EditMode})
 			if err != nil {
 				return nil, err
 			}

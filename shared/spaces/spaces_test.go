@@ -210,3 +210,11 @@ func TestGetPatchDeleteRestore(t *testing.T) {
 		t.Fatalf("restored space not listed: %v", list)
 	}
 }
+
+func TestCreateWithoutBodyUsesDefaults(t *testing.T) {
+	f := setup(t)
+	sp := f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", nil).Map(t)
+	if sp["title"] != "" || sp["editMode"] != "live" {
+		t.Fatalf("space = %v", sp)
+	}
+}
