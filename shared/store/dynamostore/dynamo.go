@@ -1,0 +1,427 @@
+// Package dynamostore implements the storage port on Amazon DynamoDB: the
+// store of the cloud deployment, one table per deployment.
+//
+// Item layout (see infra/table.json and CreateTable for the table design):
+//
+//	PK, SK          S  primary key
+//	GSI1PK, GSI1SK  S  keys in index GSI1; absent when empty (sparse index)
+//	GSI2PK, GSI2SK  S  keys in index GSI2; absent when empty (sparse index)
+//	V               N  Item.Version
+//	D               B  Item.Data; absent when empty
+package dynamostore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Attribute names.
+const (
+	attrPK     = "PK"
+	attrSK     = "SK"
+	attrGSI1PK = "GSI1PK"
+	attrGSI1SK = "GSI1SK"
+	attrGSI2PK = "GSI2PK"
+	attrGSI2SK = "GSI2SK"
+	attrV      = "V"
+	attrD      = "D"
+)
+
+// Condition expressions of the port's conditions.
+const (
+	exprNotExists = "attribute_not_exists(" + attrPK + ")"
+	exprExists    = "attribute_exists(" + attrPK + ")"
+	exprVersion   = attrV + " = :v"
+)
+
+// maxTransactionBytes is DynamoDB's limit on the total size of the items of
+// one TransactWriteItems call.
+const maxTransactionBytes = 4 * 1024 * 1024
+
+// conflictRetries is how many times a write cancelled only because it raced
+// with another transaction (TransactionConflict: nothing written, no
+// condition known to have failed) is tried again before it is reported as
+// store.ErrConflict.
+const conflictRetries = 3
+
+// versionConflictBackoff bounds the random pause before a write whose
+// version condition failed returns store.ErrConflict. Such a caller, usually
+// store.Update, reads the item again and retries at once; without a pause
+// the writer that just won reads first and wins again, and under contention
+// the others use up their attempts (8 writers on DynamoDB Local failed the
+// conformance suite's concurrent updates in about half the runs). The pause
+// spreads the retries out. It belongs in store.Update, and can go once
+// Update backs off itself.
+const versionConflictBackoff = 20 * time.Millisecond
+
+// Store is the DynamoDB adapter. It is safe for concurrent use.
+type Store struct {
+	client *dynamodb.Client
+	table  string
+}
+
+var _ store.Store = (*Store)(nil)
+
+// New returns a store on table, which must have the design of CreateTable.
+func New(client *dynamodb.Client, table string) *Store {
+	return &Store{client: client, table: table}
+}
+
+// Get implements store.Store.
+func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
+	if err := store.ValidateKey(pk, sk); err != nil {
+		return store.Item{}, err
+	}
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      &s.table,
+		Key:            primaryKey(pk, sk),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return store.Item{}, fmt.Errorf("dynamodb get %s/%s: %w", pk, sk, err)
+	}
+	if out.Item == nil {
+		return store.Item{}, fmt.Errorf("dynamodb get %s/%s: %w", pk, sk, store.ErrNotFound)
+	}
+	it, err := decode(out.Item)
+	if err != nil {
+		return store.Item{}, fmt.Errorf("dynamodb get %s/%s: %w", pk, sk, err)
+	}
+	return it, nil
+}
+
+// Write implements store.Store. One put or delete is a PutItem or
+// DeleteItem; anything else is a TransactWriteItems.
+func (s *Store) Write(ctx context.Context, ops ...store.Op) error {
+	if err := store.Validate(ops); err != nil {
+		return err
+	}
+	if len(ops) > 1 {
+		total := 0
+		for _, op := range ops {
+			total += op.Item.Size()
+		}
+		if total > maxTransactionBytes {
+			return fmt.Errorf("%w: transaction of %d bytes, DynamoDB allows at most %d", store.ErrInvalid, total, maxTransactionBytes)
+		}
+	}
+	for attempt := 0; ; attempt++ {
+		err := s.write(ctx, ops)
+		var conflict *conflictError
+		if !errors.As(err, &conflict) {
+			return err
+		}
+		if !conflict.race {
+			if conflict.version {
+				sleep(ctx, rand.N(versionConflictBackoff)) // cut short by ctx; the caller sees it
+			}
+			return conflict
+		}
+		if attempt == conflictRetries {
+			return fmt.Errorf("%w after %d attempts", conflict, attempt+1)
+		}
+		// The other transaction is usually done within milliseconds: wait
+		// 5-10 ms, then 10-20 ms, 20-40 ms.
+		d := time.Duration(5<<attempt) * time.Millisecond
+		if err := sleep(ctx, d+rand.N(d)); err != nil {
+			return errors.Join(conflict, err)
+		}
+	}
+}
+
+// sleep waits d or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func (s *Store) write(ctx context.Context, ops []store.Op) error {
+	if len(ops) == 1 && ops[0].Kind != store.OpCheck {
+		op := ops[0]
+		cond, values := condition(op)
+		var err error
+		if op.Kind == store.OpPut {
+			_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
+				TableName:                 &s.table,
+				Item:                      encode(op.Item),
+				ConditionExpression:       cond,
+				ExpressionAttributeValues: values,
+			})
+		} else {
+			_, err = s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+				TableName:                 &s.table,
+				Key:                       primaryKey(op.Item.PK, op.Item.SK),
+				ConditionExpression:       cond,
+				ExpressionAttributeValues: values,
+			})
+		}
+		if err != nil {
+			return writeError(fmt.Sprintf("dynamodb %s %s/%s", kindName(op.Kind), op.Item.PK, op.Item.SK), ops, err)
+		}
+		return nil
+	}
+
+	items := make([]types.TransactWriteItem, len(ops))
+	for i, op := range ops {
+		cond, values := condition(op)
+		switch op.Kind {
+		case store.OpPut:
+			items[i].Put = &types.Put{TableName: &s.table, Item: encode(op.Item),
+				ConditionExpression: cond, ExpressionAttributeValues: values}
+		case store.OpDelete:
+			items[i].Delete = &types.Delete{TableName: &s.table, Key: primaryKey(op.Item.PK, op.Item.SK),
+				ConditionExpression: cond, ExpressionAttributeValues: values}
+		case store.OpCheck:
+			items[i].ConditionCheck = &types.ConditionCheck{TableName: &s.table, Key: primaryKey(op.Item.PK, op.Item.SK),
+				ConditionExpression: cond, ExpressionAttributeValues: values}
+		}
+	}
+	_, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
+	if err != nil {
+		return writeError(fmt.Sprintf("dynamodb transaction of %d operations (first %s %s/%s)",
+			len(ops), kindName(ops[0].Kind), ops[0].Item.PK, ops[0].Item.SK), ops, err)
+	}
+	return nil
+}
+
+// conflictError is a write that failed for another write: a store.ErrConflict.
+type conflictError struct {
+	msg string
+	// race: cancelled only because it raced with a transaction on one of its
+	// items; nothing was written and no condition is known to have failed,
+	// so it is worth trying again.
+	race bool
+	// version: a version condition failed, so another writer changed the item.
+	version bool
+}
+
+func (e *conflictError) Error() string { return e.msg }
+func (e *conflictError) Unwrap() error { return store.ErrConflict }
+
+// writeError maps the failure of a write of ops to the port's errors.
+func writeError(what string, ops []store.Op, err error) error {
+	conflict := func(detail string, race, version bool) error {
+		return &conflictError{msg: what + ": " + store.ErrConflict.Error() + detail, race: race, version: version}
+	}
+	var ccf *types.ConditionalCheckFailedException
+	if errors.As(err, &ccf) {
+		return conflict("", false, len(ops) == 1 && ops[0].Cond == store.IfVersion)
+	}
+	var tc *types.TransactionConflictException
+	if errors.As(err, &tc) {
+		return conflict(" (the item is being written by a transaction)", true, false)
+	}
+	var cancelled *types.TransactionCanceledException
+	if errors.As(err, &cancelled) {
+		// A failed condition is reported as such whatever else happened;
+		// another failure (validation, throttling, ...) outranks a race.
+		var failed []string
+		race, version, other := false, false, false
+		for i, r := range cancelled.CancellationReasons {
+			switch aws.ToString(r.Code) {
+			case "", "None":
+			case "ConditionalCheckFailed":
+				failed = append(failed, strconv.Itoa(i))
+				version = version || (i < len(ops) && ops[i].Cond == store.IfVersion)
+			case "TransactionConflict":
+				race = true
+			default:
+				other = true
+			}
+		}
+		switch {
+		case len(failed) > 0:
+			return conflict(" (operations "+strings.Join(failed, ", ")+")", false, version)
+		case race && !other:
+			return conflict(" (conflict with another transaction)", true, false)
+		}
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func kindName(k store.OpKind) string {
+	switch k {
+	case store.OpPut:
+		return "put"
+	case store.OpDelete:
+		return "delete"
+	}
+	return "check"
+}
+
+// condition returns the condition expression of op and its values.
+func condition(op store.Op) (*string, map[string]types.AttributeValue) {
+	switch op.Cond {
+	case store.IfNotExists:
+		return aws.String(exprNotExists), nil
+	case store.IfExists:
+		return aws.String(exprExists), nil
+	case store.IfVersion:
+		return aws.String(exprVersion), map[string]types.AttributeValue{":v": number(op.Version)}
+	}
+	return nil, nil
+}
+
+// Query implements store.Store. It asks DynamoDB for one item more than
+// the limit, following DynamoDB's own pages (cut at 1 MB), to learn whether
+// more items follow.
+func (s *Store) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	if err := store.ValidateQuery(q); err != nil {
+		return store.Page{}, err
+	}
+	pkName, skName := attrPK, attrSK
+	switch q.Index {
+	case store.GSI1:
+		pkName, skName = attrGSI1PK, attrGSI1SK
+	case store.GSI2:
+		pkName, skName = attrGSI2PK, attrGSI2SK
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		KeyConditionExpression:    aws.String(pkName + " = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(q.PK)},
+		ScanIndexForward:          aws.Bool(!q.Reverse),
+	}
+	if q.SKPrefix != "" {
+		in.KeyConditionExpression = aws.String(pkName + " = :pk AND begins_with(" + skName + ", :p)")
+		in.ExpressionAttributeValues[":p"] = str(q.SKPrefix)
+	}
+	if q.Index == store.Table {
+		in.ConsistentRead = aws.Bool(true) // global secondary indexes are eventually consistent only
+	} else {
+		in.IndexName = aws.String(string(q.Index))
+	}
+	if a := q.After; a != nil {
+		in.ExclusiveStartKey = primaryKey(a.PK, a.SK)
+		if q.Index != store.Table {
+			in.ExclusiveStartKey[pkName] = str(a.IPK)
+			in.ExclusiveStartKey[skName] = str(a.ISK)
+		}
+	}
+
+	want := q.Limit + 1
+	var page store.Page
+	for len(page.Items) < want {
+		in.Limit = aws.Int32(int32(want - len(page.Items)))
+		out, err := s.client.Query(ctx, in)
+		if err != nil {
+			return store.Page{}, fmt.Errorf("dynamodb query %s %s: %w", indexName(q.Index), q.PK, err)
+		}
+		for _, av := range out.Items {
+			it, err := decode(av)
+			if err != nil {
+				return store.Page{}, fmt.Errorf("dynamodb query %s %s: %w", indexName(q.Index), q.PK, err)
+			}
+			page.Items = append(page.Items, it)
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			break
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+	if len(page.Items) > q.Limit {
+		page.Items = page.Items[:q.Limit]
+		last := page.Items[q.Limit-1]
+		page.Next = &store.Key{PK: last.PK, SK: last.SK}
+		switch q.Index {
+		case store.GSI1:
+			page.Next.IPK, page.Next.ISK = last.GSI1PK, last.GSI1SK
+		case store.GSI2:
+			page.Next.IPK, page.Next.ISK = last.GSI2PK, last.GSI2SK
+		}
+	}
+	return page, nil
+}
+
+func indexName(ix store.Index) string {
+	if ix == store.Table {
+		return "table"
+	}
+	return string(ix)
+}
+
+func str(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+
+func number(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+func primaryKey(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{attrPK: str(pk), attrSK: str(sk)}
+}
+
+// encode returns the attributes of it, leaving out empty index keys (so the
+// item stays out of that index) and empty data.
+func encode(it store.Item) map[string]types.AttributeValue {
+	av := primaryKey(it.PK, it.SK)
+	av[attrV] = number(it.Version)
+	if it.GSI1PK != "" {
+		av[attrGSI1PK], av[attrGSI1SK] = str(it.GSI1PK), str(it.GSI1SK)
+	}
+	if it.GSI2PK != "" {
+		av[attrGSI2PK], av[attrGSI2SK] = str(it.GSI2PK), str(it.GSI2SK)
+	}
+	if len(it.Data) > 0 {
+		av[attrD] = &types.AttributeValueMemberB{Value: it.Data}
+	}
+	return av
+}
+
+// decode reads an item written by encode.
+func decode(av map[string]types.AttributeValue) (store.Item, error) {
+	var it store.Item
+	for name, dst := range map[string]*string{
+		attrPK: &it.PK, attrSK: &it.SK,
+		attrGSI1PK: &it.GSI1PK, attrGSI1SK: &it.GSI1SK,
+		attrGSI2PK: &it.GSI2PK, attrGSI2SK: &it.GSI2SK,
+	} {
+		switch v := av[name].(type) {
+		case nil:
+		case *types.AttributeValueMemberS:
+			*dst = v.Value
+		default:
+			return store.Item{}, fmt.Errorf("dynamodb: attribute %s of item is %T, want a string", name, v)
+		}
+	}
+	if it.PK == "" || it.SK == "" {
+		return store.Item{}, errors.New("dynamodb: item without PK or SK")
+	}
+	switch v := av[attrV].(type) {
+	case nil:
+	case *types.AttributeValueMemberN:
+		n, err := strconv.ParseInt(v.Value, 10, 64)
+		if err != nil {
+			return store.Item{}, fmt.Errorf("dynamodb: version of %s/%s: %w", it.PK, it.SK, err)
+		}
+		it.Version = n
+	default:
+		return store.Item{}, fmt.Errorf("dynamodb: attribute %s of %s/%s is %T, want a number", attrV, it.PK, it.SK, v)
+	}
+	switch v := av[attrD].(type) {
+	case nil: // empty data is not stored; it reads back as nil, as from boltstore
+	case *types.AttributeValueMemberB:
+		it.Data = v.Value
+	default:
+		return store.Item{}, fmt.Errorf("dynamodb: attribute %s of %s/%s is %T, want binary", attrD, it.PK, it.SK, v)
+	}
+	return it, nil
+}
