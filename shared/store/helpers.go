@@ -76,6 +76,7 @@ func Validate(ops []Op) error {
 		return fmt.Errorf("%w: %d operations, at most %d", ErrInvalid, len(ops), MaxTransactionOps)
 	}
 	seen := make(map[[2]string]bool, len(ops))
+	total := 0
 	for _, op := range ops {
 		k := [2]string{op.Item.PK, op.Item.SK}
 		if err := ValidateKey(k[0], k[1]); err != nil {
@@ -85,6 +86,7 @@ func Validate(ops []Op) error {
 			return fmt.Errorf("%w: key %s/%s appears twice", ErrInvalid, k[0], k[1])
 		}
 		seen[k] = true
+		total += op.Item.Size()
 		switch op.Kind {
 		case OpPut:
 			if (op.Item.GSI1PK == "") != (op.Item.GSI1SK == "") || (op.Item.GSI2PK == "") != (op.Item.GSI2SK == "") {
@@ -101,6 +103,9 @@ func Validate(ops []Op) error {
 		default:
 			return fmt.Errorf("%w: unknown operation kind %d", ErrInvalid, op.Kind)
 		}
+	}
+	if total > MaxTransactionBytes {
+		return fmt.Errorf("%w: transaction of %d bytes, at most %d", ErrInvalid, total, MaxTransactionBytes)
 	}
 	return nil
 }

@@ -23,6 +23,9 @@ const (
 	MaxItemBytes = 400 * 1024
 	// MaxTransactionOps is the most operations one Write may carry.
 	MaxTransactionOps = 100
+	// MaxTransactionBytes is the most bytes (items counted by Item.Size) one
+	// Write may carry; DynamoDB's limit is 4 MB.
+	MaxTransactionBytes = 4 * 1024 * 1024
 	// MaxQueryLimit is the most items one Query may return.
 	MaxQueryLimit = 1000
 )
@@ -127,7 +130,10 @@ type Key struct {
 }
 
 // Query reads the items of one partition of the table or of an index, in
-// ascending (or, with Reverse, descending) order of sort key.
+// ascending (or, with Reverse, descending) order of sort key. Reads of the
+// table are strongly consistent; reads of an index are eventually consistent
+// on DynamoDB (an item written a moment ago may be missing or stale there),
+// so services read an item itself by its key when they must see the latest.
 type Query struct {
 	Index Index
 	PK    string

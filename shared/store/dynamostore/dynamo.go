@@ -44,25 +44,11 @@ const (
 	exprVersion   = attrV + " = :v"
 )
 
-// maxTransactionBytes is DynamoDB's limit on the total size of the items of
-// one TransactWriteItems call.
-const maxTransactionBytes = 4 * 1024 * 1024
-
 // conflictRetries is how many times a write cancelled only because it raced
 // with another transaction (TransactionConflict: nothing written, no
 // condition known to have failed) is tried again before it is reported as
 // store.ErrConflict.
 const conflictRetries = 3
-
-// versionConflictBackoff bounds the random pause before a write whose
-// version condition failed returns store.ErrConflict. Such a caller, usually
-// store.Update, reads the item again and retries at once; without a pause
-// the writer that just won reads first and wins again, and under contention
-// the others use up their attempts (8 writers on DynamoDB Local failed the
-// conformance suite's concurrent updates in about half the runs). The pause
-// spreads the retries out. It belongs in store.Update, and can go once
-// Update backs off itself.
-const versionConflictBackoff = 20 * time.Millisecond
 
 // Store is the DynamoDB adapter. It is safe for concurrent use.
 type Store struct {
@@ -106,15 +92,6 @@ func (s *Store) Write(ctx context.Context, ops ...store.Op) error {
 	if err := store.Validate(ops); err != nil {
 		return err
 	}
-	if len(ops) > 1 {
-		total := 0
-		for _, op := range ops {
-			total += op.Item.Size()
-		}
-		if total > maxTransactionBytes {
-			return fmt.Errorf("%w: transaction of %d bytes, DynamoDB allows at most %d", store.ErrInvalid, total, maxTransactionBytes)
-		}
-	}
 	for attempt := 0; ; attempt++ {
 		err := s.write(ctx, ops)
 		var conflict *conflictError
@@ -122,9 +99,6 @@ func (s *Store) Write(ctx context.Context, ops ...store.Op) error {
 			return err
 		}
 		if !conflict.race {
-			if conflict.version {
-				sleep(ctx, rand.N(versionConflictBackoff)) // cut short by ctx; the caller sees it
-			}
 			return conflict
 		}
 		if attempt == conflictRetries {

@@ -192,6 +192,11 @@ func testInvalidWrites(t *testing.T, s store.Store) {
 		ops[i] = store.Put(item("P", strconv.Itoa(i), "x"), store.Always)
 	}
 	wantErr(t, s.Write(ctx, ops...), store.ErrInvalid)
+	var heavy []store.Op
+	for i := 0; i < 11; i++ { // 11 items of 390 KB: within the item limit, over the transaction's
+		heavy = append(heavy, store.Put(item("P", fmt.Sprintf("heavy%d", i), strings.Repeat("x", 390*1024)), store.Always))
+	}
+	wantErr(t, s.Write(ctx, heavy...), store.ErrInvalid)
 	// The largest allowed transaction goes through.
 	mustWrite(t, s, ops[:store.MaxTransactionOps]...)
 	half := item("P", "half", "x")
@@ -313,7 +318,10 @@ func testPaging(t *testing.T, s store.Store) {
 		}
 	}
 	// Resuming after a key deleted meanwhile continues from where it was.
-	p, _ := s.Query(ctx, store.Query{PK: "P", Limit: 10})
+	p, err := s.Query(ctx, store.Query{PK: "P", Limit: 10})
+	if err != nil || p.Next == nil {
+		t.Fatalf("first page: %v, next %v", err, p.Next)
+	}
 	mustWrite(t, s, store.Delete("P", p.Next.SK, store.IfExists))
 	p2, _ := s.Query(ctx, store.Query{PK: "P", Limit: 1, After: p.Next})
 	if len(p2.Items) != 1 || p2.Items[0].SK != "ITEM#00010" {
