@@ -69,6 +69,11 @@ type Record struct {
 	Job queue.Job `json:"job"`
 	// Attempts counts the failed runs.
 	Attempts int `json:"attempts"`
+	// Starts counts the runs begun and not yet concluded: it is written
+	// before the handler runs, so a job that takes the whole process down
+	// (fatal error, out of memory) is still counted, and is dead-lettered
+	// instead of crashing every start.
+	Starts int `json:"starts,omitempty"`
 	// NotBefore is when the job may run next.
 	NotBefore time.Time `json:"notBefore"`
 	// LastError is the error of the last failed run.
@@ -266,14 +271,29 @@ func (q *Queue) bury(keys [][]byte) error {
 
 // process runs one job and records the outcome.
 func (q *Queue) process(ctx context.Context, handlers map[string]queue.Handler, key []byte, rec Record) error {
+	log := q.opts.Logger.With("kind", rec.Job.Kind, "id", rec.Job.ID)
+	// Runs begun and never concluded are runs that took the process down.
+	crashed := rec.Starts - rec.Attempts
+	if crashed >= q.opts.MaxAttempts {
+		rec.LastError = fmt.Sprintf("started %d times without finishing (the process stopped during the job)", crashed)
+		if err := q.put(DeadBucket, key, rec, true); err != nil {
+			return err
+		}
+		log.Error("localqueue: job dead-lettered", "err", rec.LastError)
+		return nil
+	}
+	rec.Starts++
+	if err := q.put(JobsBucket, key, rec, false); err != nil {
+		return err
+	}
 	err := run(ctx, handlers, rec.Job)
 	if err != nil && ctx.Err() != nil {
 		// Most likely the handler gave up because we are shutting down: not
 		// the job's fault, so no attempt is counted. It stays pending and
 		// runs on the next start.
-		return nil
+		rec.Starts--
+		return q.put(JobsBucket, key, rec, false)
 	}
-	log := q.opts.Logger.With("kind", rec.Job.Kind, "id", rec.Job.ID)
 	dbErr := q.db.Update(func(tx *bolt.Tx) error {
 		jobs := tx.Bucket([]byte(JobsBucket))
 		if err == nil {
@@ -308,6 +328,28 @@ func (q *Queue) process(ctx context.Context, handlers map[string]queue.Handler, 
 	default:
 		log.Warn("localqueue: job failed, will retry", "attempts", rec.Attempts,
 			"retryAt", rec.NotBefore, "err", err)
+	}
+	return nil
+}
+
+// put stores rec under key in bucket, removing it from the jobs bucket
+// when it moves elsewhere (move).
+func (q *Queue) put(bucket string, key []byte, rec Record, move bool) error {
+	v, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	err = q.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket([]byte(bucket)).Put(key, v); err != nil {
+			return err
+		}
+		if move {
+			return tx.Bucket([]byte(JobsBucket)).Delete(key)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("localqueue: store %s %s: %w", rec.Job.Kind, rec.Job.ID, err)
 	}
 	return nil
 }

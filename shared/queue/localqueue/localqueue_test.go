@@ -410,3 +410,55 @@ func TestUndecodableRecord(t *testing.T) {
 		return n == 1
 	})
 }
+
+// A job whose runs keep taking the process down (simulated: its record says
+// it was started MaxAttempts times and never concluded) is dead-lettered
+// instead of being run again on every start.
+func TestJobThatCrashesTheProcessIsDeadLettered(t *testing.T) {
+	q, db := newQueue(t, localqueue.Options{MaxAttempts: 3})
+	rec := localqueue.Record{Job: queue.Job{ID: "crasher", Kind: "boom"}, Starts: 3}
+	v, _ := json.Marshal(rec)
+	if err := db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte(localqueue.JobsBucket)).Put([]byte{0, 0, 0, 0, 0, 0, 0, 1}, v)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ran := make(chan struct{}, 1)
+	start(t, q, map[string]queue.Handler{"boom": func(context.Context, queue.Job) error { ran <- struct{}{}; return nil }})
+	waitFor(t, "the crashing job to be dead-lettered", func() bool { return len(records(t, db, localqueue.DeadBucket)) == 1 })
+	select {
+	case <-ran:
+		t.Fatal("a job that crashed the process MaxAttempts times ran again")
+	default:
+	}
+	if dead := records(t, db, localqueue.DeadBucket)[0]; !strings.Contains(dead.LastError, "without finishing") {
+		t.Fatalf("dead record = %+v", dead)
+	}
+}
+
+// A run that concludes (successfully or not) is not mistaken for a crash.
+func TestStartsAreConcludedByOutcomes(t *testing.T) {
+	q, db := newQueue(t, localqueue.Options{MaxAttempts: 2})
+	fails := 0
+	done := make(chan struct{})
+	start(t, q, map[string]queue.Handler{"flaky": func(context.Context, queue.Job) error {
+		fails++
+		if fails == 1 {
+			return errors.New("first run fails")
+		}
+		close(done)
+		return nil
+	}})
+	if err := q.Enqueue(context.Background(), queue.Job{ID: "f", Kind: "flaky"}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("flaky job did not succeed on its second run")
+	}
+	waitFor(t, "the job to be deleted", func() bool { return len(records(t, db, localqueue.JobsBucket)) == 0 })
+	if dead := records(t, db, localqueue.DeadBucket); len(dead) != 0 {
+		t.Fatalf("dead-lettered: %+v", dead)
+	}
+}
