@@ -46,10 +46,31 @@ func Design() []Entity {
 			{"Teams of a member", "GSI1", "GSI1PK = MEMBER#<orgId>#<userId>"},
 		}},
 		{Name: "Invite link", PK: "ORG#<orgId>", SK: "INVITE#<inviteId>", Patterns: []Pattern{{"Get an invite link", "table", "PK = ORG#<orgId> AND SK = INVITE#<inviteId>"}}},
-		{Name: "Space", PK: "SPACE#<spaceId>", SK: "SPACE", GSI1: "ORG#<orgId>#SPACES / SPACE#<spaceId> (absent while deleted)", Patterns: []Pattern{
-			{"Get a space", "table", "PK = SPACE#<spaceId> AND SK = SPACE"},
-			{"List an organization's live spaces (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SPACES"},
+		{Name: "Collection", PK: "COLLECTION#<collectionId>", SK: "COLLECTION", GSI1: "ORG#<orgId>#COLLECTIONS / <path>",
+			GSI2: "COLLECTION#<parentId>#COLLECTIONS / <position> (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", Patterns: []Pattern{
+				{"Get a collection", "table", "PK = COLLECTION#<collectionId> AND SK = COLLECTION"},
+				{"List an organization's collections in tree order (nested)", "GSI1", "GSI1PK = ORG#<orgId>#COLLECTIONS"},
+				{"List the collections of a parent in order (top level: not nested)", "GSI2", "GSI2PK = ORG#<orgId>#TOP#COLLECTIONS"},
+			}},
+		{Name: "Entry at the top level", PK: "ORG#<orgId>#TOP", SK: "CHILD#<position>", Patterns: []Pattern{
+			{"Neighbours of a position; keep positions unique among siblings", "table", "PK = ORG#<orgId>#TOP AND begins_with(SK, CHILD#)"},
 		}},
+		{Name: "Entry in a collection", PK: "COLLECTION#<collectionId>", SK: "CHILD#<position>", Patterns: []Pattern{
+			{"Children of a collection in order, read consistently (moves, transfers)", "table", "PK = COLLECTION#<collectionId> AND begins_with(SK, CHILD#)"},
+		}},
+		{Name: "Grant on a space", PK: "SPACE#<spaceId>", SK: "GRANT#<USER|TEAM>#<principalId>", GSI1: "ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId> / SPACE#<spaceId>", Patterns: []Pattern{
+			{"Grants of a space", "table", "PK = SPACE#<spaceId> AND begins_with(SK, GRANT#)"},
+			{"Grants of a user or a team in an organization (every content decision)", "GSI1", "GSI1PK = ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId>"},
+		}},
+		{Name: "Grant on a collection", PK: "COLLECTION#<collectionId>", SK: "GRANT#<USER|TEAM>#<principalId>", GSI1: "ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId> / COLLECTION#<collectionId>", Patterns: []Pattern{
+			{"Grants of a collection", "table", "PK = COLLECTION#<collectionId> AND begins_with(SK, GRANT#)"},
+		}},
+		{Name: "Space", PK: "SPACE#<spaceId>", SK: "SPACE", GSI1: "ORG#<orgId>#SPACES / SPACE#<spaceId> (absent while deleted)",
+			GSI2: "COLLECTION#<collectionId>#SPACES / <position> (live spaces in a collection only)", Patterns: []Pattern{
+				{"Get a space", "table", "PK = SPACE#<spaceId> AND SK = SPACE"},
+				{"List an organization's live spaces (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SPACES"},
+				{"List the live spaces of a collection in order", "GSI2", "GSI2PK = COLLECTION#<collectionId>#SPACES"},
+			}},
 		{Name: "Revision", PK: "SPACE#<spaceId>", SK: "REVISION#<revisionId>", Patterns: []Pattern{{"Get a revision", "table", "PK = SPACE#<spaceId> AND SK = REVISION#<revisionId>"}}},
 	}
 }

@@ -92,6 +92,102 @@ func MemberTeams(orgID, userID string) string { return "MEMBER#" + orgID + "#" +
 // Invite is an organization invite link.
 func Invite(orgID, inviteID string) Key { return Key{OrgPartition(orgID), InvitePrefix + inviteID} }
 
+// Collection is a collection record.
+func Collection(collectionID string) Key { return Key{CollectionPartition(collectionID), "COLLECTION"} }
+
+// CollectionPartition holds a collection's record, the entries of its
+// children and its grants.
+func CollectionPartition(collectionID string) string { return "COLLECTION#" + collectionID }
+
+// CollectionInOrg places a collection in its organization's list in tree
+// order (GSI1): path is the positions of its ancestors and its own.
+func CollectionInOrg(orgID, path string) IndexKey { return IndexKey{OrgCollections(orgID), path} }
+
+// OrgCollections is the GSI1 partition of an organization's collections.
+func OrgCollections(orgID string) string { return "ORG#" + orgID + "#COLLECTIONS" }
+
+// CollectionAmongSiblings places a collection among the collections of its
+// parent ("" the top level), by position (GSI2).
+func CollectionAmongSiblings(orgID, parentID, position string) IndexKey {
+	return IndexKey{ChildCollections(orgID, parentID), position}
+}
+
+// ChildCollections is the GSI2 partition of the collections directly inside
+// parentID ("" the top level of the organization).
+func ChildCollections(orgID, parentID string) string {
+	if parentID == "" {
+		return "ORG#" + orgID + "#TOP#COLLECTIONS"
+	}
+	return CollectionPartition(parentID) + "#COLLECTIONS"
+}
+
+// ChildPrefix is the sort-key prefix of the entries of a parent's children.
+const ChildPrefix = "CHILD#"
+
+// ChildEntry is the entry of a space or collection at position in its
+// parent ("" the top level): one per position, read consistently.
+func ChildEntry(orgID, parentID, position string) Key {
+	return Key{ChildrenPartition(orgID, parentID), ChildPrefix + position}
+}
+
+// ChildrenPartition is the partition of the entries of parentID's children
+// ("" the top level of the organization).
+func ChildrenPartition(orgID, parentID string) string {
+	if parentID == "" {
+		return "ORG#" + orgID + "#TOP"
+	}
+	return CollectionPartition(parentID)
+}
+
+// SpaceInCollection places a live space among the spaces of its collection,
+// by position (GSI2).
+func SpaceInCollection(collectionID, position string) IndexKey {
+	return IndexKey{CollectionSpaces(collectionID), position}
+}
+
+// CollectionSpaces is the GSI2 partition of a collection's live spaces.
+func CollectionSpaces(collectionID string) string {
+	return CollectionPartition(collectionID) + "#SPACES"
+}
+
+// GrantPrefix is the sort-key prefix of a space's or collection's grants.
+const GrantPrefix = "GRANT#"
+
+// ContentPartition is the partition of a space ("space") or a collection
+// ("collection").
+func ContentPartition(kind, id string) string {
+	if kind == "collection" {
+		return CollectionPartition(id)
+	}
+	return "SPACE#" + id
+}
+
+// Grant gives a user or team ("user", "team") access to a space or a collection.
+func Grant(contentKind, contentID, principalKind, principalID string) Key {
+	return Key{ContentPartition(contentKind, contentID), GrantPrefix + upper(principalKind) + "#" + principalID}
+}
+
+// GrantByPrincipal places a grant in the list of its user's or team's grants (GSI1).
+func GrantByPrincipal(orgID, principalKind, principalID, contentKind, contentID string) IndexKey {
+	return IndexKey{PrincipalGrants(orgID, principalKind, principalID), upper(contentKind) + "#" + contentID}
+}
+
+// upper spells a kind ("user", "space", ...) as keys do.
+func upper(kind string) string {
+	b := []byte(kind)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// PrincipalGrants is the GSI1 partition of a user's or team's grants in an organization.
+func PrincipalGrants(orgID, principalKind, principalID string) string {
+	return "ORG#" + orgID + "#GRANTS#" + upper(principalKind) + "#" + principalID
+}
+
 // Space is a space record.
 func Space(spaceID string) Key { return Key{"SPACE#" + spaceID, skSpace} }
 

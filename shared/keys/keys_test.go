@@ -10,7 +10,9 @@ import (
 func render(pattern string) string {
 	r := strings.NewReplacer("<userId>", "u1", "<orgId>", "o1", "<email>", "a@b.c", "<sha256(secret)>", "h1",
 		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1",
-		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "")
+		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
+		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
+		" (live spaces in a collection only)", "", " (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", "")
 	return r.Replace(pattern)
 }
 
@@ -26,6 +28,12 @@ func entity(t *testing.T, name string) Entity {
 
 func TestFunctionsMatchDesign(t *testing.T) {
 	primary := map[string]Key{
+		"Collection":             Collection("c1"),
+		"Entry at the top level": ChildEntry("o1", "", "a1"),
+		"Entry in a collection":  ChildEntry("o1", "c1", "a1"),
+		"Grant on a space":       Grant("space", "s1", "user", "u1"),
+		"Grant on a collection":  Grant("collection", "c1", "user", "u1"),
+
 		"Instance secret":       InstanceSecret(),
 		"Instance admin marker": InstanceAdmin(),
 		"User":                  User("u1"),
@@ -52,7 +60,13 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	index := map[string][2]IndexKey{
 		"Member":      {MemberByUser("o1", "u1"), MemberByJoined("o1", "2026-01-01T00:00:00.000Z", "u1")},
 		"Team member": {TeamMemberByUser("o1", "u1", "t1")},
-		"Space":       {SpaceInOrg("o1", "s1")},
+		"Space":       {SpaceInOrg("o1", "s1"), SpaceInCollection("c1", "a1")},
+	}
+	index["Collection"] = [2]IndexKey{CollectionInOrg("o1", "a0/a1"), CollectionAmongSiblings("o1", "c0", "a1")}
+	index["Grant on a space"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "space", "s1")}
+	index["Grant on a collection"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "collection", "c1")}
+	if k := CollectionAmongSiblings("o1", "", "a1"); k.PK != "ORG#o1#TOP#COLLECTIONS" {
+		t.Errorf("top-level collections: GSI2 partition %q", k.PK)
 	}
 	for _, e := range Design() {
 		got := index[e.Name]

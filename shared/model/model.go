@@ -106,7 +106,8 @@ type Space struct {
 	Visibility   string     `json:"visibility"`
 	EditMode     string     `json:"editMode"`
 	Parent       string     `json:"parent,omitempty"`
-	DefaultLevel string     `json:"defaultLevel"` // a Role, "guest" or "inherit"
+	Position     string     `json:"position,omitempty"` // order key of a live space in its collection
+	DefaultLevel string     `json:"defaultLevel"`       // a Role, "" (guest) or "inherit"
 	Revision     string     `json:"revision"`
 	CreatedAt    time.Time  `json:"createdAt"`
 	UpdatedAt    time.Time  `json:"updatedAt"`

@@ -476,7 +476,7 @@ func registerMembers(api *httpapi.API, s *Service) {
 				return nil, err
 			}
 			return list(gs, next, func(g SpaceGrant) MemberContentPermission {
-				return MemberContentPermission{Permission: string(g.Permission), Space: spaces.View(ctx, g.Space, g.Permission)}
+				return MemberContentPermission{Permission: string(g.Permission), Space: spaces.View(ctx, g.Space, g.CallerLevel)}
 			}), nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listTeamsForOrganizationMember", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/teams", Tag: tag,

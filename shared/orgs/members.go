@@ -273,16 +273,19 @@ func (s *Service) SetMemberSSO(ctx context.Context, orgID, userID string) (Membe
 type SpaceGrant struct {
 	Permission model.Role
 	Space      model.Space
+	// CallerLevel is the caller's own level on the space (its permissions).
+	CallerLevel model.Role
 }
 
-// MemberSpaces lists the spaces a member may access, to members who may
-// list members and to the member themself. Until spaces carry their own
-// permissions, a member reaches every live space of the organization at
-// their organization role, and a guest reaches none. Spaces come from the
-// organization's list of live spaces (GSI1), by space id: creation order,
-// newest first unless order is asc.
+// MemberSpaces lists the spaces a member may access, with their effective
+// level on each (the content permission model, access.Viewer), to members
+// who may list members and to the member themself; spaces the caller may
+// not read are left out. Spaces come from the organization's list of live
+// spaces (GSI1), by space id: creation order, newest first unless order is
+// asc. A page holds at most limit spaces, fewer when some are left out.
 func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string, p httpapi.ListParams) ([]SpaceGrant, *httpapi.NextPage, error) {
-	if _, _, err := s.requireSelfOr(ctx, orgID, userID, access.ListMembers); err != nil {
+	c, _, err := s.requireSelfOr(ctx, orgID, userID, access.ListMembers)
+	if err != nil {
 		return nil, nil, err
 	}
 	if order == "" {
@@ -300,9 +303,14 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 	if err != nil {
 		return nil, nil, err
 	}
-	if m.Role == model.RoleGuest || m.Disabled {
+	if m.Disabled {
 		return []SpaceGrant{}, nil, nil
 	}
+	caller, err := s.d.Authz.Viewer(ctx, c, orgID)
+	if err != nil {
+		return nil, nil, err
+	}
+	member := s.d.Authz.ViewerOf(m)
 	page, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Reverse: order == OrderDesc, Limit: p.Size(), After: after})
 	if err != nil {
 		return nil, nil, fmt.Errorf("list spaces: %w", err)
@@ -313,8 +321,19 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 	}
 	out := []SpaceGrant{}
 	for _, sp := range sps {
-		if sp.DeletedAt == nil {
-			out = append(out, SpaceGrant{Permission: m.Role, Space: sp})
+		if sp.DeletedAt != nil {
+			continue
+		}
+		level, err := member.Level(ctx, access.SpaceNode(sp))
+		if err != nil {
+			return nil, nil, err
+		}
+		mine, err := caller.Level(ctx, access.SpaceNode(sp))
+		if err != nil {
+			return nil, nil, err
+		}
+		if access.Allowed(level, access.ReadContent) && access.Allowed(mine, access.ReadContent) {
+			out = append(out, SpaceGrant{Permission: level, Space: sp, CallerLevel: mine})
 		}
 	}
 	return out, s.d.Pager.Next(sc, page.Next), nil

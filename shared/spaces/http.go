@@ -95,6 +95,7 @@ type PatchBody struct {
 	DefaultLevel *string       `json:"defaultLevel,omitempty" enum:"admin,create,review,edit,comment,read,inherit" nullable:"true" doc:"null makes guests the default"`
 	Emoji        *string       `json:"emoji,omitempty" maxLength:"50" nullable:"true" doc:"null removes the emoji"`
 	Icon         *string       `json:"icon,omitempty" maxLength:"2048" format:"uri" nullable:"true" doc:"null removes the icon"`
+	Parent       *string       `json:"parent,omitempty" maxLength:"64" nullable:"true" doc:"Moves the space to the end of this collection; null moves it to the top level"`
 	Nulls        httpapi.Nulls `json:"-"`
 }
 
@@ -137,13 +138,13 @@ func Register(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			p, role, err := s.List(ctx, in.OrganizationID, in.Size(), after)
+			p, _, err := s.List(ctx, in.OrganizationID, in.Size(), after)
 			if err != nil {
 				return nil, err
 			}
 			out := &listOut{Body: httpapi.List[Space]{Items: make([]Space, 0, len(p.Spaces)), Next: s.d.Pager.Next(scope, p.Next)}}
-			for _, sp := range p.Spaces {
-				out.Body.Items = append(out.Body.Items, View(ctx, sp, role))
+			for i, sp := range p.Spaces {
+				out.Body.Items = append(out.Body.Items, View(ctx, sp, p.Levels[i]))
 			}
 			out.Body.Count = len(out.Body.Items)
 			return out, nil
@@ -160,7 +161,11 @@ func Register(api *httpapi.API, s *Service) {
 		func(ctx context.Context, in *patchIn) (*spaceOut, error) {
 			b := in.Body
 			ch := Change{Title: b.Title, EditMode: b.EditMode, Emoji: b.Emoji, Icon: b.Icon, DefaultLevel: b.DefaultLevel,
-				ClearEmoji: b.Nulls.Has("emoji"), ClearIcon: b.Nulls.Has("icon")}
+				ClearEmoji: b.Nulls.Has("emoji"), ClearIcon: b.Nulls.Has("icon"), Parent: b.Parent}
+			if b.Nulls.Has("parent") {
+				top := ""
+				ch.Parent = &top
+			}
 			if b.Nulls.Has("defaultLevel") {
 				guest := ""
 				ch.DefaultLevel = &guest

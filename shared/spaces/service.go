@@ -3,8 +3,12 @@
 //
 // Decisions: a deleted space keeps answering GET (with deletedAt) and
 // restore, is hidden from lists, and answers 404 to everything else; deleting
-// it again answers 205 as the first time did. Until collections exist, a
-// `parent` that names no collection is a 400.
+// it again answers 205 as the first time did. A `parent` that names no
+// collection the caller can see is a 400. Deleting a space takes it out of
+// its collection (which may then be deleted) but remembers the collection:
+// restoring puts it back at the end of that collection, or at the top level
+// when the collection is gone. What a caller may do on a space is decided by
+// the content permission model (access.Viewer, docs/permissions.md).
 package spaces
 
 import (
@@ -20,6 +24,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/tree"
 )
 
 // Defaults of a new space.
@@ -49,43 +54,81 @@ type Change struct {
 	DefaultLevel *string
 	ClearEmoji   bool
 	ClearIcon    bool
+	// Parent moves the space to the end of this collection ("" the top level).
+	Parent *string
 }
 
 // Page is one page of spaces.
 type Page struct {
 	Spaces []model.Space
+	// Levels are the caller's levels on Spaces, one each.
+	Levels []model.Role
 	Next   *store.Key
 }
 
-// Get returns a space and the caller's role on it. Outsiders get NotFound.
+// Get returns a space and the caller's level on it. Callers who may not
+// read it get NotFound.
 func (s *Service) Get(ctx context.Context, spaceID string) (model.Space, model.Role, error) {
-	sp, _, role, err := s.load(ctx, spaceID, access.ReadContent)
-	return sp, role, err
+	sp, _, _, level, err := s.load(ctx, spaceID, access.ReadContent)
+	return sp, level, err
 }
 
-func (s *Service) load(ctx context.Context, spaceID string, op access.OrgOp) (model.Space, int64, model.Role, error) {
+// load reads a space and requires op of the caller on it.
+func (s *Service) load(ctx context.Context, spaceID string, op access.OrgOp) (model.Space, int64, *access.Viewer, model.Role, error) {
 	c, err := access.CallerFrom(ctx)
 	if err != nil {
-		return model.Space{}, 0, "", err
+		return model.Space{}, 0, nil, "", err
 	}
 	sp, v, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(spaceID))
 	if errors.Is(err, store.ErrNotFound) {
-		return sp, 0, "", apperr.NotFoundf("space %s not found", spaceID)
+		return sp, 0, nil, "", apperr.NotFoundf("space %s not found", spaceID)
 	}
 	if err != nil {
-		return sp, 0, "", fmt.Errorf("read space: %w", err)
+		return sp, 0, nil, "", fmt.Errorf("read space: %w", err)
 	}
-	m, err := s.d.Authz.Membership(ctx, c, sp.OrgID)
-	if apperr.Is(err, apperr.NotFound) || (err == nil && !access.Allowed(m.Role(), access.ReadContent)) {
-		return sp, 0, "", apperr.NotFoundf("space %s not found", spaceID)
+	viewer, err := s.d.Authz.Viewer(ctx, c, sp.OrgID)
+	if apperr.Is(err, apperr.NotFound) {
+		return sp, 0, nil, "", apperr.NotFoundf("space %s not found", spaceID)
 	}
 	if err != nil {
-		return sp, 0, "", err
+		return sp, 0, nil, "", err
 	}
-	if !access.Allowed(m.Role(), op) {
-		return sp, 0, "", apperr.Forbiddenf("your role does not allow this on the space (%s)", op)
+	level, err := viewer.Require(ctx, access.SpaceNode(sp), op)
+	if err != nil {
+		return sp, 0, nil, "", err
 	}
-	return sp, v, m.Role(), nil
+	return sp, v, viewer, level, nil
+}
+
+// RequireCreateIn checks that the viewer may create content in parentID
+// ("" the top level): a parent the viewer cannot see is a 400 naming field.
+func RequireCreateIn(ctx context.Context, v *access.Viewer, parentID, field string) error {
+	level, err := v.CreateLevel(ctx, parentID)
+	if apperr.Is(err, apperr.NotFound) || (err == nil && parentID != "" && !access.Allowed(level, access.ReadContent)) {
+		return apperr.Field(field, "collection %s not found", parentID)
+	}
+	if err != nil {
+		return err
+	}
+	if !access.Allowed(level, access.CreateContent) {
+		if parentID == "" {
+			return apperr.Forbiddenf("your role in this organization does not allow this (%s)", access.CreateContent)
+		}
+		return apperr.Forbiddenf("your access to collection %s does not allow creating content in it", parentID)
+	}
+	return nil
+}
+
+// parentIn reads collection parentID for tx and checks it belongs to orgID.
+func parentIn(ctx context.Context, tx *tree.Tx, orgID, parentID, field string) error {
+	if parentID == "" {
+		return nil
+	}
+	p, err := tx.Collection(ctx, parentID)
+	if apperr.Is(err, apperr.NotFound) || (err == nil && p.OrgID != orgID) {
+		return apperr.Field(field, "collection %s not found", parentID)
+	}
+	return err
 }
 
 // Create makes a space in an organization, with an empty first revision.
@@ -94,69 +137,113 @@ func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Sp
 	if err != nil {
 		return model.Space{}, "", err
 	}
-	m, err := s.d.Authz.Require(ctx, c, orgID, access.CreateContent)
+	v, err := s.d.Authz.Viewer(ctx, c, orgID)
 	if err != nil {
 		return model.Space{}, "", err
 	}
-	if in.Parent != "" {
-		return model.Space{}, "", apperr.Field("parent", "collection %s not found", in.Parent)
+	if err := RequireCreateIn(ctx, v, in.Parent, "parent"); err != nil {
+		return model.Space{}, "", err
 	}
 	now := s.d.Clock()
 	sp := model.Space{ID: ids.New(now), OrgID: orgID, Title: in.Title, Emoji: in.Emoji, Visibility: DefaultVisibility,
-		EditMode: in.EditMode, DefaultLevel: LevelInherit, CreatedAt: now, UpdatedAt: now, CreatedBy: c.UserID}
+		EditMode: in.EditMode, Parent: in.Parent, DefaultLevel: LevelInherit, CreatedAt: now, UpdatedAt: now, CreatedBy: c.UserID}
 	if sp.EditMode == "" {
 		sp.EditMode = DefaultEditMode
 	}
 	rev := model.Revision{ID: ids.New(now), SpaceID: sp.ID, Parents: []string{}, Type: "edits", CreatedAt: now}
 	sp.Revision = rev.ID
-	err = s.d.Store.Write(ctx,
-		store.Check(keys.Org(orgID).PK, keys.Org(orgID).SK, store.IfExists, 0),
-		store.Put(item(sp, 1), store.IfNotExists),
-		store.Put(records.Item(keys.Revision(sp.ID, rev.ID), rev, 1), store.IfNotExists),
-	)
+	self := tree.Pointer{Kind: model.KindSpace, ID: sp.ID}
+	err = tree.Run(ctx, s.d.Store, func(tx *tree.Tx) error {
+		if err := parentIn(ctx, tx, orgID, in.Parent, "parent"); err != nil {
+			return err
+		}
+		g, err := tree.Place(ctx, s.d.Store, orgID, in.Parent, self, tree.Position{})
+		if err != nil {
+			return err
+		}
+		sp.Position = g.Key
+		tx.Add(store.Check(keys.Org(orgID).PK, keys.Org(orgID).SK, store.IfExists, 0),
+			store.Put(Item(sp, 1), store.IfNotExists),
+			store.Put(records.Item(keys.Revision(sp.ID, rev.ID), rev, 1), store.IfNotExists))
+		return tx.Attach(ctx, orgID, in.Parent, g.Key, self)
+	})
 	if err != nil {
-		return model.Space{}, "", fmt.Errorf("create space: %w", err)
+		if apperr.KindOf(err) == apperr.Internal {
+			err = fmt.Errorf("create space: %w", err)
+		}
+		return model.Space{}, "", err
 	}
-	return sp, m.Role(), nil
+	level, err := v.Level(ctx, access.SpaceNode(sp))
+	return sp, level, err
 }
 
-// item is a space's item: listed in its organization while not deleted.
-func item(sp model.Space, version int64) store.Item {
+// Item is a space's item: listed in its organization while not deleted,
+// and among the spaces of its collection by position while in one.
+func Item(sp model.Space, version int64) store.Item {
 	it := records.Item(keys.Space(sp.ID), sp, version)
 	if sp.DeletedAt == nil {
 		ik := keys.SpaceInOrg(sp.OrgID, sp.ID)
 		it.GSI1PK, it.GSI1SK = ik.PK, ik.SK
+		if sp.Parent != "" && sp.Position != "" {
+			ck := keys.SpaceInCollection(sp.Parent, sp.Position)
+			it.GSI2PK, it.GSI2SK = ck.PK, ck.SK
+		}
 	}
 	return it
 }
 
-// List returns a page of an organization's live spaces, in creation order.
+// List returns a page of the organization's live spaces the caller may
+// read, in creation order, and the caller's organization role. A page holds
+// at most limit spaces, fewer when some are hidden from the caller.
 func (s *Service) List(ctx context.Context, orgID string, limit int, after *store.Key) (Page, model.Role, error) {
 	c, err := access.CallerFrom(ctx)
 	if err != nil {
 		return Page{}, "", err
 	}
-	m, err := s.d.Authz.Membership(ctx, c, orgID)
+	v, err := s.d.Authz.Viewer(ctx, c, orgID)
 	if err != nil {
 		return Page{}, "", err
-	}
-	if !access.Allowed(m.Role(), access.ReadContent) {
-		// Guests see only what is shared with them; nothing is yet.
-		return Page{}, m.Role(), nil
 	}
 	p, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Limit: limit, After: after})
 	if err != nil {
 		return Page{}, "", fmt.Errorf("list spaces: %w", err)
 	}
 	sps, err := records.DecodeAll[model.Space](p.Items)
-	return Page{Spaces: sps, Next: p.Next}, m.Role(), err
+	if err != nil {
+		return Page{}, "", err
+	}
+	out, err := Readable(ctx, v, sps)
+	out.Next = p.Next
+	return out, v.Role(), err
 }
 
-// Update changes a live space (administrators of its content).
+// Readable keeps the spaces v may read, with v's level on each.
+func Readable(ctx context.Context, v *access.Viewer, sps []model.Space) (Page, error) {
+	out := Page{Spaces: []model.Space{}, Levels: []model.Role{}}
+	for _, sp := range sps {
+		level, err := v.Level(ctx, access.SpaceNode(sp))
+		if err != nil {
+			return Page{}, err
+		}
+		if access.Allowed(level, access.ReadContent) {
+			out.Spaces = append(out.Spaces, sp)
+			out.Levels = append(out.Levels, level)
+		}
+	}
+	return out, nil
+}
+
+// Update changes a live space (administrators of its content). Moving it
+// to another collection also needs the right to create content there.
 func (s *Service) Update(ctx context.Context, spaceID string, ch Change) (model.Space, model.Role, error) {
-	return s.modify(ctx, spaceID, func(sp *model.Space) error {
+	return s.modify(ctx, spaceID, func(tx *tree.Tx, v *access.Viewer, sp *model.Space) error {
 		if sp.DeletedAt != nil {
 			return apperr.NotFoundf("space %s not found", spaceID)
+		}
+		if ch.Parent != nil && *ch.Parent != sp.Parent {
+			if err := s.move(ctx, tx, v, sp, *ch.Parent, tree.Position{}, "parent"); err != nil {
+				return err
+			}
 		}
 		if ch.Title != nil {
 			sp.Title = *ch.Title
@@ -183,46 +270,112 @@ func (s *Service) Update(ctx context.Context, spaceID string, ch Change) (model.
 	})
 }
 
-// Delete soft-deletes a space: it leaves the lists and keeps its content.
-func (s *Service) Delete(ctx context.Context, spaceID string) error {
-	_, _, err := s.modify(ctx, spaceID, func(sp *model.Space) error {
-		if sp.DeletedAt == nil {
-			now := s.d.Clock()
-			sp.DeletedAt = &now
+// Move moves a live space into parentID ("" the top level) at pos, or
+// within its collection when parentID is its own. Moving it to where it
+// already is is a conflict.
+func (s *Service) Move(ctx context.Context, spaceID, parentID string, pos tree.Position) (model.Space, model.Role, error) {
+	return s.modify(ctx, spaceID, func(tx *tree.Tx, v *access.Viewer, sp *model.Space) error {
+		if sp.DeletedAt != nil {
+			return apperr.NotFoundf("space %s not found", spaceID)
 		}
-		return nil
+		return s.move(ctx, tx, v, sp, parentID, pos, "parent")
+	})
+}
+
+// move places sp at pos in parentID within tx.
+func (s *Service) move(ctx context.Context, tx *tree.Tx, v *access.Viewer, sp *model.Space, parentID string, pos tree.Position, field string) error {
+	if parentID != sp.Parent {
+		if err := RequireCreateIn(ctx, v, parentID, field); err != nil {
+			return err
+		}
+		if err := parentIn(ctx, tx, sp.OrgID, parentID, field); err != nil {
+			return err
+		}
+	}
+	self := tree.Pointer{Kind: model.KindSpace, ID: sp.ID}
+	g, err := tree.Place(ctx, s.d.Store, sp.OrgID, parentID, self, pos)
+	if err != nil {
+		return err
+	}
+	if parentID == sp.Parent && g.Holds(sp.Position) {
+		return apperr.Conflictf("the space is already there")
+	}
+	if sp.Position != "" {
+		if err := tx.Detach(ctx, sp.OrgID, sp.Parent, sp.Position); err != nil {
+			return err
+		}
+	}
+	sp.Parent, sp.Position = parentID, g.Key
+	return tx.Attach(ctx, sp.OrgID, parentID, g.Key, self)
+}
+
+// Delete soft-deletes a space: it leaves the lists and its collection, and
+// keeps its content.
+func (s *Service) Delete(ctx context.Context, spaceID string) error {
+	_, _, err := s.modify(ctx, spaceID, func(tx *tree.Tx, _ *access.Viewer, sp *model.Space) error {
+		if sp.DeletedAt != nil {
+			return nil
+		}
+		now := s.d.Clock()
+		sp.DeletedAt = &now
+		if sp.Position == "" {
+			return nil
+		}
+		err := tx.Detach(ctx, sp.OrgID, sp.Parent, sp.Position)
+		sp.Position = ""
+		return err
 	})
 	return err
 }
 
-// Restore brings a deleted space back.
+// Restore brings a deleted space back, at the end of the collection it was
+// in, or at the top level when that collection is gone.
 func (s *Service) Restore(ctx context.Context, spaceID string) (model.Space, model.Role, error) {
-	return s.modify(ctx, spaceID, func(sp *model.Space) error {
+	return s.modify(ctx, spaceID, func(tx *tree.Tx, _ *access.Viewer, sp *model.Space) error {
+		if sp.DeletedAt == nil {
+			return nil
+		}
 		sp.DeletedAt = nil
-		return nil
+		if sp.Parent != "" && parentIn(ctx, tx, sp.OrgID, sp.Parent, "parent") != nil {
+			sp.Parent = ""
+		}
+		self := tree.Pointer{Kind: model.KindSpace, ID: sp.ID}
+		g, err := tree.Place(ctx, s.d.Store, sp.OrgID, sp.Parent, self, tree.Position{})
+		if err != nil {
+			return err
+		}
+		sp.Position = g.Key
+		return tx.Attach(ctx, sp.OrgID, sp.Parent, g.Key, self)
 	})
 }
 
-func (s *Service) modify(ctx context.Context, spaceID string, fn func(*model.Space) error) (model.Space, model.Role, error) {
-	_, _, role, err := s.load(ctx, spaceID, access.AdminContent)
+// modify changes a space as an administrator of it, together with the
+// tree when fn moves it.
+func (s *Service) modify(ctx context.Context, spaceID string, fn func(*tree.Tx, *access.Viewer, *model.Space) error) (model.Space, model.Role, error) {
+	_, _, v, _, err := s.load(ctx, spaceID, access.AdminContent)
 	if err != nil {
 		return model.Space{}, "", err
 	}
 	var out model.Space
-	_, err = store.Update(ctx, s.d.Store, keys.Space(spaceID).PK, keys.Space(spaceID).SK, func(old store.Item) (store.Item, []store.Op, error) {
-		sp, err := records.Decode[model.Space](old)
-		if err != nil {
-			return store.Item{}, nil, err
+	err = tree.Run(ctx, s.d.Store, func(tx *tree.Tx) error {
+		sp, version, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(spaceID))
+		if errors.Is(err, store.ErrNotFound) {
+			return apperr.NotFoundf("space %s not found", spaceID)
 		}
-		if err := fn(&sp); err != nil {
-			return store.Item{}, nil, err
+		if err != nil {
+			return fmt.Errorf("read space: %w", err)
+		}
+		if err := fn(tx, v, &sp); err != nil {
+			return err
 		}
 		sp.UpdatedAt = s.d.Clock()
+		tx.Add(store.PutIfVersion(Item(sp, version+1), version))
 		out = sp
-		return item(sp, old.Version+1), nil, nil
+		return nil
 	})
-	if errors.Is(err, store.ErrNotFound) {
-		return out, "", apperr.NotFoundf("space %s not found", spaceID)
+	if err != nil {
+		return out, "", err
 	}
-	return out, role, err
+	level, err := v.Level(ctx, access.SpaceNode(out))
+	return out, level, err
 }

@@ -191,6 +191,9 @@ func TestGetPatchDeleteRestore(t *testing.T) {
 	}
 	admin.Expect(http.StatusBadRequest, "PATCH", path, map[string]any{"title": strings.Repeat("x", 51)})
 	admin.Expect(http.StatusBadRequest, "PATCH", path, map[string]any{"defaultLevel": "owner"})
+	// A guest default level hides the space from members without a grant.
+	f.as(t, f.creator).Expect(http.StatusNotFound, "GET", path, nil)
+	admin.Expect(http.StatusOK, "PATCH", path, map[string]any{"defaultLevel": "inherit"})
 	f.as(t, f.creator).Expect(http.StatusForbidden, "PATCH", path, map[string]any{"title": "x"})
 	f.as(t, f.creator).Expect(http.StatusForbidden, "DELETE", path, nil)
 

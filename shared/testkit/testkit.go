@@ -42,6 +42,14 @@ func New(t testing.TB) *Kit {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return NewOn(t, st)
+}
+
+// NewOn returns a kit on the given (empty) store, with the instance
+// administrator bootstrapped: tests that must hold on every storage
+// backend run on DynamoDB Local this way.
+func NewOn(t testing.TB, st store.Store) *Kit {
+	dir := t.TempDir()
 	blobs, err := fsblob.New(filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatal(err)

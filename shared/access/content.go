@@ -1,0 +1,248 @@
+package access
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// maxDepth bounds the walk up a tree of collections; deeper trees cannot be
+// made (see package collections), so reaching it means a corrupt tree.
+const maxDepth = 64
+
+// Node is a space or a collection as the permission model sees it.
+type Node struct {
+	Kind         string // model.KindSpace or model.KindCollection
+	ID           string
+	OrgID        string
+	Parent       string // the parent collection, "" at the top level
+	DefaultLevel string // a role, "" (guest) or model.LevelInherit
+}
+
+// SpaceNode is the node of a space.
+func SpaceNode(sp model.Space) Node {
+	return Node{Kind: model.KindSpace, ID: sp.ID, OrgID: sp.OrgID, Parent: sp.Parent, DefaultLevel: sp.DefaultLevel}
+}
+
+// CollectionNode is the node of a collection.
+func CollectionNode(c model.Collection) Node {
+	return Node{Kind: model.KindCollection, ID: c.ID, OrgID: c.OrgID, Parent: c.Parent, DefaultLevel: c.DefaultLevel}
+}
+
+// Viewer decides what one caller may do on the content of one organization.
+// It reads what it needs once (membership, then on demand the caller's
+// grants and the collections above the content) and serves one request.
+//
+// The level of a caller on a space or collection (docs/permissions.md):
+//   - organization admins: admin, everywhere;
+//   - other members: the first defaultLevel that is not "inherit", walking
+//     up from the content through its collections; their organization role
+//     when every level up to the top inherits; nothing when that level is
+//     guest (null);
+//   - guests: nothing of their own;
+//   - then the best explicit grant, to the user or to one of their teams, on
+//     the content or any collection above it, when it is higher.
+type Viewer struct {
+	a      *Authorizer
+	caller Caller
+	m      Membership
+	// grants maps "<kind>:<id>" to the best role granted there; nil until read.
+	grants map[string]model.Role
+	cols   map[string]model.Collection
+}
+
+// Viewer returns the caller's viewer of orgID's content; outsiders get
+// NotFound (the organization is invisible to them).
+func (a *Authorizer) Viewer(ctx context.Context, c Caller, orgID string) (*Viewer, error) {
+	m, err := a.Membership(ctx, c, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return &Viewer{a: a, caller: c, m: m, cols: map[string]model.Collection{}}, nil
+}
+
+// ViewerOf returns the viewer of a member other than the caller (to list
+// what they may reach); a disabled member reaches nothing.
+func (a *Authorizer) ViewerOf(m model.Member) *Viewer {
+	return &Viewer{a: a, caller: Caller{UserID: m.UserID}, m: Membership{Member: m}, cols: map[string]model.Collection{}}
+}
+
+// Membership is the viewer's membership of the organization.
+func (v *Viewer) Membership() Membership { return v.m }
+
+// Role is the viewer's organization role ("" for a guest).
+func (v *Viewer) Role() model.Role { return v.m.Role() }
+
+// OrgID is the organization the viewer looks at.
+func (v *Viewer) OrgID() string { return v.m.Member.OrgID }
+
+// Remember caches a collection the caller has just read, so that walks up
+// the tree do not read it again.
+func (v *Viewer) Remember(c model.Collection) { v.cols[c.ID] = c }
+
+// Level returns the viewer's level on n: a role, or "" for no access.
+func (v *Viewer) Level(ctx context.Context, n Node) (model.Role, error) {
+	if v.m.Member.Disabled || n.OrgID != v.OrgID() {
+		return "", nil
+	}
+	role := v.m.Role()
+	if role == model.RoleAdmin {
+		return model.RoleAdmin, nil
+	}
+	if err := v.loadGrants(ctx); err != nil {
+		return "", err
+	}
+	var best model.Role
+	base, decided := model.Role(""), false
+	for depth := 0; ; depth++ {
+		if g := v.grants[n.Kind+":"+n.ID]; g.AtLeast(best) {
+			best = g
+		}
+		if !decided && n.DefaultLevel != model.LevelInherit {
+			base, decided = model.Role(n.DefaultLevel), true
+		}
+		if n.Parent == "" {
+			break
+		}
+		if depth >= maxDepth {
+			return "", fmt.Errorf("collections nested deeper than %d above %s %s", maxDepth, n.Kind, n.ID)
+		}
+		c, err := v.collection(ctx, n.Parent)
+		if apperr.Is(err, apperr.NotFound) || (err == nil && c.OrgID != n.OrgID) {
+			// Only a deleted space remembers a parent that is gone (or was
+			// transferred): it restores to the top level, and is judged so.
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+		n = CollectionNode(c)
+	}
+	if !decided {
+		base = role
+	}
+	if role == model.RoleGuest || !base.Valid() {
+		base = ""
+	}
+	if best.AtLeast(base) {
+		return best, nil
+	}
+	return base, nil
+}
+
+// CreateLevel is the viewer's level for creating content in parentID: its
+// level on that collection, or at the top level their organization role.
+func (v *Viewer) CreateLevel(ctx context.Context, parentID string) (model.Role, error) {
+	if parentID == "" {
+		if v.m.Member.Disabled {
+			return "", nil
+		}
+		return v.m.Role(), nil
+	}
+	c, err := v.collection(ctx, parentID)
+	if err != nil {
+		return "", err
+	}
+	return v.Level(ctx, CollectionNode(c))
+}
+
+// Require returns the viewer's level on n if it allows op. Content the
+// viewer may not read is NotFound (invisible); readable content on which
+// op is not allowed is Forbidden.
+func (v *Viewer) Require(ctx context.Context, n Node, op OrgOp) (model.Role, error) {
+	level, err := v.Level(ctx, n)
+	if err != nil {
+		return "", err
+	}
+	if !Allowed(level, ReadContent) {
+		return "", apperr.NotFoundf("%s %s not found", n.Kind, n.ID)
+	}
+	if !Allowed(level, op) {
+		return level, apperr.Forbiddenf("your access to this %s does not allow this (%s)", n.Kind, op)
+	}
+	return level, nil
+}
+
+// collection reads a collection of the viewer's organization, once per viewer.
+func (v *Viewer) collection(ctx context.Context, id string) (model.Collection, error) {
+	if c, ok := v.cols[id]; ok {
+		return c, nil
+	}
+	c, _, err := records.Get[model.Collection](ctx, v.a.store, keys.Collection(id))
+	if errors.Is(err, store.ErrNotFound) {
+		return c, apperr.NotFoundf("collection %s not found", id)
+	}
+	if err != nil {
+		return c, fmt.Errorf("read collection: %w", err)
+	}
+	v.cols[id] = c
+	return c, nil
+}
+
+// loadGrants reads the grants of the viewer and of their teams, once.
+func (v *Viewer) loadGrants(ctx context.Context) error {
+	if v.grants != nil {
+		return nil
+	}
+	org, uid := v.OrgID(), v.caller.UserID
+	grants := map[string]model.Role{}
+	add := func(pk string) error {
+		items, err := store.QueryAll(ctx, v.a.store, store.Query{Index: store.GSI1, PK: pk})
+		if err != nil {
+			return fmt.Errorf("read grants: %w", err)
+		}
+		gs, err := records.DecodeAll[model.Grant](items)
+		if err != nil {
+			return err
+		}
+		for _, g := range gs {
+			k := g.ContentKind + ":" + g.ContentID
+			if g.Role.AtLeast(grants[k]) {
+				grants[k] = g.Role
+			}
+		}
+		return nil
+	}
+	if err := add(keys.PrincipalGrants(org, model.PrincipalUser, uid)); err != nil {
+		return err
+	}
+	teams, err := store.QueryAll(ctx, v.a.store, store.Query{Index: store.GSI1, PK: keys.MemberTeams(org, uid)})
+	if err != nil {
+		return fmt.Errorf("read teams of member: %w", err)
+	}
+	tms, err := records.DecodeAll[model.TeamMembership](teams)
+	if err != nil {
+		return err
+	}
+	for _, tm := range tms {
+		if err := add(keys.PrincipalGrants(org, model.PrincipalTeam, tm.TeamID)); err != nil {
+			return err
+		}
+	}
+	v.grants = grants
+	return nil
+}
+
+// CollectionPermissions is the `permissions` object of a collection.
+type CollectionPermissions struct {
+	View            bool `json:"view"`
+	Admin           bool `json:"admin"`
+	ViewInviteLinks bool `json:"viewInviteLinks"`
+	Create          bool `json:"create"`
+}
+
+// ForCollection computes a collection's permissions for a level on it.
+func ForCollection(level model.Role) CollectionPermissions {
+	return CollectionPermissions{
+		View:            Allowed(level, ReadContent),
+		Admin:           Allowed(level, AdminContent),
+		ViewInviteLinks: Allowed(level, AdminContent),
+		Create:          Allowed(level, CreateContent),
+	}
+}

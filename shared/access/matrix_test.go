@@ -1,0 +1,144 @@
+package access_test
+
+import (
+	"net/http"
+	"os"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// ddb is the one DynamoDB Local of this test binary.
+var ddb testenv.DynamoDBLocal
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	ddb.Stop()
+	os.Exit(code)
+}
+
+// who are the callers of the matrix: each organization role, a guest (a
+// member without a role) and a non-member.
+var who = []string{"admin", "create", "review", "edit", "comment", "read", "guest", "outsider"}
+
+// world is one organization with a member of each role, an outsider, and
+// the families whose operations the matrix calls.
+type world struct {
+	kit    *testkit.Kit
+	api    *httpapi.API
+	org    model.Organization
+	tokens map[string]string
+}
+
+func newWorld(t *testing.T, k *testkit.Kit) *world {
+	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
+	spaces.Register(api, spaces.New(k.Deps))
+	w := &world{kit: k, api: api, tokens: map[string]string{}}
+	members := map[string]model.Role{}
+	for _, name := range who {
+		u, tok := k.User(name)
+		w.tokens[name] = tok
+		switch name {
+		case "outsider":
+		case "guest":
+			members[u.ID] = model.RoleGuest
+		default:
+			members[u.ID] = model.Role(name)
+		}
+	}
+	w.org = k.Org("Acme", members)
+	return w
+}
+
+// as is a client acting as one of who.
+func (w *world) as(t *testing.T, name string) *apitest.Client {
+	c := apitest.New(t, w.api)
+	c.Token = w.tokens[name]
+	return c
+}
+
+// id creates something as the admin and returns its id.
+func (w *world) id(t *testing.T, method, path string, body any) string {
+	t.Helper()
+	return w.as(t, "admin").Expect(http.StatusCreated, method, path, body).Map(t)["id"].(string)
+}
+
+// request is one call of an operation: built fresh for each caller, so
+// that one caller's delete does not change what the next one meets.
+type request struct {
+	method, path string
+	body         any
+}
+
+// operation is one row of the matrix: how to call it, and the status each
+// caller gets, in the order of who.
+type operation struct {
+	name string
+	call func(t *testing.T, w *world) request
+	want [8]int
+}
+
+// Statuses by caller, in the order of who.
+var (
+	anyMember   = [8]int{200, 200, 200, 200, 200, 200, 200, 404}
+	readers     = [8]int{200, 200, 200, 200, 200, 200, 404, 404}
+	creators201 = [8]int{201, 201, 403, 403, 403, 403, 403, 404}
+	admins200   = [8]int{200, 403, 403, 403, 403, 403, 404, 404}
+	admins205   = [8]int{205, 403, 403, 403, 403, 403, 404, 404}
+)
+
+func operations() []operation {
+	return []operation{
+		{"list spaces", func(t *testing.T, w *world) request {
+			return request{"GET", "/v1/orgs/" + w.org.ID + "/spaces", nil}
+		}, anyMember},
+		{"create space", func(t *testing.T, w *world) request {
+			return request{"POST", "/v1/orgs/" + w.org.ID + "/spaces", map[string]any{"title": "S"}}
+		}, creators201},
+		{"get space", func(t *testing.T, w *world) request {
+			return request{"GET", "/v1/spaces/" + w.space(t), nil}
+		}, readers},
+		{"update space", func(t *testing.T, w *world) request {
+			return request{"PATCH", "/v1/spaces/" + w.space(t), map[string]any{"title": "T"}}
+		}, admins200},
+		{"delete space", func(t *testing.T, w *world) request {
+			return request{"DELETE", "/v1/spaces/" + w.space(t), nil}
+		}, admins205},
+		{"restore space", func(t *testing.T, w *world) request {
+			id := w.space(t)
+			w.as(t, "admin").Expect(http.StatusResetContent, "DELETE", "/v1/spaces/"+id, nil)
+			return request{"POST", "/v1/spaces/" + id + "/restore", nil}
+		}, admins200},
+	}
+}
+
+// space creates a space at the top level.
+func (w *world) space(t *testing.T) string {
+	return w.id(t, "POST", "/v1/orgs/"+w.org.ID+"/spaces", map[string]any{"title": "S"})
+}
+
+// TestPermissionMatrix calls every operation on content as each role, a
+// guest and a non-member, on both storage backends, and checks the status
+// against docs/permissions.md.
+func TestPermissionMatrix(t *testing.T) {
+	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+		w := newWorld(t, k)
+		for _, op := range operations() {
+			t.Run(op.name, func(t *testing.T) {
+				for i, name := range who {
+					r := op.call(t, w)
+					res := w.as(t, name).Do(r.method, r.path, r.body)
+					if res.Status != op.want[i] {
+						t.Errorf("%s: status %d, want %d: %s", name, res.Status, op.want[i], res.Body)
+					}
+				}
+			})
+		}
+	})
+}

@@ -1,0 +1,48 @@
+package testkit
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/store/dynamostore"
+	"github.com/galleydocs/galley/shared/testenv"
+)
+
+// Backends runs fn once per storage backend: on bbolt, and on DynamoDB
+// Local (ddb, shared by the test binary and stopped by its TestMain), each
+// on a fresh store. Without DynamoDB Local installed, that half skips, or
+// fails when emulators are required (testenv).
+func Backends(t *testing.T, ddb *testenv.DynamoDBLocal, fn func(t *testing.T, k *Kit)) {
+	t.Run("bolt", func(t *testing.T) { fn(t, New(t)) })
+	t.Run("dynamodb", func(t *testing.T) { fn(t, NewOn(t, DynamoStore(t, ddb))) })
+}
+
+// DynamoStore returns a store on a fresh table of ddb, deleted when t ends.
+// The credentials are fake and the endpoint explicit: it never reaches AWS.
+func DynamoStore(t testing.TB, ddb *testenv.DynamoDBLocal) *dynamostore.Store {
+	t.Helper()
+	endpoint := ddb.Endpoint(t)
+	c := dynamodb.New(dynamodb.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(endpoint),
+		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: "galley", SecretAccessKey: "galley", Source: "test"}, nil
+		}),
+	})
+	name := "galley-kit-" + ids.New(time.Now())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := dynamostore.CreateTable(ctx, c, name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+			t.Errorf("delete table %s: %v", name, err)
+		}
+	})
+	return dynamostore.New(c, name)
+}
