@@ -29,6 +29,8 @@ LAMBDA_FUNCTIONS := UsersFunction OrganizationsFunction SpacesFunction
 dir_UsersFunction := users
 dir_OrganizationsFunction := orgs
 dir_SpacesFunction := spaces
+LAMBDA_FUNCTIONS += ContentFunction
+dir_ContentFunction := content
 
 .PHONY: help run build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))

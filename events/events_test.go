@@ -60,6 +60,13 @@ var expected = map[string]expectation{
 				t.Errorf("title %v, want Acme", b["title"])
 			}
 		}},
+	"content-get-current-revision-of-unknown-space.json": {status: 404, fields: []string{"error"},
+		check: func(t *testing.T, b map[string]any) {
+			e, _ := b["error"].(map[string]any)
+			if code, _ := e["code"].(float64); code != 404 {
+				t.Errorf("error.code %v, want 404", e["code"])
+			}
+		}},
 	"spaces-get-unknown-space.json": {status: 404, fields: []string{"error"},
 		check: func(t *testing.T, b map[string]any) {
 			e, _ := b["error"].(map[string]any)

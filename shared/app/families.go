@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/keys"
@@ -41,6 +42,9 @@ func Families() []Family {
 		}},
 		{Name: "spaces", Function: "SpacesFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			spaces.Register(api, spaces.New(d))
+		}},
+		{Name: "content", Function: "ContentFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			content.Register(api, content.New(d))
 		}},
 	}
 }

@@ -72,6 +72,16 @@ func Design() []Entity {
 				{"List the live spaces of a collection in order", "GSI2", "GSI2PK = COLLECTION#<collectionId>#SPACES"},
 			}},
 		{Name: "Revision", PK: "SPACE#<spaceId>", SK: "REVISION#<revisionId>", Patterns: []Pattern{{"Get a revision", "table", "PK = SPACE#<spaceId> AND SK = REVISION#<revisionId>"}}},
+		{Name: "Change request", PK: "SPACE#<spaceId>", SK: "CR#<changeRequestId>", GSI1: "SPACE#<spaceId>#CRS#<status> / <number>", Patterns: []Pattern{
+			{"Get a change request", "table", "PK = SPACE#<spaceId> AND SK = CR#<changeRequestId>"},
+			{"List a space's change requests of a status (newest first)", "GSI1", "GSI1PK = SPACE#<spaceId>#CRS#<status>"},
+		}},
+		{Name: "Change request number", PK: "SPACE#<spaceId>", SK: "CRNUM#<number>", Patterns: []Pattern{
+			{"Find a change request by number; keep numbers unique", "table", "PK = SPACE#<spaceId> AND SK = CRNUM#<number>"},
+		}},
+		{Name: "Change request contributor copy", PK: "SPACE#<spaceId>", SK: "CRBY#<userId>#<changeRequestId>", GSI1: "SPACE#<spaceId>#CRBY#<userId>#<status> / <number>", Patterns: []Pattern{
+			{"List a contributor's change requests of a status (newest first)", "GSI1", "GSI1PK = SPACE#<spaceId>#CRBY#<userId>#<status>"},
+		}},
 	}
 }
 

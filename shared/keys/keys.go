@@ -203,3 +203,54 @@ func OrgSpaces(orgID string) string { return "ORG#" + orgID + "#SPACES" }
 func Revision(spaceID, revisionID string) Key {
 	return Key{"SPACE#" + spaceID, "REVISION#" + revisionID}
 }
+
+// ChangeRequest is a change request of a space.
+func ChangeRequest(spaceID, changeRequestID string) Key {
+	return Key{"SPACE#" + spaceID, "CR#" + changeRequestID}
+}
+
+// ChangeRequestNumber reserves a change request's number in its space
+// (written with the request, "put if not exists") and finds it by number.
+func ChangeRequestNumber(spaceID string, number int) Key {
+	return Key{"SPACE#" + spaceID, "CRNUM#" + number10(number)}
+}
+
+// ChangeRequestByStatus places a change request in its space's list of
+// requests of its status, by number (GSI1).
+func ChangeRequestByStatus(spaceID, status string, number int) IndexKey {
+	return IndexKey{SpaceChangeRequests(spaceID, status), number10(number)}
+}
+
+// SpaceChangeRequests is the GSI1 partition of a space's change requests of
+// one status.
+func SpaceChangeRequests(spaceID, status string) string {
+	return "SPACE#" + spaceID + "#CRS#" + status
+}
+
+// ChangeRequestContributor is a copy of a change request kept for one of its
+// contributors, so that a contributor's requests list without a join.
+func ChangeRequestContributor(spaceID, userID, changeRequestID string) Key {
+	return Key{"SPACE#" + spaceID, "CRBY#" + userID + "#" + changeRequestID}
+}
+
+// ContributorByStatus places a contributor's copy in the list of their
+// requests of its status, by number (GSI1).
+func ContributorByStatus(spaceID, userID, status string, number int) IndexKey {
+	return IndexKey{ContributorChangeRequests(spaceID, userID, status), number10(number)}
+}
+
+// ContributorChangeRequests is the GSI1 partition of a contributor's change
+// requests of one status in a space.
+func ContributorChangeRequests(spaceID, userID, status string) string {
+	return "SPACE#" + spaceID + "#CRBY#" + userID + "#" + status
+}
+
+// number10 writes n with ten digits, so that numbers sort as strings.
+func number10(n int) string {
+	b := []byte("0000000000")
+	for i := len(b) - 1; i >= 0 && n > 0; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b)
+}

@@ -9,7 +9,7 @@ import (
 // render replaces <placeholders> of a documented key with sample values.
 func render(pattern string) string {
 	r := strings.NewReplacer("<userId>", "u1", "<orgId>", "o1", "<email>", "a@b.c", "<sha256(secret)>", "h1",
-		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1",
+		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1", "<changeRequestId>", "c1", "<status>", "open", "<number>", "0000000007",
 		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
 		" (live spaces in a collection only)", "", " (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", "")
@@ -48,6 +48,9 @@ func TestFunctionsMatchDesign(t *testing.T) {
 		"Space":                 Space("s1"),
 		"Revision":              Revision("s1", "r1"),
 	}
+	primary["Change request"] = ChangeRequest("s1", "c1")
+	primary["Change request number"] = ChangeRequestNumber("s1", 7)
+	primary["Change request contributor copy"] = ChangeRequestContributor("s1", "u1", "c1")
 	if len(primary) != len(Design()) {
 		t.Fatalf("%d entities checked, %d designed", len(primary), len(Design()))
 	}
@@ -68,6 +71,8 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	if k := CollectionAmongSiblings("o1", "", "a1"); k.PK != "ORG#o1#TOP#COLLECTIONS" {
 		t.Errorf("top-level collections: GSI2 partition %q", k.PK)
 	}
+	index["Change request"] = [2]IndexKey{ChangeRequestByStatus("s1", "open", 7)}
+	index["Change request contributor copy"] = [2]IndexKey{ContributorByStatus("s1", "u1", "open", 7)}
 	for _, e := range Design() {
 		got := index[e.Name]
 		for i, designed := range []string{e.GSI1, e.GSI2} {

@@ -120,12 +120,18 @@ type Space struct {
 	ChangeRequestsDraft int `json:"changeRequestsDraft"`
 }
 
-// Revision is an immutable snapshot of a space's content. The content issue
-// fills pages and files; a new space starts with an empty one.
+// Revision is an immutable snapshot of a space's content. A new space starts
+// with an empty one; its pages and files are in the blob store (see package
+// content).
 type Revision struct {
 	ID        string    `json:"id"`
 	SpaceID   string    `json:"spaceId"`
 	Parents   []string  `json:"parents"`
 	Type      string    `json:"type"`
 	CreatedAt time.Time `json:"createdAt"`
+	// Tree is the blob key of the page tree and files; "" is empty content.
+	Tree string `json:"tree,omitempty"`
+	// MergedFrom is the change request a "merge" revision came from.
+	MergedFrom string     `json:"mergedFrom,omitempty"`
+	Git        *GitCommit `json:"git,omitempty"`
 }

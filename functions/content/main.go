@@ -1,0 +1,9 @@
+// Command content is the ContentFunction Lambda function: the space content
+// family (reads of a space's current revision, its pages and files, and
+// signed file downloads). Built for provided.al2023 as "bootstrap" by
+// `make build-ContentFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("content") }

@@ -1,0 +1,186 @@
+package content
+
+import (
+	"context"
+	"mime"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/httpapi"
+)
+
+// ReadParams are the query parameters of every content read.
+type ReadParams struct {
+	Metadata bool `query:"metadata" default:"true" doc:"false omits the mutable git metadata"`
+	Computed bool `query:"computed" default:"true" doc:"false skips computed content (Galley computes none yet)"`
+}
+
+// PageParams are the query parameters of a page read.
+type PageParams struct {
+	ReadParams
+	Format string `query:"format" enum:"document,markdown" doc:"The page body's form (default document)"`
+}
+
+// FileListParams are the query parameters of a file list.
+type FileListParams struct {
+	httpapi.ListParams
+	ReadParams
+}
+
+type spaceIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+	ReadParams
+}
+
+type pageIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+	PageID  string `path:"pageId" maxLength:"64"`
+	PageParams
+}
+
+type filesIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+	FileListParams
+}
+
+type fileIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+	FileID  string `path:"fileId" maxLength:"64"`
+	ReadParams
+}
+
+type downloadIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+	FileID  string `path:"fileId" maxLength:"64"`
+	Token   string `query:"token" maxLength:"2048" doc:"The signature of the link"`
+}
+
+// RevisionOut answers a revision read.
+type RevisionOut struct {
+	Body Revision
+}
+
+// PagesList is the body of a pages read.
+type PagesList struct {
+	Pages []RevisionPage `json:"pages"`
+}
+
+// PagesOut answers a pages read.
+type PagesOut struct {
+	Body PagesList
+}
+
+// PageOut answers a page read.
+type PageOut struct {
+	Body RevisionPage
+}
+
+// FilesOut answers a file list.
+type FilesOut struct {
+	Body httpapi.List[RevisionFile]
+}
+
+// FileOut answers a file read.
+type FileOut struct {
+	Body RevisionFile
+}
+
+type downloadOut struct {
+	ContentType        string `header:"Content-Type"`
+	ContentDisposition string `header:"Content-Disposition"`
+	CacheControl       string `header:"Cache-Control"`
+	Body               []byte
+}
+
+// FilesOutOf renders a page of files.
+func FilesOutOf(p FilesPage) *FilesOut {
+	return &FilesOut{Body: httpapi.List[RevisionFile]{Items: p.Files, Count: len(p.Files), Next: p.Next}}
+}
+
+// Register adds the space content operations (the space's head) and file
+// downloads.
+func Register(api *httpapi.API, s *Service) {
+	const tag = "Space content"
+	head := func(ctx context.Context, spaceID string) (Source, error) {
+		sp, _, err := s.Space(ctx, spaceID, access.ReadContent)
+		if err != nil {
+			return Source{}, err
+		}
+		return HeadSource(ctx, sp), nil
+	}
+	httpapi.Register(api, httpapi.Op{ID: "getCurrentRevision", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content", Tag: tag,
+		Summary: "Get the space's current revision"},
+		func(ctx context.Context, in *spaceIn) (*RevisionOut, error) {
+			src, err := head(ctx, in.SpaceID)
+			if err != nil {
+				return nil, err
+			}
+			rev, err := s.RevisionOf(ctx, src, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &RevisionOut{Body: rev}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listPages", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/pages", Tag: tag,
+		Summary: "List the pages of the space's current revision (nested)"},
+		func(ctx context.Context, in *spaceIn) (*PagesOut, error) {
+			src, err := head(ctx, in.SpaceID)
+			if err != nil {
+				return nil, err
+			}
+			pages, err := s.Pages(ctx, src, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &PagesOut{Body: PagesList{Pages: pages}}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getPageById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}", Tag: tag,
+		Summary: "Get a page of the space's current revision"},
+		func(ctx context.Context, in *pageIn) (*PageOut, error) {
+			src, err := head(ctx, in.SpaceID)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.Page(ctx, src, in.PageID, in.Format, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &PageOut{Body: p}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listFiles", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files", Tag: tag,
+		Summary: "List the files of the space's current revision"},
+		func(ctx context.Context, in *filesIn) (*FilesOut, error) {
+			src, err := head(ctx, in.SpaceID)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.Files(ctx, src, in.ListParams, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return FilesOutOf(p), nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getFileById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}", Tag: tag,
+		Summary: "Get a file of the space's current revision"},
+		func(ctx context.Context, in *fileIn) (*FileOut, error) {
+			src, err := head(ctx, in.SpaceID)
+			if err != nil {
+				return nil, err
+			}
+			f, err := s.File(ctx, src, in.FileID, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &FileOut{Body: f}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "downloadFile", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/files/{fileId}/download", Tag: tag,
+		Public: true, Summary: "Download a file through a signed link (a file's downloadURL)"},
+		func(ctx context.Context, in *downloadIn) (*downloadOut, error) {
+			dl, data, err := s.Download(ctx, in.SpaceID, in.FileID, in.Token)
+			if err != nil {
+				return nil, err
+			}
+			return &downloadOut{ContentType: dl.ContentType, Body: data, CacheControl: "private, max-age=3600",
+				ContentDisposition: mime.FormatMediaType("inline", map[string]string{"filename": dl.Name})}, nil
+		})
+}

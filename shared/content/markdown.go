@@ -1,0 +1,166 @@
+package content
+
+import (
+	"bytes"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Authored is a page as written in markdown: optional YAML frontmatter, a
+// leading "# " heading for its title, then its body. It is the form pages
+// are authored in and read back as (the form Git Sync writes).
+type Authored struct {
+	// Title is the leading heading's text; "" when there is none.
+	Title string
+	Front Frontmatter
+	// Body is the markdown after the title, with "\n" line ends.
+	Body string
+}
+
+// Frontmatter holds the page metadata a markdown file may set; nil fields
+// are absent.
+type Frontmatter struct {
+	Description   *string       `yaml:"description"`
+	Emoji         *string       `yaml:"emoji"`
+	Icon          *string       `yaml:"icon"`
+	Hidden        *bool         `yaml:"hidden"`
+	NoIndex       *bool         `yaml:"noIndex"`
+	NoRobotsIndex *bool         `yaml:"noRobotsIndex"`
+	Layout        *LayoutFields `yaml:"layout"`
+}
+
+// LayoutFields are layout options set in frontmatter; nil fields keep
+// their value.
+type LayoutFields struct {
+	Width           *string `yaml:"width"`
+	Cover           *bool   `yaml:"cover"`
+	CoverSize       *string `yaml:"coverSize"`
+	Title           *bool   `yaml:"title"`
+	Description     *bool   `yaml:"description"`
+	TableOfContents *bool   `yaml:"tableOfContents"`
+	Outline         *bool   `yaml:"outline"`
+	Pagination      *bool   `yaml:"pagination"`
+	Metadata        *bool   `yaml:"metadata"`
+}
+
+// ParseMarkdown splits authored markdown into frontmatter, title and body.
+// The error describes malformed frontmatter.
+func ParseMarkdown(src string) (Authored, error) {
+	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
+	src = strings.TrimPrefix(src, "\ufeff")
+	var a Authored
+	if rest, ok := strings.CutPrefix(src, "---\n"); ok {
+		end := strings.Index(rest, "\n---\n")
+		front := ""
+		switch {
+		case strings.HasPrefix(rest, "---\n"):
+			src = rest[4:]
+		case end >= 0:
+			front, src = rest[:end], rest[end+5:]
+		case strings.HasSuffix(rest, "\n---"):
+			front, src = strings.TrimSuffix(rest, "\n---"), ""
+		default:
+			return a, errFrontmatter("frontmatter is not closed by a --- line")
+		}
+		if strings.TrimSpace(front) != "" {
+			dec := yaml.NewDecoder(strings.NewReader(front))
+			dec.KnownFields(true)
+			if err := dec.Decode(&a.Front); err != nil {
+				return a, errFrontmatter("frontmatter: " + err.Error())
+			}
+		}
+	}
+	lines := strings.Split(src, "\n")
+	i := 0
+	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	if i < len(lines) {
+		if t, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "# "); ok {
+			a.Title = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#"))
+			i++
+			for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+				i++
+			}
+		}
+	}
+	a.Body = NormalizeBody(strings.Join(lines[i:], "\n"))
+	return a, nil
+}
+
+type frontmatterError string
+
+func (e frontmatterError) Error() string { return string(e) }
+
+func errFrontmatter(msg string) error { return frontmatterError(msg) }
+
+// NormalizeBody gives a body one form: "\n" line ends, no trailing blank
+// lines, a final newline unless empty. Equal texts hash equal.
+func NormalizeBody(body string) string {
+	body = strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n")
+	body = strings.TrimRight(body, " \t\n")
+	if body == "" {
+		return ""
+	}
+	return body + "\n"
+}
+
+// RenderMarkdown writes a page back in authored form: frontmatter (when the
+// page has a description), the title heading, the body.
+func RenderMarkdown(p *Page, body string) string {
+	var b strings.Builder
+	if p.Description != "" {
+		var front bytes.Buffer
+		enc := yaml.NewEncoder(&front)
+		enc.SetIndent(2)
+		_ = enc.Encode(map[string]string{"description": p.Description})
+		b.WriteString("---\n")
+		b.Write(front.Bytes())
+		b.WriteString("---\n\n")
+	}
+	b.WriteString("# ")
+	b.WriteString(p.Title)
+	b.WriteString("\n")
+	if body != "" {
+		b.WriteString("\n")
+		b.WriteString(body)
+	}
+	return b.String()
+}
+
+// Apply sets the page metadata the frontmatter names.
+func (f Frontmatter) Apply(p *Page) {
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	setb := func(dst *bool, v *bool) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&p.Description, f.Description)
+	set(&p.Emoji, f.Emoji)
+	set(&p.Icon, f.Icon)
+	setb(&p.Hidden, f.Hidden)
+	setb(&p.NoIndex, f.NoIndex)
+	setb(&p.NoRobotsIndex, f.NoRobotsIndex)
+	if l := f.Layout; l != nil {
+		layout := DefaultLayout()
+		if p.Layout != nil {
+			layout = *p.Layout
+		}
+		set(&layout.Width, l.Width)
+		setb(&layout.Cover, l.Cover)
+		set(&layout.CoverSize, l.CoverSize)
+		setb(&layout.Title, l.Title)
+		setb(&layout.Description, l.Description)
+		setb(&layout.TableOfContents, l.TableOfContents)
+		setb(&layout.Outline, l.Outline)
+		setb(&layout.Pagination, l.Pagination)
+		setb(&layout.Metadata, l.Metadata)
+		p.Layout = &layout
+	}
+}

@@ -1,0 +1,398 @@
+// Package content is a space's documentation: immutable revisions, each a
+// page tree (ids, titles, slugs, order, nesting, types and page metadata)
+// with files, whose page bodies are markdown documents stored once by
+// content hash. It reads them (the space content operations), merges them
+// three ways (change requests), and renders them in the API's shapes.
+//
+// Storage: a revision is one small table item (keys.Revision) naming its
+// tree, a gzipped JSON blob keyed by its hash; each page names its document,
+// a blob keyed by the hash of its markdown body. A revision that changes one
+// page of thousands writes one document, one tree and one item; reading the
+// tree or a page costs one table read and one or two blob reads whatever the
+// number of pages.
+package content
+
+import (
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Page types.
+const (
+	TypeDocument = "document"
+	TypeGroup    = "group"
+	TypeLink     = "link"
+)
+
+// Page is one page of a tree, as stored. Its place is Parent ("" for the
+// root) and Pos, a key ordering it among its siblings (ties broken by id),
+// so that pages inserted or moved on two lines of edits merge without
+// renumbering anyone.
+type Page struct {
+	ID            string  `json:"id"`
+	Parent        string  `json:"parent,omitempty"`
+	Pos           string  `json:"pos"`
+	Type          string  `json:"type"`
+	Title         string  `json:"title"`
+	Slug          string  `json:"slug,omitempty"`
+	Emoji         string  `json:"emoji,omitempty"`
+	Icon          string  `json:"icon,omitempty"`
+	Description   string  `json:"description,omitempty"`
+	Hidden        bool    `json:"hidden,omitempty"`
+	NoIndex       bool    `json:"noIndex,omitempty"`
+	NoRobotsIndex bool    `json:"noRobotsIndex,omitempty"`
+	Layout        *Layout `json:"layout,omitempty"`
+	Cover         *Cover  `json:"cover,omitempty"`
+	// Target is where a link page points.
+	Target *Ref `json:"target,omitempty"`
+	// Document is the hash of the page's markdown body; "" is an empty page.
+	Document  string    `json:"document,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	Git       *GitBlob  `json:"git,omitempty"`
+}
+
+// Layout is a page's display options; nil means the defaults.
+type Layout struct {
+	Width           string `json:"width"`
+	Cover           bool   `json:"cover"`
+	CoverSize       string `json:"coverSize"`
+	Title           bool   `json:"title"`
+	Description     bool   `json:"description"`
+	TableOfContents bool   `json:"tableOfContents"`
+	Outline         bool   `json:"outline"`
+	Pagination      bool   `json:"pagination"`
+	Metadata        bool   `json:"metadata"`
+}
+
+// DefaultLayout is the layout of a page that sets none.
+func DefaultLayout() Layout {
+	return Layout{Width: "default", Cover: true, CoverSize: "hero", Title: true, Description: true,
+		TableOfContents: true, Outline: true, Pagination: true, Metadata: true}
+}
+
+// Cover is a page's cover image.
+type Cover struct {
+	Ref     Ref     `json:"ref"`
+	RefDark *Ref    `json:"refDark,omitempty"`
+	YPos    float64 `json:"yPos"`
+}
+
+// Ref is a content reference (the reference's ContentRef, the kinds Galley
+// writes): a URL, a file or a page of the revision, an anchor.
+type Ref struct {
+	Kind   string `json:"kind" enum:"url,file,page,anchor"`
+	URL    string `json:"url,omitempty"`
+	File   string `json:"file,omitempty"`
+	Page   string `json:"page,omitempty"`
+	Anchor string `json:"anchor,omitempty"`
+	Space  string `json:"space,omitempty"`
+}
+
+// GitBlob is where a page or file lives in a Git tree (Git Sync).
+type GitBlob struct {
+	OID  string `json:"oid"`
+	Path string `json:"path"`
+}
+
+// File is a file of a revision; its bytes are the blob named by Blob (the
+// hash of the bytes).
+type File struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	ContentType string   `json:"contentType"`
+	Size        int64    `json:"size"`
+	Width       int      `json:"width,omitempty"`
+	Height      int      `json:"height,omitempty"`
+	Blob        string   `json:"blob"`
+	Git         *GitBlob `json:"git,omitempty"`
+}
+
+// Tree is a revision's content apart from page bodies: its pages, in
+// depth-first order, and its files, by id.
+type Tree struct {
+	Pages []Page `json:"pages"`
+	Files []File `json:"files"`
+}
+
+// Index is a tree with its lookups: pages by id, the ordered children of
+// each page, files by id.
+type Index struct {
+	pages    map[string]*Page
+	children map[string][]string
+	files    map[string]*File
+}
+
+// NewIndex indexes a tree. The index owns copies of its pages and files.
+func NewIndex(t *Tree) *Index {
+	ix := &Index{pages: make(map[string]*Page, len(t.Pages)), files: make(map[string]*File, len(t.Files))}
+	for i := range t.Pages {
+		p := t.Pages[i]
+		ix.pages[p.ID] = &p
+	}
+	for i := range t.Files {
+		f := t.Files[i]
+		ix.files[f.ID] = &f
+	}
+	ix.reindex()
+	return ix
+}
+
+// reindex rebuilds the children lists from the pages' places.
+func (ix *Index) reindex() {
+	ix.children = make(map[string][]string, len(ix.pages)/4+1)
+	for id, p := range ix.pages {
+		ix.children[p.Parent] = append(ix.children[p.Parent], id)
+	}
+	for parent, ids := range ix.children {
+		sort.Slice(ids, func(i, j int) bool {
+			a, b := ix.pages[ids[i]], ix.pages[ids[j]]
+			if a.Pos != b.Pos {
+				return a.Pos < b.Pos
+			}
+			return a.ID < b.ID
+		})
+		ix.children[parent] = ids
+	}
+}
+
+// Page returns the page with id, or nil.
+func (ix *Index) Page(id string) *Page { return ix.pages[id] }
+
+// File returns the file with id, or nil.
+func (ix *Index) File(id string) *File { return ix.files[id] }
+
+// Children returns the ids of a page's children ("" for the root's), in order.
+func (ix *Index) Children(id string) []string { return ix.children[id] }
+
+// Len is the number of pages.
+func (ix *Index) Len() int { return len(ix.pages) }
+
+// Files returns the files ordered by id.
+func (ix *Index) Files() []File {
+	out := make([]File, 0, len(ix.files))
+	for _, f := range ix.files {
+		out = append(out, *f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// Tree returns the indexed tree: pages depth-first, files by id. Pages
+// unreachable from the root (which a valid tree has none of) are dropped.
+func (ix *Index) Tree() *Tree {
+	t := &Tree{Pages: make([]Page, 0, len(ix.pages)), Files: ix.Files()}
+	ix.Walk(func(p *Page, _ int) bool {
+		t.Pages = append(t.Pages, *p)
+		return true
+	})
+	return t
+}
+
+// Walk visits the pages depth-first in order, with their depth (0 at the
+// root); returning false skips a page's children.
+func (ix *Index) Walk(fn func(p *Page, depth int) bool) {
+	var walk func(parent string, depth int)
+	walk = func(parent string, depth int) {
+		for _, id := range ix.children[parent] {
+			if fn(ix.pages[id], depth) {
+				walk(id, depth+1)
+			}
+		}
+	}
+	walk("", 0)
+}
+
+// Path returns a page's path: the slugs from the root to it, joined by "/".
+func (ix *Index) Path(id string) string {
+	var segs []string
+	for p := ix.pages[id]; p != nil; p = ix.pages[p.Parent] {
+		segs = append(segs, p.Slug)
+		if p.Parent == "" {
+			break
+		}
+	}
+	for i, j := 0, len(segs)-1; i < j; i, j = i+1, j-1 {
+		segs[i], segs[j] = segs[j], segs[i]
+	}
+	return strings.Join(segs, "/")
+}
+
+// Paths returns every page's path in one pass.
+func (ix *Index) Paths() map[string]string {
+	paths := make(map[string]string, len(ix.pages))
+	var walk func(parent, prefix string)
+	walk = func(parent, prefix string) {
+		for _, id := range ix.children[parent] {
+			p := prefix + ix.pages[id].Slug
+			paths[id] = p
+			walk(id, p+"/")
+		}
+	}
+	walk("", "")
+	return paths
+}
+
+// GitPath is the markdown file a page is written to, as Git Sync writes it:
+// <path>/README.md for a page with child pages, <path>.md otherwise. Links
+// between pages in markdown are relative paths between these files.
+func (ix *Index) GitPath(id string) string {
+	if len(ix.children[id]) > 0 {
+		return ix.Path(id) + "/README.md"
+	}
+	return ix.Path(id) + ".md"
+}
+
+// ByGitPath finds the page written to a markdown file path (see GitPath);
+// a folder path ("guides") finds the folder's page too.
+func (ix *Index) ByGitPath(path string) *Page {
+	path = strings.Trim(path, "/")
+	switch {
+	case strings.HasSuffix(path, "/README.md"):
+		path = strings.TrimSuffix(path, "/README.md")
+	case path == "README.md":
+		return nil
+	case strings.HasSuffix(path, ".md"):
+		path = strings.TrimSuffix(path, ".md")
+	}
+	parent := ""
+	var found *Page
+	for _, seg := range strings.Split(path, "/") {
+		found = nil
+		for _, id := range ix.children[parent] {
+			if ix.pages[id].Slug == seg {
+				found = ix.pages[id]
+				break
+			}
+		}
+		if found == nil {
+			return nil
+		}
+		parent = found.ID
+	}
+	return found
+}
+
+// IsDescendant reports whether id is under (or is) ancestor.
+func (ix *Index) IsDescendant(id, ancestor string) bool {
+	for seen := 0; id != "" && seen <= len(ix.pages); seen++ {
+		if id == ancestor {
+			return true
+		}
+		p := ix.pages[id]
+		if p == nil {
+			return false
+		}
+		id = p.Parent
+	}
+	return false
+}
+
+// Subtree returns a page's id and its descendants' ids.
+func (ix *Index) Subtree(id string) []string {
+	out := []string{id}
+	for i := 0; i < len(out); i++ {
+		out = append(out, ix.children[out[i]]...)
+	}
+	return out
+}
+
+// SlugTaken reports whether a child of parent other than except has slug.
+func (ix *Index) SlugTaken(parent, slug, except string) bool {
+	for _, id := range ix.children[parent] {
+		if id != except && ix.pages[id].Slug == slug {
+			return true
+		}
+	}
+	return false
+}
+
+// UniqueSlug returns base, or base-2, base-3... the first free among
+// parent's children.
+func (ix *Index) UniqueSlug(parent, base, except string) string {
+	slug := base
+	for n := 2; ix.SlugTaken(parent, slug, except); n++ {
+		slug = base + "-" + itoa(n)
+	}
+	return slug
+}
+
+// PosAt returns the position key placing a page at index at among parent's
+// children (at < 0 or past the end: last), ignoring the page moving.
+func (ix *Index) PosAt(parent string, at int, moving string) string {
+	var sibs []string
+	for _, id := range ix.children[parent] {
+		if id != moving {
+			sibs = append(sibs, id)
+		}
+	}
+	if at < 0 || at > len(sibs) {
+		at = len(sibs)
+	}
+	lo, hi := "", ""
+	if at > 0 {
+		lo = ix.pages[sibs[at-1]].Pos
+	}
+	if at < len(sibs) {
+		hi = ix.pages[sibs[at]].Pos
+	}
+	return Between(lo, hi)
+}
+
+// Put adds or replaces a page; call Reindex after a batch of puts.
+func (ix *Index) Put(p Page) { ix.pages[p.ID] = &p }
+
+// Remove deletes pages; call Reindex after.
+func (ix *Index) Remove(ids ...string) {
+	for _, id := range ids {
+		delete(ix.pages, id)
+	}
+}
+
+// PutFile adds or replaces a file.
+func (ix *Index) PutFile(f File) { ix.files[f.ID] = &f }
+
+// Reindex recomputes the children lists after Put and Remove.
+func (ix *Index) Reindex() { ix.reindex() }
+
+// Slugify makes a slug of a title: its letters and digits lower-cased, words
+// joined by "-"; "page" when nothing remains.
+func Slugify(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range title {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			dash = true
+		}
+		if b.Len() >= 100 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "page"
+	}
+	return b.String()
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(buf[i:])
+}

@@ -1,0 +1,252 @@
+package content
+
+import (
+	"context"
+	"net/url"
+	"time"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// Revision is the API shape of a revision (the reference's Revision).
+type Revision struct {
+	Object           string            `json:"object" enum:"revision"`
+	ID               string            `json:"id"`
+	Parents          []string          `json:"parents"`
+	Pages            []RevisionPage    `json:"pages"`
+	Files            []RevisionFile    `json:"files"`
+	ReusableContents []ReusableContent `json:"reusableContents"`
+	CreatedAt        time.Time         `json:"createdAt"`
+	Git              *model.GitCommit  `json:"git,omitempty"`
+	URLs             RevisionURLs      `json:"urls"`
+	Type             string            `json:"type" enum:"edits,merge,rollback,update,computed"`
+	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty" doc:"The change request merged (merge revisions)"`
+}
+
+// ReusableContent is a block reused across pages (none are authored yet).
+type ReusableContent struct {
+	ID       string   `json:"id"`
+	Title    string   `json:"title"`
+	Document string   `json:"document,omitempty"`
+	Git      *GitBlob `json:"git,omitempty"`
+}
+
+// RevisionURLs are a revision's links.
+type RevisionURLs struct {
+	App string `json:"app" format:"uri"`
+}
+
+// RevisionPage is the API shape of a page (the reference's RevisionPage:
+// its document, group and link variants in one shape, told apart by type).
+type RevisionPage struct {
+	ID            string         `json:"id"`
+	Title         string         `json:"title"`
+	Kind          string         `json:"kind" enum:"sheet,group,link" doc:"Deprecated form of type"`
+	Type          string         `json:"type" enum:"document,group,link,computed"`
+	Emoji         string         `json:"emoji,omitempty"`
+	Icon          string         `json:"icon,omitempty"`
+	CreatedAt     *time.Time     `json:"createdAt,omitempty"`
+	UpdatedAt     *time.Time     `json:"updatedAt,omitempty"`
+	URLs          *PageURLs      `json:"urls,omitempty"`
+	Slug          string         `json:"slug,omitempty"`
+	Path          string         `json:"path,omitempty"`
+	Description   string         `json:"description,omitempty"`
+	DocumentID    string         `json:"documentId,omitempty"`
+	Pages         []RevisionPage `json:"pages,omitempty" doc:"Child pages (document and group pages)"`
+	Git           *GitBlob       `json:"git,omitempty"`
+	Layout        *Layout        `json:"layout,omitempty"`
+	Cover         *Cover         `json:"cover,omitempty"`
+	Hidden        bool           `json:"hidden"`
+	NoIndex       *bool          `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool          `json:"noRobotsIndex,omitempty"`
+	Target        *Ref           `json:"target,omitempty"`
+	Href          string         `json:"href,omitempty"`
+	Markdown      *string        `json:"markdown,omitempty" doc:"The page as markdown (format=markdown)"`
+	Document      *JSONDocument  `json:"document,omitempty" doc:"The page as a document tree (format=document)"`
+}
+
+// PageURLs are a page's links.
+type PageURLs struct {
+	App string `json:"app" format:"uri"`
+}
+
+// RevisionFile is the API shape of a file (the reference's RevisionFile).
+type RevisionFile struct {
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	ContentType string          `json:"contentType"`
+	DownloadURL string          `json:"downloadURL" format:"uri"`
+	Size        int64           `json:"size"`
+	Dimensions  *FileDimensions `json:"dimensions,omitempty"`
+	Git         *GitBlob        `json:"git,omitempty"`
+}
+
+// FileDimensions are an image's size in pixels.
+type FileDimensions struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
+// JSONDocument is a page body as a document tree (the reference's
+// JSONDocument): blocks of inlines and texts with marks.
+type JSONDocument struct {
+	Object string           `json:"object" enum:"document"`
+	Data   map[string]any   `json:"data"`
+	Nodes  []map[string]any `json:"nodes"`
+}
+
+// ChangeRequest is the API shape of a change request.
+type ChangeRequest struct {
+	Object                 string            `json:"object" enum:"change-request"`
+	ID                     string            `json:"id"`
+	Number                 int               `json:"number"`
+	Status                 string            `json:"status" enum:"draft,open,archived,merged"`
+	Subject                string            `json:"subject" maxLength:"100"`
+	CreatedBy              users.User        `json:"createdBy"`
+	CreatedAt              time.Time         `json:"createdAt"`
+	UpdatedAt              time.Time         `json:"updatedAt"`
+	Revision               string            `json:"revision" doc:"The request's current revision"`
+	RevisionInitial        string            `json:"revisionInitial" doc:"The space revision the request was created from"`
+	RevisionMergedAncestor string            `json:"revisionMergedAncestor,omitempty" doc:"The space revision last brought in by an update"`
+	RevisionMerged         string            `json:"revisionMerged,omitempty" doc:"The space revision its merge made"`
+	Comments               int               `json:"comments"`
+	Outdated               bool              `json:"outdated" doc:"The space has changed since the request's base"`
+	URLs                   ChangeRequestURLs `json:"urls"`
+}
+
+// ChangeRequestURLs are a change request's links.
+type ChangeRequestURLs struct {
+	App      string `json:"app" format:"uri"`
+	Location string `json:"location" format:"uri"`
+}
+
+// ChangeRequestView renders a change request; head is the space's current
+// revision (a request is outdated while active and based on another).
+func ChangeRequestView(ctx context.Context, cr model.ChangeRequest, head string, by model.User) ChangeRequest {
+	return ChangeRequest{Object: "change-request", ID: cr.ID, Number: cr.Number, Status: cr.Status, Subject: cr.Subject,
+		CreatedBy: users.View(ctx, by), CreatedAt: cr.CreatedAt, UpdatedAt: cr.UpdatedAt,
+		Revision: cr.Revision, RevisionInitial: cr.RevisionInitial, RevisionMergedAncestor: cr.RevisionMergedAncestor,
+		RevisionMerged: cr.RevisionMerged, Comments: cr.Comments, Outdated: cr.Active() && cr.Base() != head,
+		URLs: ChangeRequestURLs{
+			App:      httpapi.AppURL(ctx) + "/s/" + cr.SpaceID + "/~/changes/" + itoa(cr.Number),
+			Location: httpapi.APIURL(ctx) + "/v1/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID,
+		}}
+}
+
+// Options select what a content read includes.
+type Options struct {
+	// Metadata false omits the mutable git metadata.
+	Metadata bool
+	// AppBase is the application URL of the content (space or change
+	// request); page links are under it.
+	AppBase string
+	// APIBase is the API's absolute base URL (download links are under it).
+	APIBase string
+	// Downloads signs file download URLs.
+	Downloads *Downloads
+	SpaceID   string
+}
+
+// RevisionView renders a revision and its tree.
+func RevisionView(rev model.Revision, ix *Index, o Options) Revision {
+	v := Revision{Object: "revision", ID: rev.ID, Parents: rev.Parents, Pages: PagesView(ix, o), Files: FilesView(ix.Files(), o),
+		ReusableContents: []ReusableContent{}, CreatedAt: rev.CreatedAt, URLs: RevisionURLs{App: o.AppBase + "/~/revisions/" + rev.ID},
+		Type: rev.Type}
+	if v.Parents == nil {
+		v.Parents = []string{}
+	}
+	if o.Metadata {
+		v.Git = rev.Git
+	}
+	return v
+}
+
+// PagesView renders the page tree, nested.
+func PagesView(ix *Index, o Options) []RevisionPage {
+	paths := ix.Paths()
+	var build func(parent string) []RevisionPage
+	build = func(parent string) []RevisionPage {
+		ids := ix.Children(parent)
+		out := make([]RevisionPage, 0, len(ids))
+		for _, id := range ids {
+			p := ix.Page(id)
+			v := PageView(p, paths[id], o)
+			if p.Type != TypeLink {
+				v.Pages = build(id)
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	return build("")
+}
+
+// PageView renders one page without its children.
+func PageView(p *Page, path string, o Options) RevisionPage {
+	v := RevisionPage{ID: p.ID, Title: p.Title, Type: p.Type, Emoji: p.Emoji, Icon: p.Icon, Hidden: p.Hidden}
+	if !p.CreatedAt.IsZero() {
+		c, u := p.CreatedAt, p.UpdatedAt
+		v.CreatedAt, v.UpdatedAt = &c, &u
+	}
+	if o.Metadata {
+		v.Git = p.Git
+	}
+	switch p.Type {
+	case TypeLink:
+		v.Kind = "link"
+		v.Target = p.Target
+		if p.Target != nil && p.Target.Kind == "url" {
+			v.Href = p.Target.URL
+		}
+		return v
+	case TypeGroup:
+		v.Kind = "group"
+	default:
+		v.Kind = "sheet"
+		layout := DefaultLayout()
+		if p.Layout != nil {
+			layout = *p.Layout
+		}
+		v.Layout = &layout
+		v.Cover = p.Cover
+		v.Description = p.Description
+		v.DocumentID = p.Document
+		v.URLs = &PageURLs{App: o.AppBase + "/" + escapePath(path)}
+	}
+	v.Slug, v.Path = p.Slug, path
+	v.Pages = []RevisionPage{}
+	noIndex, noRobots := p.NoIndex, p.NoRobotsIndex
+	v.NoIndex, v.NoRobotsIndex = &noIndex, &noRobots
+	return v
+}
+
+// FilesView renders files.
+func FilesView(files []File, o Options) []RevisionFile {
+	out := make([]RevisionFile, 0, len(files))
+	for i := range files {
+		out = append(out, FileView(&files[i], o))
+	}
+	return out
+}
+
+// FileView renders one file, with a signed download URL.
+func FileView(f *File, o Options) RevisionFile {
+	v := RevisionFile{ID: f.ID, Name: f.Name, ContentType: f.ContentType, Size: f.Size}
+	if f.Width > 0 && f.Height > 0 {
+		v.Dimensions = &FileDimensions{Width: f.Width, Height: f.Height}
+	}
+	if o.Downloads != nil {
+		v.DownloadURL = o.Downloads.URL(o.APIBase, o.SpaceID, f)
+	}
+	if o.Metadata {
+		v.Git = f.Git
+	}
+	return v
+}
+
+func escapePath(p string) string {
+	u := url.URL{Path: p}
+	return u.EscapedPath()
+}

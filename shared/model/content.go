@@ -1,0 +1,57 @@
+package model
+
+import "time"
+
+// GitCommit is the Git commit a revision came from or went to (Git Sync).
+type GitCommit struct {
+	OID              string `json:"oid"`
+	Message          string `json:"message"`
+	CreatedByGitBook bool   `json:"createdByGitBook"`
+	URL              string `json:"url,omitempty"`
+	Ref              string `json:"ref,omitempty"`
+}
+
+// Change request statuses (the reference's ChangeRequestStatus).
+const (
+	CRDraft    = "draft"
+	CROpen     = "open"
+	CRArchived = "archived"
+	CRMerged   = "merged"
+)
+
+// ChangeRequest proposes edits to a space's content: a line of revisions
+// branched from the space's head, merged back when accepted.
+type ChangeRequest struct {
+	ID          string    `json:"id"`
+	SpaceID     string    `json:"spaceId"`
+	Number      int       `json:"number"`
+	Status      string    `json:"status"`
+	Subject     string    `json:"subject"`
+	AgentTaskID string    `json:"agentTaskId,omitempty"`
+	CreatedBy   string    `json:"createdBy"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+	// Revision is the request's head.
+	Revision string `json:"revision"`
+	// RevisionInitial is the space head the request branched from.
+	RevisionInitial string `json:"revisionInitial"`
+	// RevisionMergedAncestor is the space head last pulled in by an update.
+	RevisionMergedAncestor string `json:"revisionMergedAncestor,omitempty"`
+	// RevisionMerged is the space revision its merge made.
+	RevisionMerged string `json:"revisionMerged,omitempty"`
+	Comments       int    `json:"comments"`
+	// Contributors are the users who created or authored the request.
+	Contributors []string `json:"contributors"`
+}
+
+// Base is the space revision the request's changes are relative to: the
+// merge base of a merge or an update.
+func (c ChangeRequest) Base() string {
+	if c.RevisionMergedAncestor != "" {
+		return c.RevisionMergedAncestor
+	}
+	return c.RevisionInitial
+}
+
+// Active reports whether the request still accepts changes.
+func (c ChangeRequest) Active() bool { return c.Status == CRDraft || c.Status == CROpen }
