@@ -29,6 +29,8 @@ LAMBDA_FUNCTIONS := UsersFunction OrganizationsFunction SpacesFunction
 dir_UsersFunction := users
 dir_OrganizationsFunction := orgs
 dir_SpacesFunction := spaces
+LAMBDA_FUNCTIONS += SitesFunction
+dir_SitesFunction := sites
 LAMBDA_FUNCTIONS += ContentFunction
 dir_ContentFunction := content
 

@@ -15,6 +15,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/users"
@@ -42,6 +43,9 @@ func Families() []Family {
 		}},
 		{Name: "spaces", Function: "SpacesFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			spaces.Register(api, spaces.New(d))
+		}},
+		{Name: "sites", Function: "SitesFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			sites.Register(api, sites.New(d))
 		}},
 		{Name: "content", Function: "ContentFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			content.Register(api, content.New(d))

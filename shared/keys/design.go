@@ -82,6 +82,12 @@ func Design() []Entity {
 		{Name: "Change request contributor copy", PK: "SPACE#<spaceId>", SK: "CRBY#<userId>#<changeRequestId>", GSI1: "SPACE#<spaceId>#CRBY#<userId>#<status> / <number>", Patterns: []Pattern{
 			{"List a contributor's change requests of a status (newest first)", "GSI1", "GSI1PK = SPACE#<spaceId>#CRBY#<userId>#<status>"},
 		}},
+		{Name: "Site", PK: "SITE#<siteId>", SK: "SITE", GSI1: "ORG#<orgId>#SITES / SITE#<siteId>", Patterns: []Pattern{
+			{"Get a site with its whole structure (sections, groups, site spaces, share links)", "table", "PK = SITE#<siteId> AND SK = SITE"},
+			{"List an organization's sites (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SITES"},
+		}},
+		{Name: "Site adaptive schema", PK: "SITE#<siteId>", SK: "ADAPTIVE_SCHEMA", Patterns: []Pattern{{"Get a site's adaptive schema", "table", "PK = SITE#<siteId> AND SK = ADAPTIVE_SCHEMA"}}},
+		{Name: "Site basename reservation", PK: "SITEBASENAME#<orgId>#<basename>", SK: "SITEBASENAME", Patterns: []Pattern{{"Keep basenames unique in an organization", "table", "put if not exists"}}},
 	}
 }
 

@@ -254,3 +254,26 @@ func number10(n int) string {
 	}
 	return string(b)
 }
+
+// Site is a docs site record, holding its whole structure.
+func Site(siteID string) Key { return Key{SitePartition(siteID), "SITE"} }
+
+// SitePartition is the partition of a site's items.
+func SitePartition(siteID string) string { return "SITE#" + siteID }
+
+// SiteInOrg places a site in its organization's list (GSI1).
+func SiteInOrg(orgID, siteID string) IndexKey {
+	return IndexKey{OrgSites(orgID), "SITE#" + siteID}
+}
+
+// OrgSites is the GSI1 partition of an organization's sites.
+func OrgSites(orgID string) string { return "ORG#" + orgID + "#SITES" }
+
+// SiteAdaptiveSchema is a site's adaptive content schema.
+func SiteAdaptiveSchema(siteID string) Key { return Key{SitePartition(siteID), "ADAPTIVE_SCHEMA"} }
+
+// SiteBasename reserves a basename for one site of an organization
+// (uniqueness: two sites with one basename would share a published URL).
+func SiteBasename(orgID, basename string) Key {
+	return Key{"SITEBASENAME#" + orgID + "#" + basename, "SITEBASENAME"}
+}

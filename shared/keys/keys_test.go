@@ -10,6 +10,7 @@ import (
 func render(pattern string) string {
 	r := strings.NewReplacer("<userId>", "u1", "<orgId>", "o1", "<email>", "a@b.c", "<sha256(secret)>", "h1",
 		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1", "<changeRequestId>", "c1", "<status>", "open", "<number>", "0000000007",
+		"<siteId>", "si1", "<basename>", "docs",
 		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
 		" (live spaces in a collection only)", "", " (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", "")
@@ -51,6 +52,9 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Change request"] = ChangeRequest("s1", "c1")
 	primary["Change request number"] = ChangeRequestNumber("s1", 7)
 	primary["Change request contributor copy"] = ChangeRequestContributor("s1", "u1", "c1")
+	primary["Site"] = Site("si1")
+	primary["Site adaptive schema"] = SiteAdaptiveSchema("si1")
+	primary["Site basename reservation"] = SiteBasename("o1", "docs")
 	if len(primary) != len(Design()) {
 		t.Fatalf("%d entities checked, %d designed", len(primary), len(Design()))
 	}
@@ -66,6 +70,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 		"Space":       {SpaceInOrg("o1", "s1"), SpaceInCollection("c1", "a1")},
 	}
 	index["Collection"] = [2]IndexKey{CollectionInOrg("o1", "a0/a1"), CollectionAmongSiblings("o1", "c0", "a1")}
+	index["Site"] = [2]IndexKey{SiteInOrg("o1", "si1")}
 	index["Grant on a space"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "space", "s1")}
 	index["Grant on a collection"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "collection", "c1")}
 	if k := CollectionAmongSiblings("o1", "", "a1"); k.PK != "ORG#o1#TOP#COLLECTIONS" {

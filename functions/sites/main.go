@@ -1,0 +1,9 @@
+// Command sites is the SitesFunction Lambda function: the sites family
+// (docs sites, their sections, section groups, site spaces, share links,
+// adaptive schema and published view). Built for provided.al2023 as
+// "bootstrap" by `make build-SitesFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("sites") }

@@ -1,0 +1,88 @@
+package model
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Site is a docs site with its whole structure: sections, section groups,
+// site spaces and share links live inside the one record, so that reading a
+// site's structure is one read and every structural change is one
+// version-guarded write (package sites keeps the invariants).
+type Site struct {
+	ID              string    `json:"id"`
+	OrgID           string    `json:"orgId"`
+	Type            string    `json:"type"`
+	Title           string    `json:"title"`
+	Hostname        string    `json:"hostname,omitempty"`
+	Basename        string    `json:"basename,omitempty"`
+	Proxy           string    `json:"proxy,omitempty"` // origin, e.g. company.com/docs
+	Visibility      string    `json:"visibility"`
+	Published       bool      `json:"published"`
+	AdaptiveContent bool      `json:"adaptiveContent"`
+	AgentsContext   string    `json:"agentsContext"`
+	CreatedAt       time.Time `json:"createdAt"`
+	UpdatedAt       time.Time `json:"updatedAt"`
+	CreatedBy       string    `json:"createdBy"`
+
+	Sections   []SiteSection      `json:"sections,omitempty"`
+	Groups     []SiteSectionGroup `json:"groups,omitempty"`
+	SiteSpaces []SiteSpace        `json:"siteSpaces,omitempty"`
+	ShareLinks []ShareLink        `json:"shareLinks,omitempty"`
+}
+
+// SiteSection is a section of a site. Order is its key among its siblings:
+// the site's top level (ungrouped sections and groups share one order) or
+// its group.
+type SiteSection struct {
+	ID          string    `json:"id"`
+	Title       string    `json:"title"`
+	Description string    `json:"description,omitempty"`
+	Path        string    `json:"path"`
+	Condition   string    `json:"condition,omitempty"`
+	Icon        string    `json:"icon,omitempty"`
+	Group       string    `json:"group,omitempty"`
+	Order       string    `json:"order"`
+	Default     bool      `json:"default,omitempty"`
+	CreatedAt   time.Time `json:"createdAt"`
+}
+
+// SiteSectionGroup groups sections of a site; it orders among the site's
+// top-level items.
+type SiteSectionGroup struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Icon      string    `json:"icon,omitempty"`
+	Order     string    `json:"order"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// SiteSpace links a space into a site, at the root (Section "") or in a
+// section; Order is its key among the site spaces of that level.
+type SiteSpace struct {
+	ID        string    `json:"id"`
+	SpaceID   string    `json:"spaceId"`
+	Section   string    `json:"section,omitempty"`
+	Path      string    `json:"path"`
+	Condition string    `json:"condition,omitempty"`
+	Order     string    `json:"order"`
+	Default   bool      `json:"default,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// ShareLink gives whoever holds Key access to a share-link site.
+type ShareLink struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Key       string    `json:"key"`
+	Active    bool      `json:"active"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// SiteAdaptiveSchema is a site's visitor schema (JSON Schema draft-07), kept
+// in its own item: the published view does not need it.
+type SiteAdaptiveSchema struct {
+	SiteID     string          `json:"siteId"`
+	JSONSchema json.RawMessage `json:"jsonSchema"`
+	UpdatedAt  time.Time       `json:"updatedAt"`
+}

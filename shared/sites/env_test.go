@@ -1,0 +1,238 @@
+package sites_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/blob/fsblob"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/store/boltstore"
+	"github.com/galleydocs/galley/shared/store/dynamostore"
+	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// ddb is the one DynamoDB Local of this test binary; each test on it gets
+// its own table.
+var ddb testenv.DynamoDBLocal
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	ddb.Stop()
+	os.Exit(code)
+}
+
+var tableSeq atomic.Int64
+
+// boltStore returns a fresh embedded store.
+func boltStore(t testing.TB) store.Store {
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "galley.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.DB().NoSync = true // tests need no durability
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// dynamoStore returns a store on a fresh table of the shared DynamoDB
+// Local (skipped, or failed when emulators are required, without it).
+func dynamoStore(t testing.TB) store.Store {
+	t.Helper()
+	c := dynamodb.New(dynamodb.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(ddb.Endpoint(t)),
+		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+			return aws.Credentials{AccessKeyID: "galley", SecretAccessKey: "galley", Source: "test"}, nil
+		}),
+	})
+	name := fmt.Sprintf("galley-sites-%d-%d", os.Getpid(), tableSeq.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := dynamostore.CreateTable(ctx, c, name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if _, err := c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+			t.Errorf("delete table %s: %v", name, err)
+		}
+	})
+	return dynamostore.New(c, name)
+}
+
+// backends runs fn on each storage backend.
+func backends(t *testing.T, fn func(t *testing.T, f *fixture)) {
+	t.Run("bolt", func(t *testing.T) { fn(t, newFixture(t, boltStore(t))) })
+	t.Run("dynamodb", func(t *testing.T) { fn(t, newFixture(t, dynamoStore(t))) })
+}
+
+// fixture is an API with the spaces and sites families on one store, an
+// organization with a member of each kind, and an outsider who administers
+// an organization of their own.
+type fixture struct {
+	t                                       *testing.T
+	kit                                     *testkit.Kit
+	api                                     *httpapi.API
+	org, other                              model.Organization
+	admin, creator, reader, guest, outsider string // tokens
+	adminID                                 string
+}
+
+// newKit is testkit.New on the given store.
+func newKit(t *testing.T, st store.Store) *testkit.Kit {
+	blobs, err := fsblob.New(filepath.Join(t.TempDir(), "blobs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var mu atomic.Int64
+	d := &deps.Deps{Store: st, Blobs: blobs, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Authz: access.NewAuthorizer(st), Pager: httpapi.NewPager([]byte("test-secret")),
+		Now: func() time.Time { return clock.Add(time.Duration(mu.Add(1)) * time.Millisecond) }}
+	k := &testkit.Kit{T: t, Deps: d, Ctx: context.Background()}
+	if _, _, err := users.New(d).Bootstrap(k.Ctx, testkit.AdminToken); err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func newFixture(t *testing.T, st store.Store) *fixture {
+	k := newKit(t, st)
+	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
+	spaces.Register(api, spaces.New(k.Deps))
+	sites.Register(api, sites.New(k.Deps))
+	f := &fixture{t: t, kit: k, api: api}
+	ua, ta := k.User("alice")
+	uc, tc := k.User("carol")
+	ur, tr := k.User("rita")
+	ug, tg := k.User("gus")
+	uo, to := k.User("olga")
+	f.admin, f.creator, f.reader, f.guest, f.outsider, f.adminID = ta, tc, tr, tg, to, ua.ID
+	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, uc.ID: model.RoleCreate, ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
+	f.other = k.Org("Other", map[string]model.Role{uo.ID: model.RoleAdmin})
+	return f
+}
+
+func setup(t *testing.T) *fixture { return newFixture(t, boltStore(t)) }
+
+func (f *fixture) as(t *testing.T, token string) *apitest.Client {
+	c := apitest.New(t, f.api)
+	c.Token = token
+	return c
+}
+
+// sitesPath is the organization's sites collection.
+func (f *fixture) sitesPath() string { return "/v1/orgs/" + f.org.ID + "/sites" }
+
+// space creates a space in the organization and returns its id.
+func (f *fixture) space(t *testing.T, title string) string {
+	t.Helper()
+	return f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": title}).Map(t)["id"].(string)
+}
+
+// site creates a site (as the admin) and returns its path.
+func (f *fixture) site(t *testing.T, body map[string]any) (string, map[string]any) {
+	t.Helper()
+	s := f.as(t, f.admin).Expect(http.StatusCreated, "POST", f.sitesPath(), body).Map(t)
+	return f.sitesPath() + "/" + s["id"].(string), s
+}
+
+// list reads every page of a list, limit items at a time, and returns the
+// items; it checks count and the page envelope.
+func (f *fixture) list(t *testing.T, token, path string, limit int) []map[string]any {
+	t.Helper()
+	var all []map[string]any
+	page := ""
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	for pages := 0; pages < 100; pages++ {
+		p := fmt.Sprintf("%s%slimit=%d", path, sep, limit)
+		if page != "" {
+			p += "&page=" + page
+		}
+		m := f.as(t, token).Expect(http.StatusOK, "GET", p, nil).Map(t)
+		items := m["items"].([]any)
+		if int(m["count"].(float64)) != len(items) || len(items) > limit {
+			t.Fatalf("page of %d items with count %v (limit %d)", len(items), m["count"], limit)
+		}
+		for _, it := range items {
+			all = append(all, it.(map[string]any))
+		}
+		next, _ := m["next"].(map[string]any)
+		if next == nil {
+			return all
+		}
+		page = next["page"].(string)
+	}
+	t.Fatal("too many pages")
+	return nil
+}
+
+// ids returns the ids of items.
+func ids(items []map[string]any) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it["id"].(string)
+	}
+	return out
+}
+
+func field(items []map[string]any, name string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i], _ = it[name].(string)
+	}
+	return out
+}
+
+func join(s []string) string { return strings.Join(s, ",") }
+
+// mentions fails unless an error answer names field.
+func mentions(t *testing.T, res apitest.Response, field string) {
+	t.Helper()
+	if !strings.Contains(string(res.Body), field) {
+		t.Errorf("error does not name %q: %s", field, res.Body)
+	}
+}
+
+// storeItems reads every item of a table partition.
+func storeItems(f *fixture, pk string) ([]store.Item, error) {
+	return store.QueryAll(f.kit.Ctx, f.kit.Deps.Store, store.Query{PK: pk})
+}
+
+// sampleSchema is a valid adaptive schema.
+func sampleSchema() map[string]any {
+	return map[string]any{
+		"$schema": "http://json-schema.org/draft-07/schema#",
+		"type":    "object",
+		"properties": map[string]any{
+			"isBetaUser": map[string]any{"type": "boolean", "description": "In the beta program"},
+			"isAdmin":    map[string]any{"type": "boolean"},
+			"unsigned": map[string]any{"type": "object", "description": "Unsigned claims of the site visitor.",
+				"properties":           map[string]any{"prefersDark": map[string]any{"type": "boolean", "description": "Dark mode"}},
+				"additionalProperties": false},
+		},
+		"additionalProperties": false,
+	}
+}

@@ -1,0 +1,210 @@
+package sites
+
+import (
+	"context"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Sections, section groups and site spaces: each call is one change of the
+// site's structure (see mutate); it returns the site as written and the id
+// of the item the answer shows.
+
+// AddSection adds a section showing a space (see structure.addSection).
+func (s *Service) AddSection(ctx context.Context, orgID, siteID, spaceID, title, icon string) (model.Site, string, model.Role, error) {
+	var sp model.Space
+	var id string
+	site, role, err := s.mutateAfter(ctx, orgID, siteID, opStructure,
+		func() (err error) { sp, err = s.liveSpace(ctx, orgID, spaceID, "spaceId"); return err },
+		func(st *structure) ([]store.Op, error) {
+			sec, err := st.addSection(sp, title)
+			if err != nil {
+				return nil, err
+			}
+			sec.Icon = icon
+			id = sec.ID
+			return nil, nil
+		})
+	return site, id, role, err
+}
+
+// SectionChange is the input of UpdateSection: nil fields are left as they
+// are; the Clear fields remove a value (null in the request).
+type SectionChange struct {
+	Title, Path, DefaultSiteSpace, Condition, Icon, Description *string
+	ClearCondition, ClearIcon, ClearDescription                 bool
+}
+
+// UpdateSection changes a section. Its path stays unique among the site's
+// sections (Conflict otherwise).
+func (s *Service) UpdateSection(ctx context.Context, orgID, siteID, sectionID string, ch SectionChange) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		sec, err := st.section(sectionID)
+		if err != nil {
+			return nil, err
+		}
+		if ch.Path != nil && *ch.Path != sec.Path {
+			if st.sectionPaths(sec.ID)[*ch.Path] {
+				return nil, apperr.Conflictf("another section of this site has the path %q", *ch.Path)
+			}
+			sec.Path = *ch.Path
+		}
+		setOrClear(&sec.Title, ch.Title, false)
+		setOrClear(&sec.Condition, ch.Condition, ch.ClearCondition)
+		setOrClear(&sec.Icon, ch.Icon, ch.ClearIcon)
+		setOrClear(&sec.Description, ch.Description, ch.ClearDescription)
+		if ch.DefaultSiteSpace != nil {
+			if err := st.setDefaultSiteSpace(*ch.DefaultSiteSpace, sec.ID, "defaultSiteSpace"); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	})
+}
+
+// setOrClear applies one optional field of a PATCH.
+func setOrClear(field *string, v *string, clear bool) {
+	switch {
+	case clear:
+		*field = ""
+	case v != nil:
+		*field = *v
+	}
+}
+
+// DeleteSection removes a section and its site spaces.
+func (s *Service) DeleteSection(ctx context.Context, orgID, siteID, sectionID string) error {
+	_, _, err := s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		return nil, st.deleteSection(sectionID)
+	})
+	return err
+}
+
+// MoveSection moves a section (see structure.moveSection).
+func (s *Service) MoveSection(ctx context.Context, orgID, siteID, sectionID string, pos Position) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		return nil, st.moveSection(sectionID, pos)
+	})
+}
+
+// AddGroup adds a section group.
+func (s *Service) AddGroup(ctx context.Context, orgID, siteID, title, icon string, sections []string) (model.Site, string, model.Role, error) {
+	var id string
+	site, role, err := s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		g, err := st.addGroup(title, icon, sections)
+		if err != nil {
+			return nil, err
+		}
+		id = g.ID
+		return nil, nil
+	})
+	return site, id, role, err
+}
+
+// GroupChange is the input of UpdateGroup.
+type GroupChange struct {
+	Title, Icon *string
+	ClearIcon   bool
+}
+
+// UpdateGroup changes a section group.
+func (s *Service) UpdateGroup(ctx context.Context, orgID, siteID, groupID string, ch GroupChange) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		g, err := st.group(groupID)
+		if err != nil {
+			return nil, err
+		}
+		setOrClear(&g.Title, ch.Title, false)
+		setOrClear(&g.Icon, ch.Icon, ch.ClearIcon)
+		return nil, nil
+	})
+}
+
+// DeleteGroup removes a section group, keeping its sections.
+func (s *Service) DeleteGroup(ctx context.Context, orgID, siteID, groupID string) error {
+	_, _, err := s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		return nil, st.deleteGroup(groupID)
+	})
+	return err
+}
+
+// AddToGroup appends a section to a group.
+func (s *Service) AddToGroup(ctx context.Context, orgID, siteID, groupID, sectionID string) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		return nil, st.addToGroup(groupID, sectionID)
+	})
+}
+
+// RemoveFromGroup takes a section out of its group.
+func (s *Service) RemoveFromGroup(ctx context.Context, orgID, siteID, groupID, sectionID string) error {
+	_, _, err := s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		return nil, st.removeFromGroup(groupID, sectionID)
+	})
+	return err
+}
+
+// MoveGroup moves a section group among the top-level items.
+func (s *Service) MoveGroup(ctx context.Context, orgID, siteID, groupID string, pos Position) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		return nil, st.moveGroup(groupID, pos)
+	})
+}
+
+// AddSiteSpace adds a space to a site (see structure.addSiteSpace).
+func (s *Service) AddSiteSpace(ctx context.Context, orgID, siteID, spaceID, sectionID string) (model.Site, string, model.Role, error) {
+	var sp model.Space
+	var id string
+	site, role, err := s.mutateAfter(ctx, orgID, siteID, opStructure,
+		func() (err error) { sp, err = s.liveSpace(ctx, orgID, spaceID, "spaceId"); return err },
+		func(st *structure) ([]store.Op, error) {
+			ss, err := st.addSiteSpace(sp, sectionID)
+			if err != nil {
+				return nil, err
+			}
+			id = ss.ID
+			return nil, nil
+		})
+	return site, id, role, err
+}
+
+// SiteSpaceChange is the input of UpdateSiteSpace.
+type SiteSpaceChange struct {
+	Path, Condition *string
+	ClearCondition  bool
+}
+
+// UpdateSiteSpace changes a site space. Its path stays unique in its level
+// (Conflict otherwise).
+func (s *Service) UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string, ch SiteSpaceChange) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		ss, err := st.siteSpace(siteSpaceID)
+		if err != nil {
+			return nil, err
+		}
+		if ch.Path != nil && *ch.Path != ss.Path {
+			if st.levelPaths(ss.Section, ss.ID)[*ch.Path] {
+				return nil, apperr.Conflictf("another site space of this level has the path %q", *ch.Path)
+			}
+			ss.Path = *ch.Path
+		}
+		setOrClear(&ss.Condition, ch.Condition, ch.ClearCondition)
+		return nil, nil
+	})
+}
+
+// DeleteSiteSpace removes a site space.
+func (s *Service) DeleteSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string) error {
+	_, _, err := s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		return nil, st.deleteSiteSpace(siteSpaceID)
+	})
+	return err
+}
+
+// MoveSiteSpace moves a site space (see structure.moveSiteSpace).
+func (s *Service) MoveSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string, pos Position) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		return nil, st.moveSiteSpace(siteSpaceID, pos)
+	})
+}

@@ -1,0 +1,217 @@
+package sites
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Share links and the published view.
+
+// CreateShareLink adds a share link with a fresh secret key.
+func (s *Service) CreateShareLink(ctx context.Context, orgID, siteID, name string) (model.Site, string, model.Role, error) {
+	var id string
+	site, role, err := s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
+		if len(st.s.ShareLinks) >= MaxShareLinks {
+			return nil, apperr.Conflictf("a site holds at most %d share links", MaxShareLinks)
+		}
+		l := model.ShareLink{ID: st.newID(), Name: name, Key: ids.Secret("", 24), Active: true, CreatedAt: st.now}
+		st.s.ShareLinks = append(st.s.ShareLinks, l)
+		id = l.ID
+		return nil, nil
+	})
+	return site, id, role, err
+}
+
+// ShareLinkChange is the input of UpdateShareLink.
+type ShareLinkChange struct {
+	Name   *string
+	Active *bool
+}
+
+// UpdateShareLink renames, activates or deactivates a share link. The key of
+// an inactive link stops opening the site at once: the published view reads
+// the site's item, which this write replaces.
+func (s *Service) UpdateShareLink(ctx context.Context, orgID, siteID, linkID string, ch ShareLinkChange) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
+		l, err := shareLink(st.s, linkID)
+		if err != nil {
+			return nil, err
+		}
+		if ch.Name != nil {
+			l.Name = *ch.Name
+		}
+		if ch.Active != nil {
+			l.Active = *ch.Active
+		}
+		return nil, nil
+	})
+}
+
+// DeleteShareLink removes a share link and its key.
+func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, linkID string) error {
+	_, _, err := s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
+		if _, err := shareLink(st.s, linkID); err != nil {
+			return nil, err
+		}
+		kept := st.s.ShareLinks[:0]
+		for _, l := range st.s.ShareLinks {
+			if l.ID != linkID {
+				kept = append(kept, l)
+			}
+		}
+		st.s.ShareLinks = kept
+		return nil, nil
+	})
+	return err
+}
+
+// ShareLinks returns a site's share links in creation order. Their keys are
+// secrets: only administrators list them.
+func (s *Service) ShareLinks(ctx context.Context, orgID, siteID string) (Loaded, error) {
+	l, err := s.load(ctx, orgID, siteID, opAdmin)
+	if err != nil {
+		return l, err
+	}
+	sort.SliceStable(l.Site.ShareLinks, func(i, j int) bool { return l.Site.ShareLinks[i].ID < l.Site.ShareLinks[j].ID })
+	return l, nil
+}
+
+func shareLink(site *model.Site, id string) (*model.ShareLink, error) {
+	for i := range site.ShareLinks {
+		if site.ShareLinks[i].ID == id {
+			return &site.ShareLinks[i], nil
+		}
+	}
+	return nil, apperr.NotFoundf("share link %s not found", id)
+}
+
+// resolveShareKey checks a shareKey parameter against the site's active
+// links and returns the key published URLs carry: the key on a share-link
+// site, "" otherwise. A key that opens no active link is refused.
+func resolveShareKey(site model.Site, key string) (string, error) {
+	if key == "" {
+		return "", nil
+	}
+	ok := false
+	for _, l := range site.ShareLinks {
+		// Compare in constant time: the key is a secret.
+		if l.Active && subtle.ConstantTimeCompare([]byte(l.Key), []byte(key)) == 1 {
+			ok = true
+		}
+	}
+	if !ok {
+		return "", apperr.Forbiddenf("shareKey: no active share link of this site has this key")
+	}
+	if site.Visibility != "share-link" {
+		return "", nil
+	}
+	return key, nil
+}
+
+// View is a site with what its views need: the caller's role, the key that
+// published URLs carry, and the spaces its site spaces show.
+type View struct {
+	Loaded
+	ShareKey string
+	Spaces   map[string]model.Space
+}
+
+// ReadStructure reads a site for a list of its sections or site spaces:
+// the site and the spaces of its site spaces, with shareKey resolved.
+func (s *Service) ReadStructure(ctx context.Context, orgID, siteID, shareKey string) (View, error) {
+	l, err := s.load(ctx, orgID, siteID, opRead)
+	if err != nil {
+		return View{}, err
+	}
+	return s.view(ctx, l, shareKey, false)
+}
+
+// Published reads a published site for its published view. An unpublished
+// site is NotFound here. The cost is bounded whatever the size of the
+// structure: the caller's membership, the site's one item, and the spaces
+// (one query of the organization's spaces, or a few reads; see spacesOf).
+func (s *Service) Published(ctx context.Context, orgID, siteID, shareKey string) (View, error) {
+	l, err := s.load(ctx, orgID, siteID, opRead)
+	if err != nil {
+		return View{}, err
+	}
+	if !l.Site.Published {
+		return View{}, apperr.NotFoundf("site %s is not published", siteID)
+	}
+	return s.view(ctx, l, shareKey, true)
+}
+
+// ViewOf returns the view of a site just written.
+func (s *Service) ViewOf(ctx context.Context, site model.Site, role model.Role) (View, error) {
+	return s.view(ctx, Loaded{Site: site, Role: role}, "", false)
+}
+
+func (s *Service) view(ctx context.Context, l Loaded, shareKey string, liveOnly bool) (View, error) {
+	key, err := resolveShareKey(l.Site, shareKey)
+	if err != nil {
+		return View{}, err
+	}
+	var spaceIDs []string
+	for _, ss := range l.Site.SiteSpaces {
+		spaceIDs = append(spaceIDs, ss.SpaceID)
+	}
+	sps, err := s.spacesOf(ctx, l.Site.OrgID, spaceIDs, liveOnly)
+	if err != nil {
+		return View{}, err
+	}
+	return View{Loaded: l, ShareKey: key, Spaces: sps}, nil
+}
+
+// fewSpaces is the most spaces read one by one; more are read with one
+// query of the organization's live spaces.
+const fewSpaces = 4
+
+// spacesOf returns the spaces with the given ids (all of one organization),
+// by id. liveOnly leaves deleted spaces out (the published view shows no
+// deleted content); otherwise they are read one by one.
+func (s *Service) spacesOf(ctx context.Context, orgID string, spaceIDs []string, liveOnly bool) (map[string]model.Space, error) {
+	out := map[string]model.Space{}
+	want := map[string]bool{}
+	for _, id := range spaceIDs {
+		want[id] = true
+	}
+	if len(want) > fewSpaces {
+		items, err := store.QueryAll(ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID)})
+		if err != nil {
+			return nil, fmt.Errorf("read spaces: %w", err)
+		}
+		for _, it := range items {
+			sp, err := records.Decode[model.Space](it)
+			if err != nil {
+				return nil, err
+			}
+			if want[sp.ID] {
+				out[sp.ID] = sp
+			}
+		}
+	}
+	for id := range want {
+		if _, ok := out[id]; ok || (liveOnly && len(want) > fewSpaces) {
+			continue
+		}
+		sp, _, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(id))
+		if errors.Is(err, store.ErrNotFound) || (err == nil && liveOnly && sp.DeletedAt != nil) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read space %s: %w", id, err)
+		}
+		out[id] = sp
+	}
+	return out, nil
+}

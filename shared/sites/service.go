@@ -1,0 +1,415 @@
+package sites
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Defaults of a new site.
+const (
+	DefaultType          = "basic"
+	DefaultVisibility    = "public"
+	DefaultAgentsContext = "excluded"
+	DefaultTitle         = "Untitled site"
+)
+
+// The rights each kind of call needs (see doc.go).
+const (
+	opRead      = access.ReadContent
+	opStructure = access.CreateContent
+	opAdmin     = access.AdminContent
+)
+
+// Service manages sites and their structure.
+type Service struct {
+	d      *deps.Deps
+	spaces *spaces.Service
+}
+
+// New returns the sites service.
+func New(d *deps.Deps) *Service { return &Service{d: d, spaces: spaces.New(d)} }
+
+// authorize returns the caller's role in orgID if it allows op on the site
+// siteID (or, with siteID "", on the organization's sites). Outsiders get
+// NotFound; so do guests for a site, since they see no sites.
+func (s *Service) authorize(ctx context.Context, orgID string, op access.OrgOp, siteID string) (model.Role, error) {
+	c, err := access.CallerFrom(ctx)
+	if err != nil {
+		return "", err
+	}
+	m, err := s.d.Authz.Membership(ctx, c, orgID)
+	if err != nil {
+		return "", err
+	}
+	if siteID != "" && !access.Allowed(m.Role(), opRead) {
+		return "", apperr.NotFoundf("site %s not found", siteID)
+	}
+	if !access.Allowed(m.Role(), op) {
+		return "", apperr.Forbiddenf("your role in this organization does not allow this (%s)", op)
+	}
+	return m.Role(), nil
+}
+
+// Loaded is a site read for a caller.
+type Loaded struct {
+	Site    model.Site
+	Version int64
+	Role    model.Role
+}
+
+func (s *Service) load(ctx context.Context, orgID, siteID string, op access.OrgOp) (Loaded, error) {
+	role, err := s.authorize(ctx, orgID, op, siteID)
+	if err != nil {
+		return Loaded{}, err
+	}
+	site, v, err := records.Get[model.Site](ctx, s.d.Store, keys.Site(siteID))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && site.OrgID != orgID) {
+		return Loaded{}, apperr.NotFoundf("site %s not found", siteID)
+	}
+	if err != nil {
+		return Loaded{}, fmt.Errorf("read site: %w", err)
+	}
+	return Loaded{Site: site, Version: v, Role: role}, nil
+}
+
+// siteItem is a site's item, listed in its organization.
+func siteItem(site model.Site, version int64) store.Item {
+	it := records.Item(keys.Site(site.ID), site, version)
+	ik := keys.SiteInOrg(site.OrgID, site.ID)
+	it.GSI1PK, it.GSI1SK = ik.PK, ik.SK
+	return it
+}
+
+// tooLarge guards the one-item design: a structure that would not fit the
+// item is refused before the store would.
+func tooLarge(it store.Item) error {
+	if it.Size() > store.MaxItemBytes {
+		return apperr.Conflictf("the site's structure is too large to store (%d bytes, at most %d)", it.Size(), store.MaxItemBytes)
+	}
+	return nil
+}
+
+func (s *Service) structureOf(site *model.Site) *structure {
+	now := s.d.Clock()
+	return &structure{s: site, now: now, newID: func() string { return ids.New(now) }}
+}
+
+// mutate changes a site with fn under the site's version; fn may return
+// extra operations for the same transaction. The invariants are checked
+// before anything is written.
+func (s *Service) mutate(ctx context.Context, orgID, siteID string, op access.OrgOp, fn func(st *structure) ([]store.Op, error)) (model.Site, model.Role, error) {
+	return s.mutateAfter(ctx, orgID, siteID, op, nil, fn)
+}
+
+// mutateAfter is mutate with a step run once, after authorization and
+// before the change (reading what the change needs, such as a space).
+func (s *Service) mutateAfter(ctx context.Context, orgID, siteID string, op access.OrgOp, before func() error, fn func(st *structure) ([]store.Op, error)) (model.Site, model.Role, error) {
+	role, err := s.authorize(ctx, orgID, op, siteID)
+	if err != nil {
+		return model.Site{}, "", err
+	}
+	if before != nil {
+		if err := before(); err != nil {
+			return model.Site{}, "", err
+		}
+	}
+	var out model.Site
+	k := keys.Site(siteID)
+	_, err = store.Update(ctx, s.d.Store, k.PK, k.SK, func(old store.Item) (store.Item, []store.Op, error) {
+		site, err := records.Decode[model.Site](old)
+		if err != nil {
+			return store.Item{}, nil, err
+		}
+		if site.OrgID != orgID {
+			return store.Item{}, nil, apperr.NotFoundf("site %s not found", siteID)
+		}
+		st := s.structureOf(&site)
+		extra, err := fn(st)
+		if err != nil {
+			return store.Item{}, nil, err
+		}
+		if err := st.check(); err != nil {
+			return store.Item{}, nil, fmt.Errorf("site %s: change would break an invariant: %w", siteID, err)
+		}
+		site.UpdatedAt = st.now
+		it := siteItem(site, old.Version+1)
+		if err := tooLarge(it); err != nil {
+			return store.Item{}, nil, err
+		}
+		out = site
+		return it, extra, nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return out, "", apperr.NotFoundf("site %s not found", siteID)
+	}
+	return out, role, err
+}
+
+// liveSpace returns a live space of the organization for a request field.
+func (s *Service) liveSpace(ctx context.Context, orgID, spaceID, field string) (model.Space, error) {
+	sp, _, err := s.spaces.Get(ctx, spaceID)
+	if apperr.Is(err, apperr.NotFound) || (err == nil && (sp.OrgID != orgID || sp.DeletedAt != nil)) {
+		return model.Space{}, apperr.Field(field, "space %s not found in this organization", spaceID)
+	}
+	return sp, err
+}
+
+// CreateSite is the input of Create.
+type CreateSite struct {
+	Type, Title, Visibility string
+	// SpaceIDs are added as site spaces at the root, in order.
+	SpaceIDs []string
+	// NewSpace ("sample" or "empty") creates a space for the site.
+	NewSpace string
+}
+
+// Create makes a site. Its spaces are either existing spaces of the
+// organization or one new space made through the spaces service (which
+// stays, as content, if the site is deleted).
+func (s *Service) Create(ctx context.Context, orgID string, in CreateSite) (model.Site, model.Role, error) {
+	role, err := s.authorize(ctx, orgID, access.CreateContent, "")
+	if err != nil {
+		return model.Site{}, "", err
+	}
+	c, _ := access.CallerFrom(ctx)
+	now := s.d.Clock()
+	site := model.Site{ID: ids.New(now), OrgID: orgID, Type: in.Type, Title: in.Title, Visibility: in.Visibility,
+		AgentsContext: DefaultAgentsContext, CreatedAt: now, UpdatedAt: now, CreatedBy: c.UserID}
+	if site.Type == "" {
+		site.Type = DefaultType
+	}
+	if site.Title == "" {
+		site.Title = DefaultTitle
+	}
+	if site.Visibility == "" {
+		site.Visibility = DefaultVisibility
+	}
+	var add []model.Space
+	seen := map[string]bool{}
+	for _, id := range in.SpaceIDs {
+		if seen[id] {
+			return model.Site{}, "", apperr.Field("spaces", "space %s is listed twice", id)
+		}
+		seen[id] = true
+		sp, err := s.liveSpace(ctx, orgID, id, "spaces")
+		if err != nil {
+			return model.Site{}, "", err
+		}
+		add = append(add, sp)
+	}
+	if len(add) > MaxSiteSpaces {
+		return model.Site{}, "", apperr.Field("spaces", "at most %d spaces", MaxSiteSpaces)
+	}
+	if in.NewSpace != "" {
+		// "sample" content comes with the content issue; both start empty.
+		sp, _, err := s.spaces.Create(ctx, orgID, spaces.Create{Title: truncate(site.Title, 50)})
+		if err != nil {
+			return model.Site{}, "", err
+		}
+		add = append(add, sp)
+	}
+	st := s.structureOf(&site)
+	for _, sp := range add {
+		if _, err := st.addSiteSpace(sp, ""); err != nil {
+			return model.Site{}, "", err
+		}
+	}
+	if err := st.check(); err != nil {
+		return model.Site{}, "", err
+	}
+	org := keys.Org(orgID)
+	err = s.d.Store.Write(ctx,
+		store.Check(org.PK, org.SK, store.IfExists, 0),
+		store.Put(siteItem(site, 1), store.IfNotExists))
+	if err != nil {
+		return model.Site{}, "", fmt.Errorf("create site: %w", err)
+	}
+	return site, role, nil
+}
+
+// Get returns a site.
+func (s *Service) Get(ctx context.Context, orgID, siteID string) (Loaded, error) {
+	return s.load(ctx, orgID, siteID, opRead)
+}
+
+// SiteFilter narrows the list of sites.
+type SiteFilter struct {
+	Space, Title string
+	Published    *bool
+}
+
+func (f SiteFilter) match(site model.Site) bool {
+	if f.Title != "" && !strings.Contains(strings.ToLower(site.Title), strings.ToLower(f.Title)) {
+		return false
+	}
+	if f.Published != nil && site.Published != *f.Published {
+		return false
+	}
+	if f.Space != "" {
+		for _, ss := range site.SiteSpaces {
+			if ss.SpaceID == f.Space {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// List returns every site of an organization matching f, in creation
+// order (the page is cut by the caller). Guests see none.
+func (s *Service) List(ctx context.Context, orgID string, f SiteFilter) ([]model.Site, model.Role, error) {
+	c, err := access.CallerFrom(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	m, err := s.d.Authz.Membership(ctx, c, orgID)
+	if err != nil {
+		return nil, "", err
+	}
+	role := m.Role()
+	if !access.Allowed(role, opRead) {
+		// Guests see only what is shared with them; no site is yet.
+		return nil, role, nil
+	}
+	items, err := store.QueryAll(ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSites(orgID)})
+	if err != nil {
+		return nil, "", fmt.Errorf("list sites: %w", err)
+	}
+	all, err := records.DecodeAll[model.Site](items)
+	if err != nil {
+		return nil, "", err
+	}
+	out := all[:0]
+	for _, site := range all {
+		if f.match(site) {
+			out = append(out, site)
+		}
+	}
+	return out, role, nil
+}
+
+// SiteChange is the input of Update: nil fields are left as they are.
+type SiteChange struct {
+	Title, Visibility, Basename, AgentsContext *string
+	AdaptiveContent                            *bool
+	DefaultSiteSpace, DefaultSiteSection       *string
+	// Proxy sets the proxy origin; ClearProxy removes it.
+	Proxy      *string
+	ClearProxy bool
+}
+
+// Update changes a site's settings and, with defaultSiteSection and
+// defaultSiteSpace, its defaults (the site space is the default of the root,
+// or of the default section once the section change is applied).
+func (s *Service) Update(ctx context.Context, orgID, siteID string, ch SiteChange) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
+		site := st.s
+		var extra []store.Op
+		if ch.Basename != nil && *ch.Basename != site.Basename {
+			ops, err := s.moveBasename(ctx, *site, *ch.Basename)
+			if err != nil {
+				return nil, err
+			}
+			extra = ops
+			site.Basename = *ch.Basename
+		}
+		if ch.Title != nil {
+			site.Title = *ch.Title
+		}
+		if ch.Visibility != nil {
+			site.Visibility = *ch.Visibility
+		}
+		if ch.AgentsContext != nil {
+			site.AgentsContext = *ch.AgentsContext
+		}
+		if ch.AdaptiveContent != nil {
+			site.AdaptiveContent = *ch.AdaptiveContent
+		}
+		if ch.ClearProxy {
+			site.Proxy = ""
+		} else if ch.Proxy != nil {
+			site.Proxy = *ch.Proxy
+		}
+		if ch.DefaultSiteSection != nil {
+			if err := st.setDefaultSection(*ch.DefaultSiteSection, "defaultSiteSection"); err != nil {
+				return nil, err
+			}
+		}
+		if ch.DefaultSiteSpace != nil {
+			level := ""
+			if d := st.defaultSection(); d != nil {
+				level = d.ID
+			}
+			if err := st.setDefaultSiteSpace(*ch.DefaultSiteSpace, level, "defaultSiteSpace"); err != nil {
+				return nil, err
+			}
+		}
+		return extra, nil
+	})
+}
+
+// basenameClaim is the record of a basename reservation.
+type basenameClaim struct {
+	SiteID string `json:"siteId"`
+}
+
+// moveBasename returns the operations that release a site's basename and
+// claim another, or Conflict when another site of the organization holds it.
+func (s *Service) moveBasename(ctx context.Context, site model.Site, to string) ([]store.Op, error) {
+	k := keys.SiteBasename(site.OrgID, to)
+	claim, _, err := records.Get[basenameClaim](ctx, s.d.Store, k)
+	switch {
+	case err == nil && claim.SiteID != site.ID:
+		return nil, apperr.Conflictf("basename %q is used by another site of this organization", to)
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return nil, fmt.Errorf("read basename: %w", err)
+	}
+	ops := []store.Op{store.Put(records.Item(k, basenameClaim{SiteID: site.ID}, 1), store.IfNotExists)}
+	if site.Basename != "" {
+		old := keys.SiteBasename(site.OrgID, site.Basename)
+		ops = append(ops, store.Delete(old.PK, old.SK, store.Always))
+	}
+	return ops, nil
+}
+
+// SetPublished publishes or unpublishes a site.
+func (s *Service) SetPublished(ctx context.Context, orgID, siteID string, published bool) (model.Site, model.Role, error) {
+	return s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
+		st.s.Published = published
+		return nil, nil
+	})
+}
+
+// Delete removes a site with everything it holds: its structure and share
+// links (in the site's item), its adaptive schema and its basename. The
+// spaces it showed are content of their own and stay.
+func (s *Service) Delete(ctx context.Context, orgID, siteID string) error {
+	l, err := s.load(ctx, orgID, siteID, opAdmin)
+	if err != nil {
+		return err
+	}
+	k, schema := keys.Site(siteID), keys.SiteAdaptiveSchema(siteID)
+	ops := []store.Op{store.DeleteIfVersion(k.PK, k.SK, l.Version), store.Delete(schema.PK, schema.SK, store.Always)}
+	if l.Site.Basename != "" {
+		b := keys.SiteBasename(orgID, l.Site.Basename)
+		ops = append(ops, store.Delete(b.PK, b.SK, store.Always))
+	}
+	err = s.d.Store.Write(ctx, ops...)
+	if errors.Is(err, store.ErrConflict) {
+		return apperr.Conflictf("site %s changed while being deleted; try again", siteID)
+	}
+	return err
+}

@@ -1,0 +1,916 @@
+package sites
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/order"
+)
+
+// Limits of one site's structure. The whole structure is one stored item
+// (at most 400 KB), so it is bounded; these keep it well inside the item
+// with every text field at its longest.
+const (
+	MaxSections   = 100
+	MaxGroups     = 50
+	MaxSiteSpaces = 200
+	MaxShareLinks = 50
+)
+
+// structure is a site's structure being read or changed in memory. Every
+// change goes through its methods, which keep the invariants listed in
+// doc.go; check verifies them all.
+type structure struct {
+	s   *model.Site
+	now time.Time
+	// newID makes identifiers of new items.
+	newID func() string
+	// err is the first failure to make an order key (a bug: keys given to
+	// order.Between are always ones it made, in order); check reports it.
+	err error
+}
+
+// between returns an order key strictly between a and b ("" for no bound).
+func (st *structure) between(a, b string) string {
+	k, err := order.Between(a, b)
+	if err != nil && st.err == nil {
+		st.err = fmt.Errorf("order key between %q and %q: %w", a, b, err)
+	}
+	return k
+}
+
+// orderKey sorts siblings: by order key, then by id for equal keys.
+func orderKey(order, id string) string { return order + " " + id }
+
+// topItem is an item of the site's top level: an ungrouped section or a group.
+type topItem struct {
+	section *model.SiteSection
+	group   *model.SiteSectionGroup
+}
+
+func (t topItem) order() string {
+	if t.section != nil {
+		return orderKey(t.section.Order, t.section.ID)
+	}
+	return orderKey(t.group.Order, t.group.ID)
+}
+
+func (t topItem) id() string {
+	if t.section != nil {
+		return t.section.ID
+	}
+	return t.group.ID
+}
+
+// top returns the top level in order.
+func (st *structure) top() []topItem {
+	var items []topItem
+	for i := range st.s.Sections {
+		if st.s.Sections[i].Group == "" {
+			items = append(items, topItem{section: &st.s.Sections[i]})
+		}
+	}
+	for i := range st.s.Groups {
+		items = append(items, topItem{group: &st.s.Groups[i]})
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].order() < items[j].order() })
+	return items
+}
+
+// inGroup returns a group's sections in order.
+func (st *structure) inGroup(groupID string) []*model.SiteSection {
+	var out []*model.SiteSection
+	for i := range st.s.Sections {
+		if st.s.Sections[i].Group == groupID {
+			out = append(out, &st.s.Sections[i])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return orderKey(out[i].Order, out[i].ID) < orderKey(out[j].Order, out[j].ID)
+	})
+	return out
+}
+
+// sections returns every section in display order: the top level, with each
+// group's sections in place of the group.
+func (st *structure) sections() []*model.SiteSection {
+	var out []*model.SiteSection
+	for _, t := range st.top() {
+		if t.section != nil {
+			out = append(out, t.section)
+		} else {
+			out = append(out, st.inGroup(t.group.ID)...)
+		}
+	}
+	return out
+}
+
+// level returns the site spaces of a section ("" for the root) in order.
+func (st *structure) level(sectionID string) []*model.SiteSpace {
+	var out []*model.SiteSpace
+	for i := range st.s.SiteSpaces {
+		if st.s.SiteSpaces[i].Section == sectionID {
+			out = append(out, &st.s.SiteSpaces[i])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return orderKey(out[i].Order, out[i].ID) < orderKey(out[j].Order, out[j].ID)
+	})
+	return out
+}
+
+// siteSpaces returns every site space in display order: the root's, or each
+// section's in section order.
+func (st *structure) siteSpaces() []*model.SiteSpace {
+	if len(st.s.Sections) == 0 {
+		return st.level("")
+	}
+	var out []*model.SiteSpace
+	for _, sec := range st.sections() {
+		out = append(out, st.level(sec.ID)...)
+	}
+	return out
+}
+
+func (st *structure) section(id string) (*model.SiteSection, error) {
+	for i := range st.s.Sections {
+		if st.s.Sections[i].ID == id {
+			return &st.s.Sections[i], nil
+		}
+	}
+	return nil, apperr.NotFoundf("site section %s not found", id)
+}
+
+func (st *structure) group(id string) (*model.SiteSectionGroup, error) {
+	for i := range st.s.Groups {
+		if st.s.Groups[i].ID == id {
+			return &st.s.Groups[i], nil
+		}
+	}
+	return nil, apperr.NotFoundf("site section group %s not found", id)
+}
+
+func (st *structure) siteSpace(id string) (*model.SiteSpace, error) {
+	for i := range st.s.SiteSpaces {
+		if st.s.SiteSpaces[i].ID == id {
+			return &st.s.SiteSpaces[i], nil
+		}
+	}
+	return nil, apperr.NotFoundf("site space %s not found", id)
+}
+
+// defaultSection returns the default section, nil when there are none.
+func (st *structure) defaultSection() *model.SiteSection {
+	for i := range st.s.Sections {
+		if st.s.Sections[i].Default {
+			return &st.s.Sections[i]
+		}
+	}
+	return nil
+}
+
+// lastKey returns the key of the last item of a list of keys in order.
+func lastKey(keys []string) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	return keys[len(keys)-1]
+}
+
+func (st *structure) topKeys() []string {
+	var keys []string
+	for _, t := range st.top() {
+		if t.section != nil {
+			keys = append(keys, t.section.Order)
+		} else {
+			keys = append(keys, t.group.Order)
+		}
+	}
+	return keys
+}
+
+func (st *structure) levelKeys(sectionID string) []string {
+	var keys []string
+	for _, ss := range st.level(sectionID) {
+		keys = append(keys, ss.Order)
+	}
+	return keys
+}
+
+func (st *structure) groupKeys(groupID string) []string {
+	var keys []string
+	for _, sec := range st.inGroup(groupID) {
+		keys = append(keys, sec.Order)
+	}
+	return keys
+}
+
+// Slugs and paths.
+
+// slug turns a title into a path: lower-case letters and digits separated
+// by single dashes, at most 100 characters, fallback when nothing is left.
+func slug(title, fallback string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || (r > unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))) {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		} else {
+			dash = true
+		}
+		if b.Len() >= maxPath {
+			break
+		}
+	}
+	s := truncate(b.String(), maxPath)
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+const maxPath = 100
+
+// truncate cuts s to at most n bytes on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// uniquePath returns want, or want with the first free "-2", "-3", ...
+// suffix, among taken.
+func uniquePath(want string, taken map[string]bool) string {
+	if !taken[want] {
+		return want
+	}
+	for i := 2; ; i++ {
+		sfx := "-" + strconv.Itoa(i)
+		p := truncate(want, maxPath-len(sfx)) + sfx
+		if !taken[p] {
+			return p
+		}
+	}
+}
+
+func (st *structure) sectionPaths(except string) map[string]bool {
+	taken := map[string]bool{}
+	for _, s := range st.s.Sections {
+		if s.ID != except {
+			taken[s.Path] = true
+		}
+	}
+	return taken
+}
+
+func (st *structure) levelPaths(sectionID, except string) map[string]bool {
+	taken := map[string]bool{}
+	for _, ss := range st.s.SiteSpaces {
+		if ss.Section == sectionID && ss.ID != except {
+			taken[ss.Path] = true
+		}
+	}
+	return taken
+}
+
+// Adding.
+
+// addSiteSpace adds a space at a level: the given section, else the default
+// section, else the root. The first site space of a level is its default.
+func (st *structure) addSiteSpace(space model.Space, sectionID string) (*model.SiteSpace, error) {
+	if len(st.s.SiteSpaces) >= MaxSiteSpaces {
+		return nil, apperr.Conflictf("a site holds at most %d site spaces", MaxSiteSpaces)
+	}
+	if sectionID != "" {
+		if _, err := st.section(sectionID); err != nil {
+			return nil, apperr.Field("sectionId", "site section %s not found", sectionID)
+		}
+	} else if d := st.defaultSection(); d != nil {
+		sectionID = d.ID
+	}
+	for _, ss := range st.level(sectionID) {
+		if ss.SpaceID == space.ID {
+			return nil, apperr.Conflictf("space %s is already in this level of the site (site space %s)", space.ID, ss.ID)
+		}
+	}
+	ss := model.SiteSpace{ID: st.newID(), SpaceID: space.ID, Section: sectionID,
+		Path:      uniquePath(slug(space.Title, "space"), st.levelPaths(sectionID, "")),
+		Order:     st.between(lastKey(st.levelKeys(sectionID)), ""),
+		Default:   len(st.level(sectionID)) == 0,
+		CreatedAt: st.now}
+	st.s.SiteSpaces = append(st.s.SiteSpaces, ss)
+	return &st.s.SiteSpaces[len(st.s.SiteSpaces)-1], nil
+}
+
+// addSection adds a section holding space, at the end of the top level.
+// The first section of a site takes the site spaces of the root with it
+// (keeping their order, paths and default) and becomes the default section.
+func (st *structure) addSection(space model.Space, title string) (*model.SiteSection, error) {
+	if len(st.s.Sections) >= MaxSections {
+		return nil, apperr.Conflictf("a site holds at most %d sections", MaxSections)
+	}
+	if title == "" {
+		title = space.Title
+	}
+	if len([]rune(title)) < 2 {
+		title = "Section"
+	}
+	title = truncate(title, 128)
+	sec := model.SiteSection{ID: st.newID(), Title: title,
+		Path:      uniquePath(slug(title, "section"), st.sectionPaths("")),
+		Order:     st.between(lastKey(st.topKeys()), ""),
+		Default:   len(st.s.Sections) == 0,
+		CreatedAt: st.now}
+	first := len(st.s.Sections) == 0
+	st.s.Sections = append(st.s.Sections, sec)
+	if first {
+		for i := range st.s.SiteSpaces {
+			st.s.SiteSpaces[i].Section = sec.ID
+		}
+	}
+	if _, err := st.addSiteSpace(space, sec.ID); err != nil {
+		return nil, err
+	}
+	return st.section(sec.ID)
+}
+
+// addGroup adds a group at the end of the top level, holding the given
+// sections in that order (taken from wherever they were).
+func (st *structure) addGroup(title, icon string, sectionIDs []string) (*model.SiteSectionGroup, error) {
+	if len(st.s.Groups) >= MaxGroups {
+		return nil, apperr.Conflictf("a site holds at most %d section groups", MaxGroups)
+	}
+	seen := map[string]bool{}
+	for _, id := range sectionIDs {
+		if seen[id] {
+			return nil, apperr.Field("sections", "section %s is listed twice", id)
+		}
+		seen[id] = true
+		if _, err := st.section(id); err != nil {
+			return nil, apperr.Field("sections", "site section %s not found", id)
+		}
+	}
+	g := model.SiteSectionGroup{ID: st.newID(), Title: title, Icon: icon,
+		Order: st.between(lastKey(st.topKeys()), ""), CreatedAt: st.now}
+	st.s.Groups = append(st.s.Groups, g)
+	for _, id := range sectionIDs {
+		if err := st.addToGroup(g.ID, id); err != nil {
+			return nil, err
+		}
+	}
+	return st.group(g.ID)
+}
+
+// addToGroup appends a section to a group (leaving its former group).
+func (st *structure) addToGroup(groupID, sectionID string) error {
+	if _, err := st.group(groupID); err != nil {
+		return err
+	}
+	sec, err := st.section(sectionID)
+	if err != nil {
+		return apperr.Field("sectionId", "site section %s not found", sectionID)
+	}
+	if sec.Group == groupID {
+		return nil
+	}
+	sec.Order = st.between(lastKey(st.groupKeys(groupID)), "")
+	sec.Group = groupID
+	return nil
+}
+
+// removeFromGroup puts a grouped section back at the top level, right after
+// its group.
+func (st *structure) removeFromGroup(groupID, sectionID string) error {
+	if _, err := st.group(groupID); err != nil {
+		return err
+	}
+	sec, err := st.section(sectionID)
+	if err != nil {
+		return err
+	}
+	if sec.Group != groupID {
+		return apperr.NotFoundf("site section %s is not in group %s", sectionID, groupID)
+	}
+	top := st.top()
+	i := indexTop(top, groupID)
+	next := ""
+	if i+1 < len(top) {
+		next = orderOf(top[i+1])
+	}
+	sec.Group = ""
+	sec.Order = st.between(orderOf(top[i]), next)
+	return nil
+}
+
+func indexTop(top []topItem, id string) int {
+	for i, t := range top {
+		if t.id() == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func orderOf(t topItem) string {
+	if t.section != nil {
+		return t.section.Order
+	}
+	return t.group.Order
+}
+
+// Deleting.
+
+// deleteSiteSpace removes a site space; its level picks the next site space
+// as default when it was the default. A section keeps at least one site
+// space: deleting the section is how to remove the last one.
+func (st *structure) deleteSiteSpace(id string) error {
+	ss, err := st.siteSpace(id)
+	if err != nil {
+		return err
+	}
+	if ss.Section != "" && len(st.level(ss.Section)) == 1 {
+		return apperr.Conflictf("site space %s is the last of its section; delete the section instead", id)
+	}
+	st.removeSiteSpaces(func(x model.SiteSpace) bool { return x.ID == id })
+	return nil
+}
+
+// removeSiteSpaces removes the matching site spaces, and gives every level
+// that lost its default the next site space (in order) as default.
+func (st *structure) removeSiteSpaces(match func(model.SiteSpace) bool) {
+	// For each level that loses its default, remember where it stood.
+	lost := map[string]int{}
+	for _, ss := range st.s.SiteSpaces {
+		if match(ss) && ss.Default {
+			for i, x := range st.level(ss.Section) {
+				if x.ID == ss.ID {
+					lost[ss.Section] = i
+				}
+			}
+		}
+	}
+	kept := st.s.SiteSpaces[:0]
+	for _, ss := range st.s.SiteSpaces {
+		if !match(ss) {
+			kept = append(kept, ss)
+		}
+	}
+	st.s.SiteSpaces = kept
+	for sectionID, at := range lost {
+		st.pickDefaultSiteSpace(sectionID, at)
+	}
+}
+
+// pickDefaultSiteSpace makes the site space now at position at (or the last
+// one, when the list got shorter) the default of its level.
+func (st *structure) pickDefaultSiteSpace(sectionID string, at int) {
+	lvl := st.level(sectionID)
+	if len(lvl) == 0 {
+		return
+	}
+	lvl[min(at, len(lvl)-1)].Default = true
+}
+
+// deleteSection removes a section with its site spaces. The next section
+// (in display order) becomes the default when it was the default.
+func (st *structure) deleteSection(id string) error {
+	sec, err := st.section(id)
+	if err != nil {
+		return err
+	}
+	wasDefault := sec.Default
+	at := 0
+	for i, x := range st.sections() {
+		if x.ID == id {
+			at = i
+		}
+	}
+	st.removeSiteSpaces(func(x model.SiteSpace) bool { return x.Section == id })
+	kept := st.s.Sections[:0]
+	for _, x := range st.s.Sections {
+		if x.ID != id {
+			kept = append(kept, x)
+		}
+	}
+	st.s.Sections = kept
+	if wasDefault {
+		if all := st.sections(); len(all) > 0 {
+			all[min(at, len(all)-1)].Default = true
+		}
+	}
+	return nil
+}
+
+// deleteGroup removes a group; its sections stay, at the group's place in
+// the top level, in their order.
+func (st *structure) deleteGroup(id string) error {
+	if _, err := st.group(id); err != nil {
+		return err
+	}
+	top := st.top()
+	i := indexTop(top, id)
+	prev, next := "", ""
+	if i > 0 {
+		prev = orderOf(top[i-1])
+	}
+	if i+1 < len(top) {
+		next = orderOf(top[i+1])
+	}
+	for _, sec := range st.inGroup(id) {
+		sec.Group = ""
+		sec.Order = st.between(prev, next)
+		prev = sec.Order
+	}
+	kept := st.s.Groups[:0]
+	for _, g := range st.s.Groups {
+		if g.ID != id {
+			kept = append(kept, g)
+		}
+	}
+	st.s.Groups = kept
+	return nil
+}
+
+// Defaults.
+
+// setDefaultSection makes a section the site's default.
+func (st *structure) setDefaultSection(id string, field string) error {
+	sec, err := st.section(id)
+	if err != nil {
+		return apperr.Field(field, "site section %s not found", id)
+	}
+	for i := range st.s.Sections {
+		st.s.Sections[i].Default = false
+	}
+	sec.Default = true
+	return nil
+}
+
+// setDefaultSiteSpace makes a site space the default of its level. level is
+// the level it must be in ("" root); field names the request field.
+func (st *structure) setDefaultSiteSpace(id, level, field string) error {
+	ss, err := st.siteSpace(id)
+	if err != nil {
+		return apperr.Field(field, "site space %s not found", id)
+	}
+	if ss.Section != level {
+		where := "the root of the site"
+		if level != "" {
+			where = "section " + level
+		}
+		return apperr.Field(field, "site space %s is not in %s", id, where)
+	}
+	for _, x := range st.level(level) {
+		x.Default = false
+	}
+	ss.Default = true
+	return nil
+}
+
+// Moves.
+
+// Pointer names the sibling a move places an item next to.
+type Pointer struct {
+	Type string
+	ID   string
+}
+
+// Position is where a move places an item: before or after a sibling, or at
+// the end when neither is given.
+type Position struct {
+	Before, After *Pointer
+}
+
+func (p Position) target() (*Pointer, bool, error) {
+	switch {
+	case p.Before != nil && p.After != nil:
+		return nil, false, apperr.Field("position", "give before or after, not both")
+	case p.Before != nil:
+		return p.Before, true, nil
+	case p.After != nil:
+		return p.After, false, nil
+	}
+	return nil, false, nil
+}
+
+// placeAmong returns a key putting an item before or after the sibling
+// whose key is at index i of keys (in order, the moved item excluded).
+func (st *structure) placeAmong(keys []string, i int, before bool) string {
+	if before {
+		prev := ""
+		if i > 0 {
+			prev = keys[i-1]
+		}
+		return st.between(prev, keys[i])
+	}
+	next := ""
+	if i+1 < len(keys) {
+		next = keys[i+1]
+	}
+	return st.between(keys[i], next)
+}
+
+// moveSection moves a section before or after another section, joining
+// that section's group (or the top level); without a position, to the end
+// of the top level.
+func (st *structure) moveSection(id string, pos Position) error {
+	sec, err := st.section(id)
+	if err != nil {
+		return err
+	}
+	ptr, before, err := pos.target()
+	if err != nil {
+		return err
+	}
+	if ptr == nil {
+		sec.Group = ""
+		sec.Order = st.between(lastKey(st.topKeysExcept(id)), "")
+		return nil
+	}
+	field := "position." + side(before) + ".siteSection"
+	if ptr.ID == id {
+		return apperr.Field(field, "a section cannot move next to itself")
+	}
+	target, err := st.section(ptr.ID)
+	if err != nil {
+		return apperr.Field(field, "site section %s not found", ptr.ID)
+	}
+	var keys []string
+	var ids []string
+	if target.Group != "" {
+		for _, x := range st.inGroup(target.Group) {
+			if x.ID != id {
+				keys, ids = append(keys, x.Order), append(ids, x.ID)
+			}
+		}
+	} else {
+		for _, t := range st.top() {
+			if t.id() != id {
+				keys, ids = append(keys, orderOf(t)), append(ids, t.id())
+			}
+		}
+	}
+	sec.Group = target.Group
+	sec.Order = st.placeAmong(keys, indexOf(ids, target.ID), before)
+	return nil
+}
+
+// moveGroup moves a group before or after a top-level item (an ungrouped
+// section or a group); without a position, to the end.
+func (st *structure) moveGroup(id string, pos Position) error {
+	g, err := st.group(id)
+	if err != nil {
+		return err
+	}
+	ptr, before, err := pos.target()
+	if err != nil {
+		return err
+	}
+	if ptr == nil {
+		g.Order = st.between(lastKey(st.topKeysExcept(id)), "")
+		return nil
+	}
+	field := "position." + side(before) + ".id"
+	if ptr.ID == id {
+		return apperr.Field(field, "a group cannot move next to itself")
+	}
+	var keys, ids []string
+	for _, t := range st.top() {
+		if t.id() != id {
+			keys, ids = append(keys, orderOf(t)), append(ids, t.id())
+		}
+	}
+	i := indexOf(ids, ptr.ID)
+	if i < 0 {
+		return apperr.Field(field, "no top-level section or group %s in this site", ptr.ID)
+	}
+	isGroup := false
+	for _, x := range st.s.Groups {
+		isGroup = isGroup || x.ID == ptr.ID
+	}
+	if (ptr.Type == "site-section-group") != isGroup {
+		return apperr.Field(field, "%s is not a %s", ptr.ID, ptr.Type)
+	}
+	g.Order = st.placeAmong(keys, i, before)
+	return nil
+}
+
+// moveSiteSpace moves a site space before or after another, into that one's
+// level; without a position, to the end of its level.
+func (st *structure) moveSiteSpace(id string, pos Position) error {
+	ss, err := st.siteSpace(id)
+	if err != nil {
+		return err
+	}
+	ptr, before, err := pos.target()
+	if err != nil {
+		return err
+	}
+	if ptr == nil {
+		var keys []string
+		for _, x := range st.level(ss.Section) {
+			if x.ID != id {
+				keys = append(keys, x.Order)
+			}
+		}
+		ss.Order = st.between(lastKey(keys), "")
+		return nil
+	}
+	field := "position." + side(before) + ".siteSpace"
+	if ptr.ID == id {
+		return apperr.Field(field, "a site space cannot move next to itself")
+	}
+	target, err := st.siteSpace(ptr.ID)
+	if err != nil {
+		return apperr.Field(field, "site space %s not found", ptr.ID)
+	}
+	from, to := ss.Section, target.Section
+	if from != to {
+		if len(st.level(from)) == 1 {
+			return apperr.Conflictf("site space %s is the last of its section; delete the section instead", id)
+		}
+		if st.levelPaths(to, "")[ss.Path] {
+			return apperr.Conflictf("path %q is taken in the destination section", ss.Path)
+		}
+		for _, x := range st.level(to) {
+			if x.SpaceID == ss.SpaceID {
+				return apperr.Conflictf("space %s is already in the destination section", ss.SpaceID)
+			}
+		}
+	}
+	var keys, ids []string
+	for _, x := range st.level(to) {
+		if x.ID != id {
+			keys, ids = append(keys, x.Order), append(ids, x.ID)
+		}
+	}
+	order := st.placeAmong(keys, indexOf(ids, target.ID), before)
+	if from != to && ss.Default {
+		at := 0
+		for i, x := range st.level(from) {
+			if x.ID == id {
+				at = i
+			}
+		}
+		ss.Default = false
+		ss.Section = to
+		st.pickDefaultSiteSpace(from, at)
+	}
+	ss.Section, ss.Order = to, order
+	return nil
+}
+
+func side(before bool) string {
+	if before {
+		return "before"
+	}
+	return "after"
+}
+
+func indexOf(ids []string, id string) int {
+	for i, x := range ids {
+		if x == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (st *structure) topKeysExcept(id string) []string {
+	var keys []string
+	for _, t := range st.top() {
+		if t.id() != id {
+			keys = append(keys, orderOf(t))
+		}
+	}
+	return keys
+}
+
+// check verifies every invariant of doc.go; a change that would break one
+// is refused (a bug, not a caller's mistake).
+func (st *structure) check() error {
+	if st.err != nil {
+		return st.err
+	}
+	s := st.s
+	ids := map[string]bool{}
+	sections := map[string]*model.SiteSection{}
+	groups := map[string]bool{}
+	for i := range s.Groups {
+		if ids[s.Groups[i].ID] {
+			return fmt.Errorf("duplicate id %s", s.Groups[i].ID)
+		}
+		ids[s.Groups[i].ID], groups[s.Groups[i].ID] = true, true
+	}
+	defaults := 0
+	paths := map[string]bool{}
+	for i := range s.Sections {
+		sec := &s.Sections[i]
+		if ids[sec.ID] {
+			return fmt.Errorf("duplicate id %s", sec.ID)
+		}
+		ids[sec.ID] = true
+		sections[sec.ID] = sec
+		if sec.Group != "" && !groups[sec.Group] {
+			return fmt.Errorf("section %s is in group %s, which does not exist", sec.ID, sec.Group)
+		}
+		if sec.Default {
+			defaults++
+		}
+		if paths[sec.Path] {
+			return fmt.Errorf("two sections have the path %q", sec.Path)
+		}
+		paths[sec.Path] = true
+	}
+	if len(s.Sections) > 0 && defaults != 1 {
+		return fmt.Errorf("%d default sections among %d", defaults, len(s.Sections))
+	}
+	type level struct {
+		defaults int
+		paths    map[string]bool
+		spaces   map[string]bool
+		count    int
+	}
+	levels := map[string]*level{}
+	for _, ss := range s.SiteSpaces {
+		if ids[ss.ID] {
+			return fmt.Errorf("duplicate id %s", ss.ID)
+		}
+		ids[ss.ID] = true
+		if len(s.Sections) > 0 && ss.Section == "" {
+			return fmt.Errorf("site space %s is at the root of a site with sections", ss.ID)
+		}
+		if ss.Section != "" && sections[ss.Section] == nil {
+			return fmt.Errorf("site space %s is in section %s, which does not exist", ss.ID, ss.Section)
+		}
+		l := levels[ss.Section]
+		if l == nil {
+			l = &level{paths: map[string]bool{}, spaces: map[string]bool{}}
+			levels[ss.Section] = l
+		}
+		l.count++
+		if ss.Default {
+			l.defaults++
+		}
+		if l.paths[ss.Path] {
+			return fmt.Errorf("two site spaces of level %q have the path %q", ss.Section, ss.Path)
+		}
+		l.paths[ss.Path] = true
+		if l.spaces[ss.SpaceID] {
+			return fmt.Errorf("space %s is twice in level %q", ss.SpaceID, ss.Section)
+		}
+		l.spaces[ss.SpaceID] = true
+	}
+	for name, l := range levels {
+		if l.defaults != 1 {
+			return fmt.Errorf("level %q has %d default site spaces among %d", name, l.defaults, l.count)
+		}
+	}
+	for id := range sections {
+		if levels[id] == nil {
+			return fmt.Errorf("section %s has no site space", id)
+		}
+	}
+	return nil
+}
+
+// Sort keys of the lists: strings whose order is the display order, so that
+// a page token (the last key of its page) resumes after the right item.
+// Keys of a tuple are joined by a space, lower than every key character.
+
+func (st *structure) sectionKey(sec *model.SiteSection) string {
+	if sec.Group == "" {
+		return orderKey(sec.Order, sec.ID)
+	}
+	g, err := st.group(sec.Group)
+	if err != nil {
+		return orderKey(sec.Order, sec.ID)
+	}
+	return orderKey(g.Order, g.ID) + " " + orderKey(sec.Order, sec.ID)
+}
+
+func (st *structure) siteSpaceKey(ss *model.SiteSpace) string {
+	prefix := ""
+	if ss.Section != "" {
+		if sec, err := st.section(ss.Section); err == nil {
+			prefix = st.sectionKey(sec)
+		}
+	}
+	return prefix + " " + orderKey(ss.Order, ss.ID)
+}

@@ -1,0 +1,331 @@
+package sites
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"reflect"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/spaces"
+)
+
+// API shapes. Their names are unique in the whole API's OpenAPI document
+// (every family registers on one document in the local server).
+
+// Site is the API shape of a site.
+type Site struct {
+	Object          string              `json:"object" enum:"site"`
+	ID              string              `json:"id"`
+	Type            string              `json:"type" enum:"basic,premium,ultimate,sponsored,legacy-basic,legacy-premium"`
+	Title           string              `json:"title" minLength:"2" maxLength:"128"`
+	Hostname        string              `json:"hostname,omitempty" maxLength:"512" pattern:"^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$"`
+	Basename        string              `json:"basename,omitempty" minLength:"1" maxLength:"100"`
+	Proxy           *SiteProxy          `json:"proxy,omitempty"`
+	Visibility      string              `json:"visibility" enum:"public,unlisted,share-link,visitor-auth"`
+	Published       bool                `json:"published"`
+	SiteSpaces      int                 `json:"siteSpaces" doc:"Number of site spaces"`
+	CreatedAt       time.Time           `json:"createdAt"`
+	AdaptiveContent SiteAdaptiveContent `json:"adaptiveContent"`
+	AgentsContext   string              `json:"agentsContext" enum:"excluded,included"`
+	Features        []SiteFeature       `json:"features" nullable:"false"`
+	URLs            SiteURLs            `json:"urls"`
+}
+
+// SiteProxy is where a site is proxied from.
+type SiteProxy struct {
+	Origin string `json:"origin" doc:"e.g. company.com/docs"`
+	Target string `json:"target" doc:"URL the origin's requests are proxied to"`
+}
+
+// SiteAdaptiveContent tells whether adaptive content is on.
+type SiteAdaptiveContent struct {
+	Enabled bool `json:"enabled"`
+}
+
+// SiteFeature is a premium feature of a site; Galley lists none.
+type SiteFeature struct {
+	ID     string `json:"id"`
+	Plan   string `json:"plan"`
+	Frozen bool   `json:"frozen"`
+}
+
+// SiteURLs are a site's links; published only when its audience can open it.
+type SiteURLs struct {
+	Location  string `json:"location" format:"uri"`
+	App       string `json:"app" format:"uri"`
+	Published string `json:"published,omitempty" format:"uri"`
+}
+
+// SiteSection is the API shape of a site section.
+type SiteSection struct {
+	Object       string          `json:"object" enum:"site-section"`
+	ID           string          `json:"id"`
+	Title        string          `json:"title" minLength:"2" maxLength:"128"`
+	Description  string          `json:"description,omitempty" maxLength:"256"`
+	Default      bool            `json:"default"`
+	Path         string          `json:"path" minLength:"1" maxLength:"100"`
+	Condition    string          `json:"condition,omitempty" minLength:"1" maxLength:"1024"`
+	SectionGroup string          `json:"sectionGroup,omitempty"`
+	Icon         string          `json:"icon,omitempty" maxLength:"50"`
+	SiteSpaces   []SiteSpace     `json:"siteSpaces" nullable:"false"`
+	URLs         SiteSectionURLs `json:"urls"`
+}
+
+// SiteSectionURLs are a section's links.
+type SiteSectionURLs struct {
+	Published string `json:"published,omitempty" format:"uri"`
+}
+
+// SiteSectionGroup is the API shape of a section group.
+type SiteSectionGroup struct {
+	Object   string        `json:"object" enum:"site-section-group"`
+	ID       string        `json:"id"`
+	Title    string        `json:"title" minLength:"1" maxLength:"100"`
+	Icon     string        `json:"icon,omitempty" maxLength:"50"`
+	Sections []SiteSection `json:"sections" nullable:"false"`
+}
+
+// SiteSpace is the API shape of a site space.
+type SiteSpace struct {
+	Object                          string        `json:"object" enum:"site-space"`
+	ID                              string        `json:"id"`
+	Path                            string        `json:"path" minLength:"1" maxLength:"100"`
+	Section                         string        `json:"section,omitempty"`
+	Space                           spaces.Space  `json:"space"`
+	Title                           string        `json:"title"`
+	Default                         bool          `json:"default"`
+	Condition                       string        `json:"condition,omitempty" minLength:"1" maxLength:"1024"`
+	HasAdvancedCustomizationFeature bool          `json:"hasAdvancedCustomizationFeature"`
+	URLs                            SiteSpaceURLs `json:"urls"`
+}
+
+// SiteSpaceURLs are a site space's links.
+type SiteSpaceURLs struct {
+	Published string `json:"published,omitempty" format:"uri"`
+}
+
+// ShareLink is the API shape of a share link. Its key appears only in
+// urls.published.
+type ShareLink struct {
+	Object    string        `json:"object" enum:"share-link"`
+	ID        string        `json:"id"`
+	CreatedAt time.Time     `json:"createdAt"`
+	Name      string        `json:"name" maxLength:"50"`
+	Active    bool          `json:"active"`
+	URLs      ShareLinkURLs `json:"urls"`
+}
+
+// ShareLinkURLs are a share link's links.
+type ShareLinkURLs struct {
+	Published string `json:"published" format:"uri" doc:"The site's URL carrying the link's secret key"`
+}
+
+// PublishedContentSite is the published view of a site.
+type PublishedContentSite struct {
+	Object    string        `json:"object" enum:"published-content-site"`
+	Site      Site          `json:"site"`
+	Structure SiteStructure `json:"structure"`
+}
+
+// SiteStructure is a site's structure: its sections and groups, or its
+// site spaces when it has no sections.
+type SiteStructure struct {
+	Type      string              `json:"type" enum:"sections,siteSpaces"`
+	Structure []SiteStructureItem `json:"structure" nullable:"false"`
+}
+
+// SiteStructureItem is one item of a structure: a section, a section group
+// or a site space.
+type SiteStructureItem struct {
+	Section *SiteSection
+	Group   *SiteSectionGroup
+	Space   *SiteSpace
+}
+
+// MarshalJSON writes the item itself.
+func (i SiteStructureItem) MarshalJSON() ([]byte, error) {
+	switch {
+	case i.Section != nil:
+		return json.Marshal(i.Section)
+	case i.Group != nil:
+		return json.Marshal(i.Group)
+	}
+	return json.Marshal(i.Space)
+}
+
+// Schema documents the three forms.
+func (SiteStructureItem) Schema(r huma.Registry) *huma.Schema {
+	return &huma.Schema{OneOf: []*huma.Schema{
+		r.Schema(reflect.TypeFor[SiteSection](), true, ""),
+		r.Schema(reflect.TypeFor[SiteSectionGroup](), true, ""),
+		r.Schema(reflect.TypeFor[SiteSpace](), true, ""),
+	}}
+}
+
+// SiteAdaptiveSchema is the API shape of a site's adaptive schema.
+type SiteAdaptiveSchema struct {
+	Object     string         `json:"object" enum:"site-adaptive-schema"`
+	JSONSchema map[string]any `json:"jsonSchema"`
+	UpdatedAt  time.Time      `json:"updatedAt"`
+}
+
+// SiteAdaptiveTemplateCondition is a suggested condition.
+type SiteAdaptiveTemplateCondition struct {
+	Description string `json:"description"`
+	Condition   string `json:"condition"`
+}
+
+// SiteAdaptiveTemplateConditions is the answer of the template conditions.
+type SiteAdaptiveTemplateConditions struct {
+	Items []SiteAdaptiveTemplateCondition `json:"items" nullable:"false"`
+}
+
+// viewer renders one site's items for one caller.
+type viewer struct {
+	ctx  context.Context
+	v    View
+	st   *structure
+	base string
+	// published: whether published URLs are shown (the site is published
+	// and, for a share-link site, the request carries an active key).
+	published bool
+}
+
+func newViewer(ctx context.Context, v View) *viewer {
+	site := v.Site
+	return &viewer{ctx: ctx, v: v, st: &structure{s: &site}, base: publishedBase(ctx, site),
+		published: site.Published && (site.Visibility != "share-link" || v.ShareKey != "")}
+}
+
+// publishedBase is the root URL of a site's published content: its proxy
+// origin, its hostname, or a path under the public URL (APP_URL), by
+// basename within the organization or else by the site's id.
+func publishedBase(ctx context.Context, site model.Site) string {
+	if site.Proxy != "" {
+		return "https://" + site.Proxy
+	}
+	return directBase(ctx, site)
+}
+
+// directBase is publishedBase without the proxy (the proxy's target).
+func directBase(ctx context.Context, site model.Site) string {
+	switch {
+	case site.Hostname != "":
+		return "https://" + site.Hostname
+	case site.Basename != "":
+		return httpapi.AppURL(ctx) + "/sites/" + site.OrgID + "/" + url.PathEscape(site.Basename)
+	}
+	return httpapi.AppURL(ctx) + "/sites/" + site.ID
+}
+
+// withKey adds a share key to a published URL.
+func withKey(u, key string) string {
+	if key == "" {
+		return u
+	}
+	return u + "?shareKey=" + url.QueryEscape(key)
+}
+
+func (w *viewer) url(u string) string {
+	if !w.published {
+		return ""
+	}
+	return withKey(u, w.v.ShareKey)
+}
+
+func (w *viewer) site() Site {
+	s := w.v.Site
+	out := Site{Object: "site", ID: s.ID, Type: s.Type, Title: s.Title, Hostname: s.Hostname, Basename: s.Basename,
+		Visibility: s.Visibility, Published: s.Published, SiteSpaces: len(s.SiteSpaces), CreatedAt: s.CreatedAt,
+		AdaptiveContent: SiteAdaptiveContent{Enabled: s.AdaptiveContent}, AgentsContext: s.AgentsContext,
+		Features: []SiteFeature{},
+		URLs: SiteURLs{Location: httpapi.APIURL(w.ctx) + "/v1/orgs/" + s.OrgID + "/sites/" + s.ID,
+			App: httpapi.AppURL(w.ctx) + "/o/" + s.OrgID + "/sites/" + s.ID, Published: w.url(w.base)}}
+	if s.Proxy != "" {
+		out.Proxy = &SiteProxy{Origin: s.Proxy, Target: directBase(w.ctx, s)}
+	}
+	return out
+}
+
+func (w *viewer) sectionBase(sec *model.SiteSection) string {
+	return w.base + "/" + url.PathEscape(sec.Path)
+}
+
+func (w *viewer) section(sec *model.SiteSection) SiteSection {
+	out := SiteSection{Object: "site-section", ID: sec.ID, Title: sec.Title, Description: sec.Description,
+		Default: sec.Default, Path: sec.Path, Condition: sec.Condition, SectionGroup: sec.Group, Icon: sec.Icon,
+		SiteSpaces: []SiteSpace{}, URLs: SiteSectionURLs{Published: w.url(w.sectionBase(sec))}}
+	for _, ss := range w.st.level(sec.ID) {
+		if v, ok := w.siteSpace(ss); ok {
+			out.SiteSpaces = append(out.SiteSpaces, v)
+		}
+	}
+	return out
+}
+
+func (w *viewer) group(g *model.SiteSectionGroup) SiteSectionGroup {
+	out := SiteSectionGroup{Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon, Sections: []SiteSection{}}
+	for _, sec := range w.st.inGroup(g.ID) {
+		out.Sections = append(out.Sections, w.section(sec))
+	}
+	return out
+}
+
+// siteSpace renders a site space; false when its space is not shown (a
+// deleted space, in the published view).
+func (w *viewer) siteSpace(ss *model.SiteSpace) (SiteSpace, bool) {
+	sp, ok := w.v.Spaces[ss.SpaceID]
+	if !ok {
+		return SiteSpace{}, false
+	}
+	u := w.base
+	if ss.Section != "" {
+		if sec, err := w.st.section(ss.Section); err == nil {
+			u = w.sectionBase(sec)
+		}
+	}
+	if !ss.Default {
+		u += "/" + url.PathEscape(ss.Path)
+	}
+	return SiteSpace{Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.Section,
+		Space: spaces.View(w.ctx, sp, w.v.Role), Title: sp.Title, Default: ss.Default, Condition: ss.Condition,
+		URLs: SiteSpaceURLs{Published: w.url(u)}}, true
+}
+
+// structure renders the published structure.
+func (w *viewer) structure() SiteStructure {
+	if len(w.v.Site.Sections) == 0 {
+		out := SiteStructure{Type: "siteSpaces", Structure: []SiteStructureItem{}}
+		for _, ss := range w.st.level("") {
+			if v, ok := w.siteSpace(ss); ok {
+				out.Structure = append(out.Structure, SiteStructureItem{Space: &v})
+			}
+		}
+		return out
+	}
+	out := SiteStructure{Type: "sections", Structure: []SiteStructureItem{}}
+	for _, t := range w.st.top() {
+		if t.section != nil {
+			v := w.section(t.section)
+			out.Structure = append(out.Structure, SiteStructureItem{Section: &v})
+		} else {
+			v := w.group(t.group)
+			out.Structure = append(out.Structure, SiteStructureItem{Group: &v})
+		}
+	}
+	return out
+}
+
+func viewShareLink(ctx context.Context, site model.Site, l model.ShareLink) ShareLink {
+	return ShareLink{Object: "share-link", ID: l.ID, CreatedAt: l.CreatedAt, Name: l.Name, Active: l.Active,
+		URLs: ShareLinkURLs{Published: withKey(publishedBase(ctx, site), l.Key)}}
+}
+
+// viewSite renders a site without reading its spaces (its answer embeds none).
+func viewSite(ctx context.Context, site model.Site, role model.Role) Site {
+	return newViewer(ctx, View{Loaded: Loaded{Site: site, Role: role}}).site()
+}
