@@ -33,6 +33,8 @@ LAMBDA_FUNCTIONS += SitesFunction
 dir_SitesFunction := sites
 LAMBDA_FUNCTIONS += ContentFunction
 dir_ContentFunction := content
+LAMBDA_FUNCTIONS += ChangeRequestsFunction
+dir_ChangeRequestsFunction := changerequests
 
 .PHONY: help run build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))

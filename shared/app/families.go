@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -43,6 +44,9 @@ func Families() []Family {
 		}},
 		{Name: "spaces", Function: "SpacesFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			spaces.Register(api, spaces.New(d))
+		}},
+		{Name: "changerequests", Function: "ChangeRequestsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			changerequests.Register(api, changerequests.New(d))
 		}},
 		{Name: "sites", Function: "SitesFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			sites.Register(api, sites.New(d))

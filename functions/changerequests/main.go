@@ -1,0 +1,9 @@
+// Command changerequests is the ChangeRequestsFunction Lambda function: the
+// change requests family (create, list, read, update, author, update from
+// the space, merge, and reads of a request's content). Built for
+// provided.al2023 as "bootstrap" by `make build-ChangeRequestsFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("changerequests") }

@@ -1,0 +1,106 @@
+package changerequests_test
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// ddb is the DynamoDB Local shared by this package's tests that run on
+// both storage backends.
+var ddb testenv.DynamoDBLocal
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	ddb.Stop()
+	os.Exit(code)
+}
+
+// fixture is an API with the spaces, content and change requests families,
+// an organization with a member of each role, and one space.
+type fixture struct {
+	kit                                              *testkit.Kit
+	api                                              *httpapi.API
+	org                                              model.Organization
+	space                                            string
+	admin, editor, reviewer, reader, guest, outsider string
+	editorID                                         string
+}
+
+func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
+
+func setupOn(t *testing.T, k *testkit.Kit) *fixture {
+	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
+	spaces.Register(api, spaces.New(k.Deps))
+	content.Register(api, content.New(k.Deps))
+	changerequests.Register(api, changerequests.New(k.Deps))
+	f := &fixture{kit: k, api: api}
+	ua, ta := k.User("alice")
+	ue, te := k.User("eddie")
+	uv, tv := k.User("vera")
+	ur, tr := k.User("rita")
+	ug, tg := k.User("gus")
+	_, to := k.User("olga")
+	f.admin, f.editor, f.reviewer, f.reader, f.guest, f.outsider = ta, te, tv, tr, tg, to
+	f.editorID = ue.ID
+	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ue.ID: model.RoleEdit, uv.ID: model.RoleReview,
+		ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
+	ctx := access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID})
+	sp, _, err := spaces.New(k.Deps).Create(ctx, f.org.ID, spaces.Create{Title: "Docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.space = sp.ID
+	return f
+}
+
+func (f *fixture) as(t *testing.T, token string) *apitest.Client {
+	c := apitest.New(t, f.api)
+	c.Token = token
+	return c
+}
+
+func (f *fixture) crs() string { return "/v1/spaces/" + f.space + "/change-requests" }
+
+func (f *fixture) cr(id any) string { return fmt.Sprintf("%s/%v", f.crs(), id) }
+
+// create opens a change request as token and returns it.
+func (f *fixture) create(t *testing.T, token, subject string) map[string]any {
+	t.Helper()
+	return f.as(t, token).Expect(http.StatusCreated, "POST", f.crs(), map[string]any{"subject": subject}).Map(t)
+}
+
+// spaceOf reads the space.
+func (f *fixture) spaceOf(t *testing.T) map[string]any {
+	t.Helper()
+	return f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space, nil).Map(t)
+}
+
+// author applies changes to a request and returns the answer.
+func (f *fixture) author(t *testing.T, token string, id any, changes ...map[string]any) map[string]any {
+	t.Helper()
+	return f.as(t, token).Expect(http.StatusOK, "POST", f.cr(id)+"/content", map[string]any{"changes": changes}).Map(t)
+}
+
+func insert(ref, into, markdown string) map[string]any {
+	c := map[string]any{"type": "insert_page", "markdown": markdown}
+	if ref != "" {
+		c["ref"] = ref
+	}
+	if into != "" {
+		c["into"] = into
+	}
+	return c
+}

@@ -1,0 +1,332 @@
+// Package changerequests is the change requests family: proposals of edits
+// to a space's content, authored as batches of changes, brought up to date
+// with the space (update) and merged into it (merge), and their content.
+//
+// Decisions:
+//   - A new request is a draft. Statuses move freely among draft, open and
+//     archived (an archived request can be reopened); merged is final and
+//     reached only by merging a draft or open request. Only draft and open
+//     requests accept changes, updates and merges (others answer 409).
+//   - number counts the space's requests: it is the space's changeRequests
+//     counter after the increment, written in the same version-guarded
+//     transaction as the request and a "put if not exists" reservation of
+//     the number, so concurrent creations never share one.
+//   - The space's counters (changeRequests: every request ever made;
+//     changeRequestsOpen, changeRequestsDraft: by status) change in the same
+//     transaction as the request's status.
+//   - A request is outdated while active and based on a space revision (its
+//     revisionMergedAncestor, else revisionInitial) that is no longer the
+//     space's head.
+//   - Contributors are the creator and everyone who authored changes; each
+//     has a copy of the request indexed by status, so that the contributor
+//     filter lists without a join. The copies are rewritten with the request.
+package changerequests
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// MaxContributors bounds the contributors whose copies a request keeps, so
+// that a request and its copies fit in one transaction with room to spare.
+const MaxContributors = 80
+
+// maxAttempts bounds the retries of a write that lost a race.
+const maxAttempts = 20
+
+// Service manages change requests.
+type Service struct {
+	d       *deps.Deps
+	content *content.Service
+	repo    *content.Repo
+}
+
+// New returns the change requests service.
+func New(d *deps.Deps) *Service {
+	c := content.New(d)
+	return &Service{d: d, content: c, repo: c.Repo}
+}
+
+// Create is the input of Create.
+type Create struct {
+	Subject, AgentTaskID string
+}
+
+// Change is the input of Update: nil fields are left as they are.
+type Change struct {
+	Subject *string
+	Status  *string
+}
+
+// Page is one page of change requests.
+type Page struct {
+	ChangeRequests []model.ChangeRequest
+	Next           *store.Key
+}
+
+// Filter selects the requests of a list.
+type Filter struct {
+	Status      string
+	Contributor string
+}
+
+// caller returns the authenticated user's id.
+func caller(ctx context.Context) (string, error) {
+	c, err := access.CallerFrom(ctx)
+	return c.UserID, err
+}
+
+// Create opens a change request on the space's current revision.
+func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.ChangeRequest, model.Space, error) {
+	userID, err := caller(ctx)
+	if err != nil {
+		return model.ChangeRequest{}, model.Space{}, err
+	}
+	if _, _, err := s.content.Space(ctx, spaceID, access.EditContent); err != nil {
+		return model.ChangeRequest{}, model.Space{}, err
+	}
+	var cr model.ChangeRequest
+	var sp model.Space
+	err = retry(ctx, func() error {
+		old, cur, err := s.readSpace(ctx, spaceID)
+		if err != nil {
+			return err
+		}
+		now := s.d.Clock()
+		cur.ChangeRequests++
+		cur.ChangeRequestsDraft++
+		cr = model.ChangeRequest{ID: ids.New(now), SpaceID: spaceID, Number: cur.ChangeRequests, Status: model.CRDraft,
+			Subject: in.Subject, AgentTaskID: in.AgentTaskID, CreatedBy: userID, CreatedAt: now, UpdatedAt: now,
+			Revision: cur.Revision, RevisionInitial: cur.Revision, Contributors: []string{userID}}
+		sp = cur
+		ops := []store.Op{spaceOp(old, cur),
+			store.Put(records.Item(keys.ChangeRequestNumber(spaceID, cr.Number), numberRecord{ID: cr.ID}, 1), store.IfNotExists)}
+		ops = append(ops, crOps(cr, 0)...)
+		return s.d.Store.Write(ctx, ops...)
+	})
+	return cr, sp, err
+}
+
+// numberRecord maps a request's number to its id.
+type numberRecord struct {
+	ID string `json:"id"`
+}
+
+// readSpace reads a live space's item and record (no authorization).
+func (s *Service) readSpace(ctx context.Context, spaceID string) (store.Item, model.Space, error) {
+	k := keys.Space(spaceID)
+	it, err := s.d.Store.Get(ctx, k.PK, k.SK)
+	if errors.Is(err, store.ErrNotFound) {
+		return it, model.Space{}, apperr.NotFoundf("space %s not found", spaceID)
+	}
+	if err != nil {
+		return it, model.Space{}, fmt.Errorf("read space: %w", err)
+	}
+	sp, err := records.Decode[model.Space](it)
+	if err == nil && sp.DeletedAt != nil {
+		err = apperr.NotFoundf("space %s not found", spaceID)
+	}
+	return it, sp, err
+}
+
+// spaceOp rewrites a space's item if it is still at the version read,
+// keeping the item's index keys (the spaces family owns them).
+func spaceOp(old store.Item, sp model.Space) store.Op {
+	next := old
+	next.Data = records.Item(keys.Space(sp.ID), sp, 0).Data
+	next.Version = old.Version + 1
+	return store.PutIfVersion(next, old.Version)
+}
+
+// crOps writes a request (if still at version; 0 for a new one) and its
+// contributors' copies.
+func crOps(cr model.ChangeRequest, version int64) []store.Op {
+	it := records.Item(keys.ChangeRequest(cr.SpaceID, cr.ID), cr, version+1)
+	ik := keys.ChangeRequestByStatus(cr.SpaceID, cr.Status, cr.Number)
+	it.GSI1PK, it.GSI1SK = ik.PK, ik.SK
+	ops := make([]store.Op, 0, 1+len(cr.Contributors))
+	if version == 0 {
+		ops = append(ops, store.Put(it, store.IfNotExists))
+	} else {
+		ops = append(ops, store.PutIfVersion(it, version))
+	}
+	for _, u := range cr.Contributors {
+		c := records.Item(keys.ChangeRequestContributor(cr.SpaceID, u, cr.ID), cr, 1)
+		ck := keys.ContributorByStatus(cr.SpaceID, u, cr.Status, cr.Number)
+		c.GSI1PK, c.GSI1SK = ck.PK, ck.SK
+		ops = append(ops, store.Put(c, store.Always))
+	}
+	return ops
+}
+
+// Get returns a change request by id or number, with its space.
+func (s *Service) Get(ctx context.Context, spaceID, ref string) (model.ChangeRequest, model.Space, error) {
+	sp, _, err := s.content.Space(ctx, spaceID, access.ReadContent)
+	if err != nil {
+		return model.ChangeRequest{}, sp, err
+	}
+	cr, _, err := s.read(ctx, spaceID, ref)
+	return cr, sp, err
+}
+
+// resolve turns a request's id or number into its id.
+func (s *Service) resolve(ctx context.Context, spaceID, ref string) (string, error) {
+	n, err := strconv.Atoi(ref)
+	if err != nil || n <= 0 || len(ref) > 10 {
+		return ref, nil
+	}
+	rec, _, err := records.Get[numberRecord](ctx, s.d.Store, keys.ChangeRequestNumber(spaceID, n))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", apperr.NotFoundf("change request %s not found", ref)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read change request number: %w", err)
+	}
+	return rec.ID, nil
+}
+
+// read reads a request (by id or number) and its version.
+func (s *Service) read(ctx context.Context, spaceID, ref string) (model.ChangeRequest, int64, error) {
+	id, err := s.resolve(ctx, spaceID, ref)
+	if err != nil {
+		return model.ChangeRequest{}, 0, err
+	}
+	cr, v, err := records.Get[model.ChangeRequest](ctx, s.d.Store, keys.ChangeRequest(spaceID, id))
+	if errors.Is(err, store.ErrNotFound) {
+		return cr, 0, apperr.NotFoundf("change request %s not found", ref)
+	}
+	if err != nil {
+		return cr, 0, fmt.Errorf("read change request: %w", err)
+	}
+	return cr, v, nil
+}
+
+// List returns a page of a space's requests of one status, newest first,
+// optionally only those a user contributed to.
+func (s *Service) List(ctx context.Context, spaceID string, f Filter, limit int, after *store.Key) (Page, model.Space, error) {
+	sp, _, err := s.content.Space(ctx, spaceID, access.ReadContent)
+	if err != nil {
+		return Page{}, sp, err
+	}
+	pk := keys.SpaceChangeRequests(spaceID, f.Status)
+	if f.Contributor != "" {
+		pk = keys.ContributorChangeRequests(spaceID, f.Contributor, f.Status)
+	}
+	p, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI1, PK: pk, Reverse: true, Limit: limit, After: after})
+	if err != nil {
+		return Page{}, sp, fmt.Errorf("list change requests: %w", err)
+	}
+	crs, err := records.DecodeAll[model.ChangeRequest](p.Items)
+	return Page{ChangeRequests: crs, Next: p.Next}, sp, err
+}
+
+// Transitions: merged is final; the other statuses move freely among
+// themselves (merged is reached only by Merge).
+func allowed(from, to string) error {
+	if from == to {
+		return nil
+	}
+	if from == model.CRMerged {
+		return apperr.Conflictf("change request is merged; its status cannot change")
+	}
+	if to == model.CRMerged {
+		return apperr.Field("status", "a change request becomes merged only by merging it")
+	}
+	return nil
+}
+
+// counters moves a request from one status to another in the space's counters.
+func counters(sp *model.Space, from, to string) {
+	add := func(status string, d int) {
+		switch status {
+		case model.CRDraft:
+			sp.ChangeRequestsDraft += d
+		case model.CROpen:
+			sp.ChangeRequestsOpen += d
+		}
+	}
+	add(from, -1)
+	add(to, +1)
+}
+
+// Update changes a request's subject or status.
+func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (model.ChangeRequest, model.Space, error) {
+	sp, _, err := s.content.Space(ctx, spaceID, access.EditContent)
+	if err != nil {
+		return model.ChangeRequest{}, sp, err
+	}
+	var out model.ChangeRequest
+	err = retry(ctx, func() error {
+		cr, v, err := s.read(ctx, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		from := cr.Status
+		if ch.Status != nil {
+			if err := allowed(from, *ch.Status); err != nil {
+				return err
+			}
+			cr.Status = *ch.Status
+		}
+		if ch.Subject != nil {
+			cr.Subject = *ch.Subject
+		}
+		cr.UpdatedAt = s.d.Clock()
+		ops := crOps(cr, v)
+		if cr.Status != from {
+			old, cur, err := s.readSpace(ctx, spaceID)
+			if err != nil {
+				return err
+			}
+			counters(&cur, from, cr.Status)
+			ops = append(ops, spaceOp(old, cur))
+			sp = cur
+		}
+		out = cr
+		return s.d.Store.Write(ctx, ops...)
+	})
+	return out, sp, err
+}
+
+// retry runs fn again while it loses a race (a version changed under it),
+// backing off randomly; after maxAttempts it answers Conflict.
+func retry(ctx context.Context, fn func() error) error {
+	for attempt := 0; ; attempt++ {
+		err := fn()
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		if attempt == maxAttempts-1 {
+			return apperr.Conflictf("too many concurrent changes; try again")
+		}
+		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+	}
+}
+
+// addContributor adds a user to a request's contributors (up to
+// MaxContributors).
+func addContributor(cr *model.ChangeRequest, userID string) {
+	if !slices.Contains(cr.Contributors, userID) && len(cr.Contributors) < MaxContributors {
+		cr.Contributors = append(cr.Contributors, userID)
+	}
+}
