@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/collections"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
@@ -30,20 +31,27 @@ var who = []string{"admin", "create", "review", "edit", "comment", "read", "gues
 // world is one organization with a member of each role, an outsider, and
 // the families whose operations the matrix calls.
 type world struct {
-	kit    *testkit.Kit
-	api    *httpapi.API
-	org    model.Organization
+	kit *testkit.Kit
+	api *httpapi.API
+	org model.Organization
+	// other is an organization where the admin is an admin too (transfers).
+	other  model.Organization
 	tokens map[string]string
 }
 
 func newWorld(t *testing.T, k *testkit.Kit) *world {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaces.Register(api, spaces.New(k.Deps))
+	collections.Register(api, collections.New(k.Deps))
 	w := &world{kit: k, api: api, tokens: map[string]string{}}
 	members := map[string]model.Role{}
+	var adminID string
 	for _, name := range who {
 		u, tok := k.User(name)
 		w.tokens[name] = tok
+		if name == "admin" {
+			adminID = u.ID
+		}
 		switch name {
 		case "outsider":
 		case "guest":
@@ -53,6 +61,7 @@ func newWorld(t *testing.T, k *testkit.Kit) *world {
 		}
 	}
 	w.org = k.Org("Acme", members)
+	w.other = k.Org("Other", map[string]model.Role{adminID: model.RoleAdmin})
 	return w
 }
 
@@ -86,7 +95,11 @@ type operation struct {
 
 // Statuses by caller, in the order of who.
 var (
-	anyMember   = [8]int{200, 200, 200, 200, 200, 200, 200, 404}
+	anyMember = [8]int{200, 200, 200, 200, 200, 200, 200, 404}
+	// A guest creating in a collection they cannot see meets a 400 naming
+	// the parent, as for a collection that does not exist.
+	creatorsIn  = [8]int{201, 201, 403, 403, 403, 403, 400, 404}
+	orgAdmins   = [8]int{200, 403, 403, 403, 403, 403, 404, 404}
 	readers     = [8]int{200, 200, 200, 200, 200, 200, 404, 404}
 	creators201 = [8]int{201, 201, 403, 403, 403, 403, 403, 404}
 	admins200   = [8]int{200, 403, 403, 403, 403, 403, 404, 404}
@@ -115,7 +128,45 @@ func operations() []operation {
 			w.as(t, "admin").Expect(http.StatusResetContent, "DELETE", "/v1/spaces/"+id, nil)
 			return request{"POST", "/v1/spaces/" + id + "/restore", nil}
 		}, admins200},
+		{"create space in a collection", func(t *testing.T, w *world) request {
+			return request{"POST", "/v1/orgs/" + w.org.ID + "/spaces", map[string]any{"parent": w.collection(t)}}
+		}, creatorsIn},
+		{"move space into a collection", func(t *testing.T, w *world) request {
+			return request{"PATCH", "/v1/spaces/" + w.space(t), map[string]any{"parent": w.collection(t)}}
+		}, admins200},
+		{"list collections", func(t *testing.T, w *world) request {
+			return request{"GET", "/v1/orgs/" + w.org.ID + "/collections", nil}
+		}, anyMember},
+		{"create collection", func(t *testing.T, w *world) request {
+			return request{"POST", "/v1/orgs/" + w.org.ID + "/collections", map[string]any{"title": "C"}}
+		}, creators201},
+		{"create collection in a collection", func(t *testing.T, w *world) request {
+			return request{"POST", "/v1/orgs/" + w.org.ID + "/collections", map[string]any{"parent": w.collection(t)}}
+		}, creatorsIn},
+		{"get collection", func(t *testing.T, w *world) request {
+			return request{"GET", "/v1/collections/" + w.collection(t), nil}
+		}, readers},
+		{"list spaces of a collection", func(t *testing.T, w *world) request {
+			return request{"GET", "/v1/collections/" + w.collection(t) + "/spaces", nil}
+		}, readers},
+		{"update collection", func(t *testing.T, w *world) request {
+			return request{"PATCH", "/v1/collections/" + w.collection(t), map[string]any{"title": "T"}}
+		}, admins200},
+		{"delete collection", func(t *testing.T, w *world) request {
+			return request{"DELETE", "/v1/collections/" + w.collection(t), nil}
+		}, admins205},
+		{"move collection", func(t *testing.T, w *world) request {
+			return request{"POST", "/v1/collections/" + w.collection(t) + "/move", map[string]any{"parent": w.collection(t)}}
+		}, admins200},
+		{"transfer collection", func(t *testing.T, w *world) request {
+			return request{"POST", "/v1/collections/" + w.collection(t) + "/transfer", map[string]any{"organization": w.other.ID}}
+		}, orgAdmins},
 	}
+}
+
+// collection creates a collection at the top level.
+func (w *world) collection(t *testing.T) string {
+	return w.id(t, "POST", "/v1/orgs/"+w.org.ID+"/collections", map[string]any{"title": "C"})
 }
 
 // space creates a space at the top level.

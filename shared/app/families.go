@@ -10,6 +10,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/collections"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -44,6 +45,9 @@ func Families() []Family {
 		}},
 		{Name: "spaces", Function: "SpacesFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			spaces.Register(api, spaces.New(d))
+		}},
+		{Name: "collections", Function: "CollectionsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			collections.Register(api, collections.New(d))
 		}},
 		{Name: "changerequests", Function: "ChangeRequestsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			changerequests.Register(api, changerequests.New(d))

@@ -1,0 +1,8 @@
+// Command collections is the CollectionsFunction Lambda function: the
+// collections family (collections of spaces, nested, moved, transferred).
+// Built for provided.al2023 as "bootstrap" by `make build-CollectionsFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("collections") }

@@ -1,0 +1,119 @@
+package collections_test
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/testkit"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// fixture is an organization "Acme" with an admin, a creator, a reader and
+// a guest, an outsider, and "Other" where only the admin is an admin.
+type fixture struct {
+	kit                                     *testkit.Kit
+	api                                     *httpapi.API
+	org, other                              model.Organization
+	users                                   map[string]model.User
+	admin, creator, reader, guest, outsider string // tokens
+}
+
+func setup(t *testing.T) *fixture {
+	k := testkit.New(t)
+	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
+	spaces.Register(api, spaces.New(k.Deps))
+	collections.Register(api, collections.New(k.Deps))
+	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
+	tok := map[string]string{}
+	for _, name := range []string{"alice", "carol", "rita", "gus", "olga"} {
+		u, t := k.User(name)
+		f.users[name], tok[name] = u, t
+	}
+	f.admin, f.creator, f.reader, f.guest, f.outsider = tok["alice"], tok["carol"], tok["rita"], tok["gus"], tok["olga"]
+	f.org = k.Org("Acme", map[string]model.Role{f.users["alice"].ID: model.RoleAdmin, f.users["carol"].ID: model.RoleCreate,
+		f.users["rita"].ID: model.RoleRead, f.users["gus"].ID: model.RoleGuest})
+	f.other = k.Org("Other", map[string]model.Role{f.users["alice"].ID: model.RoleAdmin, f.users["carol"].ID: model.RoleCreate,
+		f.users["olga"].ID: model.RoleAdmin})
+	return f
+}
+
+func (f *fixture) as(t *testing.T, token string) *apitest.Client {
+	c := apitest.New(t, f.api)
+	c.Token = token
+	return c
+}
+
+// collection creates a collection as the admin ("" parent: top level).
+func (f *fixture) collection(t *testing.T, title, parent string) string {
+	t.Helper()
+	body := map[string]any{"title": title}
+	if parent != "" {
+		body["parent"] = parent
+	}
+	return f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/collections", body).Map(t)["id"].(string)
+}
+
+// space creates a space as the admin ("" parent: top level).
+func (f *fixture) space(t *testing.T, title, parent string) string {
+	t.Helper()
+	body := map[string]any{"title": title}
+	if parent != "" {
+		body["parent"] = parent
+	}
+	return f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", body).Map(t)["id"].(string)
+}
+
+// page is a list response.
+type page struct {
+	Next  *struct{ Page string } `json:"next"`
+	Count int                    `json:"count"`
+	Items []map[string]any       `json:"items"`
+}
+
+// all reads every page of a list with the given page size and returns the
+// items' values of field, checking count and page sizes on the way.
+func (f *fixture) all(t *testing.T, token, path string, limit int, field string) []string {
+	t.Helper()
+	var out []string
+	next := ""
+	for pages := 0; ; pages++ {
+		if pages > 100 {
+			t.Fatal("more than 100 pages")
+		}
+		u, _ := url.Parse(path)
+		q := u.Query()
+		q.Set("limit", strconv.Itoa(limit))
+		if next != "" {
+			q.Set("page", next)
+		}
+		u.RawQuery = q.Encode()
+		var p page
+		f.as(t, token).Expect(http.StatusOK, "GET", u.String(), nil).JSON(t, &p)
+		if p.Count != len(p.Items) || len(p.Items) > limit {
+			t.Fatalf("page of %d items with count %d (limit %d)", len(p.Items), p.Count, limit)
+		}
+		for _, it := range p.Items {
+			out = append(out, it[field].(string))
+		}
+		if p.Next == nil {
+			return out
+		}
+		next = p.Next.Page
+	}
+}
+
+// titles maps ids to titles for readable failures.
+func (f *fixture) titles(t *testing.T, ids []string, kind string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/"+kind+"/"+id, nil).Map(t)["title"].(string)
+	}
+	return out
+}

@@ -1,0 +1,282 @@
+package collections
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/tree"
+)
+
+// Collection is the API shape of a collection.
+type Collection struct {
+	Object         string                       `json:"object" enum:"collection"`
+	ID             string                       `json:"id"`
+	Title          string                       `json:"title" maxLength:"50"`
+	Description    string                       `json:"description,omitempty" maxLength:"100"`
+	Organization   string                       `json:"organization"`
+	Parent         string                       `json:"parent,omitempty"`
+	DefaultLevel   *string                      `json:"defaultLevel" enum:"admin,create,review,edit,comment,read,inherit" nullable:"true"`
+	CollectionURLs CollectionURLs               `json:"urls"`
+	Permissions    access.CollectionPermissions `json:"permissions"`
+}
+
+// CollectionURLs are a collection's links.
+type CollectionURLs struct {
+	Location string `json:"location" format:"uri"`
+	App      string `json:"app" format:"uri"`
+}
+
+// View renders a collection for a caller whose level on it is level.
+func View(ctx context.Context, c model.Collection, level model.Role) Collection {
+	v := Collection{Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description, Organization: c.OrgID,
+		Parent: c.Parent, CollectionURLs: CollectionURLs{Location: location(ctx, c.ID), App: httpapi.AppURL(ctx) + "/c/" + c.ID},
+		Permissions: access.ForCollection(level)}
+	if c.DefaultLevel != "" {
+		l := c.DefaultLevel
+		v.DefaultLevel = &l
+	}
+	return v
+}
+
+func location(ctx context.Context, id string) string {
+	return httpapi.APIURL(ctx) + "/v1/collections/" + id
+}
+
+type collectionOut struct {
+	Body Collection
+}
+
+type createdOut struct {
+	Location string `header:"Location" doc:"API URL of the new collection"`
+	Body     Collection
+}
+
+type collectionIn struct {
+	CollectionID string `path:"collectionId" maxLength:"64"`
+}
+
+// CreateCollectionBody is the (optional) body of POST /v1/orgs/{organizationId}/collections.
+type CreateCollectionBody struct {
+	Title  string `json:"title,omitempty" maxLength:"50"`
+	Parent string `json:"parent,omitempty" maxLength:"64" doc:"ID of a parent collection"`
+}
+
+// UpdateCollectionBody is the body of PATCH /v1/collections/{collectionId}.
+type UpdateCollectionBody struct {
+	Title        *string       `json:"title,omitempty" maxLength:"50"`
+	Description  *string       `json:"description,omitempty" maxLength:"100" nullable:"true" doc:"null removes the description"`
+	DefaultLevel *string       `json:"defaultLevel,omitempty" enum:"admin,create,review,edit,comment,read,inherit" nullable:"true" doc:"null: members get no access by default (guest)"`
+	Nulls        httpapi.Nulls `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (p *UpdateCollectionBody) UnmarshalJSON(b []byte) error {
+	type plain UpdateCollectionBody
+	nulls, err := httpapi.DecodePatch(b, (*plain)(p))
+	p.Nulls = nulls
+	return err
+}
+
+// CollectionMovePointer names a sibling: {"type":"space","space":id} or {"type":"collection","collection":id}.
+type CollectionMovePointer struct {
+	Type       string `json:"type" enum:"space,collection"`
+	Space      string `json:"space,omitempty" maxLength:"64"`
+	Collection string `json:"collection,omitempty" maxLength:"64"`
+}
+
+// CollectionMovePosition places an item just before or just after a sibling.
+type CollectionMovePosition struct {
+	Before *CollectionMovePointer `json:"before,omitempty"`
+	After  *CollectionMovePointer `json:"after,omitempty"`
+}
+
+// MoveCollectionBody is the body of POST /v1/collections/{collectionId}/move.
+type MoveCollectionBody struct {
+	Parent   *string                 `json:"parent,omitempty" maxLength:"64" nullable:"true" doc:"The new parent collection; null for the top level; absent to stay in the current one"`
+	Position *CollectionMovePosition `json:"position,omitempty" doc:"Where to put the collection among its new siblings; at the end when absent"`
+	Nulls    httpapi.Nulls           `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (m *MoveCollectionBody) UnmarshalJSON(b []byte) error {
+	type plain MoveCollectionBody
+	nulls, err := httpapi.DecodePatch(b, (*plain)(m))
+	m.Nulls = nulls
+	return err
+}
+
+var (
+	_ json.Unmarshaler = (*UpdateCollectionBody)(nil)
+	_ json.Unmarshaler = (*MoveCollectionBody)(nil)
+)
+
+// position converts a body's position, naming the field at fault.
+func position(p *CollectionMovePosition) (tree.Position, error) {
+	if p == nil {
+		return tree.Position{}, nil
+	}
+	if p.Before != nil && p.After != nil {
+		return tree.Position{}, apperr.Field("position", "give before or after, not both")
+	}
+	conv := func(ptr *CollectionMovePointer, field string) (*tree.Pointer, error) {
+		if ptr == nil {
+			return nil, nil
+		}
+		id := ptr.Space
+		if ptr.Type == model.KindCollection {
+			id = ptr.Collection
+		}
+		if id == "" {
+			return nil, apperr.Field(field+"."+ptr.Type, "the %s to place next to is missing", ptr.Type)
+		}
+		return &tree.Pointer{Kind: ptr.Type, ID: id}, nil
+	}
+	before, err := conv(p.Before, "position.before")
+	if err != nil {
+		return tree.Position{}, err
+	}
+	after, err := conv(p.After, "position.after")
+	return tree.Position{Before: before, After: after}, err
+}
+
+// TransferCollectionBody is the body of POST /v1/collections/{collectionId}/transfer.
+type TransferCollectionBody struct {
+	Organization string `json:"organization" minLength:"1" maxLength:"64" doc:"The target organization"`
+}
+
+type listIn struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	httpapi.ListParams
+	Nested bool `query:"nested" default:"true" doc:"true (default): every collection, in tree order; false: the top-level ones"`
+}
+
+type spacesIn struct {
+	CollectionID string `path:"collectionId" maxLength:"64"`
+	httpapi.ListParams
+}
+
+// Register adds the collections family's operations.
+func Register(api *httpapi.API, s *Service) {
+	const tag = "Collections"
+	pager := s.d.Pager
+	out := func(c model.Collection, level model.Role, err error) func(context.Context) (*collectionOut, error) {
+		return func(ctx context.Context) (*collectionOut, error) {
+			if err != nil {
+				return nil, err
+			}
+			return &collectionOut{Body: View(ctx, c, level)}, nil
+		}
+	}
+	httpapi.Register(api, httpapi.Op{ID: "createCollection", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
+		Status: http.StatusCreated, Summary: "Create a collection"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			Body           *CreateCollectionBody
+		}) (*createdOut, error) {
+			var b CreateCollectionBody
+			if in.Body != nil {
+				b = *in.Body
+			}
+			c, level, err := s.Create(ctx, in.OrganizationID, b.Title, b.Parent)
+			if err != nil {
+				return nil, err
+			}
+			return &createdOut{Location: location(ctx, c.ID), Body: View(ctx, c, level)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listCollectionsInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
+		Summary: "List the collections of an organization"},
+		func(ctx context.Context, in *listIn) (*struct{ Body httpapi.List[Collection] }, error) {
+			scope := "collections:" + in.OrganizationID + ":nested=" + strconv.FormatBool(in.Nested)
+			after, err := pager.Key(scope, in.Page)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.List(ctx, in.OrganizationID, in.Nested, in.Size(), after)
+			if err != nil {
+				return nil, err
+			}
+			body := httpapi.List[Collection]{Items: make([]Collection, 0, len(p.Collections)), Next: pager.Next(scope, p.Next)}
+			for i, c := range p.Collections {
+				body.Items = append(body.Items, View(ctx, c, p.Levels[i]))
+			}
+			body.Count = len(body.Items)
+			return &struct{ Body httpapi.List[Collection] }{body}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getCollectionById", Method: http.MethodGet, Path: "/v1/collections/{collectionId}", Tag: tag, Summary: "Get a collection"},
+		func(ctx context.Context, in *collectionIn) (*collectionOut, error) {
+			return out(s.Get(ctx, in.CollectionID))(ctx)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateCollectionById", Method: http.MethodPatch, Path: "/v1/collections/{collectionId}", Tag: tag, Summary: "Update a collection"},
+		func(ctx context.Context, in *struct {
+			CollectionID string `path:"collectionId" maxLength:"64"`
+			Body         UpdateCollectionBody
+		}) (*collectionOut, error) {
+			b := in.Body
+			ch := Change{Title: b.Title, Description: b.Description, DefaultLevel: b.DefaultLevel, ClearDescription: b.Nulls.Has("description")}
+			if b.Nulls.Has("defaultLevel") {
+				guest := ""
+				ch.DefaultLevel = &guest
+			}
+			return out(s.Update(ctx, in.CollectionID, ch))(ctx)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteCollectionById", Method: http.MethodDelete, Path: "/v1/collections/{collectionId}", Tag: tag,
+		Status: http.StatusResetContent, Summary: "Delete an empty collection"},
+		func(ctx context.Context, in *collectionIn) (*struct{}, error) {
+			return nil, s.Delete(ctx, in.CollectionID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listSpacesInCollectionById", Method: http.MethodGet, Path: "/v1/collections/{collectionId}/spaces", Tag: tag,
+		Summary: "List the spaces of a collection, in order"},
+		func(ctx context.Context, in *spacesIn) (*struct{ Body httpapi.List[spaces.Space] }, error) {
+			scope := "collection-spaces:" + in.CollectionID
+			after, err := pager.Key(scope, in.Page)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.ListSpaces(ctx, in.CollectionID, in.Size(), after)
+			if err != nil {
+				return nil, err
+			}
+			body := httpapi.List[spaces.Space]{Items: make([]spaces.Space, 0, len(p.Spaces)), Next: pager.Next(scope, p.Next)}
+			for i, sp := range p.Spaces {
+				body.Items = append(body.Items, spaces.View(ctx, sp, p.Levels[i]))
+			}
+			body.Count = len(body.Items)
+			return &struct{ Body httpapi.List[spaces.Space] }{body}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "moveCollection", Method: http.MethodPost, Path: "/v1/collections/{collectionId}/move", Tag: tag,
+		Summary: "Move a collection to another parent or position"},
+		func(ctx context.Context, in *struct {
+			CollectionID string `path:"collectionId" maxLength:"64"`
+			Body         MoveCollectionBody
+		}) (*collectionOut, error) {
+			b := in.Body
+			parent := b.Parent
+			if b.Nulls.Has("parent") {
+				top := ""
+				parent = &top
+			}
+			if parent == nil && b.Position == nil {
+				return nil, apperr.Field("body", "give parent, position or both")
+			}
+			pos, err := position(b.Position)
+			if err != nil {
+				return nil, err
+			}
+			return out(s.Move(ctx, in.CollectionID, parent, pos))(ctx)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "transferCollection", Method: http.MethodPost, Path: "/v1/collections/{collectionId}/transfer", Tag: tag,
+		Summary: "Transfer a collection, with everything in it, to another organization"},
+		func(ctx context.Context, in *struct {
+			CollectionID string `path:"collectionId" maxLength:"64"`
+			Body         TransferCollectionBody
+		}) (*collectionOut, error) {
+			return out(s.Transfer(ctx, in.CollectionID, in.Body.Organization))(ctx)
+		})
+}

@@ -1,0 +1,203 @@
+package collections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/tree"
+)
+
+// Transfer moves a collection, with every collection and live space under
+// it, to the top level of another organization. The caller must be an
+// admin of both. Grants on the moved content are removed.
+func (s *Service) Transfer(ctx context.Context, id, targetOrg string) (model.Collection, model.Role, error) {
+	col, _, _, err := s.load(ctx, id, access.ReadContent)
+	if err != nil {
+		return model.Collection{}, "", err
+	}
+	c, _ := access.CallerFrom(ctx)
+	if _, err := s.d.Authz.Require(ctx, c, col.OrgID, access.AdminOrg); err != nil {
+		return model.Collection{}, "", err
+	}
+	target, err := s.d.Authz.Viewer(ctx, c, targetOrg)
+	if apperr.Is(err, apperr.NotFound) {
+		return model.Collection{}, "", apperr.Field("organization", "organization %s not found", targetOrg)
+	}
+	if err != nil {
+		return model.Collection{}, "", err
+	}
+	if !access.Allowed(target.Role(), access.AdminOrg) {
+		return model.Collection{}, "", apperr.Forbiddenf("transferring needs the admin role in the target organization too")
+	}
+	if targetOrg == col.OrgID {
+		return model.Collection{}, "", apperr.Conflictf("collection %s is already in organization %s", id, targetOrg)
+	}
+	var out model.Collection
+	self := tree.Pointer{Kind: model.KindCollection, ID: id}
+	err = tree.Run(ctx, s.d.Store, func(tx *tree.Tx) error {
+		root, err := tx.Collection(ctx, id)
+		if err != nil {
+			return err
+		}
+		from := root.OrgID
+		if from == targetOrg {
+			return apperr.Conflictf("collection %s is already in organization %s", id, targetOrg)
+		}
+		sub, err := s.subtree(ctx, tx, *root)
+		if err != nil {
+			return err
+		}
+		g, err := tree.Place(ctx, s.d.Store, targetOrg, "", self, tree.Position{})
+		if err != nil {
+			return err
+		}
+		if err := tx.Detach(ctx, from, root.Parent, root.Position); err != nil {
+			return err
+		}
+		if err := tx.Attach(ctx, targetOrg, "", g.Key, self); err != nil {
+			return err
+		}
+		tx.Add(store.Check(keys.Org(targetOrg).PK, keys.Org(targetOrg).SK, store.IfExists, 0))
+		oldPath, now := root.Path, s.d.Clock()
+		root.Parent, root.Position = "", g.Key
+		for _, cid := range sub.collections {
+			c, _ := tx.Collection(ctx, cid)
+			c.OrgID, c.Path, c.UpdatedAt = targetOrg, g.Key+strings.TrimPrefix(c.Path, oldPath), now
+			tx.Write(cid)
+		}
+		for _, sp := range sub.spaces {
+			moved := sp.space
+			moved.OrgID, moved.UpdatedAt = targetOrg, now
+			tx.Add(store.PutIfVersion(spaces.Item(moved, sp.version+1), sp.version))
+		}
+		if err := s.dropGrants(ctx, tx, from, sub); err != nil {
+			return err
+		}
+		out = *root
+		return nil
+	})
+	if err != nil {
+		return out, "", internal("transfer collection", err)
+	}
+	target.Remember(out)
+	level, err := target.Level(ctx, access.CollectionNode(out))
+	return out, level, err
+}
+
+type versioned struct {
+	space   model.Space
+	version int64
+}
+
+// subtree is a collection and everything under it, read for one change.
+type subtree struct {
+	collections []string // the root first
+	spaces      []versioned
+}
+
+// subtree reads the tree under root from the entries (consistently): its
+// collections go into tx, its spaces are read with their versions.
+func (s *Service) subtree(ctx context.Context, tx *tree.Tx, root model.Collection) (subtree, error) {
+	sub := subtree{collections: []string{root.ID}}
+	for i := 0; i < len(sub.collections); i++ {
+		children, err := tree.Children(ctx, s.d.Store, root.OrgID, sub.collections[i])
+		if err != nil {
+			return sub, err
+		}
+		for _, ch := range children {
+			switch ch.Kind {
+			case model.KindCollection:
+				if _, err := tx.Collection(ctx, ch.ID); err != nil {
+					return sub, err
+				}
+				sub.collections = append(sub.collections, ch.ID)
+			case model.KindSpace:
+				sp, v, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(ch.ID))
+				if errors.Is(err, store.ErrNotFound) {
+					return sub, fmt.Errorf("entry of missing space %s in collection %s", ch.ID, sub.collections[i])
+				}
+				if err != nil {
+					return sub, fmt.Errorf("read space: %w", err)
+				}
+				sub.spaces = append(sub.spaces, versioned{sp, v})
+			}
+		}
+		if len(sub.collections)+len(sub.spaces) > store.MaxTransactionOps {
+			return sub, apperr.Conflictf("collection %s holds more than %d spaces and collections; transfer smaller parts of it", root.ID, store.MaxTransactionOps)
+		}
+	}
+	return sub, nil
+}
+
+// dropGrants removes the grants on the content of sub (they name users and
+// teams of the organization it leaves), uncounting space grants from their
+// members and teams.
+func (s *Service) dropGrants(ctx context.Context, tx *tree.Tx, orgID string, sub subtree) error {
+	counts := map[keys.Key]int{}
+	drop := func(kind, id string) error {
+		gs, err := s.d.Authz.GrantsOn(ctx, kind, id)
+		if err != nil {
+			return err
+		}
+		for _, g := range gs {
+			k := keys.Grant(g.ContentKind, g.ContentID, g.PrincipalKind, g.PrincipalID)
+			tx.Add(store.Delete(k.PK, k.SK, store.Always))
+			if kind != model.KindSpace {
+				continue
+			}
+			if g.PrincipalKind == model.PrincipalTeam {
+				counts[keys.Team(orgID, g.PrincipalID)]++
+			} else {
+				counts[keys.Member(orgID, g.PrincipalID)]++
+			}
+		}
+		return nil
+	}
+	for _, id := range sub.collections {
+		if err := drop(model.KindCollection, id); err != nil {
+			return err
+		}
+	}
+	for _, sp := range sub.spaces {
+		if err := drop(model.KindSpace, sp.space.ID); err != nil {
+			return err
+		}
+	}
+	for k, n := range counts {
+		it, err := s.d.Store.Get(ctx, k.PK, k.SK)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read grantee: %w", err)
+		}
+		next := it
+		if strings.HasPrefix(k.SK, keys.TeamPrefix) {
+			t, err := records.Decode[model.Team](it)
+			if err != nil {
+				return err
+			}
+			t.Spaces = max(0, t.Spaces-n)
+			next.Data = records.Item(k, t, 0).Data
+		} else {
+			m, err := records.Decode[model.Member](it)
+			if err != nil {
+				return err
+			}
+			m.Spaces = max(0, m.Spaces-n)
+			next.Data = records.Item(k, m, 0).Data
+		}
+		next.Version = it.Version + 1
+		tx.Add(store.PutIfVersion(next, it.Version))
+	}
+	return nil
+}
