@@ -153,5 +153,6 @@ func Register(api *httpapi.API, s *Service) {
 			}
 			return &crOut{Body: v}, nil
 		})
+	registerAuthoring(api, s)
 	registerContent(api, s)
 }

@@ -341,21 +341,54 @@ func (ix *Index) PosAt(parent string, at int, moving string) string {
 	return Between(lo, hi)
 }
 
-// Put adds or replaces a page; call Reindex after a batch of puts.
-func (ix *Index) Put(p Page) { ix.pages[p.ID] = &p }
+// Put adds or replaces a page, keeping its parent's children in order.
+// The index stores a copy: change a page by putting a changed copy.
+func (ix *Index) Put(p Page) {
+	if old := ix.pages[p.ID]; old != nil {
+		ix.unlink(old.Parent, p.ID)
+	}
+	ix.pages[p.ID] = &p
+	list := ix.children[p.Parent]
+	i := sort.Search(len(list), func(i int) bool {
+		q := ix.pages[list[i]]
+		return q.Pos > p.Pos || (q.Pos == p.Pos && q.ID > p.ID)
+	})
+	list = append(list, "")
+	copy(list[i+1:], list[i:])
+	list[i] = p.ID
+	ix.children[p.Parent] = list
+}
 
-// Remove deletes pages; call Reindex after.
+func (ix *Index) unlink(parent, id string) {
+	list := ix.children[parent]
+	for i, c := range list {
+		if c == id {
+			ix.children[parent] = append(list[:i:i], list[i+1:]...)
+			return
+		}
+	}
+}
+
+// Remove deletes pages (with Subtree, a page and its descendants).
 func (ix *Index) Remove(ids ...string) {
 	for _, id := range ids {
-		delete(ix.pages, id)
+		if p := ix.pages[id]; p != nil {
+			ix.unlink(p.Parent, id)
+			delete(ix.pages, id)
+		}
+	}
+	for _, id := range ids {
+		if ix.pages[id] == nil {
+			delete(ix.children, id)
+		}
 	}
 }
 
 // PutFile adds or replaces a file.
 func (ix *Index) PutFile(f File) { ix.files[f.ID] = &f }
 
-// Reindex recomputes the children lists after Put and Remove.
-func (ix *Index) Reindex() { ix.reindex() }
+// RemoveFile deletes a file.
+func (ix *Index) RemoveFile(id string) { delete(ix.files, id) }
 
 // Slugify makes a slug of a title: its letters and digits lower-cased, words
 // joined by "-"; "page" when nothing remains.
