@@ -98,7 +98,7 @@ type fixture struct {
 }
 
 // newKit is testkit.New on the given store.
-func newKit(t *testing.T, st store.Store) *testkit.Kit {
+func newKit(t testing.TB, st store.Store) *testkit.Kit {
 	blobs, err := fsblob.New(filepath.Join(t.TempDir(), "blobs"))
 	if err != nil {
 		t.Fatal(err)

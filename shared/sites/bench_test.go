@@ -1,0 +1,138 @@
+package sites_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// countingStore counts the storage round trips a request makes: every
+// call of the port is one.
+type countingStore struct {
+	store.Store
+	gets, queries, writes atomic.Int64
+}
+
+func (c *countingStore) Get(ctx context.Context, pk, sk string) (store.Item, error) {
+	c.gets.Add(1)
+	return c.Store.Get(ctx, pk, sk)
+}
+
+func (c *countingStore) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	c.queries.Add(1)
+	return c.Store.Query(ctx, q)
+}
+
+func (c *countingStore) Write(ctx context.Context, ops ...store.Op) error {
+	c.writes.Add(1)
+	return c.Store.Write(ctx, ops...)
+}
+
+func (c *countingStore) reset() { c.gets.Store(0); c.queries.Store(0); c.writes.Store(0) }
+
+func (c *countingStore) total() int64 { return c.gets.Load() + c.queries.Load() + c.writes.Load() }
+
+// publishedSite builds a published site of sections x perSection site
+// spaces (each its own space) and returns a GET of its published view.
+func publishedSite(tb testing.TB, sections, perSection int) (*countingStore, func() int) {
+	cs := &countingStore{Store: boltStore(tb)}
+	k := newKit(tb, cs)
+	u, tok := k.User("bench")
+	org := k.Org("Bench", map[string]model.Role{u.ID: model.RoleAdmin})
+	ctx := access.WithCaller(context.Background(), access.Caller{UserID: u.ID})
+	svc, sps := sites.New(k.Deps), spaces.New(k.Deps)
+	newSpace := func(title string) string {
+		sp, _, err := sps.Create(ctx, org.ID, spaces.Create{Title: title})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return sp.ID
+	}
+	site, _, err := svc.Create(ctx, org.ID, sites.CreateSite{Title: "Bench"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := 0; i < sections; i++ {
+		_, sec, _, err := svc.AddSection(ctx, org.ID, site.ID, newSpace(fmt.Sprintf("Section %d", i)), "", "")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for j := 1; j < perSection; j++ {
+			if _, _, _, err := svc.AddSiteSpace(ctx, org.ID, site.ID, newSpace(fmt.Sprintf("Space %d.%d", i, j)), sec); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	if _, _, err := svc.SetPublished(ctx, org.ID, site.ID, true); err != nil {
+		tb.Fatal(err)
+	}
+	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
+	sites.Register(api, svc)
+	h := api.Handler()
+	path := "/v1/orgs/" + org.ID + "/sites/" + site.ID + "/published"
+	return cs, func() int {
+		req := httptest.NewRequest("GET", path, nil)
+		req.Header.Set("Authorization", "Bearer "+tok)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			tb.Fatalf("published: %d %s", rec.Code, rec.Body)
+		}
+		return rec.Body.Len()
+	}
+}
+
+// TestPublishedReadCostIsBounded: one published read costs the same number
+// of storage round trips for a site of 2 x 3 site spaces as for one of
+// 20 x 10, and never more than 8 (token, user, membership, site, and at
+// most 4 space reads or one query of the organization's spaces).
+func TestPublishedReadCostIsBounded(t *testing.T) {
+	cost := map[string]int64{}
+	for _, size := range [][2]int{{1, 1}, {2, 2}, {2, 3}, {20, 10}} {
+		cs, get := publishedSite(t, size[0], size[1])
+		cs.reset()
+		get()
+		name := fmt.Sprintf("%dx%d", size[0], size[1])
+		cost[name] = cs.total()
+		if cs.writes.Load() != 0 {
+			t.Errorf("%s: a published read writes %d times", name, cs.writes.Load())
+		}
+		if cs.total() > 8 {
+			t.Errorf("%s: %d round trips (%d gets, %d queries)", name, cs.total(), cs.gets.Load(), cs.queries.Load())
+		}
+	}
+	if cost["2x3"] != cost["20x10"] {
+		t.Errorf("round trips grow with the structure: %v", cost)
+	}
+	t.Logf("round trips per published read: %v", cost)
+}
+
+// BenchmarkPublishedSite reads the published view of a site of 20 sections
+// of 10 site spaces each and reports the storage round trips per read.
+func BenchmarkPublishedSite(b *testing.B) {
+	cs, get := publishedSite(b, 20, 10)
+	b.ReportAllocs()
+	cs.reset()
+	b.ResetTimer()
+	bytes := 0
+	for i := 0; i < b.N; i++ {
+		bytes = get()
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64(cs.total())/n, "roundtrips/op")
+	b.ReportMetric(float64(cs.gets.Load())/n, "gets/op")
+	b.ReportMetric(float64(cs.queries.Load())/n, "queries/op")
+	b.ReportMetric(float64(bytes), "body-bytes")
+}
