@@ -153,6 +153,7 @@ func Register(api *httpapi.API, s *Service) {
 			}
 			return &crOut{Body: v}, nil
 		})
+	registerMerge(api, s)
 	registerAuthoring(api, s)
 	registerContent(api, s)
 }

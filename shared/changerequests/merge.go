@@ -1,0 +1,226 @@
+package changerequests
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Merge and update results.
+const (
+	ResultMerge     = "merge"
+	ResultUpdate    = "update"
+	ResultConflicts = "conflicts"
+)
+
+// Result is the outcome of a merge or an update.
+type Result struct {
+	// Revision is the revision made, or on conflicts the unchanged one
+	// (the space's head for a merge, the request's for an update).
+	Revision  string
+	Result    string
+	Conflicts []content.Conflict
+}
+
+// loader reads revisions once each during one merge.
+type loader struct {
+	s       *Service
+	spaceID string
+	revs    map[string]model.Revision
+	ixs     map[string]*content.Index
+}
+
+func (s *Service) loader(spaceID string) *loader {
+	return &loader{s: s, spaceID: spaceID, revs: map[string]model.Revision{}, ixs: map[string]*content.Index{}}
+}
+
+func (l *loader) load(ctx context.Context, id string) (model.Revision, *content.Index, error) {
+	if ix, ok := l.ixs[id]; ok {
+		return l.revs[id], ix, nil
+	}
+	rev, ix, err := l.s.repo.Load(ctx, l.spaceID, id)
+	if err != nil {
+		return rev, nil, err
+	}
+	l.revs[id], l.ixs[id] = rev, ix
+	return rev, ix, nil
+}
+
+// merge3 merges ours and theirs over base. When one side did not change
+// the base, the other side's revision is the result as it is (its tree is
+// reused, nothing is merged); tree is then that tree's key.
+func (s *Service) merge3(ctx context.Context, spaceID, base, ours, theirs, oursName, theirsName string) (tree string, conflicts []content.Conflict, err error) {
+	l := s.loader(spaceID)
+	switch {
+	case base == ours:
+		rev, _, err := l.load(ctx, theirs)
+		return rev.Tree, nil, err
+	case base == theirs:
+		rev, _, err := l.load(ctx, ours)
+		return rev.Tree, nil, err
+	}
+	_, b, err := l.load(ctx, base)
+	if err != nil {
+		return "", nil, err
+	}
+	_, o, err := l.load(ctx, ours)
+	if err != nil {
+		return "", nil, err
+	}
+	_, t, err := l.load(ctx, theirs)
+	if err != nil {
+		return "", nil, err
+	}
+	m := &content.Merger{Base: b, Ours: o, Theirs: t, OursName: oursName, TheirsName: theirsName,
+		Document:    func(h string) (string, error) { return s.repo.Document(ctx, spaceID, h) },
+		PutDocument: func(body string) (string, error) { return s.repo.PutDocument(ctx, spaceID, body) }}
+	ix, conflicts, err := m.Merge()
+	if err != nil || len(conflicts) > 0 {
+		return "", conflicts, err
+	}
+	tree, err = s.repo.PutTree(ctx, spaceID, ix.Tree())
+	return tree, nil, err
+}
+
+// newRevision makes a revision record of a merged tree.
+func (s *Service) newRevision(spaceID, typ, tree string, parents []string) model.Revision {
+	now := s.d.Clock()
+	return model.Revision{ID: ids.New(now), SpaceID: spaceID, Parents: parents, Type: typ, CreatedAt: now, Tree: tree}
+}
+
+// Merge merges a draft or open request into the space: the space's head
+// moves to a new "merge" revision and the request becomes merged, in one
+// transaction guarded by the space's and the request's versions. When the
+// head moved meanwhile, the merge is made again on the new head, so that
+// concurrent merges never lose a change. Overlapping edits change nothing
+// and answer the conflicts.
+func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error) {
+	if _, _, err := s.content.Space(ctx, spaceID, access.MergeContent); err != nil {
+		return Result{}, err
+	}
+	var out Result
+	err := retry(ctx, func() error {
+		cr, v, err := s.read(ctx, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		if !cr.Active() {
+			return apperr.Conflictf("change request is %s; only draft and open requests can be merged", cr.Status)
+		}
+		old, sp, err := s.readSpace(ctx, spaceID)
+		if err != nil {
+			return err
+		}
+		tree, conflicts, err := s.merge3(ctx, spaceID, cr.Base(), sp.Revision, cr.Revision, "the space", "the change request")
+		if err != nil {
+			return err
+		}
+		if len(conflicts) > 0 {
+			out = Result{Revision: sp.Revision, Result: ResultConflicts, Conflicts: conflicts}
+			return nil
+		}
+		rev := s.newRevision(spaceID, content.RevisionMerge, tree, []string{sp.Revision, cr.Revision})
+		rev.MergedFrom = cr.ID
+		from := cr.Status
+		cr.Status, cr.RevisionMerged, cr.UpdatedAt = model.CRMerged, rev.ID, rev.CreatedAt
+		counters(&sp, from, cr.Status)
+		sp.Revision, sp.UpdatedAt = rev.ID, rev.CreatedAt
+		ops := append([]store.Op{spaceOp(old, sp), content.Put(rev)}, crOps(cr, v)...)
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return err
+		}
+		out = Result{Revision: rev.ID, Result: ResultMerge}
+		return nil
+	})
+	return out, err
+}
+
+// UpdateFromSpace brings the space's changes into a draft or open request: the
+// request's head moves to a new "update" revision merging the space's head,
+// which becomes its revisionMergedAncestor (it is no longer outdated). A
+// request already up to date is left as it is. Overlapping edits change
+// nothing and answer the conflicts.
+func (s *Service) UpdateFromSpace(ctx context.Context, spaceID, ref string) (Result, error) {
+	userID, err := caller(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	if _, _, err := s.content.Space(ctx, spaceID, access.EditContent); err != nil {
+		return Result{}, err
+	}
+	var out Result
+	err = retry(ctx, func() error {
+		cr, v, err := s.read(ctx, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		if !cr.Active() {
+			return apperr.Conflictf("change request is %s; only draft and open requests can be updated", cr.Status)
+		}
+		_, sp, err := s.readSpace(ctx, spaceID)
+		if err != nil {
+			return err
+		}
+		if cr.Base() == sp.Revision {
+			out = Result{Revision: cr.Revision, Result: ResultUpdate}
+			return nil
+		}
+		tree, conflicts, err := s.merge3(ctx, spaceID, cr.Base(), cr.Revision, sp.Revision, "the change request", "the space")
+		if err != nil {
+			return err
+		}
+		if len(conflicts) > 0 {
+			out = Result{Revision: cr.Revision, Result: ResultConflicts, Conflicts: conflicts}
+			return nil
+		}
+		rev := s.newRevision(spaceID, content.RevisionUpdate, tree, []string{cr.Revision, sp.Revision})
+		cr.Revision, cr.RevisionMergedAncestor, cr.UpdatedAt = rev.ID, sp.Revision, rev.CreatedAt
+		addContributor(&cr, userID)
+		if err := s.d.Store.Write(ctx, append(crOps(cr, v), content.Put(rev))...); err != nil {
+			return err
+		}
+		out = Result{Revision: rev.ID, Result: ResultUpdate}
+		return nil
+	})
+	return out, err
+}
+
+// MergeResult is the answer of merge and update.
+type MergeResult struct {
+	Revision  string             `json:"revision" doc:"The revision made; on conflicts, the unchanged one"`
+	Result    string             `json:"result" enum:"merge,update,conflicts"`
+	Conflicts []content.Conflict `json:"conflicts,omitempty" doc:"Why the changes could not be merged (result conflicts)"`
+}
+
+type mergeOut struct {
+	Body MergeResult
+}
+
+// registerMerge adds merge and update.
+func registerMerge(api *httpapi.API, s *Service) {
+	const tag = "Change requests"
+	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}"
+	answer := func(r Result, err error) (*mergeOut, error) {
+		if err != nil {
+			return nil, err
+		}
+		return &mergeOut{Body: MergeResult{Revision: r.Revision, Result: r.Result, Conflicts: r.Conflicts}}, nil
+	}
+	httpapi.Register(api, httpapi.Op{ID: "mergeChangeRequest", Method: http.MethodPost, Path: base + "/merge", Tag: tag,
+		Summary: "Merge a change request into the space's content"},
+		func(ctx context.Context, in *crIn) (*mergeOut, error) {
+			return answer(s.Merge(ctx, in.SpaceID, in.ChangeRequestID))
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequest", Method: http.MethodPost, Path: base + "/update", Tag: tag,
+		Summary: "Bring the space's changes into a change request"},
+		func(ctx context.Context, in *crIn) (*mergeOut, error) {
+			return answer(s.UpdateFromSpace(ctx, in.SpaceID, in.ChangeRequestID))
+		})
+}
