@@ -74,7 +74,11 @@
 // (sections, groups, site spaces, moves, the adaptive schema) needs create;
 // the site's settings (PATCH, publish, unpublish, delete) and its share links
 // (whose keys are secrets, listing included) need admin. Guests see no sites
-// (an empty list, 404 on a site); outsiders get 404 on everything.
+// (an empty list, 404 on a site); outsiders get 404 on everything. Adding a
+// space to a site also needs read access to that space (spaces.Get). The
+// spaces embedded in answers come from spaces.View with the organization
+// role; spaces deleted or moved to another organization are left out of the
+// published view, and moved ones out of every view.
 //
 // # Published URLs and share links
 //

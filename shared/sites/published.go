@@ -176,8 +176,8 @@ func (s *Service) view(ctx context.Context, l Loaded, shareKey string, liveOnly 
 // query of the organization's live spaces.
 const fewSpaces = 4
 
-// spacesOf returns the spaces with the given ids (all of one organization),
-// by id. liveOnly leaves deleted spaces out (the published view shows no
+// spacesOf returns the spaces with the given ids that belong to orgID, by
+// id. liveOnly leaves deleted spaces out (the published view shows no
 // deleted content); otherwise they are read one by one.
 func (s *Service) spacesOf(ctx context.Context, orgID string, spaceIDs []string, liveOnly bool) (map[string]model.Space, error) {
 	out := map[string]model.Space{}
@@ -205,7 +205,9 @@ func (s *Service) spacesOf(ctx context.Context, orgID string, spaceIDs []string,
 			continue
 		}
 		sp, _, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(id))
-		if errors.Is(err, store.ErrNotFound) || (err == nil && liveOnly && sp.DeletedAt != nil) {
+		// A space transferred to another organization is no longer this
+		// site's content: it is left out like a missing one.
+		if errors.Is(err, store.ErrNotFound) || (err == nil && (sp.OrgID != orgID || (liveOnly && sp.DeletedAt != nil))) {
 			continue
 		}
 		if err != nil {
