@@ -3,11 +3,15 @@ package access_test
 import (
 	"net/http"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/testenv"
@@ -43,6 +47,7 @@ func newWorld(t *testing.T, k *testkit.Kit) *world {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaces.Register(api, spaces.New(k.Deps))
 	collections.Register(api, collections.New(k.Deps))
+	customfields.Register(api, customfields.New(k.Deps))
 	w := &world{kit: k, api: api, tokens: map[string]string{}}
 	members := map[string]model.Role{}
 	var adminID string
@@ -98,8 +103,13 @@ var (
 	anyMember = [8]int{200, 200, 200, 200, 200, 200, 200, 404}
 	// A guest creating in a collection they cannot see meets a 400 naming
 	// the parent, as for a collection that does not exist.
-	creatorsIn  = [8]int{201, 201, 403, 403, 403, 403, 400, 404}
-	orgAdmins   = [8]int{200, 403, 403, 403, 403, 403, 404, 404}
+	creatorsIn = [8]int{201, 201, 403, 403, 403, 403, 400, 404}
+	orgAdmins  = [8]int{200, 403, 403, 403, 403, 403, 404, 404}
+	// Custom field definitions belong to the organization: guests, who see
+	// it, get 403 rather than 404.
+	orgReaders  = [8]int{200, 200, 200, 200, 200, 200, 403, 404}
+	fieldAdmin  = [8]int{200, 403, 403, 403, 403, 403, 403, 404}
+	editors204  = [8]int{204, 204, 204, 204, 403, 403, 404, 404}
 	readers     = [8]int{200, 200, 200, 200, 200, 200, 404, 404}
 	creators201 = [8]int{201, 201, 403, 403, 403, 403, 403, 404}
 	admins200   = [8]int{200, 403, 403, 403, 403, 403, 404, 404}
@@ -161,7 +171,42 @@ func operations() []operation {
 		{"transfer collection", func(t *testing.T, w *world) request {
 			return request{"POST", "/v1/collections/" + w.collection(t) + "/transfer", map[string]any{"organization": w.other.ID}}
 		}, orgAdmins},
+		{"list custom fields", func(t *testing.T, w *world) request {
+			return request{"GET", "/v1/orgs/" + w.org.ID + "/custom-fields", nil}
+		}, orgReaders},
+		{"create custom field", func(t *testing.T, w *world) request {
+			return request{"POST", "/v1/orgs/" + w.org.ID + "/custom-fields", map[string]any{"name": fieldName(), "type": "text"}}
+		}, [8]int{201, 403, 403, 403, 403, 403, 403, 404}},
+		{"get custom field", func(t *testing.T, w *world) request {
+			return request{"GET", w.field(t), nil}
+		}, orgReaders},
+		{"update custom field", func(t *testing.T, w *world) request {
+			return request{"PATCH", w.field(t), map[string]any{"title": "T"}}
+		}, fieldAdmin},
+		{"delete custom field", func(t *testing.T, w *world) request {
+			return request{"DELETE", w.field(t), nil}
+		}, [8]int{204, 403, 403, 403, 403, 403, 403, 404}},
+		{"get space custom field values", func(t *testing.T, w *world) request {
+			return request{"GET", "/v1/spaces/" + w.space(t) + "/custom-fields", nil}
+		}, readers},
+		{"update space custom field values", func(t *testing.T, w *world) request {
+			path := w.field(t)
+			name := path[strings.LastIndex(path, "/")+1:]
+			return request{"PATCH", "/v1/spaces/" + w.space(t) + "/custom-fields",
+				map[string]any{"values": map[string]any{name: map[string]any{"value": "v"}}}}
+		}, editors204},
 	}
+}
+
+// fieldName is a fresh custom field name.
+func fieldName() string { return "f" + ids.New(time.Now()) }
+
+// field creates a text custom field and returns its path.
+func (w *world) field(t *testing.T) string {
+	t.Helper()
+	name := fieldName()
+	w.as(t, "admin").Expect(http.StatusCreated, "POST", "/v1/orgs/"+w.org.ID+"/custom-fields", map[string]any{"name": name, "type": "text"})
+	return "/v1/orgs/" + w.org.ID + "/custom-fields/" + name
 }
 
 // collection creates a collection at the top level.

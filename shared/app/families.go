@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/collections"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/keys"
@@ -48,6 +49,9 @@ func Families() []Family {
 		}},
 		{Name: "collections", Function: "CollectionsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			collections.Register(api, collections.New(d))
+		}},
+		{Name: "customfields", Function: "CustomFieldsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			customfields.Register(api, customfields.New(d))
 		}},
 		{Name: "changerequests", Function: "ChangeRequestsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			changerequests.Register(api, changerequests.New(d))

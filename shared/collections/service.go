@@ -17,8 +17,9 @@
 //   - A transfer moves the collection with everything under it (its
 //     collections and live spaces) to the top level of the other
 //     organization, in one transaction; grants on that content, which name
-//     users and teams of the old organization, are removed. It needs the
-//     admin role in both organizations.
+//     users and teams of the old organization, and the spaces' custom field
+//     values, whose fields are the old organization's, are removed. It needs
+//     the admin role in both organizations.
 //   - One change rewrites at most store.MaxTransactionOps items; a move or a
 //     transfer of a bigger tree is a 409 that says so.
 package collections

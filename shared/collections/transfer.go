@@ -18,7 +18,8 @@ import (
 
 // Transfer moves a collection, with every collection and live space under
 // it, to the top level of another organization. The caller must be an
-// admin of both. Grants on the moved content are removed.
+// admin of both. Grants on the moved content, and the spaces' custom field
+// values (the fields are the old organization's), are removed.
 func (s *Service) Transfer(ctx context.Context, id, targetOrg string) (model.Collection, model.Role, error) {
 	col, _, _, err := s.load(ctx, id, access.ReadContent)
 	if err != nil {
@@ -80,6 +81,9 @@ func (s *Service) Transfer(ctx context.Context, id, targetOrg string) (model.Col
 			tx.Add(store.PutIfVersion(spaces.Item(moved, sp.version+1), sp.version))
 		}
 		if err := s.dropGrants(ctx, tx, from, sub); err != nil {
+			return err
+		}
+		if err := s.dropValues(ctx, tx, sub); err != nil {
 			return err
 		}
 		out = *root
@@ -198,6 +202,21 @@ func (s *Service) dropGrants(ctx context.Context, tx *tree.Tx, orgID string, sub
 		}
 		next.Version = it.Version + 1
 		tx.Add(store.PutIfVersion(next, it.Version))
+	}
+	return nil
+}
+
+// dropValues removes the custom field values of the spaces of sub: they
+// belong to fields of the organization the spaces leave.
+func (s *Service) dropValues(ctx context.Context, tx *tree.Tx, sub subtree) error {
+	for _, sp := range sub.spaces {
+		items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.Space(sp.space.ID).PK, SKPrefix: keys.CustomFieldValuePrefix})
+		if err != nil {
+			return fmt.Errorf("read custom field values: %w", err)
+		}
+		for _, it := range items {
+			tx.Add(store.Delete(it.PK, it.SK, store.Always))
+		}
 	}
 	return nil
 }

@@ -65,6 +65,14 @@ func Design() []Entity {
 		{Name: "Grant on a collection", PK: "COLLECTION#<collectionId>", SK: "GRANT#<USER|TEAM>#<principalId>", GSI1: "ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId> / COLLECTION#<collectionId>", Patterns: []Pattern{
 			{"Grants of a collection", "table", "PK = COLLECTION#<collectionId> AND begins_with(SK, GRANT#)"},
 		}},
+		{Name: "Custom field", PK: "ORG#<orgId>", SK: "CUSTOMFIELD#<name>", Patterns: []Pattern{
+			{"Get a custom field by name; keep names unique", "table", "PK = ORG#<orgId> AND SK = CUSTOMFIELD#<name>"},
+			{"List an organization's custom fields (name order)", "table", "PK = ORG#<orgId> AND begins_with(SK, CUSTOMFIELD#)"},
+		}},
+		{Name: "Custom field value", PK: "SPACE#<spaceId>", SK: "CUSTOMFIELDVALUE#<fieldId>", GSI1: "CUSTOMFIELD#<fieldId>#VALUES / SPACE#<spaceId>", Patterns: []Pattern{
+			{"A space's custom field values", "table", "PK = SPACE#<spaceId> AND begins_with(SK, CUSTOMFIELDVALUE#)"},
+			{"Every value of a field (removed with the field)", "GSI1", "GSI1PK = CUSTOMFIELD#<fieldId>#VALUES"},
+		}},
 		{Name: "Space", PK: "SPACE#<spaceId>", SK: "SPACE", GSI1: "ORG#<orgId>#SPACES / SPACE#<spaceId> (absent while deleted)",
 			GSI2: "COLLECTION#<collectionId>#SPACES / <position> (live spaces in a collection only)", Patterns: []Pattern{
 				{"Get a space", "table", "PK = SPACE#<spaceId> AND SK = SPACE"},

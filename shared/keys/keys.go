@@ -188,6 +188,28 @@ func PrincipalGrants(orgID, principalKind, principalID string) string {
 	return "ORG#" + orgID + "#GRANTS#" + upper(principalKind) + "#" + principalID
 }
 
+// CustomFieldPrefix is the sort-key prefix of an organization's custom fields.
+const CustomFieldPrefix = "CUSTOMFIELD#"
+
+// CustomField is an organization's custom field definition, by name (unique).
+func CustomField(orgID, name string) Key { return Key{OrgPartition(orgID), CustomFieldPrefix + name} }
+
+// CustomFieldValuePrefix is the sort-key prefix of a space's custom field values.
+const CustomFieldValuePrefix = "CUSTOMFIELDVALUE#"
+
+// CustomFieldValue is a space's value of a custom field, by the field's id.
+func CustomFieldValue(spaceID, fieldID string) Key {
+	return Key{"SPACE#" + spaceID, CustomFieldValuePrefix + fieldID}
+}
+
+// CustomFieldValueByField places a value in its field's list of values (GSI1).
+func CustomFieldValueByField(fieldID, spaceID string) IndexKey {
+	return IndexKey{FieldValues(fieldID), "SPACE#" + spaceID}
+}
+
+// FieldValues is the GSI1 partition of a custom field's values.
+func FieldValues(fieldID string) string { return CustomFieldPrefix + fieldID + "#VALUES" }
+
 // Space is a space record.
 func Space(spaceID string) Key { return Key{"SPACE#" + spaceID, skSpace} }
 

@@ -12,6 +12,7 @@ func render(pattern string) string {
 		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1", "<changeRequestId>", "c1", "<status>", "open", "<number>", "0000000007",
 		"<siteId>", "si1", "<basename>", "docs",
 		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
+		"<name>", "audience", "<fieldId>", "f1",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
 		" (live spaces in a collection only)", "", " (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", "")
 	return r.Replace(pattern)
@@ -34,6 +35,8 @@ func TestFunctionsMatchDesign(t *testing.T) {
 		"Entry in a collection":  ChildEntry("o1", "c1", "a1"),
 		"Grant on a space":       Grant("space", "s1", "user", "u1"),
 		"Grant on a collection":  Grant("collection", "c1", "user", "u1"),
+		"Custom field":           CustomField("o1", "audience"),
+		"Custom field value":     CustomFieldValue("s1", "f1"),
 
 		"Instance secret":       InstanceSecret(),
 		"Instance admin marker": InstanceAdmin(),
@@ -73,6 +76,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	index["Site"] = [2]IndexKey{SiteInOrg("o1", "si1")}
 	index["Grant on a space"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "space", "s1")}
 	index["Grant on a collection"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "collection", "c1")}
+	index["Custom field value"] = [2]IndexKey{CustomFieldValueByField("f1", "s1")}
 	if k := CollectionAmongSiblings("o1", "", "a1"); k.PK != "ORG#o1#TOP#COLLECTIONS" {
 		t.Errorf("top-level collections: GSI2 partition %q", k.PK)
 	}
