@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func TestCreateAnswers201WithANumberedDraft(t *testing.T) {
@@ -73,7 +75,10 @@ func TestCreateRejects(t *testing.T) {
 }
 
 func TestConcurrentCreationsGetDistinctNumbers(t *testing.T) {
-	f := setup(t)
+	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) { concurrentCreations(t, setupOn(t, k)) })
+}
+
+func concurrentCreations(t *testing.T, f *fixture) {
 	const n = 12
 	var wg sync.WaitGroup
 	numbers := make([]int, n)

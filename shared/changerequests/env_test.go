@@ -39,9 +39,9 @@ type fixture struct {
 	editorID                                         string
 }
 
-func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
+func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
-func setupOn(t *testing.T, k *testkit.Kit) *fixture {
+func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaces.Register(api, spaces.New(k.Deps))
 	content.Register(api, content.New(k.Deps))
@@ -66,7 +66,7 @@ func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	return f
 }
 
-func (f *fixture) as(t *testing.T, token string) *apitest.Client {
+func (f *fixture) as(t testing.TB, token string) *apitest.Client {
 	c := apitest.New(t, f.api)
 	c.Token = token
 	return c
@@ -77,19 +77,19 @@ func (f *fixture) crs() string { return "/v1/spaces/" + f.space + "/change-reque
 func (f *fixture) cr(id any) string { return fmt.Sprintf("%s/%v", f.crs(), id) }
 
 // create opens a change request as token and returns it.
-func (f *fixture) create(t *testing.T, token, subject string) map[string]any {
+func (f *fixture) create(t testing.TB, token, subject string) map[string]any {
 	t.Helper()
 	return f.as(t, token).Expect(http.StatusCreated, "POST", f.crs(), map[string]any{"subject": subject}).Map(t)
 }
 
 // spaceOf reads the space.
-func (f *fixture) spaceOf(t *testing.T) map[string]any {
+func (f *fixture) spaceOf(t testing.TB) map[string]any {
 	t.Helper()
 	return f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space, nil).Map(t)
 }
 
 // author applies changes to a request and returns the answer.
-func (f *fixture) author(t *testing.T, token string, id any, changes ...map[string]any) map[string]any {
+func (f *fixture) author(t testing.TB, token string, id any, changes ...map[string]any) map[string]any {
 	t.Helper()
 	return f.as(t, token).Expect(http.StatusOK, "POST", f.cr(id)+"/content", map[string]any{"changes": changes}).Map(t)
 }

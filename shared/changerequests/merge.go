@@ -57,15 +57,15 @@ func (l *loader) load(ctx context.Context, id string) (model.Revision, *content.
 // the base, the other side's revision is the result as it is (its tree is
 // reused, nothing is merged); tree is then that tree's key.
 func (s *Service) merge3(ctx context.Context, spaceID, base, ours, theirs, oursName, theirsName string) (tree string, conflicts []content.Conflict, err error) {
-	l := s.loader(spaceID)
 	switch {
 	case base == ours:
-		rev, _, err := l.load(ctx, theirs)
+		rev, err := s.repo.Revision(ctx, spaceID, theirs)
 		return rev.Tree, nil, err
 	case base == theirs:
-		rev, _, err := l.load(ctx, ours)
+		rev, err := s.repo.Revision(ctx, spaceID, ours)
 		return rev.Tree, nil, err
 	}
+	l := s.loader(spaceID)
 	_, b, err := l.load(ctx, base)
 	if err != nil {
 		return "", nil, err

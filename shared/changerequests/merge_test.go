@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // seedSpace merges a request adding pages a (body "one..five" lines) and b
@@ -177,7 +179,10 @@ func TestMovesAndDeletesAgainstEdits(t *testing.T) {
 }
 
 func TestConcurrentMergesNeverLoseAChange(t *testing.T) {
-	f := setup(t)
+	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) { concurrentMerges(t, setupOn(t, k)) })
+}
+
+func concurrentMerges(t *testing.T, f *fixture) {
 	const n = 8
 	for i := 1; i <= n; i++ {
 		f.create(t, f.editor, "")

@@ -60,6 +60,10 @@ func (m *Merger) Merge() (*Index, []Conflict, error) {
 			if !samePage(b, o) {
 				conflicts = append(conflicts, Conflict{Page: id, Reason: fmt.Sprintf("changed in %s, deleted in %s", m.OursName, m.TheirsName)})
 			}
+		case samePage(b, o):
+			pages = append(pages, *t)
+		case samePage(b, t):
+			pages = append(pages, *o)
 		default:
 			p, reasons, err := m.page(b, o, t)
 			if err != nil {
@@ -113,10 +117,16 @@ var metaFields = func() []int {
 }()
 
 // samePage reports whether two versions of a page differ in nothing but
-// their timestamps.
+// their timestamps. Most pages of a merge are unchanged on a side, so the
+// plain fields are compared first, without reflection.
 func samePage(a, b *Page) bool {
-	if a.Parent != b.Parent || a.Pos != b.Pos || a.Document != b.Document {
+	if a.Parent != b.Parent || a.Pos != b.Pos || a.Document != b.Document || a.Title != b.Title || a.Slug != b.Slug ||
+		a.Type != b.Type || a.Emoji != b.Emoji || a.Icon != b.Icon || a.Description != b.Description ||
+		a.Hidden != b.Hidden || a.NoIndex != b.NoIndex || a.NoRobotsIndex != b.NoRobotsIndex {
 		return false
+	}
+	if a.Layout == b.Layout && a.Cover == b.Cover && a.Target == b.Target && a.Git == b.Git {
+		return true // the same pointers, or all nil
 	}
 	va, vb := reflect.ValueOf(*a), reflect.ValueOf(*b)
 	for _, i := range metaFields {

@@ -1,0 +1,269 @@
+package changerequests_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/testkit"
+)
+
+// countingStore counts the table round trips made through it.
+type countingStore struct {
+	store.Store
+	gets, writes, queries atomic.Int64
+}
+
+func (c *countingStore) Get(ctx context.Context, pk, sk string) (store.Item, error) {
+	c.gets.Add(1)
+	return c.Store.Get(ctx, pk, sk)
+}
+
+func (c *countingStore) Write(ctx context.Context, ops ...store.Op) error {
+	c.writes.Add(1)
+	return c.Store.Write(ctx, ops...)
+}
+
+func (c *countingStore) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	c.queries.Add(1)
+	return c.Store.Query(ctx, q)
+}
+
+// countingBlobs counts the blob round trips made through it.
+type countingBlobs struct {
+	blob.Store
+	gets, puts atomic.Int64
+}
+
+func (c *countingBlobs) Get(ctx context.Context, key string) ([]byte, error) {
+	c.gets.Add(1)
+	return c.Store.Get(ctx, key)
+}
+
+func (c *countingBlobs) Put(ctx context.Context, key string, data []byte, ct string) error {
+	c.puts.Add(1)
+	return c.Store.Put(ctx, key, data, ct)
+}
+
+// counts are the round trips of some work.
+type counts struct {
+	TableGets, TableWrites, TableQueries, BlobGets, BlobPuts int64
+}
+
+func (c counts) String() string {
+	return fmt.Sprintf("table: %d gets, %d writes, %d queries; blobs: %d gets, %d puts", c.TableGets, c.TableWrites, c.TableQueries, c.BlobGets, c.BlobPuts)
+}
+
+// counted is a fixture whose store and blobs count round trips.
+type counted struct {
+	*fixture
+	st    *countingStore
+	blobs *countingBlobs
+}
+
+func countedSetup(tb testing.TB) *counted {
+	k := testkit.New(tb)
+	st := &countingStore{Store: k.Deps.Store}
+	blobs := &countingBlobs{Store: k.Deps.Blobs}
+	k.Deps.Store, k.Deps.Blobs, k.Deps.Authz = st, blobs, access.NewAuthorizer(st)
+	return &counted{fixture: setupOn(tb, k), st: st, blobs: blobs}
+}
+
+func (c *counted) reset() {
+	c.st.gets.Store(0)
+	c.st.writes.Store(0)
+	c.st.queries.Store(0)
+	c.blobs.gets.Store(0)
+	c.blobs.puts.Store(0)
+}
+
+func (c *counted) counts() counts {
+	return counts{c.st.gets.Load(), c.st.writes.Load(), c.st.queries.Load(), c.blobs.gets.Load(), c.blobs.puts.Load()}
+}
+
+// seedPages makes the space's head a revision of n pages: sections of up
+// to 100 pages, each page with a body of its own. It returns a leaf page.
+func (c *counted) seedPages(tb testing.TB, n int) string {
+	tb.Helper()
+	ctx := context.Background()
+	repo := content.NewRepo(c.kit.Deps)
+	sections := max(1, n/100)
+	per := n / sections
+	top := content.Spread(sections)
+	kids := content.Spread(per)
+	pages := make([]content.Page, 0, n)
+	for s := 0; s < sections; s++ {
+		sec := fmt.Sprintf("s%04d", s)
+		for i := 0; i < per; i++ {
+			p := content.Page{ID: fmt.Sprintf("%s-p%04d", sec, i), Parent: sec, Pos: kids[i], Type: content.TypeDocument,
+				Title: fmt.Sprintf("Page %d of section %d", i, s), Slug: fmt.Sprintf("page-%d", i)}
+			if i == 0 {
+				p.ID, p.Parent, p.Pos, p.Slug = sec, "", top[s], fmt.Sprintf("section-%d", s)
+			}
+			body := fmt.Sprintf("Body of %s.\n\n%s", p.ID, strings.Repeat("A line of documentation text.\n", 20))
+			h, err := repo.PutDocument(ctx, c.space, body)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			p.Document = h
+			pages = append(pages, p)
+		}
+	}
+	sp, _, err := records.Get[model.Space](ctx, c.kit.Deps.Store, keys.Space(c.space))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rev, err := repo.NewRevision(ctx, c.space, content.RevisionEdits, []string{sp.Revision}, content.NewIndex(&content.Tree{Pages: pages}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	k := keys.Space(c.space)
+	_, err = store.Update(ctx, c.kit.Deps.Store, k.PK, k.SK, func(old store.Item) (store.Item, []store.Op, error) {
+		sp.Revision = rev.ID
+		next := old
+		next.Data = records.Item(k, sp, 0).Data
+		return next, []store.Op{content.Put(rev)}, nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pages[len(pages)-1].ID
+}
+
+// operation is one measured request; prepare (not measured) readies it.
+type operation struct {
+	name    string
+	prepare func(tb testing.TB, c *counted, leaf string, i int) (method, path string, body any, token string)
+}
+
+var operations = []operation{
+	{"read the page tree", func(_ testing.TB, c *counted, _ string, _ int) (string, string, any, string) {
+		return "GET", "/v1/spaces/" + c.space + "/content/pages", nil, c.reader
+	}},
+	{"read one page as markdown", func(_ testing.TB, c *counted, leaf string, _ int) (string, string, any, string) {
+		return "GET", "/v1/spaces/" + c.space + "/content/page/" + leaf + "?format=markdown", nil, c.reader
+	}},
+	{"read one page as a document", func(_ testing.TB, c *counted, leaf string, _ int) (string, string, any, string) {
+		return "GET", "/v1/spaces/" + c.space + "/content/page/" + leaf + "?format=document", nil, c.reader
+	}},
+	{"apply a batch changing one page", func(tb testing.TB, c *counted, leaf string, i int) (string, string, any, string) {
+		if i == 0 {
+			c.create(tb, c.editor, "bench")
+		}
+		return "POST", c.cr(1) + "/content", map[string]any{"changes": []any{
+			map[string]any{"type": "update_page", "page": leaf, "markdown": fmt.Sprintf("# Leaf\n\nEdit %d.\n", i)}}}, c.editor
+	}},
+	{"merge a request changing one page", func(tb testing.TB, c *counted, leaf string, i int) (string, string, any, string) {
+		n := c.create(tb, c.editor, "")["number"]
+		c.author(tb, c.editor, n, map[string]any{"type": "update_page", "page": leaf, "markdown": fmt.Sprintf("# Leaf\n\nMerge %d.\n", i)})
+		return "POST", c.cr(n) + "/merge", nil, c.reviewer
+	}},
+	{"merge an outdated request (three-way)", func(tb testing.TB, c *counted, leaf string, i int) (string, string, any, string) {
+		n := c.create(tb, c.editor, "")["number"]
+		c.author(tb, c.editor, n, map[string]any{"type": "update_page", "page": leaf, "markdown": fmt.Sprintf("# Leaf\n\nThree-way %d.\n", i)})
+		other := c.create(tb, c.editor, "")["number"]
+		c.author(tb, c.editor, other, map[string]any{"type": "update_page", "page": "s0000", "title": fmt.Sprintf("Section %d", i)})
+		if got := c.as(tb, c.reviewer).Do("POST", c.cr(other)+"/merge", nil); got.Status != http.StatusOK {
+			tb.Fatalf("merge: %d %s", got.Status, got.Body)
+		}
+		return "POST", c.cr(n) + "/merge", nil, c.reviewer
+	}},
+}
+
+func (c *counted) run(tb testing.TB, op operation, leaf string, i int) counts {
+	tb.Helper()
+	method, path, body, token := op.prepare(tb, c, leaf, i)
+	c.reset()
+	res := c.as(tb, token).Do(method, path, body)
+	if res.Status != http.StatusOK {
+		tb.Fatalf("%s: %d %s", op.name, res.Status, res.Body)
+	}
+	return c.counts()
+}
+
+// TestRoundTripsDoNotGrowWithThePages measures each operation on a space of
+// 10 pages and of 1,000: the table and blob round trips are the same.
+func TestRoundTripsDoNotGrowWithThePages(t *testing.T) {
+	small, large := countedSetup(t), countedSetup(t)
+	smallLeaf, largeLeaf := small.seedPages(t, 10), large.seedPages(t, 1000)
+	for _, op := range operations {
+		t.Run(strings.ReplaceAll(op.name, " ", "_"), func(t *testing.T) {
+			// The second run of each is measured: the first creates the
+			// change request the authoring runs reuse.
+			small.run(t, op, smallLeaf, 0)
+			large.run(t, op, largeLeaf, 0)
+			s, l := small.run(t, op, smallLeaf, 1), large.run(t, op, largeLeaf, 1)
+			if s != l {
+				t.Fatalf("10 pages: %v\n1,000 pages: %v", s, l)
+			}
+			t.Logf("%s: %v", op.name, l)
+		})
+	}
+}
+
+// BenchmarkContent5000Pages runs each operation on a space of 5,000 pages
+// and reports its table and blob round trips per operation.
+func BenchmarkContent5000Pages(b *testing.B) {
+	c := countedSetup(b)
+	leaf := c.seedPages(b, 5000)
+	handler := c.api.Handler()
+	for _, op := range operations {
+		b.Run(strings.ReplaceAll(op.name, " ", "_"), func(b *testing.B) {
+			var total counts
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				method, path, body, token := op.prepare(b, c, leaf, i)
+				var rd io.Reader
+				if body != nil {
+					raw, err := json.Marshal(body)
+					if err != nil {
+						b.Fatal(err)
+					}
+					rd = bytes.NewReader(raw)
+				}
+				// The bare handler, without the test client's validation of
+				// the answer against the OpenAPI document.
+				req := httptest.NewRequest(method, path, rd)
+				req.Header.Set("Authorization", "Bearer "+token)
+				req.Header.Set("Content-Type", "application/json")
+				rec := httptest.NewRecorder()
+				c.reset()
+				b.StartTimer()
+				handler.ServeHTTP(rec, req)
+				b.StopTimer()
+				if rec.Code != http.StatusOK {
+					b.Fatalf("%s: %d %s", op.name, rec.Code, rec.Body)
+				}
+				n := c.counts()
+				total.TableGets += n.TableGets
+				total.TableWrites += n.TableWrites
+				total.TableQueries += n.TableQueries
+				total.BlobGets += n.BlobGets
+				total.BlobPuts += n.BlobPuts
+				b.StartTimer()
+			}
+			per := func(v int64) float64 { return float64(v) / float64(b.N) }
+			b.ReportMetric(per(total.TableGets), "table-gets/op")
+			b.ReportMetric(per(total.TableWrites), "table-writes/op")
+			b.ReportMetric(per(total.TableQueries), "table-queries/op")
+			b.ReportMetric(per(total.BlobGets), "blob-gets/op")
+			b.ReportMetric(per(total.BlobPuts), "blob-puts/op")
+		})
+	}
+}
