@@ -40,7 +40,7 @@ import (
 const MaxPathBytes = 1000
 
 // maxAttempts bounds the retries of a change that met concurrent changes.
-const maxAttempts = 10
+const maxAttempts = 25
 
 // Pointer names a space or a collection.
 type Pointer struct {
