@@ -289,3 +289,30 @@ func TestTransferRejects(t *testing.T) {
 		})
 	}
 }
+
+func TestDeletedSpaceLeavesItsCollectionAndComesBackToIt(t *testing.T) {
+	f := setup(t)
+	admin := f.as(t, f.admin)
+	c := f.collection(t, "C", "")
+	first := f.space(t, "First", c)
+	f.space(t, "Second", c)
+	admin.Expect(http.StatusResetContent, "DELETE", "/v1/spaces/"+first, nil)
+	if got, want := f.spacesOf(t, f.admin, c), []string{"Second"}; !slices.Equal(got, want) {
+		t.Fatalf("after delete: %v, want %v", got, want)
+	}
+	if got := admin.Expect(http.StatusOK, "GET", "/v1/spaces/"+first, nil).Map(t)["parent"]; got != c {
+		t.Fatalf("a deleted space remembers its collection: parent %v", got)
+	}
+	// Restored, it comes back at the end of its collection.
+	if got := admin.Expect(http.StatusOK, "POST", "/v1/spaces/"+first+"/restore", nil).Map(t)["parent"]; got != c {
+		t.Fatalf("restored into %v", got)
+	}
+	if got, want := f.spacesOf(t, f.admin, c), []string{"Second", "First"}; !slices.Equal(got, want) {
+		t.Fatalf("after restore: %v, want %v", got, want)
+	}
+	// Restoring a space that is not deleted changes nothing.
+	admin.Expect(http.StatusOK, "POST", "/v1/spaces/"+first+"/restore", nil)
+	if got, want := f.spacesOf(t, f.admin, c), []string{"Second", "First"}; !slices.Equal(got, want) {
+		t.Fatalf("after a second restore: %v, want %v", got, want)
+	}
+}

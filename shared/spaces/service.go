@@ -336,8 +336,10 @@ func (s *Service) Restore(ctx context.Context, spaceID string) (model.Space, mod
 			return nil
 		}
 		sp.DeletedAt = nil
-		if sp.Parent != "" && parentIn(ctx, tx, sp.OrgID, sp.Parent, "parent") != nil {
-			sp.Parent = ""
+		if err := parentIn(ctx, tx, sp.OrgID, sp.Parent, "parent"); apperr.Is(err, apperr.Invalid) {
+			sp.Parent = "" // its collection is gone, or in another organization
+		} else if err != nil {
+			return err
 		}
 		self := tree.Pointer{Kind: model.KindSpace, ID: sp.ID}
 		g, err := tree.Place(ctx, s.d.Store, sp.OrgID, sp.Parent, self, tree.Position{})
