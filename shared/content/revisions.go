@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
@@ -183,16 +182,4 @@ func (r *Repo) NewRevision(ctx context.Context, spaceID, typ string, parents []s
 // rewritten.
 func Put(rev model.Revision) store.Op {
 	return store.Put(records.Item(keys.Revision(rev.SpaceID, rev.ID), rev, 1), store.IfNotExists)
-}
-
-// readAll reads at most limit bytes of rd; more is an error.
-func readAll(rd io.Reader, limit int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(rd, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, apperr.New(apperr.TooLarge, "more than %d bytes", limit)
-	}
-	return data, nil
 }

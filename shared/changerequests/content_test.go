@@ -1,0 +1,89 @@
+package changerequests_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func TestRequestContentReadsAreForMembersWhoMayRead(t *testing.T) {
+	f := setup(t)
+	f.create(t, f.editor, "")
+	refs := f.author(t, f.editor, 1, insert("p", "", "# P\n\nBody.\n"))["refs"].(map[string]any)
+	page := refs["p"].(string)
+	for _, path := range []string{"/content", "/content/pages", "/content/files", "/content/page/" + page} {
+		t.Run(strings.ReplaceAll(path, "/", "_"), func(t *testing.T) {
+			f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(1)+path, nil)
+			f.as(t, "").Expect(http.StatusUnauthorized, "GET", f.cr(1)+path, nil)
+			f.as(t, f.outsider).Expect(http.StatusNotFound, "GET", f.cr(1)+path, nil)
+			f.as(t, f.guest).Expect(http.StatusNotFound, "GET", f.cr(1)+path, nil)
+			f.as(t, f.reader).Expect(http.StatusNotFound, "GET", f.cr(8)+path, nil)
+		})
+	}
+	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", f.cr(1)+"/content/page/nope", nil)
+	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", f.cr(1)+"/content/files/nope", nil)
+	for _, q := range []string{"/content/page/" + page + "?format=pdf", "/content/files?limit=0", "/content/files?page=forged", "/content?metadata=maybe"} {
+		f.as(t, f.reader).Expect(http.StatusBadRequest, "GET", f.cr(1)+q, nil)
+	}
+	rev := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(1)+"/content", nil).Map(t)
+	if app := rev["urls"].(map[string]any)["app"].(string); !strings.HasPrefix(app, "https://app.test/s/"+f.space+"/~/changes/1/") {
+		t.Errorf("urls.app %s", app)
+	}
+	p := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(1)+"/content/page/"+page, nil).Map(t)
+	if app := p["urls"].(map[string]any)["app"]; app != "https://app.test/s/"+f.space+"/~/changes/1/p" {
+		t.Errorf("page urls.app %v", app)
+	}
+}
+
+func TestRequestFilesPage(t *testing.T) {
+	f := setup(t)
+	f.create(t, f.editor, "")
+	var files []any
+	for i := 0; i < 3; i++ {
+		files = append(files, map[string]any{"name": "f.txt", "content": "aGk="})
+	}
+	f.author(t, f.editor, 1, map[string]any{"type": "insert_files", "files": files})
+	var seen int
+	page := ""
+	for i := 0; i < 5; i++ {
+		path := f.cr(1) + "/content/files?limit=2"
+		if page != "" {
+			path += "&page=" + url.QueryEscape(page)
+		}
+		body := f.as(t, f.reader).Expect(http.StatusOK, "GET", path, nil).Map(t)
+		seen += len(body["items"].([]any))
+		next, _ := body["next"].(map[string]any)
+		if next == nil {
+			break
+		}
+		page = next["page"].(string)
+	}
+	if seen != 3 {
+		t.Fatalf("paged through %d files, want 3", seen)
+	}
+	// A token of the request's list does not read the space's.
+	first := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(1)+"/content/files?limit=1", nil).Map(t)
+	token := first["next"].(map[string]any)["page"].(string)
+	f.as(t, f.reader).Expect(http.StatusBadRequest, "GET", "/v1/spaces/"+f.space+"/content/files?page="+url.QueryEscape(token), nil)
+}
+
+func TestUpdateNeedsTheEditLevel(t *testing.T) {
+	f := setup(t)
+	f.create(t, f.editor, "")
+	for _, tc := range []struct {
+		name   string
+		token  string
+		path   string
+		status int
+	}{
+		{"401NoToken", "", f.cr(1) + "/update", 401},
+		{"403Reader", f.reader, f.cr(1) + "/update", 403},
+		{"404Guest", f.guest, f.cr(1) + "/update", 404},
+		{"404Outsider", f.outsider, f.cr(1) + "/update", 404},
+		{"404UnknownRequest", f.editor, f.cr(5) + "/update", 404},
+		{"200UpToDate", f.editor, f.cr(1) + "/update", 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) { f.as(t, tc.token).Expect(tc.status, "POST", tc.path, nil) })
+	}
+}
