@@ -231,6 +231,11 @@ func TestFilesPageAndDownloadThroughSignedLinks(t *testing.T) {
 	if string(got.Body) != "bytes of f2" || got.Header.Get("Content-Type") != "text/plain" {
 		t.Fatalf("download: %q %v", got.Body, got.Header)
 	}
+	// Users' files never run as pages of the API's origin.
+	if got.Header.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(got.Header.Get("Content-Security-Policy"), "sandbox") ||
+		!strings.HasPrefix(got.Header.Get("Content-Disposition"), "attachment") {
+		t.Errorf("download headers %v", got.Header)
+	}
 	// The link is bound to its file and cannot be altered.
 	anon.Expect(http.StatusForbidden, "GET", strings.Replace(link.RequestURI(), "/f2/", "/f1/", 1), nil)
 	anon.Expect(http.StatusForbidden, "GET", link.Path+"?token=x"+link.Query().Get("token"), nil)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -89,7 +90,20 @@ type downloadOut struct {
 	ContentType        string `header:"Content-Type"`
 	ContentDisposition string `header:"Content-Disposition"`
 	CacheControl       string `header:"Cache-Control"`
-	Body               []byte
+	// Files are the users' bytes served from the API's origin: they must
+	// never run as a page of it.
+	ContentSecurityPolicy string `header:"Content-Security-Policy"`
+	NoSniff               string `header:"X-Content-Type-Options"`
+	Body                  []byte
+}
+
+// disposition shows images inline and has every other file downloaded.
+func disposition(contentType, name string) string {
+	kind := "attachment"
+	if strings.HasPrefix(contentType, "image/") {
+		kind = "inline"
+	}
+	return mime.FormatMediaType(kind, map[string]string{"filename": name})
 }
 
 // FilesOutOf renders a page of files.
@@ -181,6 +195,7 @@ func Register(api *httpapi.API, s *Service) {
 				return nil, err
 			}
 			return &downloadOut{ContentType: dl.ContentType, Body: data, CacheControl: "private, max-age=3600",
-				ContentDisposition: mime.FormatMediaType("inline", map[string]string{"filename": dl.Name})}, nil
+				ContentDisposition:    disposition(dl.ContentType, dl.Name),
+				ContentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox", NoSniff: "nosniff"}, nil
 		})
 }
