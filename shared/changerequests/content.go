@@ -7,6 +7,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
 )
 
 // source is a change request's content for reads.
@@ -15,9 +16,14 @@ func (s *Service) source(ctx context.Context, spaceID, ref string) (content.Sour
 	if err != nil {
 		return content.Source{}, err
 	}
+	return sourceOf(ctx, cr, sp), nil
+}
+
+// sourceOf is the content of request cr of space sp.
+func sourceOf(ctx context.Context, cr model.ChangeRequest, sp model.Space) content.Source {
 	return content.Source{Space: sp, Revision: cr.Revision,
 		AppBase: httpapi.AppURL(ctx) + "/s/" + sp.ID + "/~/changes/" + strconv.Itoa(cr.Number),
-		Scope:   "change-request:" + sp.ID + ":" + cr.ID}, nil
+		Scope:   "change-request:" + sp.ID + ":" + cr.ID}
 }
 
 type contentIn struct {

@@ -156,4 +156,5 @@ func Register(api *httpapi.API, s *Service) {
 	registerMerge(api, s)
 	registerAuthoring(api, s)
 	registerContent(api, s)
+	registerLinks(api, s)
 }

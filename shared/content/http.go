@@ -198,4 +198,5 @@ func Register(api *httpapi.API, s *Service) {
 				ContentDisposition:    disposition(dl.ContentType, dl.Name),
 				ContentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox", NoSniff: "nosniff"}, nil
 		})
+	registerLinks(api, s)
 }

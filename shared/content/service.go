@@ -25,6 +25,7 @@ type Service struct {
 	spaces    *spaces.Service
 	users     *users.Service
 	Downloads *Downloads
+	digests   digestCache
 }
 
 // New returns the content service.

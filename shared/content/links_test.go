@@ -1,0 +1,52 @@
+package content
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestExtractLinks(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       []RawLink
+	}{
+		{"LinksAndImagesInOrderUnderTheirHeading", "[a](a.md) ![i](/files/f)\n\n## Set up\n\n[b](https://x.test \"title\")\n",
+			[]RawLink{{Href: "a.md"}, {Href: "/files/f", Image: true}, {Href: "https://x.test", Anchor: "set-up"}}},
+		{"NoneInCodeBlocksOrCodeSpans", "```md\n[a](a.md)\n```\n`[b](b.md)` [c](c.md)\n", []RawLink{{Href: "c.md"}}},
+		{"NoneWhenEscapedOrUnclosed", "\\[a](a.md) [b](b.md\n", nil},
+		{"AnImageInsideALink", "[![i](/files/f)](page.md)\n", []RawLink{{Href: "/files/f", Image: true}, {Href: "page.md"}}},
+		{"NoneInPlainText", "Just words [and brackets].\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := ExtractLinks(tc.body); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestResolveLinksRelativeToThePagesFile(t *testing.T) {
+	ix := NewIndex(&Tree{Pages: []Page{
+		{ID: "g", Type: TypeDocument, Title: "Guides", Slug: "guides", Pos: "a"},
+		{ID: "s", Parent: "g", Type: TypeDocument, Title: "Setup", Slug: "setup", Pos: "a"},
+		{ID: "u", Parent: "g", Type: TypeDocument, Title: "Use", Slug: "use", Pos: "b"},
+		{ID: "i", Type: TypeDocument, Title: "Intro", Slug: "intro", Pos: "b"},
+	}, Files: []File{{ID: "f", Name: "f.png"}}})
+	got := ResolveLinks(ix, ix.Page("s"), []RawLink{
+		{Href: "use.md"}, {Href: "../intro.md#why"}, {Href: "README.md"}, {Href: "../guides/README.md"},
+		{Href: "intro.md"}, {Href: "/files/f", Image: true}, {Href: "/files/g"}, {Href: "#here"},
+		{Href: "https://app.test/s/x"}, {Href: "https://app.testing/x"}, {Href: "mailto:a@b.test"},
+	}, "https://app.test")
+	var out []string
+	for _, l := range got {
+		out = append(out, l.Status+" "+l.Relation+" "+l.Kind+" "+l.Target+" "+l.TargetAnchor)
+	}
+	want := []string{
+		"ok reference page u ", "ok reference page i why", "ok reference page g ", "ok reference page g ",
+		"broken reference url intro.md ", "ok dependsOn file f ", "broken reference url /files/g ", "ok reference page s here",
+		"in-app reference url https://app.test/s/x ", "ok reference url https://app.testing/x ", "ok reference url mailto:a@b.test ",
+	}
+	if fmt.Sprintf("%q", out) != fmt.Sprintf("%q", want) {
+		t.Errorf("got  %q\nwant %q", out, want)
+	}
+}
