@@ -90,6 +90,27 @@ func Design() []Entity {
 		{Name: "Change request contributor copy", PK: "SPACE#<spaceId>", SK: "CRBY#<userId>#<changeRequestId>", GSI1: "SPACE#<spaceId>#CRBY#<userId>#<status> / <number>", Patterns: []Pattern{
 			{"List a contributor's change requests of a status (newest first)", "GSI1", "GSI1PK = SPACE#<spaceId>#CRBY#<userId>#<status>"},
 		}},
+		{Name: "Space comment", PK: "SPACE#<spaceId>#COMMENTS", SK: "COMMENT#<commentId>", GSI1: "SPACE#<spaceId>#COMMENTS#<status> / <commentId>",
+			GSI2: "SPACE#<spaceId>#COMMENTS#PAGE#<pageId> / <commentId> (comments on a page only)", Patterns: []Pattern{
+				{"Get a comment of a space's content", "table", "PK = SPACE#<spaceId>#COMMENTS AND SK = COMMENT#<commentId>"},
+				{"List a space's comments in posting order (either way)", "table", "PK = SPACE#<spaceId>#COMMENTS AND begins_with(SK, COMMENT#)"},
+				{"List a space's open or resolved comments", "GSI1", "GSI1PK = SPACE#<spaceId>#COMMENTS#<status>"},
+				{"List a space's comments on a page", "GSI2", "GSI2PK = SPACE#<spaceId>#COMMENTS#PAGE#<pageId>"},
+			}},
+		{Name: "Space comment reply", PK: "SPACE#<spaceId>#COMMENTS", SK: "REPLY#<commentId>#<replyId>", Patterns: []Pattern{
+			{"Get, list (posting order) and delete a comment's replies", "table", "PK = SPACE#<spaceId>#COMMENTS AND begins_with(SK, REPLY#<commentId>#)"},
+		}},
+		{Name: "Change request comment", PK: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS", SK: "COMMENT#<commentId>",
+			GSI1: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#<status> / <commentId>",
+			GSI2: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#PAGE#<pageId> / <commentId> (comments on a page only)", Patterns: []Pattern{
+				{"Get a comment of a change request", "table", "PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS AND SK = COMMENT#<commentId>"},
+				{"List a change request's comments in posting order (either way)", "table", "PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS AND begins_with(SK, COMMENT#)"},
+				{"List a change request's open or resolved comments", "GSI1", "GSI1PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#<status>"},
+				{"List a change request's comments on a page", "GSI2", "GSI2PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#PAGE#<pageId>"},
+			}},
+		{Name: "Change request comment reply", PK: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS", SK: "REPLY#<commentId>#<replyId>", Patterns: []Pattern{
+			{"Get, list (posting order) and delete a comment's replies", "table", "PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS AND begins_with(SK, REPLY#<commentId>#)"},
+		}},
 		{Name: "Site", PK: "SITE#<siteId>", SK: "SITE", GSI1: "ORG#<orgId>#SITES / SITE#<siteId>", Patterns: []Pattern{
 			{"Get a site with its whole structure (sections, groups, site spaces, share links)", "table", "PK = SITE#<siteId> AND SK = SITE"},
 			{"List an organization's sites (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SITES"},

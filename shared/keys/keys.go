@@ -299,3 +299,44 @@ func SiteAdaptiveSchema(siteID string) Key { return Key{SitePartition(siteID), "
 func SiteBasename(orgID, basename string) Key {
 	return Key{"SITEBASENAME#" + orgID + "#" + basename, "SITEBASENAME"}
 }
+
+// CommentPrefix begins the sort keys of a thread partition's comments.
+const CommentPrefix = "COMMENT#"
+
+// CommentThread is the partition of the comments (and their replies) made
+// on a space's content (changeRequestID "") or in one of its change requests.
+func CommentThread(spaceID, changeRequestID string) string {
+	if changeRequestID == "" {
+		return "SPACE#" + spaceID + "#COMMENTS"
+	}
+	return "SPACE#" + spaceID + "#CR#" + changeRequestID + "#COMMENTS"
+}
+
+// Comment is a comment of a thread (see CommentThread).
+func Comment(thread, commentID string) Key { return Key{thread, CommentPrefix + commentID} }
+
+// CommentByStatus places a comment among its thread's comments of its
+// status, in posting order (GSI1).
+func CommentByStatus(thread, status, commentID string) IndexKey {
+	return IndexKey{CommentsOfStatus(thread, status), commentID}
+}
+
+// CommentsOfStatus is the GSI1 partition of a thread's comments of one status.
+func CommentsOfStatus(thread, status string) string { return thread + "#" + status }
+
+// CommentByPage places a comment targeting a page among its thread's
+// comments on that page, in posting order (GSI2).
+func CommentByPage(thread, pageID, commentID string) IndexKey {
+	return IndexKey{CommentsOnPage(thread, pageID), commentID}
+}
+
+// CommentsOnPage is the GSI2 partition of a thread's comments on one page.
+func CommentsOnPage(thread, pageID string) string { return thread + "#PAGE#" + pageID }
+
+// CommentReply is a reply to a comment, in the comment's thread partition.
+func CommentReply(thread, commentID, replyID string) Key {
+	return Key{thread, ReplyPrefix(commentID) + replyID}
+}
+
+// ReplyPrefix begins the sort keys of a comment's replies (posting order).
+func ReplyPrefix(commentID string) string { return "REPLY#" + commentID + "#" }

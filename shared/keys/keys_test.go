@@ -11,6 +11,7 @@ func render(pattern string) string {
 	r := strings.NewReplacer("<userId>", "u1", "<orgId>", "o1", "<email>", "a@b.c", "<sha256(secret)>", "h1",
 		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1", "<changeRequestId>", "c1", "<status>", "open", "<number>", "0000000007",
 		"<siteId>", "si1", "<basename>", "docs",
+		"<commentId>", "cm1", "<replyId>", "rp1", "<pageId>", "p1", " (comments on a page only)", "",
 		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
@@ -58,6 +59,10 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Site"] = Site("si1")
 	primary["Site adaptive schema"] = SiteAdaptiveSchema("si1")
 	primary["Site basename reservation"] = SiteBasename("o1", "docs")
+	primary["Space comment"] = Comment(CommentThread("s1", ""), "cm1")
+	primary["Space comment reply"] = CommentReply(CommentThread("s1", ""), "cm1", "rp1")
+	primary["Change request comment"] = Comment(CommentThread("s1", "c1"), "cm1")
+	primary["Change request comment reply"] = CommentReply(CommentThread("s1", "c1"), "cm1", "rp1")
 	if len(primary) != len(Design()) {
 		t.Fatalf("%d entities checked, %d designed", len(primary), len(Design()))
 	}
@@ -82,6 +87,10 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	}
 	index["Change request"] = [2]IndexKey{ChangeRequestByStatus("s1", "open", 7)}
 	index["Change request contributor copy"] = [2]IndexKey{ContributorByStatus("s1", "u1", "open", 7)}
+	for name, cr := range map[string]string{"Space comment": "", "Change request comment": "c1"} {
+		thread := CommentThread("s1", cr)
+		index[name] = [2]IndexKey{CommentByStatus(thread, "open", "cm1"), CommentByPage(thread, "p1", "cm1")}
+	}
 	for _, e := range Design() {
 		got := index[e.Name]
 		for i, designed := range []string{e.GSI1, e.GSI2} {

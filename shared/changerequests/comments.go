@@ -1,0 +1,24 @@
+package changerequests
+
+import (
+	"context"
+
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// What the comments family needs of change requests: a request's `comments`
+// count changes in the same transaction as the comment that changes it.
+
+// Record reads a change request of a space by id or number, with its
+// version, without authorization: callers authorize on the space first.
+// An unknown request is NotFound.
+func (s *Service) Record(ctx context.Context, spaceID, ref string) (model.ChangeRequest, int64, error) {
+	return s.read(ctx, spaceID, ref)
+}
+
+// WriteOps returns the operations that rewrite cr, read at version, with
+// its contributors' copies (at most MaxContributors+1 operations), for a
+// transaction of another family; the request's write fails with
+// store.ErrConflict if it changed since it was read.
+func WriteOps(cr model.ChangeRequest, version int64) []store.Op { return crOps(cr, version) }

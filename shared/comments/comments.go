@@ -1,0 +1,356 @@
+package comments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// NewComment is the input of Create.
+type NewComment struct {
+	// Body is markdown; nil is the empty body.
+	Body *string
+	// Page and Node are the target ("" for none); a node needs its page.
+	Page, Node string
+}
+
+// Change is the input of Update: what is nil or empty is left as it is.
+type Change struct {
+	Resolved *bool
+	// SetBody replaces the body with Body (nil: the empty body).
+	SetBody bool
+	Body    *string
+	Added   []string
+	Removed []string
+}
+
+// List orders and statuses.
+const (
+	OrderAsc  = "asc"
+	OrderDesc = "desc"
+	StatusAll = "all"
+)
+
+// Filter selects and orders the comments of a list.
+type Filter struct {
+	// Order is OrderDesc (newest first, the default) or OrderAsc.
+	Order string
+	// Status is StatusAll (the default), model.CommentOpen or
+	// model.CommentResolved.
+	Status string
+	// Page keeps the comments targeting this page.
+	Page string
+	// Authors keeps the comments posted by one of these users.
+	Authors []string
+}
+
+// Page is one page of comments.
+type Page struct {
+	Comments []model.Comment
+	Next     *httpapi.NextPage
+}
+
+// maxExamined bounds the comments one list request reads while filtering
+// in memory (authors, or status on a page's comments): a page may come
+// back short, with a next token, rather than reading without end.
+const maxExamined = 2000
+
+// commentItem is a comment's item: in its thread by id, among the thread's
+// comments of its status (GSI1) and, when it targets a page, among the
+// thread's comments on that page (GSI2). Ids sort by posting time.
+func commentItem(thread string, c model.Comment, version int64) store.Item {
+	it := records.Item(keys.Comment(thread, c.ID), c, version)
+	sk := keys.CommentByStatus(thread, c.Status, c.ID)
+	it.GSI1PK, it.GSI1SK = sk.PK, sk.SK
+	if c.Page != nil {
+		pk := keys.CommentByPage(thread, c.Page.ID, c.ID)
+		it.GSI2PK, it.GSI2SK = pk.PK, pk.SK
+	}
+	return it
+}
+
+// Create posts a comment (comment level). The open comments count of the
+// space or change request changes in the same transaction.
+func (s *Service) Create(ctx context.Context, w Where, in NewComment) (*Thread, model.Comment, error) {
+	t, err := s.thread(ctx, w, access.CommentContent)
+	if err != nil {
+		return nil, model.Comment{}, err
+	}
+	if in.Node != "" && in.Page == "" {
+		return nil, model.Comment{}, apperr.Field("node", "a node is in a page: give its page too")
+	}
+	now := s.d.Clock()
+	c := model.Comment{ID: ids.New(now), SpaceID: t.Space.ID, PostedBy: t.UserID, PostedAt: now, Body: in.Body,
+		Revision: t.Revision(), Node: in.Node, Status: model.CommentOpen}
+	if t.CR != nil {
+		c.ChangeRequestID = t.CR.ID
+	}
+	if in.Page != "" {
+		_, ix, err := s.content.Repo.Load(ctx, t.Space.ID, c.Revision)
+		if err != nil {
+			return nil, model.Comment{}, err
+		}
+		p := ix.Page(in.Page)
+		if p == nil {
+			return nil, model.Comment{}, apperr.Field("page", "page %s not found in revision %s", in.Page, c.Revision)
+		}
+		c.Page = &model.CommentPage{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Path: ix.Path(p.ID),
+			Document: p.Document, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+	}
+	err = retry(ctx, func() error {
+		ops, err := s.counterOps(ctx, t, +1)
+		if err != nil {
+			return err
+		}
+		return s.d.Store.Write(ctx, append([]store.Op{store.Put(commentItem(t.Key(), c, 1), store.IfNotExists)}, ops...)...)
+	})
+	if err != nil {
+		return nil, model.Comment{}, err
+	}
+	return t, c, nil
+}
+
+// read reads a comment of t and its version.
+func (s *Service) read(ctx context.Context, t *Thread, commentID string) (model.Comment, int64, error) {
+	c, v, err := records.Get[model.Comment](ctx, s.d.Store, keys.Comment(t.Key(), commentID))
+	if errors.Is(err, store.ErrNotFound) {
+		return c, 0, apperr.NotFoundf("comment %s not found", commentID)
+	}
+	if err != nil {
+		return c, 0, fmt.Errorf("read comment: %w", err)
+	}
+	return c, v, nil
+}
+
+// Get reads a comment (read level).
+func (s *Service) Get(ctx context.Context, w Where, commentID string) (*Thread, model.Comment, error) {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return nil, model.Comment{}, err
+	}
+	c, _, err := s.read(ctx, t, commentID)
+	return t, c, err
+}
+
+// List reads a page of a thread's comments (read level). Comments on one
+// page, or of one status, are read from an index; other filters are
+// applied while reading, so a page may hold fewer than limit comments.
+func (s *Service) List(ctx context.Context, w Where, f Filter, p httpapi.ListParams) (*Thread, Page, error) {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return nil, Page{}, err
+	}
+	if f.Order == "" {
+		f.Order = OrderDesc
+	}
+	if f.Status == "" {
+		f.Status = StatusAll
+	}
+	authors := slices.Clone(f.Authors)
+	slices.Sort(authors)
+	authors = slices.Compact(authors)
+	scope := strings.Join([]string{"comments", t.Key(), f.Order, f.Status, f.Page, strings.Join(authors, ",")}, ":")
+	after, err := s.d.Pager.Key(scope, p.Page)
+	if err != nil {
+		return nil, Page{}, err
+	}
+	q := store.Query{PK: t.Key(), SKPrefix: keys.CommentPrefix, Reverse: f.Order == OrderDesc, After: after}
+	statusFiltered := f.Status != StatusAll
+	switch {
+	case f.Page != "":
+		q = store.Query{Index: store.GSI2, PK: keys.CommentsOnPage(t.Key(), f.Page), Reverse: q.Reverse, After: after}
+	case statusFiltered:
+		q = store.Query{Index: store.GSI1, PK: keys.CommentsOfStatus(t.Key(), f.Status), Reverse: q.Reverse, After: after}
+		statusFiltered = false
+	}
+	keep := func(c model.Comment) bool {
+		return (!statusFiltered || c.Status == f.Status) && (len(authors) == 0 || slices.Contains(authors, c.PostedBy))
+	}
+	filtered := statusFiltered || len(authors) > 0
+	cs, next, err := scan(ctx, s.d.Store, q, p.Size(), filtered, keep)
+	if err != nil {
+		return nil, Page{}, err
+	}
+	return t, Page{Comments: cs, Next: s.d.Pager.Next(scope, next)}, nil
+}
+
+// scan reads up to limit records of q that keep accepts, and the position
+// to resume from when more may follow. Without filter it reads one page.
+func scan[T any](ctx context.Context, st store.Store, q store.Query, limit int, filtered bool, keep func(T) bool) ([]T, *store.Key, error) {
+	out := make([]T, 0, limit)
+	examined := 0
+	for {
+		q.Limit = limit - len(out)
+		if filtered {
+			q.Limit = min(store.MaxQueryLimit, max(q.Limit, 100))
+		}
+		p, err := st.Query(ctx, q)
+		if err != nil {
+			return nil, nil, fmt.Errorf("list: %w", err)
+		}
+		for i, it := range p.Items {
+			examined++
+			v, err := records.Decode[T](it)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !keep(v) {
+				continue
+			}
+			out = append(out, v)
+			if len(out) == limit {
+				if i == len(p.Items)-1 && p.Next == nil {
+					return out, nil, nil
+				}
+				return out, position(it, q.Index), nil
+			}
+		}
+		if p.Next == nil {
+			return out, nil, nil
+		}
+		if examined >= maxExamined {
+			return out, p.Next, nil
+		}
+		q.After = p.Next
+	}
+}
+
+// position is where a query of index resumes after it.
+func position(it store.Item, index store.Index) *store.Key {
+	k := &store.Key{PK: it.PK, SK: it.SK}
+	switch index {
+	case store.GSI1:
+		k.IPK, k.ISK = it.GSI1PK, it.GSI1SK
+	case store.GSI2:
+		k.IPK, k.ISK = it.GSI2PK, it.GSI2SK
+	}
+	return k
+}
+
+// Update changes a comment: its status and reactions (comment level), its
+// body (its author or a space admin). Resolving and reopening change the
+// open comments count in the same transaction.
+func (s *Service) Update(ctx context.Context, w Where, commentID string, ch Change) (*Thread, model.Comment, error) {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return nil, model.Comment{}, err
+	}
+	if !t.May(access.CommentContent) {
+		return nil, model.Comment{}, apperr.Forbiddenf("your role does not allow commenting on the space (%s)", access.CommentContent)
+	}
+	var out model.Comment
+	err = retry(ctx, func() error {
+		c, v, err := s.read(ctx, t, commentID)
+		if err != nil {
+			return err
+		}
+		now := s.d.Clock()
+		if ch.SetBody {
+			if !t.owns(c.PostedBy) {
+				return apperr.Forbiddenf("only its author or an admin of the space may edit a comment")
+			}
+			if !sameBody(c.Body, ch.Body) {
+				c.Body, c.EditedAt = ch.Body, &now
+			}
+		}
+		if c.Reactions, err = react(c.Reactions, t.UserID, now, ch.Added, ch.Removed); err != nil {
+			return err
+		}
+		from := c.Status
+		if ch.Resolved != nil {
+			resolve(&c, *ch.Resolved, t.UserID, now)
+		}
+		ops, err := s.counterOps(ctx, t, openDelta(from, c.Status))
+		if err != nil {
+			return err
+		}
+		out = c
+		return s.d.Store.Write(ctx, append([]store.Op{store.PutIfVersion(commentItem(t.Key(), c, v+1), v)}, ops...)...)
+	})
+	if err != nil {
+		return nil, model.Comment{}, err
+	}
+	return t, out, nil
+}
+
+// resolve resolves or reopens c; resolving a resolved comment (or
+// reopening an open one) changes nothing.
+func resolve(c *model.Comment, resolved bool, userID string, now time.Time) {
+	switch {
+	case resolved && c.Status != model.CommentResolved:
+		c.Status, c.ResolvedAt, c.ResolvedBy = model.CommentResolved, &now, userID
+	case !resolved && c.Status != model.CommentOpen:
+		c.Status, c.ResolvedAt, c.ResolvedBy = model.CommentOpen, nil, ""
+	}
+}
+
+// sameBody compares two bodies (nil is the empty body).
+func sameBody(a, b *string) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+// Delete removes a comment (its author or a space admin), then its
+// replies. The open comments count changes with the comment.
+func (s *Service) Delete(ctx context.Context, w Where, commentID string) error {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return err
+	}
+	err = retry(ctx, func() error {
+		c, v, err := s.read(ctx, t, commentID)
+		if err != nil {
+			return err
+		}
+		if !t.owns(c.PostedBy) {
+			return apperr.Forbiddenf("only its author or an admin of the space may delete a comment")
+		}
+		ops, err := s.counterOps(ctx, t, openDelta(c.Status, ""))
+		if err != nil {
+			return err
+		}
+		k := keys.Comment(t.Key(), c.ID)
+		return s.d.Store.Write(ctx, append([]store.Op{store.DeleteIfVersion(k.PK, k.SK, v)}, ops...)...)
+	})
+	if err != nil {
+		return err
+	}
+	return s.deleteReplies(ctx, t, commentID)
+}
+
+// deleteReplies removes the replies of a deleted comment, a transaction
+// of up to 100 at a time. No reply can be added meanwhile (adding one
+// rewrites the comment, which is gone); replies left by an interruption
+// are unreachable, as every read of a reply reads its comment first.
+func (s *Service) deleteReplies(ctx context.Context, t *Thread, commentID string) error {
+	for {
+		p, err := s.d.Store.Query(ctx, store.Query{PK: t.Key(), SKPrefix: keys.ReplyPrefix(commentID), Limit: store.MaxTransactionOps})
+		if err != nil {
+			return fmt.Errorf("list replies: %w", err)
+		}
+		if len(p.Items) == 0 {
+			return nil
+		}
+		ops := make([]store.Op, 0, len(p.Items))
+		for _, it := range p.Items {
+			ops = append(ops, store.Delete(it.PK, it.SK, store.Always))
+		}
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return fmt.Errorf("delete replies: %w", err)
+		}
+	}
+}

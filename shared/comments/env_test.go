@@ -1,0 +1,180 @@
+package comments_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/comments"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// ddb is the DynamoDB Local shared by this package's tests that run on
+// both storage backends.
+var ddb testenv.DynamoDBLocal
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	ddb.Stop()
+	os.Exit(code)
+}
+
+// fixture is an API with the spaces, content, change requests and
+// comments families, an organization with a member of each kind, and one
+// space.
+type fixture struct {
+	kit *testkit.Kit
+	api *httpapi.API
+	org model.Organization
+	// space is the id of a space of org.
+	space string
+	// Tokens: an organization admin, an editor, a member with the comment
+	// role, a second commenter, a reader, a guest, and a user of another
+	// organization.
+	admin, editor, commenter, commenter2, reader, guest, outsider string
+	// User ids.
+	adminID, editorID, commenterID, commenter2ID string
+}
+
+func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
+
+func setupOn(t testing.TB, k *testkit.Kit) *fixture {
+	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
+	spaces.Register(api, spaces.New(k.Deps))
+	content.Register(api, content.New(k.Deps))
+	changerequests.Register(api, changerequests.New(k.Deps))
+	comments.Register(api, comments.New(k.Deps))
+	f := &fixture{kit: k, api: api}
+	ua, ta := k.User("alice")
+	ue, te := k.User("eddie")
+	uc, tc := k.User("cora")
+	uc2, tc2 := k.User("carl")
+	ur, tr := k.User("rita")
+	ug, tg := k.User("gus")
+	uo, to := k.User("olga")
+	f.admin, f.editor, f.commenter, f.commenter2, f.reader, f.guest, f.outsider = ta, te, tc, tc2, tr, tg, to
+	f.adminID, f.editorID, f.commenterID, f.commenter2ID = ua.ID, ue.ID, uc.ID, uc2.ID
+	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ue.ID: model.RoleEdit, uc.ID: model.RoleComment,
+		uc2.ID: model.RoleComment, ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
+	// olga belongs to another organization only.
+	k.Org("Other", map[string]model.Role{uo.ID: model.RoleAdmin})
+	ctx := access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID})
+	sp, _, err := spaces.New(k.Deps).Create(ctx, f.org.ID, spaces.Create{Title: "Docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.space = sp.ID
+	return f
+}
+
+func (f *fixture) as(t testing.TB, token string) *apitest.Client {
+	c := apitest.New(t, f.api)
+	c.Token = token
+	return c
+}
+
+// comments is the base path of the space's comments.
+func (f *fixture) comments() string { return "/v1/spaces/" + f.space + "/comments" }
+
+// cr is the path of a change request (by id or number).
+func (f *fixture) cr(ref any) string {
+	return fmt.Sprintf("/v1/spaces/%s/change-requests/%v", f.space, ref)
+}
+
+// crComments is the base path of a change request's comments.
+func (f *fixture) crComments(ref any) string { return f.cr(ref) + "/comments" }
+
+// post posts a comment at base as token and returns it.
+func (f *fixture) post(t testing.TB, token, base string, body map[string]any) map[string]any {
+	t.Helper()
+	return f.as(t, token).Expect(http.StatusOK, "POST", base, body).Map(t)
+}
+
+// say is a comment body of markdown.
+func say(md string) map[string]any { return map[string]any{"body": map[string]any{"markdown": md}} }
+
+// spaceOf reads the space.
+func (f *fixture) spaceOf(t testing.TB) map[string]any {
+	t.Helper()
+	return f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space, nil).Map(t)
+}
+
+// request opens a change request and returns it.
+func (f *fixture) request(t testing.TB, subject string) map[string]any {
+	t.Helper()
+	return f.as(t, f.editor).Expect(http.StatusCreated, "POST", "/v1/spaces/"+f.space+"/change-requests", map[string]any{"subject": subject}).Map(t)
+}
+
+// author applies changes to a change request and returns the refs.
+func (f *fixture) author(t testing.TB, ref any, changes ...map[string]any) map[string]any {
+	t.Helper()
+	res := f.as(t, f.editor).Expect(http.StatusOK, "POST", f.cr(ref)+"/content", map[string]any{"changes": changes}).Map(t)
+	refs, _ := res["refs"].(map[string]any)
+	return refs
+}
+
+// merge merges a change request into the space.
+func (f *fixture) merge(t testing.TB, ref any) {
+	t.Helper()
+	got := f.as(t, f.admin).Expect(http.StatusOK, "POST", f.cr(ref)+"/merge", nil).Map(t)
+	if got["result"] != "merge" {
+		t.Fatalf("merge of %v: %v", ref, got)
+	}
+}
+
+// seed makes pages in the space's head through a merged change request
+// and returns their ids by ref ("intro", "guide").
+func (f *fixture) seed(t testing.TB) map[string]string {
+	t.Helper()
+	cr := f.request(t, "Seed")
+	refs := f.author(t, cr["number"],
+		map[string]any{"type": "insert_page", "ref": "intro", "markdown": "# Intro\n\nWelcome.\n"},
+		map[string]any{"type": "insert_page", "ref": "guide", "markdown": "# Guide\n\nSteps.\n"})
+	f.merge(t, cr["number"])
+	out := map[string]string{}
+	for k, v := range refs {
+		out[k] = v.(string)
+	}
+	return out
+}
+
+// edit changes pages of the space's head through a merged change request.
+func (f *fixture) edit(t testing.TB, changes ...map[string]any) {
+	t.Helper()
+	cr := f.request(t, "Edit")
+	f.author(t, cr["number"], changes...)
+	f.merge(t, cr["number"])
+}
+
+// replyItems counts the stored replies of a comment of the space's
+// content (crID "") or of a change request (by id).
+func replyItems(t testing.TB, f *fixture, crID, commentID string) int {
+	t.Helper()
+	items, err := store.QueryAll(f.kit.Ctx, f.kit.Deps.Store, store.Query{PK: keys.CommentThread(f.space, crID), SKPrefix: keys.ReplyPrefix(commentID)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(items)
+}
+
+func mustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

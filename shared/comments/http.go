@@ -1,0 +1,526 @@
+package comments
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"unicode"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+)
+
+// CommentBody is a body as sent: {markdown}, or {} for an empty body.
+type CommentBody struct {
+	Markdown *string `json:"markdown,omitempty" maxLength:"20000" doc:"The content as markdown"`
+}
+
+func (b *CommentBody) text() *string {
+	if b == nil || b.Markdown == nil {
+		return nil
+	}
+	md := *b.Markdown
+	return &md
+}
+
+// CreateCommentBody is the body of POST .../comments.
+type CreateCommentBody struct {
+	Node string      `json:"node,omitempty" maxLength:"64" doc:"The node of the page the comment is attached to (needs page)"`
+	Page string      `json:"page,omitempty" maxLength:"64" doc:"The page the comment is about, in the current revision"`
+	Body CommentBody `json:"body"`
+}
+
+// CreateReplyBody is the body of POST .../comments/{commentId}/replies.
+type CreateReplyBody struct {
+	Body CommentBody `json:"body"`
+}
+
+// UpdateCommentBody is the body of PUT .../comments/{commentId}.
+type UpdateCommentBody struct {
+	Resolved         *bool        `json:"resolved,omitempty" doc:"true resolves the comment, false reopens it"`
+	Body             *CommentBody `json:"body,omitempty" doc:"Replaces the body (its author or a space admin)"`
+	AddedReactions   []string     `json:"addedReactions,omitempty" maxItems:"20" doc:"Emojis the caller reacts with"`
+	RemovedReactions []string     `json:"removedReactions,omitempty" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
+}
+
+// UpdateReplyBody is the body of PUT .../replies/{commentReplyId}.
+type UpdateReplyBody struct {
+	Body             *CommentBody `json:"body,omitempty" doc:"Replaces the body (its author or a space admin)"`
+	AddedReactions   []string     `json:"addedReactions,omitempty" maxItems:"20" doc:"Emojis the caller reacts with"`
+	RemovedReactions []string     `json:"removedReactions,omitempty" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
+}
+
+// emojis checks reactions as sent: 1 to 50 characters, no spaces.
+func emojis(field string, list []string) error {
+	for i, e := range list {
+		n := 0
+		for _, r := range e {
+			if unicode.IsSpace(r) || unicode.IsControl(r) {
+				return apperr.Field(field+"["+itoa(i)+"]", "an emoji has no spaces")
+			}
+			n++
+		}
+		if n < 1 || n > 50 {
+			return apperr.Field(field+"["+itoa(i)+"]", "an emoji is 1 to 50 characters")
+		}
+	}
+	return nil
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+// The parts of the operations' inputs, shared by the operations on a
+// space's content and on a change request: huma reads parameters through
+// embedded structs of exported types.
+
+// SpacePath locates a space's content thread.
+type SpacePath struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+}
+
+func (p SpacePath) where() Where { return Where{Space: p.SpaceID} }
+
+// ChangeRequestPath locates a change request's thread.
+type ChangeRequestPath struct {
+	SpaceID         string `path:"spaceId" maxLength:"64"`
+	ChangeRequestID string `path:"changeRequestId" maxLength:"64" doc:"The change request's id or its number in the space"`
+}
+
+func (p ChangeRequestPath) where() Where {
+	return Where{Space: p.SpaceID, ChangeRequest: p.ChangeRequestID}
+}
+
+// CommentPath names a comment of a thread.
+type CommentPath struct {
+	CommentID string `path:"commentId" maxLength:"64"`
+}
+
+func (p CommentPath) comment() string { return p.CommentID }
+
+// ReplyPath names a reply to a comment.
+type ReplyPath struct {
+	CommentID      string `path:"commentId" maxLength:"64"`
+	CommentReplyID string `path:"commentReplyId" maxLength:"64"`
+}
+
+func (p ReplyPath) comment() string { return p.CommentID }
+func (p ReplyPath) reply() string   { return p.CommentReplyID }
+
+// FormatQuery selects the form of bodies in an answer.
+type FormatQuery struct {
+	Format string `query:"format" enum:"document,markdown" doc:"The form of bodies (default document)"`
+}
+
+func (q FormatQuery) format() string { return q.Format }
+
+// ListQuery are the parameters of a comments list.
+type ListQuery struct {
+	httpapi.ListParams
+	Order             string   `query:"order" enum:"asc,desc" doc:"By posting time (default desc: newest first)"`
+	Status            string   `query:"status" enum:"all,open,resolved" doc:"Only comments of this status (default all)"`
+	Format            string   `query:"format" enum:"document,markdown" doc:"The form of bodies (default document)"`
+	CommentTargetPage string   `query:"targetPage" maxLength:"64" doc:"Only comments on this page"`
+	Authors           []string `query:"authors,explode" maxItems:"50" doc:"Only comments posted by these users (repeated, or separated by commas)"`
+}
+
+func (q ListQuery) list() ListQuery { return q }
+
+// RepliesQuery are the parameters of a replies list.
+type RepliesQuery struct {
+	httpapi.ListParams
+	FormatQuery
+}
+
+func (q RepliesQuery) list() RepliesQuery { return q }
+
+// CreateInput is what posting a comment reads besides its path.
+type CreateInput struct {
+	FormatQuery
+	Body CreateCommentBody
+}
+
+func (p CreateInput) create() CreateCommentBody { return p.Body }
+
+// UpdateInput is what updating a comment reads besides its path.
+type UpdateInput struct {
+	FormatQuery
+	Body *UpdateCommentBody
+}
+
+func (p UpdateInput) update() UpdateCommentBody {
+	if p.Body == nil {
+		return UpdateCommentBody{}
+	}
+	return *p.Body
+}
+
+// CreateReplyInput is what posting a reply reads besides its path.
+type CreateReplyInput struct {
+	FormatQuery
+	Body CreateReplyBody
+}
+
+func (p CreateReplyInput) create() CreateReplyBody { return p.Body }
+
+// UpdateReplyInput is what updating a reply reads besides its path.
+type UpdateReplyInput struct {
+	FormatQuery
+	Body *UpdateReplyBody
+}
+
+func (p UpdateReplyInput) update() UpdateReplyBody {
+	if p.Body == nil {
+		return UpdateReplyBody{}
+	}
+	return *p.Body
+}
+
+// The inputs of each operation, on a space and on a change request.
+type (
+	spaceList struct {
+		SpacePath
+		ListQuery
+	}
+	crList struct {
+		ChangeRequestPath
+		ListQuery
+	}
+	spaceCreate struct {
+		SpacePath
+		CreateInput
+	}
+	crCreate struct {
+		ChangeRequestPath
+		CreateInput
+	}
+	spaceGet struct {
+		SpacePath
+		CommentPath
+		FormatQuery
+	}
+	crGet struct {
+		ChangeRequestPath
+		CommentPath
+		FormatQuery
+	}
+	spaceUpdate struct {
+		SpacePath
+		CommentPath
+		UpdateInput
+	}
+	crUpdate struct {
+		ChangeRequestPath
+		CommentPath
+		UpdateInput
+	}
+	spaceDelete struct {
+		SpacePath
+		CommentPath
+	}
+	crDelete struct {
+		ChangeRequestPath
+		CommentPath
+	}
+	spaceReplies struct {
+		SpacePath
+		CommentPath
+		RepliesQuery
+	}
+	crReplies struct {
+		ChangeRequestPath
+		CommentPath
+		RepliesQuery
+	}
+	spaceCreateReply struct {
+		SpacePath
+		CommentPath
+		CreateReplyInput
+	}
+	crCreateReply struct {
+		ChangeRequestPath
+		CommentPath
+		CreateReplyInput
+	}
+	spaceGetReply struct {
+		SpacePath
+		ReplyPath
+		FormatQuery
+	}
+	crGetReply struct {
+		ChangeRequestPath
+		ReplyPath
+		FormatQuery
+	}
+	spaceUpdateReply struct {
+		SpacePath
+		ReplyPath
+		UpdateReplyInput
+	}
+	crUpdateReply struct {
+		ChangeRequestPath
+		ReplyPath
+		UpdateReplyInput
+	}
+	spaceDeleteReply struct {
+		SpacePath
+		ReplyPath
+	}
+	crDeleteReply struct {
+		ChangeRequestPath
+		ReplyPath
+	}
+)
+
+type located interface{ where() Where }
+
+type commentOut struct {
+	Body Comment
+}
+
+type commentsOut struct {
+	Body httpapi.List[Comment]
+}
+
+type replyOut struct {
+	Body CommentReply
+}
+
+type repliesOut struct {
+	Body httpapi.List[CommentReply]
+}
+
+func list[I interface {
+	located
+	list() ListQuery
+}](s *Service) func(context.Context, *I) (*commentsOut, error) {
+	return func(ctx context.Context, in *I) (*commentsOut, error) {
+		q := (*in).list()
+		var authors []string
+		for _, a := range q.Authors {
+			for _, id := range strings.Split(a, ",") {
+				if id = strings.TrimSpace(id); id != "" {
+					authors = append(authors, id)
+				}
+			}
+		}
+		t, p, err := s.List(ctx, (*in).where(), Filter{Order: q.Order, Status: q.Status, Page: q.CommentTargetPage, Authors: authors}, q.ListParams)
+		if err != nil {
+			return nil, err
+		}
+		r := s.renderer(ctx, t, q.Format)
+		out := &commentsOut{Body: httpapi.List[Comment]{Items: make([]Comment, 0, len(p.Comments)), Next: p.Next}}
+		for _, c := range p.Comments {
+			v, err := r.comment(c)
+			if err != nil {
+				return nil, err
+			}
+			out.Body.Items = append(out.Body.Items, v)
+		}
+		out.Body.Count = len(out.Body.Items)
+		return out, nil
+	}
+}
+
+func create[I interface {
+	located
+	format() string
+	create() CreateCommentBody
+}](s *Service) func(context.Context, *I) (*commentOut, error) {
+	return func(ctx context.Context, in *I) (*commentOut, error) {
+		b := (*in).create()
+		t, c, err := s.Create(ctx, (*in).where(), NewComment{Body: b.Body.text(), Page: b.Page, Node: b.Node})
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.renderer(ctx, t, (*in).format()).comment(c)
+		return &commentOut{Body: v}, err
+	}
+}
+
+func get[I interface {
+	located
+	format() string
+	comment() string
+}](s *Service) func(context.Context, *I) (*commentOut, error) {
+	return func(ctx context.Context, in *I) (*commentOut, error) {
+		t, c, err := s.Get(ctx, (*in).where(), (*in).comment())
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.renderer(ctx, t, (*in).format()).comment(c)
+		return &commentOut{Body: v}, err
+	}
+}
+
+func update[I interface {
+	located
+	format() string
+	comment() string
+	update() UpdateCommentBody
+}](s *Service) func(context.Context, *I) (*commentOut, error) {
+	return func(ctx context.Context, in *I) (*commentOut, error) {
+		b := (*in).update()
+		if err := emojis("addedReactions", b.AddedReactions); err != nil {
+			return nil, err
+		}
+		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
+			return nil, err
+		}
+		ch := Change{Resolved: b.Resolved, SetBody: b.Body != nil, Body: b.Body.text(), Added: b.AddedReactions, Removed: b.RemovedReactions}
+		t, c, err := s.Update(ctx, (*in).where(), (*in).comment(), ch)
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.renderer(ctx, t, (*in).format()).comment(c)
+		return &commentOut{Body: v}, err
+	}
+}
+
+func remove[I interface {
+	located
+	comment() string
+}](s *Service) func(context.Context, *I) (*struct{}, error) {
+	return func(ctx context.Context, in *I) (*struct{}, error) {
+		return nil, s.Delete(ctx, (*in).where(), (*in).comment())
+	}
+}
+
+func listReplies[I interface {
+	located
+	comment() string
+	list() RepliesQuery
+}](s *Service) func(context.Context, *I) (*repliesOut, error) {
+	return func(ctx context.Context, in *I) (*repliesOut, error) {
+		q := (*in).list()
+		t, p, err := s.ListReplies(ctx, (*in).where(), (*in).comment(), q.ListParams)
+		if err != nil {
+			return nil, err
+		}
+		r := s.renderer(ctx, t, q.Format)
+		out := &repliesOut{Body: httpapi.List[CommentReply]{Items: make([]CommentReply, 0, len(p.Replies)), Next: p.Next}}
+		for _, x := range p.Replies {
+			v, err := r.reply(x)
+			if err != nil {
+				return nil, err
+			}
+			out.Body.Items = append(out.Body.Items, v)
+		}
+		out.Body.Count = len(out.Body.Items)
+		return out, nil
+	}
+}
+
+func createReply[I interface {
+	located
+	format() string
+	comment() string
+	create() CreateReplyBody
+}](s *Service) func(context.Context, *I) (*replyOut, error) {
+	return func(ctx context.Context, in *I) (*replyOut, error) {
+		b := (*in).create()
+		t, x, err := s.CreateReply(ctx, (*in).where(), (*in).comment(), b.Body.text())
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.renderer(ctx, t, (*in).format()).reply(x)
+		return &replyOut{Body: v}, err
+	}
+}
+
+func getReply[I interface {
+	located
+	format() string
+	comment() string
+	reply() string
+}](s *Service) func(context.Context, *I) (*replyOut, error) {
+	return func(ctx context.Context, in *I) (*replyOut, error) {
+		t, x, err := s.GetReply(ctx, (*in).where(), (*in).comment(), (*in).reply())
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.renderer(ctx, t, (*in).format()).reply(x)
+		return &replyOut{Body: v}, err
+	}
+}
+
+func updateReply[I interface {
+	located
+	format() string
+	comment() string
+	reply() string
+	update() UpdateReplyBody
+}](s *Service) func(context.Context, *I) (*replyOut, error) {
+	return func(ctx context.Context, in *I) (*replyOut, error) {
+		b := (*in).update()
+		if err := emojis("addedReactions", b.AddedReactions); err != nil {
+			return nil, err
+		}
+		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
+			return nil, err
+		}
+		ch := ReplyChange{SetBody: b.Body != nil, Body: b.Body.text(), Added: b.AddedReactions, Removed: b.RemovedReactions}
+		t, x, err := s.UpdateReply(ctx, (*in).where(), (*in).comment(), (*in).reply(), ch)
+		if err != nil {
+			return nil, err
+		}
+		v, err := s.renderer(ctx, t, (*in).format()).reply(x)
+		return &replyOut{Body: v}, err
+	}
+}
+
+func removeReply[I interface {
+	located
+	comment() string
+	reply() string
+}](s *Service) func(context.Context, *I) (*struct{}, error) {
+	return func(ctx context.Context, in *I) (*struct{}, error) {
+		return nil, s.DeleteReply(ctx, (*in).where(), (*in).comment(), (*in).reply())
+	}
+}
+
+// Register adds the comments family's operations: the same ten on a
+// space's content and on a change request.
+func Register(api *httpapi.API, s *Service) {
+	const spaceTag, crTag = "Space comments", "Change request comments"
+	sb := "/v1/spaces/{spaceId}/comments"
+	cb := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments"
+	op := func(id, method, path, tag, summary string) httpapi.Op {
+		o := httpapi.Op{ID: id, Method: method, Path: path, Tag: tag, Summary: summary}
+		if method == http.MethodDelete {
+			o.Status = http.StatusResetContent
+		}
+		return o
+	}
+	get1, post, put, del := http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete
+
+	httpapi.Register(api, op("listCommentsInSpace", get1, sb, spaceTag, "List the comments on a space's content"), list[spaceList](s))
+	httpapi.Register(api, op("postCommentInSpace", post, sb, spaceTag, "Comment on a space's content"), create[spaceCreate](s))
+	httpapi.Register(api, op("getCommentInSpace", get1, sb+"/{commentId}", spaceTag, "Get a comment"), get[spaceGet](s))
+	httpapi.Register(api, op("updateCommentInSpace", put, sb+"/{commentId}", spaceTag, "Resolve, reopen, edit or react to a comment"), update[spaceUpdate](s))
+	httpapi.Register(api, op("deleteCommentInSpace", del, sb+"/{commentId}", spaceTag, "Delete a comment and its replies"), remove[spaceDelete](s))
+	httpapi.Register(api, op("listCommentRepliesInSpace", get1, sb+"/{commentId}/replies", spaceTag, "List a comment's replies (oldest first)"), listReplies[spaceReplies](s))
+	httpapi.Register(api, op("postCommentReplyInSpace", post, sb+"/{commentId}/replies", spaceTag, "Reply to a comment"), createReply[spaceCreateReply](s))
+	httpapi.Register(api, op("getCommentReplyInSpace", get1, sb+"/{commentId}/replies/{commentReplyId}", spaceTag, "Get a reply"), getReply[spaceGetReply](s))
+	httpapi.Register(api, op("updateCommentReplyInSpace", put, sb+"/{commentId}/replies/{commentReplyId}", spaceTag, "Edit or react to a reply"), updateReply[spaceUpdateReply](s))
+	httpapi.Register(api, op("deleteCommentReplyInSpace", del, sb+"/{commentId}/replies/{commentReplyId}", spaceTag, "Delete a reply"), removeReply[spaceDeleteReply](s))
+
+	httpapi.Register(api, op("listCommentsInChangeRequest", get1, cb, crTag, "List the comments of a change request"), list[crList](s))
+	httpapi.Register(api, op("postCommentInChangeRequest", post, cb, crTag, "Comment in a change request"), create[crCreate](s))
+	httpapi.Register(api, op("getCommentInChangeRequest", get1, cb+"/{commentId}", crTag, "Get a comment"), get[crGet](s))
+	httpapi.Register(api, op("updateCommentInChangeRequest", put, cb+"/{commentId}", crTag, "Resolve, reopen, edit or react to a comment"), update[crUpdate](s))
+	httpapi.Register(api, op("deleteCommentInChangeRequest", del, cb+"/{commentId}", crTag, "Delete a comment and its replies"), remove[crDelete](s))
+	httpapi.Register(api, op("listCommentRepliesInChangeRequest", get1, cb+"/{commentId}/replies", crTag, "List a comment's replies (oldest first)"), listReplies[crReplies](s))
+	httpapi.Register(api, op("postCommentReplyInChangeRequest", post, cb+"/{commentId}/replies", crTag, "Reply to a comment"), createReply[crCreateReply](s))
+	httpapi.Register(api, op("getCommentReplyInChangeRequest", get1, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Get a reply"), getReply[crGetReply](s))
+	httpapi.Register(api, op("updateCommentReplyInChangeRequest", put, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Edit or react to a reply"), updateReply[crUpdateReply](s))
+	httpapi.Register(api, op("deleteCommentReplyInChangeRequest", del, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Delete a reply"), removeReply[crDeleteReply](s))
+}

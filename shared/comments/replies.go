@@ -1,0 +1,175 @@
+package comments
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// ReplyChange is the input of UpdateReply: what is empty is left as it is.
+type ReplyChange struct {
+	// SetBody replaces the body with Body (nil: the empty body).
+	SetBody bool
+	Body    *string
+	Added   []string
+	Removed []string
+}
+
+// RepliesPage is one page of replies.
+type RepliesPage struct {
+	Replies []model.CommentReply
+	Next    *httpapi.NextPage
+}
+
+func replyItem(thread string, r model.CommentReply, version int64) store.Item {
+	return records.Item(keys.CommentReply(thread, r.CommentID, r.ID), r, version)
+}
+
+// readReply reads a reply of t and its version.
+func (s *Service) readReply(ctx context.Context, t *Thread, commentID, replyID string) (model.CommentReply, int64, error) {
+	r, v, err := records.Get[model.CommentReply](ctx, s.d.Store, keys.CommentReply(t.Key(), commentID, replyID))
+	if errors.Is(err, store.ErrNotFound) {
+		return r, 0, apperr.NotFoundf("reply %s not found", replyID)
+	}
+	if err != nil {
+		return r, 0, fmt.Errorf("read reply: %w", err)
+	}
+	return r, v, nil
+}
+
+// CreateReply replies to a comment (comment level); the comment's replies
+// count changes in the same transaction.
+func (s *Service) CreateReply(ctx context.Context, w Where, commentID string, body *string) (*Thread, model.CommentReply, error) {
+	t, err := s.thread(ctx, w, access.CommentContent)
+	if err != nil {
+		return nil, model.CommentReply{}, err
+	}
+	now := s.d.Clock()
+	r := model.CommentReply{ID: ids.New(now), CommentID: commentID, SpaceID: t.Space.ID, PostedBy: t.UserID, PostedAt: now, Body: body}
+	if t.CR != nil {
+		r.ChangeRequestID = t.CR.ID
+	}
+	err = retry(ctx, func() error {
+		c, v, err := s.read(ctx, t, commentID)
+		if err != nil {
+			return err
+		}
+		c.Replies++
+		return s.d.Store.Write(ctx, store.Put(replyItem(t.Key(), r, 1), store.IfNotExists),
+			store.PutIfVersion(commentItem(t.Key(), c, v+1), v))
+	})
+	if err != nil {
+		return nil, model.CommentReply{}, err
+	}
+	return t, r, nil
+}
+
+// GetReply reads a reply (read level).
+func (s *Service) GetReply(ctx context.Context, w Where, commentID, replyID string) (*Thread, model.CommentReply, error) {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return nil, model.CommentReply{}, err
+	}
+	if _, _, err := s.read(ctx, t, commentID); err != nil {
+		return nil, model.CommentReply{}, err
+	}
+	r, _, err := s.readReply(ctx, t, commentID, replyID)
+	return t, r, err
+}
+
+// ListReplies reads a page of a comment's replies in posting order (read
+// level).
+func (s *Service) ListReplies(ctx context.Context, w Where, commentID string, p httpapi.ListParams) (*Thread, RepliesPage, error) {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return nil, RepliesPage{}, err
+	}
+	if _, _, err := s.read(ctx, t, commentID); err != nil {
+		return nil, RepliesPage{}, err
+	}
+	scope := "comment-replies:" + t.Key() + ":" + commentID
+	after, err := s.d.Pager.Key(scope, p.Page)
+	if err != nil {
+		return nil, RepliesPage{}, err
+	}
+	q := store.Query{PK: t.Key(), SKPrefix: keys.ReplyPrefix(commentID), After: after}
+	rs, next, err := scan(ctx, s.d.Store, q, p.Size(), false, func(model.CommentReply) bool { return true })
+	if err != nil {
+		return nil, RepliesPage{}, err
+	}
+	return t, RepliesPage{Replies: rs, Next: s.d.Pager.Next(scope, next)}, nil
+}
+
+// UpdateReply changes a reply: its reactions (comment level), its body
+// (its author or a space admin).
+func (s *Service) UpdateReply(ctx context.Context, w Where, commentID, replyID string, ch ReplyChange) (*Thread, model.CommentReply, error) {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return nil, model.CommentReply{}, err
+	}
+	if !t.May(access.CommentContent) {
+		return nil, model.CommentReply{}, apperr.Forbiddenf("your role does not allow commenting on the space (%s)", access.CommentContent)
+	}
+	if _, _, err := s.read(ctx, t, commentID); err != nil {
+		return nil, model.CommentReply{}, err
+	}
+	var out model.CommentReply
+	err = retry(ctx, func() error {
+		r, v, err := s.readReply(ctx, t, commentID, replyID)
+		if err != nil {
+			return err
+		}
+		now := s.d.Clock()
+		if ch.SetBody {
+			if !t.owns(r.PostedBy) {
+				return apperr.Forbiddenf("only its author or an admin of the space may edit a reply")
+			}
+			if !sameBody(r.Body, ch.Body) {
+				r.Body, r.EditedAt = ch.Body, &now
+			}
+		}
+		if r.Reactions, err = react(r.Reactions, t.UserID, now, ch.Added, ch.Removed); err != nil {
+			return err
+		}
+		out = r
+		return s.d.Store.Write(ctx, store.PutIfVersion(replyItem(t.Key(), r, v+1), v))
+	})
+	if err != nil {
+		return nil, model.CommentReply{}, err
+	}
+	return t, out, nil
+}
+
+// DeleteReply removes a reply (its author or a space admin); the comment's
+// replies count changes in the same transaction.
+func (s *Service) DeleteReply(ctx context.Context, w Where, commentID, replyID string) error {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return err
+	}
+	return retry(ctx, func() error {
+		c, cv, err := s.read(ctx, t, commentID)
+		if err != nil {
+			return err
+		}
+		r, rv, err := s.readReply(ctx, t, commentID, replyID)
+		if err != nil {
+			return err
+		}
+		if !t.owns(r.PostedBy) {
+			return apperr.Forbiddenf("only its author or an admin of the space may delete a reply")
+		}
+		c.Replies = max(0, c.Replies-1)
+		k := keys.CommentReply(t.Key(), commentID, replyID)
+		return s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, rv), store.PutIfVersion(commentItem(t.Key(), c, cv+1), cv))
+	})
+}

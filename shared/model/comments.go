@@ -1,0 +1,75 @@
+package model
+
+import "time"
+
+// Comment statuses (the reference's Comment variants).
+const (
+	CommentOpen     = "open"
+	CommentResolved = "resolved"
+)
+
+// Comment is a discussion thread on a space's content or on a change
+// request: its first message, its status, its reactions and how many
+// replies it has. The replies are records of their own (CommentReply).
+type Comment struct {
+	ID      string `json:"id"`
+	SpaceID string `json:"spaceId"`
+	// ChangeRequestID is set for a comment made in a change request.
+	ChangeRequestID string     `json:"changeRequestId,omitempty"`
+	PostedBy        string     `json:"postedBy"`
+	PostedAt        time.Time  `json:"postedAt"`
+	EditedAt        *time.Time `json:"editedAt,omitempty"`
+	// Body is markdown; nil is the empty body ({}).
+	Body *string `json:"body,omitempty"`
+	// Revision is the revision the target was found in when posted: the
+	// space's head, or the change request's revision.
+	Revision string `json:"revision"`
+	// Page is the targeted page as it was in Revision, nil for none.
+	Page *CommentPage `json:"page,omitempty"`
+	// Node is the targeted node of the page, "" for none.
+	Node       string     `json:"node,omitempty"`
+	Status     string     `json:"status"`
+	ResolvedAt *time.Time `json:"resolvedAt,omitempty"`
+	ResolvedBy string     `json:"resolvedBy,omitempty"`
+	Replies    int        `json:"replies"`
+	Reactions  []Reaction `json:"reactions,omitempty"`
+}
+
+// CommentPage is what a comment remembers of its page: enough to show it
+// when the page is gone, and the hash of its body to tell whether it changed.
+type CommentPage struct {
+	ID        string    `json:"id"`
+	Title     string    `json:"title"`
+	Emoji     string    `json:"emoji,omitempty"`
+	Icon      string    `json:"icon,omitempty"`
+	Path      string    `json:"path"`
+	Document  string    `json:"document,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// CommentReply is a reply to a comment.
+type CommentReply struct {
+	ID              string     `json:"id"`
+	CommentID       string     `json:"commentId"`
+	SpaceID         string     `json:"spaceId"`
+	ChangeRequestID string     `json:"changeRequestId,omitempty"`
+	PostedBy        string     `json:"postedBy"`
+	PostedAt        time.Time  `json:"postedAt"`
+	EditedAt        *time.Time `json:"editedAt,omitempty"`
+	Body            *string    `json:"body,omitempty"`
+	Reactions       []Reaction `json:"reactions,omitempty"`
+}
+
+// Reaction is one emoji and the users who reacted with it, in the order
+// they did.
+type Reaction struct {
+	Emoji string         `json:"emoji"`
+	Users []ReactionUser `json:"users"`
+}
+
+// ReactionUser is one user's reaction.
+type ReactionUser struct {
+	UserID    string    `json:"userId"`
+	ReactedAt time.Time `json:"reactedAt"`
+}
