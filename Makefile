@@ -39,6 +39,8 @@ LAMBDA_FUNCTIONS += ContentFunction
 dir_ContentFunction := content
 LAMBDA_FUNCTIONS += ChangeRequestsFunction
 dir_ChangeRequestsFunction := changerequests
+LAMBDA_FUNCTIONS += CommentsFunction
+dir_CommentsFunction := comments
 
 .PHONY: help run build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))

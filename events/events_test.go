@@ -37,6 +37,16 @@ type expectation struct {
 // expected lists every sample event; a file in this folder that is not
 // listed fails the test, and so does a function without a sample.
 var expected = map[string]expectation{
+	"comments-list-comments-of-unknown-space.json": {status: 404, fields: []string{"error"},
+		check: func(t *testing.T, b map[string]any) {
+			e, _ := b["error"].(map[string]any)
+			if code, _ := e["code"].(float64); code != 404 {
+				t.Errorf("error.code %v, want 404", e["code"])
+			}
+			if msg, _ := e["message"].(string); !strings.Contains(msg, "space") {
+				t.Errorf("error.message %q does not name the space", msg)
+			}
+		}},
 	"users-get-user.json": {status: 200, object: "user", fields: []string{"id", "email", "urls"},
 		check: func(t *testing.T, b map[string]any) {
 			if b["email"] != users.AdminEmail {

@@ -11,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/deps"
@@ -61,6 +62,9 @@ func Families() []Family {
 		}},
 		{Name: "content", Function: "ContentFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			content.Register(api, content.New(d))
+		}},
+		{Name: "comments", Function: "CommentsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			comments.Register(api, comments.New(d))
 		}},
 	}
 }

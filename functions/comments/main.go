@@ -1,0 +1,9 @@
+// Command comments is the CommentsFunction Lambda function: the comments
+// family (comments and replies on a space's content and in its change
+// requests). Built for provided.al2023 as "bootstrap" by
+// `make build-CommentsFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("comments") }
