@@ -211,7 +211,20 @@ func scan[T any](ctx context.Context, st store.Store, q store.Query, limit int, 
 			}
 			out = append(out, v)
 			if len(out) == limit {
-				if i == len(p.Items)-1 && p.Next == nil {
+				// No next page when nothing read but not returned matches
+				// and nothing is left to read.
+				more := p.Next != nil
+				for _, rest := range p.Items[i+1:] {
+					if more {
+						break
+					}
+					r, err := records.Decode[T](rest)
+					if err != nil {
+						return nil, nil, err
+					}
+					more = keep(r)
+				}
+				if !more {
 					return out, nil, nil
 				}
 				return out, position(it, q.Index), nil
