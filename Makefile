@@ -39,6 +39,8 @@ LAMBDA_FUNCTIONS += ContentFunction
 dir_ContentFunction := content
 LAMBDA_FUNCTIONS += ChangeRequestsFunction
 dir_ChangeRequestsFunction := changerequests
+LAMBDA_FUNCTIONS += SSOFunction
+dir_SSOFunction := sso
 LAMBDA_FUNCTIONS += CommentsFunction
 dir_CommentsFunction := comments
 

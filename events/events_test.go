@@ -114,6 +114,16 @@ var expected = map[string]expectation{
 				t.Errorf("error.message %q does not name the organization", msg)
 			}
 		}},
+	"sso-list-sso-logins-of-unknown-organization.json": {status: 404, fields: []string{"error"},
+		check: func(t *testing.T, b map[string]any) {
+			e, _ := b["error"].(map[string]any)
+			if code, _ := e["code"].(float64); code != 404 {
+				t.Errorf("error.code %v, want 404", e["code"])
+			}
+			if msg, _ := e["message"].(string); !strings.Contains(msg, "organization") {
+				t.Errorf("error.message %q does not name the organization", msg)
+			}
+		}},
 	"spaces-get-unknown-space.json": {status: 404, fields: []string{"error"},
 		check: func(t *testing.T, b map[string]any) {
 			e, _ := b["error"].(map[string]any)

@@ -20,6 +20,9 @@ import (
 type Caller struct {
 	UserID        string
 	InstanceAdmin bool
+	// OrgID, when set, is the one organization the caller's token may act
+	// in (a token issued by that organization's SSO sign-in).
+	OrgID string
 }
 
 type callerKey struct{}
@@ -59,13 +62,32 @@ func NewAuthorizer(s store.Store) *Authorizer { return &Authorizer{store: s} }
 // Membership returns the caller's membership of org. A caller who is not a
 // member (or whose membership is disabled) gets NotFound: organizations are
 // invisible to outsiders.
+//
+// A token scoped to another organization sees this one as an outsider
+// (NotFound). An SSO member of an organization that enforces SSO acts in it
+// only with a token of its SSO sign-in (else Forbidden); admins are exempt,
+// so that an organization can never be locked out. The organization is
+// read only for SSO members holding another token, so the check costs
+// nothing on the usual path.
 func (a *Authorizer) Membership(ctx context.Context, c Caller, orgID string) (Membership, error) {
+	if c.OrgID != "" && c.OrgID != orgID {
+		return Membership{}, apperr.NotFoundf("organization %s not found", orgID)
+	}
 	m, v, err := records.Get[model.Member](ctx, a.store, keys.Member(orgID, c.UserID))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && m.Disabled) {
 		return Membership{}, apperr.NotFoundf("organization %s not found", orgID)
 	}
 	if err != nil {
 		return Membership{}, fmt.Errorf("read membership: %w", err)
+	}
+	if m.SSO && c.OrgID != orgID && m.Role != model.RoleAdmin {
+		o, _, err := records.Get[model.Organization](ctx, a.store, keys.Org(orgID))
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return Membership{}, fmt.Errorf("read organization: %w", err)
+		}
+		if o.SSO {
+			return Membership{}, apperr.Forbiddenf("organization %s requires its SSO members to sign in through its identity provider (GET /v1/orgs/%s/sso)", orgID, orgID)
+		}
 	}
 	return Membership{Member: m, Version: v}, nil
 }

@@ -21,7 +21,9 @@ import (
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/sso"
 	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/translations"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -62,6 +64,13 @@ func Families() []Family {
 		}},
 		{Name: "content", Function: "ContentFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			content.Register(api, content.New(d))
+		}},
+		// Single sign-on (SAML providers, login info, the SAML login) and
+		// translation settings: the organization's identity and language
+		// settings, one function (docs/sso.md).
+		{Name: "sso", Function: "SSOFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			sso.Register(api, sso.New(d))
+			translations.Register(api, translations.New(d))
 		}},
 		{Name: "comments", Function: "CommentsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			comments.Register(api, comments.New(d))

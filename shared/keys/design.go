@@ -73,6 +73,21 @@ func Design() []Entity {
 			{"A space's custom field values", "table", "PK = SPACE#<spaceId> AND begins_with(SK, CUSTOMFIELDVALUE#)"},
 			{"Every value of a field (removed with the field)", "GSI1", "GSI1PK = CUSTOMFIELD#<fieldId>#VALUES"},
 		}},
+		{Name: "SAML provider", PK: "ORG#<orgId>", SK: "SAML#<providerId>", Patterns: []Pattern{
+			{"Get a SAML provider (its settings, sign-in)", "table", "PK = ORG#<orgId> AND SK = SAML#<providerId>"},
+			{"List an organization's SAML providers (creation order); SSO login info", "table", "PK = ORG#<orgId> AND begins_with(SK, SAML#)"},
+		}},
+		{Name: "Translation settings", PK: "ORG#<orgId>", SK: "TRANSLATION#<translationId>", Patterns: []Pattern{
+			{"Get translation settings", "table", "PK = ORG#<orgId> AND SK = TRANSLATION#<translationId>"},
+			{"List an organization's translation settings (creation order)", "table", "PK = ORG#<orgId> AND begins_with(SK, TRANSLATION#)"},
+		}},
+		{Name: "SAML service-provider key", PK: "INSTANCE", SK: "SAMLSP", Patterns: []Pattern{
+			{"Read the SAML signing key, certificate and request-id secret (created once)", "table", "PK = INSTANCE AND SK = SAMLSP"},
+		}},
+		{Name: "Used SAML id", PK: "SAMLUSED#<orgId>", SK: "<expiresAt>#<REQUEST|ASSERTION>#<messageId>", Patterns: []Pattern{
+			{"Accept a SAML request id or assertion id once (replay)", "table", "put if not exists"},
+			{"Prune used ids past their expiry (oldest first)", "table", "PK = SAMLUSED#<orgId>"},
+		}},
 		{Name: "Space", PK: "SPACE#<spaceId>", SK: "SPACE", GSI1: "ORG#<orgId>#SPACES / SPACE#<spaceId> (absent while deleted)",
 			GSI2: "COLLECTION#<collectionId>#SPACES / <position> (live spaces in a collection only)", Patterns: []Pattern{
 				{"Get a space", "table", "PK = SPACE#<spaceId> AND SK = SPACE"},

@@ -210,6 +210,37 @@ func CustomFieldValueByField(fieldID, spaceID string) IndexKey {
 // FieldValues is the GSI1 partition of a custom field's values.
 func FieldValues(fieldID string) string { return CustomFieldPrefix + fieldID + "#VALUES" }
 
+// SAMLProviderPrefix is the sort-key prefix of an organization's SAML providers.
+const SAMLProviderPrefix = "SAML#"
+
+// SAMLProvider is an organization's SAML identity provider.
+func SAMLProvider(orgID, providerID string) Key {
+	return Key{OrgPartition(orgID), SAMLProviderPrefix + providerID}
+}
+
+// TranslationPrefix is the sort-key prefix of an organization's translation settings.
+const TranslationPrefix = "TRANSLATION#"
+
+// Translation is an organization's translation settings.
+func Translation(orgID, translationID string) Key {
+	return Key{OrgPartition(orgID), TranslationPrefix + translationID}
+}
+
+// SAMLServiceProvider holds the installation's SAML key pair and the secret
+// of its request ids (created once, like the page-token key).
+func SAMLServiceProvider() Key { return Key{"INSTANCE", "SAMLSP"} }
+
+// SAMLUsedPartition is the partition of an organization's used SAML
+// request and assertion ids, sorted by expiry.
+func SAMLUsedPartition(orgID string) string { return "SAMLUSED#" + orgID }
+
+// SAMLUsed marks a SAML request or assertion id (kind REQUEST or ASSERTION)
+// as accepted once. expiresAt is a fixed-width UTC timestamp that the id
+// itself determines, so that a second use meets the same key.
+func SAMLUsed(orgID, expiresAt, kind, id string) Key {
+	return Key{SAMLUsedPartition(orgID), expiresAt + "#" + kind + "#" + id}
+}
+
 // Space is a space record.
 func Space(spaceID string) Key { return Key{"SPACE#" + spaceID, skSpace} }
 

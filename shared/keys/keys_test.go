@@ -14,6 +14,7 @@ func render(pattern string) string {
 		"<commentId>", "cm1", "<replyId>", "rp1", "<pageId>", "p1", " (comments on a page only)", "",
 		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1",
+		"<providerId>", "sp1", "<translationId>", "tr1", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION>", "REQUEST", "<messageId>", "id-1",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
 		" (live spaces in a collection only)", "", " (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", "")
 	return r.Replace(pattern)
@@ -54,6 +55,10 @@ func TestFunctionsMatchDesign(t *testing.T) {
 		"Revision":              Revision("s1", "r1"),
 	}
 	primary["Change request"] = ChangeRequest("s1", "c1")
+	primary["SAML provider"] = SAMLProvider("o1", "sp1")
+	primary["Translation settings"] = Translation("o1", "tr1")
+	primary["SAML service-provider key"] = SAMLServiceProvider()
+	primary["Used SAML id"] = SAMLUsed("o1", "2026-01-01T00:10:00.000Z", "REQUEST", "id-1")
 	primary["Change request number"] = ChangeRequestNumber("s1", 7)
 	primary["Change request contributor copy"] = ChangeRequestContributor("s1", "u1", "c1")
 	primary["Site"] = Site("si1")

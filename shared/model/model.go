@@ -20,6 +20,10 @@ type User struct {
 type Token struct {
 	UserID    string    `json:"userId"`
 	CreatedAt time.Time `json:"createdAt"`
+	// OrgID, when set, scopes the token to one organization: tokens issued
+	// by an organization's SSO sign-in act only there (its identity
+	// provider vouches for people in it, not elsewhere).
+	OrgID string `json:"orgId,omitempty"`
 }
 
 // SitePointer is an organization's default content.

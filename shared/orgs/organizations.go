@@ -139,8 +139,9 @@ func (s *Service) ListOrganizations(ctx context.Context, p httpapi.ListParams) (
 	if err != nil {
 		return nil, nil, err
 	}
-	// Disabled memberships give no access; the page is then shorter.
-	ms = slices.DeleteFunc(ms, func(m model.Member) bool { return m.Disabled })
+	// Disabled memberships give no access, nor do other organizations to a
+	// token scoped to one (an SSO sign-in's); the page is then shorter.
+	ms = slices.DeleteFunc(ms, func(m model.Member) bool { return m.Disabled || (c.OrgID != "" && m.OrgID != c.OrgID) })
 	ks := make([]keys.Key, len(ms))
 	for i, m := range ms {
 		ks[i] = keys.Org(m.OrgID)

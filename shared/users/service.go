@@ -51,7 +51,9 @@ func (s *Service) Authenticate(ctx context.Context, token string) (access.Caller
 	if err != nil {
 		return access.Caller{}, err
 	}
-	return access.Caller{UserID: u.ID, InstanceAdmin: u.InstanceAdmin}, nil
+	// A token scoped to an organization never carries instance rights: an
+	// organization's identity provider vouches for nothing outside it.
+	return access.Caller{UserID: u.ID, InstanceAdmin: u.InstanceAdmin && t.OrgID == "", OrgID: t.OrgID}, nil
 }
 
 // Get returns a user.

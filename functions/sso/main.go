@@ -1,0 +1,9 @@
+// Command sso is the SSOFunction Lambda function: the SSO family (an
+// organization's SAML providers, its login info, the SAML sign-in itself)
+// and translation settings. Built for provided.al2023 as "bootstrap" by
+// `make build-SSOFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("sso") }

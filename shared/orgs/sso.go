@@ -1,0 +1,83 @@
+package orgs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// JoinWithSSO makes a user who signed in through one of the organization's
+// identity providers an SSO member (shared/sso calls it once the provider's
+// assertion is verified; it authorizes nothing itself). A user who is not
+// a member joins with role; a member keeps their role, so that signing in
+// never demotes nor promotes anyone. A disabled member is refused
+// (Forbidden). When teamID names a team of the organization, the member is
+// put in it (a team deleted since is skipped). It reports whether the user
+// joined the organization now.
+func (s *Service) JoinWithSSO(ctx context.Context, orgID, userID string, role model.Role, teamID string) (model.Member, bool, error) {
+	if _, _, err := s.getOrg(ctx, orgID); err != nil {
+		return model.Member{}, false, err
+	}
+	if !role.Valid() {
+		return model.Member{}, false, fmt.Errorf("join with SSO: invalid role %q", role)
+	}
+	joined := false
+	var m model.Member
+	for attempt := 0; ; attempt++ {
+		if attempt == maxAttempts {
+			return model.Member{}, false, fmt.Errorf("join with SSO: %w after %d attempts", store.ErrConflict, maxAttempts)
+		}
+		cur, v, err := s.getMember(ctx, orgID, userID)
+		var op store.Op
+		switch {
+		case apperr.Is(err, apperr.NotFound):
+			cur = model.Member{OrgID: orgID, UserID: userID, Role: role, JoinedAt: s.d.Clock(), SSO: true}
+			op = store.Put(memberItem(cur, 1), store.IfNotExists)
+		case err != nil:
+			return model.Member{}, false, err
+		case cur.Disabled:
+			return model.Member{}, false, apperr.Forbiddenf("your membership of organization %s is disabled", orgID)
+		case cur.SSO:
+			m = cur
+		default:
+			cur.SSO = true
+			op = store.PutIfVersion(memberItem(cur, v+1), v)
+		}
+		if op.Kind == 0 {
+			break
+		}
+		err = s.d.Store.Write(ctx, op)
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return model.Member{}, false, fmt.Errorf("join with SSO: %w", err)
+		}
+		m, joined = cur, v == 0
+		break
+	}
+	if teamID == "" {
+		return m, joined, nil
+	}
+	if _, _, err := s.getTeam(ctx, orgID, teamID); apperr.Is(err, apperr.NotFound) {
+		return m, joined, nil
+	} else if err != nil {
+		return model.Member{}, false, err
+	}
+	tk := keys.TeamMember(orgID, teamID, userID)
+	if _, err := s.d.Store.Get(ctx, tk.PK, tk.SK); err == nil {
+		return m, joined, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return model.Member{}, false, fmt.Errorf("read team membership: %w", err)
+	}
+	if _, err := s.addTeamMembers(ctx, orgID, teamID, nil, []string{userID}); err != nil {
+		return model.Member{}, false, err
+	}
+	m, _, err := s.getMember(ctx, orgID, userID)
+	return m, joined, err
+}

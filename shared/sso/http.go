@@ -1,0 +1,254 @@
+package sso
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
+)
+
+// SAMLProvider is the API shape of a SAML provider.
+type SAMLProvider struct {
+	Object      string                  `json:"object" enum:"saml-provider"`
+	ID          string                  `json:"id"`
+	Label       string                  `json:"label" minLength:"1" maxLength:"30"`
+	SSOURL      string                  `json:"ssoURL" maxLength:"2048" doc:"The identity provider's sign-in URL; empty while pending"`
+	EntityID    string                  `json:"entityID" maxLength:"1024" doc:"The identity provider's entity ID; empty while pending"`
+	Certificate string                  `json:"certificate" maxLength:"10000" doc:"The identity provider's signing certificate (PEM); empty while pending"`
+	DefaultTeam *orgs.OrganizationTeam  `json:"defaultTeam,omitempty" doc:"The team people signing in join"`
+	DefaultRole *string                 `json:"defaultRole" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null for guests"`
+	CreatedAt   time.Time               `json:"createdAt"`
+	Status      string                  `json:"status" enum:"active,pending" doc:"active once ssoURL, entityID and certificate are set"`
+	Service     SAMLServiceProviderInfo `json:"service"`
+	URLs        SAMLProviderURLs        `json:"urls"`
+}
+
+// SAMLServiceProviderInfo is what the identity provider needs to know of
+// Galley (its service provider) for this provider.
+type SAMLServiceProviderInfo struct {
+	ACSURL   string `json:"acsURL" format:"uri" doc:"Assertion consumer service URL (HTTP-POST binding)"`
+	StartURL string `json:"startURL" format:"uri" doc:"Where a sign-in starts: redirects to the identity provider"`
+	EntityID string `json:"entityID" maxLength:"1024" doc:"Galley's entity ID for this provider; also the URL of its metadata"`
+}
+
+// SAMLProviderURLs are a provider's links.
+type SAMLProviderURLs struct {
+	Location string `json:"location" format:"uri"`
+}
+
+// serviceURLs are a provider's service-provider URLs under the public API URL.
+func serviceURLs(ctx context.Context, orgID, providerID string) SAMLServiceProviderInfo {
+	base := httpapi.APIURL(ctx) + "/v1/orgs/" + orgID + "/saml/" + providerID
+	return SAMLServiceProviderInfo{ACSURL: base + "/acs", StartURL: base + "/start", EntityID: base + "/metadata"}
+}
+
+// View renders a provider.
+func View(ctx context.Context, v ProviderView) SAMLProvider {
+	p := v.Provider
+	out := SAMLProvider{Object: "saml-provider", ID: p.ID, Label: p.Label, SSOURL: p.SSOURL, EntityID: p.EntityID,
+		Certificate: p.Certificate, CreatedAt: p.CreatedAt, Status: "pending",
+		Service: serviceURLs(ctx, p.OrgID, p.ID),
+		URLs:    SAMLProviderURLs{Location: httpapi.APIURL(ctx) + "/v1/orgs/" + p.OrgID + "/saml/" + p.ID}}
+	if p.Active() {
+		out.Status = "active"
+	}
+	if p.DefaultRole != model.RoleGuest {
+		r := string(p.DefaultRole)
+		out.DefaultRole = &r
+	}
+	if v.Team != nil {
+		t := orgs.ViewTeam(orgs.TeamForCaller{Team: *v.Team, Viewer: v.Viewer})
+		out.DefaultTeam = &t
+	}
+	return out
+}
+
+// CreateSAMLProviderBody is the body of POST /v1/orgs/{organizationId}/saml.
+type CreateSAMLProviderBody struct {
+	Label       string  `json:"label" minLength:"1" maxLength:"30"`
+	EntityID    string  `json:"entityID,omitempty" maxLength:"1024" doc:"The identity provider's entity ID (its Issuer)"`
+	Certificate string  `json:"certificate,omitempty" maxLength:"10000" doc:"The identity provider's X.509 signing certificate, PEM (bare base64 is accepted)"`
+	SSOURL      string  `json:"ssoURL,omitempty" format:"uri" maxLength:"2048" doc:"The identity provider's single sign-on URL (HTTP-Redirect binding)"`
+	DefaultTeam string  `json:"defaultTeam,omitempty" maxLength:"64" doc:"ID of a team of the organization that people signing in join"`
+	DefaultRole *string `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null or omitted: guest"`
+}
+
+func (b CreateSAMLProviderBody) settings() Settings {
+	in := Settings{Label: &b.Label}
+	for _, f := range []struct {
+		dst **string
+		v   string
+	}{{&in.EntityID, b.EntityID}, {&in.Certificate, b.Certificate}, {&in.SSOURL, b.SSOURL}, {&in.DefaultTeam, b.DefaultTeam}} {
+		if f.v != "" {
+			v := f.v
+			*f.dst = &v
+		}
+	}
+	if b.DefaultRole != nil {
+		r := model.Role(*b.DefaultRole)
+		in.DefaultRole = &r
+	}
+	return in
+}
+
+// UpdateSAMLProviderBody is the body of PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}.
+// An omitted field is unchanged; null clears defaultTeam and makes
+// defaultRole guest, and is refused for the other fields.
+type UpdateSAMLProviderBody struct {
+	Label       *string       `json:"label,omitempty" minLength:"1" maxLength:"30"`
+	EntityID    *string       `json:"entityID,omitempty" maxLength:"1024"`
+	Certificate *string       `json:"certificate,omitempty" maxLength:"10000"`
+	SSOURL      *string       `json:"ssoURL,omitempty" format:"uri" maxLength:"2048"`
+	DefaultTeam *string       `json:"defaultTeam,omitempty" maxLength:"64" nullable:"true" doc:"null: sign-ins join no team"`
+	DefaultRole *string       `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null: guest"`
+	Nulls       httpapi.Nulls `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (b *UpdateSAMLProviderBody) UnmarshalJSON(data []byte) error {
+	type plain UpdateSAMLProviderBody
+	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
+	b.Nulls = nulls
+	return err
+}
+
+var _ json.Unmarshaler = (*UpdateSAMLProviderBody)(nil)
+
+func (b UpdateSAMLProviderBody) settings() (Settings, error) {
+	for _, f := range []string{"label", "entityID", "certificate", "ssoURL"} {
+		if b.Nulls.Has(f) {
+			return Settings{}, apperr.Field(f, "may not be null")
+		}
+	}
+	in := Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: b.DefaultTeam,
+		ClearTeam: b.Nulls.Has("defaultTeam")}
+	if b.DefaultRole != nil || b.Nulls.Has("defaultRole") {
+		r := model.RoleGuest
+		if b.DefaultRole != nil {
+			r = model.Role(*b.DefaultRole)
+		}
+		in.DefaultRole = &r
+	}
+	return in, nil
+}
+
+// SSOProviderLogin is one way to sign in to an organization.
+type SSOProviderLogin struct {
+	ID       string `json:"id"`
+	Label    string `json:"label" minLength:"1" maxLength:"30"`
+	StartURL string `json:"startURL" format:"uri" doc:"Open it in a browser to sign in"`
+}
+
+// SSOProviderLogins answers GET /v1/orgs/{organizationId}/sso.
+type SSOProviderLogins struct {
+	Items []SSOProviderLogin `json:"items" nullable:"false"`
+}
+
+type providerPath struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	SAMLProviderID string `path:"samlProviderId" maxLength:"64"`
+}
+
+type providerOut struct {
+	Body SAMLProvider
+}
+
+// Register adds the SSO family's operations: SAML providers, the login
+// info, and the SAML login itself.
+func Register(api *httpapi.API, s *Service) {
+	const tag = "SSO"
+	const base = "/v1/orgs/{organizationId}/saml"
+	httpapi.Register(api, httpapi.Op{ID: "listSAMLProvidersInOrganizationById", Method: http.MethodGet, Path: base, Tag: tag,
+		Summary: "List the organization's SAML providers, oldest first (admins)"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			httpapi.ListParams
+		}) (*struct{ Body httpapi.List[SAMLProvider] }, error) {
+			scope := "saml-providers:" + in.OrganizationID
+			after, err := s.d.Pager.Key(scope, in.Page)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.List(ctx, in.OrganizationID, in.Size(), after)
+			if err != nil {
+				return nil, err
+			}
+			body := httpapi.List[SAMLProvider]{Items: make([]SAMLProvider, 0, len(p.Providers)), Next: s.d.Pager.Next(scope, p.Next)}
+			for _, v := range p.Providers {
+				body.Items = append(body.Items, View(ctx, v))
+			}
+			body.Count = len(body.Items)
+			return &struct{ Body httpapi.List[SAMLProvider] }{body}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "createOrganizationSAMLProvider", Method: http.MethodPost, Path: base, Tag: tag,
+		Status: http.StatusCreated, Summary: "Add a SAML provider (admins)"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			Body           CreateSAMLProviderBody
+		}) (*struct {
+			Location string `header:"Location" doc:"API URL of the new SAML provider"`
+			Body     SAMLProvider
+		}, error) {
+			v, err := s.Create(ctx, in.OrganizationID, in.Body.settings())
+			if err != nil {
+				return nil, err
+			}
+			out := View(ctx, v)
+			return &struct {
+				Location string `header:"Location" doc:"API URL of the new SAML provider"`
+				Body     SAMLProvider
+			}{out.URLs.Location, out}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getOrganizationSAMLProviderById", Method: http.MethodGet, Path: base + "/{samlProviderId}", Tag: tag,
+		Summary: "Get a SAML provider (admins)"},
+		func(ctx context.Context, in *providerPath) (*providerOut, error) {
+			v, err := s.Get(ctx, in.OrganizationID, in.SAMLProviderID)
+			if err != nil {
+				return nil, err
+			}
+			return &providerOut{Body: View(ctx, v)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationSAMLProvider", Method: http.MethodPatch, Path: base + "/{samlProviderId}", Tag: tag,
+		Summary: "Update a SAML provider (admins)"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			SAMLProviderID string `path:"samlProviderId" maxLength:"64"`
+			Body           UpdateSAMLProviderBody
+		}) (*providerOut, error) {
+			settings, err := in.Body.settings()
+			if err != nil {
+				return nil, err
+			}
+			v, err := s.Update(ctx, in.OrganizationID, in.SAMLProviderID, settings)
+			if err != nil {
+				return nil, err
+			}
+			return &providerOut{Body: View(ctx, v)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationSAMLProvider", Method: http.MethodDelete, Path: base + "/{samlProviderId}", Tag: tag,
+		Status: http.StatusNoContent, Summary: "Delete a SAML provider (admins)"},
+		func(ctx context.Context, in *providerPath) (*struct{}, error) {
+			return nil, s.Delete(ctx, in.OrganizationID, in.SAMLProviderID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listSSOProviderLoginsInOrganization", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/sso", Tag: tag,
+		Public: true, Summary: "How to sign in to the organization: its active SAML providers (no token needed)"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+		}) (*struct{ Body SSOProviderLogins }, error) {
+			ls, err := s.Logins(ctx, in.OrganizationID)
+			if err != nil {
+				return nil, err
+			}
+			body := SSOProviderLogins{Items: make([]SSOProviderLogin, 0, len(ls))}
+			for _, l := range ls {
+				body.Items = append(body.Items, SSOProviderLogin{ID: l.ID, Label: l.Label, StartURL: serviceURLs(ctx, in.OrganizationID, l.ID).StartURL})
+			}
+			return &struct{ Body SSOProviderLogins }{body}, nil
+		})
+	registerLogin(api, s, tag)
+}

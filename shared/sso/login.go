@@ -1,0 +1,102 @@
+package sso
+
+import (
+	"bytes"
+	"context"
+	"html/template"
+	"net/http"
+	"net/url"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+)
+
+// signedInPage shows the token of a sign-in, once. It is what the browser
+// posting the identity provider's response gets back: there is no session
+// to set, the API works with tokens.
+var signedInPage = template.Must(template.New("signed-in").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Signed in to {{.Org}}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}code{word-break:break-all;background:#f3f3f3;padding:.3rem;display:block}</style>
+</head><body>
+<h1>Signed in to {{.Org}}</h1>
+<p>You are signed in as <strong>{{.Email}}</strong>{{if .Joined}}, and joined the organization{{end}}.</p>
+<p>Your API token (it is shown only now; keep it secret):</p>
+<code id="token">{{.Token}}</code>
+<p>Send it with every request as <code>Authorization: Bearer &lt;token&gt;</code>. It acts only in this organization.</p>
+</body></html>
+`))
+
+// pageData fills signedInPage.
+type pageData struct {
+	Org, Email, Token string
+	Joined            bool
+}
+
+// writePage answers with an HTML page nobody may cache, frame or script.
+func writePage(ctx huma.Context, status int, page []byte) {
+	ctx.SetHeader("Content-Type", "text/html; charset=utf-8")
+	ctx.SetHeader("Cache-Control", "no-store")
+	ctx.SetHeader("Pragma", "no-cache")
+	ctx.SetHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+	ctx.SetHeader("X-Content-Type-Options", "nosniff")
+	ctx.SetHeader("Referrer-Policy", "no-referrer")
+	ctx.SetHeader("X-Frame-Options", "DENY")
+	ctx.SetStatus(status)
+	_, _ = ctx.BodyWriter().Write(page)
+}
+
+// registerLogin adds the public operations of the SAML login: its start,
+// its assertion consumer service and the service provider's metadata.
+func registerLogin(api *httpapi.API, s *Service, tag string) {
+	const base = "/v1/orgs/{organizationId}/saml/{samlProviderId}"
+	httpapi.Register(api, httpapi.Op{ID: "startSAMLSignIn", Method: http.MethodGet, Path: base + "/start", Tag: tag, Public: true,
+		Status: http.StatusFound, Summary: "Start signing in: redirects the browser to the identity provider with an AuthnRequest"},
+		func(ctx context.Context, in *providerPath) (*struct {
+			Location     string `header:"Location" doc:"The identity provider's sign-in URL with the AuthnRequest"`
+			CacheControl string `header:"Cache-Control"`
+		}, error) {
+			u, err := s.Start(ctx, in.OrganizationID, in.SAMLProviderID)
+			if err != nil {
+				return nil, err
+			}
+			return &struct {
+				Location     string `header:"Location" doc:"The identity provider's sign-in URL with the AuthnRequest"`
+				CacheControl string `header:"Cache-Control"`
+			}{u, "no-store"}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "consumeSAMLResponse", Method: http.MethodPost, Path: base + "/acs", Tag: tag, Public: true,
+		Summary: "Assertion consumer service: verifies the identity provider's response and answers a page with a new API token"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			SAMLProviderID string `path:"samlProviderId" maxLength:"64"`
+			RawBody        []byte `contentType:"application/x-www-form-urlencoded" doc:"SAMLResponse (and RelayState), as the identity provider's form posts them"`
+		}) (*struct{ Body func(huma.Context) }, error) {
+			form, err := url.ParseQuery(string(in.RawBody))
+			if err != nil {
+				form = url.Values{}
+			}
+			res, err := s.ACS(ctx, in.OrganizationID, in.SAMLProviderID, form.Get("SAMLResponse"))
+			if err != nil {
+				return nil, err
+			}
+			var page bytes.Buffer
+			if err := signedInPage.Execute(&page, pageData{Org: res.Org.Title, Email: res.User.Email, Token: res.Token, Joined: res.Joined}); err != nil {
+				return nil, err
+			}
+			return &struct{ Body func(huma.Context) }{func(hc huma.Context) { writePage(hc, http.StatusOK, page.Bytes()) }}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getSAMLServiceProviderMetadata", Method: http.MethodGet, Path: base + "/metadata", Tag: tag, Public: true,
+		Summary: "Galley's SAML service-provider metadata for this provider (its entity ID is this URL)"},
+		func(ctx context.Context, in *providerPath) (*struct{ Body func(huma.Context) }, error) {
+			md, err := s.Metadata(ctx, in.OrganizationID, in.SAMLProviderID)
+			if err != nil {
+				return nil, err
+			}
+			return &struct{ Body func(huma.Context) }{func(hc huma.Context) {
+				hc.SetHeader("Content-Type", "application/samlmetadata+xml")
+				hc.SetStatus(http.StatusOK)
+				_, _ = hc.BodyWriter().Write(md)
+			}}, nil
+		})
+}

@@ -1,0 +1,436 @@
+// Package sso is single sign-on for organizations: their SAML identity
+// providers (settings), the login info of GET /sso, and Galley's side of
+// the SAML login (a service provider built on github.com/crewjam/saml).
+// docs/sso.md tells the whole story; in short:
+//
+//   - Providers live in their organization's partition. Only organization
+//     admins read and change them (they are security settings); members and
+//     anyone signing in see GET /sso, which needs no token and names only
+//     active providers with their start URLs. Outsiders get 404.
+//   - A provider is active once ssoURL, entityID and certificate are set;
+//     before that it is pending and signs nobody in. Those three may change
+//     but not be removed. defaultTeam and defaultRole may be null.
+//   - The login (saml.go) answers the assertion consumer service with a page
+//     showing an API token once, scoped to the organization.
+package sso
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// MaxProviders is the most SAML providers an organization has (GET /sso
+// lists them all, unpaged).
+const MaxProviders = 20
+
+// Service manages SAML providers and signs people in through them.
+type Service struct {
+	d     *deps.Deps
+	users *users.Service
+	orgs  *orgs.Service
+
+	// sp caches the installation's service-provider key pair, read (or
+	// made) once per process on first use: not at start, so that building
+	// the API (e.g. for its OpenAPI document) needs no store.
+	spMu sync.Mutex
+	sp   *spIdentity
+}
+
+// New returns the SSO service.
+func New(d *deps.Deps) *Service {
+	u := users.New(d)
+	return &Service{d: d, users: u, orgs: orgs.New(d, u)}
+}
+
+// Settings are the fields of a provider a request sets; nil leaves a field
+// unchanged. ClearTeam and a non-nil DefaultRole of "" (guest) come from
+// nulls.
+type Settings struct {
+	Label, EntityID, Certificate, SSOURL *string
+	DefaultTeam                          *string
+	ClearTeam                            bool
+	DefaultRole                          *model.Role
+}
+
+// ProviderView is a provider with what its answer shows: its default team
+// (nil when it has none, or when that team was deleted since) and the
+// caller's role (the team's permissions).
+type ProviderView struct {
+	Provider model.SAMLProvider
+	Team     *model.Team
+	Viewer   model.Role
+}
+
+func (s *Service) requireAdmin(ctx context.Context, orgID string) (model.Role, error) {
+	c, err := access.CallerFrom(ctx)
+	if err != nil {
+		return "", err
+	}
+	m, err := s.d.Authz.Require(ctx, c, orgID, access.AdminOrg)
+	return m.Role(), err
+}
+
+// normalizeCertificate checks that cert is one X.509 certificate, in PEM or
+// as bare base64 (as identity providers' metadata gives it), with an RSA or
+// ECDSA key, and returns it as PEM.
+func normalizeCertificate(cert string) (string, error) {
+	bad := func(format string, args ...any) error { return apperr.Field("certificate", format, args...) }
+	raw := strings.TrimSpace(cert)
+	var der []byte
+	if strings.HasPrefix(raw, "-----BEGIN") {
+		block, rest := pem.Decode([]byte(raw))
+		if block == nil {
+			return "", bad("not a PEM block")
+		}
+		if block.Type != "CERTIFICATE" {
+			return "", bad("a PEM %q block, not a CERTIFICATE", block.Type)
+		}
+		if strings.TrimSpace(string(rest)) != "" {
+			return "", bad("give one certificate, the identity provider's signing certificate")
+		}
+		der = block.Bytes
+	} else {
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(raw), ""))
+		if err != nil || len(b) == 0 {
+			return "", bad("not a PEM certificate (-----BEGIN CERTIFICATE-----)")
+		}
+		der = b
+	}
+	c, err := x509.ParseCertificate(der)
+	if err != nil {
+		return "", bad("not an X.509 certificate: %v", err)
+	}
+	switch c.PublicKey.(type) {
+	case *rsa.PublicKey, *ecdsa.PublicKey:
+	default:
+		return "", bad("its key is %T; SAML signatures need an RSA or ECDSA key", c.PublicKey)
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw})), nil
+}
+
+// checkSSOURL requires an absolute http or https URL.
+func checkSSOURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return apperr.Field("ssoURL", "must be an absolute http or https URL")
+	}
+	return nil
+}
+
+// check validates the fields set and normalizes them in place.
+func (s *Service) check(ctx context.Context, orgID string, in *Settings) error {
+	if in.Label != nil {
+		l := strings.TrimSpace(*in.Label)
+		if n := utf8.RuneCountInString(l); n < 1 || n > 30 {
+			return apperr.Field("label", "must be 1 to 30 characters")
+		}
+		in.Label = &l
+	}
+	if in.EntityID != nil {
+		e := strings.TrimSpace(*in.EntityID)
+		if e == "" || len(e) > 1024 {
+			return apperr.Field("entityID", "must be 1 to 1024 characters")
+		}
+		in.EntityID = &e
+	}
+	if in.Certificate != nil {
+		c, err := normalizeCertificate(*in.Certificate)
+		if err != nil {
+			return err
+		}
+		in.Certificate = &c
+	}
+	if in.SSOURL != nil {
+		if err := checkSSOURL(*in.SSOURL); err != nil {
+			return err
+		}
+	}
+	if in.DefaultRole != nil && !in.DefaultRole.Valid() {
+		return apperr.Field("defaultRole", "unknown role %q", *in.DefaultRole)
+	}
+	if in.DefaultTeam != nil {
+		_, _, err := records.Get[model.Team](ctx, s.d.Store, keys.Team(orgID, *in.DefaultTeam))
+		if errors.Is(err, store.ErrNotFound) {
+			return apperr.Field("defaultTeam", "no team %q in this organization", *in.DefaultTeam)
+		}
+		if err != nil {
+			return fmt.Errorf("read team: %w", err)
+		}
+	}
+	return nil
+}
+
+// apply sets the checked fields on p.
+func apply(p *model.SAMLProvider, in Settings) {
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&p.Label, in.Label)
+	set(&p.EntityID, in.EntityID)
+	set(&p.Certificate, in.Certificate)
+	set(&p.SSOURL, in.SSOURL)
+	set(&p.DefaultTeam, in.DefaultTeam)
+	if in.ClearTeam {
+		p.DefaultTeam = ""
+	}
+	if in.DefaultRole != nil {
+		p.DefaultRole = *in.DefaultRole
+	}
+}
+
+// view adds a provider's default team.
+func (s *Service) view(ctx context.Context, p model.SAMLProvider, viewer model.Role) (ProviderView, error) {
+	v := ProviderView{Provider: p, Viewer: viewer}
+	if p.DefaultTeam == "" {
+		return v, nil
+	}
+	t, _, err := records.Get[model.Team](ctx, s.d.Store, keys.Team(p.OrgID, p.DefaultTeam))
+	if errors.Is(err, store.ErrNotFound) {
+		return v, nil // deleted since: sign-ins join no team
+	}
+	if err != nil {
+		return v, fmt.Errorf("read default team: %w", err)
+	}
+	v.Team = &t
+	return v, nil
+}
+
+// Create adds a SAML provider to an organization (admins).
+func (s *Service) Create(ctx context.Context, orgID string, in Settings) (ProviderView, error) {
+	role, err := s.requireAdmin(ctx, orgID)
+	if err != nil {
+		return ProviderView{}, err
+	}
+	if in.Label == nil {
+		return ProviderView{}, apperr.Field("label", "is required")
+	}
+	if err := s.check(ctx, orgID, &in); err != nil {
+		return ProviderView{}, err
+	}
+	existing, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix})
+	if err != nil {
+		return ProviderView{}, fmt.Errorf("count SAML providers: %w", err)
+	}
+	if len(existing) >= MaxProviders {
+		return ProviderView{}, apperr.Conflictf("an organization has at most %d SAML providers", MaxProviders)
+	}
+	now := s.d.Clock()
+	p := model.SAMLProvider{ID: ids.New(now), OrgID: orgID, CreatedAt: now, UpdatedAt: now}
+	apply(&p, in)
+	ok := keys.Org(orgID)
+	err = s.d.Store.Write(ctx, store.Check(ok.PK, ok.SK, store.IfExists, 0),
+		store.Put(records.Item(keys.SAMLProvider(orgID, p.ID), p, 1), store.IfNotExists))
+	if errors.Is(err, store.ErrConflict) {
+		return ProviderView{}, apperr.NotFoundf("organization %s not found", orgID)
+	}
+	if err != nil {
+		return ProviderView{}, fmt.Errorf("create SAML provider: %w", err)
+	}
+	return s.view(ctx, p, role)
+}
+
+// versioned is a provider with its stored version.
+type versioned struct {
+	p model.SAMLProvider
+	v int64
+}
+
+// providers reads every provider of an organization, oldest first.
+func (s *Service) providers(ctx context.Context, orgID string) ([]versioned, error) {
+	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix})
+	if err != nil {
+		return nil, fmt.Errorf("read SAML providers: %w", err)
+	}
+	out := make([]versioned, 0, len(items))
+	for _, it := range items {
+		p, err := records.Decode[model.SAMLProvider](it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, versioned{p: p, v: it.Version})
+	}
+	return out, nil
+}
+
+// Page is one page of providers.
+type Page struct {
+	Providers []ProviderView
+	Next      *store.Key
+}
+
+// List returns a page of an organization's providers, oldest first (admins).
+func (s *Service) List(ctx context.Context, orgID string, limit int, after *store.Key) (Page, error) {
+	role, err := s.requireAdmin(ctx, orgID)
+	if err != nil {
+		return Page{}, err
+	}
+	p, err := s.d.Store.Query(ctx, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix, Limit: limit, After: after})
+	if err != nil {
+		return Page{}, fmt.Errorf("list SAML providers: %w", err)
+	}
+	ps, err := records.DecodeAll[model.SAMLProvider](p.Items)
+	if err != nil {
+		return Page{}, err
+	}
+	out := Page{Providers: make([]ProviderView, 0, len(ps)), Next: p.Next}
+	for _, pr := range ps {
+		v, err := s.view(ctx, pr, role)
+		if err != nil {
+			return Page{}, err
+		}
+		out.Providers = append(out.Providers, v)
+	}
+	return out, nil
+}
+
+func notFound(id string) error { return apperr.NotFoundf("SAML provider %s not found", id) }
+
+// provider reads a provider; NotFound if absent.
+func (s *Service) provider(ctx context.Context, orgID, id string) (model.SAMLProvider, int64, error) {
+	p, v, err := records.Get[model.SAMLProvider](ctx, s.d.Store, keys.SAMLProvider(orgID, id))
+	if errors.Is(err, store.ErrNotFound) {
+		return p, 0, notFound(id)
+	}
+	if err != nil {
+		return p, 0, fmt.Errorf("read SAML provider: %w", err)
+	}
+	return p, v, nil
+}
+
+// Get returns a provider (admins).
+func (s *Service) Get(ctx context.Context, orgID, id string) (ProviderView, error) {
+	role, err := s.requireAdmin(ctx, orgID)
+	if err != nil {
+		return ProviderView{}, err
+	}
+	p, _, err := s.provider(ctx, orgID, id)
+	if err != nil {
+		return ProviderView{}, err
+	}
+	return s.view(ctx, p, role)
+}
+
+// Update changes a provider's settings (admins).
+func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (ProviderView, error) {
+	role, err := s.requireAdmin(ctx, orgID)
+	if err != nil {
+		return ProviderView{}, err
+	}
+	if err := s.check(ctx, orgID, &in); err != nil {
+		return ProviderView{}, err
+	}
+	p, err := records.Update(ctx, s.d.Store, keys.SAMLProvider(orgID, id), nil, func(p *model.SAMLProvider) ([]store.Op, error) {
+		apply(p, in)
+		p.UpdatedAt = s.d.Clock()
+		return nil, nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return ProviderView{}, notFound(id)
+	}
+	if err != nil {
+		return ProviderView{}, fmt.Errorf("update SAML provider: %w", err)
+	}
+	return s.view(ctx, p, role)
+}
+
+// Delete removes a provider (admins). While the organization enforces SSO,
+// its last active provider stays (Conflict): its SSO members could not sign
+// in any more.
+func (s *Service) Delete(ctx context.Context, orgID, id string) error {
+	if _, err := s.requireAdmin(ctx, orgID); err != nil {
+		return err
+	}
+	p, v, err := s.provider(ctx, orgID, id)
+	if err != nil {
+		return err
+	}
+	k := keys.SAMLProvider(orgID, id)
+	ops := []store.Op{store.DeleteIfVersion(k.PK, k.SK, v)}
+	if p.Active() {
+		o, ov, err := records.Get[model.Organization](ctx, s.d.Store, keys.Org(orgID))
+		if err != nil {
+			return fmt.Errorf("read organization: %w", err)
+		}
+		if o.SSO {
+			all, err := s.providers(ctx, orgID)
+			if err != nil {
+				return err
+			}
+			var keep *versioned
+			for i, q := range all {
+				if q.p.ID != id && q.p.Active() {
+					keep = &all[i]
+					break
+				}
+			}
+			if keep == nil {
+				return apperr.Conflictf("the organization enforces SSO and this is its last active SAML provider: turn sso off first (PATCH /v1/orgs/%s)", orgID)
+			}
+			// Another active provider must remain as read: of deletes
+			// racing on the last providers, the last to commit finds the
+			// one it kept gone, so one provider always stays.
+			kk := keys.SAMLProvider(orgID, keep.p.ID)
+			ops = append(ops, store.Check(kk.PK, kk.SK, store.IfVersion, keep.v))
+		}
+		// The organization must still be as read: had sso been turned on
+		// meanwhile, this delete would have to be decided again.
+		ops = append(ops, store.Check(keys.Org(orgID).PK, keys.Org(orgID).SK, store.IfVersion, ov))
+	}
+	err = s.d.Store.Write(ctx, ops...)
+	if errors.Is(err, store.ErrConflict) {
+		return apperr.Conflictf("SAML provider %s or its organization changed while it was being deleted; try again", id)
+	}
+	if err != nil {
+		return fmt.Errorf("delete SAML provider: %w", err)
+	}
+	return nil
+}
+
+// Login is one way to sign in to an organization.
+type Login struct {
+	ID, Label string
+}
+
+// Logins lists the active providers of an organization, for its sign-in
+// page: it needs no token, and an unknown organization is NotFound.
+func (s *Service) Logins(ctx context.Context, orgID string) ([]Login, error) {
+	if _, _, err := records.Get[model.Organization](ctx, s.d.Store, keys.Org(orgID)); errors.Is(err, store.ErrNotFound) {
+		return nil, apperr.NotFoundf("organization %s not found", orgID)
+	} else if err != nil {
+		return nil, fmt.Errorf("read organization: %w", err)
+	}
+	ps, err := s.providers(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	out := []Login{}
+	for _, q := range ps {
+		if q.p.Active() {
+			out = append(out, Login{ID: q.p.ID, Label: q.p.Label})
+		}
+	}
+	return out, nil
+}

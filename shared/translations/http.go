@@ -1,0 +1,144 @@
+package translations
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// TranslationSettings is the API shape of translation settings.
+type TranslationSettings struct {
+	Object      string                         `json:"object" enum:"translation-settings"`
+	ID          string                         `json:"id"`
+	Title       string                         `json:"title" minLength:"1" maxLength:"100"`
+	Languages   []string                       `json:"languages" nullable:"false" enum:"en,fr,de,es,it,pt,ru,ja,zh,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl"`
+	CreatedAt   time.Time                      `json:"createdAt"`
+	UpdatedAt   time.Time                      `json:"updatedAt"`
+	Permissions TranslationSettingsPermissions `json:"permissions"`
+	URLs        TranslationSettingsURLs        `json:"urls"`
+}
+
+// TranslationSettingsPermissions is the `permissions` object of translation settings.
+type TranslationSettingsPermissions struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
+}
+
+// TranslationSettingsURLs are the links of translation settings.
+type TranslationSettingsURLs struct {
+	Location string `json:"location" format:"uri"`
+}
+
+// View renders translation settings for a caller with an organization role.
+func View(ctx context.Context, t model.TranslationSettings, role model.Role) TranslationSettings {
+	langs := t.Languages
+	if langs == nil {
+		langs = []string{}
+	}
+	return TranslationSettings{Object: "translation-settings", ID: t.ID, Title: t.Title, Languages: langs,
+		CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
+		Permissions: TranslationSettingsPermissions{View: access.Allowed(role, access.ReadContent), Edit: access.Allowed(role, access.AdminOrg)},
+		URLs:        TranslationSettingsURLs{Location: httpapi.APIURL(ctx) + "/v1/orgs/" + t.OrgID + "/translations/" + t.ID}}
+}
+
+// CreateTranslationBody is the body of POST /v1/orgs/{organizationId}/translations.
+type CreateTranslationBody struct {
+	Title     string   `json:"title" minLength:"1" maxLength:"100"`
+	Languages []string `json:"languages,omitempty" maxItems:"36" uniqueItems:"true" doc:"Language codes; default none" enum:"en,fr,de,es,it,pt,ru,ja,zh,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl"`
+}
+
+// UpdateTranslationBody is the body of PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}.
+type UpdateTranslationBody struct {
+	Title     string   `json:"title" minLength:"1" maxLength:"100"`
+	Languages []string `json:"languages,omitempty" maxItems:"36" uniqueItems:"true" doc:"Replaces the languages; omitted: unchanged" enum:"en,fr,de,es,it,pt,ru,ja,zh,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl"`
+}
+
+type settingsPath struct {
+	OrganizationID        string `path:"organizationId" maxLength:"64"`
+	TranslationSettingsID string `path:"translationSettingsId" maxLength:"64"`
+}
+
+type settingsOut struct {
+	Body TranslationSettings
+}
+
+type createdOut struct {
+	Location string `header:"Location" doc:"API URL of the new translation settings"`
+	Body     TranslationSettings
+}
+
+// Register adds the translation settings operations.
+func Register(api *httpapi.API, s *Service) {
+	const tag = "Translations"
+	const base = "/v1/orgs/{organizationId}/translations"
+	httpapi.Register(api, httpapi.Op{ID: "listTranslations", Method: http.MethodGet, Path: base, Tag: tag,
+		Summary: "List the organization's translation settings (oldest first)"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			httpapi.ListParams
+		}) (*struct {
+			Body httpapi.List[TranslationSettings]
+		}, error) {
+			scope := "translations:" + in.OrganizationID
+			after, err := s.d.Pager.Key(scope, in.Page)
+			if err != nil {
+				return nil, err
+			}
+			p, role, err := s.List(ctx, in.OrganizationID, in.Size(), after)
+			if err != nil {
+				return nil, err
+			}
+			body := httpapi.List[TranslationSettings]{Items: make([]TranslationSettings, 0, len(p.Settings)), Next: s.d.Pager.Next(scope, p.Next)}
+			for _, t := range p.Settings {
+				body.Items = append(body.Items, View(ctx, t, role))
+			}
+			body.Count = len(body.Items)
+			return &struct {
+				Body httpapi.List[TranslationSettings]
+			}{body}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "createTranslation", Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated,
+		Summary: "Create translation settings"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			Body           CreateTranslationBody
+		}) (*createdOut, error) {
+			t, role, err := s.Create(ctx, in.OrganizationID, in.Body.Title, in.Body.Languages)
+			if err != nil {
+				return nil, err
+			}
+			v := View(ctx, t, role)
+			return &createdOut{Location: v.URLs.Location, Body: v}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getTranslation", Method: http.MethodGet, Path: base + "/{translationSettingsId}", Tag: tag,
+		Summary: "Get translation settings"},
+		func(ctx context.Context, in *settingsPath) (*settingsOut, error) {
+			t, role, err := s.Get(ctx, in.OrganizationID, in.TranslationSettingsID)
+			if err != nil {
+				return nil, err
+			}
+			return &settingsOut{Body: View(ctx, t, role)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateTranslation", Method: http.MethodPut, Path: base + "/{translationSettingsId}", Tag: tag,
+		Summary: "Replace the title (and, when given, the languages) of translation settings"},
+		func(ctx context.Context, in *struct {
+			OrganizationID        string `path:"organizationId" maxLength:"64"`
+			TranslationSettingsID string `path:"translationSettingsId" maxLength:"64"`
+			Body                  UpdateTranslationBody
+		}) (*settingsOut, error) {
+			t, role, err := s.Replace(ctx, in.OrganizationID, in.TranslationSettingsID, in.Body.Title, in.Body.Languages)
+			if err != nil {
+				return nil, err
+			}
+			return &settingsOut{Body: View(ctx, t, role)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteTranslation", Method: http.MethodDelete, Path: base + "/{translationSettingsId}", Tag: tag,
+		Status: http.StatusResetContent, Summary: "Delete translation settings"},
+		func(ctx context.Context, in *settingsPath) (*struct{}, error) {
+			return nil, s.Delete(ctx, in.OrganizationID, in.TranslationSettingsID)
+		})
+}

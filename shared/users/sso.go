@@ -1,0 +1,60 @@
+package users
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// FindOrProvision returns the user with an address, creating one (without
+// a token) when nobody has it. It is for sign-ins whose identity provider
+// has vouched for the address (shared/sso); it authorizes nothing itself.
+func (s *Service) FindOrProvision(ctx context.Context, email, displayName string) (model.User, error) {
+	email = ids.NormalizeEmail(email)
+	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 320 {
+		return model.User{}, apperr.Field("email", "not a valid email address")
+	}
+	displayName = strings.TrimSpace(displayName)
+	if displayName == "" || len([]rune(displayName)) > 100 {
+		displayName, _, _ = strings.Cut(email, "@")
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		u, err := s.ByEmail(ctx, email)
+		if err == nil || !apperr.Is(err, apperr.NotFound) {
+			return u, err
+		}
+		now := s.d.Clock()
+		u = model.User{ID: ids.New(now), Email: email, DisplayName: displayName, CreatedAt: now}
+		err = s.d.Store.Write(ctx,
+			store.Put(records.Item(keys.User(u.ID), u, 1), store.IfNotExists),
+			store.Put(records.Item(keys.Email(email), map[string]string{"userId": u.ID}, 1), store.IfNotExists))
+		if err == nil {
+			return u, nil
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			return model.User{}, fmt.Errorf("create user: %w", err)
+		}
+		// Someone took the address meanwhile: read them.
+	}
+	return model.User{}, fmt.Errorf("provision user %s: %w", email, store.ErrConflict)
+}
+
+// IssueToken makes a new API token of a user, scoped to orgID when it is
+// not empty, and returns its secret (only its hash is stored).
+func (s *Service) IssueToken(ctx context.Context, userID, orgID string) (string, error) {
+	token := ids.Secret(TokenPrefix, 32)
+	t := model.Token{UserID: userID, CreatedAt: s.d.Clock(), OrgID: orgID}
+	if err := s.d.Store.Write(ctx, store.Put(records.Item(keys.Token(ids.Hash(token)), t, 1), store.IfNotExists)); err != nil {
+		return "", fmt.Errorf("issue token: %w", err)
+	}
+	return token, nil
+}
