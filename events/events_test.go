@@ -124,6 +124,13 @@ var expected = map[string]expectation{
 				t.Errorf("error.message %q does not name the organization", msg)
 			}
 		}},
+	"search-search-space-content-of-unknown-space.json": {status: 404, fields: []string{"error"},
+		check: func(t *testing.T, b map[string]any) {
+			e, _ := b["error"].(map[string]any)
+			if msg, _ := e["message"].(string); !strings.Contains(msg, "space") {
+				t.Errorf("error.message %q does not name the space", msg)
+			}
+		}},
 	"spaces-get-unknown-space.json": {status: 404, fields: []string{"error"},
 		check: func(t *testing.T, b map[string]any) {
 			e, _ := b["error"].(map[string]any)

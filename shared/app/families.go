@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/sso"
@@ -64,6 +65,9 @@ func Families() []Family {
 		}},
 		{Name: "content", Function: "ContentFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			content.Register(api, content.New(d))
+		}},
+		{Name: "search", Function: "SearchFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			search.Register(api, search.New(d))
 		}},
 		// Single sign-on (SAML providers, login info, the SAML login) and
 		// translation settings: the organization's identity and language

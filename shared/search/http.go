@@ -1,0 +1,130 @@
+package search
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// SectionResult is a section of a page found (the reference's
+// SearchSectionResult).
+type SectionResult struct {
+	ID    string     `json:"id" doc:"The heading's anchor; the page's id for the text above the first heading"`
+	Title string     `json:"title" doc:"The heading (the page's title for the text above the first heading)"`
+	Path  string     `json:"path" doc:"The page's path, with #anchor for a heading"`
+	Body  string     `json:"body" doc:"An excerpt of the section's text around the first match"`
+	URLs  ResultURLs `json:"urls"`
+}
+
+// PageResult is a page found (the reference's SearchPageResult).
+type PageResult struct {
+	ID       string          `json:"id"`
+	Title    string          `json:"title"`
+	Path     string          `json:"path"`
+	Sections []SectionResult `json:"sections"`
+	URLs     ResultURLs      `json:"urls"`
+}
+
+// SpaceResult is a space found by an organization search (the reference's
+// SearchSpaceResult).
+type SpaceResult struct {
+	ID    string       `json:"id"`
+	Title string       `json:"title"`
+	Pages []PageResult `json:"pages"`
+}
+
+// ResultURLs are a result's links.
+type ResultURLs struct {
+	App string `json:"app" format:"uri"`
+}
+
+// QueryParams are the parameters of a search.
+type QueryParams struct {
+	Query string `query:"query" required:"true" minLength:"1" maxLength:"512" doc:"The words to look for"`
+	httpapi.ListParams
+}
+
+type spaceIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+	QueryParams
+}
+
+type orgIn struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	QueryParams
+}
+
+type pagesOut struct {
+	Body httpapi.List[PageResult]
+}
+
+type spacesOut struct {
+	Body httpapi.List[SpaceResult]
+}
+
+// pageResults renders the pages found in a space.
+func pageResults(ctx context.Context, spaceID string, pages []PageHit) []PageResult {
+	base := httpapi.AppURL(ctx) + "/s/" + spaceID + "/"
+	out := make([]PageResult, 0, len(pages))
+	for _, p := range pages {
+		app := base + (&url.URL{Path: p.Path}).EscapedPath()
+		r := PageResult{ID: p.ID, Title: p.Title, Path: p.Path, URLs: ResultURLs{App: app}, Sections: make([]SectionResult, 0, len(p.Sections))}
+		for _, s := range p.Sections {
+			sec := SectionResult{ID: p.ID, Title: p.Title, Path: p.Path, Body: s.Excerpt, URLs: ResultURLs{App: app}}
+			if s.Heading != "" {
+				sec.Title = s.Heading
+			}
+			if s.Anchor != "" {
+				sec.ID, sec.Path, sec.URLs.App = s.Anchor, p.Path+"#"+s.Anchor, app+"#"+s.Anchor
+			}
+			r.Sections = append(r.Sections, sec)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// Register adds the search family's operations.
+func Register(api *httpapi.API, s *Service) {
+	const tag = "Search"
+	httpapi.Register(api, httpapi.Op{ID: "searchSpaceContent", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/search", Tag: tag,
+		Summary: "Search the space's current content"},
+		func(ctx context.Context, in *spaceIn) (*pagesOut, error) {
+			scope := "search:space:" + in.SpaceID + ":" + in.Query
+			after, err := s.d.Pager.Key(scope, in.Page)
+			if err != nil {
+				return nil, err
+			}
+			sp, found, err := s.Space(ctx, in.SpaceID, in.Query, after, in.Size())
+			if err != nil {
+				return nil, err
+			}
+			items := pageResults(ctx, sp.ID, found.Items)
+			return &pagesOut{Body: httpapi.List[PageResult]{Items: items, Count: len(items), Next: s.d.Pager.Next(scope, found.Next)}}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "searchOrganizationContent", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/search", Tag: tag,
+		Summary: "Search every space of the organization the caller may read"},
+		func(ctx context.Context, in *orgIn) (*spacesOut, error) {
+			scope := "search:org:" + in.OrganizationID + ":" + in.Query
+			after, err := s.d.Pager.Key(scope, in.Page)
+			if err != nil {
+				return nil, err
+			}
+			found, err := s.Org(ctx, in.OrganizationID, in.Query, after, in.Size())
+			if err != nil {
+				return nil, err
+			}
+			items := make([]SpaceResult, 0, len(found.Items))
+			for _, f := range found.Items {
+				items = append(items, spaceResult(ctx, f.Space, f.Pages))
+			}
+			return &spacesOut{Body: httpapi.List[SpaceResult]{Items: items, Count: len(items), Next: s.d.Pager.Next(scope, found.Next)}}, nil
+		})
+}
+
+func spaceResult(ctx context.Context, sp model.Space, pages []PageHit) SpaceResult {
+	return SpaceResult{ID: sp.ID, Title: sp.Title, Pages: pageResults(ctx, sp.ID, pages)}
+}

@@ -1,0 +1,251 @@
+package search
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/galleydocs/galley/shared/content"
+)
+
+// The index of a revision holds two kinds of documents:
+//   - one per page ("p:<pageId>"): its title, its headings and all its
+//     text, which rank pages;
+//   - one per section ("s:<pageId>:<n>"): its heading and text, which find
+//     the sections of the pages found, and their excerpts.
+//
+// Text fields use the English analyzer (lower case, stop words, possessives,
+// Porter stemming), so "Installing" finds "installs". Relevance is BM25; a
+// query matches titles (x4), headings (x2), text, and the query as a
+// phrase in the text (x2).
+
+// Field names.
+const (
+	fKind     = "kind"
+	fPage     = "page"
+	fTitle    = "title"
+	fHeadings = "headings"
+	fHeading  = "heading"
+	fBody     = "body"
+	fPath     = "path"
+	fAnchor   = "anchor"
+)
+
+// Kinds of documents.
+const (
+	kindPage    = "page"
+	kindSection = "section"
+)
+
+// Format names the layout of stored indexes: an index of another format
+// is rebuilt.
+const Format = "v1"
+
+func indexMapping() mapping.IndexMapping {
+	text := func(store bool) *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Analyzer = en.AnalyzerName
+		f.Store = store
+		f.IncludeInAll = false
+		f.IncludeTermVectors = true
+		return f
+	}
+	kw := func() *mapping.FieldMapping {
+		f := bleve.NewKeywordFieldMapping()
+		f.Analyzer = keyword.Name
+		f.Store = true
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		return f
+	}
+	stored := func() *mapping.FieldMapping {
+		f := bleve.NewTextFieldMapping()
+		f.Index = false
+		f.Store = true
+		f.IncludeInAll = false
+		f.IncludeTermVectors = false
+		return f
+	}
+	doc := bleve.NewDocumentStaticMapping()
+	doc.AddFieldMappingsAt(fKind, kw())
+	doc.AddFieldMappingsAt(fPage, kw())
+	doc.AddFieldMappingsAt(fTitle, text(true))
+	doc.AddFieldMappingsAt(fHeadings, text(false))
+	doc.AddFieldMappingsAt(fHeading, text(true))
+	doc.AddFieldMappingsAt(fBody, text(true))
+	doc.AddFieldMappingsAt(fPath, stored())
+	doc.AddFieldMappingsAt(fAnchor, stored())
+	im := bleve.NewIndexMapping()
+	im.DefaultMapping = doc
+	im.DefaultAnalyzer = en.AnalyzerName
+	im.ScoringModel = bleveindex.BM25Scoring
+	im.StoreDynamic = false
+	im.IndexDynamic = false
+	im.DocValuesDynamic = false
+	return im
+}
+
+// Page is a page to index: its place in the tree and its body.
+type Page struct {
+	ID, Title, Description, Path, Body string
+}
+
+// PagesOf returns the document pages of a revision's tree in tree order,
+// with their bodies (bodies maps document hashes to bodies).
+func PagesOf(ix *content.Index, bodies map[string]string) []Page {
+	paths := ix.Paths()
+	var out []Page
+	ix.Walk(func(p *content.Page, _ int) bool {
+		if p.Type == content.TypeDocument {
+			out = append(out, Page{ID: p.ID, Title: p.Title, Description: p.Description, Path: paths[p.ID], Body: bodies[p.Document]})
+		}
+		return true
+	})
+	return out
+}
+
+// Build indexes pages into a new index in dir (which must not exist) and
+// closes it.
+func Build(dir string, pages []Page) error {
+	idx, err := bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, nil)
+	if err != nil {
+		return fmt.Errorf("create search index: %w", err)
+	}
+	b := idx.NewBatch()
+	flush := func() error {
+		if b.Size() == 0 {
+			return nil
+		}
+		if err := idx.Batch(b); err != nil {
+			return fmt.Errorf("index pages: %w", err)
+		}
+		b.Reset()
+		return nil
+	}
+	for _, p := range pages {
+		secs := Sections(p.Body)
+		if p.Description != "" {
+			secs[0].Text = strings.TrimSpace(p.Description + " " + secs[0].Text)
+		}
+		var headings, texts []string
+		for i, s := range secs {
+			if s.Heading != "" {
+				headings = append(headings, s.Heading)
+			}
+			texts = append(texts, s.Text)
+			_ = b.Index("s:"+p.ID+":"+strconv.Itoa(i), map[string]any{fKind: kindSection, fPage: p.ID,
+				fHeading: s.Heading, fBody: s.Text, fAnchor: s.Anchor})
+		}
+		_ = b.Index("p:"+p.ID, map[string]any{fKind: kindPage, fPage: p.ID, fTitle: p.Title,
+			fHeadings: strings.Join(headings, "\n"), fBody: strings.Join(texts, "\n"), fPath: p.Path})
+		if b.Size() >= 1000 {
+			if err := flush(); err != nil {
+				idx.Close()
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		idx.Close()
+		return err
+	}
+	return idx.Close()
+}
+
+// Open opens a built index read-only.
+func Open(dir string) (bleve.Index, error) {
+	idx, err := bleve.OpenUsing(dir, map[string]any{"read_only": true})
+	if err != nil {
+		return nil, fmt.Errorf("open search index: %w", err)
+	}
+	return idx, nil
+}
+
+// Archive packs an index's directory (closed) as a gzipped tar.
+func Archive(dir string) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	tw := tar.NewWriter(zw)
+	err := filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: filepath.ToSlash(rel), Mode: 0o600, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			return err
+		}
+		_, err = tw.Write(data)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("archive search index: %w", err)
+	}
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Unarchive unpacks an archive made by Archive into dir (which must not
+// exist). Entries are regular files under dir, or the archive is refused.
+func Unarchive(data []byte, dir string) error {
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return fmt.Errorf("unpack search index: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("unpack search index: %w", err)
+		}
+		name := filepath.FromSlash(h.Name)
+		if h.Typeflag != tar.TypeReg || !filepath.IsLocal(name) {
+			return fmt.Errorf("unpack search index: unexpected entry %q", h.Name)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(f, tr)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("unpack search index: %w", err)
+		}
+	}
+}

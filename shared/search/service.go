@@ -1,0 +1,264 @@
+// Package search is the search family: full-text search of a space's
+// current content and of every space of an organization the caller may
+// read (github.com/blevesearch/bleve/v2).
+//
+// Decisions:
+//   - A revision's index is built once: revisions never change. It is kept
+//     in the blob store (a gzipped tar of the index's files, under
+//     spaces/<spaceId>/search/<revisionId>.<Format>) and, open, in the
+//     process (Cache). A query on a revision reads its index from the
+//     process, else from the blob store, else builds it from the tree and
+//     the page bodies (the first search after a change pays for it).
+//   - Document pages are indexed (groups and links have no text). Results
+//     are pages, best first, each with up to MaxSections matching sections
+//     (the text under one heading) and an excerpt of each.
+//   - Organization search covers the organization's live spaces the caller
+//     may read (the content permission model), and only those: their
+//     current revisions are searched and the spaces ranked by their best
+//     page, each with up to PagesPerSpace pages.
+//   - Lists page by offset. A space search's token names the revision its
+//     first page read, and the next pages read the same revision.
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// CachedIndexes is how many revisions' indexes a process keeps open.
+const CachedIndexes = 16
+
+// PagesPerSpace is the most pages a space of an organization search lists.
+const PagesPerSpace = 10
+
+// Service searches content.
+type Service struct {
+	d       *deps.Deps
+	content *content.Service
+	cache   *Cache
+}
+
+// New returns the search service, with its own cache of indexes.
+func New(d *deps.Deps) *Service {
+	return &Service{d: d, content: content.New(d), cache: NewCache(CachedIndexes)}
+}
+
+// Close releases the indexes the service holds open.
+func (s *Service) Close() { s.cache.Close() }
+
+func indexKey(spaceID, revisionID string) string {
+	return "spaces/" + spaceID + "/search/" + revisionID + "." + Format
+}
+
+// Index returns the open index of a revision of a space: from the
+// process, the blob store, or built (and stored) now.
+func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handle, error) {
+	return s.cache.Acquire(ctx, spaceID+"/"+revisionID, func(ctx context.Context, dir string) error {
+		key := indexKey(spaceID, revisionID)
+		data, err := s.d.Blobs.Get(ctx, key)
+		if err == nil {
+			return Unarchive(data, dir)
+		}
+		if !errors.Is(err, blob.ErrNotFound) {
+			return fmt.Errorf("read search index: %w", err)
+		}
+		_, ix, err := s.content.Repo.Load(ctx, spaceID, revisionID)
+		if err != nil {
+			return err
+		}
+		var hashes []string
+		seen := map[string]bool{}
+		ix.Walk(func(p *content.Page, _ int) bool {
+			if p.Type == content.TypeDocument && p.Document != "" && !seen[p.Document] {
+				seen[p.Document] = true
+				hashes = append(hashes, p.Document)
+			}
+			return true
+		})
+		bodies, err := s.content.Repo.Documents(ctx, spaceID, hashes)
+		if err != nil {
+			return err
+		}
+		if err := Build(dir, PagesOf(ix, bodies)); err != nil {
+			return err
+		}
+		data, err = Archive(dir)
+		if err != nil {
+			return err
+		}
+		if err := s.d.Blobs.Put(ctx, key, data, "application/gzip"); err != nil {
+			return fmt.Errorf("write search index: %w", err)
+		}
+		return nil
+	})
+}
+
+// Found is a page of results.
+type Found[T any] struct {
+	Items []T
+	// Next is the offset of the next page, with the revision it reads; nil
+	// at the end.
+	Next *store.Key
+}
+
+// SpaceHits is a space's pages found, with their sections.
+type SpaceHits struct {
+	Space model.Space
+	Pages []PageHit
+}
+
+// Space searches a space's current revision (or the revision a page token
+// names) for text; the caller must be able to read the space.
+func (s *Service) Space(ctx context.Context, spaceID, text string, after *store.Key, size int) (model.Space, Found[PageHit], error) {
+	sp, _, err := s.content.Space(ctx, spaceID, access.ReadContent)
+	if err != nil {
+		return sp, Found[PageHit]{}, err
+	}
+	revisionID, offset := sp.Revision, 0
+	if after != nil {
+		revisionID = after.PK
+		if offset, err = strconv.Atoi(after.SK); err != nil || offset < 0 {
+			return sp, Found[PageHit]{}, apperr.Field("page", "invalid page token")
+		}
+	}
+	h, err := s.Index(ctx, spaceID, revisionID)
+	if err != nil {
+		return sp, Found[PageHit]{}, err
+	}
+	defer h.Release()
+	hits, err := Pages(ctx, h.Index(), text, offset, size)
+	if err != nil {
+		return sp, Found[PageHit]{}, err
+	}
+	if err := AddSections(ctx, h.Index(), text, hits.Pages); err != nil {
+		return sp, Found[PageHit]{}, err
+	}
+	out := Found[PageHit]{Items: hits.Pages}
+	if end := offset + len(hits.Pages); end < hits.Total {
+		out.Next = &store.Key{PK: revisionID, SK: strconv.Itoa(end)}
+	}
+	return sp, out, nil
+}
+
+// Readers is how many spaces an organization search reads at once.
+const Readers = 4
+
+// Org searches the current content of every live space of an organization
+// the caller may read; spaces without a match are left out.
+func (s *Service) Org(ctx context.Context, orgID, text string, after *store.Key, size int) (Found[SpaceHits], error) {
+	c, err := access.CallerFrom(ctx)
+	if err != nil {
+		return Found[SpaceHits]{}, err
+	}
+	offset := 0
+	if after != nil {
+		if offset, err = strconv.Atoi(after.SK); err != nil || offset < 0 {
+			return Found[SpaceHits]{}, apperr.Field("page", "invalid page token")
+		}
+	}
+	v, err := s.d.Authz.Viewer(ctx, c, orgID)
+	if err != nil {
+		return Found[SpaceHits]{}, err
+	}
+	items, err := store.QueryAll(ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID)})
+	if err != nil {
+		return Found[SpaceHits]{}, fmt.Errorf("list spaces: %w", err)
+	}
+	sps, err := records.DecodeAll[model.Space](items)
+	if err != nil {
+		return Found[SpaceHits]{}, err
+	}
+	readable, err := spaces.Readable(ctx, v, sps)
+	if err != nil {
+		return Found[SpaceHits]{}, err
+	}
+	found := make([]SpaceHits, len(readable.Spaces))
+	errs := make([]error, len(readable.Spaces))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, Readers)
+	for i, sp := range readable.Spaces {
+		if sp.DeletedAt != nil || sp.OrgID != orgID || sp.Revision == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			h, err := s.Index(ctx, sp.ID, sp.Revision)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer h.Release()
+			hits, err := Pages(ctx, h.Index(), text, 0, PagesPerSpace)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			found[i] = SpaceHits{Space: sp, Pages: hits.Pages}
+		}()
+	}
+	wg.Wait()
+	var matched []SpaceHits
+	for i, f := range found {
+		if errs[i] != nil {
+			return Found[SpaceHits]{}, errs[i]
+		}
+		if len(f.Pages) > 0 {
+			matched = append(matched, f)
+		}
+	}
+	sortSpaces(matched)
+	start := min(offset, len(matched))
+	end := min(start+size, len(matched))
+	out := Found[SpaceHits]{Items: matched[start:end]}
+	for i := range out.Items {
+		f := &out.Items[i]
+		h, err := s.Index(ctx, f.Space.ID, f.Space.Revision)
+		if err != nil {
+			return Found[SpaceHits]{}, err
+		}
+		err = AddSections(ctx, h.Index(), text, f.Pages)
+		h.Release()
+		if err != nil {
+			return Found[SpaceHits]{}, err
+		}
+	}
+	if end < len(matched) {
+		out.Next = &store.Key{PK: orgID, SK: strconv.Itoa(end)}
+	}
+	return out, nil
+}
+
+// sortSpaces orders spaces by their best page, then by title and id.
+func sortSpaces(found []SpaceHits) {
+	less := func(a, b SpaceHits) bool {
+		if a.Pages[0].Score != b.Pages[0].Score {
+			return a.Pages[0].Score > b.Pages[0].Score
+		}
+		if a.Space.Title != b.Space.Title {
+			return a.Space.Title < b.Space.Title
+		}
+		return a.Space.ID < b.Space.ID
+	}
+	for i := 1; i < len(found); i++ {
+		for j := i; j > 0 && less(found[j], found[j-1]); j-- {
+			found[j], found[j-1] = found[j-1], found[j]
+		}
+	}
+}
