@@ -20,6 +20,7 @@ import (
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/sso"
 	"github.com/galleydocs/galley/shared/testkit"
+	"github.com/galleydocs/galley/shared/translations"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -32,13 +33,18 @@ type fixture struct {
 	team, otherTeam                         string
 }
 
-func setup(t *testing.T) *fixture {
-	k := testkit.New(t)
+func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
+
+// setupOn builds the fixture on a kit: an organization with a member of
+// several roles and a team, another organization with its own admin and
+// team, and an API with the users, orgs and SSO families.
+func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	u := users.New(k.Deps)
 	users.Register(api, u, "test")
 	orgs.Register(api, orgs.New(k.Deps, u))
 	sso.Register(api, sso.New(k.Deps))
+	translations.Register(api, translations.New(k.Deps)) // the family's other half, as in SSOFunction
 	f := &fixture{kit: k, api: api, ids: map[string]string{}}
 	tok := map[string]string{}
 	for _, name := range []string{"alice", "carol", "rita", "gus", "olga"} {
