@@ -157,4 +157,5 @@ func Register(api *httpapi.API, s *Service) {
 	registerAuthoring(api, s)
 	registerContent(api, s)
 	registerLinks(api, s)
+	registerPDF(api, s)
 }
