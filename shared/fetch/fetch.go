@@ -1,9 +1,16 @@
 // Package fetch is the guarded fetcher: how the server reads a URL a caller
-// gave it (files of a batch, and later imports). Only http and https; by
-// default only public addresses, checked on every connection the client
-// makes (redirects included), so that a caller cannot make the server reach
-// its loopback, its private network or a cloud metadata endpoint; bounded in
-// time, redirects and size.
+// gave it (files of a batch, content imports, OpenAPI documents, Git
+// repositories over smart HTTP). Only http and https; by default only public
+// addresses, checked on every connection the client makes (redirects
+// included) against the address actually dialled, so that a caller cannot
+// make the server reach its loopback, its private network or a cloud
+// metadata endpoint, not even through a name that resolves there or starts
+// resolving there later (DNS rebinding); bounded in time, redirects and
+// size.
+//
+// Credentials embedded in a URL (https://user:token@host/...) are sent as
+// basic authentication and never appear in errors: Redact removes them from
+// any URL that is logged, stored or answered.
 package fetch
 
 import (
@@ -35,22 +42,35 @@ type Client struct {
 // New returns a client; allowPrivate lets it reach loopback and private
 // addresses (FETCH_ALLOW_PRIVATE, for local testing only).
 func New(allowPrivate bool) *Client {
+	return NewWithTimeout(allowPrivate, Timeout)
+}
+
+// NewWithTimeout returns a client whose fetches (and each request of the
+// HTTP client it lends, see HTTP) take at most timeout.
+func NewWithTimeout(allowPrivate bool, timeout time.Duration) *Client {
+	allow := func(ap netip.AddrPort) bool { return Public(ap.Addr()) }
+	if allowPrivate {
+		allow = func(netip.AddrPort) bool { return true }
+	}
+	return NewWithPolicy(allow, timeout)
+}
+
+// NewWithPolicy returns a client that connects only to the addresses allow
+// accepts (New's policy is Public; tests narrow it to exercise redirects).
+func NewWithPolicy(allow func(netip.AddrPort) bool, timeout time.Duration) *Client {
 	dialer := &net.Dialer{Timeout: 5 * time.Second, Control: func(network, address string, _ syscall.RawConn) error {
-		if allowPrivate {
-			return nil
-		}
 		ap, err := netip.ParseAddrPort(address)
 		if err != nil {
 			return fmt.Errorf("fetch: bad address %q", address)
 		}
-		if !Public(ap.Addr()) {
+		if !allow(ap) {
 			return errRefused
 		}
 		return nil
 	}}
 	tr := &http.Transport{DialContext: dialer.DialContext, Proxy: nil, TLSHandshakeTimeout: 5 * time.Second,
 		ResponseHeaderTimeout: 10 * time.Second, MaxIdleConns: 4}
-	return &Client{http: &http.Client{Transport: tr, Timeout: Timeout,
+	return &Client{http: &http.Client{Transport: tr, Timeout: timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= MaxRedirects {
 				return fmt.Errorf("more than %d redirects", MaxRedirects)
@@ -62,54 +82,181 @@ func New(allowPrivate bool) *Client {
 		}}}
 }
 
+// HTTP returns the guarded HTTP client itself, for protocols spoken over
+// HTTP by a library (Git's smart HTTP): the same address checks on every
+// connection, the same redirect rules and time bound.
+func (c *Client) HTTP() *http.Client { return c.http }
+
 var errRefused = errors.New("address not allowed")
 
+// Refused reports whether err (from the client, or from a library using
+// HTTP) is the refusal of a non-public address.
+func Refused(err error) bool { return errors.Is(err, errRefused) }
+
+var (
+	sharedSpace = netip.MustParsePrefix("100.64.0.0/10")  // carrier-grade NAT
+	benchmark   = netip.MustParsePrefix("198.18.0.0/15")  // network benchmarks
+	reserved    = netip.MustParsePrefix("240.0.0.0/4")    // reserved, and broadcast
+	nat64       = netip.MustParsePrefix("64:ff9b::/96")   // IPv4 embedded in the last 32 bits
+	nat64Local  = netip.MustParsePrefix("64:ff9b:1::/48") // local-use NAT64
+	sixToFour   = netip.MustParsePrefix("2002::/16")      // IPv4 embedded in bits 16..48
+	documentV6  = netip.MustParsePrefix("2001:db8::/32")  // documentation
+	discardV6   = netip.MustParsePrefix("100::/64")       // discard-only
+	teredo      = netip.MustParsePrefix("2001::/32")      // tunnels to arbitrary IPv4 hosts
+	siteLocalV6 = netip.MustParsePrefix("fec0::/10")      // deprecated site-local
+	thisNetwork = netip.MustParsePrefix("0.0.0.0/8")      // "this" network
+	ietfV4      = netip.MustParsePrefix("192.0.0.0/24")   // IETF protocol assignments
+	testNets    = []netip.Prefix{netip.MustParsePrefix("192.0.2.0/24"), netip.MustParsePrefix("198.51.100.0/24"), netip.MustParsePrefix("203.0.113.0/24")}
+)
+
 // Public reports whether an address is on the public internet: not
-// loopback, private, link-local, shared (CGNAT), multicast or unspecified.
+// loopback, private, unique-local, link-local (169.254.169.254, the cloud
+// metadata address, among them), shared (CGNAT), reserved, multicast or
+// unspecified; IPv4-mapped, NAT64 and 6to4 addresses are judged by the IPv4
+// address they carry.
 func Public(a netip.Addr) bool {
 	a = a.Unmap()
+	if a.Is6() {
+		b := a.As16()
+		switch {
+		case nat64.Contains(a):
+			return Public(netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}))
+		case sixToFour.Contains(a):
+			return Public(netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}))
+		case nat64Local.Contains(a), documentV6.Contains(a), discardV6.Contains(a), teredo.Contains(a), siteLocalV6.Contains(a):
+			return false
+		}
+	}
 	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
 		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
 		return false
 	}
-	if a.Is4() && netip.MustParsePrefix("100.64.0.0/10").Contains(a) {
-		return false
-	}
-	if a.Is4() && a.As4()[0] == 0 {
-		return false
+	if a.Is4() {
+		for _, p := range append([]netip.Prefix{sharedSpace, benchmark, reserved, thisNetwork, ietfV4}, testNets...) {
+			if p.Contains(a) {
+				return false
+			}
+		}
 	}
 	return true
+}
+
+// Error codes of a failed fetch.
+const (
+	CodeInvalid  = "invalid"   // not an http or https URL
+	CodeRefused  = "refused"   // the address is not public
+	CodeTimeout  = "timeout"   // no complete answer in time
+	CodeStatus   = "status"    // the server answered other than 200
+	CodeTooLarge = "too_large" // the body is larger than the limit
+	CodeNetwork  = "network"   // anything else: DNS, connection, TLS, redirects
+)
+
+// Error is a failed fetch. Its message never holds the URL's credentials.
+type Error struct {
+	Code string
+	// Status is the HTTP status when Code is CodeStatus.
+	Status int
+	msg    string
+}
+
+func (e *Error) Error() string { return e.msg }
+
+func fail(code, format string, args ...any) *Error {
+	return &Error{Code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+// Response is a fetched body.
+type Response struct {
+	Body        []byte
+	ContentType string
+	// URL is where the body came from after redirects, without credentials.
+	URL string
+}
+
+// Fetch reads a URL's body, at most limit bytes. Failures are *Error.
+func (c *Client) Fetch(ctx context.Context, rawURL string, limit int64) (Response, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Response{}, fail(CodeInvalid, "only http and https URLs can be fetched")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return Response{}, fail(CodeInvalid, "invalid URL")
+	}
+	req.Header.Set("User-Agent", "Galley (+fetch)")
+	res, err := c.http.Do(req)
+	if err != nil {
+		return Response{}, classify(err, "could not fetch the URL")
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		e := fail(CodeStatus, "fetching the URL answered %d", res.StatusCode)
+		e.Status = res.StatusCode
+		return Response{}, e
+	}
+	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
+	if err != nil {
+		return Response{}, classify(err, "could not read the URL")
+	}
+	if int64(len(data)) > limit {
+		return Response{}, fail(CodeTooLarge, "more than %d bytes", limit)
+	}
+	return Response{Body: data, ContentType: res.Header.Get("Content-Type"), URL: Redact(res.Request.URL.String())}, nil
+}
+
+// classify turns a transport error into an *Error without its text (which
+// may name the URL).
+func classify(err error, msg string) *Error {
+	var ne net.Error
+	switch {
+	case errors.Is(err, errRefused):
+		return fail(CodeRefused, "the URL's address is not public")
+	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return fail(CodeTimeout, "the URL did not answer in time")
+	}
+	return fail(CodeNetwork, "%s", msg)
 }
 
 // Get reads a URL's body, at most limit bytes. Errors are Invalid (naming
 // field) for a URL the server will not or cannot read, TooLarge past limit.
 func (c *Client) Get(ctx context.Context, rawURL string, limit int64, field string) ([]byte, string, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, "", apperr.Field(field, "only http and https URLs can be fetched")
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, "", apperr.Field(field, "invalid URL")
-	}
-	req.Header.Set("User-Agent", "Galley (+fetch)")
-	res, err := c.http.Do(req)
-	if err != nil {
-		if errors.Is(err, errRefused) {
-			return nil, "", apperr.Field(field, "the URL's address is not public")
+	res, err := c.Fetch(ctx, rawURL, limit)
+	var fe *Error
+	if errors.As(err, &fe) {
+		if fe.Code == CodeTooLarge {
+			return nil, "", apperr.New(apperr.TooLarge, "%s: more than %d bytes", field, limit)
 		}
-		return nil, "", apperr.Field(field, "could not fetch the URL")
+		return nil, "", apperr.Field(field, "%s", fe.msg)
 	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, "", apperr.Field(field, "fetching the URL answered %d", res.StatusCode)
-	}
-	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
-		return nil, "", apperr.Field(field, "could not read the URL")
+		return nil, "", err
 	}
-	if int64(len(data)) > limit {
-		return nil, "", apperr.New(apperr.TooLarge, "%s: more than %d bytes", field, limit)
+	return res.Body, res.ContentType, nil
+}
+
+// Redact returns a URL without the credentials it may embed (user and
+// password), for logs, records and answers. A string that does not parse
+// as a URL is replaced entirely when it might hold credentials.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "<unparsable URL>"
 	}
-	return data, res.Header.Get("Content-Type"), nil
+	u.User = nil
+	return u.String()
+}
+
+// Credentials splits a URL into the URL without credentials and the user
+// name and password it embeds (both "" when none).
+func Credentials(raw string) (clean, user, password string, err error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", "", "", fail(CodeInvalid, "invalid URL")
+	}
+	if u.User != nil {
+		user = u.User.Username()
+		password, _ = u.User.Password()
+	}
+	u.User = nil
+	return u.String(), user, password, nil
 }
