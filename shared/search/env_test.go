@@ -38,12 +38,9 @@ func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	f := &fixture{kit: k}
-	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	spaces.Register(f.api, spaces.New(k.Deps))
-	changerequests.Register(f.api, changerequests.New(k.Deps))
 	f.svc = search.New(k.Deps)
 	t.Cleanup(f.svc.Close)
-	search.Register(f.api, f.svc)
+	f.api = newAPI(f)
 	ua, ta := k.User("alice")
 	ur, tr := k.User("rita")
 	ug, tg := k.User("gus")
@@ -60,6 +57,16 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	}
 	f.other = f.space(t, uo.ID, f.otherOrg.ID, "Other")
 	return f
+}
+
+// newAPI serves the fixture's families, with its search service.
+func newAPI(f *fixture) *httpapi.API {
+	k := f.kit
+	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
+	spaces.Register(api, spaces.New(k.Deps))
+	changerequests.Register(api, changerequests.New(k.Deps))
+	search.Register(api, f.svc)
+	return api
 }
 
 func (f *fixture) space(t testing.TB, userID, orgID, title string) string {

@@ -32,27 +32,22 @@ import (
 // query matches titles (x4), headings (x2), text, and the query as a
 // phrase in the text (x2).
 
-// Field names.
+// Field names. Pages and sections have fields of their own, so that a
+// query on one kind needs no filter on the other.
 const (
-	fKind     = "kind"
-	fPage     = "page"
+	fPage     = "page" // the page id (both)
 	fTitle    = "title"
 	fHeadings = "headings"
-	fHeading  = "heading"
 	fBody     = "body"
 	fPath     = "path"
-	fAnchor   = "anchor"
-)
-
-// Kinds of documents.
-const (
-	kindPage    = "page"
-	kindSection = "section"
+	fHeading  = "heading" // a section's
+	fText     = "text"    // a section's
+	fAnchor   = "anchor"  // a section's
 )
 
 // Format names the layout of stored indexes: an index of another format
 // is rebuilt.
-const Format = "v1"
+const Format = "v2"
 
 func indexMapping() mapping.IndexMapping {
 	text := func(store bool) *mapping.FieldMapping {
@@ -80,12 +75,12 @@ func indexMapping() mapping.IndexMapping {
 		return f
 	}
 	doc := bleve.NewDocumentStaticMapping()
-	doc.AddFieldMappingsAt(fKind, kw())
 	doc.AddFieldMappingsAt(fPage, kw())
 	doc.AddFieldMappingsAt(fTitle, text(true))
 	doc.AddFieldMappingsAt(fHeadings, text(false))
+	doc.AddFieldMappingsAt(fBody, text(false))
 	doc.AddFieldMappingsAt(fHeading, text(true))
-	doc.AddFieldMappingsAt(fBody, text(true))
+	doc.AddFieldMappingsAt(fText, text(true))
 	doc.AddFieldMappingsAt(fPath, stored())
 	doc.AddFieldMappingsAt(fAnchor, stored())
 	im := bleve.NewIndexMapping()
@@ -146,10 +141,10 @@ func Build(dir string, pages []Page) error {
 				headings = append(headings, s.Heading)
 			}
 			texts = append(texts, s.Text)
-			_ = b.Index("s:"+p.ID+":"+strconv.Itoa(i), map[string]any{fKind: kindSection, fPage: p.ID,
-				fHeading: s.Heading, fBody: s.Text, fAnchor: s.Anchor})
+			_ = b.Index("s:"+p.ID+":"+strconv.Itoa(i), map[string]any{fPage: p.ID,
+				fHeading: s.Heading, fText: s.Text, fAnchor: s.Anchor})
 		}
-		_ = b.Index("p:"+p.ID, map[string]any{fKind: kindPage, fPage: p.ID, fTitle: p.Title,
+		_ = b.Index("p:"+p.ID, map[string]any{fPage: p.ID, fTitle: p.Title,
 			fHeadings: strings.Join(headings, "\n"), fBody: strings.Join(texts, "\n"), fPath: p.Path})
 		if b.Size() >= 1000 {
 			if err := flush(); err != nil {

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
@@ -43,13 +42,6 @@ type Hits struct {
 	Total int
 }
 
-func kind(k string) query.Query {
-	q := query.NewTermQuery(k)
-	q.SetField(fKind)
-	q.SetBoost(0)
-	return q
-}
-
 func match(field, text string, boost float64) query.Query {
 	q := query.NewMatchQuery(text)
 	q.SetField(field)
@@ -64,16 +56,19 @@ func phrase(field, text string, boost float64) query.Query {
 	return q
 }
 
+// words is the number of words of text (a phrase needs two).
+func words(text string) int { return len(strings.Fields(text)) }
+
 // Pages runs text on an index and returns the pages from offset to
-// offset+size, best first (ties by path), without their sections.
+// offset+size, best first (ties in the index's order, which a revision's
+// index never changes), without their sections.
 func Pages(ctx context.Context, idx bleve.Index, text string, offset, size int) (Hits, error) {
-	q := query.NewConjunctionQuery([]query.Query{kind(kindPage), query.NewDisjunctionQuery([]query.Query{
-		match(fTitle, text, boostTitle), match(fHeadings, text, boostHeadings), match(fBody, text, 1),
-		phrase(fBody, text, boostPhrase), phrase(fTitle, text, boostTitle),
-	})})
-	req := bleve.NewSearchRequestOptions(q, size, offset, false)
+	qs := []query.Query{match(fTitle, text, boostTitle), match(fHeadings, text, boostHeadings), match(fBody, text, 1)}
+	if words(text) > 1 {
+		qs = append(qs, phrase(fBody, text, boostPhrase))
+	}
+	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), size, offset, false)
 	req.Fields = []string{fPage, fTitle, fPath}
-	req.SortByCustom(search.SortOrder{&search.SortScore{Desc: true}, &search.SortField{Field: fPage}})
 	res, err := idx.SearchInContext(ctx, req)
 	if err != nil {
 		return Hits{}, fmt.Errorf("search: %w", err)
@@ -99,11 +94,13 @@ func AddSections(ctx context.Context, idx bleve.Index, text string, pages []Page
 		t.SetBoost(0)
 		ids = append(ids, t)
 	}
-	q := query.NewConjunctionQuery([]query.Query{kind(kindSection), query.NewDisjunctionQuery(ids), query.NewDisjunctionQuery([]query.Query{
-		match(fHeading, text, boostHeadings), match(fBody, text, 1), phrase(fBody, text, boostPhrase),
-	})})
+	qs := []query.Query{match(fHeading, text, boostHeadings), match(fText, text, 1)}
+	if words(text) > 1 {
+		qs = append(qs, phrase(fText, text, boostPhrase))
+	}
+	q := query.NewConjunctionQuery([]query.Query{query.NewDisjunctionQuery(ids), query.NewDisjunctionQuery(qs)})
 	req := bleve.NewSearchRequestOptions(q, len(pages)*MaxSections*4, 0, false)
-	req.Fields = []string{fPage, fHeading, fBody, fAnchor}
+	req.Fields = []string{fPage, fHeading, fText, fAnchor}
 	req.IncludeLocations = true
 	res, err := idx.SearchInContext(ctx, req)
 	if err != nil {
@@ -130,7 +127,7 @@ func AddSections(ctx context.Context, idx bleve.Index, text string, pages []Page
 		return nil
 	}
 	req = bleve.NewSearchRequestOptions(query.NewDocIDQuery(missing), len(missing), 0, false)
-	req.Fields = []string{fPage, fHeading, fBody, fAnchor}
+	req.Fields = []string{fPage, fHeading, fText, fAnchor}
 	res, err = idx.SearchInContext(ctx, req)
 	if err != nil {
 		return fmt.Errorf("search sections: %w", err)
@@ -146,9 +143,9 @@ func AddSections(ctx context.Context, idx bleve.Index, text string, pages []Page
 // sectionOf renders a section hit, its excerpt around the first match in
 // its text (its start when only the heading matched).
 func sectionOf(h *search.DocumentMatch) SectionHit {
-	body := str(h.Fields[fBody])
+	body := str(h.Fields[fText])
 	first := -1
-	for _, locs := range h.Locations[fBody] {
+	for _, locs := range h.Locations[fText] {
 		for _, l := range locs {
 			if first < 0 || int(l.Start) < first {
 				first = int(l.Start)
@@ -170,14 +167,4 @@ func str(v any) string {
 		return strings.Join(parts, " ")
 	}
 	return ""
-}
-
-// ByScore orders pages found in several indexes: best first, ties by path.
-func ByScore(pages []PageHit) {
-	sort.SliceStable(pages, func(i, j int) bool {
-		if pages[i].Score != pages[j].Score {
-			return pages[i].Score > pages[j].Score
-		}
-		return pages[i].Path < pages[j].Path
-	})
 }

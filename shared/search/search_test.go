@@ -69,16 +69,19 @@ func TestLongSectionsGetAnExcerptAroundTheMatch(t *testing.T) {
 	}
 }
 
+// qualityVocabulary is the common words of the generated fixtures.
+const qualityVocabulary = "account access admin alert backup branch build cache change check client cloud cluster code config " +
+	"connect data debug deploy device disk domain email error event export feature file filter folder group guide host image " +
+	"import index input invoice issue job key label limit log member memory message metric monitor network node note order " +
+	"owner package page panel password path payment plan policy port project proxy query queue record region release report " +
+	"request role rule schedule schema script search secret server service session setting share space storage stream task " +
+	"team template test theme ticket token topic update upload user value version view volume webhook widget workflow zone"
+
 // qualityPages is a 220-page fixture: pages of common words, with a
 // title word, a heading word and a phrase planted in one page each, and
 // the same words scattered alone in the text of many others.
 func qualityPages() []page {
-	words := strings.Fields("account access admin alert backup branch build cache change check client cloud cluster code config " +
-		"connect data debug deploy device disk domain email error event export feature file filter folder group guide host image " +
-		"import index input invoice issue job key label limit log member memory message metric monitor network node note order " +
-		"owner package page panel password path payment plan policy port project proxy query queue record region release report " +
-		"request role rule schedule schema script search secret server service session setting share space storage stream task " +
-		"team template test theme ticket token topic update upload user value version view volume webhook widget workflow zone")
+	words := strings.Fields(qualityVocabulary)
 	var pages []page
 	for i := 0; i < 220; i++ {
 		var b strings.Builder

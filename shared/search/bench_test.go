@@ -1,0 +1,95 @@
+package search_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/galleydocs/galley/shared/search"
+)
+
+// benchPages is a space of n pages of about 700 bytes: three sections
+// under headings, text drawn from a vocabulary of 300 words.
+func benchPages(n int) []page {
+	var words []string
+	for _, w := range strings.Fields(qualityVocabulary) {
+		words = append(words, w, w+"s", w+"ing")
+	}
+	var pages []page
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		for s := 0; s < 3; s++ {
+			fmt.Fprintf(&b, "## %s %s\n\n", words[(i*7+s*13)%len(words)], words[(i*11+s*5)%len(words)])
+			for w := 0; w < 30; w++ {
+				b.WriteString(words[(i*31+s*17+w*w*7+w*3)%len(words)])
+				b.WriteString(" ")
+			}
+			b.WriteString("\n\n")
+		}
+		parent := ""
+		if i%50 != 0 {
+			parent = fmt.Sprintf("p%05d", i-i%50)
+		}
+		pages = append(pages, page{ID: fmt.Sprintf("p%05d", i), Parent: parent,
+			Title: words[i%len(words)] + " " + words[(i*3+1)%len(words)] + fmt.Sprint(" ", i), Body: b.String()})
+	}
+	return pages
+}
+
+var benchQueries = []string{"deploy", "invoice payments", "configure the webhook", "monitoring", "zone", "secret tokens",
+	"release schedule", "Indexing", "cluster nodes", "\"backup policy\""}
+
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	return sorted[min(len(sorted)-1, int(float64(len(sorted))*p))]
+}
+
+func (f *fixture) searchOnce(tb testing.TB, h http.Handler, query string) time.Duration {
+	req := httptest.NewRequest("GET", "/v1/spaces/"+f.docs+"/search?limit=20&query="+q(query), nil)
+	req.Header.Set("Authorization", "Bearer "+f.reader)
+	rec := httptest.NewRecorder()
+	start := time.Now()
+	h.ServeHTTP(rec, req)
+	d := time.Since(start)
+	if rec.Code != http.StatusOK {
+		tb.Fatalf("%s: %d %s", query, rec.Code, rec.Body)
+	}
+	return d
+}
+
+// BenchmarkSearch5000Pages measures a space search through the HTTP
+// handler (authentication and the permission model included) on a space
+// of 5,000 pages: the first search of a revision (the index built from the
+// pages and stored: build-ms), the first search of a cold process (the
+// index read from the blob store and opened: cold-ms), and warm searches
+// (index open in the process): p50 and p95 over 200 queries, and ns/op.
+// The space is made once: a benchmark with sub-benchmarks runs once, and
+// only "warm" is run again to size b.N.
+func BenchmarkSearch5000Pages(b *testing.B) {
+	f := setup(b)
+	f.seed(b, f.docs, benchPages(5000))
+	build := f.searchOnce(b, f.api.Handler(), "deploy")
+	// A cold process: a new service, whose cache is empty.
+	f.svc.Close()
+	f.svc = search.New(f.kit.Deps)
+	b.Cleanup(f.svc.Close)
+	h := newAPI(f).Handler()
+	cold := f.searchOnce(b, h, "invoice payments")
+	var warm []time.Duration
+	for i := 0; i < 200; i++ {
+		warm = append(warm, f.searchOnce(b, h, benchQueries[i%len(benchQueries)]))
+	}
+	sort.Slice(warm, func(i, j int) bool { return warm[i] < warm[j] })
+	b.Run("warm", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			f.searchOnce(b, h, benchQueries[i%len(benchQueries)])
+		}
+		b.ReportMetric(float64(build.Milliseconds()), "build-ms")
+		b.ReportMetric(float64(cold.Milliseconds()), "cold-ms")
+		b.ReportMetric(float64(percentile(warm, 0.50).Microseconds())/1000, "warm-p50-ms")
+		b.ReportMetric(float64(percentile(warm, 0.95).Microseconds())/1000, "warm-p95-ms")
+	})
+}
