@@ -102,6 +102,7 @@ func (s *Service) Create(ctx context.Context, w Where, in NewComment) (*Thread, 
 		if err != nil {
 			return nil, model.Comment{}, err
 		}
+		t.tree, t.treeRev = ix, c.Revision
 		p := ix.Page(in.Page)
 		if p == nil {
 			return nil, model.Comment{}, apperr.Field("page", "page %s not found in revision %s", in.Page, c.Revision)

@@ -86,6 +86,10 @@ type Thread struct {
 	// Level is the caller's level on the space.
 	Level  model.Role
 	UserID string
+	// tree is the tree of revision treeRev once read (the current one,
+	// unless a write moved the head since).
+	tree    *content.Index
+	treeRev string
 }
 
 // Key is the thread's partition.

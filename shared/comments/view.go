@@ -113,7 +113,6 @@ type renderer struct {
 	t      *Thread
 	format string
 	users  map[string]users.User
-	latest *content.Index
 }
 
 func (s *Service) renderer(ctx context.Context, t *Thread, format string) *renderer {
@@ -178,20 +177,21 @@ func (r *renderer) permissions(author string) CommentPermissions {
 // page renders a comment's target page against the thread's current
 // revision.
 func (r *renderer) page(p *model.CommentPage) (*CommentTargetPage, error) {
-	if r.latest == nil {
+	if r.t.tree == nil || r.t.treeRev != r.t.Revision() {
 		_, ix, err := r.s.content.Repo.Load(r.ctx, r.t.Space.ID, r.t.Revision())
 		if err != nil {
 			return nil, err
 		}
-		r.latest = ix
+		r.t.tree, r.t.treeRev = ix, r.t.Revision()
 	}
-	cur := r.latest.Page(p.ID)
+	latest := r.t.tree
+	cur := latest.Page(p.ID)
 	if cur == nil {
 		v := &CommentTargetPage{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Path: p.Path, Outdated: true}
 		v.CreatedAt, v.UpdatedAt = times(p.CreatedAt, p.UpdatedAt)
 		return v, nil
 	}
-	v := &CommentTargetPage{ID: cur.ID, Title: cur.Title, Emoji: cur.Emoji, Icon: cur.Icon, Path: r.latest.Path(cur.ID),
+	v := &CommentTargetPage{ID: cur.ID, Title: cur.Title, Emoji: cur.Emoji, Icon: cur.Icon, Path: latest.Path(cur.ID),
 		Outdated: cur.Document != p.Document}
 	v.CreatedAt, v.UpdatedAt = times(cur.CreatedAt, cur.UpdatedAt)
 	return v, nil
