@@ -131,6 +131,17 @@ func Design() []Entity {
 			{"List an organization's sites (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SITES"},
 		}},
 		{Name: "Site adaptive schema", PK: "SITE#<siteId>", SK: "ADAPTIVE_SCHEMA", Patterns: []Pattern{{"Get a site's adaptive schema", "table", "PK = SITE#<siteId> AND SK = ADAPTIVE_SCHEMA"}}},
+		{Name: "OpenAPI spec", PK: "ORG#<orgId>", SK: "OPENAPI#<slug>", Patterns: []Pattern{
+			{"Get a spec by slug; keep slugs unique", "table", "PK = ORG#<orgId> AND SK = OPENAPI#<slug>"},
+			{"List an organization's specs (slug order)", "table", "PK = ORG#<orgId> AND begins_with(SK, OPENAPI#)"},
+		}},
+		{Name: "OpenAPI spec version", PK: "OPENAPI#<specId>", SK: "VERSION#<versionId>", Patterns: []Pattern{
+			{"Get a version", "table", "PK = OPENAPI#<specId> AND SK = VERSION#<versionId>"},
+			{"List a spec's versions (newest first)", "table", "PK = OPENAPI#<specId> AND begins_with(SK, VERSION#), descending"},
+		}},
+		{Name: "Git sync state", PK: "SPACE#<spaceId>", SK: "GITSYNC", Patterns: []Pattern{
+			{"Git info of a space; order imports and exports; skip repeated jobs", "table", "PK = SPACE#<spaceId> AND SK = GITSYNC"},
+		}},
 		{Name: "Site basename reservation", PK: "SITEBASENAME#<orgId>#<basename>", SK: "SITEBASENAME", Patterns: []Pattern{{"Keep basenames unique in an organization", "table", "put if not exists"}}},
 	}
 }

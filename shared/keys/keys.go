@@ -371,3 +371,26 @@ func CommentReply(thread, commentID, replyID string) Key {
 
 // ReplyPrefix begins the sort keys of a comment's replies (posting order).
 func ReplyPrefix(commentID string) string { return "REPLY#" + commentID + "#" }
+
+// OpenAPISpecPrefix begins the sort keys of an organization's OpenAPI specs.
+const OpenAPISpecPrefix = "OPENAPI#"
+
+// OpenAPISpec is an organization's OpenAPI spec, by slug (unique in the
+// organization; lists come in slug order).
+func OpenAPISpec(orgID, slug string) Key { return Key{OrgPartition(orgID), OpenAPISpecPrefix + slug} }
+
+// OpenAPIVersionPrefix begins the sort keys of a spec's versions.
+const OpenAPIVersionPrefix = "VERSION#"
+
+// OpenAPIVersions is the partition of a spec's versions (by the spec's id,
+// so that a spec made again under a deleted one's slug starts afresh).
+func OpenAPIVersions(specID string) string { return "OPENAPI#" + specID }
+
+// OpenAPIVersion is a version of an OpenAPI spec; ids sort by creation.
+func OpenAPIVersion(specID, versionID string) Key {
+	return Key{OpenAPIVersions(specID), OpenAPIVersionPrefix + versionID}
+}
+
+// GitSync is a space's Git Sync state: provider details, the order of its
+// imports and exports, the last operation.
+func GitSync(spaceID string) Key { return Key{"SPACE#" + spaceID, "GITSYNC"} }

@@ -14,7 +14,7 @@ func render(pattern string) string {
 		"<commentId>", "cm1", "<replyId>", "rp1", "<pageId>", "p1", " (comments on a page only)", "",
 		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1",
-		"<providerId>", "sp1", "<translationId>", "tr1", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION>", "REQUEST", "<messageId>", "id-1",
+		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION>", "REQUEST", "<messageId>", "id-1",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
 		" (live spaces in a collection only)", "", " (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", "")
 	return r.Replace(pattern)
@@ -68,6 +68,9 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Space comment reply"] = CommentReply(CommentThread("s1", ""), "cm1", "rp1")
 	primary["Change request comment"] = Comment(CommentThread("s1", "c1"), "cm1")
 	primary["Change request comment reply"] = CommentReply(CommentThread("s1", "c1"), "cm1", "rp1")
+	primary["OpenAPI spec"] = OpenAPISpec("o1", "petstore")
+	primary["OpenAPI spec version"] = OpenAPIVersion("oa1", "v1")
+	primary["Git sync state"] = GitSync("s1")
 	if len(primary) != len(Design()) {
 		t.Fatalf("%d entities checked, %d designed", len(primary), len(Design()))
 	}

@@ -14,6 +14,10 @@ type Job struct {
 	ID string `json:"id"`
 	// Kind selects the handler, e.g. "git-import".
 	Kind string `json:"kind"`
+	// Group orders jobs: on a FIFO queue, jobs of one group run one at a
+	// time in the order they were enqueued (a space's Git imports and
+	// exports). Empty: no ordering beyond the queue's own.
+	Group string `json:"group,omitempty"`
 	// Payload is the handler's input.
 	Payload json.RawMessage `json:"payload"`
 }

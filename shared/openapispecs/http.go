@@ -1,0 +1,314 @@
+package openapispecs
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// SlugPattern is the reference's OpenAPISpecSlug pattern.
+const SlugPattern = `^[a-z0-9]+(?:-[a-z0-9]+)*$`
+
+// Spec is the API shape of an OpenAPI spec.
+type Spec struct {
+	Object               string          `json:"object" enum:"openapi-spec"`
+	ID                   string          `json:"id"`
+	CreatedAt            time.Time       `json:"createdAt"`
+	UpdatedAt            time.Time       `json:"updatedAt"`
+	Slug                 string          `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+	SourceURL            string          `json:"sourceURL,omitempty" format:"uri" maxLength:"2048"`
+	ProcessingState      string          `json:"processingState" enum:"pending,progress,complete"`
+	LastVersion          string          `json:"lastVersion,omitempty" doc:"ID of the latest version"`
+	LastProcessedAt      *time.Time      `json:"lastProcessedAt,omitempty"`
+	LastProcessErrorCode string          `json:"lastProcessErrorCode,omitempty" enum:"FETCH_TIMEOUT,FETCH_ERROR,PARSE_ERROR"`
+	Permissions          SpecPermissions `json:"permissions"`
+	URLs                 SpecURLs        `json:"urls"`
+}
+
+// SpecPermissions is what the caller may do with a spec.
+type SpecPermissions struct {
+	View   bool `json:"view"`
+	Edit   bool `json:"edit"`
+	Delete bool `json:"delete"`
+}
+
+// SpecURLs are a spec's links.
+type SpecURLs struct {
+	Location string `json:"location" format:"uri"`
+	App      string `json:"app" format:"uri"`
+}
+
+// Version is the API shape of a spec version.
+type Version struct {
+	Object    string      `json:"object" enum:"openapi-spec-version"`
+	ID        string      `json:"id"`
+	CreatedAt time.Time   `json:"createdAt"`
+	URL       string      `json:"url" format:"uri" maxLength:"2048" doc:"Where the specification is accessible"`
+	URLs      VersionURLs `json:"urls"`
+}
+
+// VersionURLs are a version's links.
+type VersionURLs struct {
+	Location string `json:"location" format:"uri"`
+}
+
+// Content is a version's document: filesystem maps the document's file
+// name to the document (as JSON); url is where it can be read.
+type Content struct {
+	Filesystem map[string]json.RawMessage `json:"filesystem" doc:"The specification's files, by name, each as JSON"`
+	URL        string                     `json:"url" format:"uri" maxLength:"2048"`
+}
+
+func location(ctx context.Context, orgID, slug string) string {
+	return httpapi.APIURL(ctx) + "/v1/orgs/" + orgID + "/openapi/" + slug
+}
+
+// View renders a spec for a caller with an organization role.
+func View(ctx context.Context, sp model.OpenAPISpec, role model.Role) Spec {
+	edit := access.Allowed(role, access.CreateOpenAPI)
+	return Spec{Object: "openapi-spec", ID: sp.ID, CreatedAt: sp.CreatedAt, UpdatedAt: sp.UpdatedAt, Slug: sp.Slug,
+		SourceURL: sp.SourceURL, ProcessingState: sp.ProcessingState, LastVersion: sp.LastVersion,
+		LastProcessedAt: sp.LastProcessedAt, LastProcessErrorCode: sp.LastProcessErrorCode,
+		Permissions: SpecPermissions{View: access.Allowed(role, access.ReadContent), Edit: edit, Delete: edit},
+		URLs:        SpecURLs{Location: location(ctx, sp.OrgID, sp.Slug), App: httpapi.AppURL(ctx) + "/o/" + sp.OrgID + "/openapi/" + sp.Slug}}
+}
+
+// VersionView renders a version.
+func VersionView(ctx context.Context, sp model.OpenAPISpec, v model.OpenAPISpecVersion) Version {
+	loc := location(ctx, sp.OrgID, sp.Slug) + "/versions/" + v.ID
+	u := v.URL
+	if u == "" {
+		// A text has no URL of its own: it is readable here.
+		u = loc + "/content"
+	}
+	return Version{Object: "openapi-spec-version", ID: v.ID, CreatedAt: v.CreatedAt, URL: u, URLs: VersionURLs{Location: loc}}
+}
+
+// SourceBody is a spec's source: a URL or a text.
+type SourceBody struct {
+	URL  string `json:"url,omitempty" format:"uri" maxLength:"2048" doc:"Create the specification from a URL"`
+	Text string `json:"text,omitempty" minLength:"1" doc:"The specification as text (JSON or YAML)"`
+}
+
+// CreateBody is the body of POST /v1/orgs/{organizationId}/openapi.
+type CreateBody struct {
+	Slug   string     `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+	Source SourceBody `json:"source"`
+}
+
+// PutBody is the body of PUT /v1/orgs/{organizationId}/openapi/{specSlug}.
+type PutBody struct {
+	Source SourceBody `json:"source"`
+}
+
+type orgPath struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+}
+
+type specPath struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+}
+
+type versionPath struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+	VersionID      string `path:"versionId" maxLength:"64"`
+}
+
+type specOut struct {
+	Body Spec
+}
+
+type putOut struct {
+	Status int
+	Body   Spec
+}
+
+type statusOut struct {
+	Status int
+}
+
+type versionOut struct {
+	Body Version
+}
+
+type contentOut struct {
+	Body Content
+}
+
+// maxTextBytes bounds a request carrying a specification as text.
+const maxTextBytes = 5 << 20
+
+// Register adds the OpenAPI specs operations.
+func Register(api *httpapi.API, s *Service) {
+	const tag = "OpenAPI"
+	const base = "/v1/orgs/{organizationId}/openapi"
+	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecs", Method: http.MethodGet, Path: base, Tag: tag,
+		Summary: "List the organization's OpenAPI specs (slug order)"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			httpapi.ListParams
+		}) (*struct{ Body httpapi.List[Spec] }, error) {
+			scope := "openapi:" + in.OrganizationID
+			after, err := s.d.Pager.Key(scope, in.Page)
+			if err != nil {
+				return nil, err
+			}
+			p, role, err := s.List(ctx, in.OrganizationID, in.Size(), after)
+			if err != nil {
+				return nil, err
+			}
+			body := httpapi.List[Spec]{Items: make([]Spec, 0, len(p.Specs)), Next: s.d.Pager.Next(scope, p.Next)}
+			for _, sp := range p.Specs {
+				body.Items = append(body.Items, View(ctx, sp, role))
+			}
+			body.Count = len(body.Items)
+			return &struct{ Body httpapi.List[Spec] }{body}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Method: http.MethodPost, Path: base, Tag: tag,
+		Status: http.StatusCreated, MaxBodyBytes: maxTextBytes, Summary: "Create an OpenAPI spec (processed in the background)"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			Body           CreateBody
+		}) (*specOut, error) {
+			sp, role, err := s.Create(ctx, in.OrganizationID, in.Body.Slug, Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text})
+			if err != nil {
+				return nil, err
+			}
+			return &specOut{Body: View(ctx, sp, role)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecBySlug", Method: http.MethodGet, Path: base + "/{specSlug}", Tag: tag,
+		Summary: "Get an OpenAPI spec"},
+		func(ctx context.Context, in *specPath) (*specOut, error) {
+			sp, role, err := s.Get(ctx, in.OrganizationID, in.SpecSlug)
+			if err != nil {
+				return nil, err
+			}
+			return &specOut{Body: View(ctx, sp, role)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "createOrUpdateOpenAPISpecBySlug", Method: http.MethodPut, Path: base + "/{specSlug}", Tag: tag,
+		MaxBodyBytes: maxTextBytes, Summary: "Create or update an OpenAPI spec (200 updated, 201 created; processed in the background)"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+			Body           PutBody
+		}) (*putOut, error) {
+			sp, role, created, err := s.Put(ctx, in.OrganizationID, in.SpecSlug, Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text})
+			if err != nil {
+				return nil, err
+			}
+			out := &putOut{Status: http.StatusOK, Body: View(ctx, sp, role)}
+			if created {
+				out.Status = http.StatusCreated
+			}
+			return out, nil
+		})
+	alsoAnswers(api, http.MethodPut, base+"/{specSlug}", http.StatusOK, http.StatusCreated, "The spec was created")
+	httpapi.Register(api, httpapi.Op{ID: "deleteOpenAPISpecBySlug", Method: http.MethodDelete, Path: base + "/{specSlug}", Tag: tag,
+		Status: http.StatusResetContent, Summary: "Delete an OpenAPI spec and its versions (204 when there was none)"},
+		func(ctx context.Context, in *specPath) (*statusOut, error) {
+			existed, err := s.Delete(ctx, in.OrganizationID, in.SpecSlug)
+			if err != nil {
+				return nil, err
+			}
+			if !existed {
+				return &statusOut{Status: http.StatusNoContent}, nil
+			}
+			return &statusOut{Status: http.StatusResetContent}, nil
+		})
+	alsoAnswers(api, http.MethodDelete, base+"/{specSlug}", http.StatusResetContent, http.StatusNoContent, "There was no such spec")
+	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecVersions", Method: http.MethodGet, Path: base + "/{specSlug}/versions", Tag: tag,
+		Summary: "List a spec's versions (newest first)"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+			httpapi.ListParams
+		}) (*struct{ Body httpapi.List[Version] }, error) {
+			scope := "openapi-versions:" + in.OrganizationID + ":" + in.SpecSlug
+			after, err := s.d.Pager.Key(scope, in.Page)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.Versions(ctx, in.OrganizationID, in.SpecSlug, in.Size(), after)
+			if err != nil {
+				return nil, err
+			}
+			body := httpapi.List[Version]{Items: make([]Version, 0, len(p.Versions)), Next: s.d.Pager.Next(scope, p.Next)}
+			for _, v := range p.Versions {
+				body.Items = append(body.Items, VersionView(ctx, p.Spec, v))
+			}
+			body.Count = len(body.Items)
+			return &struct{ Body httpapi.List[Version] }{body}, nil
+		})
+	version := func(ctx context.Context, orgID, slug, id string) (*versionOut, error) {
+		sp, v, err := s.Version(ctx, orgID, slug, id)
+		if err != nil {
+			return nil, err
+		}
+		return &versionOut{Body: VersionView(ctx, sp, v)}, nil
+	}
+	content := func(ctx context.Context, orgID, slug, id string) (*contentOut, error) {
+		sp, v, doc, err := s.Content(ctx, orgID, slug, id)
+		if err != nil {
+			return nil, err
+		}
+		return &contentOut{Body: Content{Filesystem: map[string]json.RawMessage{v.Name: doc}, URL: VersionView(ctx, sp, v).URL}}, nil
+	}
+	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersion", Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest", Tag: tag,
+		Summary: "Get a spec's latest version"},
+		func(ctx context.Context, in *specPath) (*versionOut, error) {
+			return version(ctx, in.OrganizationID, in.SpecSlug, "latest")
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersionContent", Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest/content", Tag: tag,
+		Summary: "Get the content of a spec's latest version"},
+		func(ctx context.Context, in *specPath) (*contentOut, error) {
+			return content(ctx, in.OrganizationID, in.SpecSlug, "latest")
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecVersionById", Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}", Tag: tag,
+		Summary: "Get a version of a spec"},
+		func(ctx context.Context, in *versionPath) (*versionOut, error) {
+			return version(ctx, in.OrganizationID, in.SpecSlug, in.VersionID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecVersionContentById", Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}/content", Tag: tag,
+		Summary: "Get the content of a version of a spec"},
+		func(ctx context.Context, in *versionPath) (*contentOut, error) {
+			return content(ctx, in.OrganizationID, in.SpecSlug, in.VersionID)
+		})
+}
+
+// alsoAnswers declares a second success status of an operation, with the
+// same body as its default one (an operation whose handler sets Status).
+func alsoAnswers(api *httpapi.API, method, path string, def, status int, desc string) {
+	item := api.Huma.OpenAPI().Paths[path]
+	if item == nil {
+		return
+	}
+	var op *huma.Operation
+	switch method {
+	case http.MethodPut:
+		op = item.Put
+	case http.MethodDelete:
+		op = item.Delete
+	case http.MethodPost:
+		op = item.Post
+	}
+	if op == nil || op.Responses == nil {
+		return
+	}
+	resp := *op.Responses[itoa(def)]
+	resp.Description = desc
+	op.Responses[itoa(status)] = &resp
+}
+
+func itoa(n int) string {
+	b := []byte{byte('0' + n/100), byte('0' + n/10%10), byte('0' + n%10)}
+	return string(b)
+}

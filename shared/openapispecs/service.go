@@ -1,0 +1,399 @@
+// Package openapispecs is the OpenAPI specs family: an organization's
+// OpenAPI documents, each named by a slug and fed from a source (a URL, or a
+// text), fetched, parsed and kept as versions by a background job.
+//
+// Decisions (docs/workers.md has the whole story):
+//   - A spec is stored in its organization's partition under its slug, so
+//     slugs are unique and lists come in slug order; its versions are in a
+//     partition of their own keyed by the spec's id, newest first.
+//   - Creating a spec (POST, or PUT of an unknown slug) and each PUT set a
+//     source and bump the spec's generation: the spec goes back to
+//     `pending` and a job `openapi-fetch` for that generation is enqueued.
+//     The job fetches the URL through the guarded fetcher (or reads the
+//     text), parses and validates the document (kin-openapi; external
+//     $refs are never followed), and stores a version with its content
+//     only when the document changed; it ends in `complete`, with
+//     `lastProcessErrorCode` FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR when
+//     it failed. A job of an older generation, of a deleted spec, or one
+//     already done (a redelivered message) changes nothing.
+//   - Members who may read content (role read and up) read specs and
+//     versions; role create and up create, update and delete them (the
+//     organization's createOpenAPISpec permission). Guests get 403,
+//     outsiders 404.
+//   - DELETE answers 205, or 204 when there was no such spec; the spec's
+//     versions and their content go with it.
+package openapispecs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/fetch"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// JobKind is the kind of the jobs that process a spec's source.
+const JobKind = "openapi-fetch"
+
+// MaxSpecs is the most specs an organization has.
+const MaxSpecs = 500
+
+// Service manages OpenAPI specs.
+type Service struct {
+	d *deps.Deps
+	// FetchTimeout bounds the fetch of a document.
+	FetchTimeout time.Duration
+}
+
+// New returns the OpenAPI specs service.
+func New(d *deps.Deps) *Service { return &Service{d: d, FetchTimeout: fetch.Timeout} }
+
+// Source is where a spec's document comes from: exactly one of URL and Text.
+type Source struct {
+	URL  string
+	Text string
+}
+
+// check validates a source.
+func (src Source) check() error {
+	switch {
+	case src.URL != "" && src.Text != "":
+		return apperr.Field("source", "give either url or text, not both")
+	case src.URL == "" && src.Text == "":
+		return apperr.Field("source", "give url or text")
+	case src.URL != "":
+		u, err := url.Parse(src.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return apperr.Field("source.url", "must be an http or https URL")
+		}
+		// The URL is kept to fetch the document again on each update: it
+		// must hold no secret.
+		if u.User != nil {
+			return apperr.Field("source.url", "must not embed credentials")
+		}
+	}
+	return nil
+}
+
+// job is the payload of an openapi-fetch job.
+type job struct {
+	OrgID      string `json:"orgId"`
+	Slug       string `json:"slug"`
+	SpecID     string `json:"specId"`
+	Generation int64  `json:"generation"`
+}
+
+func (s *Service) require(ctx context.Context, orgID string, op access.OrgOp) (model.Role, error) {
+	c, err := access.CallerFrom(ctx)
+	if err != nil {
+		return "", err
+	}
+	m, err := s.d.Authz.Require(ctx, c, orgID, op)
+	return m.Role(), err
+}
+
+func notFound(slug string) error { return apperr.NotFoundf("OpenAPI spec %s not found", slug) }
+
+// textKey is the blob key of a spec's source text, by generation (a job
+// reads the text of its own generation).
+func textKey(orgID, specID string, generation int64) string {
+	return fmt.Sprintf("openapi/%s/%s/source-%d", orgID, specID, generation)
+}
+
+// contentKey is the blob key of a version's document (JSON), by digest.
+func contentKey(orgID, specID, digest string) string {
+	return "openapi/" + orgID + "/" + specID + "/" + digest + ".json"
+}
+
+// Create makes a spec under a new slug and starts processing it.
+func (s *Service) Create(ctx context.Context, orgID, slug string, src Source) (model.OpenAPISpec, model.Role, error) {
+	sp, role, created, err := s.put(ctx, orgID, slug, src, true)
+	if err == nil && !created {
+		err = apperr.Conflictf("an OpenAPI spec with slug %s exists", slug)
+	}
+	return sp, role, err
+}
+
+// Put sets the source of the spec at slug, making it if needed, and starts
+// processing it; created tells which.
+func (s *Service) Put(ctx context.Context, orgID, slug string, src Source) (model.OpenAPISpec, model.Role, bool, error) {
+	return s.put(ctx, orgID, slug, src, false)
+}
+
+func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyNew bool) (model.OpenAPISpec, model.Role, bool, error) {
+	c, err := access.CallerFrom(ctx)
+	if err != nil {
+		return model.OpenAPISpec{}, "", false, err
+	}
+	role, err := s.require(ctx, orgID, access.CreateOpenAPI)
+	if err != nil {
+		return model.OpenAPISpec{}, "", false, err
+	}
+	if err := src.check(); err != nil {
+		return model.OpenAPISpec{}, "", false, err
+	}
+	k := keys.OpenAPISpec(orgID, slug)
+	var out model.OpenAPISpec
+	var created bool
+	for attempt := 0; ; attempt++ {
+		cur, v, err := records.Get[model.OpenAPISpec](ctx, s.d.Store, k)
+		exists := err == nil
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return out, "", false, fmt.Errorf("read OpenAPI spec: %w", err)
+		}
+		if exists && onlyNew {
+			return cur, role, false, nil
+		}
+		now := s.d.Clock()
+		sp := cur
+		if !exists {
+			if err := s.checkCount(ctx, orgID); err != nil {
+				return out, "", false, err
+			}
+			sp = model.OpenAPISpec{ID: ids.New(now), OrgID: orgID, Slug: slug, CreatedAt: now, CreatedBy: c.UserID}
+		}
+		sp.Generation++
+		sp.UpdatedAt, sp.ProcessingState = now, model.OpenAPIPending
+		sp.SourceURL, sp.SourceText = src.URL, ""
+		if src.Text != "" {
+			sp.SourceText = textKey(orgID, sp.ID, sp.Generation)
+			if err := s.d.Blobs.Put(ctx, sp.SourceText, []byte(src.Text), "text/plain; charset=utf-8"); err != nil {
+				return out, "", false, fmt.Errorf("store OpenAPI source text: %w", err)
+			}
+		}
+		var op store.Op
+		if exists {
+			op = store.PutIfVersion(records.Item(k, sp, v+1), v)
+		} else {
+			op = store.Put(records.Item(k, sp, 1), store.IfNotExists)
+		}
+		ok := keys.Org(orgID)
+		err = s.d.Store.Write(ctx, store.Check(ok.PK, ok.SK, store.IfExists, 0), op)
+		if errors.Is(err, store.ErrConflict) && attempt < 20 {
+			if _, _, oerr := records.Get[model.Organization](ctx, s.d.Store, ok); errors.Is(oerr, store.ErrNotFound) {
+				return out, "", false, apperr.NotFoundf("organization %s not found", orgID)
+			}
+			continue
+		}
+		if err != nil {
+			return out, "", false, fmt.Errorf("write OpenAPI spec: %w", err)
+		}
+		out, created = sp, !exists
+		break
+	}
+	if err := s.enqueue(ctx, out); err != nil {
+		return out, "", false, err
+	}
+	if s.d.Queue == nil {
+		// Processed within the request: answer what it made.
+		if fresh, _, err := records.Get[model.OpenAPISpec](ctx, s.d.Store, k); err == nil && fresh.ID == out.ID {
+			out = fresh
+		}
+	}
+	return out, role, created, nil
+}
+
+// checkCount refuses a spec past MaxSpecs.
+func (s *Service) checkCount(ctx context.Context, orgID string) error {
+	n := 0
+	q := store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix, Limit: store.MaxQueryLimit}
+	for {
+		p, err := s.d.Store.Query(ctx, q)
+		if err != nil {
+			return fmt.Errorf("count OpenAPI specs: %w", err)
+		}
+		n += len(p.Items)
+		if n >= MaxSpecs {
+			return apperr.Conflictf("an organization has at most %d OpenAPI specs", MaxSpecs)
+		}
+		if p.Next == nil {
+			return nil
+		}
+		q.After = p.Next
+	}
+}
+
+// enqueue hands the spec's current generation to the worker; without a
+// queue (no QUEUE_URL) the job runs here and now.
+func (s *Service) enqueue(ctx context.Context, sp model.OpenAPISpec) error {
+	payload, err := json.Marshal(job{OrgID: sp.OrgID, Slug: sp.Slug, SpecID: sp.ID, Generation: sp.Generation})
+	if err != nil {
+		return err
+	}
+	j := queue.Job{ID: fmt.Sprintf("%s-%d", sp.ID, sp.Generation), Kind: JobKind, Group: sp.ID, Payload: payload}
+	if s.d.Queue == nil {
+		return s.Handle(ctx, j)
+	}
+	if err := s.d.Queue.Enqueue(ctx, j); err != nil {
+		return fmt.Errorf("enqueue OpenAPI processing: %w", err)
+	}
+	return nil
+}
+
+// Page is one page of specs.
+type Page struct {
+	Specs []model.OpenAPISpec
+	Next  *store.Key
+}
+
+// List returns a page of an organization's specs in slug order.
+func (s *Service) List(ctx context.Context, orgID string, limit int, after *store.Key) (Page, model.Role, error) {
+	role, err := s.require(ctx, orgID, access.ReadContent)
+	if err != nil {
+		return Page{}, "", err
+	}
+	p, err := s.d.Store.Query(ctx, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix, Limit: limit, After: after})
+	if err != nil {
+		return Page{}, "", fmt.Errorf("list OpenAPI specs: %w", err)
+	}
+	specs, err := records.DecodeAll[model.OpenAPISpec](p.Items)
+	return Page{Specs: specs, Next: p.Next}, role, err
+}
+
+// Get returns a spec.
+func (s *Service) Get(ctx context.Context, orgID, slug string) (model.OpenAPISpec, model.Role, error) {
+	role, err := s.require(ctx, orgID, access.ReadContent)
+	if err != nil {
+		return model.OpenAPISpec{}, "", err
+	}
+	sp, err := s.read(ctx, orgID, slug)
+	return sp, role, err
+}
+
+func (s *Service) read(ctx context.Context, orgID, slug string) (model.OpenAPISpec, error) {
+	sp, _, err := records.Get[model.OpenAPISpec](ctx, s.d.Store, keys.OpenAPISpec(orgID, slug))
+	if errors.Is(err, store.ErrNotFound) {
+		return sp, notFound(slug)
+	}
+	if err != nil {
+		return sp, fmt.Errorf("read OpenAPI spec: %w", err)
+	}
+	return sp, nil
+}
+
+// Delete removes a spec with its versions and their content; existed
+// tells whether there was one.
+func (s *Service) Delete(ctx context.Context, orgID, slug string) (existed bool, err error) {
+	if _, err := s.require(ctx, orgID, access.CreateOpenAPI); err != nil {
+		return false, err
+	}
+	k := keys.OpenAPISpec(orgID, slug)
+	sp, v, err := records.Get[model.OpenAPISpec](ctx, s.d.Store, k)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read OpenAPI spec: %w", err)
+	}
+	if err := s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v)); errors.Is(err, store.ErrConflict) {
+		return false, apperr.Conflictf("the OpenAPI spec changed meanwhile; try again")
+	} else if err != nil {
+		return false, fmt.Errorf("delete OpenAPI spec: %w", err)
+	}
+	// The spec is gone: nothing reaches its versions any more, and a job
+	// still queued for it finds no spec. Removing them is housekeeping.
+	if err := s.purge(ctx, sp); err != nil {
+		s.d.Logger.WarnContext(ctx, "OpenAPI spec deleted, versions left behind", "spec", sp.ID, "err", err)
+	}
+	return true, nil
+}
+
+// purge removes a deleted spec's versions, their content and its texts.
+func (s *Service) purge(ctx context.Context, sp model.OpenAPISpec) error {
+	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OpenAPIVersions(sp.ID), SKPrefix: keys.OpenAPIVersionPrefix})
+	if err != nil {
+		return err
+	}
+	versions, err := records.DecodeAll[model.OpenAPISpecVersion](items)
+	if err != nil {
+		return err
+	}
+	var ops []store.Op
+	for i, ver := range versions {
+		if err := s.d.Blobs.Delete(ctx, contentKey(sp.OrgID, sp.ID, ver.Digest)); err != nil {
+			return err
+		}
+		ops = append(ops, store.Delete(items[i].PK, items[i].SK, store.Always))
+		if len(ops) == store.MaxTransactionOps || i == len(versions)-1 {
+			if err := s.d.Store.Write(ctx, ops...); err != nil {
+				return err
+			}
+			ops = ops[:0]
+		}
+	}
+	for g := int64(1); g <= sp.Generation; g++ {
+		if err := s.d.Blobs.Delete(ctx, textKey(sp.OrgID, sp.ID, g)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// VersionsPage is one page of versions.
+type VersionsPage struct {
+	Spec     model.OpenAPISpec
+	Versions []model.OpenAPISpecVersion
+	Next     *store.Key
+}
+
+// Versions returns a page of a spec's versions, newest first.
+func (s *Service) Versions(ctx context.Context, orgID, slug string, limit int, after *store.Key) (VersionsPage, error) {
+	sp, _, err := s.Get(ctx, orgID, slug)
+	if err != nil {
+		return VersionsPage{}, err
+	}
+	p, err := s.d.Store.Query(ctx, store.Query{PK: keys.OpenAPIVersions(sp.ID), SKPrefix: keys.OpenAPIVersionPrefix,
+		Reverse: true, Limit: limit, After: after})
+	if err != nil {
+		return VersionsPage{}, fmt.Errorf("list OpenAPI spec versions: %w", err)
+	}
+	vs, err := records.DecodeAll[model.OpenAPISpecVersion](p.Items)
+	return VersionsPage{Spec: sp, Versions: vs, Next: p.Next}, err
+}
+
+// Version returns a version of a spec by id, or its latest ("latest").
+func (s *Service) Version(ctx context.Context, orgID, slug, versionID string) (model.OpenAPISpec, model.OpenAPISpecVersion, error) {
+	sp, _, err := s.Get(ctx, orgID, slug)
+	if err != nil {
+		return sp, model.OpenAPISpecVersion{}, err
+	}
+	if versionID == "latest" {
+		if sp.LastVersion == "" {
+			return sp, model.OpenAPISpecVersion{}, apperr.NotFoundf("OpenAPI spec %s has no version yet", slug)
+		}
+		versionID = sp.LastVersion
+	}
+	ver, _, err := records.Get[model.OpenAPISpecVersion](ctx, s.d.Store, keys.OpenAPIVersion(sp.ID, versionID))
+	if errors.Is(err, store.ErrNotFound) {
+		return sp, ver, apperr.NotFoundf("version %s of OpenAPI spec %s not found", versionID, slug)
+	}
+	if err != nil {
+		return sp, ver, fmt.Errorf("read OpenAPI spec version: %w", err)
+	}
+	return sp, ver, nil
+}
+
+// Content returns a version's document as JSON.
+func (s *Service) Content(ctx context.Context, orgID, slug, versionID string) (model.OpenAPISpec, model.OpenAPISpecVersion, json.RawMessage, error) {
+	sp, ver, err := s.Version(ctx, orgID, slug, versionID)
+	if err != nil {
+		return sp, ver, nil, err
+	}
+	raw, err := s.d.Blobs.Get(ctx, contentKey(sp.OrgID, sp.ID, ver.Digest))
+	if err != nil {
+		return sp, ver, nil, fmt.Errorf("read OpenAPI spec version content: %w", err)
+	}
+	return sp, ver, raw, nil
+}
