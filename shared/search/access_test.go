@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -172,7 +173,7 @@ func TestARevisionsIndexIsBuiltOnceAndReused(t *testing.T) {
 			t.Errorf("%s: %d index reads, %d index writes, %d page reads; want %d, %d, %d", what, g, p, d, gets, puts, docs)
 		}
 	}
-	check("first query: built from the pages and stored", 1, 1, 2)
+	check("first query: built from the pages (no index of the parent either) and stored", 2, 1, 2)
 	check("second query: from the process", 0, 0, 0)
 	check("another query: from the process", 0, 0, 0)
 	// A new process (a cold Lambda) reads the stored index, builds nothing.
@@ -186,7 +187,52 @@ func TestARevisionsIndexIsBuiltOnceAndReused(t *testing.T) {
 	if g, p, d := blobs.indexGets.Swap(0), blobs.indexPuts.Swap(0), blobs.documentGets.Swap(0); g != 1 || p != 0 || d != 0 {
 		t.Errorf("cold process: %d index reads, %d index writes, %d page reads; want 1, 0, 0", g, p, d)
 	}
-	// A new revision gets its own index.
+	// A new revision gets its own index, made afresh when most pages
+	// changed.
 	f.seed(t, f.docs, []page{{ID: "d1", Title: "Public launch", Body: "Changed.\n"}})
-	check("after a change: a new index", 1, 1, 1)
+	check("after a change of most pages: a new index", 2, 1, 1)
+}
+
+func TestARevisionsIndexIsItsParentsUpdatedWithTheChangedPages(t *testing.T) {
+	k := testkit.New(t)
+	blobs := &countingBlobs{Store: k.Deps.Blobs}
+	k.Deps.Blobs = blobs
+	f := setupOn(t, k)
+	var pages []page
+	for i := 0; i < 10; i++ {
+		pages = append(pages, page{ID: fmt.Sprintf("p%d", i), Title: fmt.Sprintf("Page %d", i), Body: fmt.Sprintf("Common text of page %d.\n", i)})
+	}
+	f.seed(t, f.docs, pages)
+	found := func(query string) []string {
+		return titles(f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query="+q(query)))
+	}
+	if got := found("common"); len(got) != 10 {
+		t.Fatalf("found %q", got)
+	}
+	blobs.indexGets.Store(0)
+	blobs.indexPuts.Store(0)
+	blobs.documentGets.Store(0)
+	// Page 3 changes, page 5 goes, page 10 comes, page 7 is renamed.
+	next := append([]page(nil), pages[:5]...)
+	next = append(next, pages[6:]...)
+	next[3].Body = "Rewritten with zebras.\n"
+	next[6].Title = "Seventh heaven"
+	next = append(next, page{ID: "p10", Title: "Page 10", Body: "Common text of the new page.\n"})
+	f.seed(t, f.docs, next)
+	if got := found("common"); len(got) != 9 || strings.Contains(strings.Join(got, ","), "Page 5") || strings.Contains(strings.Join(got, ","), "Page 3") {
+		t.Errorf("common after the change: %q", got)
+	}
+	if g, p, d := blobs.indexGets.Load(), blobs.indexPuts.Load(), blobs.documentGets.Load(); g != 2 || p != 1 || d != 3 {
+		t.Errorf("%d index reads, %d index writes, %d page reads; want 2 (its own, missing, and its parent's), 1, 3 (the pages that changed)", g, p, d)
+	}
+	for query, want := range map[string]string{"zebra": "Page 3", "heaven": "Seventh heaven", "new page": "Page 10"} {
+		if got := found(query); len(got) == 0 || got[0] != want {
+			t.Errorf("%s: %q, want %s first", query, got, want)
+		}
+	}
+	// Sections of a changed page are the new ones only.
+	p3 := f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query=zebras")["items"].([]any)[0].(map[string]any)
+	if s := p3["sections"].([]any); len(s) != 1 || s[0].(map[string]any)["body"] != "Rewritten with zebras." {
+		t.Errorf("sections of the changed page: %v", s)
+	}
 }

@@ -63,15 +63,22 @@ func (f *fixture) searchOnce(tb testing.TB, h http.Handler, query string) time.D
 // BenchmarkSearch5000Pages measures a space search through the HTTP
 // handler (authentication and the permission model included) on a space
 // of 5,000 pages: the first search of a revision (the index built from the
-// pages and stored: build-ms), the first search of a cold process (the
+// pages and stored: build-ms), the first search of the next revision,
+// which changed one page (its parent's index updated: update-ms), the
+// first search of a cold process (the
 // index read from the blob store and opened: cold-ms), and warm searches
 // (index open in the process): p50 and p95 over 200 queries, and ns/op.
 // The space is made once: a benchmark with sub-benchmarks runs once, and
 // only "warm" is run again to size b.N.
 func BenchmarkSearch5000Pages(b *testing.B) {
 	f := setup(b)
-	f.seed(b, f.docs, benchPages(5000))
+	pages := benchPages(5000)
+	f.seed(b, f.docs, pages)
 	build := f.searchOnce(b, f.api.Handler(), "deploy")
+	// One page changes: the next revision's index is its parent's, updated.
+	pages[2500].Body += "\nOne more line.\n"
+	f.seed(b, f.docs, pages)
+	update := f.searchOnce(b, f.api.Handler(), "deploy")
 	// A cold process: a new service, whose cache is empty.
 	f.svc.Close()
 	f.svc = search.New(f.kit.Deps)
@@ -88,6 +95,7 @@ func BenchmarkSearch5000Pages(b *testing.B) {
 			f.searchOnce(b, h, benchQueries[i%len(benchQueries)])
 		}
 		b.ReportMetric(float64(build.Milliseconds()), "build-ms")
+		b.ReportMetric(float64(update.Milliseconds()), "update-ms")
 		b.ReportMetric(float64(cold.Milliseconds()), "cold-ms")
 		b.ReportMetric(float64(percentile(warm, 0.50).Microseconds())/1000, "warm-p50-ms")
 		b.ReportMetric(float64(percentile(warm, 0.95).Microseconds())/1000, "warm-p95-ms")

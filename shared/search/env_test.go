@@ -2,8 +2,8 @@ package search_test
 
 import (
 	"context"
-	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -105,7 +105,7 @@ func (f *fixture) seed(tb testing.TB, spaceID string, pages []page) string {
 			tb.Fatal(err)
 		}
 		tree.Pages = append(tree.Pages, content.Page{ID: p.ID, Parent: p.Parent, Pos: pos[i], Type: content.TypeDocument,
-			Title: p.Title, Slug: content.Slugify(p.Title) + fmt.Sprint("-", i), Document: h})
+			Title: p.Title, Slug: content.Slugify(p.Title) + "-" + strings.ToLower(p.ID), Document: h})
 	}
 	k := keys.Space(spaceID)
 	sp, _, err := records.Get[model.Space](ctx, f.kit.Deps.Store, k)

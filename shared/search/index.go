@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -15,10 +16,10 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"github.com/blevesearch/bleve/v2/search/query"
 	bleveindex "github.com/blevesearch/bleve_index_api"
-
-	"github.com/galleydocs/galley/shared/content"
 )
 
 // The index of a revision holds two kinds of documents:
@@ -98,27 +99,36 @@ type Page struct {
 	ID, Title, Description, Path, Body string
 }
 
-// PagesOf returns the document pages of a revision's tree in tree order,
-// with their bodies (bodies maps document hashes to bodies).
-func PagesOf(ix *content.Index, bodies map[string]string) []Page {
-	paths := ix.Paths()
-	var out []Page
-	ix.Walk(func(p *content.Page, _ int) bool {
-		if p.Type == content.TypeDocument {
-			out = append(out, Page{ID: p.ID, Title: p.Title, Description: p.Description, Path: paths[p.ID], Body: bodies[p.Document]})
-		}
-		return true
-	})
-	return out
-}
-
 // Build indexes pages into a new index in dir (which must not exist) and
 // closes it.
-func Build(dir string, pages []Page) error {
+func Build(ctx context.Context, dir string, pages []Page) error {
 	idx, err := bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return fmt.Errorf("create search index: %w", err)
 	}
+	return write(ctx, idx, nil, pages, 1)
+}
+
+// Update changes the index in dir: the pages removed (by id) and the
+// pages given (added or changed) lose their documents, then the pages
+// given are indexed.
+func Update(ctx context.Context, dir string, removed []string, pages []Page) error {
+	idx, err := bleve.Open(dir)
+	if err != nil {
+		return fmt.Errorf("open search index: %w", err)
+	}
+	return write(ctx, idx, removed, pages, maxSegments)
+}
+
+// write applies a change to an open index, merges it into one segment when
+// it has more than most (a revision's index is read many times and written
+// once) and closes it.
+func write(ctx context.Context, idx bleve.Index, removed []string, pages []Page, most uint64) (err error) {
+	defer func() {
+		if cerr := idx.Close(); err == nil {
+			err = cerr
+		}
+	}()
 	b := idx.NewBatch()
 	flush := func() error {
 		if b.Size() == 0 {
@@ -129,6 +139,22 @@ func Build(dir string, pages []Page) error {
 		}
 		b.Reset()
 		return nil
+	}
+	gone := append([]string(nil), removed...)
+	for _, p := range pages {
+		gone = append(gone, p.ID)
+	}
+	for start := 0; start < len(gone); start += 100 {
+		ids, err := docsOf(ctx, idx, gone[start:min(start+100, len(gone))])
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			b.Delete(id)
+		}
+	}
+	if err := flush(); err != nil {
+		return err
 	}
 	for _, p := range pages {
 		secs := Sections(p.Body)
@@ -148,16 +174,65 @@ func Build(dir string, pages []Page) error {
 			fHeadings: strings.Join(headings, "\n"), fBody: strings.Join(texts, "\n"), fPath: p.Path})
 		if b.Size() >= 1000 {
 			if err := flush(); err != nil {
-				idx.Close()
 				return err
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		idx.Close()
 		return err
 	}
-	return idx.Close()
+	adv, err := idx.Advanced()
+	if err != nil {
+		return err
+	}
+	if sc, ok := adv.(*scorch.Scorch); ok && segments(sc) > most {
+		if err := sc.ForceMerge(ctx, &mergeplan.SingleSegmentMergePlanOptions); err != nil {
+			return fmt.Errorf("merge search index: %w", err)
+		}
+	}
+	return nil
+}
+
+// maxSegments is the most segments an updated index keeps: a build merges
+// its segments into one; an update adds one, which the index merges with
+// others on its own, and when there are more than this all are merged into
+// one (queries never read many segments).
+const maxSegments = 8
+
+func segments(sc *scorch.Scorch) uint64 {
+	m := sc.StatsMap()
+	n := uint64(0)
+	for _, k := range []string{"num_root_filesegments", "num_root_memorysegments"} {
+		if v, ok := m[k].(uint64); ok {
+			n += v
+		}
+	}
+	return n
+}
+
+// docsOf returns the ids of the documents of pages (a page's and its
+// sections').
+func docsOf(ctx context.Context, idx bleve.Index, pageIDs []string) ([]string, error) {
+	terms := make([]query.Query, 0, len(pageIDs))
+	for _, id := range pageIDs {
+		t := query.NewTermQuery(id)
+		t.SetField(fPage)
+		terms = append(terms, t)
+	}
+	var out []string
+	for from := 0; ; from += 10000 {
+		req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(terms), 10000, from, false)
+		res, err := idx.SearchInContext(ctx, req)
+		if err != nil {
+			return nil, fmt.Errorf("find pages in search index: %w", err)
+		}
+		for _, h := range res.Hits {
+			out = append(out, h.ID)
+		}
+		if len(res.Hits) < 10000 {
+			return out, nil
+		}
+	}
 }
 
 // Open opens a built index read-only.

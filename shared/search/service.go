@@ -65,7 +65,7 @@ func indexKey(spaceID, revisionID string) string {
 }
 
 // Index returns the open index of a revision of a space: from the
-// process, the blob store, or built (and stored) now.
+// process, the blob store, or made (and stored) now.
 func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handle, error) {
 	return s.cache.Acquire(ctx, spaceID+"/"+revisionID, func(ctx context.Context, dir string) error {
 		key := indexKey(spaceID, revisionID)
@@ -76,24 +76,7 @@ func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handl
 		if !errors.Is(err, blob.ErrNotFound) {
 			return fmt.Errorf("read search index: %w", err)
 		}
-		_, ix, err := s.content.Repo.Load(ctx, spaceID, revisionID)
-		if err != nil {
-			return err
-		}
-		var hashes []string
-		seen := map[string]bool{}
-		ix.Walk(func(p *content.Page, _ int) bool {
-			if p.Type == content.TypeDocument && p.Document != "" && !seen[p.Document] {
-				seen[p.Document] = true
-				hashes = append(hashes, p.Document)
-			}
-			return true
-		})
-		bodies, err := s.content.Repo.Documents(ctx, spaceID, hashes)
-		if err != nil {
-			return err
-		}
-		if err := Build(dir, PagesOf(ix, bodies)); err != nil {
+		if err := s.make(ctx, spaceID, revisionID, dir); err != nil {
 			return err
 		}
 		data, err = Archive(dir)
@@ -105,6 +88,110 @@ func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handl
 		}
 		return nil
 	})
+}
+
+// make writes the index of a revision into dir: its parent's index (when
+// stored) updated with the pages that differ, else one built from every
+// page.
+func (s *Service) make(ctx context.Context, spaceID, revisionID, dir string) error {
+	rev, ix, err := s.content.Repo.Load(ctx, spaceID, revisionID)
+	if err != nil {
+		return err
+	}
+	pages := documentPages(ix)
+	for _, parentID := range rev.Parents {
+		data, err := s.d.Blobs.Get(ctx, indexKey(spaceID, parentID))
+		if errors.Is(err, blob.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("read search index: %w", err)
+		}
+		_, pix, err := s.content.Repo.Load(ctx, spaceID, parentID)
+		if err != nil {
+			return err
+		}
+		removed, changed := diff(documentPages(pix), pages)
+		if len(removed)+len(changed) > len(pages)/2 {
+			break // cheaper to build afresh
+		}
+		if err := Unarchive(data, dir); err != nil {
+			return err
+		}
+		withBodies, err := s.bodies(ctx, spaceID, changed)
+		if err != nil {
+			return err
+		}
+		return Update(ctx, dir, removed, withBodies)
+	}
+	withBodies, err := s.bodies(ctx, spaceID, pages)
+	if err != nil {
+		return err
+	}
+	return Build(ctx, dir, withBodies)
+}
+
+// indexed is a page as indexed, with its body's hash.
+type indexed struct {
+	Page
+	document string
+}
+
+// documentPages returns a tree's document pages (those indexed), in order.
+func documentPages(ix *content.Index) []indexed {
+	paths := ix.Paths()
+	var out []indexed
+	ix.Walk(func(p *content.Page, _ int) bool {
+		if p.Type == content.TypeDocument {
+			out = append(out, indexed{Page: Page{ID: p.ID, Title: p.Title, Description: p.Description, Path: paths[p.ID]}, document: p.Document})
+		}
+		return true
+	})
+	return out
+}
+
+// diff returns the pages of before that are not in after (removed), and
+// the pages of after that are new or indexed differently (changed).
+func diff(before, after []indexed) (removed []string, changed []indexed) {
+	old := make(map[string]indexed, len(before))
+	for _, p := range before {
+		old[p.ID] = p
+	}
+	for _, p := range after {
+		if o, ok := old[p.ID]; !ok || o != p {
+			changed = append(changed, p)
+		}
+		delete(old, p.ID)
+	}
+	for _, p := range before {
+		if _, ok := old[p.ID]; ok {
+			removed = append(removed, p.ID)
+		}
+	}
+	return removed, changed
+}
+
+// bodies reads the bodies of pages.
+func (s *Service) bodies(ctx context.Context, spaceID string, pages []indexed) ([]Page, error) {
+	var hashes []string
+	seen := map[string]bool{}
+	for _, p := range pages {
+		if p.document != "" && !seen[p.document] {
+			seen[p.document] = true
+			hashes = append(hashes, p.document)
+		}
+	}
+	bodies, err := s.content.Repo.Documents(ctx, spaceID, hashes)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Page, 0, len(pages))
+	for _, p := range pages {
+		page := p.Page
+		page.Body = bodies[p.document]
+		out = append(out, page)
+	}
+	return out, nil
 }
 
 // Found is a page of results.
