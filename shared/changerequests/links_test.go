@@ -234,3 +234,30 @@ func TestLinkReadsAuthAndValidation(t *testing.T) {
 	}
 	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", f.cr(99)+"/content/page/"+guide+"/links", nil)
 }
+
+func TestBacklinksReadOnlyTheBodiesTheParentRevisionDidNotHave(t *testing.T) {
+	c := countedSetup(t)
+	leaf := c.seedPages(t, 200)
+	n := c.create(t, c.editor, "file")["number"]
+	refs := c.author(t, c.editor, n,
+		map[string]any{"type": "insert_files", "files": []any{
+			map[string]any{"ref": "pic", "name": "pic.png", "content": base64.StdEncoding.EncodeToString(pngBytes(t, 2, 2))},
+		}},
+		insert("shows", "", "# Shows\n\n![pic](/files/pic)\n"))["refs"].(map[string]any)
+	c.merge(t, n, "merge")
+	backlinks := "/v1/spaces/" + c.space + "/content/files/" + refs["pic"].(string) + "/backlinks"
+	c.reset()
+	sameList(t, "backlinks", backlinkTitles(t, c.as(t, c.reader).Expect(http.StatusOK, "GET", backlinks, nil).Map(t)), []string{"Shows"})
+	if first := c.counts(); first.BlobGets < 200 || first.BlobPuts != 1 {
+		t.Errorf("first backlinks of a revision: %s; want every body read and the digest stored", first)
+	}
+	n = c.create(t, c.editor, "edit")["number"]
+	c.author(t, c.editor, n, map[string]any{"type": "update_page", "page": leaf, "markdown": "# Leaf\n\nNow shows ![pic](/files/" + refs["pic"].(string) + ").\n"})
+	c.merge(t, n, "merge")
+	c.reset()
+	sameList(t, "backlinks after the edit", backlinkTitles(t, c.as(t, c.reader).Expect(http.StatusOK, "GET", backlinks, nil).Map(t)), []string{"Leaf", "Shows"})
+	// The tree, the digest (missing) and the parent's, the one new body.
+	if next := c.counts(); next.BlobGets != 4 || next.BlobPuts != 1 {
+		t.Errorf("backlinks of the next revision: %s; want 4 blob reads and the digest stored", next)
+	}
+}

@@ -77,6 +77,23 @@ func TestOrganizationSearchCoversTheSpacesTheCallerMayReadAndOnlyThose(t *testin
 	}
 }
 
+func TestOrganizationSearchOnBothBackends(t *testing.T) {
+	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+		f := setupOn(t, k)
+		f.seedThree(t)
+		org := "/v1/orgs/" + f.org.ID + "/search?query=launch"
+		if got := spaceTitles(f.search(t, f.reader, org)); strings.Join(got, "|") != "Docs: Public launch" {
+			t.Errorf("reader: %q", got)
+		}
+		if got := spaceTitles(f.search(t, f.admin, org)); len(got) != 2 {
+			t.Errorf("admin: %q", got)
+		}
+		if got := titles(f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query=launch")); strings.Join(got, ",") != "Public launch" {
+			t.Errorf("space search: %q", got)
+		}
+	})
+}
+
 func TestOrganizationSearchPagesThroughSpaces(t *testing.T) {
 	f := setup(t)
 	f.seedThree(t)

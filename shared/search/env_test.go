@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"os"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,9 +18,20 @@ import (
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
+
+// ddb is the DynamoDB Local shared by this package's tests that run on
+// both storage backends.
+var ddb testenv.DynamoDBLocal
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	ddb.Stop()
+	os.Exit(code)
+}
 
 // fixture is an API with the spaces, change requests and search families;
 // an organization with an admin, a reader and a guest, and its spaces
