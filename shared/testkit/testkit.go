@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,9 +56,16 @@ func NewOn(t testing.TB, st store.Store) *Kit {
 		t.Fatal(err)
 	}
 	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	// Concurrent requests of one test read the clock at once.
+	var clockMu sync.Mutex
 	d := &deps.Deps{Store: st, Blobs: blobs, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Authz: access.NewAuthorizer(st), Pager: httpapi.NewPager([]byte("test-secret")),
-		Now: func() time.Time { clock = clock.Add(time.Millisecond); return clock }}
+		Now: func() time.Time {
+			clockMu.Lock()
+			defer clockMu.Unlock()
+			clock = clock.Add(time.Millisecond)
+			return clock
+		}}
 	k := &Kit{T: t, Deps: d, Ctx: context.Background()}
 	if _, _, err := users.New(d).Bootstrap(k.Ctx, AdminToken); err != nil {
 		t.Fatal(err)
