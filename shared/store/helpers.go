@@ -9,7 +9,7 @@ import (
 )
 
 // maxUpdateAttempts bounds the retries of Update under contention.
-const maxUpdateAttempts = 20
+const maxUpdateAttempts = 40
 
 // Update applies fn to the item at pk, sk as a read-modify-write guarded by
 // the item's version: the new item is written only if nobody wrote it since
