@@ -45,6 +45,11 @@ LAMBDA_FUNCTIONS += SSOFunction
 dir_SSOFunction := sso
 LAMBDA_FUNCTIONS += CommentsFunction
 dir_CommentsFunction := comments
+LAMBDA_FUNCTIONS += OpenAPIFunction
+dir_OpenAPIFunction := openapi
+# Workers (shared/app.Workers()): SQS-fed, no routes.
+LAMBDA_FUNCTIONS += OpenAPIWorkerFunction
+dir_OpenAPIWorkerFunction := openapiworker
 
 .PHONY: help run build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))

@@ -195,9 +195,13 @@ func TestTemplateFunctionsAreFamilies(t *testing.T) {
 			t.Errorf("%s: policies %v, want DynamoDBCrudPolicy on Table and S3CrudPolicy on BlobBucket", f.Function, policies)
 		}
 	}
+	// Workers serve no routes; TestTemplateWorkers checks them.
+	for _, w := range app.Workers() {
+		want = append(want, w.Function)
+	}
 	sort.Strings(want)
 	if got := resourcesOfType(tpl, "AWS::Serverless::Function"); !reflect.DeepEqual(got, want) {
-		t.Errorf("serverless functions %v, want one per family: %v", got, want)
+		t.Errorf("serverless functions %v, want one per family and per worker: %v", got, want)
 	}
 }
 

@@ -21,7 +21,9 @@ type Config struct {
 	// AWS mode.
 	TableName  string // TABLE_NAME
 	BucketName string // BUCKET_NAME
-	QueueURL   string // QUEUE_URL
+	QueueURL   string // QUEUE_URL: the jobs queue (OpenAPI)
+	// GitQueueURL is GIT_QUEUE_URL: the FIFO queue of Git jobs.
+	GitQueueURL string
 
 	APIURL            string // API_URL: base of urls.location; default from the request
 	AppURL            string // APP_URL: base of urls.app; default API_URL
@@ -39,6 +41,7 @@ func ConfigFromEnv() Config {
 		TableName:         os.Getenv("TABLE_NAME"),
 		BucketName:        os.Getenv("BUCKET_NAME"),
 		QueueURL:          os.Getenv("QUEUE_URL"),
+		GitQueueURL:       os.Getenv("GIT_QUEUE_URL"),
 		APIURL:            strings.TrimRight(os.Getenv("API_URL"), "/"),
 		AppURL:            strings.TrimRight(os.Getenv("APP_URL"), "/"),
 		FetchAllowPrivate: os.Getenv("FETCH_ALLOW_PRIVATE") == "1",

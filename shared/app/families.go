@@ -17,6 +17,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/search"
@@ -78,6 +79,11 @@ func Families() []Family {
 		}},
 		{Name: "comments", Function: "CommentsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			comments.Register(api, comments.New(d))
+		}},
+		// OpenAPI specs: documents fetched, parsed and versioned by the
+		// OpenAPI worker (docs/workers.md).
+		{Name: "openapi", Function: "OpenAPIFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			openapispecs.Register(api, openapispecs.New(d))
 		}},
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 	"github.com/galleydocs/galley/shared/blob/s3blob"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 	"github.com/galleydocs/galley/shared/store/dynamostore"
 )
@@ -29,9 +30,11 @@ func AWSDeps(ctx context.Context, c Config) (*deps.Deps, error) {
 		Store: dynamostore.New(dynamodb.NewFromConfig(awsCfg), c.TableName),
 		Blobs: s3blob.New(s3.NewFromConfig(awsCfg), c.BucketName, ""),
 	}
-	if c.QueueURL != "" {
-		d.Queue = sqsqueue.New(sqs.NewFromConfig(awsCfg), c.QueueURL)
-	}
+	// Each worker's jobs go to its queue; a function given no queue URL
+	// runs the jobs it makes itself (see queueRouter).
+	sqsClient := sqs.NewFromConfig(awsCfg)
+	d.Queue = queueRouter(map[string]string{"QUEUE_URL": c.QueueURL, "GIT_QUEUE_URL": c.GitQueueURL},
+		func(url string) queue.Queue { return sqsqueue.New(sqsClient, url) })
 	return NewDeps(ctx, c, d)
 }
 

@@ -82,8 +82,8 @@ func (l *Local) bootstrap(ctx context.Context) error {
 	return nil
 }
 
-// Workers are the job handlers run in-process, by kind.
-func (l *Local) Workers() map[string]queue.Handler { return map[string]queue.Handler{} }
+// Workers are the job handlers run in-process, by kind: every worker's.
+func (l *Local) Workers() map[string]queue.Handler { return JobHandlers(l.Deps) }
 
 // Serve listens on ln until ctx ends, running the workers beside it.
 func (l *Local) Serve(ctx context.Context, ln net.Listener) error {

@@ -16,8 +16,8 @@ import (
 // SlugPattern is the reference's OpenAPISpecSlug pattern.
 const SlugPattern = `^[a-z0-9]+(?:-[a-z0-9]+)*$`
 
-// Spec is the API shape of an OpenAPI spec.
-type Spec struct {
+// OpenAPISpec is the API shape of an OpenAPI spec.
+type OpenAPISpec struct {
 	Object               string          `json:"object" enum:"openapi-spec"`
 	ID                   string          `json:"id"`
 	CreatedAt            time.Time       `json:"createdAt"`
@@ -28,40 +28,40 @@ type Spec struct {
 	LastVersion          string          `json:"lastVersion,omitempty" doc:"ID of the latest version"`
 	LastProcessedAt      *time.Time      `json:"lastProcessedAt,omitempty"`
 	LastProcessErrorCode string          `json:"lastProcessErrorCode,omitempty" enum:"FETCH_TIMEOUT,FETCH_ERROR,PARSE_ERROR"`
-	Permissions          SpecPermissions `json:"permissions"`
-	URLs                 SpecURLs        `json:"urls"`
+	Permissions          OpenAPISpecPermissions `json:"permissions"`
+	URLs                 OpenAPISpecURLs        `json:"urls"`
 }
 
-// SpecPermissions is what the caller may do with a spec.
-type SpecPermissions struct {
+// OpenAPISpecPermissions is what the caller may do with a spec.
+type OpenAPISpecPermissions struct {
 	View   bool `json:"view"`
 	Edit   bool `json:"edit"`
 	Delete bool `json:"delete"`
 }
 
-// SpecURLs are a spec's links.
-type SpecURLs struct {
+// OpenAPISpecURLs are a spec's links.
+type OpenAPISpecURLs struct {
 	Location string `json:"location" format:"uri"`
 	App      string `json:"app" format:"uri"`
 }
 
-// Version is the API shape of a spec version.
-type Version struct {
+// OpenAPISpecVersion is the API shape of a spec version.
+type OpenAPISpecVersion struct {
 	Object    string      `json:"object" enum:"openapi-spec-version"`
 	ID        string      `json:"id"`
 	CreatedAt time.Time   `json:"createdAt"`
 	URL       string      `json:"url" format:"uri" maxLength:"2048" doc:"Where the specification is accessible"`
-	URLs      VersionURLs `json:"urls"`
+	URLs      OpenAPISpecVersionURLs `json:"urls"`
 }
 
-// VersionURLs are a version's links.
-type VersionURLs struct {
+// OpenAPISpecVersionURLs are a version's links.
+type OpenAPISpecVersionURLs struct {
 	Location string `json:"location" format:"uri"`
 }
 
-// Content is a version's document: filesystem maps the document's file
+// OpenAPISpecContent is a version's document: filesystem maps the document's file
 // name to the document (as JSON); url is where it can be read.
-type Content struct {
+type OpenAPISpecContent struct {
 	Filesystem map[string]json.RawMessage `json:"filesystem" doc:"The specification's files, by name, each as JSON"`
 	URL        string                     `json:"url" format:"uri" maxLength:"2048"`
 }
@@ -71,41 +71,41 @@ func location(ctx context.Context, orgID, slug string) string {
 }
 
 // View renders a spec for a caller with an organization role.
-func View(ctx context.Context, sp model.OpenAPISpec, role model.Role) Spec {
+func View(ctx context.Context, sp model.OpenAPISpec, role model.Role) OpenAPISpec {
 	edit := access.Allowed(role, access.CreateOpenAPI)
-	return Spec{Object: "openapi-spec", ID: sp.ID, CreatedAt: sp.CreatedAt, UpdatedAt: sp.UpdatedAt, Slug: sp.Slug,
+	return OpenAPISpec{Object: "openapi-spec", ID: sp.ID, CreatedAt: sp.CreatedAt, UpdatedAt: sp.UpdatedAt, Slug: sp.Slug,
 		SourceURL: sp.SourceURL, ProcessingState: sp.ProcessingState, LastVersion: sp.LastVersion,
 		LastProcessedAt: sp.LastProcessedAt, LastProcessErrorCode: sp.LastProcessErrorCode,
-		Permissions: SpecPermissions{View: access.Allowed(role, access.ReadContent), Edit: edit, Delete: edit},
-		URLs:        SpecURLs{Location: location(ctx, sp.OrgID, sp.Slug), App: httpapi.AppURL(ctx) + "/o/" + sp.OrgID + "/openapi/" + sp.Slug}}
+		Permissions: OpenAPISpecPermissions{View: access.Allowed(role, access.ReadContent), Edit: edit, Delete: edit},
+		URLs:        OpenAPISpecURLs{Location: location(ctx, sp.OrgID, sp.Slug), App: httpapi.AppURL(ctx) + "/o/" + sp.OrgID + "/openapi/" + sp.Slug}}
 }
 
 // VersionView renders a version.
-func VersionView(ctx context.Context, sp model.OpenAPISpec, v model.OpenAPISpecVersion) Version {
+func VersionView(ctx context.Context, sp model.OpenAPISpec, v model.OpenAPISpecVersion) OpenAPISpecVersion {
 	loc := location(ctx, sp.OrgID, sp.Slug) + "/versions/" + v.ID
 	u := v.URL
 	if u == "" {
 		// A text has no URL of its own: it is readable here.
 		u = loc + "/content"
 	}
-	return Version{Object: "openapi-spec-version", ID: v.ID, CreatedAt: v.CreatedAt, URL: u, URLs: VersionURLs{Location: loc}}
+	return OpenAPISpecVersion{Object: "openapi-spec-version", ID: v.ID, CreatedAt: v.CreatedAt, URL: u, URLs: OpenAPISpecVersionURLs{Location: loc}}
 }
 
-// SourceBody is a spec's source: a URL or a text.
-type SourceBody struct {
+// OpenAPISpecSource is a spec's source: a URL or a text.
+type OpenAPISpecSource struct {
 	URL  string `json:"url,omitempty" format:"uri" maxLength:"2048" doc:"Create the specification from a URL"`
 	Text string `json:"text,omitempty" minLength:"1" doc:"The specification as text (JSON or YAML)"`
 }
 
-// CreateBody is the body of POST /v1/orgs/{organizationId}/openapi.
-type CreateBody struct {
+// CreateOpenAPISpecBody is the body of POST /v1/orgs/{organizationId}/openapi.
+type CreateOpenAPISpecBody struct {
 	Slug   string     `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
-	Source SourceBody `json:"source"`
+	Source OpenAPISpecSource `json:"source"`
 }
 
-// PutBody is the body of PUT /v1/orgs/{organizationId}/openapi/{specSlug}.
-type PutBody struct {
-	Source SourceBody `json:"source"`
+// PutOpenAPISpecBody is the body of PUT /v1/orgs/{organizationId}/openapi/{specSlug}.
+type PutOpenAPISpecBody struct {
+	Source OpenAPISpecSource `json:"source"`
 }
 
 type orgPath struct {
@@ -124,12 +124,12 @@ type versionPath struct {
 }
 
 type specOut struct {
-	Body Spec
+	Body OpenAPISpec
 }
 
 type putOut struct {
 	Status int
-	Body   Spec
+	Body   OpenAPISpec
 }
 
 type statusOut struct {
@@ -137,11 +137,11 @@ type statusOut struct {
 }
 
 type versionOut struct {
-	Body Version
+	Body OpenAPISpecVersion
 }
 
 type contentOut struct {
-	Body Content
+	Body OpenAPISpecContent
 }
 
 // maxTextBytes bounds a request carrying a specification as text.
@@ -156,7 +156,7 @@ func Register(api *httpapi.API, s *Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			httpapi.ListParams
-		}) (*struct{ Body httpapi.List[Spec] }, error) {
+		}) (*struct{ Body httpapi.List[OpenAPISpec] }, error) {
 			scope := "openapi:" + in.OrganizationID
 			after, err := s.d.Pager.Key(scope, in.Page)
 			if err != nil {
@@ -166,18 +166,18 @@ func Register(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			body := httpapi.List[Spec]{Items: make([]Spec, 0, len(p.Specs)), Next: s.d.Pager.Next(scope, p.Next)}
+			body := httpapi.List[OpenAPISpec]{Items: make([]OpenAPISpec, 0, len(p.Specs)), Next: s.d.Pager.Next(scope, p.Next)}
 			for _, sp := range p.Specs {
 				body.Items = append(body.Items, View(ctx, sp, role))
 			}
 			body.Count = len(body.Items)
-			return &struct{ Body httpapi.List[Spec] }{body}, nil
+			return &struct{ Body httpapi.List[OpenAPISpec] }{body}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, MaxBodyBytes: maxTextBytes, Summary: "Create an OpenAPI spec (processed in the background)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
-			Body           CreateBody
+			Body           CreateOpenAPISpecBody
 		}) (*specOut, error) {
 			sp, role, err := s.Create(ctx, in.OrganizationID, in.Body.Slug, Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text})
 			if err != nil {
@@ -199,7 +199,7 @@ func Register(api *httpapi.API, s *Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
-			Body           PutBody
+			Body           PutOpenAPISpecBody
 		}) (*putOut, error) {
 			sp, role, created, err := s.Put(ctx, in.OrganizationID, in.SpecSlug, Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text})
 			if err != nil {
@@ -231,7 +231,7 @@ func Register(api *httpapi.API, s *Service) {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
 			httpapi.ListParams
-		}) (*struct{ Body httpapi.List[Version] }, error) {
+		}) (*struct{ Body httpapi.List[OpenAPISpecVersion] }, error) {
 			scope := "openapi-versions:" + in.OrganizationID + ":" + in.SpecSlug
 			after, err := s.d.Pager.Key(scope, in.Page)
 			if err != nil {
@@ -241,12 +241,12 @@ func Register(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			body := httpapi.List[Version]{Items: make([]Version, 0, len(p.Versions)), Next: s.d.Pager.Next(scope, p.Next)}
+			body := httpapi.List[OpenAPISpecVersion]{Items: make([]OpenAPISpecVersion, 0, len(p.Versions)), Next: s.d.Pager.Next(scope, p.Next)}
 			for _, v := range p.Versions {
 				body.Items = append(body.Items, VersionView(ctx, p.Spec, v))
 			}
 			body.Count = len(body.Items)
-			return &struct{ Body httpapi.List[Version] }{body}, nil
+			return &struct{ Body httpapi.List[OpenAPISpecVersion] }{body}, nil
 		})
 	version := func(ctx context.Context, orgID, slug, id string) (*versionOut, error) {
 		sp, v, err := s.Version(ctx, orgID, slug, id)
@@ -260,7 +260,7 @@ func Register(api *httpapi.API, s *Service) {
 		if err != nil {
 			return nil, err
 		}
-		return &contentOut{Body: Content{Filesystem: map[string]json.RawMessage{v.Name: doc}, URL: VersionView(ctx, sp, v).URL}}, nil
+		return &contentOut{Body: OpenAPISpecContent{Filesystem: map[string]json.RawMessage{v.Name: doc}, URL: VersionView(ctx, sp, v).URL}}, nil
 	}
 	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersion", Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest", Tag: tag,
 		Summary: "Get a spec's latest version"},

@@ -6,12 +6,14 @@ package sqsqueue
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -49,14 +51,37 @@ func (q *Queue) Enqueue(ctx context.Context, job queue.Job) error {
 	if err != nil {
 		return fmt.Errorf("sqsqueue: enqueue %s %s: encode: %w", job.Kind, job.ID, err)
 	}
-	_, err = q.client.SendMessage(ctx, &sqs.SendMessageInput{
+	in := &sqs.SendMessageInput{
 		QueueUrl:    aws.String(q.url),
 		MessageBody: aws.String(string(body)),
-	})
+	}
+	if strings.HasSuffix(q.url, ".fifo") {
+		// A FIFO queue delivers one group's messages one at a time in
+		// order, and drops a message whose deduplication id it saw in the
+		// last five minutes: the job's id, so that enqueueing a job twice
+		// sends it once.
+		group := job.Group
+		if group == "" {
+			group = job.Kind
+		}
+		in.MessageGroupId = aws.String(group)
+		in.MessageDeduplicationId = aws.String(dedupID(job.ID))
+	}
+	_, err = q.client.SendMessage(ctx, in)
 	if err != nil {
 		return fmt.Errorf("sqsqueue: enqueue %s %s: %w", job.Kind, job.ID, err)
 	}
 	return nil
+}
+
+// dedupID fits a job id into SQS's deduplication ids (at most 128
+// characters of a limited set): a hash when it does not.
+func dedupID(id string) string {
+	if len(id) <= 128 && strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") == "" {
+		return id
+	}
+	h := sha256.Sum256([]byte(id))
+	return hex.EncodeToString(h[:])
 }
 
 // newID returns 16 random bytes in hex.
@@ -80,8 +105,21 @@ func newID() (string, error) {
 func Handler(handlers map[string]queue.Handler) func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	return func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 		var resp events.SQSEventResponse
+		// On a FIFO queue, the records of a group after a failed one must
+		// not run before it: they are reported failed too, and come back
+		// after it, in order.
+		failedGroups := map[string]bool{}
 		for _, rec := range ev.Records {
+			group := rec.Attributes["MessageGroupId"]
+			if group != "" && failedGroups[group] {
+				resp.BatchItemFailures = append(resp.BatchItemFailures,
+					events.SQSBatchItemFailure{ItemIdentifier: rec.MessageId})
+				continue
+			}
 			if err := handleRecord(ctx, handlers, rec); err != nil {
+				if group != "" {
+					failedGroups[group] = true
+				}
 				slog.ErrorContext(ctx, "sqs job failed", "messageId", rec.MessageId,
 					"receiveCount", rec.Attributes["ApproximateReceiveCount"], "err", err)
 				resp.BatchItemFailures = append(resp.BatchItemFailures,

@@ -1,0 +1,9 @@
+// Command openapi is the OpenAPIFunction Lambda function: the OpenAPI specs
+// family (specs, their versions and content; processing is enqueued for
+// the OpenAPI worker). Built for provided.al2023 as "bootstrap" by
+// `make build-OpenAPIFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("openapi") }

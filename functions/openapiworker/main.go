@@ -1,0 +1,9 @@
+// Command openapiworker is the OpenAPIWorkerFunction Lambda function: it
+// runs the openapi-fetch jobs of the jobs queue (SQS), reporting failed
+// records one by one. Built for provided.al2023 as "bootstrap" by
+// `make build-OpenAPIWorkerFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartWorker("openapiworker") }
