@@ -46,7 +46,6 @@ type SAMLUsed struct {
 	Kind       string    `json:"kind"`
 	ID         string    `json:"id"`
 	ExpiresAt  time.Time `json:"expiresAt"`
-	UserID     string    `json:"userId"`
 }
 
 // Kinds of SAMLUsed.

@@ -76,11 +76,15 @@ type OrganizationPatch struct {
 }
 
 // CreateOrganization makes an organization whose only member, an admin, is
-// the caller. Any authenticated user may.
+// the caller. Any authenticated user may, except with a token scoped to
+// another organization (an SSO sign-in's), which could never act in it.
 func (s *Service) CreateOrganization(ctx context.Context, in NewOrganization) (OrgForCaller, error) {
 	c, err := s.caller(ctx)
 	if err != nil {
 		return OrgForCaller{}, err
+	}
+	if c.OrgID != "" {
+		return OrgForCaller{}, apperr.Forbiddenf("this token acts only in organization %s (it comes from its SSO sign-in); create organizations with another token", c.OrgID)
 	}
 	title, err := checkTitle(in.Title)
 	if err != nil {

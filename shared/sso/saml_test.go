@@ -236,6 +236,7 @@ func TestSignInEndToEnd(t *testing.T) {
 	if len(orgsOf) != 1 || orgsOf[0].(map[string]any)["id"] != f.org.ID {
 		t.Errorf("the SSO token lists organizations %v, want only its own", orgsOf)
 	}
+	f.as(t, tok).Expect(http.StatusForbidden, "POST", "/v1/orgs", map[string]any{"title": "Elsewhere"})
 
 	// The same response, posted again, is refused.
 	if body := post(t, f, acs, response, http.StatusUnauthorized); !strings.Contains(string(body), "already used") {
