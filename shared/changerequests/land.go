@@ -1,0 +1,88 @@
+package changerequests
+
+import (
+	"context"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Builder makes a new revision from the content it starts from (a space's
+// head or a change request's revision): it stores the tree (see
+// content.Repo.NewRevision) and returns the revision, not yet written, and
+// operations to commit with it. It may run more than once when the head
+// moves meanwhile, each time on the fresher content.
+type Builder func(ctx context.Context, base model.Revision, ix *content.Index) (model.Revision, []store.Op, error)
+
+// LandOnSpace writes a revision built from a live space's head (imports):
+// as the new head, by a write guarded by the space's version and redone on
+// the new head when it moved, or beside the head (standalone), the space
+// unchanged. It checks no rights: callers have.
+func (s *Service) LandOnSpace(ctx context.Context, spaceID string, standalone bool, build Builder) (model.Revision, model.Space, error) {
+	var out model.Revision
+	var sp model.Space
+	err := retry(ctx, func() error {
+		old, cur, err := s.readSpace(ctx, spaceID)
+		if err != nil {
+			return err
+		}
+		base, ix, err := s.repo.Load(ctx, spaceID, cur.Revision)
+		if err != nil {
+			return err
+		}
+		rev, extra, err := build(ctx, base, ix)
+		if err != nil {
+			return err
+		}
+		ops := append([]store.Op{content.Put(rev)}, extra...)
+		if !standalone {
+			cur.Revision, cur.UpdatedAt = rev.ID, rev.CreatedAt
+			ops = append(ops, spaceOp(old, cur))
+		}
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return err
+		}
+		out, sp = rev, cur
+		return nil
+	})
+	return out, sp, err
+}
+
+// LandOnRequest writes a revision built from a draft or open change
+// request's revision as its new revision, the user joining its
+// contributors; guarded by the request's version and redone when it moved.
+// It checks no rights: callers have.
+func (s *Service) LandOnRequest(ctx context.Context, spaceID, ref, userID string, build Builder) (model.Revision, model.ChangeRequest, error) {
+	var out model.Revision
+	var res model.ChangeRequest
+	err := retry(ctx, func() error {
+		cr, v, err := s.read(ctx, spaceID, ref)
+		if err != nil {
+			return err
+		}
+		if !cr.Active() {
+			return apperr.Conflictf("change request is %s; only draft and open requests accept changes", cr.Status)
+		}
+		base, ix, err := s.repo.Load(ctx, spaceID, cr.Revision)
+		if err != nil {
+			return err
+		}
+		rev, extra, err := build(ctx, base, ix)
+		if err != nil {
+			return err
+		}
+		cr.Revision, cr.UpdatedAt = rev.ID, rev.CreatedAt
+		if userID != "" {
+			addContributor(&cr, userID)
+		}
+		ops := append(append(crOps(cr, v), content.Put(rev)), extra...)
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return err
+		}
+		out, res = rev, cr
+		return nil
+	})
+	return out, res, err
+}

@@ -1,0 +1,358 @@
+// Package gitsync is Git Sync: a space imported from, and exported to, a
+// branch of a Git repository over smart HTTP, by background jobs.
+//
+// Decisions (docs/workers.md has the whole story):
+//   - POST .../git/import and .../git/export check the request and the
+//     caller's rights (edit on the space), record the request on the
+//     space's Git Sync state, enqueue a job (git-import, git-export) in the
+//     space's group of the FIFO Git queue, and answer 204. GET .../git/info
+//     answers the provider details and the last operation (404 before any).
+//   - Credentials embedded in the URL are used for the fetch and the push
+//     only: the job carries the URL without them and the credentials
+//     sealed (AES-GCM, a key derived from the installation's secret), so
+//     that queue messages, dead-letter queues and local job files do not
+//     show them; records, answers and logs hold the URL without them;
+//     errors of the Git exchange are scrubbed of them.
+//   - Jobs are ordered by `timestamp`: a job older than the latest one
+//     applied to the space is skipped unless forced; a job already
+//     concluded (a redelivered message) is skipped.
+//   - Import clones the ref shallowly, maps the project directory to pages
+//     and files (layout.go) and writes one revision with the commit's Git
+//     metadata, as the space's head unless standalone.
+//   - Export writes the space's head into the project directory on top of
+//     the branch and pushes one commit with the request's message. When
+//     the branch moved since the space last synced with it, the export
+//     fails (non-fast-forward) and changes nothing, unless forced.
+package gitsync
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/fetch"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Job kinds.
+const (
+	ImportKind = "git-import"
+	ExportKind = "git-export"
+)
+
+// Kinds are the job kinds of Git Sync.
+func Kinds() []string { return []string{ImportKind, ExportKind} }
+
+// Bounds of a repository an import reads.
+const (
+	MaxPages = 2000
+	MaxFiles = 2000
+	// MaxMarkdownBytes bounds one markdown file.
+	MaxMarkdownBytes = 1 << 20
+)
+
+// doneKept is how many concluded job ids a space remembers.
+const doneKept = 50
+
+// Service runs Git Sync.
+type Service struct {
+	d       *deps.Deps
+	content *content.Service
+	crs     *changerequests.Service
+	// Timeout bounds each exchange with the repository.
+	Timeout time.Duration
+}
+
+// New returns the Git Sync service.
+func New(d *deps.Deps) *Service {
+	return &Service{d: d, content: content.New(d), crs: changerequests.New(d), Timeout: 60 * time.Second}
+}
+
+// Request is an import or export request.
+type Request struct {
+	// URL may embed basic-auth credentials.
+	URL, Ref                               string
+	RepoTreeURL, RepoCommitURL, ProjectDir string
+	Timestamp                              *time.Time
+	Force, Standalone                      bool
+	CommitMessage                          string
+	Provider, ProviderURL                  string
+}
+
+// payload is a job's input. It holds no credential in clear.
+type payload struct {
+	SpaceID       string     `json:"spaceId"`
+	URL           string     `json:"url"`
+	Auth          string     `json:"auth,omitempty"`
+	Ref           string     `json:"ref"`
+	RepoTreeURL   string     `json:"repoTreeURL,omitempty"`
+	RepoCommitURL string     `json:"repoCommitURL,omitempty"`
+	ProjectDir    string     `json:"projectDir,omitempty"`
+	Timestamp     *time.Time `json:"timestamp,omitempty"`
+	Force         bool       `json:"force,omitempty"`
+	Standalone    bool       `json:"standalone,omitempty"`
+	CommitMessage string     `json:"commitMessage,omitempty"`
+}
+
+var refPattern = regexp.MustCompile(`^refs/heads/[^\s~^:?*\[\\]+$`)
+
+// check validates a request and splits its URL from its credentials.
+func (r Request) check(export bool) (clean, user, password, dir string, err error) {
+	u, perr := url.Parse(r.URL)
+	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", "", "", "", apperr.Field("url", "must be an http or https URL of a Git repository")
+	}
+	clean, user, password, _ = fetch.Credentials(r.URL)
+	if !refPattern.MatchString(r.Ref) || strings.Contains(r.Ref, "..") || strings.Contains(r.Ref, "//") ||
+		strings.HasSuffix(r.Ref, "/") || strings.HasSuffix(r.Ref, ".lock") || strings.HasSuffix(r.Ref, ".") {
+		return "", "", "", "", apperr.Field("ref", "must be a branch ref: refs/heads/<branch>")
+	}
+	if export && strings.TrimSpace(r.CommitMessage) == "" {
+		return "", "", "", "", apperr.Field("commitMessage", "must not be empty")
+	}
+	if r.ProjectDir != "" {
+		if dir = cleanRel(strings.Trim(r.ProjectDir, "/")); dir == "" {
+			return "", "", "", "", apperr.Field("repoProjectDirectory", "must be a folder inside the repository")
+		}
+	}
+	for field, v := range map[string]string{"repoTreeURL": r.RepoTreeURL, "repoCommitURL": r.RepoCommitURL, "gitInfo.url": r.ProviderURL} {
+		if v == "" {
+			continue
+		}
+		if pu, err := url.Parse(v); err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.User != nil {
+			return "", "", "", "", apperr.Field(field, "must be an http or https URL without credentials")
+		}
+	}
+	return clean, user, password, dir, nil
+}
+
+// Import starts importing a repository into a space.
+func (s *Service) Import(ctx context.Context, spaceID string, r Request) error {
+	return s.start(ctx, spaceID, ImportKind, r)
+}
+
+// Export starts exporting a space to a repository.
+func (s *Service) Export(ctx context.Context, spaceID string, r Request) error {
+	r.Standalone = false
+	return s.start(ctx, spaceID, ExportKind, r)
+}
+
+func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) error {
+	if _, _, err := s.content.Space(ctx, spaceID, access.EditContent); err != nil {
+		return err
+	}
+	clean, user, password, dir, err := r.check(kind == ExportKind)
+	if err != nil {
+		return err
+	}
+	p := payload{SpaceID: spaceID, URL: clean, Ref: r.Ref, RepoTreeURL: r.RepoTreeURL, RepoCommitURL: r.RepoCommitURL,
+		ProjectDir: dir, Timestamp: r.Timestamp, Force: r.Force, Standalone: r.Standalone, CommitMessage: r.CommitMessage}
+	if user != "" || password != "" {
+		if p.Auth, err = s.seal(ctx, user+"\x00"+password); err != nil {
+			return err
+		}
+	}
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	now := s.d.Clock()
+	job := queue.Job{ID: ids.New(now), Kind: kind, Group: spaceID, Payload: raw}
+	direction := model.GitImport
+	if kind == ExportKind {
+		direction = model.GitExport
+	}
+	_, err = s.updateState(ctx, spaceID, func(st *model.GitSync) error {
+		st.URL, st.Ref, st.UpdatedAt = clean, r.Ref, now
+		if r.Provider != "" {
+			st.Provider = r.Provider
+		}
+		if r.ProviderURL != "" {
+			st.TreeURL = r.ProviderURL
+		} else if r.RepoTreeURL != "" && st.TreeURL == "" {
+			st.TreeURL = r.RepoTreeURL
+		}
+		st.Operation = &model.GitOperation{JobID: job.ID, Direction: direction, State: model.GitRunning, Stage: "repo_fetch",
+			StartedAt: now, UpdatedAt: now}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if s.d.Queue == nil {
+		return s.Handle(ctx, job)
+	}
+	if err := s.d.Queue.Enqueue(ctx, job); err != nil {
+		return fmt.Errorf("enqueue Git job: %w", err)
+	}
+	return nil
+}
+
+// Info returns a space's Git Sync state (NotFound before any request).
+func (s *Service) Info(ctx context.Context, spaceID string) (model.GitSync, error) {
+	if _, _, err := s.content.Space(ctx, spaceID, access.ReadContent); err != nil {
+		return model.GitSync{}, err
+	}
+	st, _, err := records.Get[model.GitSync](ctx, s.d.Store, keys.GitSync(spaceID))
+	if errors.Is(err, store.ErrNotFound) {
+		return st, apperr.NotFoundf("no Git provider is set up on space %s", spaceID)
+	}
+	if err != nil {
+		return st, fmt.Errorf("read Git Sync state: %w", err)
+	}
+	return st, nil
+}
+
+// state reads a space's Git Sync state and its version (0: none yet).
+func (s *Service) state(ctx context.Context, spaceID string) (model.GitSync, int64, error) {
+	st, v, err := records.Get[model.GitSync](ctx, s.d.Store, keys.GitSync(spaceID))
+	if errors.Is(err, store.ErrNotFound) {
+		return model.GitSync{SpaceID: spaceID}, 0, nil
+	}
+	if err != nil {
+		return st, 0, fmt.Errorf("read Git Sync state: %w", err)
+	}
+	return st, v, nil
+}
+
+// stateOp writes a state read at version v (0: new).
+func stateOp(st model.GitSync, v int64) store.Op {
+	it := records.Item(keys.GitSync(st.SpaceID), st, v+1)
+	if v == 0 {
+		return store.Put(it, store.IfNotExists)
+	}
+	return store.PutIfVersion(it, v)
+}
+
+// updateState changes a space's state with fn, guarded by its version.
+func (s *Service) updateState(ctx context.Context, spaceID string, fn func(*model.GitSync) error) (model.GitSync, error) {
+	for attempt := 0; attempt < 20; attempt++ {
+		st, v, err := s.state(ctx, spaceID)
+		if err != nil {
+			return st, err
+		}
+		if err := fn(&st); err != nil {
+			return st, err
+		}
+		err = s.d.Store.Write(ctx, stateOp(st, v))
+		if errors.Is(err, store.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return st, fmt.Errorf("write Git Sync state: %w", err)
+		}
+		return st, nil
+	}
+	return model.GitSync{}, apperr.Conflictf("too many concurrent Git Sync changes; try again")
+}
+
+// sealKey derives the key sealing job credentials from the installation's
+// secret (created here when the installation has none yet).
+func (s *Service) sealKey(ctx context.Context) ([]byte, error) {
+	type secret struct {
+		Key []byte `json:"key"`
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		v, _, err := records.Get[secret](ctx, s.d.Store, keys.InstanceSecret())
+		if err == nil {
+			m := hmac.New(sha256.New, v.Key)
+			m.Write([]byte("galley job credentials v1"))
+			return m.Sum(nil), nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("read instance secret: %w", err)
+		}
+		fresh := secret{Key: make([]byte, 32)}
+		if _, err := rand.Read(fresh.Key); err != nil {
+			return nil, err
+		}
+		err = s.d.Store.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists))
+		if err != nil && !errors.Is(err, store.ErrConflict) {
+			return nil, fmt.Errorf("create instance secret: %w", err)
+		}
+	}
+	return nil, errors.New("instance secret: could not read or create it")
+}
+
+func (s *Service) aead(ctx context.Context) (cipher.AEAD, error) {
+	key, err := s.sealKey(ctx)
+	if err != nil {
+		return nil, err
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
+}
+
+// seal encrypts a secret for a job payload.
+func (s *Service) seal(ctx context.Context, secret string) (string, error) {
+	g, err := s.aead(ctx)
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, g.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", err
+	}
+	return base64.RawStdEncoding.EncodeToString(g.Seal(nonce, nonce, []byte(secret), []byte("git"))), nil
+}
+
+// unseal decrypts a job's credentials.
+func (s *Service) unseal(ctx context.Context, sealed string) (user, password string, err error) {
+	if sealed == "" {
+		return "", "", nil
+	}
+	raw, err := base64.RawStdEncoding.DecodeString(sealed)
+	if err != nil {
+		return "", "", errors.New("sealed credentials: not base64")
+	}
+	g, err := s.aead(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	if len(raw) < g.NonceSize() {
+		return "", "", errors.New("sealed credentials: too short")
+	}
+	plain, err := g.Open(nil, raw[:g.NonceSize()], raw[g.NonceSize():], []byte("git"))
+	if err != nil {
+		return "", "", errors.New("sealed credentials: cannot be opened")
+	}
+	user, password, _ = strings.Cut(string(plain), "\x00")
+	return user, password, nil
+}
+
+// readRecord reads a record; a missing one is NotFound.
+func readRecord[T any](ctx context.Context, s *Service, k keys.Key) (T, int64, error) {
+	v, ver, err := records.Get[T](ctx, s.d.Store, k)
+	if errors.Is(err, store.ErrNotFound) {
+		return v, 0, apperr.NotFoundf("%s not found", strings.ToLower(strings.TrimSuffix(k.SK, "#")))
+	}
+	return v, ver, err
+}
+
+func spaceKey(spaceID string) keys.Key { return keys.Space(spaceID) }
+
+func urlUnescape(s string) (string, error) { return url.PathUnescape(s) }

@@ -1,0 +1,60 @@
+package imports
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+)
+
+// ImportContentBody is the body of POST .../content/import (the
+// reference's ImportContent).
+type ImportContentBody struct {
+	URL    string `json:"url" format:"uri" minLength:"1" maxLength:"2048" doc:"URL of the content to import"`
+	Source string `json:"source" enum:"website,docx,markdown,html,zip,confluence,github-wiki,notion,google-docs" doc:"What the URL holds; Galley imports website, html, markdown, zip and github-wiki"`
+}
+
+// ImportContentResult answers an import (the reference's ImportContentResult).
+type ImportContentResult struct {
+	Revision          string `json:"revision" doc:"ID of the new revision"`
+	ImportedResources int    `json:"importedResources" doc:"How many pages were imported"`
+	TotalResources    int    `json:"totalResources" doc:"How many pages were found"`
+}
+
+type resultOut struct {
+	Body ImportContentResult
+}
+
+// Register adds the content import operations.
+func Register(api *httpapi.API, s *Service) {
+	const tag = "Content import"
+	view := func(r Result) *resultOut {
+		return &resultOut{Body: ImportContentResult{Revision: r.Revision, ImportedResources: r.Imported, TotalResources: r.Total}}
+	}
+	httpapi.Register(api, httpapi.Op{ID: "importContent", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/content/import", Tag: tag,
+		Status: http.StatusCreated, Summary: "Import content from a URL into a space (a new revision of its content)"},
+		func(ctx context.Context, in *struct {
+			SpaceID string `path:"spaceId" maxLength:"64"`
+			Body    ImportContentBody
+		}) (*resultOut, error) {
+			r, err := s.Import(ctx, in.SpaceID, "", in.Body.URL, in.Body.Source)
+			if err != nil {
+				return nil, err
+			}
+			return view(r), nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "importContentInChangeRequest", Method: http.MethodPost,
+		Path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", Tag: tag,
+		Status: http.StatusCreated, Summary: "Import content from a URL into a change request (a new revision of it)"},
+		func(ctx context.Context, in *struct {
+			SpaceID         string `path:"spaceId" maxLength:"64"`
+			ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+			Body            ImportContentBody
+		}) (*resultOut, error) {
+			r, err := s.Import(ctx, in.SpaceID, in.ChangeRequestID, in.Body.URL, in.Body.Source)
+			if err != nil {
+				return nil, err
+			}
+			return view(r), nil
+		})
+}

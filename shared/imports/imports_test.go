@@ -1,0 +1,379 @@
+package imports_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/imports"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/testkit"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+var pixel, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+
+const layout = `<!doctype html><html><head><title>%s | Acme Docs</title><style>body{}</style></head>
+<body><header><a href="/">Acme</a></header>
+<nav><a href="/docs/">Home</a> <a href="/docs/guide">Guide</a> <a href="/docs/guide/install">Install</a> <a href="/docs/api">API</a> <a href="/about">About</a> <a href="https://elsewhere.example.com/x">Elsewhere</a></nav>
+<main>%s</main>
+<footer>© Acme <script>track()</script></footer></body></html>`
+
+// site is a small documentation website.
+func site(t *testing.T) (*httptest.Server, *atomic.Int32) {
+	var hits atomic.Int32
+	pages := map[string][2]string{
+		"/docs/":              {"Home", `<h1>Welcome</h1><p>Read the <a href="guide">guide</a> first.</p><p><img src="/img/logo.png" alt="logo"></p>`},
+		"/docs/guide":         {"Guide", `<h1>The guide</h1><p>Then <a href="/docs/guide/install#steps">install</a>.</p><ul><li>one</li><li>two</li></ul>`},
+		"/docs/guide/install": {"Install", `<h1>Install</h1><h2 id="steps">Steps</h2><pre><code>make install</code></pre><p><a href="/docs/missing">Broken</a></p>`},
+		"/docs/api":           {"API", `<h1>API</h1><p><strong>Bold</strong> and <em>italic</em>.</p>`},
+		"/about":              {"About", `<h1>About us</h1><p>We write docs.</p>`},
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/img/logo.png" {
+			w.Header().Set("Content-Type", "image/png")
+			w.Write(pixel)
+			return
+		}
+		if r.URL.Path == "/raw.md" {
+			w.Header().Set("Content-Type", "text/markdown")
+			w.Write([]byte("---\ndescription: A raw page\n---\n\n# Raw page\n\nSome *markdown*.\n"))
+			return
+		}
+		p, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, layout, p[0], p[1])
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &hits
+}
+
+type fixture struct {
+	kit                      *testkit.Kit
+	api                      *httpapi.API
+	svc                      *imports.Service
+	org                      model.Organization
+	space                    string
+	editor, reader, outsider string
+	editorID                 string
+}
+
+func setup(t *testing.T) *fixture {
+	k := testkit.New(t)
+	k.Deps.FetchAllowPrivate = true
+	f := &fixture{kit: k, svc: imports.New(k.Deps)}
+	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
+	imports.Register(f.api, f.svc)
+	ua, _ := k.User("alice")
+	ue, te := k.User("eddie")
+	ur, tr := k.User("rita")
+	uo, to := k.User("olga")
+	f.editor, f.reader, f.outsider, f.editorID = te, tr, to, ue.ID
+	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ue.ID: model.RoleEdit, ur.ID: model.RoleRead})
+	k.Org("Other", map[string]model.Role{uo.ID: model.RoleAdmin})
+	sp, _, err := spaces.New(k.Deps).Create(access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID}), f.org.ID, spaces.Create{Title: "Docs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.space = sp.ID
+	return f
+}
+
+func (f *fixture) as(t *testing.T, token string) *apitest.Client {
+	c := apitest.New(t, f.api)
+	c.Token = token
+	return c
+}
+
+func (f *fixture) importInto(t *testing.T, path, url, source string) map[string]any {
+	t.Helper()
+	return f.as(t, f.editor).Expect(http.StatusCreated, "POST", path, map[string]any{"url": url, "source": source}).Map(t)
+}
+
+// pages reads a revision's pages: "path title" lines in tree order, and
+// bodies by path.
+func (f *fixture) pages(t *testing.T, revID string) ([]string, map[string]string, *content.Index) {
+	t.Helper()
+	repo := content.NewRepo(f.kit.Deps)
+	_, ix, err := repo.Load(f.kit.Ctx, f.space, revID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := ix.Paths()
+	var lines []string
+	bodies := map[string]string{}
+	ix.Walk(func(p *content.Page, _ int) bool {
+		lines = append(lines, paths[p.ID]+" "+p.Title)
+		b, err := repo.Document(f.kit.Ctx, f.space, p.Document)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies[paths[p.ID]] = b
+		return true
+	})
+	return lines, bodies, ix
+}
+
+func (f *fixture) head(t *testing.T) string {
+	sp, _, err := records.Get[model.Space](f.kit.Ctx, f.kit.Deps.Store, keys.Space(f.space))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp.Revision
+}
+
+func TestWebsiteImportCrawlsNestsAndConverts(t *testing.T) {
+	f := setup(t)
+	srv, _ := site(t)
+	res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/docs/", "website")
+	if res["revision"] != f.head(t) {
+		t.Errorf("revision %v is not the space's head %s", res["revision"], f.head(t))
+	}
+	// Found: the 5 pages and /docs/missing (and /, linked from every header).
+	if res["importedResources"] != 5.0 || res["totalResources"] != 7.0 {
+		t.Errorf("result %v, want 5 imported of 7 found", res)
+	}
+	lines, bodies, ix := f.pages(t, res["revision"].(string))
+	want := "docs Welcome|docs/guide The guide|docs/guide/install Install|docs/api API|about About us"
+	if strings.Join(lines, "|") != want {
+		t.Fatalf("pages %v\nwant %s", lines, want)
+	}
+	files := ix.Files()
+	if len(files) != 1 || files[0].ContentType != "image/png" || files[0].Width != 1 {
+		t.Fatalf("files %+v", files)
+	}
+	home := bodies["docs"]
+	for _, want := range []string{"Read the [guide](./guide/README.md) first.", "![logo](/files/" + files[0].ID + ")"} {
+		if !strings.Contains(home, want) {
+			t.Errorf("home body lacks %q:\n%s", want, home)
+		}
+	}
+	for _, unwanted := range []string{"Acme Docs", "track()", "Elsewhere", "# Welcome", "©"} {
+		if strings.Contains(home, unwanted) {
+			t.Errorf("home body holds %q (navigation, title or script):\n%s", unwanted, home)
+		}
+	}
+	if g := bodies["docs/guide"]; !strings.Contains(g, "[install](./install.md#steps)") || !strings.Contains(g, "- one") {
+		t.Errorf("guide body:\n%s", g)
+	}
+	if in := bodies["docs/guide/install"]; !strings.Contains(in, "```\nmake install\n```") || !strings.Contains(in, "## Steps") {
+		t.Errorf("install body:\n%s", in)
+	}
+	if api := bodies["docs/api"]; !strings.Contains(api, "**Bold** and *italic*") {
+		t.Errorf("api body:\n%s", api)
+	}
+	// A second import adds pages after the first ones, with free slugs.
+	res2 := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/about", "html")
+	if res2["importedResources"] != 1.0 || res2["totalResources"] != 1.0 {
+		t.Errorf("html import %v", res2)
+	}
+	lines, _, _ = f.pages(t, res2["revision"].(string))
+	if lines[len(lines)-1] != "about-2 About us" || len(lines) != 6 {
+		t.Errorf("pages after a second import %v", lines)
+	}
+}
+
+func TestCrawlBoundsCountWhatWasFound(t *testing.T) {
+	f := setup(t)
+	f.svc.Pages = 2
+	srv, _ := site(t)
+	res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/docs/", "website")
+	if res["importedResources"] != 2.0 || res["totalResources"].(float64) < 6 {
+		t.Errorf("bounded crawl %v, want 2 imported of at least 6 found", res)
+	}
+	f.svc.Pages, f.svc.Depth = 50, 0
+	res = f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/docs/", "website")
+	if res["importedResources"] != 1.0 {
+		t.Errorf("depth 0: %v", res)
+	}
+}
+
+func TestMarkdownZipAndWikiSources(t *testing.T) {
+	f := setup(t)
+	srv, _ := site(t)
+	res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/raw.md", "markdown")
+	lines, bodies, ix := f.pages(t, res["revision"].(string))
+	if strings.Join(lines, "|") != "raw Raw page" || bodies["raw"] != "Some *markdown*.\n" || ix.Page(ix.Children("")[0]).Description != "A raw page" {
+		t.Errorf("markdown import: %v %v", lines, bodies)
+	}
+
+	// A zip of a folder of markdown files with an image.
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, data := range map[string]string{
+		"handbook/README.md":          "# Handbook\n\nSee [policies](policies/README.md).\n",
+		"handbook/policies/README.md": "# Policies\n",
+		"handbook/policies/leave.md":  "# Leave\n\n![chart](../assets/chart.png)\n",
+		"handbook/assets/chart.png":   string(pixel),
+		"handbook/.DS_Store":          "junk",
+		"__MACOSX/handbook/._x":       "junk",
+	} {
+		w, _ := zw.Create(name)
+		w.Write([]byte(data))
+	}
+	zw.Close()
+	zipSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(buf.Bytes()) }))
+	defer zipSrv.Close()
+	res = f.importInto(t, "/v1/spaces/"+f.space+"/content/import", zipSrv.URL+"/handbook.zip", "zip")
+	if res["importedResources"] != 3.0 || res["totalResources"] != 3.0 {
+		t.Errorf("zip result %v", res)
+	}
+	lines, bodies, ix = f.pages(t, res["revision"].(string))
+	if strings.Join(lines, "|") != "raw Raw page|handbook Handbook|policies Policies|policies/leave Leave" {
+		t.Errorf("zip pages %v", lines)
+	}
+	if bodies["handbook"] != "See [policies](./policies/README.md).\n" || !strings.Contains(bodies["policies/leave"], "![chart](/files/") || len(ix.Files()) != 1 {
+		t.Errorf("zip bodies %v, files %v", bodies, ix.Files())
+	}
+
+	// A GitHub wiki: a Git repository of flat markdown pages.
+	wiki := wikiServer(t, map[string]string{"Home.md": "Welcome to the wiki.\n", "Getting-Started.md": "Install it.\n", "_Sidebar.md": "* [Home](Home)\n"})
+	res = f.importInto(t, "/v1/spaces/"+f.space+"/content/import", wiki, "github-wiki")
+	lines, _, _ = f.pages(t, res["revision"].(string))
+	if got := strings.Join(lines[len(lines)-2:], "|"); got != "home Home|getting-started Getting Started" || res["importedResources"] != 2.0 {
+		t.Errorf("wiki pages %v (%v)", lines, res)
+	}
+}
+
+// wikiServer serves a Git repository with the files over smart HTTP.
+func wikiServer(t *testing.T, files map[string]string) string {
+	t.Helper()
+	out, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		t.Skipf("git is not installed: %v", err)
+	}
+	root := t.TempDir()
+	run := func(dir string, args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		var env []string
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GIT_") { // a caller's GIT_INDEX_FILE must not reach these repositories
+				env = append(env, kv)
+			}
+		}
+		cmd.Env = append(env, "HOME="+root, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@example.com",
+			"GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@example.com")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	work := filepath.Join(root, "work")
+	os.MkdirAll(work, 0o755)
+	run(work, "init", "-q", "-b", "master")
+	for name, c := range files {
+		os.WriteFile(filepath.Join(work, name), []byte(c), 0o644)
+	}
+	run(work, "add", "-A")
+	run(work, "commit", "-q", "-m", "wiki")
+	run(root, "clone", "-q", "--bare", work, filepath.Join(root, "repo.wiki.git"))
+	backend := filepath.Join(strings.TrimSpace(string(out)), "git-http-backend")
+	srv := httptest.NewServer(&cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}})
+	t.Cleanup(srv.Close)
+	return srv.URL + "/repo.wiki.git"
+}
+
+func TestChangeRequestImportLeavesTheSpace(t *testing.T) {
+	f := setup(t)
+	srv, _ := site(t)
+	crs := changerequests.New(f.kit.Deps)
+	ctx := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.editorID})
+	cr, _, err := crs.Create(ctx, f.space, changerequests.Create{Subject: "Import"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := f.head(t)
+	res := f.importInto(t, fmt.Sprintf("/v1/spaces/%s/change-requests/%d/content/import", f.space, cr.Number), srv.URL+"/docs/api", "html")
+	if f.head(t) != head {
+		t.Error("a change request import moved the space's head")
+	}
+	got, _, err := crs.Get(ctx, f.space, cr.ID)
+	if err != nil || got.Revision != res["revision"] {
+		t.Fatalf("request revision %s, import %v (%v)", got.Revision, res["revision"], err)
+	}
+	lines, _, _ := f.pages(t, got.Revision)
+	if strings.Join(lines, "|") != "api API" {
+		t.Errorf("request pages %v", lines)
+	}
+	// A merged request accepts no import.
+	if _, err := crs.Merge(access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.editorID}), f.space, cr.ID); err == nil {
+		f.as(t, f.editor).Expect(http.StatusConflict, "POST", fmt.Sprintf("/v1/spaces/%s/change-requests/%s/content/import", f.space, cr.ID),
+			map[string]any{"url": srv.URL + "/docs/api", "source": "html"})
+	}
+}
+
+func TestRejects(t *testing.T) {
+	f := setup(t)
+	srv, hits := site(t)
+	path := "/v1/spaces/" + f.space + "/content/import"
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	cases := []struct {
+		name, token string
+		body        any
+		status      int
+		field       string
+	}{
+		{"400UnsupportedSource", f.editor, map[string]any{"url": srv.URL + "/docs/", "source": "notion"}, 400, "source"},
+		{"400UnknownSource", f.editor, map[string]any{"url": srv.URL + "/docs/", "source": "word"}, 400, "source"},
+		{"400NoURL", f.editor, map[string]any{"source": "website"}, 400, "url"},
+		{"400NotHTTP", f.editor, map[string]any{"url": "ftp://example.com/x", "source": "html"}, 400, "url"},
+		{"400Unreachable", f.editor, map[string]any{"url": closed.URL + "/x", "source": "html"}, 400, "url"},
+		{"400NotFound", f.editor, map[string]any{"url": srv.URL + "/nope", "source": "html"}, 400, "url"},
+		{"400NotHTML", f.editor, map[string]any{"url": srv.URL + "/img/logo.png", "source": "html"}, 400, "url"},
+		{"400NotAZip", f.editor, map[string]any{"url": srv.URL + "/docs/", "source": "zip"}, 400, "url"},
+		{"400URLTooLong", f.editor, map[string]any{"url": "https://example.com/" + strings.Repeat("a", 2040), "source": "html"}, 400, "url"},
+		{"401NoToken", "", map[string]any{"url": srv.URL + "/docs/", "source": "html"}, 401, ""},
+		{"403Reader", f.reader, map[string]any{"url": srv.URL + "/docs/", "source": "html"}, 403, ""},
+		{"404Outsider", f.outsider, map[string]any{"url": srv.URL + "/docs/", "source": "html"}, 404, ""},
+	}
+	head := f.head(t)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := f.as(t, tc.token).Expect(tc.status, "POST", path, tc.body)
+			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
+				t.Errorf("error does not name %q: %s", tc.field, res.Body)
+			}
+		})
+	}
+	f.as(t, f.editor).Expect(http.StatusNotFound, "POST", "/v1/spaces/"+f.space+"/change-requests/nope/content/import", map[string]any{"url": srv.URL + "/docs/", "source": "html"})
+	f.as(t, f.outsider).Expect(http.StatusNotFound, "POST", "/v1/spaces/"+f.space+"/change-requests/1/content/import", map[string]any{"url": srv.URL + "/docs/", "source": "html"})
+	if f.head(t) != head {
+		t.Error("a rejected import changed the space")
+	}
+	// Without FETCH_ALLOW_PRIVATE a loopback site is refused, unreached.
+	f.kit.Deps.FetchAllowPrivate = false
+	before := hits.Load()
+	for _, u := range []string{srv.URL + "/docs/", strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/docs/", "http://169.254.169.254/latest/meta-data/"} {
+		res := f.as(t, f.editor).Expect(http.StatusBadRequest, "POST", path, map[string]any{"url": u, "source": "website"})
+		if !strings.Contains(string(res.Body), "not public") {
+			t.Errorf("%s: %s", u, res.Body)
+		}
+	}
+	if hits.Load() != before {
+		t.Error("the loopback site was reached")
+	}
+}

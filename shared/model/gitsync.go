@@ -1,0 +1,56 @@
+package model
+
+import "time"
+
+// Git Sync operation states and directions (the reference's
+// GitSyncOperationState, GitSyncOperationDirection).
+const (
+	GitRunning = "running"
+	GitFailure = "failure"
+	GitSuccess = "success"
+
+	GitImport = "import"
+	GitExport = "export"
+)
+
+// GitSync is a space's Git Sync state: the provider details shown by
+// GET .../git/info, what orders its imports and exports, and its last
+// operation. It never holds credentials: URLs are kept without them.
+type GitSync struct {
+	SpaceID string `json:"spaceId"`
+	// Provider and TreeURL are the gitInfo of the last request that gave them.
+	Provider string `json:"provider,omitempty"`
+	TreeURL  string `json:"treeURL,omitempty"`
+	// URL is the repository of the last request, without credentials.
+	URL       string    `json:"url"`
+	Ref       string    `json:"ref"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// LastTimestamp is the latest timestamp of the jobs applied; older
+	// jobs are skipped unless forced.
+	LastTimestamp *time.Time `json:"lastTimestamp,omitempty"`
+	// LastCommit is the commit the space last imported from or exported
+	// to LastURL's LastRef.
+	LastCommit string `json:"lastCommit,omitempty"`
+	LastURL    string `json:"lastURL,omitempty"`
+	LastRef    string `json:"lastRef,omitempty"`
+	// Done are the ids of the latest jobs concluded (a job delivered again
+	// is skipped).
+	Done      []string      `json:"done,omitempty"`
+	Operation *GitOperation `json:"operation,omitempty"`
+}
+
+// GitOperation is the state of a Git Sync import or export.
+type GitOperation struct {
+	JobID       string     `json:"jobId"`
+	Direction   string     `json:"direction"`
+	State       string     `json:"state"`
+	Stage       string     `json:"stage"`
+	StartedAt   time.Time  `json:"startedAt"`
+	UpdatedAt   time.Time  `json:"updatedAt"`
+	CompletedAt *time.Time `json:"completedAt,omitempty"`
+	Error       string     `json:"error,omitempty"`
+	// Commit is the commit imported or exported.
+	Commit string `json:"commit,omitempty"`
+	// Revision is the revision an import made.
+	Revision string `json:"revision,omitempty"`
+}
