@@ -2,8 +2,8 @@ package search_test
 
 import (
 	"context"
-	"os"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
