@@ -50,6 +50,12 @@ dir_OpenAPIFunction := openapi
 # Workers (shared/app.Workers()): SQS-fed, no routes.
 LAMBDA_FUNCTIONS += OpenAPIWorkerFunction
 dir_OpenAPIWorkerFunction := openapiworker
+LAMBDA_FUNCTIONS += GitFunction
+dir_GitFunction := git
+LAMBDA_FUNCTIONS += GitWorkerFunction
+dir_GitWorkerFunction := gitworker
+LAMBDA_FUNCTIONS += ImportsFunction
+dir_ImportsFunction := imports
 
 .PHONY: help run build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))

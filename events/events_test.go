@@ -37,6 +37,20 @@ type expectation struct {
 // expected lists every sample event; a file in this folder that is not
 // listed fails the test, and so does a function without a sample.
 var expected = map[string]expectation{
+	"git-get-git-info-of-unknown-space.json": {status: 404, fields: []string{"error"},
+		check: func(t *testing.T, b map[string]any) {
+			e, _ := b["error"].(map[string]any)
+			if msg, _ := e["message"].(string); !strings.Contains(msg, "space") {
+				t.Errorf("error.message %q does not name the space", msg)
+			}
+		}},
+	"imports-import-content-into-unknown-space.json": {status: 404, fields: []string{"error"},
+		check: func(t *testing.T, b map[string]any) {
+			e, _ := b["error"].(map[string]any)
+			if msg, _ := e["message"].(string); !strings.Contains(msg, "space") {
+				t.Errorf("error.message %q does not name the space", msg)
+			}
+		}},
 	"openapi-get-spec-of-unknown-organization.json": {status: 404, fields: []string{"error"},
 		check: func(t *testing.T, b map[string]any) {
 			e, _ := b["error"].(map[string]any)

@@ -35,6 +35,15 @@ type workerExpectation struct {
 
 // expectedWorkers lists every worker sample (<worker>-<case>.json).
 var expectedWorkers = map[string]workerExpectation{
+	// A Git job of a space that does not exist is dropped (nothing is
+	// fetched); a record that is not a job fails, for the dead-letter queue.
+	"gitworker-import-into-unknown-space-and-a-bad-job.json": {
+		failed: []string{"9c4f4d2a-3e9d-4f89-a081-4c5d6e7f8091"},
+		check: func(t *testing.T, d *deps.Deps) {
+			if _, err := d.Store.Get(context.Background(), "SPACE#0s00000000000000000s", "GITSYNC"); err == nil {
+				t.Error("a job of an unknown space left a Git Sync state")
+			}
+		}},
 	"openapiworker-fetch-of-unknown-spec-and-a-bad-record.json": {
 		failed: []string{"7a2d2b0f-1c7b-4d67-8e6f-2a3b4c5d6e7f"},
 		seed: func(t *testing.T, d *deps.Deps) {

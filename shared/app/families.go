@@ -15,7 +15,9 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/imports"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/orgs"
@@ -84,6 +86,15 @@ func Families() []Family {
 		// OpenAPI worker (docs/workers.md).
 		{Name: "openapi", Function: "OpenAPIFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
 			openapispecs.Register(api, openapispecs.New(d))
+		}},
+		// Git Sync: import and export requests, queued for the Git worker
+		// (docs/workers.md).
+		{Name: "git", Function: "GitFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			gitsync.Register(api, gitsync.New(d))
+		}},
+		// Content import from URLs, run within the request (docs/workers.md).
+		{Name: "imports", Function: "ImportsFunction", register: func(api *httpapi.API, d *deps.Deps, c Config) {
+			imports.Register(api, imports.New(d))
 		}},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
@@ -38,6 +39,14 @@ func Workers() []Worker {
 			Kinds: []string{openapispecs.JobKind},
 			handlers: func(d *deps.Deps) map[string]queue.Handler {
 				return map[string]queue.Handler{openapispecs.JobKind: openapispecs.New(d).Handle}
+			}},
+		// Git jobs run one at a time per space, in order: a FIFO queue
+		// grouped by space.
+		{Name: "gitworker", Function: "GitWorkerFunction", Queue: "GitQueue", FIFO: true, QueueEnv: "GIT_QUEUE_URL",
+			Kinds: gitsync.Kinds(),
+			handlers: func(d *deps.Deps) map[string]queue.Handler {
+				h := gitsync.New(d).Handle
+				return map[string]queue.Handler{gitsync.ImportKind: h, gitsync.ExportKind: h}
 			}},
 	}
 }

@@ -1,0 +1,8 @@
+// Command git is the GitFunction Lambda function: Git Sync's operations
+// (import and export requests, queued for the Git worker; Git info).
+// Built for provided.al2023 as "bootstrap" by `make build-GitFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartLambda("git") }

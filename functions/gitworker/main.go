@@ -1,0 +1,9 @@
+// Command gitworker is the GitWorkerFunction Lambda function: it runs the
+// git-import and git-export jobs of the FIFO Git queue (SQS), one space's
+// jobs in order, reporting failed records one by one. Built for
+// provided.al2023 as "bootstrap" by `make build-GitWorkerFunction`.
+package main
+
+import "github.com/galleydocs/galley/shared/app"
+
+func main() { app.StartWorker("gitworker") }
