@@ -47,7 +47,7 @@ type gitServer struct {
 	root string
 }
 
-func newGitServer(t *testing.T) *gitServer {
+func newGitServer(t testing.TB) *gitServer {
 	t.Helper()
 	out, err := exec.Command("git", "--exec-path").Output()
 	if err != nil {
@@ -69,7 +69,7 @@ func newGitServer(t *testing.T) *gitServer {
 }
 
 // git runs the git command line in dir.
-func git(t *testing.T, dir string, args ...string) string {
+func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -85,7 +85,7 @@ func git(t *testing.T, dir string, args ...string) string {
 
 // repo makes a bare repository name.git; files (path -> content) are its
 // first commit on main when given.
-func (gs *gitServer) repo(t *testing.T, name string, files map[string]string) string {
+func (gs *gitServer) repo(t testing.TB, name string, files map[string]string) string {
 	t.Helper()
 	bare := filepath.Join(gs.root, name+".git")
 	git(t, gs.root, "init", "-q", "--bare", "-b", "main", bare)
@@ -97,7 +97,7 @@ func (gs *gitServer) repo(t *testing.T, name string, files map[string]string) st
 }
 
 // commit adds a commit on main with files changed (content "" deletes).
-func (gs *gitServer) commit(t *testing.T, name, message string, files map[string]string) string {
+func (gs *gitServer) commit(t testing.TB, name, message string, files map[string]string) string {
 	t.Helper()
 	bare := filepath.Join(gs.root, name+".git")
 	work := t.TempDir()
@@ -181,7 +181,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func setup(t *testing.T) *fixture {
+func setup(t testing.TB) *fixture {
 	k := testkit.New(t)
 	f := &fixture{kit: k, queue: &queuetest.Memory{}, logs: &syncBuffer{}, git: newGitServer(t)}
 	k.Deps.Queue = f.queue
@@ -202,7 +202,7 @@ func setup(t *testing.T) *fixture {
 }
 
 // space makes a space of the organization (as its admin).
-func (f *fixture) space(t *testing.T) string {
+func (f *fixture) space(t testing.TB) string {
 	t.Helper()
 	sp, _, err := spaces.New(f.kit.Deps).Create(f.adminCtx, f.org.ID, spaces.Create{Title: "Docs"})
 	if err != nil {
@@ -211,14 +211,14 @@ func (f *fixture) space(t *testing.T) string {
 	return sp.ID
 }
 
-func (f *fixture) as(t *testing.T, token string) *apitest.Client {
+func (f *fixture) as(t testing.TB, token string) *apitest.Client {
 	c := apitest.New(t, f.api)
 	c.Token = token
 	return c
 }
 
 // work runs the queued jobs.
-func (f *fixture) work(t *testing.T) {
+func (f *fixture) work(t testing.TB) {
 	t.Helper()
 	h := map[string]queue.Handler{gitsync.ImportKind: f.svc.Handle, gitsync.ExportKind: f.svc.Handle}
 	if err := f.queue.Drain(context.Background(), h); err != nil {
@@ -226,7 +226,7 @@ func (f *fixture) work(t *testing.T) {
 	}
 }
 
-func (f *fixture) importRepo(t *testing.T, spaceID, name string, extra map[string]any) {
+func (f *fixture) importRepo(t testing.TB, spaceID, name string, extra map[string]any) {
 	t.Helper()
 	body := map[string]any{"url": f.git.url(name), "ref": "refs/heads/main"}
 	for k, v := range extra {
@@ -236,7 +236,7 @@ func (f *fixture) importRepo(t *testing.T, spaceID, name string, extra map[strin
 	f.work(t)
 }
 
-func (f *fixture) exportTo(t *testing.T, spaceID, name, message string, extra map[string]any) {
+func (f *fixture) exportTo(t testing.TB, spaceID, name, message string, extra map[string]any) {
 	t.Helper()
 	body := map[string]any{"url": f.git.url(name), "ref": "refs/heads/main", "commitMessage": message}
 	for k, v := range extra {
@@ -246,7 +246,7 @@ func (f *fixture) exportTo(t *testing.T, spaceID, name, message string, extra ma
 	f.work(t)
 }
 
-func (f *fixture) info(t *testing.T, spaceID string) map[string]any {
+func (f *fixture) info(t testing.TB, spaceID string) map[string]any {
 	return f.as(t, f.reader).Expect(http.StatusOK, "GET", "/v1/spaces/"+spaceID+"/git/info", nil).Map(t)
 }
 
@@ -260,7 +260,7 @@ type snapshotPage struct {
 
 // head reads a space's head: the revision, and its pages by path with
 // their bodies.
-func (f *fixture) head(t *testing.T, spaceID string) (model.Revision, map[string]snapshotPage, *content.Index) {
+func (f *fixture) head(t testing.TB, spaceID string) (model.Revision, map[string]snapshotPage, *content.Index) {
 	t.Helper()
 	sp, _, err := records.Get[model.Space](f.kit.Ctx, f.kit.Deps.Store, keys.Space(spaceID))
 	if err != nil {
@@ -269,7 +269,7 @@ func (f *fixture) head(t *testing.T, spaceID string) (model.Revision, map[string
 	return f.revision(t, spaceID, sp.Revision)
 }
 
-func (f *fixture) revision(t *testing.T, spaceID, revID string) (model.Revision, map[string]snapshotPage, *content.Index) {
+func (f *fixture) revision(t testing.TB, spaceID, revID string) (model.Revision, map[string]snapshotPage, *content.Index) {
 	t.Helper()
 	repo := content.NewRepo(f.kit.Deps)
 	rev, ix, err := repo.Load(f.kit.Ctx, spaceID, revID)

@@ -80,13 +80,14 @@ type Service struct {
 	d       *deps.Deps
 	content *content.Service
 	crs     *changerequests.Service
-	// Timeout bounds each exchange with the repository.
+	// Timeout bounds each exchange with the repository (a fetch, a push);
+	// the Git worker has 5 minutes.
 	Timeout time.Duration
 }
 
 // New returns the Git Sync service.
 func New(d *deps.Deps) *Service {
-	return &Service{d: d, content: content.New(d), crs: changerequests.New(d), Timeout: 60 * time.Second}
+	return &Service{d: d, content: content.New(d), crs: changerequests.New(d), Timeout: 4 * time.Minute}
 }
 
 // Request is an import or export request.

@@ -1,0 +1,48 @@
+package gitsync_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkGitRoundTrip500Pages imports a repository of 500 pages (50
+// folders of 10) served by git http-backend on loopback, exports the space
+// to an empty repository, and imports that into a second space; it
+// reports the time of each step.
+func BenchmarkGitRoundTrip500Pages(b *testing.B) {
+	files := map[string]string{}
+	for d := 0; d < 50; d++ {
+		files[fmt.Sprintf("part-%02d/README.md", d)] = fmt.Sprintf("# Part %d\n\nOverview.\n", d)
+		for p := 0; p < 9; p++ {
+			files[fmt.Sprintf("part-%02d/page-%d.md", d, p)] = fmt.Sprintf("---\ndescription: Page %d of part %d\n---\n\n# Page %d.%d\n\n%s\nSee [the overview](README.md).\n",
+				p, d, d, p, strings.Repeat("Some words of documentation. ", 40))
+		}
+	}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		f := setup(b)
+		f.git.repo(b, "big", files)
+		f.git.repo(b, "copy", nil)
+		sp1, sp2 := f.space(b), f.space(b)
+		b.StartTimer()
+		start := time.Now()
+		f.importRepo(b, sp1, "big", nil)
+		imp := time.Since(start)
+		start = time.Now()
+		f.exportTo(b, sp1, "copy", "export 500 pages", nil)
+		exp := time.Since(start)
+		start = time.Now()
+		f.importRepo(b, sp2, "copy", nil)
+		b.StopTimer()
+		if _, pages, _ := f.head(b, sp2); len(pages) != 500 {
+			b.Fatalf("%d pages after the round trip", len(pages))
+		}
+		b.StartTimer()
+		imp2 := time.Since(start)
+		b.ReportMetric(float64(imp.Milliseconds()), "import-ms")
+		b.ReportMetric(float64(exp.Milliseconds()), "export-ms")
+		b.ReportMetric(float64(imp2.Milliseconds()), "reimport-ms")
+	}
+}
