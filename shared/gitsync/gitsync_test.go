@@ -321,7 +321,8 @@ var treeRepo = map[string]string{
 	"README.md":                "# Welcome\n\nStart with the [guide](guide/README.md).\n",
 	"guide/README.md":          "# The guide\n\nSee [setup](setup.md#install) and [home](../README.md).\n",
 	"guide/setup.md":           "---\ndescription: How to set up\nunknownKey: kept out\n---\n\n# Setup\n\n![logo](../.gitbook/assets/logo.png)\n\n## Install\n\n```\n[not a link](x.md)\n```\n",
-	"api-reference.md":         "# API reference\n\nCall it.\n",
+	"api-reference.md":         "# API reference\n\nCall it; [the code](src/main.go#L3).\n",
+	"src/main.go":              "package main\n",
 	".gitbook/assets/logo.png": string(pixel),
 	".github/workflow.yml":     "on: push\n",
 	"notes.txt":                "plain file\n",
@@ -333,7 +334,8 @@ func TestImportMapsTheTreeToPagesAndFiles(t *testing.T) {
 	commit := strings.TrimSpace(gitOK(filepath.Join(f.git.root, "docs.git"), "rev-parse", "main"))
 	sp := f.space(t)
 	f.importRepo(t, sp, "docs", map[string]any{"repoCommitURL": "https://git.example.com/acme/docs/commit/",
-		"gitInfo": map[string]any{"provider": "github", "url": "https://github.com/acme/docs/tree/main"}})
+		"repoTreeURL": "https://git.example.com/acme/docs/tree/main",
+		"gitInfo":     map[string]any{"provider": "github", "url": "https://github.com/acme/docs/tree/main"}})
 	rev, pages, ix := f.head(t, sp)
 	want := []string{"00 welcome", "01 api-reference", "02 guide", "03 guide/setup"}
 	if got := keysOf(pages); strings.Join(got, ",") != strings.Join(want, ",") {
@@ -359,8 +361,13 @@ func TestImportMapsTheTreeToPagesAndFiles(t *testing.T) {
 		setup.Body != "![logo](/files/<logo.png>)\n\n## Install\n\n```\n[not a link](x.md)\n```\n" {
 		t.Errorf("setup page: %+v (logo %s)", setup, logo)
 	}
-	if len(ix.Files()) != 2 { // logo.png and notes.txt; .github is hidden
+	// Only the files of .gitbook/assets and those pages point at: not the
+	// repository's code, notes or hidden files.
+	if len(ix.Files()) != 1 {
 		t.Errorf("files %+v", ix.Files())
+	}
+	if p := pages["01 api-reference"]; p.Body != "Call it; [the code](https://git.example.com/acme/docs/tree/main/src/main.go#L3).\n" {
+		t.Errorf("a link to another file of the repository: %+v", p)
 	}
 	if rev.Git == nil || rev.Git.OID != commit || rev.Git.Message != "Initial content" || rev.Git.Ref != "refs/heads/main" ||
 		rev.Git.URL != "https://git.example.com/acme/docs/commit/"+commit || rev.Git.CreatedByGitBook {

@@ -18,8 +18,10 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -173,6 +175,7 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 	if err != nil {
 		return s.fail(ctx, p, j, err)
 	}
+	files.treeURL, files.dir = p.RepoTreeURL, p.ProjectDir
 	var revision string
 	rev, _, err := s.crs.LandOnSpace(ctx, p.SpaceID, p.Standalone, func(ctx context.Context, base model.Revision, head *content.Index) (model.Revision, []store.Op, error) {
 		st, v, err := s.state(ctx, p.SpaceID)
@@ -296,11 +299,14 @@ func short(h string) string { return h[:min(len(h), 12)] }
 // readSpace reads a live space without rights (jobs act for the caller
 // who was allowed to start them).
 func (s *Service) readSpace(ctx context.Context, spaceID string) (model.Space, error) {
-	sp, _, err := readRecord[model.Space](ctx, s, spaceKey(spaceID))
-	if err == nil && sp.DeletedAt != nil {
-		err = apperr.NotFoundf("space %s not found", spaceID)
+	sp, _, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(spaceID))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && sp.DeletedAt != nil) {
+		return sp, apperr.NotFoundf("space %s not found", spaceID)
 	}
-	return sp, err
+	if err != nil {
+		return sp, fmt.Errorf("read space: %w", err)
+	}
+	return sp, nil
 }
 
 // repoFile is a file of a project.
@@ -318,8 +324,11 @@ type Project struct {
 	files    map[string]repoFile
 	summary  string
 	hasSum   bool
-	// flatTitles: pages take their titles from their file names (wikis).
+	// flatTitles: a wiki (Home first).
 	flatTitles bool
+	// treeURL and dir: links to other files of a repository become
+	// treeURL/dir/<path> (repoTreeURL).
+	treeURL, dir string
 }
 
 // NewProject returns an empty project.
@@ -455,9 +464,34 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 	if ix == nil {
 		ix = content.NewIndex(&content.Tree{})
 	}
-	// Files first: pages point at them.
+	// Files first: pages point at them. Only the files the markdown points
+	// at, and those of .gitbook/assets, are the space's: a repository's
+	// other files (its code, say) are not. With a repoTreeURL, links to
+	// files other than images and assets go to the provider's site.
+	referenced := map[string]bool{}
+	for rel, f := range pr.markdown {
+		rewriteLinks(string(f.data), func(target string) string {
+			if !isExternal(target) {
+				t, _, _ := strings.Cut(target, "#")
+				if u, err := urlUnescape(t); err == nil {
+					t = u
+				}
+				if r := cleanRel(path.Join(path.Dir(rel), t)); r != "" {
+					referenced[r] = true
+				}
+			}
+			return target
+		})
+	}
 	filesByPath := map[string]string{}
 	for rel, f := range pr.files {
+		asset := strings.HasPrefix(rel, assetsDir+"/")
+		if !referenced[rel] && !asset {
+			continue
+		}
+		if pr.treeURL != "" && !asset && !isImage(rel) {
+			continue // linked on the provider's site (repoTreeURL)
+		}
 		id := fileIDs[rel]
 		if id == "" {
 			id = ids.New(now)
@@ -627,6 +661,14 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 					}
 					return out
 				}
+				if pr.treeURL != "" && resolved != "" {
+					// Another file of the repository: on the provider's site.
+					out := strings.TrimRight(pr.treeURL, "/") + "/" + path.Join(pr.dir, resolved)
+					if anchor != "" {
+						out += "#" + anchor
+					}
+					return out
+				}
 				return target
 			})
 			hash, err := s.content.Repo.PutDocument(ctx, spaceID, body)
@@ -762,4 +804,13 @@ func (s *Service) ReadRepository(ctx context.Context, rawURL, ref string) (*Proj
 		pr.files[k] = f
 	}
 	return pr, nil
+}
+
+// isImage tells image files by their extension.
+func isImage(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".ico":
+		return true
+	}
+	return false
 }

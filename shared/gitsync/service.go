@@ -345,15 +345,4 @@ func (s *Service) unseal(ctx context.Context, sealed string) (user, password str
 	return user, password, nil
 }
 
-// readRecord reads a record; a missing one is NotFound.
-func readRecord[T any](ctx context.Context, s *Service, k keys.Key) (T, int64, error) {
-	v, ver, err := records.Get[T](ctx, s.d.Store, k)
-	if errors.Is(err, store.ErrNotFound) {
-		return v, 0, apperr.NotFoundf("%s not found", strings.ToLower(strings.TrimSuffix(k.SK, "#")))
-	}
-	return v, ver, err
-}
-
-func spaceKey(spaceID string) keys.Key { return keys.Space(spaceID) }
-
 func urlUnescape(s string) (string, error) { return url.PathUnescape(s) }

@@ -226,8 +226,8 @@ func TestMarkdownZipAndWikiSources(t *testing.T) {
 	for name, data := range map[string]string{
 		"handbook/README.md":          "# Handbook\n\nSee [policies](policies/README.md).\n",
 		"handbook/policies/README.md": "# Policies\n",
-		"handbook/policies/leave.md":  "# Leave\n\n![chart](../assets/chart.png)\n",
-		"handbook/assets/chart.png":   string(pixel),
+		"handbook/policies/leave.md":  "# Leave\n\n![chart](../_static/chart.png)\n",
+		"handbook/_static/chart.png":  string(pixel),
 		"handbook/.DS_Store":          "junk",
 		"__MACOSX/handbook/._x":       "junk",
 	} {

@@ -273,7 +273,7 @@ func hiddenPath(rel string) bool {
 		return false
 	}
 	for _, seg := range strings.Split(rel, "/") {
-		if strings.HasPrefix(seg, ".") || strings.HasPrefix(seg, "_") {
+		if strings.HasPrefix(seg, ".") {
 			return true
 		}
 	}
