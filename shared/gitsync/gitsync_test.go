@@ -181,8 +181,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func setup(t testing.TB) *fixture {
-	k := testkit.New(t)
+func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
+
+// setupOn builds the fixture on a kit (a storage backend).
+func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	f := &fixture{kit: k, queue: &queuetest.Memory{}, logs: &syncBuffer{}, git: newGitServer(t)}
 	k.Deps.Queue = f.queue
 	k.Deps.FetchAllowPrivate = true

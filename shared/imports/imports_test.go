@@ -81,8 +81,10 @@ type fixture struct {
 	editorID                 string
 }
 
-func setup(t *testing.T) *fixture {
-	k := testkit.New(t)
+func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
+
+// setupOn builds the fixture on a kit (a storage backend).
+func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	k.Deps.FetchAllowPrivate = true
 	f := &fixture{kit: k, svc: imports.New(k.Deps)}
 	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})

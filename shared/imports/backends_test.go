@@ -1,0 +1,35 @@
+package imports_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
+)
+
+// ddb is the DynamoDB Local of this package's tests on both backends.
+var ddb testenv.DynamoDBLocal
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	ddb.Stop()
+	os.Exit(code)
+}
+
+// A website import lands as the space's head on both storage backends.
+func TestWebsiteImportOnBothBackends(t *testing.T) {
+	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+		f := setupOn(t, k)
+		srv, _ := site(t)
+		res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/docs/", "website")
+		if res["revision"] != f.head(t) || res["importedResources"] != 5.0 {
+			t.Fatalf("import %v, head %s", res, f.head(t))
+		}
+		lines, _, ix := f.pages(t, f.head(t))
+		if len(lines) != 5 || len(ix.Files()) != 1 || !strings.HasPrefix(lines[0], "docs ") {
+			t.Errorf("pages %v, files %d", lines, len(ix.Files()))
+		}
+	})
+}
