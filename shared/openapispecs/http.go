@@ -18,16 +18,16 @@ const SlugPattern = `^[a-z0-9]+(?:-[a-z0-9]+)*$`
 
 // OpenAPISpec is the API shape of an OpenAPI spec.
 type OpenAPISpec struct {
-	Object               string          `json:"object" enum:"openapi-spec"`
-	ID                   string          `json:"id"`
-	CreatedAt            time.Time       `json:"createdAt"`
-	UpdatedAt            time.Time       `json:"updatedAt"`
-	Slug                 string          `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
-	SourceURL            string          `json:"sourceURL,omitempty" format:"uri" maxLength:"2048"`
-	ProcessingState      string          `json:"processingState" enum:"pending,progress,complete"`
-	LastVersion          string          `json:"lastVersion,omitempty" doc:"ID of the latest version"`
-	LastProcessedAt      *time.Time      `json:"lastProcessedAt,omitempty"`
-	LastProcessErrorCode string          `json:"lastProcessErrorCode,omitempty" enum:"FETCH_TIMEOUT,FETCH_ERROR,PARSE_ERROR"`
+	Object               string                 `json:"object" enum:"openapi-spec"`
+	ID                   string                 `json:"id"`
+	CreatedAt            time.Time              `json:"createdAt"`
+	UpdatedAt            time.Time              `json:"updatedAt"`
+	Slug                 string                 `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+	SourceURL            string                 `json:"sourceURL,omitempty" format:"uri" maxLength:"2048"`
+	ProcessingState      string                 `json:"processingState" enum:"pending,progress,complete"`
+	LastVersion          string                 `json:"lastVersion,omitempty" doc:"ID of the latest version"`
+	LastProcessedAt      *time.Time             `json:"lastProcessedAt,omitempty"`
+	LastProcessErrorCode string                 `json:"lastProcessErrorCode,omitempty" enum:"FETCH_TIMEOUT,FETCH_ERROR,PARSE_ERROR"`
 	Permissions          OpenAPISpecPermissions `json:"permissions"`
 	URLs                 OpenAPISpecURLs        `json:"urls"`
 }
@@ -47,10 +47,10 @@ type OpenAPISpecURLs struct {
 
 // OpenAPISpecVersion is the API shape of a spec version.
 type OpenAPISpecVersion struct {
-	Object    string      `json:"object" enum:"openapi-spec-version"`
-	ID        string      `json:"id"`
-	CreatedAt time.Time   `json:"createdAt"`
-	URL       string      `json:"url" format:"uri" maxLength:"2048" doc:"Where the specification is accessible"`
+	Object    string                 `json:"object" enum:"openapi-spec-version"`
+	ID        string                 `json:"id"`
+	CreatedAt time.Time              `json:"createdAt"`
+	URL       string                 `json:"url" format:"uri" maxLength:"2048" doc:"Where the specification is accessible"`
 	URLs      OpenAPISpecVersionURLs `json:"urls"`
 }
 
@@ -99,7 +99,7 @@ type OpenAPISpecSource struct {
 
 // CreateOpenAPISpecBody is the body of POST /v1/orgs/{organizationId}/openapi.
 type CreateOpenAPISpecBody struct {
-	Slug   string     `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+	Slug   string            `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
 	Source OpenAPISpecSource `json:"source"`
 }
 
@@ -231,7 +231,9 @@ func Register(api *httpapi.API, s *Service) {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
 			httpapi.ListParams
-		}) (*struct{ Body httpapi.List[OpenAPISpecVersion] }, error) {
+		}) (*struct {
+			Body httpapi.List[OpenAPISpecVersion]
+		}, error) {
 			scope := "openapi-versions:" + in.OrganizationID + ":" + in.SpecSlug
 			after, err := s.d.Pager.Key(scope, in.Page)
 			if err != nil {
@@ -246,7 +248,9 @@ func Register(api *httpapi.API, s *Service) {
 				body.Items = append(body.Items, VersionView(ctx, p.Spec, v))
 			}
 			body.Count = len(body.Items)
-			return &struct{ Body httpapi.List[OpenAPISpecVersion] }{body}, nil
+			return &struct {
+				Body httpapi.List[OpenAPISpecVersion]
+			}{body}, nil
 		})
 	version := func(ctx context.Context, orgID, slug, id string) (*versionOut, error) {
 		sp, v, err := s.Version(ctx, orgID, slug, id)
