@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/apperr"
@@ -93,4 +95,45 @@ func (p *Pager) Next(scope string, next *store.Key) *NextPage {
 		return nil
 	}
 	return &NextPage{Page: p.Token(scope, *next)}
+}
+
+// Scope names one list for the page-token signer: the operation, then the
+// partition it reads and every filter, sort and order, each quoted so that no
+// two lists share a scope.
+func Scope(op string, parts ...string) string {
+	var b strings.Builder
+	b.WriteString(op)
+	for _, p := range parts {
+		b.WriteByte(' ')
+		b.WriteString(strconv.Quote(p))
+	}
+	return b.String()
+}
+
+// Window cuts the page lp asks for out of a list built in memory, and
+// returns it with the next page, if any. items must be sorted by key in the
+// list's order (descending when desc) and keys must be unique and non-empty.
+// A page token carries the key of the last item of its page, so the next
+// page resumes after that item even when items were added, removed or moved
+// in between.
+func Window[T any](p *Pager, scope string, lp ListParams, items []T, key func(T) string, desc bool) ([]T, *NextPage, error) {
+	after, err := p.Key(scope, lp.Page)
+	if err != nil {
+		return nil, nil, err
+	}
+	start := 0
+	if after != nil {
+		start = sort.Search(len(items), func(i int) bool {
+			if desc {
+				return key(items[i]) < after.SK
+			}
+			return key(items[i]) > after.SK
+		})
+	}
+	end := min(start+lp.Size(), len(items))
+	var next *NextPage
+	if end < len(items) {
+		next = p.Next(scope, &store.Key{PK: "memory", SK: key(items[end-1])})
+	}
+	return items[start:end], next, nil
 }

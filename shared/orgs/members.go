@@ -82,7 +82,7 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 		roleFilter = &r
 	}
 	desc := f.Order == OrderDesc
-	sc := scope("listMembers", keys.OrgPartition(orgID), "role="+f.Role, "search="+f.Search, "sort="+f.Sort, "order="+f.Order)
+	sc := httpapi.Scope("listMembers", keys.OrgPartition(orgID), "role="+f.Role, "search="+f.Search, "sort="+f.Sort, "order="+f.Order)
 
 	if roleFilter == nil && f.Search == "" && f.Sort == SortJoinedAt {
 		after, err := s.d.Pager.Key(sc, p.Page)
@@ -140,7 +140,7 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 		return stamp(t) + "#" + mu.Member.UserID
 	}
 	sortBy(list, key, desc)
-	page, next, err := window(memoryPage{s: s, scope: sc, p: p}, list, key, desc)
+	page, next, err := httpapi.Window(s.d.Pager, sc, p, list, key, desc)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -294,7 +294,7 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 	if order != OrderAsc && order != OrderDesc {
 		return nil, nil, apperr.Field("order", "must be asc or desc")
 	}
-	sc := scope("listMemberSpaces", keys.OrgSpaces(orgID), "member="+userID, "order="+order)
+	sc := httpapi.Scope("listMemberSpaces", keys.OrgSpaces(orgID), "member="+userID, "order="+order)
 	after, err := s.d.Pager.Key(sc, p.Page)
 	if err != nil {
 		return nil, nil, err
@@ -377,8 +377,8 @@ func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string, 
 	}
 	key := func(t TeamOfMember) string { return t.Team.Team.ID }
 	sortBy(list, key, false)
-	sc := scope("listMemberTeams", keys.MemberTeams(orgID, userID), "title="+title)
-	return window(memoryPage{s: s, scope: sc, p: p}, list, key, false)
+	sc := httpapi.Scope("listMemberTeams", keys.MemberTeams(orgID, userID), "title="+title)
+	return httpapi.Window(s.d.Pager, sc, p, list, key, false)
 }
 
 // isActiveAdmin reports whether a member currently holds admin rights.

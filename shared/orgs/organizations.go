@@ -129,7 +129,7 @@ func (s *Service) ListOrganizations(ctx context.Context, p httpapi.ListParams) (
 	if err != nil {
 		return nil, nil, err
 	}
-	sc := scope("listOrganizations", keys.UserOrgs(c.UserID))
+	sc := httpapi.Scope("listOrganizations", keys.UserOrgs(c.UserID))
 	after, err := s.d.Pager.Key(sc, p.Page)
 	if err != nil {
 		return nil, nil, err

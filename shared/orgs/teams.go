@@ -45,9 +45,8 @@ func (s *Service) ListTeams(ctx context.Context, orgID, owner, title string, p h
 	if err != nil {
 		return nil, nil, err
 	}
-	sc := scope("listTeams", keys.OrgPartition(orgID), "owner="+owner, "title="+title)
-	mp := memoryPage{s: s, scope: sc, p: p}
-	if _, err := mp.after(); err != nil {
+	sc := httpapi.Scope("listTeams", keys.OrgPartition(orgID), "owner="+owner, "title="+title)
+	if _, err := s.d.Pager.Key(sc, p.Page); err != nil {
 		return nil, nil, err
 	}
 	var manages func(model.Team) bool
@@ -89,7 +88,7 @@ func (s *Service) ListTeams(ctx context.Context, orgID, owner, title string, p h
 	}
 	key := func(t TeamForCaller) string { return t.Team.ID }
 	sortBy(list, key, false)
-	return window(mp, list, key, false)
+	return httpapi.Window(s.d.Pager, sc, p, list, key, false)
 }
 
 // CreateTeam makes a team (admins only) holding the given members, who must

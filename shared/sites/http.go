@@ -440,7 +440,7 @@ func registerSites(api *httpapi.API, s *Service) {
 			if in.Published.Set {
 				pub = map[bool]string{true: "true", false: "false"}[in.Published.Value]
 			}
-			sc := scope("sites", in.OrganizationID, in.Space, in.Title, pub)
+			sc := httpapi.Scope("sites", in.OrganizationID, in.Space, in.Title, pub)
 			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
 				return nil, err
 			}
@@ -448,7 +448,7 @@ func registerSites(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			page, next, err := window(s.d.Pager, sc, in.ListParams, all, func(x model.Site) string { return x.ID })
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, all, func(x model.Site) string { return x.ID }, false)
 			if err != nil {
 				return nil, err
 			}
@@ -588,7 +588,7 @@ func registerSections(api *httpapi.API, s *Service) {
 	type listOut struct{ Body httpapi.List[SiteSection] }
 	httpapi.Register(api, httpapi.Op{ID: "listSiteSections", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's sections in order"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			sc := scope("sections", in.SiteID, in.ShareKey)
+			sc := httpapi.Scope("sections", in.SiteID, in.ShareKey)
 			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
 				return nil, err
 			}
@@ -597,7 +597,7 @@ func registerSections(api *httpapi.API, s *Service) {
 				return nil, err
 			}
 			w := newViewer(ctx, v)
-			page, next, err := window(s.d.Pager, sc, in.ListParams, w.st.sections(), w.st.sectionKey)
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, w.st.sections(), w.st.sectionKey, false)
 			if err != nil {
 				return nil, err
 			}
@@ -678,7 +678,7 @@ func registerGroups(api *httpapi.API, s *Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "listSiteSectionGroups", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's section groups in order"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			sc := scope("section-groups", in.SiteID)
+			sc := httpapi.Scope("section-groups", in.SiteID)
 			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
 				return nil, err
 			}
@@ -693,7 +693,7 @@ func registerGroups(api *httpapi.API, s *Service) {
 					groups = append(groups, t.group)
 				}
 			}
-			page, next, err := window(s.d.Pager, sc, in.ListParams, groups, func(g *model.SiteSectionGroup) string { return orderKey(g.Order, g.ID) })
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, groups, func(g *model.SiteSectionGroup) string { return orderKey(g.Order, g.ID) }, false)
 			if err != nil {
 				return nil, err
 			}
@@ -793,7 +793,7 @@ func registerSiteSpaces(api *httpapi.API, s *Service) {
 			if in.Default.Set {
 				def = map[bool]string{true: "true", false: "false"}[in.Default.Value]
 			}
-			sc := scope("site-spaces", in.SiteID, in.ShareKey, def)
+			sc := httpapi.Scope("site-spaces", in.SiteID, in.ShareKey, def)
 			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
 				return nil, err
 			}
@@ -808,7 +808,7 @@ func registerSiteSpaces(api *httpapi.API, s *Service) {
 					all = append(all, ss)
 				}
 			}
-			page, next, err := window(s.d.Pager, sc, in.ListParams, all, w.st.siteSpaceKey)
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, all, w.st.siteSpaceKey, false)
 			if err != nil {
 				return nil, err
 			}
@@ -878,7 +878,7 @@ func registerShareLinks(api *httpapi.API, s *Service) {
 	type listOut struct{ Body httpapi.List[ShareLink] }
 	httpapi.Register(api, httpapi.Op{ID: "listSiteShareLinks", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's share links (administrators)"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			sc := scope("share-links", in.SiteID)
+			sc := httpapi.Scope("share-links", in.SiteID)
 			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
 				return nil, err
 			}
@@ -886,7 +886,7 @@ func registerShareLinks(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			page, next, err := window(s.d.Pager, sc, in.ListParams, l.Site.ShareLinks, func(x model.ShareLink) string { return x.ID })
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, l.Site.ShareLinks, func(x model.ShareLink) string { return x.ID }, false)
 			if err != nil {
 				return nil, err
 			}
