@@ -227,12 +227,11 @@ func (s *Service) List(ctx context.Context, spaceID string, f Filter, limit int,
 	if f.Contributor != "" {
 		pk = keys.ContributorChangeRequests(spaceID, f.Contributor, f.Status)
 	}
-	p, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI1, PK: pk, Reverse: true, Limit: limit, After: after})
+	crs, next, err := records.QueryPage[model.ChangeRequest](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: pk, Reverse: true, Limit: limit, After: after})
 	if err != nil {
 		return Page{}, sp, fmt.Errorf("list change requests: %w", err)
 	}
-	crs, err := records.DecodeAll[model.ChangeRequest](p.Items)
-	return Page{ChangeRequests: crs, Next: p.Next}, sp, err
+	return Page{ChangeRequests: crs, Next: next}, sp, nil
 }
 
 // Transitions: merged is final; the other statuses move freely among

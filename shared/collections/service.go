@@ -176,15 +176,11 @@ func (s *Service) List(ctx context.Context, orgID string, nested bool, limit int
 	if nested {
 		q = store.Query{Index: store.GSI1, PK: keys.OrgCollections(orgID), Limit: limit, After: after}
 	}
-	p, err := s.d.Store.Query(ctx, q)
+	cols, next, err := records.QueryPage[model.Collection](ctx, s.d.Store, q)
 	if err != nil {
 		return Page{}, fmt.Errorf("list collections: %w", err)
 	}
-	cols, err := records.DecodeAll[model.Collection](p.Items)
-	if err != nil {
-		return Page{}, err
-	}
-	out := Page{Collections: []model.Collection{}, Levels: []model.Role{}, Next: p.Next}
+	out := Page{Collections: []model.Collection{}, Levels: []model.Role{}, Next: next}
 	for _, col := range cols {
 		v.Remember(col)
 	}
@@ -209,16 +205,12 @@ func (s *Service) ListSpaces(ctx context.Context, id string, limit int, after *s
 		return spaces.Page{}, err
 	}
 	v.Remember(col)
-	p, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI2, PK: keys.CollectionSpaces(id), Limit: limit, After: after})
+	sps, next, err := records.QueryPage[model.Space](ctx, s.d.Store, store.Query{Index: store.GSI2, PK: keys.CollectionSpaces(id), Limit: limit, After: after})
 	if err != nil {
 		return spaces.Page{}, fmt.Errorf("list spaces of collection: %w", err)
 	}
-	sps, err := records.DecodeAll[model.Space](p.Items)
-	if err != nil {
-		return spaces.Page{}, err
-	}
 	out, err := spaces.Readable(ctx, v, sps)
-	out.Next = p.Next
+	out.Next = next
 	return out, err
 }
 

@@ -160,12 +160,11 @@ func (s *Service) List(ctx context.Context, orgID string, limit int, after *stor
 	if err != nil {
 		return Page{}, "", err
 	}
-	p, err := s.d.Store.Query(ctx, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.CustomFieldPrefix, Limit: limit, After: after})
+	fs, next, err := records.QueryPage[model.CustomField](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.CustomFieldPrefix, Limit: limit, After: after})
 	if err != nil {
 		return Page{}, "", fmt.Errorf("list custom fields: %w", err)
 	}
-	fs, err := records.DecodeAll[model.CustomField](p.Items)
-	return Page{Fields: fs, Next: p.Next}, role, err
+	return Page{Fields: fs, Next: next}, role, nil
 }
 
 func (s *Service) get(ctx context.Context, orgID, name string) (model.CustomField, int64, error) {

@@ -254,12 +254,11 @@ func (s *Service) List(ctx context.Context, orgID string, limit int, after *stor
 	if err != nil {
 		return Page{}, "", err
 	}
-	p, err := s.d.Store.Query(ctx, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix, Limit: limit, After: after})
+	specs, next, err := records.QueryPage[model.OpenAPISpec](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix, Limit: limit, After: after})
 	if err != nil {
 		return Page{}, "", fmt.Errorf("list OpenAPI specs: %w", err)
 	}
-	specs, err := records.DecodeAll[model.OpenAPISpec](p.Items)
-	return Page{Specs: specs, Next: p.Next}, role, err
+	return Page{Specs: specs, Next: next}, role, nil
 }
 
 // Get returns a spec.
@@ -354,13 +353,12 @@ func (s *Service) Versions(ctx context.Context, orgID, slug string, limit int, a
 	if err != nil {
 		return VersionsPage{}, err
 	}
-	p, err := s.d.Store.Query(ctx, store.Query{PK: keys.OpenAPIVersions(sp.ID), SKPrefix: keys.OpenAPIVersionPrefix,
+	vs, next, err := records.QueryPage[model.OpenAPISpecVersion](ctx, s.d.Store, store.Query{PK: keys.OpenAPIVersions(sp.ID), SKPrefix: keys.OpenAPIVersionPrefix,
 		Reverse: true, Limit: limit, After: after})
 	if err != nil {
 		return VersionsPage{}, fmt.Errorf("list OpenAPI spec versions: %w", err)
 	}
-	vs, err := records.DecodeAll[model.OpenAPISpecVersion](p.Items)
-	return VersionsPage{Spec: sp, Versions: vs, Next: p.Next}, err
+	return VersionsPage{Spec: sp, Versions: vs, Next: next}, nil
 }
 
 // Version returns a version of a spec by id, or its latest ("latest").

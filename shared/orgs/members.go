@@ -89,16 +89,12 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 		if err != nil {
 			return nil, nil, err
 		}
-		page, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI2, PK: keys.OrgMembers(orgID), Reverse: desc, Limit: p.Size(), After: after})
+		ms, next, err := records.QueryPage[model.Member](ctx, s.d.Store, store.Query{Index: store.GSI2, PK: keys.OrgMembers(orgID), Reverse: desc, Limit: p.Size(), After: after})
 		if err != nil {
 			return nil, nil, fmt.Errorf("list members: %w", err)
 		}
-		ms, err := records.DecodeAll[model.Member](page.Items)
-		if err != nil {
-			return nil, nil, err
-		}
 		out, err := s.withUsers(ctx, ms)
-		return out, s.d.Pager.Next(sc, page.Next), err
+		return out, s.d.Pager.Next(sc, next), err
 	}
 
 	ms, err := s.allMembers(ctx, orgID)
@@ -311,13 +307,9 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 		return nil, nil, err
 	}
 	member := s.d.Authz.ViewerOf(m)
-	page, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Reverse: order == OrderDesc, Limit: p.Size(), After: after})
+	sps, next, err := records.QueryPage[model.Space](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Reverse: order == OrderDesc, Limit: p.Size(), After: after})
 	if err != nil {
 		return nil, nil, fmt.Errorf("list spaces: %w", err)
-	}
-	sps, err := records.DecodeAll[model.Space](page.Items)
-	if err != nil {
-		return nil, nil, err
 	}
 	out := []SpaceGrant{}
 	for _, sp := range sps {
@@ -336,7 +328,7 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 			out = append(out, SpaceGrant{Permission: level, Space: sp, CallerLevel: mine})
 		}
 	}
-	return out, s.d.Pager.Next(sc, page.Next), nil
+	return out, s.d.Pager.Next(sc, next), nil
 }
 
 // TeamOfMember is a team a member belongs to, with their role in it.

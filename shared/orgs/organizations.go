@@ -134,14 +134,10 @@ func (s *Service) ListOrganizations(ctx context.Context, p httpapi.ListParams) (
 	if err != nil {
 		return nil, nil, err
 	}
-	page, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI1, PK: keys.UserOrgs(c.UserID), SKPrefix: keys.OrgPrefix,
+	ms, next, err := records.QueryPage[model.Member](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.UserOrgs(c.UserID), SKPrefix: keys.OrgPrefix,
 		Limit: p.Size(), After: after})
 	if err != nil {
 		return nil, nil, fmt.Errorf("list memberships: %w", err)
-	}
-	ms, err := records.DecodeAll[model.Member](page.Items)
-	if err != nil {
-		return nil, nil, err
 	}
 	// Disabled memberships give no access, nor do other organizations to a
 	// token scoped to one (an SSO sign-in's); the page is then shorter.
@@ -162,7 +158,7 @@ func (s *Service) ListOrganizations(ctx context.Context, p httpapi.ListParams) (
 		}
 		out[i] = OrgForCaller{Org: read[i], Member: true, Role: m.Role, OwnsTeam: owns}
 	}
-	return out, s.d.Pager.Next(sc, page.Next), nil
+	return out, s.d.Pager.Next(sc, next), nil
 }
 
 // GetOrganization returns an organization the caller is a member of

@@ -54,6 +54,22 @@ func DecodeAll[T any](items []store.Item) ([]T, error) {
 	return out, nil
 }
 
+// QueryPage reads one page of q and decodes its records. It returns the
+// records and the key the next page resumes after, nil on the last page.
+// Errors of the query and of decoding are returned as they are, for the
+// caller to wrap with what it was listing.
+func QueryPage[T any](ctx context.Context, s store.Store, q store.Query) ([]T, *store.Key, error) {
+	p, err := s.Query(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	vs, err := DecodeAll[T](p.Items)
+	if err != nil {
+		return nil, nil, err
+	}
+	return vs, p.Next, nil
+}
+
 // Update changes the record at k with fn, guarded by its version (see
 // store.Update); indexes returns the item's index keys for the new record.
 // fn may return extra operations for the same transaction.

@@ -204,16 +204,12 @@ func (s *Service) List(ctx context.Context, orgID string, limit int, after *stor
 	if err != nil {
 		return Page{}, "", err
 	}
-	p, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Limit: limit, After: after})
+	sps, next, err := records.QueryPage[model.Space](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Limit: limit, After: after})
 	if err != nil {
 		return Page{}, "", fmt.Errorf("list spaces: %w", err)
 	}
-	sps, err := records.DecodeAll[model.Space](p.Items)
-	if err != nil {
-		return Page{}, "", err
-	}
 	out, err := Readable(ctx, v, sps)
-	out.Next = p.Next
+	out.Next = next
 	return out, v.Role(), err
 }
 

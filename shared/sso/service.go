@@ -287,15 +287,11 @@ func (s *Service) List(ctx context.Context, orgID string, limit int, after *stor
 	if err != nil {
 		return Page{}, err
 	}
-	p, err := s.d.Store.Query(ctx, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix, Limit: limit, After: after})
+	ps, next, err := records.QueryPage[model.SAMLProvider](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix, Limit: limit, After: after})
 	if err != nil {
 		return Page{}, fmt.Errorf("list SAML providers: %w", err)
 	}
-	ps, err := records.DecodeAll[model.SAMLProvider](p.Items)
-	if err != nil {
-		return Page{}, err
-	}
-	out := Page{Providers: make([]ProviderView, 0, len(ps)), Next: p.Next}
+	out := Page{Providers: make([]ProviderView, 0, len(ps)), Next: next}
 	for _, pr := range ps {
 		v, err := s.view(ctx, pr, role)
 		if err != nil {

@@ -129,12 +129,11 @@ func (s *Service) List(ctx context.Context, orgID string, limit int, after *stor
 	if err != nil {
 		return Page{}, "", err
 	}
-	p, err := s.d.Store.Query(ctx, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TranslationPrefix, Limit: limit, After: after})
+	ts, next, err := records.QueryPage[model.TranslationSettings](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TranslationPrefix, Limit: limit, After: after})
 	if err != nil {
 		return Page{}, "", fmt.Errorf("list translation settings: %w", err)
 	}
-	ts, err := records.DecodeAll[model.TranslationSettings](p.Items)
-	return Page{Settings: ts, Next: p.Next}, role, err
+	return Page{Settings: ts, Next: next}, role, nil
 }
 
 func notFound(id string) error { return apperr.NotFoundf("translation settings %s not found", id) }
