@@ -129,12 +129,8 @@ func Register(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			body := httpapi.List[CustomField]{Items: make([]CustomField, 0, len(p.Fields)), Next: pager.Next(scope, p.Next)}
-			for _, f := range p.Fields {
-				body.Items = append(body.Items, View(ctx, f, role))
-			}
-			body.Count = len(body.Items)
-			return &struct{ Body httpapi.List[CustomField] }{body}, nil
+			view := func(f model.CustomField) CustomField { return View(ctx, f, role) }
+			return &struct{ Body httpapi.List[CustomField] }{httpapi.ListOf(p.Fields, pager.Next(scope, p.Next), view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationCustomFieldByName", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
 		Summary: "Get a custom field by name"},

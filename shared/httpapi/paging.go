@@ -37,6 +37,16 @@ type List[T any] struct {
 	Items []T       `json:"items"`
 }
 
+// ListOf is the list response of one page: items, each shown through view,
+// and next, the following page (nil on the last).
+func ListOf[T, V any](items []T, next *NextPage, view func(T) V) List[V] {
+	l := List[V]{Next: next, Count: len(items), Items: make([]V, 0, len(items))}
+	for _, it := range items {
+		l.Items = append(l.Items, view(it))
+	}
+	return l
+}
+
 // NextPage points at the following page.
 type NextPage struct {
 	Page string `json:"page"`

@@ -68,3 +68,14 @@ func TestWindowRefusesATokenOfAnotherList(t *testing.T) {
 		t.Fatal("a token of another list was accepted")
 	}
 }
+
+func TestListOfShowsEachItemAndCountsThem(t *testing.T) {
+	next := &NextPage{Page: "t"}
+	l := ListOf([]int{1, 2}, next, func(i int) string { return string(rune('a' + i)) })
+	if l.Count != 2 || !slices.Equal(l.Items, []string{"b", "c"}) || l.Next != next {
+		t.Fatalf("ListOf = %+v", l)
+	}
+	if empty := ListOf([]int(nil), nil, func(int) string { return "" }); empty.Items == nil || empty.Count != 0 {
+		t.Fatalf("an empty page must have items [] (not null): %+v", empty)
+	}
+}

@@ -166,12 +166,8 @@ func Register(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			body := httpapi.List[OpenAPISpec]{Items: make([]OpenAPISpec, 0, len(p.Specs)), Next: s.d.Pager.Next(scope, p.Next)}
-			for _, sp := range p.Specs {
-				body.Items = append(body.Items, View(ctx, sp, role))
-			}
-			body.Count = len(body.Items)
-			return &struct{ Body httpapi.List[OpenAPISpec] }{body}, nil
+			view := func(sp model.OpenAPISpec) OpenAPISpec { return View(ctx, sp, role) }
+			return &struct{ Body httpapi.List[OpenAPISpec] }{httpapi.ListOf(p.Specs, s.d.Pager.Next(scope, p.Next), view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, MaxBodyBytes: maxTextBytes, Summary: "Create an OpenAPI spec (processed in the background)"},
@@ -243,14 +239,10 @@ func Register(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			body := httpapi.List[OpenAPISpecVersion]{Items: make([]OpenAPISpecVersion, 0, len(p.Versions)), Next: s.d.Pager.Next(scope, p.Next)}
-			for _, v := range p.Versions {
-				body.Items = append(body.Items, VersionView(ctx, p.Spec, v))
-			}
-			body.Count = len(body.Items)
+			view := func(v model.OpenAPISpecVersion) OpenAPISpecVersion { return VersionView(ctx, p.Spec, v) }
 			return &struct {
 				Body httpapi.List[OpenAPISpecVersion]
-			}{body}, nil
+			}{httpapi.ListOf(p.Versions, s.d.Pager.Next(scope, p.Next), view)}, nil
 		})
 	version := func(ctx context.Context, orgID, slug, id string) (*versionOut, error) {
 		sp, v, err := s.Version(ctx, orgID, slug, id)

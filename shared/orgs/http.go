@@ -330,11 +330,7 @@ type InvitePath struct {
 
 // list renders a page of items.
 func list[T, V any](items []T, next *httpapi.NextPage, view func(T) V) *out[httpapi.List[V]] {
-	l := httpapi.List[V]{Next: next, Count: len(items), Items: make([]V, 0, len(items))}
-	for _, it := range items {
-		l.Items = append(l.Items, view(it))
-	}
-	return &out[httpapi.List[V]]{Body: l}
+	return &out[httpapi.List[V]]{Body: httpapi.ListOf(items, next, view)}
 }
 
 // Register adds the organizations family's operations.

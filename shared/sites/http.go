@@ -452,12 +452,7 @@ func registerSites(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			out := &listOut{Body: httpapi.List[Site]{Items: make([]Site, 0, len(page)), Next: next}}
-			for _, site := range page {
-				out.Body.Items = append(out.Body.Items, viewSite(ctx, site, role))
-			}
-			out.Body.Count = len(out.Body.Items)
-			return out, nil
+			return &listOut{Body: httpapi.ListOf(page, next, func(site model.Site) Site { return viewSite(ctx, site, role) })}, nil
 		})
 	type createIn struct {
 		OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -601,12 +596,7 @@ func registerSections(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			out := &listOut{Body: httpapi.List[SiteSection]{Items: make([]SiteSection, 0, len(page)), Next: next}}
-			for _, sec := range page {
-				out.Body.Items = append(out.Body.Items, w.section(sec))
-			}
-			out.Body.Count = len(out.Body.Items)
-			return out, nil
+			return &listOut{Body: httpapi.ListOf(page, next, w.section)}, nil
 		})
 	type createIn struct {
 		SiteParams
@@ -697,12 +687,7 @@ func registerGroups(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			out := &listOut{Body: httpapi.List[SiteSectionGroup]{Items: make([]SiteSectionGroup, 0, len(page)), Next: next}}
-			for _, g := range page {
-				out.Body.Items = append(out.Body.Items, w.group(g))
-			}
-			out.Body.Count = len(out.Body.Items)
-			return out, nil
+			return &listOut{Body: httpapi.ListOf(page, next, w.group)}, nil
 		})
 	type createIn struct {
 		SiteParams
@@ -890,12 +875,7 @@ func registerShareLinks(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			out := &listOut{Body: httpapi.List[ShareLink]{Items: make([]ShareLink, 0, len(page)), Next: next}}
-			for _, x := range page {
-				out.Body.Items = append(out.Body.Items, viewShareLink(ctx, l.Site, x))
-			}
-			out.Body.Count = len(out.Body.Items)
-			return out, nil
+			return &listOut{Body: httpapi.ListOf(page, next, func(x model.ShareLink) ShareLink { return viewShareLink(ctx, l.Site, x) })}, nil
 		})
 	type createIn struct {
 		SiteParams

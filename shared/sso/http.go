@@ -178,12 +178,8 @@ func Register(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			body := httpapi.List[SAMLProvider]{Items: make([]SAMLProvider, 0, len(p.Providers)), Next: s.d.Pager.Next(scope, p.Next)}
-			for _, v := range p.Providers {
-				body.Items = append(body.Items, View(ctx, v))
-			}
-			body.Count = len(body.Items)
-			return &struct{ Body httpapi.List[SAMLProvider] }{body}, nil
+			view := func(v ProviderView) SAMLProvider { return View(ctx, v) }
+			return &struct{ Body httpapi.List[SAMLProvider] }{httpapi.ListOf(p.Providers, s.d.Pager.Next(scope, p.Next), view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrganizationSAMLProvider", Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, Summary: "Add a SAML provider (admins)"},

@@ -92,14 +92,10 @@ func Register(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			body := httpapi.List[TranslationSettings]{Items: make([]TranslationSettings, 0, len(p.Settings)), Next: s.d.Pager.Next(scope, p.Next)}
-			for _, t := range p.Settings {
-				body.Items = append(body.Items, View(ctx, t, role))
-			}
-			body.Count = len(body.Items)
+			view := func(t model.TranslationSettings) TranslationSettings { return View(ctx, t, role) }
 			return &struct {
 				Body httpapi.List[TranslationSettings]
-			}{body}, nil
+			}{httpapi.ListOf(p.Settings, s.d.Pager.Next(scope, p.Next), view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createTranslation", Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated,
 		Summary: "Create translation settings"},
