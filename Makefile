@@ -68,7 +68,7 @@ help:
 	@echo "make bench      run the benchmarks"
 	@echo "make fmt        gofmt the Go code"
 	@echo "make vet        go vet ./..."
-	@echo "make routes     rewrite template.yaml's Events sections from the code"
+	@echo "make routes     rewrite template.yaml's Events sections and shared/apidoc/openapi.json from the code"
 	@echo "make build-<Function>  one Lambda bootstrap (run by sam build): $(LAMBDA_FUNCTIONS)"
 
 # ADDR, DATA_DIR and BOOTSTRAP_TOKEN pass through, from the environment or
@@ -140,4 +140,4 @@ vet:
 	$(GO) vet ./...
 
 routes:
-	$(GO) run ./infra/cmd/routes -write template.yaml
+	$(GO) run ./infra/cmd/routes -write template.yaml -openapi shared/apidoc/openapi.json

@@ -17,6 +17,7 @@ import (
 
 	"github.com/galleydocs/galley/infra"
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/store/boltstore"
@@ -185,7 +186,7 @@ func TestEveryFunctionHasASample(t *testing.T) {
 			t.Errorf("expected sample %s: %v", name, err)
 		}
 	}
-	for _, f := range app.Families() {
+	for _, f := range families.All() {
 		if !have[f.Name] {
 			t.Errorf("function %s (family %s) has no sample event %s-<operation>.json", f.Function, f.Name, f.Name)
 		}
@@ -217,7 +218,7 @@ func TestSampleEvents(t *testing.T) {
 				t.Fatalf("%s is not an API Gateway v2 event: %v", name, err)
 			}
 			familyName, _, _ := strings.Cut(name, "-")
-			family, err := app.FamilyByName(familyName)
+			family, err := families.ByName(familyName)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

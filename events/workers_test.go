@@ -15,6 +15,7 @@ import (
 	lambdaevents "github.com/aws/aws-lambda-go/events"
 
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/deps"
 	gkeys "github.com/galleydocs/galley/shared/keys"
@@ -145,7 +146,7 @@ func TestWorkerSampleEvents(t *testing.T) {
 			if want.seed != nil {
 				want.seed(t, d)
 			}
-			resp, err := sqsqueue.Handler(w.Handlers(d))(ctx, ev)
+			resp, err := sqsqueue.Handler(families.WorkerHandlers()[w.Name](d))(ctx, ev)
 			if err != nil {
 				t.Fatal(err)
 			}

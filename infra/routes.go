@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
@@ -28,7 +29,7 @@ type Function struct {
 // does no I/O, so empty dependencies do.
 func Functions() []Function {
 	var out []Function
-	for _, f := range app.Families() {
+	for _, f := range families.All() {
 		routes := app.NewAPI(app.Config{}, &deps.Deps{}, f).Routes()
 		sort.Slice(routes, func(i, j int) bool {
 			if routes[i].Path != routes[j].Path {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/galleydocs/galley/infra"
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
@@ -161,7 +162,7 @@ func TestTemplateBasics(t *testing.T) {
 func TestTemplateFunctionsAreFamilies(t *testing.T) {
 	tpl := readTemplate(t)
 	var want []string
-	for _, f := range app.Families() {
+	for _, f := range families.All() {
 		want = append(want, f.Function)
 		if _, err := os.Stat(filepath.Join(root, "functions", f.Name, "main.go")); err != nil {
 			t.Errorf("family %s: %v", f.Name, err)
@@ -409,7 +410,7 @@ func TestTemplateAlarms(t *testing.T) {
 		}
 	}
 	want := []string{"AWS/ApiGateway 5xx ApiId=GalleyApi"}
-	for _, f := range app.Families() {
+	for _, f := range families.All() {
 		want = append(want,
 			"AWS/Lambda Errors FunctionName="+f.Function,
 			"AWS/Lambda Throttles FunctionName="+f.Function)
@@ -428,7 +429,7 @@ func TestMakefileBuildsEveryFunction(t *testing.T) {
 	if err != nil {
 		t.Skip("make is not on PATH")
 	}
-	for _, f := range app.Families() {
+	for _, f := range families.All() {
 		cmd := exec.Command(makePath, "--no-print-directory", "-n", "-C", root, "build-"+f.Function, "ARTIFACTS_DIR=/artifacts")
 		out, err := cmd.CombinedOutput()
 		if err != nil {

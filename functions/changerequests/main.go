@@ -4,6 +4,11 @@
 // provided.al2023 as "bootstrap" by `make build-ChangeRequestsFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/changerequests"
+)
 
-func main() { app.StartLambda("changerequests") }
+func main() {
+	app.StartLambda(app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes))
+}

@@ -3,6 +3,9 @@
 // Built for provided.al2023 as "bootstrap" by `make build-CollectionsFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/collections"
+)
 
-func main() { app.StartLambda("collections") }
+func main() { app.StartLambda(app.NewFamily("collections", "CollectionsFunction", collections.Routes)) }

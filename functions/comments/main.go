@@ -4,6 +4,9 @@
 // `make build-CommentsFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/comments"
+)
 
-func main() { app.StartLambda("comments") }
+func main() { app.StartLambda(app.NewFamily("comments", "CommentsFunction", comments.Routes)) }

@@ -4,6 +4,9 @@
 // `make build-ContentFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/content"
+)
 
-func main() { app.StartLambda("content") }
+func main() { app.StartLambda(app.NewFamily("content", "ContentFunction", content.Routes)) }

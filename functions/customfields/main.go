@@ -4,6 +4,11 @@
 // `make build-CustomFieldsFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/customfields"
+)
 
-func main() { app.StartLambda("customfields") }
+func main() {
+	app.StartLambda(app.NewFamily("customfields", "CustomFieldsFunction", customfields.Routes))
+}

@@ -3,6 +3,9 @@
 // Built for provided.al2023 as "bootstrap" by `make build-GitFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/gitsync"
+)
 
-func main() { app.StartLambda("git") }
+func main() { app.StartLambda(app.NewFamily("git", "GitFunction", gitsync.Routes)) }

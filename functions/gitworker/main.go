@@ -4,6 +4,9 @@
 // provided.al2023 as "bootstrap" by `make build-GitWorkerFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/gitsync"
+)
 
-func main() { app.StartWorker("gitworker") }
+func main() { app.StartWorker("gitworker", gitsync.Handlers) }

@@ -4,6 +4,9 @@
 // provided.al2023 as "bootstrap" by `make build-ImportsFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/imports"
+)
 
-func main() { app.StartLambda("imports") }
+func main() { app.StartLambda(app.NewFamily("imports", "ImportsFunction", imports.Routes)) }

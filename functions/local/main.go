@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/local"
 )
 
 func main() {
@@ -30,7 +31,7 @@ func run() error {
 	defer stop()
 
 	cfg := app.ConfigFromEnv()
-	l, err := app.OpenLocal(ctx, cfg)
+	l, err := local.Open(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", cfg.DataDir, err)
 	}

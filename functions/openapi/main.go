@@ -4,6 +4,9 @@
 // `make build-OpenAPIFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/openapispecs"
+)
 
-func main() { app.StartLambda("openapi") }
+func main() { app.StartLambda(app.NewFamily("openapi", "OpenAPIFunction", openapispecs.Routes)) }

@@ -4,6 +4,9 @@
 // `make build-OpenAPIWorkerFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/openapispecs"
+)
 
-func main() { app.StartWorker("openapiworker") }
+func main() { app.StartWorker("openapiworker", openapispecs.Handlers) }

@@ -3,6 +3,9 @@
 // provided.al2023 as "bootstrap" by `make build-OrganizationsFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/orgs"
+)
 
-func main() { app.StartLambda("orgs") }
+func main() { app.StartLambda(app.NewFamily("orgs", "OrganizationsFunction", orgs.Routes)) }

@@ -3,6 +3,9 @@
 // provided.al2023 as "bootstrap" by `make build-SearchFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/search"
+)
 
-func main() { app.StartLambda("search") }
+func main() { app.StartLambda(app.NewFamily("search", "SearchFunction", search.Routes)) }

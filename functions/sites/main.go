@@ -4,6 +4,9 @@
 // "bootstrap" by `make build-SitesFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/sites"
+)
 
-func main() { app.StartLambda("sites") }
+func main() { app.StartLambda(app.NewFamily("sites", "SitesFunction", sites.Routes)) }

@@ -3,6 +3,9 @@
 // `make build-SpacesFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/spaces"
+)
 
-func main() { app.StartLambda("spaces") }
+func main() { app.StartLambda(app.NewFamily("spaces", "SpacesFunction", spaces.Routes)) }

@@ -4,6 +4,10 @@
 // `make build-SSOFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/sso"
+	"github.com/galleydocs/galley/shared/translations"
+)
 
-func main() { app.StartLambda("sso") }
+func main() { app.StartLambda(app.NewFamily("sso", "SSOFunction", sso.Routes, translations.Routes)) }

@@ -4,6 +4,10 @@
 // `make build-UsersFunction`.
 package main
 
-import "github.com/galleydocs/galley/shared/app"
+import (
+	"github.com/galleydocs/galley/shared/apidoc"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/users"
+)
 
-func main() { app.StartLambda("users") }
+func main() { app.StartLambda(app.NewFamily("users", "UsersFunction", users.Routes, apidoc.Routes)) }

@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
-	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
@@ -22,9 +24,9 @@ func AWSDeps(ctx context.Context, c Config) (*deps.Deps, error) {
 	if c.TableName == "" || c.BucketName == "" {
 		return nil, fmt.Errorf("TABLE_NAME and BUCKET_NAME must be set")
 	}
-	awsCfg, err := config.LoadDefaultConfig(ctx)
+	awsCfg, err := lambdaAWSConfig()
 	if err != nil {
-		return nil, fmt.Errorf("aws config: %w", err)
+		return nil, err
 	}
 	d := deps.Deps{
 		Store: dynamostore.New(dynamodb.NewFromConfig(awsCfg), c.TableName),
@@ -39,19 +41,43 @@ func AWSDeps(ctx context.Context, c Config) (*deps.Deps, error) {
 }
 
 // StartLambda runs one family as a Lambda function; functions/<family>/main.go
-// calls it and nothing else.
-func StartLambda(family string) {
+// calls it and nothing else. Nothing is read from the network before the
+// first invocation.
+func StartLambda(f Family) {
 	ctx := context.Background()
 	c := ConfigFromEnv()
-	f, err := FamilyByName(family)
-	if err != nil {
-		panic(err)
-	}
 	d, err := AWSDeps(ctx, c)
 	if err != nil {
-		c.Logger().Error("start", "family", family, "err", err.Error())
+		c.Logger().Error("start", "family", f.Name, "err", err.Error())
 		panic(err)
 	}
 	h := NewAPI(c, d, f).Handler()
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
+}
+
+// lambdaAWSConfig is the AWS configuration of a Lambda function, read from
+// the environment Lambda sets: the region (AWS_REGION) and the execution
+// role's credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+// AWS_SESSION_TOKEN), plus AWS_ENDPOINT_URL for tests against emulators.
+// It replaces config.LoadDefaultConfig, whose chain of credential providers
+// (shared files, SSO, STS web identity, IMDS) a Lambda function never uses,
+// reads files at start-up and links the STS, SSO and sign-in clients into
+// every binary (docs/functions.md).
+func lambdaAWSConfig() (aws.Config, error) {
+	region := os.Getenv("AWS_REGION")
+	if region == "" {
+		region = os.Getenv("AWS_DEFAULT_REGION")
+	}
+	id, key := os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY")
+	if region == "" || id == "" || key == "" {
+		return aws.Config{}, fmt.Errorf("aws config: AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set (Lambda sets them)")
+	}
+	cfg := aws.Config{
+		Region:      region,
+		Credentials: credentials.NewStaticCredentialsProvider(id, key, os.Getenv("AWS_SESSION_TOKEN")),
+	}
+	if u := os.Getenv("AWS_ENDPOINT_URL"); u != "" {
+		cfg.BaseEndpoint = aws.String(u)
+	}
+	return cfg, nil
 }

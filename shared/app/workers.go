@@ -7,14 +7,15 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/galleydocs/galley/shared/deps"
-	"github.com/galleydocs/galley/shared/gitsync"
-	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
 // Worker is one worker Lambda function: the job kinds it runs, taken from
-// one SQS queue (docs/workers.md).
+// one SQS queue (docs/workers.md). The table is data only, so that every
+// function can route the jobs it makes to the right queue without linking
+// the workers' code; each worker's main.go passes its handlers to
+// StartWorker, and package families holds them all for local mode.
 type Worker struct {
 	// Name selects the worker (functions/<name>).
 	Name string
@@ -27,27 +28,23 @@ type Worker struct {
 	// QueueEnv is the environment variable naming the queue's URL in the
 	// functions that enqueue its jobs.
 	QueueEnv string
-	// Kinds are the job kinds it runs.
-	Kinds    []string
-	handlers func(d *deps.Deps) map[string]queue.Handler
+	// Kinds are the job kinds it runs (package families checks them against
+	// the handlers' kinds: openapispecs.JobKind, gitsync.Kinds()).
+	Kinds []string
 }
+
+// Handlers build a worker's job handlers, by kind.
+type Handlers func(d *deps.Deps) map[string]queue.Handler
 
 // Workers lists every worker.
 func Workers() []Worker {
 	return []Worker{
 		{Name: "openapiworker", Function: "OpenAPIWorkerFunction", Queue: "JobsQueue", QueueEnv: "QUEUE_URL",
-			Kinds: []string{openapispecs.JobKind},
-			handlers: func(d *deps.Deps) map[string]queue.Handler {
-				return map[string]queue.Handler{openapispecs.JobKind: openapispecs.New(d).Handle}
-			}},
+			Kinds: []string{"openapi-fetch"}},
 		// Git jobs run one at a time per space, in order: a FIFO queue
 		// grouped by space.
 		{Name: "gitworker", Function: "GitWorkerFunction", Queue: "GitQueue", FIFO: true, QueueEnv: "GIT_QUEUE_URL",
-			Kinds: gitsync.Kinds(),
-			handlers: func(d *deps.Deps) map[string]queue.Handler {
-				h := gitsync.New(d).Handle
-				return map[string]queue.Handler{gitsync.ImportKind: h, gitsync.ExportKind: h}
-			}},
+			Kinds: []string{"git-import", "git-export"}},
 	}
 }
 
@@ -59,21 +56,6 @@ func WorkerByName(name string) (Worker, error) {
 		}
 	}
 	return Worker{}, fmt.Errorf("no worker %q", name)
-}
-
-// Handlers are the worker's job handlers, by kind.
-func (w Worker) Handlers(d *deps.Deps) map[string]queue.Handler { return w.handlers(d) }
-
-// JobHandlers are every worker's handlers, by kind: local mode runs them
-// all in-process.
-func JobHandlers(d *deps.Deps) map[string]queue.Handler {
-	all := map[string]queue.Handler{}
-	for _, w := range Workers() {
-		for kind, h := range w.handlers(d) {
-			all[kind] = h
-		}
-	}
-	return all
 }
 
 // queueRouter sends each kind to the queue of the worker running it,
@@ -97,14 +79,13 @@ func queueRouter(urls map[string]string, newQueue func(url string) queue.Queue) 
 	return r
 }
 
-// StartWorker runs a worker as a Lambda function fed by SQS, reporting
-// failed records one by one; functions/<worker>/main.go calls it and
-// nothing else.
-func StartWorker(name string) {
+// StartWorker runs the named worker as a Lambda function fed by SQS,
+// reporting failed records one by one; functions/<worker>/main.go calls it
+// and nothing else.
+func StartWorker(name string, handlers Handlers) {
 	ctx := context.Background()
 	c := ConfigFromEnv()
-	w, err := WorkerByName(name)
-	if err != nil {
+	if _, err := WorkerByName(name); err != nil {
 		panic(err)
 	}
 	d, err := AWSDeps(ctx, c)
@@ -112,5 +93,5 @@ func StartWorker(name string) {
 		c.Logger().Error("start", "worker", name, "err", err.Error())
 		panic(err)
 	}
-	lambda.Start(sqsqueue.Handler(w.Handlers(d)))
+	lambda.Start(sqsqueue.Handler(handlers(d)))
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -83,6 +84,9 @@ func (s *Service) views(ctx context.Context, crs []model.ChangeRequest, sp model
 	}
 	return out, nil
 }
+
+// Routes adds the changerequests family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
 // Register adds the change requests family's operations.
 func Register(api *httpapi.API, s *Service) {

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
@@ -486,6 +487,9 @@ func removeReply[I interface {
 		return nil, s.DeleteReply(ctx, (*in).where(), (*in).comment(), (*in).reply())
 	}
 }
+
+// Routes adds the comments family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
 // Register adds the comments family's operations: the same ten on a
 // space's content and on a change request.

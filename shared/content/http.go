@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
@@ -110,6 +111,9 @@ func disposition(contentType, name string) string {
 func FilesOutOf(p FilesPage) *FilesOut {
 	return &FilesOut{Body: httpapi.List[RevisionFile]{Items: p.Files, Count: len(p.Files), Next: p.Next}}
 }
+
+// Routes adds the content family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
 // Register adds the space content operations (the space's head) and file
 // downloads.

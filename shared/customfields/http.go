@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -88,6 +89,9 @@ type fieldPath struct {
 type fieldOut struct {
 	Body CustomField
 }
+
+// Routes adds the customfields family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
 // Register adds the custom fields family's operations.
 func Register(api *httpapi.API, s *Service) {

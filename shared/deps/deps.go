@@ -11,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/secret"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -23,6 +24,8 @@ type Deps struct {
 	Logger *slog.Logger
 	Authz  *access.Authorizer
 	Pager  *httpapi.Pager
+	// Secret is the installation's secret, read on first use.
+	Secret *secret.Instance
 	// FetchAllowPrivate lets server-side fetches reach loopback and private
 	// addresses (local testing only).
 	FetchAllowPrivate bool

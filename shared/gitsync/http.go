@@ -7,8 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/queue"
 )
 
 // GitInfoBody is the gitInfo of a request: provider details to keep on the
@@ -109,6 +111,16 @@ func repoName(raw string) string {
 type spacePath struct {
 	SpaceID string `path:"spaceId" maxLength:"64"`
 }
+
+// Handlers are the Git worker's job handlers, by kind, on the service built
+// from d.
+func Handlers(d *deps.Deps) map[string]queue.Handler {
+	h := New(d).Handle
+	return map[string]queue.Handler{ImportKind: h, ExportKind: h}
+}
+
+// Routes adds the gitsync family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
 // Register adds the Git Sync operations.
 func Register(api *httpapi.API, s *Service) {

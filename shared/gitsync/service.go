@@ -29,9 +29,7 @@ import (
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -269,31 +267,9 @@ func (s *Service) updateState(ctx context.Context, spaceID string, fn func(*mode
 }
 
 // sealKey derives the key sealing job credentials from the installation's
-// secret (created here when the installation has none yet).
+// secret.
 func (s *Service) sealKey(ctx context.Context) ([]byte, error) {
-	type secret struct {
-		Key []byte `json:"key"`
-	}
-	for attempt := 0; attempt < 3; attempt++ {
-		v, _, err := records.Get[secret](ctx, s.d.Store, keys.InstanceSecret())
-		if err == nil {
-			m := hmac.New(sha256.New, v.Key)
-			m.Write([]byte("galley job credentials v1"))
-			return m.Sum(nil), nil
-		}
-		if !errors.Is(err, store.ErrNotFound) {
-			return nil, fmt.Errorf("read instance secret: %w", err)
-		}
-		fresh := secret{Key: make([]byte, 32)}
-		if _, err := rand.Read(fresh.Key); err != nil {
-			return nil, err
-		}
-		err = s.d.Store.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists))
-		if err != nil && !errors.Is(err, store.ErrConflict) {
-			return nil, fmt.Errorf("create instance secret: %w", err)
-		}
-	}
-	return nil, errors.New("instance secret: could not read or create it")
+	return s.d.Secret.Derive(ctx, "galley job credentials v1")
 }
 
 func (s *Service) aead(ctx context.Context) (cipher.AEAD, error) {

@@ -37,6 +37,8 @@ type Config struct {
 	AppURL string
 	// Version is reported by GET /v1/.
 	Version string
+	// Build is the build date reported by GET /v1/.
+	Build string
 }
 
 // Route is one operation an API serves.

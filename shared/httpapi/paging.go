@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -57,14 +59,37 @@ type NextPage struct {
 // filters): a tampered token, or one from another list, is refused, so a
 // token can never read a partition its list could not.
 type Pager struct {
-	secret []byte
+	secret func(context.Context) ([]byte, error)
 }
 
 // NewPager returns a Pager signing with secret.
-func NewPager(secret []byte) *Pager { return &Pager{secret: secret} }
+func NewPager(secret []byte) *Pager {
+	return &Pager{secret: func(context.Context) ([]byte, error) { return secret, nil }}
+}
+
+// NewLazyPager returns a Pager whose secret is read by key on first use
+// (key keeps it once read). The API loads it before the first operation
+// runs (Load), so that start-up does no I/O and a failed read answers an
+// error instead of a token signed with nothing.
+func NewLazyPager(key func(context.Context) ([]byte, error)) *Pager { return &Pager{secret: key} }
+
+// Load reads the signing secret if it is not read yet.
+func (p *Pager) Load(ctx context.Context) error {
+	_, err := p.secret(ctx)
+	return err
+}
 
 func (p *Pager) mac(scope string, payload []byte) []byte {
-	m := hmac.New(sha256.New, p.secret)
+	// Load ran before the operation; a Pager used outside the API (jobs,
+	// tools) reads its secret here.
+	secret, err := p.secret(context.Background())
+	if err != nil {
+		// Unreachable once Load succeeded. Signing with a fresh random key
+		// makes a token nobody can verify, never one anybody can forge.
+		secret = make([]byte, 32)
+		_, _ = rand.Read(secret)
+	}
+	m := hmac.New(sha256.New, secret)
 	m.Write([]byte(scope))
 	m.Write([]byte{0})
 	m.Write(payload)

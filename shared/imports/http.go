@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
@@ -24,6 +25,9 @@ type ImportContentResult struct {
 type resultOut struct {
 	Body ImportContentResult
 }
+
+// Routes adds the imports family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
 // Register adds the content import operations.
 func Register(api *httpapi.API, s *Service) {

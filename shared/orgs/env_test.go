@@ -63,7 +63,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	api := httpapi.New(httpapi.Config{Auth: us, Logger: logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	users.Register(api, us, "test")
+	users.Register(api, us)
 	orgs.Register(api, orgs.New(d, users.New(d)))
 	return &env{t: t, d: d, api: api, h: api.Handler(), users: us, root: access.WithCaller(ctx, c)}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
@@ -332,6 +333,9 @@ type InvitePath struct {
 func list[T, V any](items []T, next *httpapi.NextPage, view func(T) V) *out[httpapi.List[V]] {
 	return &out[httpapi.List[V]]{Body: httpapi.ListOf(items, next, view)}
 }
+
+// Routes adds the orgs family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d, users.New(d))) }
 
 // Register adds the organizations family's operations.
 func Register(api *httpapi.API, s *Service) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -86,6 +87,9 @@ func pageResults(ctx context.Context, spaceID string, pages []PageHit) []PageRes
 	}
 	return out
 }
+
+// Routes adds the search family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
 // Register adds the search family's operations.
 func Register(api *httpapi.API, s *Service) {

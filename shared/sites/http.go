@@ -8,6 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -409,6 +410,9 @@ func schemaAnswer(sch model.SiteAdaptiveSchema) (*schemaOut, error) {
 	}
 	return &schemaOut{Body: SiteAdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: doc, UpdatedAt: sch.UpdatedAt}}, nil
 }
+
+// Routes adds the sites family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
 // Register adds the sites family's operations.
 func Register(api *httpapi.API, s *Service) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -113,6 +114,9 @@ type patchIn struct {
 }
 
 var _ json.Unmarshaler = (*PatchBody)(nil)
+
+// Routes adds the spaces family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
 // Register adds the spaces family's operations.
 func Register(api *httpapi.API, s *Service) {

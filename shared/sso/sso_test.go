@@ -41,7 +41,7 @@ func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
 func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	u := users.New(k.Deps)
-	users.Register(api, u, "test")
+	users.Register(api, u)
 	orgs.Register(api, orgs.New(k.Deps, u))
 	sso.Register(api, sso.New(k.Deps))
 	translations.Register(api, translations.New(k.Deps)) // the family's other half, as in SSOFunction

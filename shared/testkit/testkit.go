@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/secret"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/store/boltstore"
 	"github.com/galleydocs/galley/shared/users"
@@ -59,7 +60,7 @@ func NewOn(t testing.TB, st store.Store) *Kit {
 	// Concurrent requests of one test read the clock at once.
 	var clockMu sync.Mutex
 	d := &deps.Deps{Store: st, Blobs: blobs, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Authz: access.NewAuthorizer(st), Pager: httpapi.NewPager([]byte("test-secret")),
+		Authz: access.NewAuthorizer(st), Pager: httpapi.NewPager([]byte("test-secret")), Secret: secret.New(st),
 		Now: func() time.Time {
 			clockMu.Lock()
 			defer clockMu.Unlock()

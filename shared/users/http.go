@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -55,12 +56,15 @@ type CreatedUser struct {
 	Token string `json:"token" doc:"The user's first API token; it is not shown again"`
 }
 
+// Routes adds the users family's operations, on the service built from d.
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+
 // Register adds the users family's operations.
-func Register(api *httpapi.API, s *Service, build string) {
+func Register(api *httpapi.API, s *Service) {
 	const tag = "Users"
 	httpapi.Register(api, httpapi.Op{ID: "getApiInformation", Method: http.MethodGet, Path: "/v1/", Tag: tag, Summary: "Get API information"},
 		func(ctx context.Context, _ *struct{}) (*body[APIInfo], error) {
-			return &body[APIInfo]{Body: APIInfo{Version: api.Config().Version, Build: build}}, nil
+			return &body[APIInfo]{Body: APIInfo{Version: api.Config().Version, Build: api.Config().Build}}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getAuthenticatedUser", Method: http.MethodGet, Path: "/v1/user", Tag: tag, Summary: "Get the authenticated user"},
 		func(ctx context.Context, _ *struct{}) (*body[User], error) {

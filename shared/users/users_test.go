@@ -12,8 +12,8 @@ import (
 )
 
 func client(t *testing.T, k *testkit.Kit, token string) *apitest.Client {
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, Version: "9.9.9"})
-	users.Register(api, users.New(k.Deps), "2026-01-01")
+	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, Version: "9.9.9", Build: "2026-01-01"})
+	users.Register(api, users.New(k.Deps))
 	c := apitest.New(t, api)
 	c.Token = token
 	return c

@@ -1,10 +1,11 @@
 // Command routes prints the routes each Lambda function serves, built from
-// app.Families() the way each function builds its API, and keeps
+// families.All() the way each function builds its API, and keeps
 // template.yaml's Events sections in step with them.
 //
 //	go run ./infra/cmd/routes                      # Events sections, per function
 //	go run ./infra/cmd/routes -list                # "Function METHOD path" lines
 //	go run ./infra/cmd/routes -write template.yaml # rewrite the generated sections
+//	go run ./infra/cmd/routes -openapi shared/apidoc/openapi.json # write the API's document
 //
 // In template.yaml the Events section of each function sits between
 // "# BEGIN routes <Function>" and "# END routes <Function>" comments; -write
@@ -19,12 +20,27 @@ import (
 	"os"
 
 	"github.com/galleydocs/galley/infra"
+	"github.com/galleydocs/galley/shared/app/families"
 )
 
 func main() {
 	list := flag.Bool("list", false, "print one \"Function METHOD path\" line per route")
 	write := flag.String("write", "", "rewrite the generated Events sections of this template file")
+	openapi := flag.String("openapi", "", "write the OpenAPI document of every family to this file (package apidoc embeds it)")
 	flag.Parse()
+	if *openapi != "" {
+		doc, err := families.OpenAPI()
+		if err != nil {
+			fail(err)
+		}
+		if err := os.WriteFile(*openapi, doc, 0o644); err != nil {
+			fail(err)
+		}
+		fmt.Fprintf(os.Stderr, "%s: written\n", *openapi)
+		if *write == "" {
+			return
+		}
+	}
 	functions := infra.Functions()
 	switch {
 	case *write != "":

@@ -1,4 +1,4 @@
-package app_test
+package local_test
 
 import (
 	"bytes"
@@ -11,8 +11,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/local"
 )
 
 // server runs the whole local program on a loopback port until the test ends
@@ -24,7 +26,7 @@ type server struct {
 
 func start(t *testing.T, c app.Config) *server {
 	t.Helper()
-	l, err := app.OpenLocal(context.Background(), c)
+	l, err := local.Open(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,5 +149,36 @@ func TestOpenAPIDocumentIsServed(t *testing.T) {
 	}
 	if !strings.HasPrefix(doc["openapi"].(string), "3.") {
 		t.Errorf("openapi = %v", doc["openapi"])
+	}
+}
+
+// In local mode the workers run in-process: an OpenAPI spec created over
+// HTTP is processed by the local queue's runner.
+func TestLocalModeRunsTheWorkers(t *testing.T) {
+	s := start(t, config(t.TempDir(), "t"))
+	code, org := call(t, "POST", s.url+"/v1/orgs", "t", map[string]any{"title": "Acme"})
+	if code != 201 {
+		t.Fatalf("POST /v1/orgs = %d %v", code, org)
+	}
+	base := s.url + "/v1/orgs/" + org["id"].(string) + "/openapi"
+	doc := "openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths:\n  /pets:\n    get:\n      responses:\n        200: {description: ok}\n"
+	if code, sp := call(t, "POST", base, "t", map[string]any{"slug": "pets", "source": map[string]any{"text": doc}}); code != 201 {
+		t.Fatalf("POST openapi = %d %v", code, sp)
+	}
+	// The runner works beside the server: wait for it (a generous bound,
+	// not a timing assertion).
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, sp := call(t, "GET", base+"/pets", "t", nil)
+		if sp["processingState"] == "complete" {
+			if sp["lastVersion"] == nil || sp["lastProcessErrorCode"] != nil {
+				t.Fatalf("processed spec %v", sp)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the spec was not processed: %v", sp)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -1,4 +1,6 @@
-package app
+// Package local is Galley on one machine: every family on one listener,
+// the embedded store (bbolt), blobs on disk, and the workers in-process.
+package local
 
 import (
 	"context"
@@ -10,6 +12,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/queue"
@@ -21,16 +25,16 @@ import (
 // Local is the whole service on one machine: every family on one listener,
 // the embedded store, blobs on disk, and the workers in-process.
 type Local struct {
-	Config  Config
+	Config  app.Config
 	Deps    *deps.Deps
 	Handler http.Handler
 	store   *boltstore.Store
 	queue   *localqueue.Queue
 }
 
-// OpenLocal opens the data directory and assembles the service. It creates
+// Open opens the data directory and assembles the service. It creates
 // the instance administrator on the first start (see Bootstrap).
-func OpenLocal(ctx context.Context, c Config) (*Local, error) {
+func Open(ctx context.Context, c app.Config) (*Local, error) {
 	if err := os.MkdirAll(c.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
@@ -49,12 +53,12 @@ func OpenLocal(ctx context.Context, c Config) (*Local, error) {
 		st.Close()
 		return nil, err
 	}
-	d, err := NewDeps(ctx, c, deps.Deps{Store: st, Blobs: blobs, Queue: q, Logger: logger})
+	d, err := app.NewDeps(ctx, c, deps.Deps{Store: st, Blobs: blobs, Queue: q, Logger: logger})
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	l := &Local{Config: c, Deps: d, store: st, queue: q, Handler: NewAPI(c, d).Handler()}
+	l := &Local{Config: c, Deps: d, store: st, queue: q, Handler: app.NewAPI(c, d, families.All()...).Handler()}
 	if err := l.bootstrap(ctx); err != nil {
 		st.Close()
 		return nil, err
@@ -83,7 +87,7 @@ func (l *Local) bootstrap(ctx context.Context) error {
 }
 
 // Workers are the job handlers run in-process, by kind: every worker's.
-func (l *Local) Workers() map[string]queue.Handler { return JobHandlers(l.Deps) }
+func (l *Local) Workers() map[string]queue.Handler { return families.JobHandlers(l.Deps) }
 
 // Serve listens on ln until ctx ends, running the workers beside it.
 func (l *Local) Serve(ctx context.Context, ln net.Listener) error {

@@ -1,0 +1,96 @@
+package infra_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/app/families"
+)
+
+// familyPackages are the packages under shared/ that hold a family's
+// operations (each exports Routes); the rest of shared/ is infrastructure
+// every function may link.
+var familyPackages = []string{"users", "apidoc", "orgs", "spaces", "collections", "customfields", "changerequests",
+	"sites", "content", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "imports"}
+
+// linked lists, for each function, the families' packages its binary may
+// link: its own, and those its family asks (docs/functions.md says why).
+// Every function links users, which authenticates callers.
+var linked = map[string][]string{
+	"users":          {"users", "apidoc"},
+	"orgs":           {"users", "orgs", "spaces"},
+	"spaces":         {"users", "spaces"},
+	"collections":    {"users", "spaces", "collections"},
+	"customfields":   {"users", "spaces", "customfields"},
+	"sites":          {"users", "spaces", "sites"},
+	"content":        {"users", "orgs", "spaces", "content"},
+	"changerequests": {"users", "orgs", "spaces", "content", "changerequests"},
+	"comments":       {"users", "orgs", "spaces", "content", "changerequests", "comments"},
+	"search":         {"users", "orgs", "spaces", "content", "search"},
+	"sso":            {"users", "orgs", "spaces", "sso", "translations"},
+	"openapi":        {"users", "orgs", "spaces", "content", "openapispecs"},
+	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},
+	"git":            {"users", "orgs", "spaces", "content", "changerequests", "gitsync"},
+	"gitworker":      {"users", "orgs", "spaces", "content", "changerequests", "gitsync"},
+	"imports":        {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "imports"},
+}
+
+// heavy are the large libraries, and the only functions that may link them.
+var heavy = map[string][]string{
+	"github.com/blevesearch/bleve/v2":                 {"search"},
+	"github.com/go-git/go-git/v5/plumbing":            {"git", "gitworker", "imports"},
+	"github.com/crewjam/saml":                         {"sso"},
+	"github.com/getkin/kin-openapi/openapi3":          {"openapi", "openapiworker"},
+	"github.com/JohannesKaufmann/html-to-markdown/v2": {"imports"},
+	"go.etcd.io/bbolt":                                {"search"}, // bleve's; local mode is not a function
+	"github.com/go-pdf/fpdf":                          {"changerequests", "comments", "git", "gitworker", "imports"},
+}
+
+// Each Lambda function links only its family's packages and the shared
+// ones (go list -deps), so that its binary and its cold start carry only
+// what it serves.
+func TestFunctionsLinkOnlyTheirFamily(t *testing.T) {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	for fn, allowed := range linked {
+		out, err := exec.Command(goBin, "list", "-deps", "../functions/"+fn).Output()
+		if err != nil {
+			t.Fatalf("go list -deps functions/%s: %v", fn, err)
+		}
+		deps := strings.Fields(string(out))
+		var families []string
+		for _, p := range deps {
+			name, ok := strings.CutPrefix(p, "github.com/galleydocs/galley/shared/")
+			if ok && slices.Contains(familyPackages, name) {
+				families = append(families, name)
+			}
+		}
+		sort.Strings(families)
+		want := slices.Sorted(slices.Values(allowed))
+		if !slices.Equal(families, want) {
+			t.Errorf("functions/%s links the families %v; docs/functions.md allows %v", fn, families, want)
+		}
+		for lib, users := range heavy {
+			if slices.Contains(deps, lib) != slices.Contains(users, fn) {
+				t.Errorf("functions/%s: links %s = %v; only %v may", fn, lib, slices.Contains(deps, lib), users)
+			}
+		}
+		if slices.Contains(deps, "github.com/galleydocs/galley/shared/app/families") {
+			t.Errorf("functions/%s links package families (every family)", fn)
+		}
+	}
+	for _, f := range families.All() {
+		if linked[f.Name] == nil {
+			t.Errorf("functions/%s is not checked: add it to linked", f.Name)
+		}
+	}
+	for w := range families.WorkerHandlers() {
+		if linked[w] == nil {
+			t.Errorf("functions/%s is not checked: add it to linked", w)
+		}
+	}
+}

@@ -1,0 +1,110 @@
+// Package families lists every family and worker of Galley with their
+// code: local mode serves them all, and infra/ checks the template, the
+// routes and the OpenAPI document against them. A Lambda function never
+// imports it: each functions/<name>/main.go names its own family, so that
+// its binary links only that family (TestMainsMatchFamilies keeps the two
+// in step).
+package families
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/galleydocs/galley/shared/apidoc"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/comments"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/customfields"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/gitsync"
+	"github.com/galleydocs/galley/shared/imports"
+	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/search"
+	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/sso"
+	"github.com/galleydocs/galley/shared/translations"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// All lists every family, as each function's main.go builds it.
+func All() []app.Family {
+	return []app.Family{
+		// The users function also serves the API's OpenAPI document
+		// (generated from every family, embedded: see package apidoc).
+		app.NewFamily("users", "UsersFunction", users.Routes, apidoc.Routes),
+		app.NewFamily("orgs", "OrganizationsFunction", orgs.Routes),
+		app.NewFamily("spaces", "SpacesFunction", spaces.Routes),
+		app.NewFamily("collections", "CollectionsFunction", collections.Routes),
+		app.NewFamily("customfields", "CustomFieldsFunction", customfields.Routes),
+		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes),
+		app.NewFamily("sites", "SitesFunction", sites.Routes),
+		app.NewFamily("content", "ContentFunction", content.Routes),
+		app.NewFamily("search", "SearchFunction", search.Routes),
+		// Single sign-on (SAML providers, login info, the SAML login) and
+		// translation settings: the organization's identity and language
+		// settings, one function (docs/sso.md).
+		app.NewFamily("sso", "SSOFunction", sso.Routes, translations.Routes),
+		app.NewFamily("comments", "CommentsFunction", comments.Routes),
+		// OpenAPI specs: documents fetched, parsed and versioned by the
+		// OpenAPI worker (docs/workers.md).
+		app.NewFamily("openapi", "OpenAPIFunction", openapispecs.Routes),
+		// Git Sync: import and export requests, queued for the Git worker
+		// (docs/workers.md).
+		app.NewFamily("git", "GitFunction", gitsync.Routes),
+		// Content import from URLs, run within the request (docs/workers.md).
+		app.NewFamily("imports", "ImportsFunction", imports.Routes),
+	}
+}
+
+// ByName returns the named family.
+func ByName(name string) (app.Family, error) {
+	for _, f := range All() {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return app.Family{}, fmt.Errorf("no family %q", name)
+}
+
+// WorkerHandlers are each worker's handlers, by worker name (app.Workers).
+func WorkerHandlers() map[string]app.Handlers {
+	return map[string]app.Handlers{
+		"openapiworker": openapispecs.Handlers,
+		"gitworker":     gitsync.Handlers,
+	}
+}
+
+// JobHandlers are every worker's handlers, by kind: local mode runs them
+// all in-process.
+func JobHandlers(d *deps.Deps) map[string]queue.Handler {
+	all := map[string]queue.Handler{}
+	for _, w := range app.Workers() {
+		for kind, h := range WorkerHandlers()[w.Name](d) {
+			all[kind] = h
+		}
+	}
+	return all
+}
+
+// OpenAPI returns the OpenAPI document of every family, as indented JSON
+// (so that a change of the API reads as a diff): what apidoc embeds (`make
+// routes` writes it; a test compares them).
+func OpenAPI() ([]byte, error) {
+	api := app.NewAPI(app.Config{}, &deps.Deps{}, All()...)
+	raw, err := api.Huma.OpenAPI().MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}

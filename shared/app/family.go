@@ -1,0 +1,85 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/secret"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// Routes adds operations to an API: each family's package exports one
+// (spaces.Routes, ...).
+type Routes func(api *httpapi.API, d *deps.Deps)
+
+// Family is one resource family: one Lambda function in template.yaml, one
+// set of operations. The package app imports no family: each function's
+// main.go names its own, so that each binary links only its family's code
+// (package families lists them all, for local mode and the checks of
+// infra/).
+type Family struct {
+	// Name selects the family (functions/<name>).
+	Name string
+	// Function is the family's logical id in template.yaml.
+	Function string
+	// Routes add the family's operations; most families have one.
+	Routes []Routes
+}
+
+// NewFamily returns the family name served by the function of that logical
+// id with those routes.
+func NewFamily(name, function string, routes ...Routes) Family {
+	return Family{Name: name, Function: function, Routes: routes}
+}
+
+// NewAPI returns an API serving the given families. Every API authenticates
+// its callers with the users family's tokens (users.Authenticate), so every
+// function links that package.
+func NewAPI(c Config, d *deps.Deps, families ...Family) *httpapi.API {
+	api := httpapi.New(httpapi.Config{Logger: d.Logger, Auth: users.New(d), APIURL: c.APIURL, AppURL: c.AppURL,
+		Version: Version, Build: c.Build})
+	if d.Pager != nil {
+		// The page-token secret is read before the first operation runs, not
+		// at start-up; a failed read answers 500 (and is tried again next time).
+		pager := d.Pager
+		api.Huma.UseMiddleware(func(ctx huma.Context, next func(huma.Context)) {
+			if err := pager.Load(ctx.Context()); err != nil {
+				httpapi.LoggerFrom(ctx.Context()).Error("load the instance secret", "err", err.Error())
+				_ = huma.WriteErr(api.Huma, ctx, http.StatusInternalServerError, "Internal error")
+				return
+			}
+			next(ctx)
+		})
+	}
+	for _, f := range families {
+		for _, r := range f.Routes {
+			r(api, d)
+		}
+	}
+	return api
+}
+
+// NewDeps assembles the services' dependencies on the given ports. It does
+// no I/O: the installation's secret (page tokens, sealed credentials) is
+// read on first use.
+func NewDeps(_ context.Context, c Config, d deps.Deps) (*deps.Deps, error) {
+	if d.Store == nil {
+		return nil, fmt.Errorf("deps: no store")
+	}
+	if d.Logger == nil {
+		d.Logger = c.Logger()
+	}
+	d.Authz = access.NewAuthorizer(d.Store)
+	if d.Secret == nil {
+		d.Secret = secret.New(d.Store)
+	}
+	d.Pager = httpapi.NewLazyPager(d.Secret.Key)
+	d.FetchAllowPrivate = c.FetchAllowPrivate
+	return &d, nil
+}

@@ -1,0 +1,88 @@
+// Package secret owns the installation's secret: 32 random bytes made once
+// per installation and kept in the store, from which page tokens are signed
+// and job credentials sealed. It is read on first use, not at start-up, so
+// that a Lambda function does no network I/O before its first invocation,
+// and kept for the life of the process once read.
+package secret
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Instance is the installation's secret, read lazily.
+type Instance struct {
+	store store.Store
+	mu    sync.Mutex
+	key   []byte
+}
+
+// New returns the secret kept in s; nothing is read until Key is called.
+func New(s store.Store) *Instance { return &Instance{store: s} }
+
+// Fixed returns an Instance holding key (tests, tools).
+func Fixed(key []byte) *Instance { return &Instance{key: key} }
+
+type record struct {
+	Key []byte `json:"key"`
+}
+
+// Key returns the secret, reading it (or creating it, when the installation
+// has none yet) on the first call. A failed read is not kept: the next call
+// tries again.
+func (i *Instance) Key(ctx context.Context) ([]byte, error) {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if i.key != nil {
+		return i.key, nil
+	}
+	if i.store == nil {
+		return nil, errors.New("instance secret: no store")
+	}
+	// Two attempts: a concurrent first start may create it between our read
+	// and our put-if-absent; the second read then finds it.
+	for attempt := 0; attempt < 2; attempt++ {
+		v, _, err := records.Get[record](ctx, i.store, keys.InstanceSecret())
+		if err == nil {
+			i.key = v.Key
+			return i.key, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return nil, fmt.Errorf("read instance secret: %w", err)
+		}
+		fresh := record{Key: make([]byte, 32)}
+		if _, err := rand.Read(fresh.Key); err != nil {
+			return nil, err
+		}
+		err = i.store.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists))
+		if err == nil {
+			i.key = fresh.Key
+			return i.key, nil
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			return nil, fmt.Errorf("create instance secret: %w", err)
+		}
+	}
+	return nil, errors.New("instance secret: could not read or create it")
+}
+
+// Derive returns a key for one purpose, derived from the secret with
+// HMAC-SHA-256, so that no two uses share a key.
+func (i *Instance) Derive(ctx context.Context, purpose string) ([]byte, error) {
+	k, err := i.Key(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := hmac.New(sha256.New, k)
+	m.Write([]byte(purpose))
+	return m.Sum(nil), nil
+}
