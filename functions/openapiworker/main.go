@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 )
 
-func main() { app.StartWorker("openapiworker", openapispecs.Handlers) }
+func main() { app.StartWorker("openapiworker", openapiworker.Handlers) }

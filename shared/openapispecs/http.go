@@ -12,7 +12,6 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/queue"
 )
 
 // SlugPattern is the reference's OpenAPISpecSlug pattern.
@@ -148,12 +147,6 @@ type contentOut struct {
 
 // maxTextBytes bounds a request carrying a specification as text.
 const maxTextBytes = 5 << 20
-
-// Handlers are the OpenAPI worker's job handlers, by kind, on the service
-// built from d.
-func Handlers(d *deps.Deps) map[string]queue.Handler {
-	return map[string]queue.Handler{JobKind: New(d).Handle}
-}
 
 // Routes adds the openapispecs family's operations, on the service built from d.
 func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }

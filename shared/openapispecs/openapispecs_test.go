@@ -17,6 +17,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/queuetest"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -75,7 +76,7 @@ func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	k.Deps.Queue = f.queue
 	k.Deps.FetchAllowPrivate = true
 	k.Deps.Logger = slog.New(slog.NewJSONHandler(f.logs, nil))
-	f.svc = openapispecs.New(k.Deps)
+	f.svc = openapiworker.Service(k.Deps)
 	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	openapispecs.Register(f.api, f.svc)
 	ua, ta := k.User("alice")

@@ -8,12 +8,6 @@ import (
 	"fmt"
 	"net/url"
 	"path"
-	"strings"
-
-	"github.com/getkin/kin-openapi/openapi2"
-	"github.com/getkin/kin-openapi/openapi2conv"
-	"github.com/getkin/kin-openapi/openapi3"
-	"gopkg.in/yaml.v3"
 
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/fetch"
@@ -125,7 +119,11 @@ func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) (doc []byte, n
 			name = "openapi.json"
 		}
 	}
-	doc, err := Parse(ctx, raw)
+	if s.parse == nil {
+		// An API function without its queue: it cannot process documents.
+		return nil, "", "", model.OpenAPIParseError
+	}
+	doc, err := s.parse(ctx, raw)
 	if err != nil {
 		s.d.Logger.InfoContext(ctx, "OpenAPI parse failed", "spec", sp.ID, "err", err.Error())
 		return nil, "", "", model.OpenAPIParseError
@@ -143,86 +141,4 @@ func fileName(raw string) string {
 		return base
 	}
 	return "openapi.json"
-}
-
-// Parse reads an OpenAPI 3.x or Swagger 2.0 document in JSON or YAML,
-// validates it, and returns it as JSON (keys in the document's order are
-// not kept; values are). External references are refused: following them
-// would make the server fetch URLs the document names.
-func Parse(ctx context.Context, raw []byte) ([]byte, error) {
-	var tree any
-	if err := yaml.Unmarshal(raw, &tree); err != nil {
-		return nil, fmt.Errorf("not JSON or YAML: %w", err)
-	}
-	tree = jsonable(tree)
-	m, ok := tree.(map[string]any)
-	if !ok {
-		return nil, errors.New("not an object")
-	}
-	doc, err := json.Marshal(m)
-	if err != nil {
-		return nil, err
-	}
-	loader := openapi3.NewLoader()
-	loader.Context = ctx
-	loader.IsExternalRefsAllowed = false
-	loader.ReadFromURIFunc = func(*openapi3.Loader, *url.URL) ([]byte, error) {
-		return nil, errors.New("external references are not followed")
-	}
-	switch {
-	case m["openapi"] != nil:
-		v, _ := m["openapi"].(string)
-		if !strings.HasPrefix(v, "3.") {
-			return nil, fmt.Errorf("unsupported OpenAPI version %q", v)
-		}
-		t, err := loader.LoadFromData(doc)
-		if err != nil {
-			return nil, err
-		}
-		if err := t.Validate(ctx, openapi3.DisableExamplesValidation()); err != nil {
-			return nil, err
-		}
-	case m["swagger"] != nil:
-		if v, _ := m["swagger"].(string); v != "2.0" {
-			return nil, fmt.Errorf("unsupported Swagger version %q", m["swagger"])
-		}
-		var t2 openapi2.T
-		if err := json.Unmarshal(doc, &t2); err != nil {
-			return nil, err
-		}
-		t3, err := openapi2conv.ToV3(&t2)
-		if err != nil {
-			return nil, err
-		}
-		if err := t3.Validate(ctx, openapi3.DisableExamplesValidation()); err != nil {
-			return nil, err
-		}
-	default:
-		return nil, errors.New("neither openapi nor swagger is set")
-	}
-	return doc, nil
-}
-
-// jsonable turns what YAML decodes (maps with non-string keys, such as
-// response codes) into what JSON encodes.
-func jsonable(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, e := range t {
-			t[k] = jsonable(e)
-		}
-		return t
-	case map[any]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[fmt.Sprint(k)] = jsonable(e)
-		}
-		return out
-	case []any:
-		for i, e := range t {
-			t[i] = jsonable(e)
-		}
-		return t
-	}
-	return v
 }

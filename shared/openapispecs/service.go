@@ -55,6 +55,19 @@ type Service struct {
 	d *deps.Deps
 	// FetchTimeout bounds the fetch of a document.
 	FetchTimeout time.Duration
+	parse        Parser
+}
+
+// Parser reads an OpenAPI document (JSON or YAML) and returns it as JSON,
+// or an error when it is not one (package openapiworker has it).
+type Parser func(ctx context.Context, raw []byte) ([]byte, error)
+
+// WithParser returns s able to process documents with p: jobs run in this
+// process (the worker, local mode, or a function without a queue) need
+// one.
+func (s *Service) WithParser(p Parser) *Service {
+	s.parse = p
+	return s
 }
 
 // New returns the OpenAPI specs service.

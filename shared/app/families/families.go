@@ -22,6 +22,7 @@ import (
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/imports"
 	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/search"
@@ -75,7 +76,7 @@ func ByName(name string) (app.Family, error) {
 // WorkerHandlers are each worker's handlers, by worker name (app.Workers).
 func WorkerHandlers() map[string]app.Handlers {
 	return map[string]app.Handlers{
-		"openapiworker": openapispecs.Handlers,
+		"openapiworker": openapiworker.Handlers,
 		"gitworker":     gitsync.Handlers,
 	}
 }
