@@ -3,6 +3,7 @@ package comments
 import (
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -57,26 +58,15 @@ func emojis(field string, list []string) error {
 		n := 0
 		for _, r := range e {
 			if unicode.IsSpace(r) || unicode.IsControl(r) {
-				return apperr.Field(field+"["+itoa(i)+"]", "an emoji has no spaces")
+				return apperr.Field(field+"["+strconv.Itoa(i)+"]", "an emoji has no spaces")
 			}
 			n++
 		}
 		if n < 1 || n > 50 {
-			return apperr.Field(field+"["+itoa(i)+"]", "an emoji is 1 to 50 characters")
+			return apperr.Field(field+"["+strconv.Itoa(i)+"]", "an emoji is 1 to 50 characters")
 		}
 	}
 	return nil
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-	}
-	return string(b)
 }
 
 // The parts of the operations' inputs, shared by the operations on a

@@ -14,6 +14,7 @@ package content
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -314,7 +315,7 @@ func (ix *Index) SlugTaken(parent, slug, except string) bool {
 func (ix *Index) UniqueSlug(parent, base, except string) string {
 	slug := base
 	for n := 2; ix.SlugTaken(parent, slug, except); n++ {
-		slug = base + "-" + itoa(n)
+		slug = base + "-" + strconv.Itoa(n)
 	}
 	return slug
 }
@@ -414,18 +415,4 @@ func Slugify(title string) string {
 		return "page"
 	}
 	return b.String()
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var buf [20]byte
-	i := len(buf)
-	for n > 0 {
-		i--
-		buf[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(buf[i:])
 }

@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -130,7 +131,7 @@ func ChangeRequestView(ctx context.Context, cr model.ChangeRequest, head string,
 		Revision: cr.Revision, RevisionInitial: cr.RevisionInitial, RevisionMergedAncestor: cr.RevisionMergedAncestor,
 		RevisionMerged: cr.RevisionMerged, Comments: cr.Comments, Outdated: cr.Active() && cr.Base() != head,
 		URLs: ChangeRequestURLs{
-			App:      httpapi.AppURL(ctx) + "/s/" + cr.SpaceID + "/~/changes/" + itoa(cr.Number),
+			App:      httpapi.AppURL(ctx) + "/s/" + cr.SpaceID + "/~/changes/" + strconv.Itoa(cr.Number),
 			Location: httpapi.APIURL(ctx) + "/v1/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID,
 		}}
 }

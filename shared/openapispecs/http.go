@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -303,12 +304,7 @@ func alsoAnswers(api *httpapi.API, method, path string, def, status int, desc st
 	if op == nil || op.Responses == nil {
 		return
 	}
-	resp := *op.Responses[itoa(def)]
+	resp := *op.Responses[strconv.Itoa(def)]
 	resp.Description = desc
-	op.Responses[itoa(status)] = &resp
-}
-
-func itoa(n int) string {
-	b := []byte{byte('0' + n/100), byte('0' + n/10%10), byte('0' + n%10)}
-	return string(b)
+	op.Responses[strconv.Itoa(status)] = &resp
 }
