@@ -19,11 +19,12 @@ import (
 // bigSpace is a space of many pages, seeded with direct writes (thousands
 // of HTTP calls would make the benchmarks take minutes).
 type bigSpace struct {
-	svc  *content.Service
-	src  content.Source
-	leaf string // a page without children, in a middle section
-	path string // the leaf's path
-	file string
+	svc     *content.Service
+	src     content.Source
+	leaf    string // a page without children, in a middle section
+	section string // the middle section's top page
+	path    string // the leaf's path
+	file    string
 }
 
 // seedBigSpace makes a space whose head has n pages in sections of 100 (a
@@ -80,7 +81,7 @@ func seedBigSpace(tb testing.TB, n int) *bigSpace {
 		tb.Fatal(err)
 	}
 	mid := fmt.Sprintf("s%04d", sections/2)
-	return &bigSpace{svc: content.New(k.Deps), src: content.HeadSource(ctx, sp), leaf: mid + fmt.Sprintf("-p%04d", per/2),
+	return &bigSpace{svc: content.New(k.Deps), src: content.HeadSource(ctx, sp), leaf: mid + fmt.Sprintf("-p%04d", per/2), section: mid,
 		path: fmt.Sprintf("section-%d/page-%d", sections/2, per/2), file: "f025"}
 }
 
@@ -100,6 +101,15 @@ func BenchmarkReads5000Pages(b *testing.B) {
 		}},
 		{"page_as_document", func() error {
 			_, err := bs.svc.Page(ctx, bs.src, bs.leaf, content.FormatDocument, true)
+			return err
+		}},
+		{"section_as_markdown", func() error {
+			// A page with 99 children: the read grows with the page.
+			_, err := bs.svc.Page(ctx, bs.src, bs.section, content.FormatMarkdown, true)
+			return err
+		}},
+		{"page_by_path", func() error {
+			_, err := bs.svc.PageByPath(ctx, bs.src, bs.path, content.FormatDocument, true)
 			return err
 		}},
 		{"file", func() error {
