@@ -22,23 +22,25 @@ import (
 // in proportion to that page, not to the tree: the tree blob of a
 // 5,000-page revision is 1.3 MB of JSON, and decoding it takes tens of
 // milliseconds and megabytes. The index holds the same pages and files,
-// cut into small blobs:
+// cut into small blobs (docs/content.md, "The read index"):
 //
-//   - chunks: the pages in depth-first order, indexChunkPages a blob, each
+//   - chunks: the pages in depth-first order, indexChunkPages a blob, one
+//     JSON entry a line (a read decodes only the lines it needs), each
 //     with its path and the position after its last descendant, so a
 //     page's subtree is the run of entries that follows it (a leaf reads
-//     one chunk, a section of 100 pages one or two);
+//     one chunk, a section of 100 pages one or two); gzipped;
 //   - lookups: page id -> position, page path -> page id, file id -> file,
-//     spread over about one blob per indexLookupKeys keys by a hash of the
-//     key;
+//     spread over one blob per indexLookupKeys keys or so by a hash of the
+//     key; one key a line, found by scanning the bytes, not decoded;
 //   - a manifest naming how many of each there are, written last: a
-//     manifest means a whole index.
+//     manifest means a whole index. A process keeps the last ones it read.
 //
 // Trees are immutable and named by their hash, so the index is keyed by
 // the tree's hash (revisions sharing a tree share it) and never changes.
 // It is built by the first read that needs it (from the tree, as every read
 // did before), so revisions written before it existed read the same, and
-// writing a revision costs what it did.
+// writing a revision costs what it did. A part found missing is rebuilt
+// the same way.
 
 const (
 	indexVersion    = "v1"
@@ -349,6 +351,8 @@ func (tr *TreeReader) build(ctx context.Context) error {
 		// The index only saves work: this read answers from the index
 		// in memory, and the next one tries again.
 		tr.r.d.Logger.WarnContext(ctx, "tree index not written", "space", tr.rev.SpaceID, "tree", tr.rev.Tree, "err", err)
+	} else {
+		tr.r.manifests.put(indexKey(tr.rev.SpaceID, tr.rev.Tree, "manifest"), b.manifest)
 	}
 	tr.built = true
 	tr.manifest = b.manifest
