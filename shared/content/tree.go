@@ -8,8 +8,9 @@
 // tree, a gzipped JSON blob keyed by its hash; each page names its document,
 // a blob keyed by the hash of its markdown body. A revision that changes one
 // page of thousands writes one document, one tree and one item; reading the
-// tree or a page costs one table read and one or two blob reads whatever the
-// number of pages.
+// tree costs one table read and one blob read whatever the number of pages,
+// and reading one page or one file a few small blob reads of the tree's read
+// index (treeindex.go) instead of the whole tree.
 package content
 
 import (
