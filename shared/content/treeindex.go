@@ -124,7 +124,7 @@ func buildIndex(ix *Index) *builtIndex {
 	b.manifest = indexManifest{Pages: len(b.entries), Chunk: indexChunkPages, Lookups: n}
 	b.lookups = make([][]string, n)
 	add := func(kind, key string, v any) {
-		raw, _ := json.Marshal(v)
+		raw, _ := json.Marshal(v) // ints, strings and files always encode
 		i := lookupOf(kind, key, n)
 		b.lookups[i] = append(b.lookups[i], lookupLine(kind, key)+string(raw))
 	}
@@ -149,7 +149,8 @@ func (b *builtIndex) chunk(c int) []indexEntry {
 	return b.entries[c*b.manifest.Chunk : min((c+1)*b.manifest.Chunk, len(b.entries))]
 }
 
-// write stores the index; the manifest goes last, once the rest is there.
+// writeIndex stores an index; the manifest goes last, once the rest is
+// there.
 func (r *Repo) writeIndex(ctx context.Context, spaceID, treeHash string, b *builtIndex) error {
 	type object struct {
 		name  string
@@ -276,7 +277,8 @@ func (c *manifestCache) put(k string, m indexManifest) {
 }
 
 // TreeReader answers reads of one page or one file of a revision, reading
-// only the parts of the tree's index they need, each once.
+// only the parts of the tree's index they need, each once. It serves one
+// request: it is not safe for concurrent use.
 type TreeReader struct {
 	r        *Repo
 	rev      model.Revision
