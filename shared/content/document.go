@@ -22,6 +22,19 @@ type Node = map[string]any
 type Resolver struct {
 	Index *Index
 	Page  *Page
+	// Locator finds pages when Index is nil: a read of one page resolves
+	// its links without the whole tree.
+	Locator PageLocator
+}
+
+// PageLocator finds pages by the markdown file paths that links between
+// pages name. An Index is one.
+type PageLocator interface {
+	// GitPath is the markdown file a page is written to (Index.GitPath).
+	GitPath(id string) string
+	// PageAtGitPath is the id of the page written to a markdown file path
+	// (Index.ByGitPath), or "".
+	PageAtGitPath(path string) string
 }
 
 // Ref resolves a link target.
@@ -34,14 +47,18 @@ func (r Resolver) Ref(href string) Node {
 	case strings.Contains(href, "://") || strings.HasPrefix(href, "mailto:") || strings.HasPrefix(href, "/"):
 		return Node{"kind": "url", "url": href}
 	}
-	if r.Index != nil && r.Page != nil {
+	loc := r.Locator
+	if r.Index != nil {
+		loc = r.Index
+	}
+	if loc != nil && r.Page != nil {
 		target, anchor, _ := strings.Cut(href, "#")
-		dir := path.Dir(r.Index.GitPath(r.Page.ID))
-		if p := r.Index.ByGitPath(path.Join(dir, target)); p != nil {
+		dir := path.Dir(loc.GitPath(r.Page.ID))
+		if id := loc.PageAtGitPath(path.Join(dir, target)); id != "" {
 			if anchor != "" {
-				return Node{"kind": "anchor", "anchor": anchor, "page": p.ID}
+				return Node{"kind": "anchor", "anchor": anchor, "page": id}
 			}
-			return Node{"kind": "page", "page": p.ID}
+			return Node{"kind": "page", "page": id}
 		}
 	}
 	return Node{"kind": "url", "url": href}

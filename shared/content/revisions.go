@@ -30,10 +30,12 @@ const (
 // Repo reads and writes revisions, their trees and documents.
 type Repo struct {
 	d *deps.Deps
+	// manifests are the tree index manifests this process read last.
+	manifests *manifestCache
 }
 
 // NewRepo returns the revision storage of d.
-func NewRepo(d *deps.Deps) *Repo { return &Repo{d: d} }
+func NewRepo(d *deps.Deps) *Repo { return &Repo{d: d, manifests: &manifestCache{}} }
 
 // Blob keys: content-addressed, per space (so a space's blobs can be
 // removed with it). Trees are gzipped JSON; documents and files raw.

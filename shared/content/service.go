@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -129,32 +130,71 @@ const (
 )
 
 // Page reads one page of src with its children, and its body in format.
+// It reads the tree's index (see TreeReader), not the whole tree.
 func (s *Service) Page(ctx context.Context, src Source, pageID, format string, metadata bool) (RevisionPage, error) {
-	_, ix, err := s.Repo.Load(ctx, src.Space.ID, src.Revision)
+	tr, err := s.reader(ctx, src)
 	if err != nil {
 		return RevisionPage{}, err
 	}
-	p := ix.Page(pageID)
-	if p == nil {
+	return s.page(ctx, src, tr, pageID, format, metadata)
+}
+
+// PageByPath reads the page of src at a path (its slugs from the top,
+// "intro/setup"; slashes around it are ignored), as Page does.
+func (s *Service) PageByPath(ctx context.Context, src Source, path, format string, metadata bool) (RevisionPage, error) {
+	tr, err := s.reader(ctx, src)
+	if err != nil {
+		return RevisionPage{}, err
+	}
+	// An empty path names no page (Index.ByPath would find a top-level
+	// page without a slug: a link).
+	id := ""
+	if trimmed := strings.Trim(path, "/"); trimmed != "" {
+		if id, err = tr.PageAtPath(ctx, trimmed); err != nil {
+			return RevisionPage{}, err
+		}
+	}
+	if id == "" {
+		return RevisionPage{}, apperr.NotFoundf("page at path %s not found", path)
+	}
+	return s.page(ctx, src, tr, id, format, metadata)
+}
+
+func (s *Service) reader(ctx context.Context, src Source) (*TreeReader, error) {
+	rev, err := s.Repo.Revision(ctx, src.Space.ID, src.Revision)
+	if err != nil {
+		return nil, err
+	}
+	return s.Repo.Reader(ctx, rev)
+}
+
+func (s *Service) page(ctx context.Context, src Source, tr *TreeReader, pageID, format string, metadata bool) (RevisionPage, error) {
+	sub, pos, err := tr.subtree(ctx, pageID)
+	if err != nil {
+		return RevisionPage{}, err
+	}
+	if sub == nil {
 		return RevisionPage{}, apperr.NotFoundf("page %s not found", pageID)
 	}
+	p := &sub[0].Page
 	o := s.options(ctx, src, metadata)
-	v := PageView(p, ix.Path(pageID), o)
+	v := PageView(p, sub[0].Path, o)
 	if p.Type != TypeLink {
-		paths := ix.Paths()
-		var build func(parent string) []RevisionPage
-		build = func(parent string) []RevisionPage {
+		// The children of the entry at i are the runs of entries up to
+		// its End, each child's own subtree skipped by its End.
+		var build func(from, to int) []RevisionPage
+		build = func(from, to int) []RevisionPage {
 			out := []RevisionPage{}
-			for _, id := range ix.Children(parent) {
-				c := PageView(ix.Page(id), paths[id], o)
+			for i := from; i < to; i = sub[i].End - pos {
+				c := PageView(&sub[i].Page, sub[i].Path, o)
 				if c.Type != TypeLink {
-					c.Pages = build(id)
+					c.Pages = build(i+1, sub[i].End-pos)
 				}
 				out = append(out, c)
 			}
 			return out
 		}
-		v.Pages = build(pageID)
+		v.Pages = build(1, len(sub))
 	}
 	if p.Type != TypeDocument {
 		return v, nil
@@ -168,7 +208,11 @@ func (s *Service) Page(ctx context.Context, src Source, pageID, format string, m
 		md := RenderMarkdown(p, body)
 		v.Markdown = &md
 	default:
-		doc := ToDocument(body, Resolver{Index: ix, Page: p})
+		loc := &locator{ctx: ctx, tr: tr}
+		doc := ToDocument(body, Resolver{Page: p, Locator: loc})
+		if loc.err != nil {
+			return RevisionPage{}, loc.err
+		}
 		v.Document = &doc
 	}
 	return v, nil
@@ -208,11 +252,14 @@ func (s *Service) Files(ctx context.Context, src Source, p httpapi.ListParams, m
 
 // File reads one file of src.
 func (s *Service) File(ctx context.Context, src Source, fileID string, metadata bool) (RevisionFile, error) {
-	_, ix, err := s.Repo.Load(ctx, src.Space.ID, src.Revision)
+	tr, err := s.reader(ctx, src)
 	if err != nil {
 		return RevisionFile{}, err
 	}
-	f := ix.File(fileID)
+	f, err := tr.File(ctx, fileID)
+	if err != nil {
+		return RevisionFile{}, err
+	}
 	if f == nil {
 		return RevisionFile{}, apperr.NotFoundf("file %s not found", fileID)
 	}

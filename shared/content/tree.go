@@ -8,8 +8,9 @@
 // tree, a gzipped JSON blob keyed by its hash; each page names its document,
 // a blob keyed by the hash of its markdown body. A revision that changes one
 // page of thousands writes one document, one tree and one item; reading the
-// tree or a page costs one table read and one or two blob reads whatever the
-// number of pages.
+// tree costs one table read and one blob read whatever the number of pages,
+// and reading one page or one file a few small blob reads of the tree's read
+// index (treeindex.go) instead of the whole tree.
 package content
 
 import (
@@ -249,15 +250,24 @@ func (ix *Index) GitPath(id string) string {
 // ByGitPath finds the page written to a markdown file path (see GitPath);
 // a folder path ("guides") finds the folder's page too.
 func (ix *Index) ByGitPath(path string) *Page {
-	path = strings.Trim(path, "/")
-	switch {
-	case strings.HasSuffix(path, "/README.md"):
-		path = strings.TrimSuffix(path, "/README.md")
-	case path == "README.md":
+	path, ok := pathOfGitPath(path)
+	if !ok {
 		return nil
-	case strings.HasSuffix(path, ".md"):
-		path = strings.TrimSuffix(path, ".md")
 	}
+	return ix.ByPath(path)
+}
+
+// PageAtGitPath is the id of the page ByGitPath finds, or "".
+func (ix *Index) PageAtGitPath(path string) string {
+	if p := ix.ByGitPath(path); p != nil {
+		return p.ID
+	}
+	return ""
+}
+
+// ByPath finds a page by its path (see Path): among the children of each
+// page in turn, the first whose slug is the path's next segment.
+func (ix *Index) ByPath(path string) *Page {
 	parent := ""
 	var found *Page
 	for _, seg := range strings.Split(path, "/") {
@@ -274,6 +284,21 @@ func (ix *Index) ByGitPath(path string) *Page {
 		parent = found.ID
 	}
 	return found
+}
+
+// pathOfGitPath is the page path a markdown file path names (see GitPath);
+// false when it can name no page.
+func pathOfGitPath(path string) (string, bool) {
+	path = strings.Trim(path, "/")
+	switch {
+	case strings.HasSuffix(path, "/README.md"):
+		path = strings.TrimSuffix(path, "/README.md")
+	case path == "README.md":
+		return "", false
+	case strings.HasSuffix(path, ".md"):
+		path = strings.TrimSuffix(path, ".md")
+	}
+	return path, true
 }
 
 // IsDescendant reports whether id is under (or is) ancestor.
