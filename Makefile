@@ -23,7 +23,7 @@ SAM_BUILD_DIR ?= .aws-sam/build
 SAM_ENV := SAM_CLI_TELEMETRY=0 AWS_DEFAULT_REGION=us-east-1 AWS_REGION=us-east-1 AWS_EC2_METADATA_DISABLED=true
 
 # The Lambda functions: logical id in template.yaml -> functions/<dir>.
-# Keep in step with shared/app.Families() (infra/template_test.go checks the
+# Keep in step with shared/app/families (infra/template_test.go checks the
 # template against it; `sam build` fails on a function without a target).
 LAMBDA_FUNCTIONS := UsersFunction OrganizationsFunction SpacesFunction
 dir_UsersFunction := users
