@@ -141,27 +141,28 @@ func instanceSecret(ctx context.Context, s store.Store) ([]byte, error) {
 	type secret struct {
 		Key []byte `json:"key"`
 	}
-	for attempt := 0; attempt < 3; attempt++ {
+	var key []byte
+	err := store.Retry(ctx, func() error {
 		v, _, err := records.Get[secret](ctx, s, keys.InstanceSecret())
 		if err == nil {
-			return v.Key, nil
+			key = v.Key
+			return nil
 		}
 		if !errors.Is(err, store.ErrNotFound) {
-			return nil, fmt.Errorf("read instance secret: %w", err)
+			return fmt.Errorf("read instance secret: %w", err)
 		}
 		fresh := secret{Key: make([]byte, 32)}
 		if _, err := rand.Read(fresh.Key); err != nil {
-			return nil, err
+			return err
 		}
-		err = s.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists))
-		if err == nil {
-			return fresh.Key, nil
+		// A conflict: another process made it meanwhile; read theirs.
+		if err := s.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists)); err != nil {
+			return fmt.Errorf("create instance secret: %w", err)
 		}
-		if !errors.Is(err, store.ErrConflict) {
-			return nil, fmt.Errorf("create instance secret: %w", err)
-		}
-	}
-	return nil, errors.New("instance secret: could not read or create it")
+		key = fresh.Key
+		return nil
+	})
+	return key, err
 }
 
 // registerOpenAPI serves the whole API's OpenAPI document. It is built on

@@ -106,7 +106,7 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		return Result{}, err
 	}
 	var out Result
-	err := retry(ctx, func() error {
+	err := store.Retry(ctx, func() error {
 		cr, v, err := s.read(ctx, spaceID, ref)
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func (s *Service) UpdateFromSpace(ctx context.Context, spaceID, ref string) (Res
 		return Result{}, err
 	}
 	var out Result
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		cr, v, err := s.read(ctx, spaceID, ref)
 		if err != nil {
 			return err

@@ -248,24 +248,31 @@ func stateOp(st model.GitSync, v int64) store.Op {
 
 // updateState changes a space's state with fn, guarded by its version.
 func (s *Service) updateState(ctx context.Context, spaceID string, fn func(*model.GitSync) error) (model.GitSync, error) {
-	for attempt := 0; attempt < 20; attempt++ {
-		st, v, err := s.state(ctx, spaceID)
-		if err != nil {
-			return st, err
+	var st model.GitSync
+	var fnErr error // fn's own errors are answered with the state read
+	err := store.Retry(ctx, func() error {
+		var v int64
+		var err error
+		if st, v, err = s.state(ctx, spaceID); err != nil {
+			return err
 		}
-		if err := fn(&st); err != nil {
-			return st, err
+		if fnErr = fn(&st); fnErr != nil {
+			return nil
 		}
-		err = s.d.Store.Write(ctx, stateOp(st, v))
-		if errors.Is(err, store.ErrConflict) {
-			continue
+		if err := s.d.Store.Write(ctx, stateOp(st, v)); err != nil {
+			return fmt.Errorf("write Git Sync state: %w", err)
 		}
-		if err != nil {
-			return st, fmt.Errorf("write Git Sync state: %w", err)
-		}
-		return st, nil
+		return nil
+	})
+	switch {
+	case fnErr != nil:
+		return st, fnErr
+	case errors.Is(err, store.ErrContention):
+		return model.GitSync{}, apperr.Conflictf("too many concurrent Git Sync changes; try again")
+	case err != nil:
+		return st, err
 	}
-	return model.GitSync{}, apperr.Conflictf("too many concurrent Git Sync changes; try again")
+	return st, nil
 }
 
 // sealKey derives the key sealing job credentials from the installation's
@@ -274,26 +281,32 @@ func (s *Service) sealKey(ctx context.Context) ([]byte, error) {
 	type secret struct {
 		Key []byte `json:"key"`
 	}
-	for attempt := 0; attempt < 3; attempt++ {
+	var key []byte
+	err := store.Retry(ctx, func() error {
 		v, _, err := records.Get[secret](ctx, s.d.Store, keys.InstanceSecret())
 		if err == nil {
 			m := hmac.New(sha256.New, v.Key)
 			m.Write([]byte("galley job credentials v1"))
-			return m.Sum(nil), nil
+			key = m.Sum(nil)
+			return nil
 		}
 		if !errors.Is(err, store.ErrNotFound) {
-			return nil, fmt.Errorf("read instance secret: %w", err)
+			return fmt.Errorf("read instance secret: %w", err)
 		}
 		fresh := secret{Key: make([]byte, 32)}
 		if _, err := rand.Read(fresh.Key); err != nil {
-			return nil, err
+			return err
 		}
-		err = s.d.Store.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists))
-		if err != nil && !errors.Is(err, store.ErrConflict) {
-			return nil, fmt.Errorf("create instance secret: %w", err)
+		// A conflict: another process made it meanwhile; read theirs.
+		if err := s.d.Store.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists)); err != nil {
+			return fmt.Errorf("create instance secret: %w", err)
 		}
-	}
-	return nil, errors.New("instance secret: could not read or create it")
+		m := hmac.New(sha256.New, fresh.Key)
+		m.Write([]byte("galley job credentials v1"))
+		key = m.Sum(nil)
+		return nil
+	})
+	return key, err
 }
 
 func (s *Service) aead(ctx context.Context) (cipher.AEAD, error) {

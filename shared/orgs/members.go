@@ -398,19 +398,21 @@ func (s *Service) otherAdminRemains(ctx context.Context, orgID, userID string) e
 // the same transaction: of two such changes racing on the same count, one
 // fails its condition and runs again on the new count.
 func (s *Service) writeMember(ctx context.Context, orgID, userID string, fn func(*model.Member) (remove bool, err error)) (model.Member, error) {
-	for attempt := 0; attempt < maxAttempts; attempt++ {
+	var m model.Member
+	err := store.Retry(ctx, func() error {
 		o, ov, err := s.getOrg(ctx, orgID)
 		if err != nil {
-			return model.Member{}, err
+			return err
 		}
-		m, mv, err := s.getMember(ctx, orgID, userID)
+		var mv int64
+		m, mv, err = s.getMember(ctx, orgID, userID)
 		if err != nil {
-			return model.Member{}, err
+			return err
 		}
 		old := m
 		remove, err := fn(&m)
 		if err != nil {
-			return model.Member{}, err
+			return err
 		}
 		k := keys.Member(orgID, userID)
 		ops := []store.Op{store.PutIfVersion(memberItem(m, mv+1), mv)}
@@ -419,18 +421,17 @@ func (s *Service) writeMember(ctx context.Context, orgID, userID string, fn func
 		}
 		if isActiveAdmin(old) && (remove || !isActiveAdmin(m)) {
 			if err := s.otherAdminRemains(ctx, orgID, userID); err != nil {
-				return model.Member{}, err
+				return err
 			}
 			ops = append(ops, store.PutIfVersion(records.Item(keys.Org(orgID), o, ov+1), ov))
 		}
-		err = s.d.Store.Write(ctx, ops...)
-		if errors.Is(err, store.ErrConflict) {
-			continue
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return fmt.Errorf("write member: %w", err)
 		}
-		if err != nil {
-			return model.Member{}, fmt.Errorf("write member: %w", err)
-		}
-		return m, nil
+		return nil
+	})
+	if err != nil {
+		return model.Member{}, err
 	}
-	return model.Member{}, fmt.Errorf("write member %s: %w after %d attempts", userID, store.ErrConflict, maxAttempts)
+	return m, nil
 }

@@ -43,10 +43,6 @@ type Service struct {
 // New returns the organizations service.
 func New(d *deps.Deps, u *users.Service) *Service { return &Service{d: d, users: u} }
 
-// maxAttempts bounds the retries of a transaction that lost a race (a
-// version changed between read and write).
-const maxAttempts = 20
-
 // stampLayout is the fixed-width UTC form of times used in sort keys and
 // page positions, so that they sort as strings.
 const stampLayout = "2006-01-02T15:04:05.000Z"
