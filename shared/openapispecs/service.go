@@ -39,6 +39,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
@@ -181,11 +182,10 @@ func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyN
 		} else {
 			op = store.Put(records.Item(k, sp, 1), store.IfNotExists)
 		}
-		ok := keys.Org(orgID)
-		err = s.d.Store.Write(ctx, store.Check(ok.PK, ok.SK, store.IfExists, 0), op)
+		err = s.d.Store.Write(ctx, orgs.CheckOrg(orgID, 0), op)
 		if errors.Is(err, store.ErrConflict) {
-			if _, _, oerr := records.Get[model.Organization](ctx, s.d.Store, ok); errors.Is(oerr, store.ErrNotFound) {
-				return apperr.NotFoundf("organization %s not found", orgID)
+			if _, _, oerr := orgs.ReadOrg(ctx, s.d.Store, orgID); apperr.Is(oerr, apperr.NotFound) {
+				return oerr
 			}
 		}
 		if err != nil {

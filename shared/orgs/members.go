@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -290,7 +291,7 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 	if order != OrderAsc && order != OrderDesc {
 		return nil, nil, apperr.Field("order", "must be asc or desc")
 	}
-	sc := httpapi.Scope("listMemberSpaces", keys.OrgSpaces(orgID), "member="+userID, "order="+order)
+	sc := httpapi.Scope("listMemberSpaces", spaces.OrgListKey(orgID), "member="+userID, "order="+order)
 	after, err := s.d.Pager.Key(sc, p.Page)
 	if err != nil {
 		return nil, nil, err
@@ -307,7 +308,7 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 		return nil, nil, err
 	}
 	member := s.d.Authz.ViewerOf(m)
-	sps, next, err := records.QueryPage[model.Space](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Reverse: order == OrderDesc, Limit: p.Size(), After: after})
+	sps, next, err := spaces.LivePage(ctx, s.d.Store, orgID, order == OrderDesc, p.Size(), after)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list spaces: %w", err)
 	}
@@ -356,7 +357,7 @@ func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string, 
 	for i, tm := range tms {
 		ks[i] = keys.Team(orgID, tm.TeamID)
 	}
-	ts, err := loadAll[model.Team](ctx, s.d.Store, ks)
+	ts, err := records.GetAll[model.Team](ctx, s.d.Store, ks)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -363,9 +364,9 @@ func (s *Service) ACS(ctx context.Context, orgID, providerID, samlResponse strin
 	if err != nil {
 		return SignIn{}, err
 	}
-	o, _, err := records.Get[model.Organization](ctx, s.d.Store, keys.Org(orgID))
+	o, _, err := orgs.ReadOrg(ctx, s.d.Store, orgID)
 	if err != nil {
-		return SignIn{}, fmt.Errorf("read organization: %w", err)
+		return SignIn{}, err
 	}
 	httpapi.LoggerFrom(ctx).InfoContext(ctx, "saml sign-in", "org", orgID, "provider", p.ID, "user", u.ID, "joined", joined)
 	return SignIn{User: u, Member: m, Org: o, Provider: p, Token: tok, Joined: joined}, nil
