@@ -109,6 +109,41 @@ func bump(it store.Item, kind string, delta int) ([]byte, error) {
 	return records.Item(keys.Key{PK: it.PK, SK: it.SK}, m, 0).Data, nil
 }
 
+// DropGrantsOps returns the operations that remove grants (as GrantsOn
+// read them) inside the caller's transaction, uncounting the space grants
+// from their members' and teams' records in orgID, each guarded by the
+// version read (a conflict, for the caller's store.Retry, if it moved).
+func (a *Authorizer) DropGrantsOps(ctx context.Context, orgID string, grants []model.Grant) ([]store.Op, error) {
+	counts := map[keys.Key]int{}
+	kinds := map[keys.Key]string{}
+	ops := make([]store.Op, 0, len(grants))
+	for _, g := range grants {
+		k := keys.Grant(g.ContentKind, g.ContentID, g.PrincipalKind, g.PrincipalID)
+		ops = append(ops, store.Delete(k.PK, k.SK, store.Always))
+		if g.ContentKind == model.KindSpace {
+			pk := principalKey(orgID, g.PrincipalKind, g.PrincipalID)
+			counts[pk]++
+			kinds[pk] = g.PrincipalKind
+		}
+	}
+	for k, n := range counts {
+		it, err := a.store.Get(ctx, k.PK, k.SK)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read grantee: %w", err)
+		}
+		next := it
+		if next.Data, err = bump(it, kinds[k], -n); err != nil {
+			return nil, err
+		}
+		next.Version = it.Version + 1
+		ops = append(ops, store.PutIfVersion(next, it.Version))
+	}
+	return ops, nil
+}
+
 // GrantsOn reads the grants on a space or a collection (consistently).
 func (a *Authorizer) GrantsOn(ctx context.Context, contentKind, contentID string) ([]model.Grant, error) {
 	items, err := store.QueryAll(ctx, a.store, store.Query{PK: keys.ContentPartition(contentKind, contentID), SKPrefix: keys.GrantPrefix})

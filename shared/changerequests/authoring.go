@@ -13,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/store"
 )
 
 // maxBatchBytes bounds an authoring request (files travel in it as
@@ -61,7 +62,7 @@ func (s *Service) Author(ctx context.Context, spaceID, ref string, b Batch) (Aut
 		return Authored{}, err
 	}
 	var out Authored
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		cr, v, err := s.read(ctx, spaceID, ref)
 		if err != nil {
 			return err

@@ -23,7 +23,7 @@ type Builder func(ctx context.Context, base model.Revision, ix *content.Index) (
 func (s *Service) LandOnSpace(ctx context.Context, spaceID string, standalone bool, build Builder) (model.Revision, model.Space, error) {
 	var out model.Revision
 	var sp model.Space
-	err := retry(ctx, func() error {
+	err := store.Retry(ctx, func() error {
 		old, cur, err := s.readSpace(ctx, spaceID)
 		if err != nil {
 			return err
@@ -57,7 +57,7 @@ func (s *Service) LandOnSpace(ctx context.Context, spaceID string, standalone bo
 func (s *Service) LandOnRequest(ctx context.Context, spaceID, ref, userID string, build Builder) (model.Revision, model.ChangeRequest, error) {
 	var out model.Revision
 	var res model.ChangeRequest
-	err := retry(ctx, func() error {
+	err := store.Retry(ctx, func() error {
 		cr, v, err := s.read(ctx, spaceID, ref)
 		if err != nil {
 			return err

@@ -106,7 +106,16 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		return Result{}, err
 	}
 	var out Result
-	err := retry(ctx, func() error {
+	// The merge of three revisions is kept across attempts: an attempt that
+	// lost its race to a write that moved no revision (a comment counted on
+	// the space, a request's subject) writes the same merge again without
+	// making it again.
+	var made struct {
+		ok                       bool
+		base, ours, theirs, tree string
+		conflicts                []content.Conflict
+	}
+	err := store.Retry(ctx, func() error {
 		cr, v, err := s.read(ctx, spaceID, ref)
 		if err != nil {
 			return err
@@ -118,10 +127,14 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		if err != nil {
 			return err
 		}
-		tree, conflicts, err := s.merge3(ctx, spaceID, cr.Base(), sp.Revision, cr.Revision, "the space", "the change request")
-		if err != nil {
-			return err
+		if !made.ok || made.base != cr.Base() || made.ours != sp.Revision || made.theirs != cr.Revision {
+			tree, conflicts, err := s.merge3(ctx, spaceID, cr.Base(), sp.Revision, cr.Revision, "the space", "the change request")
+			if err != nil {
+				return err
+			}
+			made.ok, made.base, made.ours, made.theirs, made.tree, made.conflicts = true, cr.Base(), sp.Revision, cr.Revision, tree, conflicts
 		}
+		tree, conflicts := made.tree, made.conflicts
 		if len(conflicts) > 0 {
 			out = Result{Revision: sp.Revision, Result: ResultConflicts, Conflicts: conflicts}
 			return nil
@@ -156,7 +169,7 @@ func (s *Service) UpdateFromSpace(ctx context.Context, spaceID, ref string) (Res
 		return Result{}, err
 	}
 	var out Result
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		cr, v, err := s.read(ctx, spaceID, ref)
 		if err != nil {
 			return err

@@ -26,10 +26,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -39,15 +37,13 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
 
 // MaxContributors bounds the contributors whose copies a request keeps, so
 // that a request and its copies fit in one transaction with room to spare.
 const MaxContributors = 80
-
-// maxAttempts bounds the retries of a write that lost a race.
-const maxAttempts = 20
 
 // Service manages change requests.
 type Service struct {
@@ -102,7 +98,7 @@ func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.
 	}
 	var cr model.ChangeRequest
 	var sp model.Space
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		old, cur, err := s.readSpace(ctx, spaceID)
 		if err != nil {
 			return err
@@ -127,31 +123,16 @@ type numberRecord struct {
 	ID string `json:"id"`
 }
 
-// readSpace reads a live space's item and record (no authorization).
-func (s *Service) readSpace(ctx context.Context, spaceID string) (store.Item, model.Space, error) {
-	k := keys.Space(spaceID)
-	it, err := s.d.Store.Get(ctx, k.PK, k.SK)
-	if errors.Is(err, store.ErrNotFound) {
-		return it, model.Space{}, apperr.NotFoundf("space %s not found", spaceID)
-	}
-	if err != nil {
-		return it, model.Space{}, fmt.Errorf("read space: %w", err)
-	}
-	sp, err := records.Decode[model.Space](it)
-	if err == nil && sp.DeletedAt != nil {
-		err = apperr.NotFoundf("space %s not found", spaceID)
-	}
-	return it, sp, err
+// readSpace reads a live space and its version (no authorization), for a
+// change written with spaceOp in the same transaction.
+func (s *Service) readSpace(ctx context.Context, spaceID string) (int64, model.Space, error) {
+	sp, v, err := spaces.ReadLive(ctx, s.d.Store, spaceID)
+	return v, sp, err
 }
 
-// spaceOp rewrites a space's item if it is still at the version read,
-// keeping the item's index keys (the spaces family owns them).
-func spaceOp(old store.Item, sp model.Space) store.Op {
-	next := old
-	next.Data = records.Item(keys.Space(sp.ID), sp, 0).Data
-	next.Version = old.Version + 1
-	return store.PutIfVersion(next, old.Version)
-}
+// spaceOp rewrites a space read at version v if it is still at v. The
+// spaces family owns the record: it sets the item's index keys.
+func spaceOp(v int64, sp model.Space) store.Op { return spaces.WriteOp(sp, v) }
 
 // crOps writes a request (if still at version; 0 for a new one) and its
 // contributors' copies.
@@ -270,7 +251,7 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 		return model.ChangeRequest{}, sp, err
 	}
 	var out model.ChangeRequest
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		cr, v, err := s.read(ctx, spaceID, ref)
 		if err != nil {
 			return err
@@ -300,26 +281,6 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 		return s.d.Store.Write(ctx, ops...)
 	})
 	return out, sp, err
-}
-
-// retry runs fn again while it loses a race (a version changed under it),
-// backing off randomly; after maxAttempts it answers Conflict.
-func retry(ctx context.Context, fn func() error) error {
-	for attempt := 0; ; attempt++ {
-		err := fn()
-		if !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-		if attempt == maxAttempts-1 {
-			return apperr.Conflictf("too many concurrent changes; try again")
-		}
-		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
-		}
-	}
 }
 
 // addContributor adds a user to a request's contributors (up to

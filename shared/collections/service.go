@@ -26,7 +26,6 @@ package collections
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -34,9 +33,8 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/tree"
@@ -71,12 +69,9 @@ func (s *Service) load(ctx context.Context, id string, op access.OrgOp) (model.C
 	if err != nil {
 		return model.Collection{}, nil, "", err
 	}
-	col, _, err := records.Get[model.Collection](ctx, s.d.Store, keys.Collection(id))
-	if errors.Is(err, store.ErrNotFound) {
-		return col, nil, "", apperr.NotFoundf("collection %s not found", id)
-	}
+	col, _, err := tree.ReadCollection(ctx, s.d.Store, id)
 	if err != nil {
-		return col, nil, "", fmt.Errorf("read collection: %w", err)
+		return col, nil, "", err
 	}
 	v, err := s.d.Authz.Viewer(ctx, c, col.OrgID)
 	if apperr.Is(err, apperr.NotFound) {
@@ -126,7 +121,7 @@ func (s *Service) Create(ctx context.Context, orgID, title, parentID string) (mo
 			return apperr.Field("parent", "collections cannot nest deeper here")
 		}
 		tx.New(col)
-		tx.Add(store.Check(keys.Org(orgID).PK, keys.Org(orgID).SK, store.IfExists, 0))
+		tx.Add(orgs.CheckOrg(orgID, 0))
 		return tx.Attach(ctx, orgID, parentID, g.Key, self)
 	})
 	if err != nil {
@@ -172,11 +167,7 @@ func (s *Service) List(ctx context.Context, orgID string, nested bool, limit int
 	if err != nil {
 		return Page{}, err
 	}
-	q := store.Query{Index: store.GSI2, PK: keys.ChildCollections(orgID, ""), Limit: limit, After: after}
-	if nested {
-		q = store.Query{Index: store.GSI1, PK: keys.OrgCollections(orgID), Limit: limit, After: after}
-	}
-	cols, next, err := records.QueryPage[model.Collection](ctx, s.d.Store, q)
+	cols, next, err := tree.CollectionsPage(ctx, s.d.Store, orgID, nested, limit, after)
 	if err != nil {
 		return Page{}, fmt.Errorf("list collections: %w", err)
 	}
@@ -205,7 +196,7 @@ func (s *Service) ListSpaces(ctx context.Context, id string, limit int, after *s
 		return spaces.Page{}, err
 	}
 	v.Remember(col)
-	sps, next, err := records.QueryPage[model.Space](ctx, s.d.Store, store.Query{Index: store.GSI2, PK: keys.CollectionSpaces(id), Limit: limit, After: after})
+	sps, next, err := spaces.InCollectionPage(ctx, s.d.Store, id, limit, after)
 	if err != nil {
 		return spaces.Page{}, fmt.Errorf("list spaces of collection: %w", err)
 	}
@@ -273,10 +264,11 @@ func (s *Service) Delete(ctx context.Context, id string) error {
 			return err
 		}
 		tx.Remove(id)
-		for _, g := range grants {
-			k := keys.Grant(g.ContentKind, g.ContentID, g.PrincipalKind, g.PrincipalID)
-			tx.Add(store.Delete(k.PK, k.SK, store.Always))
+		ops, err := s.d.Authz.DropGrantsOps(ctx, col.OrgID, grants)
+		if err != nil {
+			return err
 		}
+		tx.Add(ops...)
 		return nil
 	})
 	return internal("delete collection", err)

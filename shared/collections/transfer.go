@@ -2,15 +2,14 @@ package collections
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/tree"
@@ -67,7 +66,7 @@ func (s *Service) Transfer(ctx context.Context, id, targetOrg string) (model.Col
 		if err := tx.Attach(ctx, targetOrg, "", g.Key, self); err != nil {
 			return err
 		}
-		tx.Add(store.Check(keys.Org(targetOrg).PK, keys.Org(targetOrg).SK, store.IfExists, 0))
+		tx.Add(orgs.CheckOrg(targetOrg, 0))
 		oldPath, now := root.Path, s.d.Clock()
 		root.Parent, root.Position = "", g.Key
 		for _, cid := range sub.collections {
@@ -125,12 +124,12 @@ func (s *Service) subtree(ctx context.Context, tx *tree.Tx, root model.Collectio
 				}
 				sub.collections = append(sub.collections, ch.ID)
 			case model.KindSpace:
-				sp, v, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(ch.ID))
-				if errors.Is(err, store.ErrNotFound) {
+				sp, v, err := spaces.Read(ctx, s.d.Store, ch.ID)
+				if apperr.Is(err, apperr.NotFound) {
 					return sub, fmt.Errorf("entry of missing space %s in collection %s", ch.ID, sub.collections[i])
 				}
 				if err != nil {
-					return sub, fmt.Errorf("read space: %w", err)
+					return sub, err
 				}
 				sub.spaces = append(sub.spaces, versioned{sp, v})
 			}
@@ -144,65 +143,29 @@ func (s *Service) subtree(ctx context.Context, tx *tree.Tx, root model.Collectio
 
 // dropGrants removes the grants on the content of sub (they name users and
 // teams of the organization it leaves), uncounting space grants from their
-// members and teams.
+// members and teams (the access module owns grants and their counts).
 func (s *Service) dropGrants(ctx context.Context, tx *tree.Tx, orgID string, sub subtree) error {
-	counts := map[keys.Key]int{}
-	drop := func(kind, id string) error {
+	var grants []model.Grant
+	on := func(kind, id string) error {
 		gs, err := s.d.Authz.GrantsOn(ctx, kind, id)
-		if err != nil {
-			return err
-		}
-		for _, g := range gs {
-			k := keys.Grant(g.ContentKind, g.ContentID, g.PrincipalKind, g.PrincipalID)
-			tx.Add(store.Delete(k.PK, k.SK, store.Always))
-			if kind != model.KindSpace {
-				continue
-			}
-			if g.PrincipalKind == model.PrincipalTeam {
-				counts[keys.Team(orgID, g.PrincipalID)]++
-			} else {
-				counts[keys.Member(orgID, g.PrincipalID)]++
-			}
-		}
-		return nil
+		grants = append(grants, gs...)
+		return err
 	}
 	for _, id := range sub.collections {
-		if err := drop(model.KindCollection, id); err != nil {
+		if err := on(model.KindCollection, id); err != nil {
 			return err
 		}
 	}
 	for _, sp := range sub.spaces {
-		if err := drop(model.KindSpace, sp.space.ID); err != nil {
+		if err := on(model.KindSpace, sp.space.ID); err != nil {
 			return err
 		}
 	}
-	for k, n := range counts {
-		it, err := s.d.Store.Get(ctx, k.PK, k.SK)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("read grantee: %w", err)
-		}
-		next := it
-		if strings.HasPrefix(k.SK, keys.TeamPrefix) {
-			t, err := records.Decode[model.Team](it)
-			if err != nil {
-				return err
-			}
-			t.Spaces = max(0, t.Spaces-n)
-			next.Data = records.Item(k, t, 0).Data
-		} else {
-			m, err := records.Decode[model.Member](it)
-			if err != nil {
-				return err
-			}
-			m.Spaces = max(0, m.Spaces-n)
-			next.Data = records.Item(k, m, 0).Data
-		}
-		next.Version = it.Version + 1
-		tx.Add(store.PutIfVersion(next, it.Version))
+	ops, err := s.d.Authz.DropGrantsOps(ctx, orgID, grants)
+	if err != nil {
+		return err
 	}
+	tx.Add(ops...)
 	return nil
 }
 
@@ -210,13 +173,11 @@ func (s *Service) dropGrants(ctx context.Context, tx *tree.Tx, orgID string, sub
 // belong to fields of the organization the spaces leave.
 func (s *Service) dropValues(ctx context.Context, tx *tree.Tx, sub subtree) error {
 	for _, sp := range sub.spaces {
-		items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.Space(sp.space.ID).PK, SKPrefix: keys.CustomFieldValuePrefix})
+		ops, err := customfields.DropValuesOps(ctx, s.d.Store, sp.space.ID)
 		if err != nil {
-			return fmt.Errorf("read custom field values: %w", err)
+			return err
 		}
-		for _, it := range items {
-			tx.Add(store.Delete(it.PK, it.SK, store.Always))
-		}
+		tx.Add(ops...)
 	}
 	return nil
 }

@@ -110,7 +110,7 @@ func (s *Service) Create(ctx context.Context, w Where, in NewComment) (*Thread, 
 		c.Page = &model.CommentPage{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Path: ix.Path(p.ID),
 			Document: p.Document, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 	}
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		ops, err := s.counterOps(ctx, t, +1)
 		if err != nil {
 			return err
@@ -265,7 +265,7 @@ func (s *Service) Update(ctx context.Context, w Where, commentID string, ch Chan
 		return nil, model.Comment{}, apperr.Forbiddenf("your role does not allow commenting on the space (%s)", access.CommentContent)
 	}
 	var out model.Comment
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		c, v, err := s.read(ctx, t, commentID)
 		if err != nil {
 			return err
@@ -325,7 +325,7 @@ func (s *Service) Delete(ctx context.Context, w Where, commentID string) error {
 	if err != nil {
 		return err
 	}
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		c, v, err := s.read(ctx, t, commentID)
 		if err != nil {
 			return err

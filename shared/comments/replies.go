@@ -58,7 +58,7 @@ func (s *Service) CreateReply(ctx context.Context, w Where, commentID string, bo
 	if t.CR != nil {
 		r.ChangeRequestID = t.CR.ID
 	}
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		c, v, err := s.read(ctx, t, commentID)
 		if err != nil {
 			return err
@@ -123,7 +123,7 @@ func (s *Service) UpdateReply(ctx context.Context, w Where, commentID, replyID s
 		return nil, model.CommentReply{}, err
 	}
 	var out model.CommentReply
-	err = retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		r, v, err := s.readReply(ctx, t, commentID, replyID)
 		if err != nil {
 			return err
@@ -156,7 +156,7 @@ func (s *Service) DeleteReply(ctx context.Context, w Where, commentID, replyID s
 	if err != nil {
 		return err
 	}
-	return retry(ctx, func() error {
+	return store.Retry(ctx, func() error {
 		c, cv, err := s.read(ctx, t, commentID)
 		if err != nil {
 			return err

@@ -28,19 +28,14 @@ package comments
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"math/rand/v2"
-	"time"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -54,10 +49,6 @@ const (
 	// or reply keeps, so that its item stays far below the 400 KB limit.
 	MaxReactions = 2000
 )
-
-// maxAttempts bounds the retries of a write that lost a race: many
-// writers may count on one space at once.
-const maxAttempts = 40
 
 // Service manages comments and replies.
 type Service struct {
@@ -155,28 +146,13 @@ func (s *Service) counterOps(ctx context.Context, t *Thread, delta int) ([]store
 		*t.CR = cr
 		return changerequests.WriteOps(cr, v), nil
 	}
-	k := keys.Space(t.Space.ID)
-	old, err := s.d.Store.Get(ctx, k.PK, k.SK)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, apperr.NotFoundf("space %s not found", t.Space.ID)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read space: %w", err)
-	}
-	sp, err := records.Decode[model.Space](old)
+	sp, v, err := spaces.ReadLive(ctx, s.d.Store, t.Space.ID)
 	if err != nil {
 		return nil, err
 	}
-	if sp.DeletedAt != nil {
-		return nil, apperr.NotFoundf("space %s not found", t.Space.ID)
-	}
 	sp.Comments = max(0, sp.Comments+delta)
 	t.Space = sp
-	// The space's index keys belong to the spaces family: kept as they are.
-	next := old
-	next.Data = records.Item(k, sp, 0).Data
-	next.Version = old.Version + 1
-	return []store.Op{store.PutIfVersion(next, old.Version)}, nil
+	return []store.Op{spaces.WriteOp(sp, v)}, nil
 }
 
 // openDelta is how a comment's change of status moves the open count.
@@ -190,26 +166,4 @@ func openDelta(from, to string) int {
 		return -1
 	}
 	return 0
-}
-
-// retry runs fn again while it loses a race (a version changed under it),
-// backing off randomly; after maxAttempts it answers Conflict.
-func retry(ctx context.Context, fn func() error) error {
-	for attempt := 0; ; attempt++ {
-		err := fn()
-		if !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-		if attempt == maxAttempts-1 {
-			return apperr.Conflictf("too many concurrent changes; try again")
-		}
-		// Writers that collided back off for a random, growing while, so
-		// that they do not collide again in lockstep.
-		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 7)))
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
-		}
-	}
 }

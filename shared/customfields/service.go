@@ -36,6 +36,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -137,7 +138,7 @@ func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Cu
 	now := s.d.Clock()
 	f := model.CustomField{ID: ids.New(now), OrgID: orgID, Name: in.Name, Type: in.Type, Title: in.Title, Description: in.Description,
 		Placeholder: in.Placeholder, Options: in.Options, CreatedAt: now, UpdatedAt: now}
-	err = s.d.Store.Write(ctx, store.Check(keys.Org(orgID).PK, keys.Org(orgID).SK, store.IfExists, 0),
+	err = s.d.Store.Write(ctx, orgs.CheckOrg(orgID, 0),
 		store.Put(records.Item(keys.CustomField(orgID, f.Name), f, 1), store.IfNotExists))
 	if errors.Is(err, store.ErrConflict) {
 		return model.CustomField{}, "", apperr.Conflictf("a custom field named %s already exists", f.Name)
@@ -288,7 +289,7 @@ func (s *Service) SpaceValues(ctx context.Context, spaceID string) ([]Entry, mod
 	if err != nil {
 		return nil, "", err
 	}
-	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.Space(spaceID).PK, SKPrefix: keys.CustomFieldValuePrefix})
+	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.CustomFieldValues(spaceID), SKPrefix: keys.CustomFieldValuePrefix})
 	if err != nil {
 		return nil, "", fmt.Errorf("read custom field values: %w", err)
 	}
@@ -343,8 +344,7 @@ func (s *Service) SetSpaceValues(ctx context.Context, spaceID string, values map
 		byName[f.Name] = i
 	}
 	now := s.d.Clock()
-	sk := keys.Space(spaceID)
-	ops := []store.Op{store.Check(sk.PK, sk.SK, store.IfExists, 0)}
+	ops := []store.Op{spaces.CheckExists(spaceID)}
 	for name, v := range values {
 		i, ok := byName[name]
 		if !ok {
@@ -365,10 +365,7 @@ func (s *Service) SetSpaceValues(ctx context.Context, spaceID string, values map
 		if err != nil {
 			return fmt.Errorf("encode value: %w", err)
 		}
-		it := records.Item(vk, model.CustomFieldValue{SpaceID: spaceID, FieldID: f.ID, Value: raw, UpdatedAt: now}, 1)
-		ik := keys.CustomFieldValueByField(f.ID, spaceID)
-		it.GSI1PK, it.GSI1SK = ik.PK, ik.SK
-		ops = append(ops, store.Put(it, store.Always))
+		ops = append(ops, store.Put(valueItem(model.CustomFieldValue{SpaceID: spaceID, FieldID: f.ID, Value: raw, UpdatedAt: now}), store.Always))
 	}
 	err = s.d.Store.Write(ctx, ops...)
 	if errors.Is(err, store.ErrConflict) {
@@ -462,4 +459,27 @@ func check(f model.CustomField, v any) error {
 		return fmt.Errorf("field %s has an unknown type %s", f.Name, f.Type)
 	}
 	return nil
+}
+
+// DropValuesOps returns the operations that remove a space's custom field
+// values inside the caller's transaction (a space leaving its
+// organization leaves its fields behind).
+func DropValuesOps(ctx context.Context, st store.Store, spaceID string) ([]store.Op, error) {
+	items, err := store.QueryAll(ctx, st, store.Query{PK: keys.CustomFieldValues(spaceID), SKPrefix: keys.CustomFieldValuePrefix})
+	if err != nil {
+		return nil, fmt.Errorf("read custom field values: %w", err)
+	}
+	ops := make([]store.Op, len(items))
+	for i, it := range items {
+		ops[i] = store.Delete(it.PK, it.SK, store.Always)
+	}
+	return ops, nil
+}
+
+// valueItem is a custom field value's item, in its field's list of values.
+func valueItem(v model.CustomFieldValue) store.Item {
+	it := records.Item(keys.CustomFieldValue(v.SpaceID, v.FieldID), v, 1)
+	ik := keys.CustomFieldValueByField(v.FieldID, v.SpaceID)
+	it.GSI1PK, it.GSI1SK = ik.PK, ik.SK
+	return it
 }

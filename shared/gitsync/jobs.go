@@ -18,10 +18,9 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
-	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -299,12 +298,9 @@ func short(h string) string { return h[:min(len(h), 12)] }
 // readSpace reads a live space without rights (jobs act for the caller
 // who was allowed to start them).
 func (s *Service) readSpace(ctx context.Context, spaceID string) (model.Space, error) {
-	sp, _, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(spaceID))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && sp.DeletedAt != nil) {
-		return sp, apperr.NotFoundf("space %s not found", spaceID)
-	}
+	sp, _, err := spaces.ReadLive(ctx, s.d.Store, spaceID)
 	if err != nil {
-		return sp, fmt.Errorf("read space: %w", err)
+		return sp, err
 	}
 	return sp, nil
 }

@@ -246,24 +246,31 @@ func stateOp(st model.GitSync, v int64) store.Op {
 
 // updateState changes a space's state with fn, guarded by its version.
 func (s *Service) updateState(ctx context.Context, spaceID string, fn func(*model.GitSync) error) (model.GitSync, error) {
-	for attempt := 0; attempt < 20; attempt++ {
-		st, v, err := s.state(ctx, spaceID)
-		if err != nil {
-			return st, err
+	var st model.GitSync
+	var fnErr error // fn's own errors are answered with the state read
+	err := store.Retry(ctx, func() error {
+		var v int64
+		var err error
+		if st, v, err = s.state(ctx, spaceID); err != nil {
+			return err
 		}
-		if err := fn(&st); err != nil {
-			return st, err
+		if fnErr = fn(&st); fnErr != nil {
+			return nil
 		}
-		err = s.d.Store.Write(ctx, stateOp(st, v))
-		if errors.Is(err, store.ErrConflict) {
-			continue
+		if err := s.d.Store.Write(ctx, stateOp(st, v)); err != nil {
+			return fmt.Errorf("write Git Sync state: %w", err)
 		}
-		if err != nil {
-			return st, fmt.Errorf("write Git Sync state: %w", err)
-		}
-		return st, nil
+		return nil
+	})
+	switch {
+	case fnErr != nil:
+		return st, fnErr
+	case errors.Is(err, store.ErrContention):
+		return model.GitSync{}, apperr.Conflictf("too many concurrent Git Sync changes; try again")
+	case err != nil:
+		return st, err
 	}
-	return model.GitSync{}, apperr.Conflictf("too many concurrent Git Sync changes; try again")
+	return st, nil
 }
 
 // sealKey derives the key sealing job credentials from the installation's

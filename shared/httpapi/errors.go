@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/store"
 )
 
 // ErrorBody is every error response: {"error":{"code":<status>,"message":"..."}}.
@@ -92,6 +93,9 @@ func installErrors() {
 	installOnce.Do(func() { huma.NewError = newError })
 }
 
+// ContentionMessage answers a write that lost every retry (store.ErrContention).
+const ContentionMessage = "too many concurrent changes; try again"
+
 // problem turns a service error into the response error, logging internal
 // ones (their text never reaches the caller).
 func problem(ctx context.Context, err error) error {
@@ -100,6 +104,11 @@ func problem(ctx context.Context, err error) error {
 		return se
 	}
 	kind := apperr.KindOf(err)
+	if kind == apperr.Internal && errors.Is(err, store.ErrContention) {
+		// store.Retry gave up: others kept changing the same records. The
+		// request was fine; the caller may try again (not a server fault).
+		return &ErrorBody{Err: ErrorInfo{Code: Status(apperr.Conflict), Message: ContentionMessage}}
+	}
 	status := Status(kind)
 	if kind == apperr.Internal {
 		LoggerFrom(ctx).ErrorContext(ctx, "internal error", "err", err.Error())

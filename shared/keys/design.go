@@ -2,6 +2,7 @@ package keys
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -149,15 +150,41 @@ func Design() []Entity {
 // Markdown renders the design as the tables of docs/storage.md.
 func Markdown() string {
 	var b strings.Builder
-	b.WriteString("| Entity | PK | SK | GSI1 (PK / SK) | GSI2 (PK / SK) |\n|---|---|---|---|---|\n")
+	owners := EntityOwners()
+	b.WriteString("| Entity | PK | SK | GSI1 (PK / SK) | GSI2 (PK / SK) | Owner |\n|---|---|---|---|---|---|\n")
 	for _, e := range Design() {
-		fmt.Fprintf(&b, "| %s | `%s` | `%s` | %s | %s |\n", e.Name, e.PK, e.SK, code(e.GSI1), code(e.GSI2))
+		fmt.Fprintf(&b, "| %s | `%s` | `%s` | %s | %s | `%s` |\n", e.Name, e.PK, e.SK, code(e.GSI1), code(e.GSI2), owners[e.Name])
 	}
 	b.WriteString("\n| Access pattern | Entity | Index | Key condition |\n|---|---|---|---|\n")
 	for _, e := range Design() {
 		for _, p := range e.Patterns {
 			fmt.Fprintf(&b, "| %s | %s | %s | `%s` |\n", p.Name, e.Name, p.Index, p.Condition)
 		}
+	}
+	byOwner := map[string][]string{}
+	for name, owner := range Owners() {
+		if owner == "" {
+			owner = "(shared partition)"
+		}
+		byOwner[owner] = append(byOwner[owner], "`"+name+"`")
+	}
+	var ownerNames []string
+	for o := range byOwner {
+		ownerNames = append(ownerNames, o)
+	}
+	sort.Strings(ownerNames)
+	b.WriteString("\n| Owner (shared/…) | Constructors of package keys only it calls |\n|---|---|\n")
+	for _, o := range ownerNames {
+		sort.Strings(byOwner[o])
+		fmt.Fprintf(&b, "| `%s` | %s |\n", o, strings.Join(byOwner[o], ", "))
+	}
+	b.WriteString("\n| Exception: package | May use | Why |\n|---|---|---|\n")
+	for _, e := range Exceptions() {
+		names := "every constructor"
+		if e.Names != nil {
+			names = "`" + strings.Join(e.Names, "`, `") + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", e.Package, names, e.Why)
 	}
 	return b.String()
 }

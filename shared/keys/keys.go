@@ -197,9 +197,13 @@ func CustomField(orgID, name string) Key { return Key{OrgPartition(orgID), Custo
 // CustomFieldValuePrefix is the sort-key prefix of a space's custom field values.
 const CustomFieldValuePrefix = "CUSTOMFIELDVALUE#"
 
+// CustomFieldValues is the partition holding a space's custom field
+// values (the space's own; read with CustomFieldValuePrefix).
+func CustomFieldValues(spaceID string) string { return "SPACE#" + spaceID }
+
 // CustomFieldValue is a space's value of a custom field, by the field's id.
 func CustomFieldValue(spaceID, fieldID string) Key {
-	return Key{"SPACE#" + spaceID, CustomFieldValuePrefix + fieldID}
+	return Key{CustomFieldValues(spaceID), CustomFieldValuePrefix + fieldID}
 }
 
 // CustomFieldValueByField places a value in its field's list of values (GSI1).

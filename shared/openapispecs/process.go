@@ -56,7 +56,7 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 		}
 	}
 	doc, name, from, code := s.load(ctx, sp)
-	for attempt := 0; attempt < 20; attempt++ {
+	return store.Retry(ctx, func() error {
 		sp, v, due, err := current()
 		if err != nil || !due {
 			return err
@@ -79,17 +79,12 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 					store.Put(records.Item(keys.OpenAPIVersion(sp.ID, ver.ID), ver, 1), store.IfNotExists)}
 			}
 		}
-		err = s.d.Store.Write(ctx, ops...)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
 			return fmt.Errorf("record OpenAPI processing: %w", err)
 		}
 		s.d.Logger.InfoContext(ctx, "OpenAPI spec processed", "spec", sp.ID, "generation", p.Generation, "errorCode", code)
 		return nil
-	}
-	return fmt.Errorf("record OpenAPI processing of %s: too much contention", sp.ID)
+	})
 }
 
 // load reads and parses a spec's document: its JSON form, its file name

@@ -39,6 +39,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
@@ -160,20 +161,22 @@ func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyN
 	k := keys.OpenAPISpec(orgID, slug)
 	var out model.OpenAPISpec
 	var created bool
-	for attempt := 0; ; attempt++ {
+	existed := false // onlyNew met a spec: answer it as it is
+	err = store.Retry(ctx, func() error {
 		cur, v, err := records.Get[model.OpenAPISpec](ctx, s.d.Store, k)
 		exists := err == nil
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return out, "", false, fmt.Errorf("read OpenAPI spec: %w", err)
+			return fmt.Errorf("read OpenAPI spec: %w", err)
 		}
 		if exists && onlyNew {
-			return cur, role, false, nil
+			out, existed = cur, true
+			return nil
 		}
 		now := s.d.Clock()
 		sp := cur
 		if !exists {
 			if err := s.checkCount(ctx, orgID); err != nil {
-				return out, "", false, err
+				return err
 			}
 			sp = model.OpenAPISpec{ID: ids.New(now), OrgID: orgID, Slug: slug, CreatedAt: now, CreatedBy: c.UserID}
 		}
@@ -183,7 +186,7 @@ func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyN
 		if src.Text != "" {
 			sp.SourceText = textKey(orgID, sp.ID, sp.Generation)
 			if err := s.d.Blobs.Put(ctx, sp.SourceText, []byte(src.Text), "text/plain; charset=utf-8"); err != nil {
-				return out, "", false, fmt.Errorf("store OpenAPI source text: %w", err)
+				return fmt.Errorf("store OpenAPI source text: %w", err)
 			}
 		}
 		var op store.Op
@@ -192,19 +195,23 @@ func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyN
 		} else {
 			op = store.Put(records.Item(k, sp, 1), store.IfNotExists)
 		}
-		ok := keys.Org(orgID)
-		err = s.d.Store.Write(ctx, store.Check(ok.PK, ok.SK, store.IfExists, 0), op)
-		if errors.Is(err, store.ErrConflict) && attempt < 20 {
-			if _, _, oerr := records.Get[model.Organization](ctx, s.d.Store, ok); errors.Is(oerr, store.ErrNotFound) {
-				return out, "", false, apperr.NotFoundf("organization %s not found", orgID)
+		err = s.d.Store.Write(ctx, orgs.CheckOrg(orgID, 0), op)
+		if errors.Is(err, store.ErrConflict) {
+			if _, _, oerr := orgs.ReadOrg(ctx, s.d.Store, orgID); apperr.Is(oerr, apperr.NotFound) {
+				return oerr
 			}
-			continue
 		}
 		if err != nil {
-			return out, "", false, fmt.Errorf("write OpenAPI spec: %w", err)
+			return fmt.Errorf("write OpenAPI spec: %w", err)
 		}
 		out, created = sp, !exists
-		break
+		return nil
+	})
+	if err != nil {
+		return model.OpenAPISpec{}, "", false, err
+	}
+	if existed {
+		return out, role, false, nil
 	}
 	if err := s.enqueue(ctx, out); err != nil {
 		return out, "", false, err

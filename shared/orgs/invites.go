@@ -74,35 +74,36 @@ func (s *Service) InviteUsers(ctx context.Context, orgID string, emails []EmailI
 			todo = append(todo, invitee{userID: u.ID, role: r})
 		}
 	}
-	for attempt := 0; attempt < maxAttempts; attempt++ {
+	var added []string
+	err = store.Retry(ctx, func() error {
 		now := s.d.Clock()
 		var ops []store.Op
-		added := []string{}
+		added = []string{}
 		for _, iv := range todo {
 			_, _, err := s.getMember(ctx, orgID, iv.userID)
 			if err == nil {
 				continue // already a member
 			}
 			if !apperr.Is(err, apperr.NotFound) {
-				return nil, err
+				return err
 			}
 			m := model.Member{OrgID: orgID, UserID: iv.userID, Role: iv.role, JoinedAt: now, SSO: sso}
 			ops = append(ops, store.Put(memberItem(m, 1), store.IfNotExists))
 			added = append(added, iv.userID)
 		}
 		if len(ops) == 0 {
-			return added, nil
+			return nil
 		}
-		err := s.d.Store.Write(ctx, ops...)
-		if errors.Is(err, store.ErrConflict) {
-			continue // someone joined meanwhile
+		// A conflict: someone joined meanwhile.
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return fmt.Errorf("add members: %w", err)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("add members: %w", err)
-		}
-		return added, nil
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("invite users: %w after %d attempts", store.ErrConflict, maxAttempts)
+	return added, nil
 }
 
 // inviteIDBytes is the randomness of an invite link id: the id alone lets

@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -290,7 +291,7 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 	if order != OrderAsc && order != OrderDesc {
 		return nil, nil, apperr.Field("order", "must be asc or desc")
 	}
-	sc := httpapi.Scope("listMemberSpaces", keys.OrgSpaces(orgID), "member="+userID, "order="+order)
+	sc := httpapi.Scope("listMemberSpaces", spaces.OrgListKey(orgID), "member="+userID, "order="+order)
 	after, err := s.d.Pager.Key(sc, p.Page)
 	if err != nil {
 		return nil, nil, err
@@ -307,7 +308,7 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 		return nil, nil, err
 	}
 	member := s.d.Authz.ViewerOf(m)
-	sps, next, err := records.QueryPage[model.Space](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Reverse: order == OrderDesc, Limit: p.Size(), After: after})
+	sps, next, err := spaces.LivePage(ctx, s.d.Store, orgID, order == OrderDesc, p.Size(), after)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list spaces: %w", err)
 	}
@@ -356,7 +357,7 @@ func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string, 
 	for i, tm := range tms {
 		ks[i] = keys.Team(orgID, tm.TeamID)
 	}
-	ts, err := loadAll[model.Team](ctx, s.d.Store, ks)
+	ts, err := records.GetAll[model.Team](ctx, s.d.Store, ks)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -398,19 +399,21 @@ func (s *Service) otherAdminRemains(ctx context.Context, orgID, userID string) e
 // the same transaction: of two such changes racing on the same count, one
 // fails its condition and runs again on the new count.
 func (s *Service) writeMember(ctx context.Context, orgID, userID string, fn func(*model.Member) (remove bool, err error)) (model.Member, error) {
-	for attempt := 0; attempt < maxAttempts; attempt++ {
+	var m model.Member
+	err := store.Retry(ctx, func() error {
 		o, ov, err := s.getOrg(ctx, orgID)
 		if err != nil {
-			return model.Member{}, err
+			return err
 		}
-		m, mv, err := s.getMember(ctx, orgID, userID)
+		var mv int64
+		m, mv, err = s.getMember(ctx, orgID, userID)
 		if err != nil {
-			return model.Member{}, err
+			return err
 		}
 		old := m
 		remove, err := fn(&m)
 		if err != nil {
-			return model.Member{}, err
+			return err
 		}
 		k := keys.Member(orgID, userID)
 		ops := []store.Op{store.PutIfVersion(memberItem(m, mv+1), mv)}
@@ -419,18 +422,17 @@ func (s *Service) writeMember(ctx context.Context, orgID, userID string, fn func
 		}
 		if isActiveAdmin(old) && (remove || !isActiveAdmin(m)) {
 			if err := s.otherAdminRemains(ctx, orgID, userID); err != nil {
-				return model.Member{}, err
+				return err
 			}
 			ops = append(ops, store.PutIfVersion(records.Item(keys.Org(orgID), o, ov+1), ov))
 		}
-		err = s.d.Store.Write(ctx, ops...)
-		if errors.Is(err, store.ErrConflict) {
-			continue
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return fmt.Errorf("write member: %w", err)
 		}
-		if err != nil {
-			return model.Member{}, fmt.Errorf("write member: %w", err)
-		}
-		return m, nil
+		return nil
+	})
+	if err != nil {
+		return model.Member{}, err
 	}
-	return model.Member{}, fmt.Errorf("write member %s: %w after %d attempts", userID, store.ErrConflict, maxAttempts)
+	return m, nil
 }

@@ -146,7 +146,7 @@ func (s *Service) ListOrganizations(ctx context.Context, p httpapi.ListParams) (
 	for i, m := range ms {
 		ks[i] = keys.Org(m.OrgID)
 	}
-	read, err := loadAll[model.Organization](ctx, s.d.Store, ks)
+	read, err := records.GetAll[model.Organization](ctx, s.d.Store, ks)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -21,7 +21,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -42,10 +41,6 @@ type Service struct {
 
 // New returns the organizations service.
 func New(d *deps.Deps, u *users.Service) *Service { return &Service{d: d, users: u} }
-
-// maxAttempts bounds the retries of a transaction that lost a race (a
-// version changed between read and write).
-const maxAttempts = 20
 
 // stampLayout is the fixed-width UTC form of times used in sort keys and
 // page positions, so that they sort as strings.
@@ -88,14 +83,7 @@ func (s *Service) requireSelfOr(ctx context.Context, orgID, userID string, op ac
 
 // getOrg reads an organization record.
 func (s *Service) getOrg(ctx context.Context, orgID string) (model.Organization, int64, error) {
-	o, v, err := records.Get[model.Organization](ctx, s.d.Store, keys.Org(orgID))
-	if errors.Is(err, store.ErrNotFound) {
-		return o, 0, apperr.NotFoundf("organization %s not found", orgID)
-	}
-	if err != nil {
-		return o, 0, fmt.Errorf("read organization: %w", err)
-	}
-	return o, v, nil
+	return ReadOrg(ctx, s.d.Store, orgID)
 }
 
 // getMember reads a membership; NotFound if absent.
@@ -112,14 +100,7 @@ func (s *Service) getMember(ctx context.Context, orgID, userID string) (model.Me
 
 // getTeam reads a team; NotFound if absent.
 func (s *Service) getTeam(ctx context.Context, orgID, teamID string) (model.Team, int64, error) {
-	t, v, err := records.Get[model.Team](ctx, s.d.Store, keys.Team(orgID, teamID))
-	if errors.Is(err, store.ErrNotFound) {
-		return t, 0, apperr.NotFoundf("team %s not found", teamID)
-	}
-	if err != nil {
-		return t, 0, fmt.Errorf("read team: %w", err)
-	}
-	return t, v, nil
+	return ReadTeam(ctx, s.d.Store, orgID, teamID)
 }
 
 // memberItem encodes a membership with its index keys: the user's list of
@@ -166,38 +147,13 @@ func (s *Service) allMembers(ctx context.Context, orgID string) ([]model.Member,
 	return records.DecodeAll[model.Member](items)
 }
 
-// loadAll reads the records at ks, a few at a time in parallel (each is one
-// round trip on DynamoDB). A missing record is an error.
-func loadAll[T any](ctx context.Context, st store.Store, ks []keys.Key) ([]T, error) {
-	out := make([]T, len(ks))
-	errs := make([]error, len(ks))
-	sem := make(chan struct{}, 16)
-	var wg sync.WaitGroup
-	for i, k := range ks {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			out[i], _, errs[i] = records.Get[T](ctx, st, k)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("read %s/%s: %w", ks[i].PK, ks[i].SK, err)
-		}
-	}
-	return out, nil
-}
-
 // usersOf reads the users of members, in order.
 func (s *Service) usersOf(ctx context.Context, ms []model.Member) ([]model.User, error) {
-	ks := make([]keys.Key, len(ms))
+	ids := make([]string, len(ms))
 	for i, m := range ms {
-		ks[i] = keys.User(m.UserID)
+		ids[i] = m.UserID
 	}
-	return loadAll[model.User](ctx, s.d.Store, ks)
+	return users.ReadAll(ctx, s.d.Store, ids)
 }
 
 // ownsTeam reports whether a member owns at least one team. The member's

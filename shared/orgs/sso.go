@@ -28,10 +28,7 @@ func (s *Service) JoinWithSSO(ctx context.Context, orgID, userID string, role mo
 	}
 	joined := false
 	var m model.Member
-	for attempt := 0; ; attempt++ {
-		if attempt == maxAttempts {
-			return model.Member{}, false, fmt.Errorf("join with SSO: %w after %d attempts", store.ErrConflict, maxAttempts)
-		}
+	err := store.Retry(ctx, func() error {
 		cur, v, err := s.getMember(ctx, orgID, userID)
 		var op store.Op
 		switch {
@@ -39,9 +36,9 @@ func (s *Service) JoinWithSSO(ctx context.Context, orgID, userID string, role mo
 			cur = model.Member{OrgID: orgID, UserID: userID, Role: role, JoinedAt: s.d.Clock(), SSO: true}
 			op = store.Put(memberItem(cur, 1), store.IfNotExists)
 		case err != nil:
-			return model.Member{}, false, err
+			return err
 		case cur.Disabled:
-			return model.Member{}, false, apperr.Forbiddenf("your membership of organization %s is disabled", orgID)
+			return apperr.Forbiddenf("your membership of organization %s is disabled", orgID)
 		case cur.SSO:
 			m = cur
 		default:
@@ -49,17 +46,16 @@ func (s *Service) JoinWithSSO(ctx context.Context, orgID, userID string, role mo
 			op = store.PutIfVersion(memberItem(cur, v+1), v)
 		}
 		if op.Kind == 0 {
-			break
+			return nil
 		}
-		err = s.d.Store.Write(ctx, op)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
-			return model.Member{}, false, fmt.Errorf("join with SSO: %w", err)
+		if err := s.d.Store.Write(ctx, op); err != nil {
+			return fmt.Errorf("join with SSO: %w", err)
 		}
 		m, joined = cur, v == 0
-		break
+		return nil
+	})
+	if err != nil {
+		return model.Member{}, false, err
 	}
 	if teamID == "" {
 		return m, joined, nil
@@ -78,6 +74,6 @@ func (s *Service) JoinWithSSO(ctx context.Context, orgID, userID string, role mo
 	if _, err := s.addTeamMembers(ctx, orgID, teamID, nil, []string{userID}); err != nil {
 		return model.Member{}, false, err
 	}
-	m, _, err := s.getMember(ctx, orgID, userID)
+	m, _, err = s.getMember(ctx, orgID, userID)
 	return m, joined, err
 }

@@ -176,7 +176,7 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 	if _, _, err := s.require(ctx, orgID, access.ManageTeams); err != nil {
 		return err
 	}
-	for attempt := 0; attempt < maxAttempts; attempt++ {
+	return store.Retry(ctx, func() error {
 		items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TeamMembersPrefix(teamID)})
 		if err != nil {
 			return fmt.Errorf("list team members: %w", err)
@@ -201,19 +201,14 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 			return err
 		}
 		if t.Members > 0 {
-			continue // members were added meanwhile
+			return store.ErrConflict // members were added meanwhile
 		}
 		k := keys.Team(orgID, teamID)
-		err = s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v))
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
+		if err := s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v)); err != nil {
 			return fmt.Errorf("delete team: %w", err)
 		}
 		return nil
-	}
-	return fmt.Errorf("delete team %s: %w after %d attempts", teamID, store.ErrConflict, maxAttempts)
+	})
 }
 
 // addTeamMembers puts at most teamBatch members (who must not be in the
@@ -221,15 +216,15 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 // the team's and each member's counter. create, when set, is a new team to
 // write in the same transaction; otherwise the team is read.
 func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, create *model.Team, userIDs []string) (model.Team, error) {
-	for attempt := 0; attempt < maxAttempts; attempt++ {
-		var t model.Team
+	var t model.Team
+	err := store.Retry(ctx, func() error {
 		var tv int64
 		if create != nil {
 			t = *create
 		} else {
 			var err error
 			if t, tv, err = s.getTeam(ctx, orgID, teamID); err != nil {
-				return model.Team{}, err
+				return err
 			}
 		}
 		now := s.d.Clock()
@@ -237,10 +232,10 @@ func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, crea
 		for _, uid := range userIDs {
 			m, mv, err := s.getMember(ctx, orgID, uid)
 			if apperr.Is(err, apperr.NotFound) || (err == nil && m.Disabled) {
-				return model.Team{}, apperr.Field("members", "%q is no longer a member of this organization", uid)
+				return apperr.Field("members", "%q is no longer a member of this organization", uid)
 			}
 			if err != nil {
-				return model.Team{}, err
+				return err
 			}
 			m.Teams++
 			tm := model.TeamMembership{OrgID: orgID, TeamID: teamID, UserID: uid, Role: model.TeamMember, AddedAt: now}
@@ -252,16 +247,16 @@ func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, crea
 		} else {
 			ops = append(ops, store.PutIfVersion(records.Item(keys.Team(orgID, teamID), t, tv+1), tv))
 		}
-		err := s.d.Store.Write(ctx, ops...)
-		if errors.Is(err, store.ErrConflict) {
-			continue // a member or the team changed since read
+		// A conflict: a member or the team changed since read.
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return fmt.Errorf("add team members: %w", err)
 		}
-		if err != nil {
-			return model.Team{}, fmt.Errorf("add team members: %w", err)
-		}
-		return t, nil
+		return nil
+	})
+	if err != nil {
+		return model.Team{}, err
 	}
-	return model.Team{}, fmt.Errorf("add team members: %w after %d attempts", store.ErrConflict, maxAttempts)
+	return t, nil
 }
 
 // removeTeamMembers takes at most teamBatch members out of a team in one
@@ -269,7 +264,7 @@ func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, crea
 // already gone are skipped (each is re-read from the table, so a stale index
 // read cannot make a counter drift).
 func (s *Service) removeTeamMembers(ctx context.Context, orgID, teamID string, userIDs []string) error {
-	for attempt := 0; attempt < maxAttempts; attempt++ {
+	return store.Retry(ctx, func() error {
 		t, tv, err := s.getTeam(ctx, orgID, teamID)
 		if err != nil {
 			return err
@@ -302,16 +297,11 @@ func (s *Service) removeTeamMembers(ctx context.Context, orgID, teamID string, u
 		}
 		t.Members = max(0, t.Members-n)
 		ops = append(ops, store.PutIfVersion(records.Item(keys.Team(orgID, teamID), t, tv+1), tv))
-		err = s.d.Store.Write(ctx, ops...)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
 			return fmt.Errorf("remove team members: %w", err)
 		}
 		return nil
-	}
-	return fmt.Errorf("remove team members: %w after %d attempts", store.ErrConflict, maxAttempts)
+	})
 }
 
 // leaveAllTeams takes a member out of every team, at most teamBatch teams
@@ -332,7 +322,7 @@ func (s *Service) leaveAllTeams(ctx context.Context, orgID, userID string) error
 }
 
 func (s *Service) leaveTeams(ctx context.Context, orgID, userID string, batch []model.TeamMembership) error {
-	for attempt := 0; attempt < maxAttempts; attempt++ {
+	return store.Retry(ctx, func() error {
 		m, mv, err := s.getMember(ctx, orgID, userID)
 		if err != nil {
 			return err
@@ -365,16 +355,11 @@ func (s *Service) leaveTeams(ctx context.Context, orgID, userID string, batch []
 		}
 		m.Teams = max(0, m.Teams-n)
 		ops = append(ops, store.PutIfVersion(memberItem(m, mv+1), mv))
-		err = s.d.Store.Write(ctx, ops...)
-		if errors.Is(err, store.ErrConflict) {
-			continue
-		}
-		if err != nil {
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
 			return fmt.Errorf("leave teams: %w", err)
 		}
 		return nil
-	}
-	return fmt.Errorf("leave teams: %w after %d attempts", store.ErrConflict, maxAttempts)
+	})
 }
 
 // checkTeamTitle trims a team title and checks its length.

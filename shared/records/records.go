@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/store"
@@ -39,6 +40,31 @@ func Get[T any](ctx context.Context, s store.Store, k keys.Key) (T, int64, error
 	}
 	v, err := Decode[T](it)
 	return v, it.Version, err
+}
+
+// GetAll reads the records at ks, in order, a few at a time in parallel
+// (each is one round trip on DynamoDB). A missing record is an error.
+func GetAll[T any](ctx context.Context, s store.Store, ks []keys.Key) ([]T, error) {
+	out := make([]T, len(ks))
+	errs := make([]error, len(ks))
+	sem := make(chan struct{}, 16)
+	var wg sync.WaitGroup
+	for i, k := range ks {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i], _, errs[i] = Get[T](ctx, s, k)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("read %s/%s: %w", ks[i].PK, ks[i].SK, err)
+		}
+	}
+	return out, nil
 }
 
 // DecodeAll reads the records of items.

@@ -32,9 +32,7 @@ import (
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
-	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -261,11 +259,7 @@ func (s *Service) Org(ctx context.Context, orgID, text string, after *store.Key,
 	if err != nil {
 		return Found[SpaceHits]{}, err
 	}
-	items, err := store.QueryAll(ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID)})
-	if err != nil {
-		return Found[SpaceHits]{}, fmt.Errorf("list spaces: %w", err)
-	}
-	sps, err := records.DecodeAll[model.Space](items)
+	sps, err := spaces.AllLive(ctx, s.d.Store, orgID)
 	if err != nil {
 		return Found[SpaceHits]{}, err
 	}

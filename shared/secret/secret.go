@@ -48,31 +48,33 @@ func (i *Instance) Key(ctx context.Context) ([]byte, error) {
 	if i.store == nil {
 		return nil, errors.New("instance secret: no store")
 	}
-	// Two attempts: a concurrent first start may create it between our read
-	// and our put-if-absent; the second read then finds it.
-	for attempt := 0; attempt < 2; attempt++ {
+	// A conflict means another process made it between our read and our
+	// put-if-absent: the retry reads theirs.
+	var key []byte
+	err := store.Retry(ctx, func() error {
 		v, _, err := records.Get[record](ctx, i.store, keys.InstanceSecret())
 		if err == nil {
-			i.key = v.Key
-			return i.key, nil
+			key = v.Key
+			return nil
 		}
 		if !errors.Is(err, store.ErrNotFound) {
-			return nil, fmt.Errorf("read instance secret: %w", err)
+			return fmt.Errorf("read instance secret: %w", err)
 		}
 		fresh := record{Key: make([]byte, 32)}
 		if _, err := rand.Read(fresh.Key); err != nil {
-			return nil, err
+			return err
 		}
-		err = i.store.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists))
-		if err == nil {
-			i.key = fresh.Key
-			return i.key, nil
+		if err := i.store.Write(ctx, store.Put(records.Item(keys.InstanceSecret(), fresh, 1), store.IfNotExists)); err != nil {
+			return fmt.Errorf("create instance secret: %w", err)
 		}
-		if !errors.Is(err, store.ErrConflict) {
-			return nil, fmt.Errorf("create instance secret: %w", err)
-		}
+		key = fresh.Key
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, errors.New("instance secret: could not read or create it")
+	i.key = key
+	return key, nil
 }
 
 // Derive returns a key for one purpose, derived from the secret with

@@ -3,15 +3,13 @@ package sites
 import (
 	"context"
 	"crypto/subtle"
-	"errors"
 	"fmt"
 	"sort"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -186,15 +184,11 @@ func (s *Service) spacesOf(ctx context.Context, orgID string, spaceIDs []string,
 		want[id] = true
 	}
 	if len(want) > fewSpaces {
-		items, err := store.QueryAll(ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID)})
+		sps, err := spaces.AllLive(ctx, s.d.Store, orgID)
 		if err != nil {
-			return nil, fmt.Errorf("read spaces: %w", err)
+			return nil, err
 		}
-		for _, it := range items {
-			sp, err := records.Decode[model.Space](it)
-			if err != nil {
-				return nil, err
-			}
+		for _, sp := range sps {
 			if want[sp.ID] {
 				out[sp.ID] = sp
 			}
@@ -204,10 +198,10 @@ func (s *Service) spacesOf(ctx context.Context, orgID string, spaceIDs []string,
 		if _, ok := out[id]; ok || (liveOnly && len(want) > fewSpaces) {
 			continue
 		}
-		sp, _, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(id))
+		sp, _, err := spaces.Read(ctx, s.d.Store, id)
 		// A space transferred to another organization is no longer this
 		// site's content: it is left out like a missing one.
-		if errors.Is(err, store.ErrNotFound) || (err == nil && (sp.OrgID != orgID || (liveOnly && sp.DeletedAt != nil))) {
+		if apperr.Is(err, apperr.NotFound) || (err == nil && (sp.OrgID != orgID || (liveOnly && sp.DeletedAt != nil))) {
 			continue
 		}
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -229,10 +230,7 @@ func (s *Service) Create(ctx context.Context, orgID string, in CreateSite) (mode
 	if err := st.check(); err != nil {
 		return model.Site{}, "", err
 	}
-	org := keys.Org(orgID)
-	err = s.d.Store.Write(ctx,
-		store.Check(org.PK, org.SK, store.IfExists, 0),
-		store.Put(siteItem(site, 1), store.IfNotExists))
+	err = s.d.Store.Write(ctx, orgs.CheckOrg(orgID, 0), store.Put(siteItem(site, 1), store.IfNotExists))
 	if err != nil {
 		return model.Site{}, "", fmt.Errorf("create site: %w", err)
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -68,29 +69,29 @@ func (s *Service) identity(ctx context.Context) (*spIdentity, error) {
 	if s.sp != nil {
 		return s.sp, nil
 	}
-	for attempt := 0; attempt < 3; attempt++ {
+	err := store.Retry(ctx, func() error {
 		rec, _, err := records.Get[model.SAMLServiceProvider](ctx, s.d.Store, keys.SAMLServiceProvider())
-		if err == nil {
-			id, err := decodeIdentity(rec)
-			if err != nil {
-				return nil, err
+		if errors.Is(err, store.ErrNotFound) {
+			if rec, err = newIdentity(s.d.Clock()); err != nil {
+				return err
 			}
+			// A conflict: another process made it meanwhile; read theirs.
+			if err := s.d.Store.Write(ctx, store.Put(records.Item(keys.SAMLServiceProvider(), rec, 1), store.IfNotExists)); err != nil {
+				return fmt.Errorf("store SAML service-provider key: %w", err)
+			}
+		} else if err != nil {
+			return fmt.Errorf("read SAML service-provider key: %w", err)
+		}
+		id, err := decodeIdentity(rec)
+		if err == nil {
 			s.sp = id
-			return id, nil
 		}
-		if !errors.Is(err, store.ErrNotFound) {
-			return nil, fmt.Errorf("read SAML service-provider key: %w", err)
-		}
-		fresh, err := newIdentity(s.d.Clock())
-		if err != nil {
-			return nil, err
-		}
-		err = s.d.Store.Write(ctx, store.Put(records.Item(keys.SAMLServiceProvider(), fresh, 1), store.IfNotExists))
-		if err != nil && !errors.Is(err, store.ErrConflict) {
-			return nil, fmt.Errorf("store SAML service-provider key: %w", err)
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	return nil, errors.New("SAML service-provider key: could not read or create it")
+	return s.sp, nil
 }
 
 // newIdentity makes an RSA key, a self-signed certificate for it (identity
@@ -363,9 +364,9 @@ func (s *Service) ACS(ctx context.Context, orgID, providerID, samlResponse strin
 	if err != nil {
 		return SignIn{}, err
 	}
-	o, _, err := records.Get[model.Organization](ctx, s.d.Store, keys.Org(orgID))
+	o, _, err := orgs.ReadOrg(ctx, s.d.Store, orgID)
 	if err != nil {
-		return SignIn{}, fmt.Errorf("read organization: %w", err)
+		return SignIn{}, err
 	}
 	httpapi.LoggerFrom(ctx).InfoContext(ctx, "saml sign-in", "org", orgID, "provider", p.ID, "user", u.ID, "joined", joined)
 	return SignIn{User: u, Member: m, Org: o, Provider: p, Token: tok, Joined: joined}, nil

@@ -170,12 +170,12 @@ func (s *Service) check(ctx context.Context, orgID string, in *Settings) error {
 		return apperr.Field("defaultRole", "unknown role %q", *in.DefaultRole)
 	}
 	if in.DefaultTeam != nil {
-		_, _, err := records.Get[model.Team](ctx, s.d.Store, keys.Team(orgID, *in.DefaultTeam))
-		if errors.Is(err, store.ErrNotFound) {
+		_, _, err := orgs.ReadTeam(ctx, s.d.Store, orgID, *in.DefaultTeam)
+		if apperr.Is(err, apperr.NotFound) {
 			return apperr.Field("defaultTeam", "no team %q in this organization", *in.DefaultTeam)
 		}
 		if err != nil {
-			return fmt.Errorf("read team: %w", err)
+			return err
 		}
 	}
 	return nil
@@ -207,8 +207,8 @@ func (s *Service) view(ctx context.Context, p model.SAMLProvider, viewer model.R
 	if p.DefaultTeam == "" {
 		return v, nil
 	}
-	t, _, err := records.Get[model.Team](ctx, s.d.Store, keys.Team(p.OrgID, p.DefaultTeam))
-	if errors.Is(err, store.ErrNotFound) {
+	t, _, err := orgs.ReadTeam(ctx, s.d.Store, p.OrgID, p.DefaultTeam)
+	if apperr.Is(err, apperr.NotFound) {
 		return v, nil // deleted since: sign-ins join no team
 	}
 	if err != nil {
@@ -240,8 +240,7 @@ func (s *Service) Create(ctx context.Context, orgID string, in Settings) (Provid
 	now := s.d.Clock()
 	p := model.SAMLProvider{ID: ids.New(now), OrgID: orgID, CreatedAt: now, UpdatedAt: now}
 	apply(&p, in)
-	ok := keys.Org(orgID)
-	err = s.d.Store.Write(ctx, store.Check(ok.PK, ok.SK, store.IfExists, 0),
+	err = s.d.Store.Write(ctx, orgs.CheckOrg(orgID, 0),
 		store.Put(records.Item(keys.SAMLProvider(orgID, p.ID), p, 1), store.IfNotExists))
 	if errors.Is(err, store.ErrConflict) {
 		return ProviderView{}, apperr.NotFoundf("organization %s not found", orgID)
@@ -366,9 +365,9 @@ func (s *Service) Delete(ctx context.Context, orgID, id string) error {
 	k := keys.SAMLProvider(orgID, id)
 	ops := []store.Op{store.DeleteIfVersion(k.PK, k.SK, v)}
 	if p.Active() {
-		o, ov, err := records.Get[model.Organization](ctx, s.d.Store, keys.Org(orgID))
+		o, ov, err := orgs.ReadOrg(ctx, s.d.Store, orgID)
 		if err != nil {
-			return fmt.Errorf("read organization: %w", err)
+			return err
 		}
 		if o.SSO {
 			all, err := s.providers(ctx, orgID)
@@ -393,7 +392,7 @@ func (s *Service) Delete(ctx context.Context, orgID, id string) error {
 		}
 		// The organization must still be as read: had sso been turned on
 		// meanwhile, this delete would have to be decided again.
-		ops = append(ops, store.Check(keys.Org(orgID).PK, keys.Org(orgID).SK, store.IfVersion, ov))
+		ops = append(ops, orgs.CheckOrg(orgID, ov))
 	}
 	err = s.d.Store.Write(ctx, ops...)
 	if errors.Is(err, store.ErrConflict) {
@@ -413,10 +412,8 @@ type Login struct {
 // Logins lists the active providers of an organization, for its sign-in
 // page: it needs no token, and an unknown organization is NotFound.
 func (s *Service) Logins(ctx context.Context, orgID string) ([]Login, error) {
-	if _, _, err := records.Get[model.Organization](ctx, s.d.Store, keys.Org(orgID)); errors.Is(err, store.ErrNotFound) {
-		return nil, apperr.NotFoundf("organization %s not found", orgID)
-	} else if err != nil {
-		return nil, fmt.Errorf("read organization: %w", err)
+	if _, _, err := orgs.ReadOrg(ctx, s.d.Store, orgID); err != nil {
+		return nil, err
 	}
 	ps, err := s.providers(ctx, orgID)
 	if err != nil {

@@ -8,42 +8,74 @@ import (
 	"time"
 )
 
-// maxUpdateAttempts bounds the retries of Update under contention.
-const maxUpdateAttempts = 40
+// MaxAttempts is the retry budget of Retry: how many times a write that
+// lost a race is built again from fresh reads before the caller is told to
+// try later. Contention on one item rarely lasts this long; when it does,
+// giving up (409) is better than holding a request open.
+const MaxAttempts = 40
 
-// Update applies fn to the item at pk, sk as a read-modify-write guarded by
-// the item's version: the new item is written only if nobody wrote it since
-// it was read, and fn runs again on the fresher item otherwise. fn may return
-// extra operations to commit in the same transaction. It returns the item as
-// written.
-func Update(ctx context.Context, s Store, pk, sk string, fn func(Item) (Item, []Op, error)) (Item, error) {
-	for attempt := 0; attempt < maxUpdateAttempts; attempt++ {
-		old, err := s.Get(ctx, pk, sk)
-		if err != nil {
-			return Item{}, err
+// ErrContention is what Retry returns when every attempt lost a race. It
+// wraps ErrConflict (errors.Is(err, ErrConflict) holds), and the HTTP layer
+// answers it with 409 Conflict: the request was valid, others kept changing
+// the same records, and trying again later may succeed.
+var ErrContention = fmt.Errorf("%w: still changed concurrently after %d attempts", ErrConflict, MaxAttempts)
+
+// Retry is the one retry loop of version-guarded writes (read, decide,
+// write under conditions). It calls attempt until attempt returns anything
+// but ErrConflict, backing off a random, growing while between two calls so
+// that writers that collided do not collide again in lockstep. attempt must
+// read afresh each time: a conflict means what it read is stale. After
+// MaxAttempts conflicts Retry returns ErrContention; an attempt's own
+// ErrContention (a nested Retry that gave up) ends it at once, so budgets
+// never multiply. The context ends the wait early.
+func Retry(ctx context.Context, attempt func() error) error {
+	for n := 0; n < MaxAttempts; n++ {
+		err := attempt()
+		if err == nil || !errors.Is(err, ErrConflict) || errors.Is(err, ErrContention) {
+			return err
 		}
-		next, extra, err := fn(old)
-		if err != nil {
-			return Item{}, err
-		}
-		next.PK, next.SK, next.Version = pk, sk, old.Version+1
-		err = s.Write(ctx, append([]Op{PutIfVersion(next, old.Version)}, extra...)...)
-		if err == nil {
-			return next, nil
-		}
-		if !errors.Is(err, ErrConflict) {
-			return Item{}, err
-		}
-		// Writers that collided back off for a random, growing while, so
-		// that they do not collide again in lockstep.
-		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
+		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(n, 6)))
 		select {
 		case <-ctx.Done():
-			return Item{}, ctx.Err()
+			return ctx.Err()
 		case <-time.After(wait):
 		}
 	}
-	return Item{}, fmt.Errorf("update %s/%s: %w after %d attempts", pk, sk, ErrConflict, maxUpdateAttempts)
+	return ErrContention
+}
+
+// Update applies fn to the item at pk, sk as a read-modify-write guarded by
+// the item's version: the new item is written only if nobody wrote it since
+// it was read, and fn runs again on the fresher item otherwise (see Retry).
+// fn may return extra operations to commit in the same transaction. It
+// returns the item as written.
+func Update(ctx context.Context, s Store, pk, sk string, fn func(Item) (Item, []Op, error)) (Item, error) {
+	var out Item
+	var fnErr error // fn's own errors end Update as they are, never retried
+	err := Retry(ctx, func() error {
+		old, err := s.Get(ctx, pk, sk)
+		if err != nil {
+			return err
+		}
+		next, extra, err := fn(old)
+		if err != nil {
+			fnErr = err
+			return nil
+		}
+		next.PK, next.SK, next.Version = pk, sk, old.Version+1
+		if err := s.Write(ctx, append([]Op{PutIfVersion(next, old.Version)}, extra...)...); err != nil {
+			return err
+		}
+		out = next
+		return nil
+	})
+	if fnErr != nil {
+		return Item{}, fnErr
+	}
+	if err != nil {
+		return Item{}, err
+	}
+	return out, nil
 }
 
 // QueryAll reads every item of a query, page after page. Use it only for

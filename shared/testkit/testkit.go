@@ -18,6 +18,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/secret"
 	"github.com/galleydocs/galley/shared/store"
@@ -86,7 +87,8 @@ func (k *Kit) User(name string) (model.User, string) {
 }
 
 // Org seeds an organization directly in the store with the given members
-// (user id -> role), without going through the organizations family.
+// (user id -> role), without the organizations service (its rules and
+// authorization); the member items are the family's own (orgs.MemberItem).
 func (k *Kit) Org(title string, members map[string]model.Role) model.Organization {
 	k.T.Helper()
 	now := k.Deps.Clock()
@@ -94,11 +96,8 @@ func (k *Kit) Org(title string, members map[string]model.Role) model.Organizatio
 	ops := []store.Op{store.Put(records.Item(keys.Org(o.ID), o, 1), store.IfNotExists)}
 	for uid, role := range members {
 		m := model.Member{OrgID: o.ID, UserID: uid, Role: role, JoinedAt: now}
-		it := records.Item(keys.Member(o.ID, uid), m, 1)
-		g1 := keys.MemberByUser(o.ID, uid)
-		g2 := keys.MemberByJoined(o.ID, now.Format("2006-01-02T15:04:05.000Z"), uid)
-		it.GSI1PK, it.GSI1SK, it.GSI2PK, it.GSI2SK = g1.PK, g1.SK, g2.PK, g2.SK
-		ops = append(ops, store.Put(it, store.IfNotExists))
+		// The item, index keys included, as the organizations family makes it.
+		ops = append(ops, store.Put(orgs.MemberItem(m, 1), store.IfNotExists))
 	}
 	if err := k.Deps.Store.Write(k.Ctx, ops...); err != nil {
 		k.T.Fatal(err)

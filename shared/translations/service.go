@@ -27,6 +27,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -105,8 +106,7 @@ func (s *Service) Create(ctx context.Context, orgID, title string, langs []strin
 	}
 	now := s.d.Clock()
 	t := model.TranslationSettings{ID: ids.New(now), OrgID: orgID, Title: title, Languages: langs, CreatedAt: now, UpdatedAt: now}
-	ok := keys.Org(orgID)
-	err = s.d.Store.Write(ctx, store.Check(ok.PK, ok.SK, store.IfExists, 0),
+	err = s.d.Store.Write(ctx, orgs.CheckOrg(orgID, 0),
 		store.Put(records.Item(keys.Translation(orgID, t.ID), t, 1), store.IfNotExists))
 	if errors.Is(err, store.ErrConflict) {
 		return model.TranslationSettings{}, "", apperr.NotFoundf("organization %s not found", orgID)

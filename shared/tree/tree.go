@@ -22,9 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"strings"
-	"time"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
@@ -38,9 +36,6 @@ import (
 // allows 1024 bytes). It limits how deep collections nest: about a hundred
 // levels when positions are short.
 const MaxPathBytes = 1000
-
-// maxAttempts bounds the retries of a change that met concurrent changes.
-const maxAttempts = 25
 
 // Pointer names a space or a collection.
 type Pointer struct {
@@ -75,25 +70,21 @@ type colState struct {
 // Run builds a change with fn and commits it, building it again from fresh
 // reads when a concurrent change got in first.
 func Run(ctx context.Context, st store.Store, fn func(*Tx) error) error {
-	for attempt := 0; ; attempt++ {
+	var fnErr error // fn's own errors end Run as they are, never retried
+	err := store.Retry(ctx, func() error {
 		tx := &Tx{st: st, cols: map[string]*colState{}}
-		if err := fn(tx); err != nil {
-			return err
+		if fnErr = fn(tx); fnErr != nil {
+			return nil
 		}
-		err := tx.commit(ctx)
-		if !errors.Is(err, store.ErrConflict) {
-			return err
-		}
-		if attempt+1 == maxAttempts {
-			return apperr.Conflictf("the content changed while this change was made; try again")
-		}
-		wait := time.Duration(rand.Int64N(int64(time.Millisecond) << min(attempt, 6)))
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(wait):
-		}
+		return tx.commit(ctx)
+	})
+	switch {
+	case fnErr != nil:
+		return fnErr
+	case errors.Is(err, store.ErrContention):
+		return apperr.Conflictf("the content changed while this change was made; try again")
 	}
+	return err
 }
 
 // Collection returns the collection id as this change sees it (read once).

@@ -137,3 +137,13 @@ func (s *Service) create(ctx context.Context, email, displayName string, admin b
 	}
 	return u, token, nil
 }
+
+// ReadAll reads users by id, in order, without authorization (for other
+// families listing their own records' users); a missing user is an error.
+func ReadAll(ctx context.Context, st store.Store, userIDs []string) ([]model.User, error) {
+	ks := make([]keys.Key, len(userIDs))
+	for i, id := range userIDs {
+		ks[i] = keys.User(id)
+	}
+	return records.GetAll[model.User](ctx, st, ks)
+}

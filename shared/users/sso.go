@@ -2,7 +2,6 @@ package users
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/mail"
 	"strings"
@@ -27,25 +26,26 @@ func (s *Service) FindOrProvision(ctx context.Context, email, displayName string
 	if displayName == "" || len([]rune(displayName)) > 100 {
 		displayName, _, _ = strings.Cut(email, "@")
 	}
-	for attempt := 0; attempt < 3; attempt++ {
-		u, err := s.ByEmail(ctx, email)
-		if err == nil || !apperr.Is(err, apperr.NotFound) {
-			return u, err
+	var u model.User
+	err := store.Retry(ctx, func() error {
+		var err error
+		if u, err = s.ByEmail(ctx, email); err == nil || !apperr.Is(err, apperr.NotFound) {
+			return err
 		}
 		now := s.d.Clock()
 		u = model.User{ID: ids.New(now), Email: email, DisplayName: displayName, CreatedAt: now}
-		err = s.d.Store.Write(ctx,
+		// A conflict: someone took the address meanwhile; read them.
+		if err := s.d.Store.Write(ctx,
 			store.Put(records.Item(keys.User(u.ID), u, 1), store.IfNotExists),
-			store.Put(records.Item(keys.Email(email), map[string]string{"userId": u.ID}, 1), store.IfNotExists))
-		if err == nil {
-			return u, nil
+			store.Put(records.Item(keys.Email(email), map[string]string{"userId": u.ID}, 1), store.IfNotExists)); err != nil {
+			return fmt.Errorf("create user: %w", err)
 		}
-		if !errors.Is(err, store.ErrConflict) {
-			return model.User{}, fmt.Errorf("create user: %w", err)
-		}
-		// Someone took the address meanwhile: read them.
+		return nil
+	})
+	if err != nil {
+		return model.User{}, err
 	}
-	return model.User{}, fmt.Errorf("provision user %s: %w", email, store.ErrConflict)
+	return u, nil
 }
 
 // IssueToken makes a new API token of a user, scoped to orgID when it is

@@ -1,0 +1,82 @@
+package spaces
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// The spaces family owns the space record: its key, its index keys (Item)
+// and its invariants. Other families read it and change it here only,
+// inside their own transactions: change requests move the head revision and
+// the request counters, comments move the comment counter, collection
+// transfers move a space between organizations.
+
+// Read returns a space's record and version, live or deleted, without
+// authorization (callers have authorized). A missing space is NotFound.
+func Read(ctx context.Context, st store.Store, spaceID string) (model.Space, int64, error) {
+	sp, v, err := records.Get[model.Space](ctx, st, keys.Space(spaceID))
+	if errors.Is(err, store.ErrNotFound) {
+		return sp, 0, apperr.NotFoundf("space %s not found", spaceID)
+	}
+	if err != nil {
+		return sp, 0, fmt.Errorf("read space: %w", err)
+	}
+	return sp, v, nil
+}
+
+// ReadLive is Read for a change: a deleted space is NotFound too.
+func ReadLive(ctx context.Context, st store.Store, spaceID string) (model.Space, int64, error) {
+	sp, v, err := Read(ctx, st, spaceID)
+	if err == nil && sp.DeletedAt != nil {
+		err = apperr.NotFoundf("space %s not found", spaceID)
+	}
+	return sp, v, err
+}
+
+// WriteOp is the operation that writes sp, read at version v, in the
+// caller's transaction if the space is still at v (a conflict otherwise,
+// for the caller's store.Retry). The index keys come from Item, so that
+// they follow the record whoever changed it.
+func WriteOp(sp model.Space, v int64) store.Op {
+	return store.PutIfVersion(Item(sp, v+1), v)
+}
+
+// OrgListKey is the partition a page token over an organization's live
+// spaces is bound to (see httpapi.Scope).
+func OrgListKey(orgID string) string { return keys.OrgSpaces(orgID) }
+
+// LivePage reads a page of an organization's live spaces in creation order
+// (reverse: newest first), from the index (eventually consistent).
+func LivePage(ctx context.Context, st store.Store, orgID string, reverse bool, limit int, after *store.Key) ([]model.Space, *store.Key, error) {
+	return records.QueryPage[model.Space](ctx, st, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Reverse: reverse, Limit: limit, After: after})
+}
+
+// AllLive reads every live space of an organization, from the index.
+func AllLive(ctx context.Context, st store.Store, orgID string) ([]model.Space, error) {
+	items, err := store.QueryAll(ctx, st, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID)})
+	if err != nil {
+		return nil, fmt.Errorf("list spaces: %w", err)
+	}
+	return records.DecodeAll[model.Space](items)
+}
+
+// InCollectionPage reads a page of the live spaces directly in a
+// collection, in their order, from the index.
+func InCollectionPage(ctx context.Context, st store.Store, collectionID string, limit int, after *store.Key) ([]model.Space, *store.Key, error) {
+	return records.QueryPage[model.Space](ctx, st, store.Query{Index: store.GSI2, PK: keys.CollectionSpaces(collectionID), Limit: limit, After: after})
+}
+
+// CheckExists is the operation that makes the caller's transaction require
+// the space's record to exist (a record kept under a space, such as a
+// custom field value, is written only while it does).
+func CheckExists(spaceID string) store.Op {
+	k := keys.Space(spaceID)
+	return store.Check(k.PK, k.SK, store.IfExists, 0)
+}
