@@ -94,3 +94,28 @@ func TestFunctionsLinkOnlyTheirFamily(t *testing.T) {
 		}
 	}
 }
+
+// notYetSplit are the families whose service package still holds their
+// HTTP handlers (issue 12, item 2: each family moves them to
+// shared/<family>/<family>http, as customfields did). The list only
+// shrinks.
+var notYetSplit = []string{"users", "orgs", "spaces", "collections", "sites", "content", "changerequests",
+	"comments", "search", "sso", "translations", "openapispecs", "gitsync", "imports"}
+
+// Services know no HTTP: a family's service package does not import
+// httpapi; its operations live in shared/<family>/<family>http.
+func TestServicePackagesDoNotImportHTTPAPI(t *testing.T) {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	for _, fam := range familyPackages {
+		if fam == "apidoc" || slices.Contains(notYetSplit, fam) {
+			continue
+		}
+		out, err := exec.Command(goBin, "list", "-f", "{{join .Imports \" \"}}", "../shared/"+fam).Output()
+		if err != nil {
+			t.Fatalf("go list shared/%s: %v", fam, err)
+		}
+		if slices.Contains(strings.Fields(string(out)), "github.com/galleydocs/galley/shared/httpapi") {
+			t.Errorf("shared/%s (a service package) imports httpapi; its handlers belong in shared/%s/%shttp", fam, fam, fam)
+		}
+	}
+}

@@ -6,9 +6,9 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/customfields"
+	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("customfields", "CustomFieldsFunction", customfields.Routes))
+	app.StartLambda(app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/secret"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -44,10 +45,10 @@ func NewFamily(name, function string, routes ...Routes) Family {
 func NewAPI(c Config, d *deps.Deps, families ...Family) *httpapi.API {
 	api := httpapi.New(httpapi.Config{Logger: d.Logger, Auth: users.New(d), APIURL: c.APIURL, AppURL: c.AppURL,
 		Version: Version, Build: c.Build})
-	if d.Pager != nil {
-		// The page-token secret is read before the first operation runs, not
-		// at start-up; a failed read answers 500 (and is tried again next time).
-		pager := d.Pager
+	if d.Cursors != nil {
+		// The cursors' secret is read before the first operation runs, not at
+		// start-up; a failed read answers 500 (and is tried again next time).
+		pager := d.Cursors
 		api.Huma.UseMiddleware(func(ctx huma.Context, next func(huma.Context)) {
 			if err := pager.Load(ctx.Context()); err != nil {
 				httpapi.LoggerFrom(ctx.Context()).Error("load the instance secret", "err", err.Error())
@@ -79,7 +80,8 @@ func NewDeps(_ context.Context, c Config, d deps.Deps) (*deps.Deps, error) {
 	if d.Secret == nil {
 		d.Secret = secret.New(d.Store)
 	}
-	d.Pager = httpapi.NewLazyPager(d.Secret.Key)
+	d.Cursors = paging.NewLazySigner(d.Secret.Key)
+	d.Pager = &httpapi.Pager{Signer: d.Cursors}
 	d.FetchAllowPrivate = c.FetchAllowPrivate
 	return &d, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/collections"
 	"github.com/galleydocs/galley/shared/customfields"
+	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/keys"
@@ -31,7 +32,7 @@ func setup(t *testing.T) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaces.Register(api, spaces.New(k.Deps))
 	collections.Register(api, collections.New(k.Deps))
-	customfields.Register(api, customfields.New(k.Deps))
+	customfieldshttp.Register(api, customfields.New(k.Deps))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
 	tok := map[string]string{}
 	for _, name := range []string{"alice", "carol", "ed", "rita", "gus", "olga"} {

@@ -37,6 +37,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -150,22 +151,22 @@ func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Cu
 }
 
 // Page is one page of custom fields.
-type Page struct {
-	Fields []model.CustomField
-	Next   *store.Key
-}
-
 // List returns a page of an organization's custom fields, by name.
-func (s *Service) List(ctx context.Context, orgID string, limit int, after *store.Key) (Page, model.Role, error) {
+func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.CustomField], model.Role, error) {
 	role, err := s.require(ctx, orgID, access.ReadContent)
 	if err != nil {
-		return Page{}, "", err
+		return paging.Page[model.CustomField]{}, "", err
 	}
-	fs, next, err := records.QueryPage[model.CustomField](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.CustomFieldPrefix, Limit: limit, After: after})
+	scope := "custom-fields:" + orgID
+	after, err := s.d.Cursors.After(scope, r.Cursor)
 	if err != nil {
-		return Page{}, "", fmt.Errorf("list custom fields: %w", err)
+		return paging.Page[model.CustomField]{}, "", err
 	}
-	return Page{Fields: fs, Next: next}, role, nil
+	fs, next, err := records.QueryPage[model.CustomField](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.CustomFieldPrefix, Limit: r.Size(), After: after})
+	if err != nil {
+		return paging.Page[model.CustomField]{}, "", fmt.Errorf("list custom fields: %w", err)
+	}
+	return paging.Page[model.CustomField]{Items: fs, Next: s.d.Cursors.Next(scope, next)}, role, nil
 }
 
 func (s *Service) get(ctx context.Context, orgID, name string) (model.CustomField, int64, error) {

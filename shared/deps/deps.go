@@ -10,6 +10,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/secret"
 	"github.com/galleydocs/galley/shared/store"
@@ -23,7 +24,12 @@ type Deps struct {
 	Now    func() time.Time
 	Logger *slog.Logger
 	Authz  *access.Authorizer
-	Pager  *httpapi.Pager
+	// Cursors signs the cursors of lists (services take a paging.Request
+	// and return a paging.Page).
+	Cursors *paging.Signer
+	// Pager is Cursors under the names of the handlers whose services still
+	// take store keys (to go once every family has moved to paging).
+	Pager *httpapi.Pager
 	// Secret is the installation's secret, read on first use.
 	Secret *secret.Instance
 	// FetchAllowPrivate lets server-side fetches reach loopback and private

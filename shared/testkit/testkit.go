@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/secret"
 	"github.com/galleydocs/galley/shared/store"
@@ -61,13 +62,15 @@ func NewOn(t testing.TB, st store.Store) *Kit {
 	// Concurrent requests of one test read the clock at once.
 	var clockMu sync.Mutex
 	d := &deps.Deps{Store: st, Blobs: blobs, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Authz: access.NewAuthorizer(st), Pager: httpapi.NewPager([]byte("test-secret")), Secret: secret.New(st),
+		Authz: access.NewAuthorizer(st), Secret: secret.New(st),
 		Now: func() time.Time {
 			clockMu.Lock()
 			defer clockMu.Unlock()
 			clock = clock.Add(time.Millisecond)
 			return clock
 		}}
+	d.Cursors = paging.NewSigner([]byte("test-secret"))
+	d.Pager = &httpapi.Pager{Signer: d.Cursors}
 	k := &Kit{T: t, Deps: d, Ctx: context.Background()}
 	if _, _, err := users.New(d).Bootstrap(k.Ctx, AdminToken); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 	"github.com/galleydocs/galley/shared/collections"
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/customfields"
+	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/imports"
@@ -42,7 +42,7 @@ func All() []app.Family {
 		app.NewFamily("orgs", "OrganizationsFunction", orgs.Routes),
 		app.NewFamily("spaces", "SpacesFunction", spaces.Routes),
 		app.NewFamily("collections", "CollectionsFunction", collections.Routes),
-		app.NewFamily("customfields", "CustomFieldsFunction", customfields.Routes),
+		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
 		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes),
 		app.NewFamily("sites", "SitesFunction", sites.Routes),
 		app.NewFamily("content", "ContentFunction", content.Routes),

@@ -1,4 +1,7 @@
-package customfields
+// Package customfieldshttp is the custom fields family's HTTP layer: its
+// operations, request bodies and response shapes, on the service of
+// package customfields (which knows no HTTP).
+package customfieldshttp
 
 import (
 	"context"
@@ -8,6 +11,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
@@ -91,12 +95,11 @@ type fieldOut struct {
 }
 
 // Routes adds the customfields family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, customfields.New(d)) }
 
 // Register adds the custom fields family's operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *customfields.Service) {
 	const tag = "Custom fields"
-	pager := s.d.Pager
 	httpapi.Register(api, httpapi.Op{ID: "createOrganizationCustomField", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/custom-fields", Tag: tag,
 		Status: http.StatusCreated, Summary: "Define a custom field of the organization's spaces"},
 		func(ctx context.Context, in *struct {
@@ -107,7 +110,7 @@ func Register(api *httpapi.API, s *Service) {
 			Body     CustomField
 		}, error) {
 			b := in.Body
-			f, role, err := s.Create(ctx, in.OrganizationID, Create{Name: b.Name, Type: b.Type, Title: b.Title, Description: b.Description,
+			f, role, err := s.Create(ctx, in.OrganizationID, customfields.Create{Name: b.Name, Type: b.Type, Title: b.Title, Description: b.Description,
 				Placeholder: b.Placeholder, Options: b.Options})
 			if err != nil {
 				return nil, err
@@ -124,17 +127,12 @@ func Register(api *httpapi.API, s *Service) {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			httpapi.ListParams
 		}) (*struct{ Body httpapi.List[CustomField] }, error) {
-			scope := "custom-fields:" + in.OrganizationID
-			after, err := pager.Key(scope, in.Page)
-			if err != nil {
-				return nil, err
-			}
-			p, role, err := s.List(ctx, in.OrganizationID, in.Size(), after)
+			p, role, err := s.List(ctx, in.OrganizationID, in.Request())
 			if err != nil {
 				return nil, err
 			}
 			view := func(f model.CustomField) CustomField { return View(ctx, f, role) }
-			return &struct{ Body httpapi.List[CustomField] }{httpapi.ListOf(p.Fields, pager.Next(scope, p.Next), view)}, nil
+			return &struct{ Body httpapi.List[CustomField] }{httpapi.ListPage(p, view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationCustomFieldByName", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
 		Summary: "Get a custom field by name"},
@@ -153,7 +151,7 @@ func Register(api *httpapi.API, s *Service) {
 			Body           UpdateCustomFieldBody
 		}) (*fieldOut, error) {
 			b := in.Body
-			f, role, err := s.Update(ctx, in.OrganizationID, in.FieldName, Change{Title: b.Title, Description: b.Description, Placeholder: b.Placeholder, Options: b.Options})
+			f, role, err := s.Update(ctx, in.OrganizationID, in.FieldName, customfields.Change{Title: b.Title, Description: b.Description, Placeholder: b.Placeholder, Options: b.Options})
 			if err != nil {
 				return nil, err
 			}
