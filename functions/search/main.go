@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/search"
+	"github.com/galleydocs/galley/shared/search/searchhttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("search", "SearchFunction", search.Routes)) }
+func main() { app.StartLambda(app.NewFamily("search", "SearchFunction", searchhttp.Routes)) }

@@ -16,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/search"
+	"github.com/galleydocs/galley/shared/search/searchhttp"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testenv"
@@ -77,7 +78,7 @@ func newAPI(f *fixture) *httpapi.API {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaces.Register(api, spaces.New(k.Deps))
 	changerequests.Register(api, changerequests.New(k.Deps))
-	search.Register(api, f.svc)
+	searchhttp.Register(api, f.svc)
 	return api
 }
 

@@ -33,6 +33,7 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -192,49 +193,47 @@ func (s *Service) bodies(ctx context.Context, spaceID string, pages []indexed) (
 	return out, nil
 }
 
-// Found is a page of results.
-type Found[T any] struct {
-	Items []T
-	// Next is the offset of the next page, with the revision it reads; nil
-	// at the end.
-	Next *store.Key
-}
-
 // SpaceHits is a space's pages found, with their sections.
 type SpaceHits struct {
 	Space model.Space
 	Pages []PageHit
 }
 
-// Space searches a space's current revision (or the revision a page token
-// names) for text; the caller must be able to read the space.
-func (s *Service) Space(ctx context.Context, spaceID, text string, after *store.Key, size int) (model.Space, Found[PageHit], error) {
+// Space searches a space's current revision (or the revision the cursor
+// names) for text; the caller must be able to read the space. The page's
+// cursor carries the offset of the next page with the revision it reads.
+func (s *Service) Space(ctx context.Context, spaceID, text string, r paging.Request) (model.Space, paging.Page[PageHit], error) {
 	sp, _, err := s.content.Space(ctx, spaceID, access.ReadContent)
 	if err != nil {
-		return sp, Found[PageHit]{}, err
+		return sp, paging.Page[PageHit]{}, err
+	}
+	scope := "search:space:" + spaceID + ":" + text
+	after, err := s.d.Cursors.After(scope, r.Cursor)
+	if err != nil {
+		return sp, paging.Page[PageHit]{}, err
 	}
 	revisionID, offset := sp.Revision, 0
 	if after != nil {
 		revisionID = after.PK
 		if offset, err = strconv.Atoi(after.SK); err != nil || offset < 0 {
-			return sp, Found[PageHit]{}, apperr.Field("page", "invalid page token")
+			return sp, paging.Page[PageHit]{}, apperr.Field(paging.CursorField, "invalid page token")
 		}
 	}
 	h, err := s.Index(ctx, spaceID, revisionID)
 	if err != nil {
-		return sp, Found[PageHit]{}, err
+		return sp, paging.Page[PageHit]{}, err
 	}
 	defer h.Release()
-	hits, err := Pages(ctx, h.Index(), text, offset, size)
+	hits, err := Pages(ctx, h.Index(), text, offset, r.Size())
 	if err != nil {
-		return sp, Found[PageHit]{}, err
+		return sp, paging.Page[PageHit]{}, err
 	}
 	if err := AddSections(ctx, h.Index(), text, hits.Pages); err != nil {
-		return sp, Found[PageHit]{}, err
+		return sp, paging.Page[PageHit]{}, err
 	}
-	out := Found[PageHit]{Items: hits.Pages}
+	out := paging.Page[PageHit]{Items: hits.Pages}
 	if end := offset + len(hits.Pages); end < hits.Total {
-		out.Next = &store.Key{PK: revisionID, SK: strconv.Itoa(end)}
+		out.Next = s.d.Cursors.Cursor(scope, store.Key{PK: revisionID, SK: strconv.Itoa(end)})
 	}
 	return sp, out, nil
 }
@@ -243,29 +242,35 @@ func (s *Service) Space(ctx context.Context, spaceID, text string, after *store.
 const Readers = 4
 
 // Org searches the current content of every live space of an organization
-// the caller may read; spaces without a match are left out.
-func (s *Service) Org(ctx context.Context, orgID, text string, after *store.Key, size int) (Found[SpaceHits], error) {
+// the caller may read; spaces without a match are left out. The page's
+// cursor carries the offset of the next page.
+func (s *Service) Org(ctx context.Context, orgID, text string, r paging.Request) (paging.Page[SpaceHits], error) {
 	c, err := access.CallerFrom(ctx)
 	if err != nil {
-		return Found[SpaceHits]{}, err
+		return paging.Page[SpaceHits]{}, err
+	}
+	scope := "search:org:" + orgID + ":" + text
+	after, err := s.d.Cursors.After(scope, r.Cursor)
+	if err != nil {
+		return paging.Page[SpaceHits]{}, err
 	}
 	offset := 0
 	if after != nil {
 		if offset, err = strconv.Atoi(after.SK); err != nil || offset < 0 {
-			return Found[SpaceHits]{}, apperr.Field("page", "invalid page token")
+			return paging.Page[SpaceHits]{}, apperr.Field(paging.CursorField, "invalid page token")
 		}
 	}
 	v, err := s.d.Authz.Viewer(ctx, c, orgID)
 	if err != nil {
-		return Found[SpaceHits]{}, err
+		return paging.Page[SpaceHits]{}, err
 	}
 	sps, err := spaces.AllLive(ctx, s.d.Store, orgID)
 	if err != nil {
-		return Found[SpaceHits]{}, err
+		return paging.Page[SpaceHits]{}, err
 	}
 	readable, err := spaces.Readable(ctx, v, sps)
 	if err != nil {
-		return Found[SpaceHits]{}, err
+		return paging.Page[SpaceHits]{}, err
 	}
 	found := make([]SpaceHits, len(readable.Spaces))
 	errs := make([]error, len(readable.Spaces))
@@ -298,7 +303,7 @@ func (s *Service) Org(ctx context.Context, orgID, text string, after *store.Key,
 	var matched []SpaceHits
 	for i, f := range found {
 		if errs[i] != nil {
-			return Found[SpaceHits]{}, errs[i]
+			return paging.Page[SpaceHits]{}, errs[i]
 		}
 		if len(f.Pages) > 0 {
 			matched = append(matched, f)
@@ -306,22 +311,22 @@ func (s *Service) Org(ctx context.Context, orgID, text string, after *store.Key,
 	}
 	sortSpaces(matched)
 	start := min(offset, len(matched))
-	end := min(start+size, len(matched))
-	out := Found[SpaceHits]{Items: matched[start:end]}
+	end := min(start+r.Size(), len(matched))
+	out := paging.Page[SpaceHits]{Items: matched[start:end]}
 	for i := range out.Items {
 		f := &out.Items[i]
 		h, err := s.Index(ctx, f.Space.ID, f.Space.Revision)
 		if err != nil {
-			return Found[SpaceHits]{}, err
+			return paging.Page[SpaceHits]{}, err
 		}
 		err = AddSections(ctx, h.Index(), text, f.Pages)
 		h.Release()
 		if err != nil {
-			return Found[SpaceHits]{}, err
+			return paging.Page[SpaceHits]{}, err
 		}
 	}
 	if end < len(matched) {
-		out.Next = &store.Key{PK: orgID, SK: strconv.Itoa(end)}
+		out.Next = s.d.Cursors.Cursor(scope, store.Key{PK: orgID, SK: strconv.Itoa(end)})
 	}
 	return out, nil
 }

@@ -25,7 +25,7 @@ import (
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/queue"
-	"github.com/galleydocs/galley/shared/search"
+	"github.com/galleydocs/galley/shared/search/searchhttp"
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/sso"
@@ -46,7 +46,7 @@ func All() []app.Family {
 		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes),
 		app.NewFamily("sites", "SitesFunction", sites.Routes),
 		app.NewFamily("content", "ContentFunction", content.Routes),
-		app.NewFamily("search", "SearchFunction", search.Routes),
+		app.NewFamily("search", "SearchFunction", searchhttp.Routes),
 		// Single sign-on (SAML providers, login info, the SAML login) and
 		// translation settings: the organization's identity and language
 		// settings, one function (docs/sso.md).

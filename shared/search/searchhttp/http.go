@@ -1,4 +1,7 @@
-package search
+// Package searchhttp is the search family's HTTP layer: its operations,
+// query parameters and result shapes (with their app URLs), on the service
+// of package search (which knows no HTTP).
+package searchhttp
 
 import (
 	"context"
@@ -8,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/search"
 )
 
 // SectionResult is a section of a page found (the reference's
@@ -67,68 +71,66 @@ type spacesOut struct {
 }
 
 // pageResults renders the pages found in a space.
-func pageResults(ctx context.Context, spaceID string, pages []PageHit) []PageResult {
-	base := httpapi.AppURL(ctx) + "/s/" + spaceID + "/"
+func pageResults(ctx context.Context, spaceID string, pages []search.PageHit) []PageResult {
+	base := spaceBase(ctx, spaceID)
 	out := make([]PageResult, 0, len(pages))
 	for _, p := range pages {
-		app := base + (&url.URL{Path: p.Path}).EscapedPath()
-		r := PageResult{ID: p.ID, Title: p.Title, Path: p.Path, URLs: ResultURLs{App: app}, Sections: make([]SectionResult, 0, len(p.Sections))}
-		for _, s := range p.Sections {
-			sec := SectionResult{ID: p.ID, Title: p.Title, Path: p.Path, Body: s.Excerpt, URLs: ResultURLs{App: app}}
-			if s.Heading != "" {
-				sec.Title = s.Heading
-			}
-			if s.Anchor != "" {
-				sec.ID, sec.Path, sec.URLs.App = s.Anchor, p.Path+"#"+s.Anchor, app+"#"+s.Anchor
-			}
-			r.Sections = append(r.Sections, sec)
-		}
-		out = append(out, r)
+		out = append(out, pageResult(base, p))
 	}
 	return out
 }
 
+// spaceBase is the app URL under which a space's pages are.
+func spaceBase(ctx context.Context, spaceID string) string {
+	return httpapi.AppURL(ctx) + "/s/" + spaceID + "/"
+}
+
+// pageResult renders a page found in the space whose pages are under base.
+func pageResult(base string, p search.PageHit) PageResult {
+	app := base + (&url.URL{Path: p.Path}).EscapedPath()
+	r := PageResult{ID: p.ID, Title: p.Title, Path: p.Path, URLs: ResultURLs{App: app}, Sections: make([]SectionResult, 0, len(p.Sections))}
+	for _, s := range p.Sections {
+		sec := SectionResult{ID: p.ID, Title: p.Title, Path: p.Path, Body: s.Excerpt, URLs: ResultURLs{App: app}}
+		if s.Heading != "" {
+			sec.Title = s.Heading
+		}
+		if s.Anchor != "" {
+			sec.ID, sec.Path, sec.URLs.App = s.Anchor, p.Path+"#"+s.Anchor, app+"#"+s.Anchor
+		}
+		r.Sections = append(r.Sections, sec)
+	}
+	return r
+}
+
 // Routes adds the search family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, search.New(d)) }
 
 // Register adds the search family's operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *search.Service) {
 	const tag = "Search"
 	httpapi.Register(api, httpapi.Op{ID: "searchSpaceContent", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/search", Tag: tag,
 		Summary: "Search the space's current content"},
 		func(ctx context.Context, in *spaceIn) (*pagesOut, error) {
-			scope := "search:space:" + in.SpaceID + ":" + in.Query
-			after, err := s.d.Pager.Key(scope, in.Page)
+			sp, found, err := s.Space(ctx, in.SpaceID, in.Query, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			sp, found, err := s.Space(ctx, in.SpaceID, in.Query, after, in.Size())
-			if err != nil {
-				return nil, err
-			}
-			items := pageResults(ctx, sp.ID, found.Items)
-			return &pagesOut{Body: httpapi.List[PageResult]{Items: items, Count: len(items), Next: s.d.Pager.Next(scope, found.Next)}}, nil
+			base := spaceBase(ctx, sp.ID)
+			view := func(p search.PageHit) PageResult { return pageResult(base, p) }
+			return &pagesOut{Body: httpapi.ListPage(found, view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "searchOrganizationContent", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/search", Tag: tag,
 		Summary: "Search every space of the organization the caller may read"},
 		func(ctx context.Context, in *orgIn) (*spacesOut, error) {
-			scope := "search:org:" + in.OrganizationID + ":" + in.Query
-			after, err := s.d.Pager.Key(scope, in.Page)
+			found, err := s.Org(ctx, in.OrganizationID, in.Query, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			found, err := s.Org(ctx, in.OrganizationID, in.Query, after, in.Size())
-			if err != nil {
-				return nil, err
-			}
-			items := make([]SpaceResult, 0, len(found.Items))
-			for _, f := range found.Items {
-				items = append(items, spaceResult(ctx, f.Space, f.Pages))
-			}
-			return &spacesOut{Body: httpapi.List[SpaceResult]{Items: items, Count: len(items), Next: s.d.Pager.Next(scope, found.Next)}}, nil
+			view := func(f search.SpaceHits) SpaceResult { return spaceResult(ctx, f.Space, f.Pages) }
+			return &spacesOut{Body: httpapi.ListPage(found, view)}, nil
 		})
 }
 
-func spaceResult(ctx context.Context, sp model.Space, pages []PageHit) SpaceResult {
+func spaceResult(ctx context.Context, sp model.Space, pages []search.PageHit) SpaceResult {
 	return SpaceResult{ID: sp.ID, Title: sp.Title, Pages: pageResults(ctx, sp.ID, pages)}
 }
