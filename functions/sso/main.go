@@ -6,8 +6,10 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/sso"
+	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/translations"
 )
 
-func main() { app.StartLambda(app.NewFamily("sso", "SSOFunction", sso.Routes, translations.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("sso", "SSOFunction", ssohttp.Routes, translations.Routes))
+}

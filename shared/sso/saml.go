@@ -24,7 +24,6 @@ import (
 	"github.com/crewjam/saml"
 
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -141,14 +140,14 @@ func decodeIdentity(rec model.SAMLServiceProvider) (*spIdentity, error) {
 }
 
 // serviceProvider is Galley's service provider for one identity provider,
-// at the URLs of the request being served.
-func (s *Service) serviceProvider(ctx context.Context, p model.SAMLProvider) (*saml.ServiceProvider, error) {
+// at its URLs under apiURL (the public API URL of the request being served).
+func (s *Service) serviceProvider(ctx context.Context, apiURL string, p model.SAMLProvider) (*saml.ServiceProvider, error) {
 	id, err := s.identity(ctx)
 	if err != nil {
 		return nil, err
 	}
-	urls := serviceURLs(ctx, p.OrgID, p.ID)
-	acs, err := url.Parse(urls.ACSURL)
+	urls := URLs(apiURL, p.OrgID, p.ID)
+	acs, err := url.Parse(urls.ACS)
 	if err != nil {
 		return nil, fmt.Errorf("ACS URL: %w", err)
 	}
@@ -228,13 +227,14 @@ func (s *Service) activeProvider(ctx context.Context, orgID, providerID string) 
 }
 
 // Start begins a sign-in: the URL of the identity provider with a signed
-// AuthnRequest (HTTP-Redirect binding), to send the browser to.
-func (s *Service) Start(ctx context.Context, orgID, providerID string) (string, error) {
+// AuthnRequest (HTTP-Redirect binding), to send the browser to. apiURL is
+// the public API URL, under which Galley's service-provider URLs are.
+func (s *Service) Start(ctx context.Context, apiURL, orgID, providerID string) (string, error) {
 	p, err := s.activeProvider(ctx, orgID, providerID)
 	if err != nil {
 		return "", err
 	}
-	sp, err := s.serviceProvider(ctx, p)
+	sp, err := s.serviceProvider(ctx, apiURL, p)
 	if err != nil {
 		return "", err
 	}
@@ -254,13 +254,14 @@ func (s *Service) Start(ctx context.Context, orgID, providerID string) (string, 
 	return u.String(), nil
 }
 
-// Metadata is Galley's service-provider metadata for a provider (XML).
-func (s *Service) Metadata(ctx context.Context, orgID, providerID string) ([]byte, error) {
+// Metadata is Galley's service-provider metadata for a provider (XML),
+// with its URLs under apiURL, the public API URL.
+func (s *Service) Metadata(ctx context.Context, apiURL, orgID, providerID string) ([]byte, error) {
 	p, _, err := s.provider(ctx, orgID, providerID)
 	if err != nil {
 		return nil, err
 	}
-	sp, err := s.serviceProvider(ctx, p)
+	sp, err := s.serviceProvider(ctx, apiURL, p)
 	if err != nil {
 		return nil, err
 	}
@@ -304,8 +305,9 @@ func refused(format string, args ...any) error {
 // and not used before, be signed with the provider's certificate, name
 // Galley's entity as audience and this ACS as recipient and destination,
 // and be within its time bounds. The user with the asserted email address
-// (made when none has it) becomes an SSO member and gets a token.
-func (s *Service) ACS(ctx context.Context, orgID, providerID, samlResponse string) (SignIn, error) {
+// (made when none has it) becomes an SSO member and gets a token. apiURL is
+// the public API URL, under which the ACS and Galley's entity ID are.
+func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlResponse string) (SignIn, error) {
 	p, err := s.activeProvider(ctx, orgID, providerID)
 	if err != nil {
 		return SignIn{}, err
@@ -334,7 +336,7 @@ func (s *Service) ACS(ctx context.Context, orgID, providerID, samlResponse strin
 	if err != nil {
 		return SignIn{}, refused("%v", err)
 	}
-	sp, err := s.serviceProvider(ctx, p)
+	sp, err := s.serviceProvider(ctx, apiURL, p)
 	if err != nil {
 		return SignIn{}, err
 	}
@@ -368,7 +370,7 @@ func (s *Service) ACS(ctx context.Context, orgID, providerID, samlResponse strin
 	if err != nil {
 		return SignIn{}, err
 	}
-	httpapi.LoggerFrom(ctx).InfoContext(ctx, "saml sign-in", "org", orgID, "provider", p.ID, "user", u.ID, "joined", joined)
+	s.d.Logger.InfoContext(ctx, "saml sign-in", "org", orgID, "provider", p.ID, "user", u.ID, "joined", joined)
 	return SignIn{User: u, Member: m, Org: o, Provider: p, Token: tok, Joined: joined}, nil
 }
 
@@ -482,7 +484,7 @@ func (s *Service) markUsed(ctx context.Context, p model.SAMLProvider, requestID 
 func (s *Service) prune(ctx context.Context, orgID string, now time.Time) {
 	page, err := s.d.Store.Query(ctx, store.Query{PK: keys.SAMLUsedPartition(orgID), Limit: pruneBatch})
 	if err != nil {
-		httpapi.LoggerFrom(ctx).WarnContext(ctx, "prune used SAML ids", "err", err.Error())
+		s.d.Logger.WarnContext(ctx, "prune used SAML ids", "err", err.Error())
 		return
 	}
 	cut := stamp(now)
@@ -497,6 +499,6 @@ func (s *Service) prune(ctx context.Context, orgID string, now time.Time) {
 		return
 	}
 	if err := s.d.Store.Write(ctx, ops...); err != nil {
-		httpapi.LoggerFrom(ctx).WarnContext(ctx, "prune used SAML ids", "err", err.Error())
+		s.d.Logger.WarnContext(ctx, "prune used SAML ids", "err", err.Error())
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/sso"
+	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -457,7 +458,7 @@ func TestStartAndMetadata(t *testing.T) {
 	// The key pair is made once per installation: another process (a new
 	// service on the same store) serves the same certificate.
 	api := httpapi.New(httpapi.Config{Auth: users.New(f.kit.Deps), Logger: f.kit.Deps.Logger})
-	sso.Register(api, sso.New(f.kit.Deps))
+	ssohttp.Register(api, sso.New(f.kit.Deps))
 	again := apitest.New(t, api).Expect(http.StatusOK, "GET", u(svc["entityID"].(string)), nil)
 	if !strings.Contains(string(again.Body), d.KeyDescriptors[0].KeyInfo.X509Data.X509Certificates[0].Data) {
 		t.Error("another process serves another certificate")

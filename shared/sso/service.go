@@ -10,8 +10,11 @@
 //   - A provider is active once ssoURL, entityID and certificate are set;
 //     before that it is pending and signs nobody in. Those three may change
 //     but not be removed. defaultTeam and defaultRole may be null.
-//   - The login (saml.go) answers the assertion consumer service with a page
-//     showing an API token once, scoped to the organization.
+//   - The login (saml.go) verifies the identity provider's response and
+//     issues an API token scoped to the organization; package ssohttp
+//     answers the assertion consumer service with a page showing it once.
+//   - The service knows no HTTP: the SAML URLs (ACS, entity ID) are built
+//     on the public API URL, which the HTTP layer passes in.
 package sso
 
 import (
@@ -35,6 +38,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/users"
@@ -71,6 +75,29 @@ type Settings struct {
 	DefaultTeam                          *string
 	ClearTeam                            bool
 	DefaultRole                          *model.Role
+}
+
+// ServiceURLs are Galley's service-provider URLs for one identity
+// provider. The SAML exchange names them (the ACS is the recipient of the
+// assertions, the metadata URL is Galley's entity ID), so identity providers
+// are configured with them: they are part of the provider, not only routes.
+type ServiceURLs struct {
+	// Location is the provider's own URL (its settings).
+	Location string
+	// ACS is the assertion consumer service (HTTP-POST binding).
+	ACS string
+	// Start is where a sign-in starts.
+	Start string
+	// EntityID is Galley's entity ID for the provider: its metadata's URL.
+	EntityID string
+}
+
+// URLs returns a provider's service-provider URLs under apiURL, the public
+// base URL of the API the request came to (the service does not know it:
+// the HTTP layer passes it).
+func URLs(apiURL, orgID, providerID string) ServiceURLs {
+	base := apiURL + "/v1/orgs/" + orgID + "/saml/" + providerID
+	return ServiceURLs{Location: base, ACS: base + "/acs", Start: base + "/start", EntityID: base + "/metadata"}
 }
 
 // ProviderView is a provider with what its answer shows: its default team
@@ -274,29 +301,28 @@ func (s *Service) providers(ctx context.Context, orgID string) ([]versioned, err
 	return out, nil
 }
 
-// Page is one page of providers.
-type Page struct {
-	Providers []ProviderView
-	Next      *store.Key
-}
-
 // List returns a page of an organization's providers, oldest first (admins).
-func (s *Service) List(ctx context.Context, orgID string, limit int, after *store.Key) (Page, error) {
+func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[ProviderView], error) {
 	role, err := s.requireAdmin(ctx, orgID)
 	if err != nil {
-		return Page{}, err
+		return paging.Page[ProviderView]{}, err
 	}
-	ps, next, err := records.QueryPage[model.SAMLProvider](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix, Limit: limit, After: after})
+	scope := "saml-providers:" + orgID
+	after, err := s.d.Cursors.After(scope, r.Cursor)
 	if err != nil {
-		return Page{}, fmt.Errorf("list SAML providers: %w", err)
+		return paging.Page[ProviderView]{}, err
 	}
-	out := Page{Providers: make([]ProviderView, 0, len(ps)), Next: next}
+	ps, next, err := records.QueryPage[model.SAMLProvider](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix, Limit: r.Size(), After: after})
+	if err != nil {
+		return paging.Page[ProviderView]{}, fmt.Errorf("list SAML providers: %w", err)
+	}
+	out := paging.Page[ProviderView]{Items: make([]ProviderView, 0, len(ps)), Next: s.d.Cursors.Next(scope, next)}
 	for _, pr := range ps {
 		v, err := s.view(ctx, pr, role)
 		if err != nil {
-			return Page{}, err
+			return paging.Page[ProviderView]{}, err
 		}
-		out.Providers = append(out.Providers, v)
+		out.Items = append(out.Items, v)
 	}
 	return out, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/sso"
+	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/translations"
 	"github.com/galleydocs/galley/shared/users"
@@ -43,7 +44,7 @@ func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	u := users.New(k.Deps)
 	users.Register(api, u)
 	orgs.Register(api, orgs.New(k.Deps, u))
-	sso.Register(api, sso.New(k.Deps))
+	ssohttp.Register(api, sso.New(k.Deps))
 	translations.Register(api, translations.New(k.Deps)) // the family's other half, as in SSOFunction
 	f := &fixture{kit: k, api: api, ids: map[string]string{}}
 	tok := map[string]string{}

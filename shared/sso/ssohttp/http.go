@@ -1,4 +1,9 @@
-package sso
+// Package ssohttp is the SSO family's HTTP layer: the operations on SAML
+// providers and the login info, the SAML sign-in's endpoints (the redirect
+// to the identity provider, the page answering its response, the
+// metadata), their bodies and response shapes, on the service of package
+// sso (which knows no HTTP and holds the SAML protocol).
+package ssohttp
 
 import (
 	"context"
@@ -11,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/sso"
 )
 
 // SAMLProvider is the API shape of a SAML provider.
@@ -42,19 +48,14 @@ type SAMLProviderURLs struct {
 	Location string `json:"location" format:"uri"`
 }
 
-// serviceURLs are a provider's service-provider URLs under the public API URL.
-func serviceURLs(ctx context.Context, orgID, providerID string) SAMLServiceProviderInfo {
-	base := httpapi.APIURL(ctx) + "/v1/orgs/" + orgID + "/saml/" + providerID
-	return SAMLServiceProviderInfo{ACSURL: base + "/acs", StartURL: base + "/start", EntityID: base + "/metadata"}
-}
-
 // View renders a provider.
-func View(ctx context.Context, v ProviderView) SAMLProvider {
+func View(ctx context.Context, v sso.ProviderView) SAMLProvider {
 	p := v.Provider
+	urls := sso.URLs(httpapi.APIURL(ctx), p.OrgID, p.ID)
 	out := SAMLProvider{Object: "saml-provider", ID: p.ID, Label: p.Label, SSOURL: p.SSOURL, EntityID: p.EntityID,
 		Certificate: p.Certificate, CreatedAt: p.CreatedAt, Status: "pending",
-		Service: serviceURLs(ctx, p.OrgID, p.ID),
-		URLs:    SAMLProviderURLs{Location: httpapi.APIURL(ctx) + "/v1/orgs/" + p.OrgID + "/saml/" + p.ID}}
+		Service: SAMLServiceProviderInfo{ACSURL: urls.ACS, StartURL: urls.Start, EntityID: urls.EntityID},
+		URLs:    SAMLProviderURLs{Location: urls.Location}}
 	if p.Active() {
 		out.Status = "active"
 	}
@@ -79,8 +80,8 @@ type CreateSAMLProviderBody struct {
 	DefaultRole *string `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null or omitted: guest"`
 }
 
-func (b CreateSAMLProviderBody) settings() Settings {
-	in := Settings{Label: &b.Label}
+func (b CreateSAMLProviderBody) settings() sso.Settings {
+	in := sso.Settings{Label: &b.Label}
 	for _, f := range []struct {
 		dst **string
 		v   string
@@ -120,13 +121,13 @@ func (b *UpdateSAMLProviderBody) UnmarshalJSON(data []byte) error {
 
 var _ json.Unmarshaler = (*UpdateSAMLProviderBody)(nil)
 
-func (b UpdateSAMLProviderBody) settings() (Settings, error) {
+func (b UpdateSAMLProviderBody) settings() (sso.Settings, error) {
 	for _, f := range []string{"label", "entityID", "certificate", "ssoURL"} {
 		if b.Nulls.Has(f) {
-			return Settings{}, apperr.Field(f, "may not be null")
+			return sso.Settings{}, apperr.Field(f, "may not be null")
 		}
 	}
-	in := Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: b.DefaultTeam,
+	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: b.DefaultTeam,
 		ClearTeam: b.Nulls.Has("defaultTeam")}
 	if b.DefaultRole != nil || b.Nulls.Has("defaultRole") {
 		r := model.RoleGuest
@@ -160,11 +161,11 @@ type providerOut struct {
 }
 
 // Routes adds the sso family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, sso.New(d)) }
 
 // Register adds the SSO family's operations: SAML providers, the login
 // info, and the SAML login itself.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *sso.Service) {
 	const tag = "SSO"
 	const base = "/v1/orgs/{organizationId}/saml"
 	httpapi.Register(api, httpapi.Op{ID: "listSAMLProvidersInOrganizationById", Method: http.MethodGet, Path: base, Tag: tag,
@@ -173,17 +174,12 @@ func Register(api *httpapi.API, s *Service) {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			httpapi.ListParams
 		}) (*struct{ Body httpapi.List[SAMLProvider] }, error) {
-			scope := "saml-providers:" + in.OrganizationID
-			after, err := s.d.Pager.Key(scope, in.Page)
+			p, err := s.List(ctx, in.OrganizationID, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			p, err := s.List(ctx, in.OrganizationID, in.Size(), after)
-			if err != nil {
-				return nil, err
-			}
-			view := func(v ProviderView) SAMLProvider { return View(ctx, v) }
-			return &struct{ Body httpapi.List[SAMLProvider] }{httpapi.ListOf(p.Providers, s.d.Pager.Next(scope, p.Next), view)}, nil
+			view := func(v sso.ProviderView) SAMLProvider { return View(ctx, v) }
+			return &struct{ Body httpapi.List[SAMLProvider] }{httpapi.ListPage(p, view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrganizationSAMLProvider", Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, Summary: "Add a SAML provider (admins)"},
@@ -245,8 +241,9 @@ func Register(api *httpapi.API, s *Service) {
 				return nil, err
 			}
 			body := SSOProviderLogins{Items: make([]SSOProviderLogin, 0, len(ls))}
+			apiURL := httpapi.APIURL(ctx)
 			for _, l := range ls {
-				body.Items = append(body.Items, SSOProviderLogin{ID: l.ID, Label: l.Label, StartURL: serviceURLs(ctx, in.OrganizationID, l.ID).StartURL})
+				body.Items = append(body.Items, SSOProviderLogin{ID: l.ID, Label: l.Label, StartURL: sso.URLs(apiURL, in.OrganizationID, l.ID).Start})
 			}
 			return &struct{ Body SSOProviderLogins }{body}, nil
 		})

@@ -1,4 +1,4 @@
-package sso
+package ssohttp
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/sso"
 )
 
 // signedInPage shows the token of a sign-in, once. It is what the browser
@@ -48,7 +49,7 @@ func writePage(ctx huma.Context, status int, page []byte) {
 
 // registerLogin adds the public operations of the SAML login: its start,
 // its assertion consumer service and the service provider's metadata.
-func registerLogin(api *httpapi.API, s *Service, tag string) {
+func registerLogin(api *httpapi.API, s *sso.Service, tag string) {
 	const base = "/v1/orgs/{organizationId}/saml/{samlProviderId}"
 	httpapi.Register(api, httpapi.Op{ID: "startSAMLSignIn", Method: http.MethodGet, Path: base + "/start", Tag: tag, Public: true,
 		Status: http.StatusFound, Summary: "Start signing in: redirects the browser to the identity provider with an AuthnRequest"},
@@ -56,7 +57,7 @@ func registerLogin(api *httpapi.API, s *Service, tag string) {
 			Location     string `header:"Location" doc:"The identity provider's sign-in URL with the AuthnRequest"`
 			CacheControl string `header:"Cache-Control"`
 		}, error) {
-			u, err := s.Start(ctx, in.OrganizationID, in.SAMLProviderID)
+			u, err := s.Start(ctx, httpapi.APIURL(ctx), in.OrganizationID, in.SAMLProviderID)
 			if err != nil {
 				return nil, err
 			}
@@ -76,7 +77,7 @@ func registerLogin(api *httpapi.API, s *Service, tag string) {
 			if err != nil {
 				form = url.Values{}
 			}
-			res, err := s.ACS(ctx, in.OrganizationID, in.SAMLProviderID, form.Get("SAMLResponse"))
+			res, err := s.ACS(ctx, httpapi.APIURL(ctx), in.OrganizationID, in.SAMLProviderID, form.Get("SAMLResponse"))
 			if err != nil {
 				return nil, err
 			}
@@ -89,7 +90,7 @@ func registerLogin(api *httpapi.API, s *Service, tag string) {
 	httpapi.Register(api, httpapi.Op{ID: "getSAMLServiceProviderMetadata", Method: http.MethodGet, Path: base + "/metadata", Tag: tag, Public: true,
 		Summary: "Galley's SAML service-provider metadata for this provider (its entity ID is this URL)"},
 		func(ctx context.Context, in *providerPath) (*struct{ Body func(huma.Context) }, error) {
-			md, err := s.Metadata(ctx, in.OrganizationID, in.SAMLProviderID)
+			md, err := s.Metadata(ctx, httpapi.APIURL(ctx), in.OrganizationID, in.SAMLProviderID)
 			if err != nil {
 				return nil, err
 			}
