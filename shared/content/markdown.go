@@ -106,17 +106,57 @@ func NormalizeBody(body string) string {
 	return body + "\n"
 }
 
-// RenderMarkdown writes a page back in authored form: frontmatter (when the
-// page has a description), the title heading, the body.
-func RenderMarkdown(p *Page, body string) string {
-	var b strings.Builder
+// FrontFields is the page metadata RenderMarkdown writes as frontmatter.
+type FrontFields int
+
+const (
+	// FrontDescription writes the description only: the page as the API
+	// reads it (format=markdown).
+	FrontDescription FrontFields = iota
+	// FrontMetadata writes all the metadata Frontmatter reads back: the
+	// page as Git Sync exports it, so that an import restores it.
+	FrontMetadata
+)
+
+// RenderMarkdown writes a page in authored form: frontmatter (when the
+// page has metadata among fields), the title heading, the body. It is the
+// one renderer of pages as markdown; links in body are written as given
+// (Git export rewrites file links before).
+func RenderMarkdown(p *Page, body string, fields FrontFields) string {
+	front := map[string]any{}
 	if p.Description != "" {
-		var front bytes.Buffer
-		enc := yaml.NewEncoder(&front)
+		front["description"] = p.Description
+	}
+	if fields == FrontMetadata {
+		if p.Emoji != "" {
+			front["emoji"] = p.Emoji
+		}
+		if p.Icon != "" {
+			front["icon"] = p.Icon
+		}
+		if p.Hidden {
+			front["hidden"] = true
+		}
+		if p.NoIndex {
+			front["noIndex"] = true
+		}
+		if p.NoRobotsIndex {
+			front["noRobotsIndex"] = true
+		}
+		if l := p.Layout; l != nil {
+			front["layout"] = map[string]any{"width": l.Width, "cover": l.Cover, "coverSize": l.CoverSize, "title": l.Title,
+				"description": l.Description, "tableOfContents": l.TableOfContents, "outline": l.Outline,
+				"pagination": l.Pagination, "metadata": l.Metadata}
+		}
+	}
+	var b strings.Builder
+	if len(front) > 0 {
+		var buf bytes.Buffer
+		enc := yaml.NewEncoder(&buf)
 		enc.SetIndent(2)
-		_ = enc.Encode(map[string]string{"description": p.Description})
+		_ = enc.Encode(front)
 		b.WriteString("---\n")
-		b.Write(front.Bytes())
+		b.Write(buf.Bytes())
 		b.WriteString("---\n\n")
 	}
 	b.WriteString("# ")

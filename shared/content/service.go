@@ -205,7 +205,7 @@ func (s *Service) page(ctx context.Context, src Source, tr *TreeReader, pageID, 
 	}
 	switch format {
 	case FormatMarkdown:
-		md := RenderMarkdown(p, body)
+		md := RenderMarkdown(p, body, FrontDescription)
 		v.Markdown = &md
 	default:
 		loc := &locator{ctx: ctx, tr: tr}

@@ -142,9 +142,16 @@ func TestParseMarkdownSplitsFrontmatterTitleAndBody(t *testing.T) {
 	if p.Description != "How to start" || !p.Hidden || p.Layout.Width != "wide" || !p.Layout.Outline {
 		t.Fatalf("applied %+v", p)
 	}
-	back, err := ParseMarkdown(RenderMarkdown(p, a.Body))
+	back, err := ParseMarkdown(RenderMarkdown(p, a.Body, FrontDescription))
 	if err != nil || back.Title != a.Title || back.Body != a.Body || *back.Front.Description != p.Description {
 		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	if back.Front.Hidden != nil || back.Front.Layout != nil {
+		t.Fatalf("FrontDescription wrote more than the description: %+v", back.Front)
+	}
+	full, err := ParseMarkdown(RenderMarkdown(p, a.Body, FrontMetadata))
+	if err != nil || full.Front.Hidden == nil || !*full.Front.Hidden || full.Front.Layout == nil || *full.Front.Layout.Width != "wide" {
+		t.Fatalf("FrontMetadata round trip: %+v, %v", full, err)
 	}
 	for _, bad := range []string{"---\ndescription: x\n", "---\nunknown: 1\n---\n# T\n", "---\ndescription: [\n---\n"} {
 		if _, err := ParseMarkdown(bad); err == nil {

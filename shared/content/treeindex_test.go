@@ -52,7 +52,7 @@ func wholeTreePage(t *testing.T, svc *content.Service, src content.Source, ix *c
 		return content.RevisionPage{}, err
 	}
 	if format == content.FormatMarkdown {
-		md := content.RenderMarkdown(p, body)
+		md := content.RenderMarkdown(p, body, content.FrontDescription)
 		v.Markdown = &md
 	} else {
 		doc := content.ToDocument(body, content.Resolver{Index: ix, Page: p})

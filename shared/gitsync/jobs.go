@@ -756,7 +756,7 @@ func (s *Service) render(ctx context.Context, w *writer, spaceID string, ix *con
 			}
 			return target
 		})
-		err = put(file, []byte(renderPage(p, body)))
+		err = put(file, []byte(content.RenderMarkdown(p, body, content.FrontMetadata)))
 		return err == nil
 	})
 	if err != nil {

@@ -1,7 +1,6 @@
 package gitsync
 
 import (
-	"bytes"
 	"net/url"
 	"path"
 	"regexp"
@@ -331,53 +330,6 @@ func parsePage(src string) authored {
 	}
 	a.body = content.NormalizeBody(strings.Join(lines[i:], "\n"))
 	return a
-}
-
-// renderPage writes a page's markdown file: frontmatter with the page's
-// metadata, the title heading, the body.
-func renderPage(p *content.Page, body string) string {
-	front := map[string]any{}
-	if p.Description != "" {
-		front["description"] = p.Description
-	}
-	if p.Emoji != "" {
-		front["emoji"] = p.Emoji
-	}
-	if p.Icon != "" {
-		front["icon"] = p.Icon
-	}
-	if p.Hidden {
-		front["hidden"] = true
-	}
-	if p.NoIndex {
-		front["noIndex"] = true
-	}
-	if p.NoRobotsIndex {
-		front["noRobotsIndex"] = true
-	}
-	if l := p.Layout; l != nil {
-		front["layout"] = map[string]any{"width": l.Width, "cover": l.Cover, "coverSize": l.CoverSize, "title": l.Title,
-			"description": l.Description, "tableOfContents": l.TableOfContents, "outline": l.Outline,
-			"pagination": l.Pagination, "metadata": l.Metadata}
-	}
-	var b strings.Builder
-	if len(front) > 0 {
-		var buf bytes.Buffer
-		enc := yaml.NewEncoder(&buf)
-		enc.SetIndent(2)
-		_ = enc.Encode(front)
-		b.WriteString("---\n")
-		b.Write(buf.Bytes())
-		b.WriteString("---\n\n")
-	}
-	b.WriteString("# ")
-	b.WriteString(p.Title)
-	b.WriteString("\n")
-	if body != "" {
-		b.WriteString("\n")
-		b.WriteString(body)
-	}
-	return b.String()
 }
 
 // renderSummary writes SUMMARY.md for a tree.

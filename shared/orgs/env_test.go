@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,11 +18,11 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
-	"github.com/galleydocs/galley/shared/store/boltstore"
+	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// env is one API (users and orgs families) on a fresh bbolt store, with a
+// env is one API (users and orgs families) on a fresh testkit, with a
 // clock that moves one second per reading so that join times differ.
 type env struct {
 	t     *testing.T
@@ -37,35 +35,16 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	st, err := boltstore.Open(t.TempDir() + "/db")
+	k := testkit.New(t, testkit.Clock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Second))
+	us := users.New(k.Deps)
+	c, err := us.Authenticate(k.Ctx, testkit.AdminToken)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.DB().NoSync = true // tests need no durability
-	t.Cleanup(func() { st.Close() })
-	var mu sync.Mutex
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	logger := slog.New(slog.DiscardHandler)
-	d := &deps.Deps{Store: st, Logger: logger, Authz: access.NewAuthorizer(st), Pager: httpapi.NewPager([]byte("k")),
-		Now: func() time.Time {
-			mu.Lock()
-			defer mu.Unlock()
-			now = now.Add(time.Second)
-			return now
-		}}
-	us := users.New(d)
-	ctx := context.Background()
-	if _, _, err := us.Bootstrap(ctx, "admin-token"); err != nil {
-		t.Fatal(err)
-	}
-	c, err := us.Authenticate(ctx, "admin-token")
-	if err != nil {
-		t.Fatal(err)
-	}
-	api := httpapi.New(httpapi.Config{Auth: us, Logger: logger, APIURL: "https://api.test", AppURL: "https://app.test"})
+	api := httpapi.New(httpapi.Config{Auth: us, Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	users.Register(api, us)
-	orgs.Register(api, orgs.New(d, users.New(d)))
-	return &env{t: t, d: d, api: api, h: api.Handler(), users: us, root: access.WithCaller(ctx, c)}
+	orgs.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
+	return &env{t: t, d: k.Deps, api: api, h: api.Handler(), users: us, root: access.WithCaller(k.Ctx, c)}
 }
 
 // user is a user of the instance with an API token.

@@ -14,6 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -46,8 +47,8 @@ func (c *countingStore) total() int64 { return c.gets.Load() + c.queries.Load() 
 // publishedSite builds a published site of sections x perSection site
 // spaces (each its own space) and returns a GET of its published view.
 func publishedSite(tb testing.TB, sections, perSection int) (*countingStore, func() int) {
-	cs := &countingStore{Store: boltStore(tb)}
-	k := newKit(tb, cs)
+	cs := &countingStore{Store: testkit.BoltStore(tb)}
+	k := testkit.NewOn(tb, cs)
 	u, tok := k.User("bench")
 	org := k.Org("Bench", map[string]model.Role{u.ID: model.RoleAdmin})
 	ctx := access.WithCaller(context.Background(), access.Caller{UserID: u.ID})

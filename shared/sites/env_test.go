@@ -1,31 +1,18 @@
 package sites_test
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/blob/fsblob"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/store/boltstore"
-	"github.com/galleydocs/galley/shared/store/dynamostore"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
@@ -41,48 +28,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var tableSeq atomic.Int64
-
-// boltStore returns a fresh embedded store.
-func boltStore(t testing.TB) store.Store {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "galley.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.DB().NoSync = true // tests need no durability
-	t.Cleanup(func() { st.Close() })
-	return st
-}
-
-// dynamoStore returns a store on a fresh table of the shared DynamoDB
-// Local (skipped, or failed when emulators are required, without it).
-func dynamoStore(t testing.TB) store.Store {
-	t.Helper()
-	c := dynamodb.New(dynamodb.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(ddb.Endpoint(t)),
-		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
-			return aws.Credentials{AccessKeyID: "galley", SecretAccessKey: "galley", Source: "test"}, nil
-		}),
-	})
-	name := fmt.Sprintf("galley-sites-%d-%d", os.Getpid(), tableSeq.Add(1))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := dynamostore.CreateTable(ctx, c, name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if _, err := c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
-			t.Errorf("delete table %s: %v", name, err)
-		}
-	})
-	return dynamostore.New(c, name)
-}
-
 // backends runs fn on each storage backend.
 func backends(t *testing.T, fn func(t *testing.T, f *fixture)) {
-	t.Run("bolt", func(t *testing.T) { fn(t, newFixture(t, boltStore(t))) })
-	t.Run("dynamodb", func(t *testing.T) { fn(t, newFixture(t, dynamoStore(t))) })
+	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) { fn(t, newFixture(t, k)) })
 }
 
 // fixture is an API with the spaces and sites families on one store, an
@@ -97,26 +45,7 @@ type fixture struct {
 	adminID                                 string
 }
 
-// newKit is testkit.New on the given store.
-func newKit(t testing.TB, st store.Store) *testkit.Kit {
-	blobs, err := fsblob.New(filepath.Join(t.TempDir(), "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	var mu atomic.Int64
-	d := &deps.Deps{Store: st, Blobs: blobs, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Authz: access.NewAuthorizer(st), Pager: httpapi.NewPager([]byte("test-secret")),
-		Now: func() time.Time { return clock.Add(time.Duration(mu.Add(1)) * time.Millisecond) }}
-	k := &testkit.Kit{T: t, Deps: d, Ctx: context.Background()}
-	if _, _, err := users.New(d).Bootstrap(k.Ctx, testkit.AdminToken); err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-func newFixture(t *testing.T, st store.Store) *fixture {
-	k := newKit(t, st)
+func newFixture(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaces.Register(api, spaces.New(k.Deps))
 	sites.Register(api, sites.New(k.Deps))
@@ -132,7 +61,7 @@ func newFixture(t *testing.T, st store.Store) *fixture {
 	return f
 }
 
-func setup(t *testing.T) *fixture { return newFixture(t, boltStore(t)) }
+func setup(t *testing.T) *fixture { return newFixture(t, testkit.New(t)) }
 
 func (f *fixture) as(t *testing.T, token string) *apitest.Client {
 	c := apitest.New(t, f.api)

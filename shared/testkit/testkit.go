@@ -37,28 +37,54 @@ type Kit struct {
 	Ctx  context.Context
 }
 
+// Option changes how a kit is built.
+type Option func(*options)
+
+type options struct {
+	start time.Time
+	step  time.Duration
+}
+
+// Clock makes the kit's clock start at start and move by step at each
+// reading (default: 2026-01-02T03:04:05Z, one millisecond), for tests whose
+// times must differ by more than a millisecond.
+func Clock(start time.Time, step time.Duration) Option {
+	return func(o *options) { o.start, o.step = start, step }
+}
+
 // New returns a kit on a temporary bbolt store with the instance
 // administrator bootstrapped.
-func New(t testing.TB) *Kit {
-	dir := t.TempDir()
-	st, err := boltstore.Open(filepath.Join(dir, "galley.db"))
+func New(t testing.TB, opts ...Option) *Kit {
+	return NewOn(t, BoltStore(t), opts...)
+}
+
+// BoltStore returns a fresh bbolt store in a temporary directory, closed
+// when t ends, for tests that wrap the store before NewOn.
+func BoltStore(t testing.TB) *boltstore.Store {
+	t.Helper()
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "galley.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	st.DB().NoSync = true // tests need no durability
 	t.Cleanup(func() { st.Close() })
-	return NewOn(t, st)
+	return st
 }
 
 // NewOn returns a kit on the given (empty) store, with the instance
 // administrator bootstrapped: tests that must hold on every storage
 // backend run on DynamoDB Local this way.
-func NewOn(t testing.TB, st store.Store) *Kit {
+func NewOn(t testing.TB, st store.Store, opts ...Option) *Kit {
+	o := options{start: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), step: time.Millisecond}
+	for _, opt := range opts {
+		opt(&o)
+	}
 	dir := t.TempDir()
 	blobs, err := fsblob.New(filepath.Join(dir, "blobs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	clock := o.start
 	// Concurrent requests of one test read the clock at once.
 	var clockMu sync.Mutex
 	d := &deps.Deps{Store: st, Blobs: blobs, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -66,7 +92,7 @@ func NewOn(t testing.TB, st store.Store) *Kit {
 		Now: func() time.Time {
 			clockMu.Lock()
 			defer clockMu.Unlock()
-			clock = clock.Add(time.Millisecond)
+			clock = clock.Add(o.step)
 			return clock
 		}}
 	d.Cursors = paging.NewSigner([]byte("test-secret"))

@@ -1,0 +1,151 @@
+package orgs
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// OrganizationMember is the API shape of a member.
+type OrganizationMember struct {
+	Object     string     `json:"object" enum:"member"`
+	ID         string     `json:"id" doc:"The user's id"`
+	Role       *string    `json:"role" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null for guests"`
+	User       users.User `json:"user"`
+	Disabled   bool       `json:"disabled"`
+	JoinedAt   time.Time  `json:"joinedAt"`
+	LastSeenAt *time.Time `json:"lastSeenAt,omitempty"`
+	SSO        bool       `json:"sso"`
+	Spaces     int        `json:"spaces"`
+	Teams      int        `json:"teams"`
+}
+
+// ViewMember renders a member.
+func ViewMember(ctx context.Context, mu MemberWithUser) OrganizationMember {
+	m := mu.Member
+	return OrganizationMember{Object: "member", ID: m.UserID, Role: rolePtr(m.Role), User: users.View(ctx, mu.User),
+		Disabled: m.Disabled, JoinedAt: m.JoinedAt, LastSeenAt: m.LastSeenAt, SSO: m.SSO, Spaces: m.Spaces, Teams: m.Teams}
+}
+
+// MemberContentPermission is a space a member may access.
+type MemberContentPermission struct {
+	Permission string       `json:"permission" enum:"admin,create,review,edit,comment,read"`
+	Space      spaces.Space `json:"space"`
+}
+
+// OrganizationMemberTeam is a team of a member, with the member's role in it.
+type OrganizationMemberTeam struct {
+	Team   OrganizationTeam `json:"team"`
+	Member TeamMemberRole   `json:"member"`
+}
+
+// TeamMemberRole is a member's role in a team.
+type TeamMemberRole struct {
+	Role string `json:"role" enum:"owner,member"`
+}
+
+// OrganizationPingResult answers POST /v1/orgs/{organizationId}/ping. Galley issues no
+// visitor claims, so it is always {}.
+type OrganizationPingResult struct {
+	ServiceVisitorClaims string `json:"serviceVisitorClaims,omitempty" doc:"Not issued by Galley"`
+}
+
+// MemberPath is the path of a member's operations.
+type MemberPath struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	UserID         string `path:"userId" maxLength:"64"`
+}
+
+func registerMembers(api *httpapi.API, s *Service) {
+	const tag = "Organization members"
+	memberOut := func(ctx context.Context, mu MemberWithUser, err error) (*out[OrganizationMember], error) {
+		if err != nil {
+			return nil, err
+		}
+		return &out[OrganizationMember]{Body: ViewMember(ctx, mu)}, nil
+	}
+	httpapi.Register(api, httpapi.Op{ID: "listMembersInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members", Tag: tag,
+		Summary: "List the members of an organization"},
+		func(ctx context.Context, in *struct {
+			OrgPath
+			httpapi.ListParams
+			Order  string `query:"order" enum:"asc,desc" default:"desc"`
+			Role   string `query:"role" enum:"admin,create,review,edit,comment,read,guest" doc:"Only members of this role (guest: without a role)"`
+			Search string `query:"search" maxLength:"256" doc:"Only members whose display name or email contains this, ignoring case"`
+			Sort   string `query:"sort" enum:"joinedAt,lastSeenAt" default:"joinedAt" doc:"lastSeenAt lists only members seen at least once"`
+		}) (*out[httpapi.List[OrganizationMember]], error) {
+			ms, next, err := s.ListMembers(ctx, in.OrganizationID, MemberFilter{Role: in.Role, Search: in.Search, Sort: in.Sort, Order: in.Order}, in.ListParams)
+			if err != nil {
+				return nil, err
+			}
+			return list(ms, next, func(mu MemberWithUser) OrganizationMember { return ViewMember(ctx, mu) }), nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getMemberInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
+		Summary: "Get a member"},
+		func(ctx context.Context, in *MemberPath) (*out[OrganizationMember], error) {
+			mu, err := s.GetMember(ctx, in.OrganizationID, in.UserID)
+			return memberOut(ctx, mu, err)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateMemberInOrganizationById", Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
+		Summary: "Change a member's role"},
+		func(ctx context.Context, in *struct {
+			MemberPath
+			Body OrganizationRoleBody
+		}) (*out[OrganizationMember], error) {
+			mu, err := s.UpdateMemberRole(ctx, in.OrganizationID, in.UserID, roleOf(in.Body.Role))
+			return memberOut(ctx, mu, err)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "removeMemberFromOrganizationById", Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
+		Status: http.StatusNoContent, Summary: "Remove a member (or leave the organization)"},
+		func(ctx context.Context, in *MemberPath) (*struct{}, error) {
+			return nil, s.RemoveMember(ctx, in.OrganizationID, in.UserID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationMemberLastSeenAt", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/ping", Tag: tag,
+		Summary: "Record that the caller is active in the organization"},
+		func(ctx context.Context, in *OrgPath) (*out[OrganizationPingResult], error) {
+			if err := s.Ping(ctx, in.OrganizationID); err != nil {
+				return nil, err
+			}
+			return &out[OrganizationPingResult]{}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "setUserAsSSOMemberForOrganization", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/members/{userId}/sso", Tag: tag,
+		Summary: "Make a member an SSO member"},
+		func(ctx context.Context, in *MemberPath) (*out[OrganizationMember], error) {
+			mu, err := s.SetMemberSSO(ctx, in.OrganizationID, in.UserID)
+			return memberOut(ctx, mu, err)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listSpacesForOrganizationMember", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/spaces", Tag: tag,
+		Summary: "List the spaces a member can access"},
+		func(ctx context.Context, in *struct {
+			MemberPath
+			httpapi.ListParams
+			Order string `query:"order" enum:"asc,desc" default:"desc"`
+		}) (*out[httpapi.List[MemberContentPermission]], error) {
+			gs, next, err := s.MemberSpaces(ctx, in.OrganizationID, in.UserID, in.Order, in.ListParams)
+			if err != nil {
+				return nil, err
+			}
+			return list(gs, next, func(g SpaceGrant) MemberContentPermission {
+				return MemberContentPermission{Permission: string(g.Permission), Space: spaces.View(ctx, g.Space, g.CallerLevel)}
+			}), nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listTeamsForOrganizationMember", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/teams", Tag: tag,
+		Summary: "List the teams of a member"},
+		func(ctx context.Context, in *struct {
+			MemberPath
+			httpapi.ListParams
+			Title string `query:"title" maxLength:"64" doc:"Only teams whose title contains this, ignoring case"`
+		}) (*out[httpapi.List[OrganizationMemberTeam]], error) {
+			ts, next, err := s.MemberTeams(ctx, in.OrganizationID, in.UserID, in.Title, in.ListParams)
+			if err != nil {
+				return nil, err
+			}
+			return list(ts, next, func(t TeamOfMember) OrganizationMemberTeam {
+				return OrganizationMemberTeam{Team: ViewTeam(t.Team), Member: TeamMemberRole{Role: t.Role}}
+			}), nil
+		})
+}

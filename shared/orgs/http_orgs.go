@@ -1,0 +1,202 @@
+package orgs
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// Organization is the API shape of an organization.
+type Organization struct {
+	Object         string                      `json:"object" enum:"organization"`
+	ID             string                      `json:"id"`
+	Title          string                      `json:"title" minLength:"2" maxLength:"255"`
+	CreatedAt      time.Time                   `json:"createdAt"`
+	EmailDomains   []string                    `json:"emailDomains" nullable:"false"`
+	Hostname       string                      `json:"hostname,omitempty" minLength:"3" maxLength:"32"`
+	Type           string                      `json:"type" enum:"business,community"`
+	UseCase        string                      `json:"useCase,omitempty" enum:"internalDocs,docsSite,audienceControlledSite,productDocs,teamKnowledgeBase,designSystem,openSourceDocs,notes,other"`
+	CommunityType  string                      `json:"communityType,omitempty" enum:"nonProfit,openSource,education"`
+	DefaultRole    *string                     `json:"defaultRole" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of new members by default; null for guests"`
+	DefaultContent *OrganizationDefaultContent `json:"defaultContent,omitempty"`
+	SSO            bool                        `json:"sso"`
+	AI             bool                        `json:"ai"`
+	InviteLinks    bool                        `json:"inviteLinks"`
+	Plan           string                      `json:"plan" enum:"free_2024,plus_2024,pro_2024,enterprise_2024,community_2024,free,plus,pro"`
+	URLs           OrganizationURLs            `json:"urls"`
+	Trial          OrganizationTrial           `json:"trial"`
+	Permissions    access.OrgPermissions       `json:"permissions"`
+}
+
+// OrganizationDefaultContent points at the content shown by default.
+type OrganizationDefaultContent struct {
+	Type string `json:"type" enum:"site"`
+	Site string `json:"site" minLength:"1" maxLength:"64" doc:"ID of the site"`
+}
+
+// OrganizationURLs are an organization's links.
+type OrganizationURLs struct {
+	Location string `json:"location" format:"uri"`
+	App      string `json:"app" format:"uri"`
+	Logo     string `json:"logo,omitempty" format:"uri"`
+}
+
+// OrganizationTrial is an organization's trial; Galley has no trials.
+type OrganizationTrial struct {
+	Status string `json:"status" enum:"notapplicable,none,active,ended,expired"`
+}
+
+// ViewOrganization renders an organization for its caller.
+func ViewOrganization(ctx context.Context, o OrgForCaller) Organization {
+	v := Organization{Object: "organization", ID: o.Org.ID, Title: o.Org.Title, CreatedAt: o.Org.CreatedAt,
+		EmailDomains: o.Org.EmailDomains, Hostname: o.Org.Hostname, Type: o.Org.Type, UseCase: o.Org.UseCase,
+		CommunityType: o.Org.CommunityType, DefaultRole: rolePtr(o.Org.DefaultRole), SSO: o.Org.SSO, AI: o.Org.AI,
+		InviteLinks: o.Org.InviteLinks, Plan: o.Org.Plan,
+		URLs: OrganizationURLs{Location: httpapi.APIURL(ctx) + "/v1/orgs/" + o.Org.ID, App: httpapi.AppURL(ctx) + "/o/" + o.Org.ID,
+			Logo: o.Org.Logo},
+		Trial:       OrganizationTrial{Status: "notapplicable"},
+		Permissions: o.Permissions()}
+	if v.EmailDomains == nil {
+		v.EmailDomains = []string{}
+	}
+	if o.Org.DefaultContent != nil {
+		v.DefaultContent = &OrganizationDefaultContent{Type: o.Org.DefaultContent.Type, Site: o.Org.DefaultContent.Site}
+	}
+	return v
+}
+
+// OrganizationsOfDomain answers GET /v1/email-domains/{emailDomain}/orgs.
+type OrganizationsOfDomain struct {
+	Organizations []Organization `json:"organizations" nullable:"false"`
+}
+
+// CreateOrganizationBody is the body of POST /v1/orgs.
+type CreateOrganizationBody struct {
+	Title         string   `json:"title" minLength:"2" maxLength:"255"`
+	Type          string   `json:"type,omitempty" enum:"business,community" doc:"Default business"`
+	UseCase       string   `json:"useCase,omitempty" enum:"internalDocs,docsSite,audienceControlledSite,productDocs,teamKnowledgeBase,designSystem,openSourceDocs,notes,other"`
+	CommunityType string   `json:"communityType,omitempty" enum:"nonProfit,openSource,education"`
+	EmailDomains  []string `json:"emailDomains,omitempty" maxItems:"40" nullable:"false"`
+	Hostname      string   `json:"hostname,omitempty" minLength:"3" maxLength:"32"`
+}
+
+// UpdateOrganizationBody is the body of PATCH /v1/orgs/{organizationId}.
+// An omitted field is unchanged; null clears defaultRole (guests),
+// defaultContent and logo, and is refused for the other fields.
+type UpdateOrganizationBody struct {
+	Title          *string                     `json:"title,omitempty" minLength:"2" maxLength:"255"`
+	EmailDomains   []string                    `json:"emailDomains,omitempty" maxItems:"40" doc:"Replaces the domains; [] removes them"`
+	Hostname       *string                     `json:"hostname,omitempty" minLength:"3" maxLength:"32"`
+	DefaultRole    *string                     `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null: new members are guests"`
+	DefaultContent *OrganizationDefaultContent `json:"defaultContent,omitempty" doc:"null removes it"`
+	Logo           *string                     `json:"logo,omitempty" format:"uri" maxLength:"2048" nullable:"true" doc:"null removes it"`
+	SSO            *bool                       `json:"sso,omitempty"`
+	AI             *bool                       `json:"ai,omitempty"`
+	InviteLinks    *bool                       `json:"inviteLinks,omitempty"`
+	Nulls          httpapi.Nulls               `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (b *UpdateOrganizationBody) UnmarshalJSON(data []byte) error {
+	type plain UpdateOrganizationBody
+	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
+	b.Nulls = nulls
+	return err
+}
+
+var _ json.Unmarshaler = (*UpdateOrganizationBody)(nil)
+
+// patch turns the body into the service's change, refusing null where a
+// field cannot be removed.
+func (b UpdateOrganizationBody) patch() (OrganizationPatch, error) {
+	for _, f := range []string{"title", "emailDomains", "hostname", "sso", "ai", "inviteLinks"} {
+		if b.Nulls.Has(f) {
+			return OrganizationPatch{}, apperr.Field(f, "may not be null")
+		}
+	}
+	p := OrganizationPatch{Title: b.Title, Hostname: b.Hostname, SSO: b.SSO, AI: b.AI, InviteLinks: b.InviteLinks, Logo: b.Logo}
+	if b.EmailDomains != nil {
+		p.EmailDomains = &b.EmailDomains
+	}
+	if b.DefaultRole != nil || b.Nulls.Has("defaultRole") {
+		r := roleOf(b.DefaultRole)
+		p.DefaultRole = &r
+	}
+	if b.Nulls.Has("defaultContent") {
+		p.ClearDefaultContent = true
+	} else if b.DefaultContent != nil {
+		p.DefaultContent = &model.SitePointer{Type: b.DefaultContent.Type, Site: b.DefaultContent.Site}
+	}
+	if b.Nulls.Has("logo") {
+		empty := ""
+		p.Logo = &empty
+	}
+	return p, nil
+}
+
+func registerOrganizations(api *httpapi.API, s *Service) {
+	const tag = "Organizations"
+	orgOut := func(ctx context.Context, o OrgForCaller, err error) (*out[Organization], error) {
+		if err != nil {
+			return nil, err
+		}
+		return &out[Organization]{Body: ViewOrganization(ctx, o)}, nil
+	}
+	httpapi.Register(api, httpapi.Op{ID: "createOrganization", Method: http.MethodPost, Path: "/v1/orgs", Tag: tag,
+		Status: http.StatusCreated, Summary: "Create an organization (the caller becomes its admin)"},
+		func(ctx context.Context, in *struct{ Body CreateOrganizationBody }) (*out[Organization], error) {
+			b := in.Body
+			o, err := s.CreateOrganization(ctx, NewOrganization{Title: b.Title, Type: b.Type, UseCase: b.UseCase,
+				CommunityType: b.CommunityType, EmailDomains: b.EmailDomains, Hostname: b.Hostname})
+			return orgOut(ctx, o, err)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listOrganizationsForAuthenticatedUser", Method: http.MethodGet, Path: "/v1/orgs", Tag: tag,
+		Summary: "List the organizations of the authenticated user"},
+		func(ctx context.Context, in *struct{ httpapi.ListParams }) (*out[httpapi.List[Organization]], error) {
+			found, next, err := s.ListOrganizations(ctx, in.ListParams)
+			if err != nil {
+				return nil, err
+			}
+			return list(found, next, func(o OrgForCaller) Organization { return ViewOrganization(ctx, o) }), nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}", Tag: tag,
+		Summary: "Get an organization"},
+		func(ctx context.Context, in *OrgPath) (*out[Organization], error) {
+			o, err := s.GetOrganization(ctx, in.OrganizationID)
+			return orgOut(ctx, o, err)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationById", Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}", Tag: tag,
+		Summary: "Update an organization"},
+		func(ctx context.Context, in *struct {
+			OrgPath
+			Body UpdateOrganizationBody
+		}) (*out[Organization], error) {
+			p, err := in.Body.patch()
+			if err != nil {
+				return nil, err
+			}
+			o, err := s.UpdateOrganization(ctx, in.OrganizationID, p)
+			return orgOut(ctx, o, err)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getOrganizationsForEmailDomain", Method: http.MethodGet, Path: "/v1/email-domains/{emailDomain}/orgs", Tag: tag,
+		Summary: "List the organizations of an email domain"},
+		func(ctx context.Context, in *struct {
+			EmailDomain string `path:"emailDomain" maxLength:"253"`
+		}) (*out[OrganizationsOfDomain], error) {
+			found, err := s.OrganizationsByEmailDomain(ctx, in.EmailDomain)
+			if err != nil {
+				return nil, err
+			}
+			res := OrganizationsOfDomain{Organizations: make([]Organization, 0, len(found))}
+			for _, o := range found {
+				res.Organizations = append(res.Organizations, ViewOrganization(ctx, o))
+			}
+			return &out[OrganizationsOfDomain]{Body: res}, nil
+		})
+}

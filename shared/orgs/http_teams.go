@@ -1,0 +1,88 @@
+package orgs
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/httpapi"
+)
+
+// OrganizationTeam is the API shape of a team.
+type OrganizationTeam struct {
+	Object      string                 `json:"object" enum:"team"`
+	ID          string                 `json:"id"`
+	Title       string                 `json:"title" minLength:"1" maxLength:"64"`
+	Members     int                    `json:"members"`
+	Spaces      int                    `json:"spaces"`
+	CreatedAt   time.Time              `json:"createdAt"`
+	Permissions access.TeamPermissions `json:"permissions"`
+}
+
+// ViewTeam renders a team for its caller.
+func ViewTeam(t TeamForCaller) OrganizationTeam {
+	return OrganizationTeam{Object: "team", ID: t.Team.ID, Title: t.Team.Title, Members: t.Team.Members,
+		Spaces: t.Team.Spaces, CreatedAt: t.Team.CreatedAt, Permissions: t.Permissions()}
+}
+
+// TeamPath is the path of a team's operations.
+type TeamPath struct {
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	TeamID         string `path:"teamId" maxLength:"64"`
+}
+
+func registerTeams(api *httpapi.API, s *Service) {
+	const tag = "Teams"
+	teamOut := func(t TeamForCaller, err error) (*out[OrganizationTeam], error) {
+		if err != nil {
+			return nil, err
+		}
+		return &out[OrganizationTeam]{Body: ViewTeam(t)}, nil
+	}
+	httpapi.Register(api, httpapi.Op{ID: "listTeamsInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/teams", Tag: tag,
+		Summary: "List the teams of an organization"},
+		func(ctx context.Context, in *struct {
+			OrgPath
+			httpapi.ListParams
+			Owner string `query:"owner" maxLength:"64" doc:"A member id: only the teams they can manage"`
+			Title string `query:"title" maxLength:"64" doc:"Only teams whose title contains this, ignoring case"`
+		}) (*out[httpapi.List[OrganizationTeam]], error) {
+			ts, next, err := s.ListTeams(ctx, in.OrganizationID, in.Owner, in.Title, in.ListParams)
+			if err != nil {
+				return nil, err
+			}
+			return list(ts, next, ViewTeam), nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "createOrganizationTeam", Method: http.MethodPut, Path: "/v1/orgs/{organizationId}/teams", Tag: tag,
+		Status: http.StatusCreated, Summary: "Create a team"},
+		func(ctx context.Context, in *struct {
+			OrgPath
+			Body struct {
+				Title   string   `json:"title" minLength:"1" maxLength:"64"`
+				Members []string `json:"members,omitempty" maxItems:"1000" doc:"IDs of organization members to put in the team"`
+			}
+		}) (*out[OrganizationTeam], error) {
+			return teamOut(s.CreateTeam(ctx, in.OrganizationID, in.Body.Title, in.Body.Members))
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getTeamInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
+		Summary: "Get a team"},
+		func(ctx context.Context, in *TeamPath) (*out[OrganizationTeam], error) {
+			return teamOut(s.GetTeam(ctx, in.OrganizationID, in.TeamID))
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateTeamInOrganizationById", Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
+		Summary: "Rename a team"},
+		func(ctx context.Context, in *struct {
+			TeamPath
+			Body struct {
+				Title string `json:"title" minLength:"1" maxLength:"64"`
+			}
+		}) (*out[OrganizationTeam], error) {
+			return teamOut(s.RenameTeam(ctx, in.OrganizationID, in.TeamID, in.Body.Title))
+		})
+	httpapi.Register(api, httpapi.Op{ID: "removeTeamFromOrganizationById", Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
+		Status: http.StatusNoContent, Summary: "Delete a team"},
+		func(ctx context.Context, in *TeamPath) (*struct{}, error) {
+			return nil, s.DeleteTeam(ctx, in.OrganizationID, in.TeamID)
+		})
+}

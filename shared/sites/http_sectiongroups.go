@@ -1,0 +1,193 @@
+package sites
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// GroupParams are the path parameters of a section group.
+type GroupParams struct {
+	SiteParams
+	SiteSectionGroupID string `path:"siteSectionGroupId" maxLength:"64"`
+}
+
+// SiteSectionGroupCreateBody is the body of POST .../section-groups.
+type SiteSectionGroupCreateBody struct {
+	Title    string   `json:"title" minLength:"1" maxLength:"100"`
+	Icon     *string  `json:"icon,omitempty" maxLength:"50" nullable:"true"`
+	Sections []string `json:"sections,omitempty" maxItems:"100" doc:"IDs of sections to put in the group, in order"`
+}
+
+// SiteSectionGroupPatchBody is the body of PATCH .../section-groups/{id}.
+type SiteSectionGroupPatchBody struct {
+	Title *string       `json:"title,omitempty" minLength:"1" maxLength:"100"`
+	Icon  *string       `json:"icon,omitempty" maxLength:"50" nullable:"true" doc:"null removes it"`
+	Nulls httpapi.Nulls `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (b *SiteSectionGroupPatchBody) UnmarshalJSON(data []byte) error {
+	type plain SiteSectionGroupPatchBody
+	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
+	b.Nulls = nulls
+	return err
+}
+
+// SiteSectionGroupAddBody is the body of POST .../section-groups/{id}/sections.
+type SiteSectionGroupAddBody struct {
+	SectionID string `json:"sectionId" minLength:"1" maxLength:"64"`
+}
+
+// SiteSectionGroupPointer points at a top-level item: a section or a group.
+type SiteSectionGroupPointer struct {
+	Type string `json:"type" enum:"site-section,site-section-group"`
+	ID   string `json:"id" minLength:"1" maxLength:"64"`
+}
+
+// SiteSectionGroupMovePosition is where a group moves.
+type SiteSectionGroupMovePosition struct {
+	Before *SiteSectionGroupPointer `json:"before,omitempty"`
+	After  *SiteSectionGroupPointer `json:"after,omitempty"`
+}
+
+// SiteSectionGroupMoveBody is the body of POST .../section-groups/{id}/move.
+type SiteSectionGroupMoveBody struct {
+	Position *SiteSectionGroupMovePosition `json:"position,omitempty" doc:"Absent: to the end of the site's top level"`
+}
+
+func groupPosition(b *SiteSectionGroupMoveBody) Position {
+	var pos Position
+	if b == nil || b.Position == nil {
+		return pos
+	}
+	if x := b.Position.Before; x != nil {
+		pos.Before = pointer(x.Type, x.ID)
+	}
+	if x := b.Position.After; x != nil {
+		pos.After = pointer(x.Type, x.ID)
+	}
+	return pos
+}
+
+type groupOut struct{ Body SiteSectionGroup }
+
+func (s *Service) groupAnswer(ctx context.Context, site model.Site, role model.Role, id string) (*groupOut, error) {
+	w, err := s.item(ctx, site, role)
+	if err != nil {
+		return nil, err
+	}
+	g, err := w.st.group(id)
+	if err != nil {
+		return nil, err
+	}
+	return &groupOut{Body: w.group(g)}, nil
+}
+
+func registerGroups(api *httpapi.API, s *Service) {
+	const path = site1 + "/section-groups"
+	type listOut struct {
+		Body httpapi.List[SiteSectionGroup]
+	}
+	type listIn struct {
+		SiteParams
+		httpapi.ListParams
+	}
+	httpapi.Register(api, httpapi.Op{ID: "listSiteSectionGroups", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's section groups in order"},
+		func(ctx context.Context, in *listIn) (*listOut, error) {
+			sc := httpapi.Scope("section-groups", in.SiteID)
+			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
+				return nil, err
+			}
+			v, err := s.ReadStructure(ctx, in.OrganizationID, in.SiteID, "")
+			if err != nil {
+				return nil, err
+			}
+			w := newViewer(ctx, v)
+			var groups []*model.SiteSectionGroup
+			for _, t := range w.st.top() {
+				if t.group != nil {
+					groups = append(groups, t.group)
+				}
+			}
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, groups, func(g *model.SiteSectionGroup) string { return orderKey(g.Order, g.ID) }, false)
+			if err != nil {
+				return nil, err
+			}
+			return &listOut{Body: httpapi.ListOf(page, next, w.group)}, nil
+		})
+	type createIn struct {
+		SiteParams
+		Body SiteSectionGroupCreateBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "addSectionGroupToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a section group"},
+		func(ctx context.Context, in *createIn) (*groupOut, error) {
+			icon := ""
+			if in.Body.Icon != nil {
+				icon = *in.Body.Icon
+			}
+			site, id, role, err := s.AddGroup(ctx, in.OrganizationID, in.SiteID, in.Body.Title, icon, in.Body.Sections)
+			if err != nil {
+				return nil, err
+			}
+			return s.groupAnswer(ctx, site, role, id)
+		})
+	type patchIn struct {
+		GroupParams
+		Body SiteSectionGroupPatchBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionGroupById", Method: http.MethodPatch, Path: path + "/{siteSectionGroupId}", Tag: tag, Summary: "Update a section group"},
+		func(ctx context.Context, in *patchIn) (*groupOut, error) {
+			if err := refuseNulls(in.Body.Nulls, "title"); err != nil {
+				return nil, err
+			}
+			site, role, err := s.UpdateGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID,
+				GroupChange{Title: in.Body.Title, Icon: in.Body.Icon, ClearIcon: in.Body.Nulls.Has("icon")})
+			if err != nil {
+				return nil, err
+			}
+			return s.groupAnswer(ctx, site, role, in.SiteSectionGroupID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionGroupById", Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}", Tag: tag,
+		Status: http.StatusResetContent, Summary: "Delete a section group (its sections stay, at its place)"},
+		func(ctx context.Context, in *GroupParams) (*struct{}, error) {
+			return nil, s.DeleteGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID)
+		})
+	type addIn struct {
+		GroupParams
+		Body SiteSectionGroupAddBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "addSectionToGroup", Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/sections", Tag: tag,
+		Status: http.StatusCreated, Summary: "Put a section at the end of a group"},
+		func(ctx context.Context, in *addIn) (*groupOut, error) {
+			site, role, err := s.AddToGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, in.Body.SectionID)
+			if err != nil {
+				return nil, err
+			}
+			return s.groupAnswer(ctx, site, role, in.SiteSectionGroupID)
+		})
+	type removeIn struct {
+		GroupParams
+		SiteSectionID string `path:"siteSectionId" maxLength:"64"`
+	}
+	httpapi.Register(api, httpapi.Op{ID: "removeSectionFromGroup", Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}/sections/{siteSectionId}", Tag: tag,
+		Status: http.StatusResetContent, Summary: "Take a section out of a group (it follows the group)"},
+		func(ctx context.Context, in *removeIn) (*struct{}, error) {
+			return nil, s.RemoveFromGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, in.SiteSectionID)
+		})
+	type moveIn struct {
+		GroupParams
+		Body *SiteSectionGroupMoveBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "moveSiteSectionGroup", Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/move", Tag: tag,
+		Summary: "Move a section group before or after a top-level section or group"},
+		func(ctx context.Context, in *moveIn) (*groupOut, error) {
+			site, role, err := s.MoveGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, groupPosition(in.Body))
+			if err != nil {
+				return nil, err
+			}
+			return s.groupAnswer(ctx, site, role, in.SiteSectionGroupID)
+		})
+}

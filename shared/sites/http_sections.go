@@ -1,0 +1,170 @@
+package sites
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// SectionParams are the path parameters of a section.
+type SectionParams struct {
+	SiteParams
+	SiteSectionID string `path:"siteSectionId" maxLength:"64"`
+}
+
+// SiteSectionCreateBody is the body of POST .../sections.
+type SiteSectionCreateBody struct {
+	SpaceID string  `json:"spaceId" minLength:"1" maxLength:"64" doc:"Space shown by the new section"`
+	Title   *string `json:"title,omitempty" minLength:"2" maxLength:"64" nullable:"true" doc:"Default: the space's title"`
+	Icon    *string `json:"icon,omitempty" maxLength:"50" nullable:"true"`
+}
+
+// SiteSectionPatchBody is the body of PATCH .../sections/{siteSectionId}.
+type SiteSectionPatchBody struct {
+	Title            *string       `json:"title,omitempty" minLength:"2" maxLength:"128"`
+	Path             *string       `json:"path,omitempty" minLength:"1" maxLength:"100"`
+	DefaultSiteSpace *string       `json:"defaultSiteSpace,omitempty" maxLength:"64"`
+	Condition        *string       `json:"condition,omitempty" minLength:"1" maxLength:"1024" nullable:"true" doc:"null removes it"`
+	Icon             *string       `json:"icon,omitempty" maxLength:"50" nullable:"true" doc:"null removes it"`
+	Description      *string       `json:"description,omitempty" maxLength:"256" nullable:"true" doc:"null removes it"`
+	Nulls            httpapi.Nulls `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (b *SiteSectionPatchBody) UnmarshalJSON(data []byte) error {
+	type plain SiteSectionPatchBody
+	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
+	b.Nulls = nulls
+	return err
+}
+
+// SiteSectionPointer points at a section.
+type SiteSectionPointer struct {
+	Type        string `json:"type" enum:"site-section"`
+	SiteSection string `json:"siteSection" minLength:"1" maxLength:"64"`
+}
+
+// SiteSectionMovePosition is where a section moves.
+type SiteSectionMovePosition struct {
+	Before *SiteSectionPointer `json:"before,omitempty"`
+	After  *SiteSectionPointer `json:"after,omitempty"`
+}
+
+// SiteSectionMoveBody is the body of POST .../sections/{siteSectionId}/move.
+type SiteSectionMoveBody struct {
+	Position *SiteSectionMovePosition `json:"position,omitempty" doc:"Absent: to the end of the site's top level"`
+}
+
+func sectionPosition(b *SiteSectionMoveBody) Position {
+	var pos Position
+	if b == nil || b.Position == nil {
+		return pos
+	}
+	if x := b.Position.Before; x != nil {
+		pos.Before = pointer(x.Type, x.SiteSection)
+	}
+	if x := b.Position.After; x != nil {
+		pos.After = pointer(x.Type, x.SiteSection)
+	}
+	return pos
+}
+
+type sectionOut struct{ Body SiteSection }
+
+func (s *Service) sectionAnswer(ctx context.Context, site model.Site, role model.Role, id string) (*sectionOut, error) {
+	w, err := s.item(ctx, site, role)
+	if err != nil {
+		return nil, err
+	}
+	sec, err := w.st.section(id)
+	if err != nil {
+		return nil, err
+	}
+	return &sectionOut{Body: w.section(sec)}, nil
+}
+
+func registerSections(api *httpapi.API, s *Service) {
+	const path = site1 + "/sections"
+	type listIn struct {
+		SiteParams
+		httpapi.ListParams
+		ShareKey string `query:"shareKey" maxLength:"128" doc:"Key of an active share link: published URLs of a share-link site carry it"`
+	}
+	type listOut struct{ Body httpapi.List[SiteSection] }
+	httpapi.Register(api, httpapi.Op{ID: "listSiteSections", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's sections in order"},
+		func(ctx context.Context, in *listIn) (*listOut, error) {
+			sc := httpapi.Scope("sections", in.SiteID, in.ShareKey)
+			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
+				return nil, err
+			}
+			v, err := s.ReadStructure(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
+			if err != nil {
+				return nil, err
+			}
+			w := newViewer(ctx, v)
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, w.st.sections(), w.st.sectionKey, false)
+			if err != nil {
+				return nil, err
+			}
+			return &listOut{Body: httpapi.ListOf(page, next, w.section)}, nil
+		})
+	type createIn struct {
+		SiteParams
+		Body SiteSectionCreateBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "addSectionToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated,
+		Summary: "Add a section showing a space (the first section takes the site spaces of the root)"},
+		func(ctx context.Context, in *createIn) (*sectionOut, error) {
+			title, icon := "", ""
+			if in.Body.Title != nil {
+				title = *in.Body.Title
+			}
+			if in.Body.Icon != nil {
+				icon = *in.Body.Icon
+			}
+			site, id, role, err := s.AddSection(ctx, in.OrganizationID, in.SiteID, in.Body.SpaceID, title, icon)
+			if err != nil {
+				return nil, err
+			}
+			return s.sectionAnswer(ctx, site, role, id)
+		})
+	type patchIn struct {
+		SectionParams
+		Body SiteSectionPatchBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionById", Method: http.MethodPatch, Path: path + "/{siteSectionId}", Tag: tag, Summary: "Update a section"},
+		func(ctx context.Context, in *patchIn) (*sectionOut, error) {
+			b := in.Body
+			if err := refuseNulls(b.Nulls, "title", "path", "defaultSiteSpace"); err != nil {
+				return nil, err
+			}
+			site, role, err := s.UpdateSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, SectionChange{
+				Title: b.Title, Path: b.Path, DefaultSiteSpace: b.DefaultSiteSpace, Condition: b.Condition, Icon: b.Icon,
+				Description: b.Description, ClearCondition: b.Nulls.Has("condition"), ClearIcon: b.Nulls.Has("icon"),
+				ClearDescription: b.Nulls.Has("description")})
+			if err != nil {
+				return nil, err
+			}
+			return s.sectionAnswer(ctx, site, role, in.SiteSectionID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionById", Method: http.MethodDelete, Path: path + "/{siteSectionId}", Tag: tag,
+		Status: http.StatusResetContent, Summary: "Delete a section with its site spaces"},
+		func(ctx context.Context, in *SectionParams) (*struct{}, error) {
+			return nil, s.DeleteSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID)
+		})
+	type moveIn struct {
+		SectionParams
+		Body *SiteSectionMoveBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "moveSiteSection", Method: http.MethodPost, Path: path + "/{siteSectionId}/move", Tag: tag,
+		Summary: "Move a section before or after another"},
+		func(ctx context.Context, in *moveIn) (*sectionOut, error) {
+			site, role, err := s.MoveSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sectionPosition(in.Body))
+			if err != nil {
+				return nil, err
+			}
+			return s.sectionAnswer(ctx, site, role, in.SiteSectionID)
+		})
+}

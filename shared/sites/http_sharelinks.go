@@ -1,0 +1,108 @@
+package sites
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// ShareLinkParams are the path parameters of a share link.
+type ShareLinkParams struct {
+	SiteParams
+	ShareLinkID string `path:"shareLinkId" maxLength:"64"`
+}
+
+// ShareLinkCreateBody is the body of POST .../share-links.
+type ShareLinkCreateBody struct {
+	Name string `json:"name" maxLength:"50"`
+}
+
+// ShareLinkPatchBody is the body of PATCH .../share-links/{shareLinkId}.
+type ShareLinkPatchBody struct {
+	Active *bool         `json:"active,omitempty"`
+	Name   *string       `json:"name,omitempty" maxLength:"50"`
+	Nulls  httpapi.Nulls `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (b *ShareLinkPatchBody) UnmarshalJSON(data []byte) error {
+	type plain ShareLinkPatchBody
+	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
+	b.Nulls = nulls
+	return err
+}
+
+type shareLinkOut struct{ Body ShareLink }
+
+func shareLinkAnswer(ctx context.Context, site model.Site, id string) (*shareLinkOut, error) {
+	l, err := shareLink(&site, id)
+	if err != nil {
+		return nil, err
+	}
+	return &shareLinkOut{Body: viewShareLink(ctx, site, *l)}, nil
+}
+
+func registerShareLinks(api *httpapi.API, s *Service) {
+	const path = site1 + "/share-links"
+	type listIn struct {
+		SiteParams
+		httpapi.ListParams
+	}
+	type listOut struct{ Body httpapi.List[ShareLink] }
+	httpapi.Register(api, httpapi.Op{ID: "listSiteShareLinks", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's share links (administrators)"},
+		func(ctx context.Context, in *listIn) (*listOut, error) {
+			sc := httpapi.Scope("share-links", in.SiteID)
+			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
+				return nil, err
+			}
+			l, err := s.ShareLinks(ctx, in.OrganizationID, in.SiteID)
+			if err != nil {
+				return nil, err
+			}
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, l.Site.ShareLinks, func(x model.ShareLink) string { return x.ID }, false)
+			if err != nil {
+				return nil, err
+			}
+			return &listOut{Body: httpapi.ListOf(page, next, func(x model.ShareLink) ShareLink { return viewShareLink(ctx, l.Site, x) })}, nil
+		})
+	type createIn struct {
+		SiteParams
+		Body ShareLinkCreateBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "createSiteShareLink", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Create a share link"},
+		func(ctx context.Context, in *createIn) (*shareLinkOut, error) {
+			site, id, _, err := s.CreateShareLink(ctx, in.OrganizationID, in.SiteID, in.Body.Name)
+			if err != nil {
+				return nil, err
+			}
+			return shareLinkAnswer(ctx, site, id)
+		})
+	type patchIn struct {
+		ShareLinkParams
+		Body ShareLinkPatchBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteShareLinkById", Method: http.MethodPatch, Path: path + "/{shareLinkId}", Tag: tag,
+		Summary: "Rename, activate or deactivate a share link"},
+		func(ctx context.Context, in *patchIn) (*shareLinkOut, error) {
+			b := in.Body
+			if err := refuseNulls(b.Nulls, "active", "name"); err != nil {
+				return nil, err
+			}
+			if b.Active == nil && b.Name == nil {
+				return nil, apperr.Field("body", "give active or name")
+			}
+			site, _, err := s.UpdateShareLink(ctx, in.OrganizationID, in.SiteID, in.ShareLinkID, ShareLinkChange{Name: b.Name, Active: b.Active})
+			if err != nil {
+				return nil, err
+			}
+			return shareLinkAnswer(ctx, site, in.ShareLinkID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteShareLinkById", Method: http.MethodDelete, Path: path + "/{shareLinkId}", Tag: tag,
+		Status: http.StatusResetContent, Summary: "Delete a share link (its key stops working)"},
+		func(ctx context.Context, in *ShareLinkParams) (*struct{}, error) {
+			return nil, s.DeleteShareLink(ctx, in.OrganizationID, in.SiteID, in.ShareLinkID)
+		})
+}

@@ -1,0 +1,242 @@
+package sites
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// SiteCreateSpaces is the spaces of a new site: a list of space ids, or
+// "sample" / "empty" for a new space.
+type SiteCreateSpaces struct {
+	IDs []string
+	New string
+}
+
+// Schema documents both forms.
+func (SiteCreateSpaces) Schema(r huma.Registry) *huma.Schema {
+	maxItems, maxLen := MaxSiteSpaces, 64
+	return &huma.Schema{OneOf: []*huma.Schema{
+		{Type: huma.TypeArray, MaxItems: &maxItems, Description: "IDs of spaces to add to the site",
+			Items: &huma.Schema{Type: huma.TypeString, MaxLength: &maxLen}},
+		{Type: huma.TypeString, Enum: []any{"sample", "empty"}, Description: "Create a new space for the site"},
+	}}
+}
+
+// UnmarshalJSON reads either form.
+func (s *SiteCreateSpaces) UnmarshalJSON(data []byte) error {
+	*s = SiteCreateSpaces{}
+	if len(data) > 0 && data[0] == '"' {
+		return json.Unmarshal(data, &s.New)
+	}
+	return json.Unmarshal(data, &s.IDs)
+}
+
+// SiteCreateBody is the (optional) body of POST .../sites.
+type SiteCreateBody struct {
+	Type       string            `json:"type,omitempty" enum:"basic,premium,ultimate,sponsored,legacy-basic,legacy-premium" doc:"Default basic"`
+	Title      string            `json:"title,omitempty" minLength:"2" maxLength:"128"`
+	Visibility string            `json:"visibility,omitempty" enum:"public,unlisted,share-link,visitor-auth"`
+	Spaces     *SiteCreateSpaces `json:"spaces,omitempty"`
+}
+
+// SitePatchBody is the body of PATCH .../sites/{siteId}. Omitted fields are
+// unchanged; null removes the proxy and is refused elsewhere.
+type SitePatchBody struct {
+	Title              *string              `json:"title,omitempty" minLength:"2" maxLength:"128"`
+	Visibility         *string              `json:"visibility,omitempty" enum:"public,unlisted,share-link,visitor-auth"`
+	Basename           *string              `json:"basename,omitempty" minLength:"1" maxLength:"100"`
+	AdaptiveContent    *SiteAdaptiveContent `json:"adaptiveContent,omitempty"`
+	AgentsContext      *string              `json:"agentsContext,omitempty" enum:"excluded,included"`
+	DefaultSiteSpace   *string              `json:"defaultSiteSpace,omitempty" maxLength:"64" doc:"Site space made the default of the root, or of the default section"`
+	DefaultSiteSection *string              `json:"defaultSiteSection,omitempty" maxLength:"64"`
+	Proxy              *string              `json:"proxy,omitempty" maxLength:"512" pattern:"^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$" nullable:"true" doc:"null removes the proxy"`
+	Nulls              httpapi.Nulls        `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (b *SitePatchBody) UnmarshalJSON(data []byte) error {
+	type plain SitePatchBody
+	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
+	b.Nulls = nulls
+	return err
+}
+
+// SiteAdaptiveSchemaBody is the body of PUT .../adaptive-schema.
+type SiteAdaptiveSchemaBody struct {
+	JSONSchema map[string]any `json:"jsonSchema" doc:"JSON Schema draft-07: an object of boolean claims, an optional unsigned object of boolean claims, additionalProperties false"`
+}
+
+// maxSchemaBytes bounds the body of PUT .../adaptive-schema (the schema is
+// one stored item).
+const maxSchemaBytes = 256 << 10
+
+type siteOut struct{ Body Site }
+
+type publishedOut struct{ Body PublishedContentSite }
+
+type schemaOut struct{ Body SiteAdaptiveSchema }
+
+type conditionsOut struct {
+	Body SiteAdaptiveTemplateConditions
+}
+
+func schemaAnswer(sch model.SiteAdaptiveSchema) (*schemaOut, error) {
+	var doc map[string]any
+	if err := json.Unmarshal(sch.JSONSchema, &doc); err != nil {
+		return nil, err
+	}
+	return &schemaOut{Body: SiteAdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: doc, UpdatedAt: sch.UpdatedAt}}, nil
+}
+
+func registerSites(api *httpapi.API, s *Service) {
+	type listIn struct {
+		OrganizationID string `path:"organizationId" maxLength:"64"`
+		httpapi.ListParams
+		Space     string       `query:"space" maxLength:"64" doc:"Only sites showing this space"`
+		Title     string       `query:"title" maxLength:"128" doc:"Only sites whose title contains this, ignoring case"`
+		Published OptionalBool `query:"published" doc:"Only published (true) or unpublished (false) sites"`
+	}
+	type listOut struct{ Body httpapi.List[Site] }
+	httpapi.Register(api, httpapi.Op{ID: "listSites", Method: http.MethodGet, Path: base, Tag: tag, Summary: "List the sites of an organization"},
+		func(ctx context.Context, in *listIn) (*listOut, error) {
+			pub := ""
+			if in.Published.Set {
+				pub = map[bool]string{true: "true", false: "false"}[in.Published.Value]
+			}
+			sc := httpapi.Scope("sites", in.OrganizationID, in.Space, in.Title, pub)
+			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
+				return nil, err
+			}
+			all, role, err := s.List(ctx, in.OrganizationID, SiteFilter{Space: in.Space, Title: in.Title, Published: in.Published.Ptr()})
+			if err != nil {
+				return nil, err
+			}
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, all, func(x model.Site) string { return x.ID }, false)
+			if err != nil {
+				return nil, err
+			}
+			return &listOut{Body: httpapi.ListOf(page, next, func(site model.Site) Site { return viewSite(ctx, site, role) })}, nil
+		})
+	type createIn struct {
+		OrganizationID string `path:"organizationId" maxLength:"64"`
+		Body           *SiteCreateBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "createSite", Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated, Summary: "Create a site"},
+		func(ctx context.Context, in *createIn) (*siteOut, error) {
+			var b SiteCreateBody
+			if in.Body != nil {
+				b = *in.Body
+			}
+			c := CreateSite{Type: b.Type, Title: b.Title, Visibility: b.Visibility}
+			if b.Spaces != nil {
+				c.SpaceIDs, c.NewSpace = b.Spaces.IDs, b.Spaces.New
+			}
+			site, role, err := s.Create(ctx, in.OrganizationID, c)
+			if err != nil {
+				return nil, err
+			}
+			return &siteOut{Body: viewSite(ctx, site, role)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getSiteById", Method: http.MethodGet, Path: site1, Tag: tag, Summary: "Get a site"},
+		func(ctx context.Context, in *SiteParams) (*siteOut, error) {
+			l, err := s.Get(ctx, in.OrganizationID, in.SiteID)
+			if err != nil {
+				return nil, err
+			}
+			return &siteOut{Body: viewSite(ctx, l.Site, l.Role)}, nil
+		})
+	type patchIn struct {
+		SiteParams
+		Body SitePatchBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteById", Method: http.MethodPatch, Path: site1, Tag: tag, Summary: "Update a site"},
+		func(ctx context.Context, in *patchIn) (*siteOut, error) {
+			b := in.Body
+			if err := refuseNulls(b.Nulls, "title", "visibility", "basename", "adaptiveContent", "agentsContext", "defaultSiteSpace", "defaultSiteSection"); err != nil {
+				return nil, err
+			}
+			ch := SiteChange{Title: b.Title, Visibility: b.Visibility, Basename: b.Basename, AgentsContext: b.AgentsContext,
+				DefaultSiteSpace: b.DefaultSiteSpace, DefaultSiteSection: b.DefaultSiteSection, Proxy: b.Proxy, ClearProxy: b.Nulls.Has("proxy")}
+			if b.AdaptiveContent != nil {
+				ch.AdaptiveContent = &b.AdaptiveContent.Enabled
+			}
+			site, role, err := s.Update(ctx, in.OrganizationID, in.SiteID, ch)
+			if err != nil {
+				return nil, err
+			}
+			return &siteOut{Body: viewSite(ctx, site, role)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteById", Method: http.MethodDelete, Path: site1, Tag: tag, Status: http.StatusResetContent,
+		Summary: "Delete a site with its structure, share links and adaptive schema"},
+		func(ctx context.Context, in *SiteParams) (*struct{}, error) {
+			return nil, s.Delete(ctx, in.OrganizationID, in.SiteID)
+		})
+	for _, p := range []struct {
+		id, path, summary string
+		published         bool
+	}{{"publishSite", site1 + "/publish", "Publish a site to the audience its visibility sets", true},
+		{"unpublishSite", site1 + "/unpublish", "Unpublish a site", false}} {
+		httpapi.Register(api, httpapi.Op{ID: p.id, Method: http.MethodPost, Path: p.path, Tag: tag, Summary: p.summary},
+			func(ctx context.Context, in *SiteParams) (*siteOut, error) {
+				site, role, err := s.SetPublished(ctx, in.OrganizationID, in.SiteID, p.published)
+				if err != nil {
+					return nil, err
+				}
+				return &siteOut{Body: viewSite(ctx, site, role)}, nil
+			})
+	}
+	type publishedIn struct {
+		SiteParams
+		ShareKey string `query:"shareKey" maxLength:"128" doc:"Key of an active share link: published URLs of a share-link site carry it"`
+	}
+	httpapi.Register(api, httpapi.Op{ID: "getPublishedContentSite", Method: http.MethodGet, Path: site1 + "/published", Tag: tag,
+		Summary: "Get a published site with its structure"},
+		func(ctx context.Context, in *publishedIn) (*publishedOut, error) {
+			v, err := s.Published(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
+			if err != nil {
+				return nil, err
+			}
+			w := newViewer(ctx, v)
+			return &publishedOut{Body: PublishedContentSite{Object: "published-content-site", Site: w.site(), Structure: w.structure()}}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getSiteAdaptiveSchema", Method: http.MethodGet, Path: site1 + "/adaptive-schema", Tag: tag,
+		Summary: "Get a site's adaptive content schema"},
+		func(ctx context.Context, in *SiteParams) (*schemaOut, error) {
+			sch, err := s.AdaptiveSchema(ctx, in.OrganizationID, in.SiteID)
+			if err != nil {
+				return nil, err
+			}
+			return schemaAnswer(sch)
+		})
+	type schemaIn struct {
+		SiteParams
+		Body SiteAdaptiveSchemaBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteAdaptiveSchema", Method: http.MethodPut, Path: site1 + "/adaptive-schema", Tag: tag,
+		MaxBodyBytes: maxSchemaBytes, Summary: "Set a site's adaptive content schema"},
+		func(ctx context.Context, in *schemaIn) (*schemaOut, error) {
+			sch, err := s.PutAdaptiveSchema(ctx, in.OrganizationID, in.SiteID, in.Body.JSONSchema)
+			if err != nil {
+				return nil, err
+			}
+			return schemaAnswer(sch)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listSiteAdaptiveTemplateConditions", Method: http.MethodGet, Path: site1 + "/adaptive-schema/template-conditions",
+		Tag: tag, Summary: "Conditions suggested by a site's adaptive schema"},
+		func(ctx context.Context, in *SiteParams) (*conditionsOut, error) {
+			conds, err := s.TemplateConditions(ctx, in.OrganizationID, in.SiteID)
+			if err != nil {
+				return nil, err
+			}
+			out := &conditionsOut{Body: SiteAdaptiveTemplateConditions{Items: make([]SiteAdaptiveTemplateCondition, 0, len(conds))}}
+			for _, c := range conds {
+				out.Body.Items = append(out.Body.Items, SiteAdaptiveTemplateCondition(c))
+			}
+			return out, nil
+		})
+}

@@ -1,0 +1,177 @@
+package sites
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// SiteSpaceParams are the path parameters of a site space.
+type SiteSpaceParams struct {
+	SiteParams
+	SiteSpaceID string `path:"siteSpaceId" maxLength:"64"`
+}
+
+// SiteSpaceCreateBody is the body of POST .../site-spaces.
+type SiteSpaceCreateBody struct {
+	SpaceID   string `json:"spaceId" minLength:"1" maxLength:"64"`
+	SectionID string `json:"sectionId,omitempty" maxLength:"64" doc:"Absent: the default section, or the root of a site without sections"`
+}
+
+// SiteSpacePatchBody is the body of PATCH .../site-spaces/{siteSpaceId}.
+type SiteSpacePatchBody struct {
+	Path      *string       `json:"path,omitempty" minLength:"1" maxLength:"100"`
+	Condition *string       `json:"condition,omitempty" minLength:"1" maxLength:"1024" nullable:"true" doc:"null removes it"`
+	Nulls     httpapi.Nulls `json:"-"`
+}
+
+// UnmarshalJSON records which fields were sent as null.
+func (b *SiteSpacePatchBody) UnmarshalJSON(data []byte) error {
+	type plain SiteSpacePatchBody
+	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
+	b.Nulls = nulls
+	return err
+}
+
+// SiteSpacePointer points at a site space.
+type SiteSpacePointer struct {
+	Type      string `json:"type" enum:"site-space"`
+	SiteSpace string `json:"siteSpace" minLength:"1" maxLength:"64"`
+}
+
+// SiteSpaceMovePosition is where a site space moves.
+type SiteSpaceMovePosition struct {
+	Before *SiteSpacePointer `json:"before,omitempty"`
+	After  *SiteSpacePointer `json:"after,omitempty"`
+}
+
+// SiteSpaceMoveBody is the body of POST .../site-spaces/{siteSpaceId}/move.
+type SiteSpaceMoveBody struct {
+	Position *SiteSpaceMovePosition `json:"position,omitempty" doc:"Absent: to the end of its level"`
+}
+
+func siteSpacePosition(b *SiteSpaceMoveBody) Position {
+	var pos Position
+	if b == nil || b.Position == nil {
+		return pos
+	}
+	if x := b.Position.Before; x != nil {
+		pos.Before = pointer(x.Type, x.SiteSpace)
+	}
+	if x := b.Position.After; x != nil {
+		pos.After = pointer(x.Type, x.SiteSpace)
+	}
+	return pos
+}
+
+type siteSpaceOut struct{ Body SiteSpace }
+
+func (s *Service) siteSpaceAnswer(ctx context.Context, site model.Site, role model.Role, id string) (*siteSpaceOut, error) {
+	w, err := s.item(ctx, site, role)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := w.st.siteSpace(id)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := w.siteSpace(ss)
+	if !ok {
+		return nil, apperr.NotFoundf("space %s of site space %s not found", ss.SpaceID, id)
+	}
+	return &siteSpaceOut{Body: v}, nil
+}
+
+func registerSiteSpaces(api *httpapi.API, s *Service) {
+	const path = site1 + "/site-spaces"
+	type listIn struct {
+		SiteParams
+		httpapi.ListParams
+		ShareKey string       `query:"shareKey" maxLength:"128" doc:"Key of an active share link: published URLs of a share-link site carry it"`
+		Default  OptionalBool `query:"default" doc:"true: only default site spaces; false: only the others; absent: all"`
+	}
+	type listOut struct{ Body httpapi.List[SiteSpace] }
+	httpapi.Register(api, httpapi.Op{ID: "listSiteSpaces", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's site spaces in order"},
+		func(ctx context.Context, in *listIn) (*listOut, error) {
+			def := ""
+			if in.Default.Set {
+				def = map[bool]string{true: "true", false: "false"}[in.Default.Value]
+			}
+			sc := httpapi.Scope("site-spaces", in.SiteID, in.ShareKey, def)
+			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
+				return nil, err
+			}
+			v, err := s.ReadStructure(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
+			if err != nil {
+				return nil, err
+			}
+			w := newViewer(ctx, v)
+			var all []*model.SiteSpace
+			for _, ss := range w.st.siteSpaces() {
+				if !in.Default.Set || ss.Default == in.Default.Value {
+					all = append(all, ss)
+				}
+			}
+			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, all, w.st.siteSpaceKey, false)
+			if err != nil {
+				return nil, err
+			}
+			out := &listOut{Body: httpapi.List[SiteSpace]{Items: make([]SiteSpace, 0, len(page)), Next: next}}
+			for _, ss := range page {
+				if v, ok := w.siteSpace(ss); ok {
+					out.Body.Items = append(out.Body.Items, v)
+				}
+			}
+			out.Body.Count = len(out.Body.Items)
+			return out, nil
+		})
+	type createIn struct {
+		SiteParams
+		Body SiteSpaceCreateBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "addSpaceToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a space to a site"},
+		func(ctx context.Context, in *createIn) (*siteSpaceOut, error) {
+			site, id, role, err := s.AddSiteSpace(ctx, in.OrganizationID, in.SiteID, in.Body.SpaceID, in.Body.SectionID)
+			if err != nil {
+				return nil, err
+			}
+			return s.siteSpaceAnswer(ctx, site, role, id)
+		})
+	type patchIn struct {
+		SiteSpaceParams
+		Body SiteSpacePatchBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteSpaceById", Method: http.MethodPatch, Path: path + "/{siteSpaceId}", Tag: tag, Summary: "Update a site space"},
+		func(ctx context.Context, in *patchIn) (*siteSpaceOut, error) {
+			if err := refuseNulls(in.Body.Nulls, "path"); err != nil {
+				return nil, err
+			}
+			site, role, err := s.UpdateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID,
+				SiteSpaceChange{Path: in.Body.Path, Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")})
+			if err != nil {
+				return nil, err
+			}
+			return s.siteSpaceAnswer(ctx, site, role, in.SiteSpaceID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceById", Method: http.MethodDelete, Path: path + "/{siteSpaceId}", Tag: tag,
+		Status: http.StatusResetContent, Summary: "Remove a space from a site"},
+		func(ctx context.Context, in *SiteSpaceParams) (*struct{}, error) {
+			return nil, s.DeleteSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID)
+		})
+	type moveIn struct {
+		SiteSpaceParams
+		Body *SiteSpaceMoveBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "moveSiteSpace", Method: http.MethodPost, Path: path + "/{siteSpaceId}/move", Tag: tag,
+		Summary: "Move a site space before or after another"},
+		func(ctx context.Context, in *moveIn) (*siteSpaceOut, error) {
+			site, role, err := s.MoveSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID, siteSpacePosition(in.Body))
+			if err != nil {
+				return nil, err
+			}
+			return s.siteSpaceAnswer(ctx, site, role, in.SiteSpaceID)
+		})
+}
