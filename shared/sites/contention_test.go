@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/galleydocs/galley/shared/testkit"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -38,8 +39,8 @@ func (c *contended) Write(ctx context.Context, ops ...store.Op) error {
 // A site change that loses every race answers 409 in the error shape, not
 // 500: the request was valid, others kept changing the site.
 func TestSiteChangesBeyondTheRetryBudgetAnswerConflict(t *testing.T) {
-	st := &contended{Store: boltStore(t)}
-	f := newFixture(t, st)
+	st := &contended{Store: testkit.BoltStore(t)}
+	f := newFixture(t, testkit.NewOn(t, st))
 	site, _ := f.site(t, map[string]any{"title": "Docs"})
 	sp := f.space(t, "Guides")
 	ss := f.as(t, f.admin).Expect(http.StatusCreated, "POST", site+"/site-spaces", map[string]any{"spaceId": sp}).Map(t)["id"].(string)
