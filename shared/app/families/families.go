@@ -14,7 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/apidoc"
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/changerequests"
-	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
@@ -41,7 +41,7 @@ func All() []app.Family {
 		app.NewFamily("users", "UsersFunction", users.Routes, apidoc.Routes),
 		app.NewFamily("orgs", "OrganizationsFunction", orgs.Routes),
 		app.NewFamily("spaces", "SpacesFunction", spaces.Routes),
-		app.NewFamily("collections", "CollectionsFunction", collections.Routes),
+		app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes),
 		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
 		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes),
 		app.NewFamily("sites", "SitesFunction", sites.Routes),
