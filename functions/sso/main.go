@@ -7,7 +7,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/sso"
-	"github.com/galleydocs/galley/shared/translations"
+	"github.com/galleydocs/galley/shared/translations/translationshttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("sso", "SSOFunction", sso.Routes, translations.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("sso", "SSOFunction", sso.Routes, translationshttp.Routes))
+}

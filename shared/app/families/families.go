@@ -29,7 +29,7 @@ import (
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/sso"
-	"github.com/galleydocs/galley/shared/translations"
+	"github.com/galleydocs/galley/shared/translations/translationshttp"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -50,7 +50,7 @@ func All() []app.Family {
 		// Single sign-on (SAML providers, login info, the SAML login) and
 		// translation settings: the organization's identity and language
 		// settings, one function (docs/sso.md).
-		app.NewFamily("sso", "SSOFunction", sso.Routes, translations.Routes),
+		app.NewFamily("sso", "SSOFunction", sso.Routes, translationshttp.Routes),
 		app.NewFamily("comments", "CommentsFunction", comments.Routes),
 		// OpenAPI specs: documents fetched, parsed and versioned by the
 		// OpenAPI worker (docs/workers.md).
