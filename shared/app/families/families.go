@@ -21,7 +21,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/imports"
-	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/queue"
@@ -54,7 +54,7 @@ func All() []app.Family {
 		app.NewFamily("comments", "CommentsFunction", comments.Routes),
 		// OpenAPI specs: documents fetched, parsed and versioned by the
 		// OpenAPI worker (docs/workers.md).
-		app.NewFamily("openapi", "OpenAPIFunction", openapispecs.Routes),
+		app.NewFamily("openapi", "OpenAPIFunction", openapispecshttp.Routes),
 		// Git Sync: import and export requests, queued for the Git worker
 		// (docs/workers.md).
 		app.NewFamily("git", "GitFunction", gitsync.Routes),
