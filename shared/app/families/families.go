@@ -20,7 +20,7 @@ import (
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
-	"github.com/galleydocs/galley/shared/imports"
+	"github.com/galleydocs/galley/shared/imports/importshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/orgs"
@@ -59,7 +59,7 @@ func All() []app.Family {
 		// (docs/workers.md).
 		app.NewFamily("git", "GitFunction", gitsync.Routes),
 		// Content import from URLs, run within the request (docs/workers.md).
-		app.NewFamily("imports", "ImportsFunction", imports.Routes),
+		app.NewFamily("imports", "ImportsFunction", importshttp.Routes),
 	}
 }
 
