@@ -5,7 +5,9 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("collections", "CollectionsFunction", collections.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes))
+}

@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/imports"
+	"github.com/galleydocs/galley/shared/imports/importshttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("imports", "ImportsFunction", imports.Routes)) }
+func main() { app.StartLambda(app.NewFamily("imports", "ImportsFunction", importshttp.Routes)) }

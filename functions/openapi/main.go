@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("openapi", "OpenAPIFunction", openapispecs.Routes)) }
+func main() { app.StartLambda(app.NewFamily("openapi", "OpenAPIFunction", openapispecshttp.Routes)) }

@@ -7,9 +7,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
-	"github.com/galleydocs/galley/shared/translations"
+	"github.com/galleydocs/galley/shared/translations/translationshttp"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("sso", "SSOFunction", ssohttp.Routes, translations.Routes))
+	app.StartLambda(app.NewFamily("sso", "SSOFunction", ssohttp.Routes, translationshttp.Routes))
 }

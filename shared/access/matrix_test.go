@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -47,7 +48,7 @@ type world struct {
 func newWorld(t *testing.T, k *testkit.Kit) *world {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaces.Register(api, spaces.New(k.Deps))
-	collections.Register(api, collections.New(k.Deps))
+	collectionshttp.Register(api, collections.New(k.Deps))
 	customfieldshttp.Register(api, customfields.New(k.Deps))
 	w := &world{kit: k, api: api, tokens: map[string]string{}}
 	members := map[string]model.Role{}

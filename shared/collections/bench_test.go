@@ -10,6 +10,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
@@ -89,7 +90,7 @@ func newBenchTree(b *testing.B, spacesInDeepest int) *benchTree {
 	}
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaces.Register(api, sps)
-	collections.Register(api, cols)
+	collectionshttp.Register(api, cols)
 	bt.client = apitest.New(b, api)
 	bt.client.Token = tok
 	return bt

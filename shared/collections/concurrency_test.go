@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -33,7 +34,7 @@ func TestMain(m *testing.M) {
 func on(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaces.Register(api, spaces.New(k.Deps))
-	collections.Register(api, collections.New(k.Deps))
+	collectionshttp.Register(api, collections.New(k.Deps))
 	orgs.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
 	for _, name := range []string{"alice", "rita", "gus"} {

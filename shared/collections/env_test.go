@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
@@ -29,7 +30,7 @@ func setup(t *testing.T) *fixture {
 	k := testkit.New(t)
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaces.Register(api, spaces.New(k.Deps))
-	collections.Register(api, collections.New(k.Deps))
+	collectionshttp.Register(api, collections.New(k.Deps))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
 	tok := map[string]string{}
 	for _, name := range []string{"alice", "carol", "rita", "gus", "olga"} {

@@ -27,6 +27,7 @@ package collections
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -35,8 +36,8 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/tree"
 )
 
@@ -56,11 +57,16 @@ type Change struct {
 	ClearDescription bool
 }
 
-// Page is one page of collections with the caller's level on each.
-type Page struct {
-	Collections []model.Collection
-	Levels      []model.Role
-	Next        *store.Key
+// Item is a collection of a list with the caller's level on it.
+type Item struct {
+	Collection model.Collection
+	Level      model.Role
+}
+
+// SpaceItem is a space of a list with the caller's level on it.
+type SpaceItem struct {
+	Space model.Space
+	Level model.Role
 }
 
 // load reads a collection and requires op of the caller on it.
@@ -158,31 +164,35 @@ func internal(what string, err error) error {
 // List returns a page of the collections of an organization that the
 // caller may read: all of them in tree order when nested, else the
 // top-level ones in order.
-func (s *Service) List(ctx context.Context, orgID string, nested bool, limit int, after *store.Key) (Page, error) {
+func (s *Service) List(ctx context.Context, orgID string, nested bool, r paging.Request) (paging.Page[Item], error) {
 	c, err := access.CallerFrom(ctx)
 	if err != nil {
-		return Page{}, err
+		return paging.Page[Item]{}, err
 	}
 	v, err := s.d.Authz.Viewer(ctx, c, orgID)
 	if err != nil {
-		return Page{}, err
+		return paging.Page[Item]{}, err
 	}
-	cols, next, err := tree.CollectionsPage(ctx, s.d.Store, orgID, nested, limit, after)
+	scope := "collections:" + orgID + ":nested=" + strconv.FormatBool(nested)
+	after, err := s.d.Cursors.After(scope, r.Cursor)
 	if err != nil {
-		return Page{}, fmt.Errorf("list collections: %w", err)
+		return paging.Page[Item]{}, err
 	}
-	out := Page{Collections: []model.Collection{}, Levels: []model.Role{}, Next: next}
+	cols, next, err := tree.CollectionsPage(ctx, s.d.Store, orgID, nested, r.Size(), after)
+	if err != nil {
+		return paging.Page[Item]{}, fmt.Errorf("list collections: %w", err)
+	}
+	out := paging.Page[Item]{Items: []Item{}, Next: s.d.Cursors.Next(scope, next)}
 	for _, col := range cols {
 		v.Remember(col)
 	}
 	for _, col := range cols {
 		level, err := v.Level(ctx, access.CollectionNode(col))
 		if err != nil {
-			return Page{}, err
+			return paging.Page[Item]{}, err
 		}
 		if access.Allowed(level, access.ReadContent) {
-			out.Collections = append(out.Collections, col)
-			out.Levels = append(out.Levels, level)
+			out.Items = append(out.Items, Item{Collection: col, Level: level})
 		}
 	}
 	return out, nil
@@ -190,19 +200,30 @@ func (s *Service) List(ctx context.Context, orgID string, nested bool, limit int
 
 // ListSpaces returns a page of the live spaces directly in a collection
 // that the caller may read, in their order.
-func (s *Service) ListSpaces(ctx context.Context, id string, limit int, after *store.Key) (spaces.Page, error) {
+func (s *Service) ListSpaces(ctx context.Context, id string, r paging.Request) (paging.Page[SpaceItem], error) {
 	col, v, _, err := s.load(ctx, id, access.ReadContent)
 	if err != nil {
-		return spaces.Page{}, err
+		return paging.Page[SpaceItem]{}, err
+	}
+	scope := "collection-spaces:" + id
+	after, err := s.d.Cursors.After(scope, r.Cursor)
+	if err != nil {
+		return paging.Page[SpaceItem]{}, err
 	}
 	v.Remember(col)
-	sps, next, err := spaces.InCollectionPage(ctx, s.d.Store, id, limit, after)
+	sps, next, err := spaces.InCollectionPage(ctx, s.d.Store, id, r.Size(), after)
 	if err != nil {
-		return spaces.Page{}, fmt.Errorf("list spaces of collection: %w", err)
+		return paging.Page[SpaceItem]{}, fmt.Errorf("list spaces of collection: %w", err)
 	}
-	out, err := spaces.Readable(ctx, v, sps)
-	out.Next = next
-	return out, err
+	readable, err := spaces.Readable(ctx, v, sps)
+	if err != nil {
+		return paging.Page[SpaceItem]{}, err
+	}
+	out := paging.Page[SpaceItem]{Items: make([]SpaceItem, 0, len(readable.Spaces)), Next: s.d.Cursors.Next(scope, next)}
+	for i, sp := range readable.Spaces {
+		out.Items = append(out.Items, SpaceItem{Space: sp, Level: readable.Levels[i]})
+	}
+	return out, nil
 }
 
 // Update changes a collection (administrators of it).

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -31,7 +32,7 @@ func setup(t *testing.T) *fixture {
 	k := testkit.New(t)
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaces.Register(api, spaces.New(k.Deps))
-	collections.Register(api, collections.New(k.Deps))
+	collectionshttp.Register(api, collections.New(k.Deps))
 	customfieldshttp.Register(api, customfields.New(k.Deps))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
 	tok := map[string]string{}

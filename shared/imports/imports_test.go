@@ -21,6 +21,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/imports"
+	"github.com/galleydocs/galley/shared/imports/importshttp"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
@@ -88,7 +89,7 @@ func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	k.Deps.FetchAllowPrivate = true
 	f := &fixture{kit: k, svc: imports.New(k.Deps)}
 	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	imports.Register(f.api, f.svc)
+	importshttp.Register(f.api, f.svc)
 	ua, _ := k.User("alice")
 	ue, te := k.User("eddie")
 	ur, tr := k.User("rita")

@@ -17,6 +17,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/queuetest"
@@ -78,7 +79,7 @@ func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	k.Deps.Logger = slog.New(slog.NewJSONHandler(f.logs, nil))
 	f.svc = openapiworker.Service(k.Deps)
 	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	openapispecs.Register(f.api, f.svc)
+	openapispecshttp.Register(f.api, f.svc)
 	ua, ta := k.User("alice")
 	uc, tc := k.User("carol")
 	ur, tr := k.User("rita")

@@ -40,6 +40,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
@@ -262,23 +263,22 @@ func (s *Service) enqueue(ctx context.Context, sp model.OpenAPISpec) error {
 	return nil
 }
 
-// Page is one page of specs.
-type Page struct {
-	Specs []model.OpenAPISpec
-	Next  *store.Key
-}
-
 // List returns a page of an organization's specs in slug order.
-func (s *Service) List(ctx context.Context, orgID string, limit int, after *store.Key) (Page, model.Role, error) {
+func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.OpenAPISpec], model.Role, error) {
 	role, err := s.require(ctx, orgID, access.ReadContent)
 	if err != nil {
-		return Page{}, "", err
+		return paging.Page[model.OpenAPISpec]{}, "", err
 	}
-	specs, next, err := records.QueryPage[model.OpenAPISpec](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix, Limit: limit, After: after})
+	scope := "openapi:" + orgID
+	after, err := s.d.Cursors.After(scope, r.Cursor)
 	if err != nil {
-		return Page{}, "", fmt.Errorf("list OpenAPI specs: %w", err)
+		return paging.Page[model.OpenAPISpec]{}, "", err
 	}
-	return Page{Specs: specs, Next: next}, role, nil
+	specs, next, err := records.QueryPage[model.OpenAPISpec](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix, Limit: r.Size(), After: after})
+	if err != nil {
+		return paging.Page[model.OpenAPISpec]{}, "", fmt.Errorf("list OpenAPI specs: %w", err)
+	}
+	return paging.Page[model.OpenAPISpec]{Items: specs, Next: s.d.Cursors.Next(scope, next)}, role, nil
 }
 
 // Get returns a spec.
@@ -360,25 +360,23 @@ func (s *Service) purge(ctx context.Context, sp model.OpenAPISpec) error {
 	return nil
 }
 
-// VersionsPage is one page of versions.
-type VersionsPage struct {
-	Spec     model.OpenAPISpec
-	Versions []model.OpenAPISpecVersion
-	Next     *store.Key
-}
-
-// Versions returns a page of a spec's versions, newest first.
-func (s *Service) Versions(ctx context.Context, orgID, slug string, limit int, after *store.Key) (VersionsPage, error) {
+// Versions returns a page of a spec's versions, newest first, and the spec.
+func (s *Service) Versions(ctx context.Context, orgID, slug string, r paging.Request) (paging.Page[model.OpenAPISpecVersion], model.OpenAPISpec, error) {
 	sp, _, err := s.Get(ctx, orgID, slug)
 	if err != nil {
-		return VersionsPage{}, err
+		return paging.Page[model.OpenAPISpecVersion]{}, sp, err
+	}
+	scope := "openapi-versions:" + orgID + ":" + slug
+	after, err := s.d.Cursors.After(scope, r.Cursor)
+	if err != nil {
+		return paging.Page[model.OpenAPISpecVersion]{}, sp, err
 	}
 	vs, next, err := records.QueryPage[model.OpenAPISpecVersion](ctx, s.d.Store, store.Query{PK: keys.OpenAPIVersions(sp.ID), SKPrefix: keys.OpenAPIVersionPrefix,
-		Reverse: true, Limit: limit, After: after})
+		Reverse: true, Limit: r.Size(), After: after})
 	if err != nil {
-		return VersionsPage{}, fmt.Errorf("list OpenAPI spec versions: %w", err)
+		return paging.Page[model.OpenAPISpecVersion]{}, sp, fmt.Errorf("list OpenAPI spec versions: %w", err)
 	}
-	return VersionsPage{Spec: sp, Versions: vs, Next: next}, nil
+	return paging.Page[model.OpenAPISpecVersion]{Items: vs, Next: s.d.Cursors.Next(scope, next)}, sp, nil
 }
 
 // Version returns a version of a spec by id, or its latest ("latest").

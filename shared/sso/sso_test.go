@@ -22,6 +22,7 @@ import (
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/translations"
+	"github.com/galleydocs/galley/shared/translations/translationshttp"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -45,7 +46,7 @@ func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	users.Register(api, u)
 	orgs.Register(api, orgs.New(k.Deps, u))
 	ssohttp.Register(api, sso.New(k.Deps))
-	translations.Register(api, translations.New(k.Deps)) // the family's other half, as in SSOFunction
+	translationshttp.Register(api, translations.New(k.Deps)) // the family's other half, as in SSOFunction
 	f := &fixture{kit: k, api: api, ids: map[string]string{}}
 	tok := map[string]string{}
 	for _, name := range []string{"alice", "carol", "rita", "gus", "olga"} {

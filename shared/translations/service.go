@@ -28,6 +28,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -36,8 +37,8 @@ import (
 const MaxSettings = 200
 
 // languageCodes are the codes of the reference's TranslationLanguage (the
-// same list is the enum of the languages fields in http.go; a test keeps
-// them equal).
+// same list is the enum of the languages fields in package
+// translationshttp; a test keeps them equal).
 const languageCodes = "en,fr,de,es,it,pt,ru,ja,zh,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl"
 
 // Languages returns the language codes settings may name.
@@ -117,23 +118,22 @@ func (s *Service) Create(ctx context.Context, orgID, title string, langs []strin
 	return t, role, nil
 }
 
-// Page is one page of translation settings.
-type Page struct {
-	Settings []model.TranslationSettings
-	Next     *store.Key
-}
-
 // List returns a page of an organization's translation settings, oldest first.
-func (s *Service) List(ctx context.Context, orgID string, limit int, after *store.Key) (Page, model.Role, error) {
+func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.TranslationSettings], model.Role, error) {
 	role, err := s.require(ctx, orgID, access.ReadContent)
 	if err != nil {
-		return Page{}, "", err
+		return paging.Page[model.TranslationSettings]{}, "", err
 	}
-	ts, next, err := records.QueryPage[model.TranslationSettings](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TranslationPrefix, Limit: limit, After: after})
+	scope := "translations:" + orgID
+	after, err := s.d.Cursors.After(scope, r.Cursor)
 	if err != nil {
-		return Page{}, "", fmt.Errorf("list translation settings: %w", err)
+		return paging.Page[model.TranslationSettings]{}, "", err
 	}
-	return Page{Settings: ts, Next: next}, role, nil
+	ts, next, err := records.QueryPage[model.TranslationSettings](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TranslationPrefix, Limit: r.Size(), After: after})
+	if err != nil {
+		return paging.Page[model.TranslationSettings]{}, "", fmt.Errorf("list translation settings: %w", err)
+	}
+	return paging.Page[model.TranslationSettings]{Items: ts, Next: s.d.Cursors.Next(scope, next)}, role, nil
 }
 
 func notFound(id string) error { return apperr.NotFoundf("translation settings %s not found", id) }

@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/translations"
+	"github.com/galleydocs/galley/shared/translations/translationshttp"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -24,7 +25,7 @@ type fixture struct {
 func setup(t *testing.T) *fixture {
 	k := testkit.New(t)
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	translations.Register(api, translations.New(k.Deps))
+	translationshttp.Register(api, translations.New(k.Deps))
 	f := &fixture{api: api}
 	ids := map[string]string{}
 	tok := map[string]string{}

@@ -14,14 +14,14 @@ import (
 	"github.com/galleydocs/galley/shared/apidoc"
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/changerequests"
-	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
-	"github.com/galleydocs/galley/shared/imports"
-	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/imports/importshttp"
+	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/queue"
@@ -29,7 +29,7 @@ import (
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
-	"github.com/galleydocs/galley/shared/translations"
+	"github.com/galleydocs/galley/shared/translations/translationshttp"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -41,7 +41,7 @@ func All() []app.Family {
 		app.NewFamily("users", "UsersFunction", users.Routes, apidoc.Routes),
 		app.NewFamily("orgs", "OrganizationsFunction", orgs.Routes),
 		app.NewFamily("spaces", "SpacesFunction", spaces.Routes),
-		app.NewFamily("collections", "CollectionsFunction", collections.Routes),
+		app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes),
 		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
 		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes),
 		app.NewFamily("sites", "SitesFunction", sites.Routes),
@@ -50,16 +50,16 @@ func All() []app.Family {
 		// Single sign-on (SAML providers, login info, the SAML login) and
 		// translation settings: the organization's identity and language
 		// settings, one function (docs/sso.md).
-		app.NewFamily("sso", "SSOFunction", ssohttp.Routes, translations.Routes),
+		app.NewFamily("sso", "SSOFunction", ssohttp.Routes, translationshttp.Routes),
 		app.NewFamily("comments", "CommentsFunction", comments.Routes),
 		// OpenAPI specs: documents fetched, parsed and versioned by the
 		// OpenAPI worker (docs/workers.md).
-		app.NewFamily("openapi", "OpenAPIFunction", openapispecs.Routes),
+		app.NewFamily("openapi", "OpenAPIFunction", openapispecshttp.Routes),
 		// Git Sync: import and export requests, queued for the Git worker
 		// (docs/workers.md).
 		app.NewFamily("git", "GitFunction", gitsync.Routes),
 		// Content import from URLs, run within the request (docs/workers.md).
-		app.NewFamily("imports", "ImportsFunction", imports.Routes),
+		app.NewFamily("imports", "ImportsFunction", importshttp.Routes),
 	}
 }
 

@@ -1,4 +1,7 @@
-package openapispecs
+// Package openapispecshttp is the OpenAPI specs family's HTTP layer: its
+// operations, request bodies and response shapes, on the service of
+// package openapispecs (which knows no HTTP).
+package openapispecshttp
 
 import (
 	"context"
@@ -13,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/openapispecs"
 )
 
 // SlugPattern is the reference's OpenAPISpecSlug pattern.
@@ -150,10 +154,10 @@ type contentOut struct {
 const maxTextBytes = 5 << 20
 
 // Routes adds the openapispecs family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, openapispecs.New(d)) }
 
 // Register adds the OpenAPI specs operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *openapispecs.Service) {
 	const tag = "OpenAPI"
 	const base = "/v1/orgs/{organizationId}/openapi"
 	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecs", Method: http.MethodGet, Path: base, Tag: tag,
@@ -162,17 +166,12 @@ func Register(api *httpapi.API, s *Service) {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			httpapi.ListParams
 		}) (*struct{ Body httpapi.List[OpenAPISpec] }, error) {
-			scope := "openapi:" + in.OrganizationID
-			after, err := s.d.Pager.Key(scope, in.Page)
-			if err != nil {
-				return nil, err
-			}
-			p, role, err := s.List(ctx, in.OrganizationID, in.Size(), after)
+			p, role, err := s.List(ctx, in.OrganizationID, in.Request())
 			if err != nil {
 				return nil, err
 			}
 			view := func(sp model.OpenAPISpec) OpenAPISpec { return View(ctx, sp, role) }
-			return &struct{ Body httpapi.List[OpenAPISpec] }{httpapi.ListOf(p.Specs, s.d.Pager.Next(scope, p.Next), view)}, nil
+			return &struct{ Body httpapi.List[OpenAPISpec] }{httpapi.ListPage(p, view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, MaxBodyBytes: maxTextBytes, Summary: "Create an OpenAPI spec (processed in the background)"},
@@ -180,7 +179,7 @@ func Register(api *httpapi.API, s *Service) {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			Body           CreateOpenAPISpecBody
 		}) (*specOut, error) {
-			sp, role, err := s.Create(ctx, in.OrganizationID, in.Body.Slug, Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text})
+			sp, role, err := s.Create(ctx, in.OrganizationID, in.Body.Slug, openapispecs.Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text})
 			if err != nil {
 				return nil, err
 			}
@@ -202,7 +201,7 @@ func Register(api *httpapi.API, s *Service) {
 			SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
 			Body           PutOpenAPISpecBody
 		}) (*putOut, error) {
-			sp, role, created, err := s.Put(ctx, in.OrganizationID, in.SpecSlug, Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text})
+			sp, role, created, err := s.Put(ctx, in.OrganizationID, in.SpecSlug, openapispecs.Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text})
 			if err != nil {
 				return nil, err
 			}
@@ -235,19 +234,14 @@ func Register(api *httpapi.API, s *Service) {
 		}) (*struct {
 			Body httpapi.List[OpenAPISpecVersion]
 		}, error) {
-			scope := "openapi-versions:" + in.OrganizationID + ":" + in.SpecSlug
-			after, err := s.d.Pager.Key(scope, in.Page)
+			p, sp, err := s.Versions(ctx, in.OrganizationID, in.SpecSlug, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			p, err := s.Versions(ctx, in.OrganizationID, in.SpecSlug, in.Size(), after)
-			if err != nil {
-				return nil, err
-			}
-			view := func(v model.OpenAPISpecVersion) OpenAPISpecVersion { return VersionView(ctx, p.Spec, v) }
+			view := func(v model.OpenAPISpecVersion) OpenAPISpecVersion { return VersionView(ctx, sp, v) }
 			return &struct {
 				Body httpapi.List[OpenAPISpecVersion]
-			}{httpapi.ListOf(p.Versions, s.d.Pager.Next(scope, p.Next), view)}, nil
+			}{httpapi.ListPage(p, view)}, nil
 		})
 	version := func(ctx context.Context, orgID, slug, id string) (*versionOut, error) {
 		sp, v, err := s.Version(ctx, orgID, slug, id)

@@ -1,4 +1,7 @@
-package imports
+// Package importshttp is the content import family's HTTP layer: its
+// operations, request body and response shape, on the service of package
+// imports (which knows no HTTP).
+package importshttp
 
 import (
 	"context"
@@ -6,6 +9,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/imports"
 )
 
 // ImportContentBody is the body of POST .../content/import (the
@@ -27,12 +31,12 @@ type resultOut struct {
 }
 
 // Routes adds the imports family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, imports.New(d)) }
 
 // Register adds the content import operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *imports.Service) {
 	const tag = "Content import"
-	view := func(r Result) *resultOut {
+	view := func(r imports.Result) *resultOut {
 		return &resultOut{Body: ImportContentResult{Revision: r.Revision, ImportedResources: r.Imported, TotalResources: r.Total}}
 	}
 	httpapi.Register(api, httpapi.Op{ID: "importContent", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/content/import", Tag: tag,

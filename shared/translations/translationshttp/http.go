@@ -1,4 +1,7 @@
-package translations
+// Package translationshttp is the translations family's HTTP layer: its
+// operations, request bodies and response shapes, on the service of
+// package translations (which knows no HTTP).
+package translationshttp
 
 import (
 	"context"
@@ -9,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/translations"
 )
 
 // TranslationSettings is the API shape of translation settings.
@@ -73,10 +77,10 @@ type createdOut struct {
 }
 
 // Routes adds the translations family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, translations.New(d)) }
 
 // Register adds the translation settings operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *translations.Service) {
 	const tag = "Translations"
 	const base = "/v1/orgs/{organizationId}/translations"
 	httpapi.Register(api, httpapi.Op{ID: "listTranslations", Method: http.MethodGet, Path: base, Tag: tag,
@@ -87,19 +91,14 @@ func Register(api *httpapi.API, s *Service) {
 		}) (*struct {
 			Body httpapi.List[TranslationSettings]
 		}, error) {
-			scope := "translations:" + in.OrganizationID
-			after, err := s.d.Pager.Key(scope, in.Page)
-			if err != nil {
-				return nil, err
-			}
-			p, role, err := s.List(ctx, in.OrganizationID, in.Size(), after)
+			p, role, err := s.List(ctx, in.OrganizationID, in.Request())
 			if err != nil {
 				return nil, err
 			}
 			view := func(t model.TranslationSettings) TranslationSettings { return View(ctx, t, role) }
 			return &struct {
 				Body httpapi.List[TranslationSettings]
-			}{httpapi.ListOf(p.Settings, s.d.Pager.Next(scope, p.Next), view)}, nil
+			}{httpapi.ListPage(p, view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createTranslation", Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated,
 		Summary: "Create translation settings"},

@@ -1,13 +1,16 @@
-package collections
+// Package collectionshttp is the collections family's HTTP layer: its
+// operations, request bodies and response shapes, on the service of
+// package collections (which knows no HTTP).
+package collectionshttp
 
 import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/collections"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
@@ -164,12 +167,11 @@ type spacesIn struct {
 }
 
 // Routes adds the collections family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, collections.New(d)) }
 
 // Register adds the collections family's operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *collections.Service) {
 	const tag = "Collections"
-	pager := s.d.Pager
 	out := func(c model.Collection, level model.Role, err error) func(context.Context) (*collectionOut, error) {
 		return func(ctx context.Context) (*collectionOut, error) {
 			if err != nil {
@@ -197,21 +199,12 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listCollectionsInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
 		Summary: "List the collections of an organization"},
 		func(ctx context.Context, in *listIn) (*struct{ Body httpapi.List[Collection] }, error) {
-			scope := "collections:" + in.OrganizationID + ":nested=" + strconv.FormatBool(in.Nested)
-			after, err := pager.Key(scope, in.Page)
+			p, err := s.List(ctx, in.OrganizationID, in.Nested, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			p, err := s.List(ctx, in.OrganizationID, in.Nested, in.Size(), after)
-			if err != nil {
-				return nil, err
-			}
-			body := httpapi.List[Collection]{Items: make([]Collection, 0, len(p.Collections)), Next: pager.Next(scope, p.Next)}
-			for i, c := range p.Collections {
-				body.Items = append(body.Items, View(ctx, c, p.Levels[i]))
-			}
-			body.Count = len(body.Items)
-			return &struct{ Body httpapi.List[Collection] }{body}, nil
+			view := func(it collections.Item) Collection { return View(ctx, it.Collection, it.Level) }
+			return &struct{ Body httpapi.List[Collection] }{httpapi.ListPage(p, view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getCollectionById", Method: http.MethodGet, Path: "/v1/collections/{collectionId}", Tag: tag, Summary: "Get a collection"},
 		func(ctx context.Context, in *collectionIn) (*collectionOut, error) {
@@ -223,7 +216,7 @@ func Register(api *httpapi.API, s *Service) {
 			Body         UpdateCollectionBody
 		}) (*collectionOut, error) {
 			b := in.Body
-			ch := Change{Title: b.Title, Description: b.Description, DefaultLevel: b.DefaultLevel, ClearDescription: b.Nulls.Has("description")}
+			ch := collections.Change{Title: b.Title, Description: b.Description, DefaultLevel: b.DefaultLevel, ClearDescription: b.Nulls.Has("description")}
 			if b.Nulls.Has("defaultLevel") {
 				guest := ""
 				ch.DefaultLevel = &guest
@@ -238,21 +231,12 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listSpacesInCollectionById", Method: http.MethodGet, Path: "/v1/collections/{collectionId}/spaces", Tag: tag,
 		Summary: "List the spaces of a collection, in order"},
 		func(ctx context.Context, in *spacesIn) (*struct{ Body httpapi.List[spaces.Space] }, error) {
-			scope := "collection-spaces:" + in.CollectionID
-			after, err := pager.Key(scope, in.Page)
+			p, err := s.ListSpaces(ctx, in.CollectionID, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			p, err := s.ListSpaces(ctx, in.CollectionID, in.Size(), after)
-			if err != nil {
-				return nil, err
-			}
-			body := httpapi.List[spaces.Space]{Items: make([]spaces.Space, 0, len(p.Spaces)), Next: pager.Next(scope, p.Next)}
-			for i, sp := range p.Spaces {
-				body.Items = append(body.Items, spaces.View(ctx, sp, p.Levels[i]))
-			}
-			body.Count = len(body.Items)
-			return &struct{ Body httpapi.List[spaces.Space] }{body}, nil
+			view := func(it collections.SpaceItem) spaces.Space { return spaces.View(ctx, it.Space, it.Level) }
+			return &struct{ Body httpapi.List[spaces.Space] }{httpapi.ListPage(p, view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "moveCollection", Method: http.MethodPost, Path: "/v1/collections/{collectionId}/move", Tag: tag,
 		Summary: "Move a collection to another parent or position"},
