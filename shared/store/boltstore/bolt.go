@@ -77,6 +77,33 @@ func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 	return it, err
 }
 
+// BatchGet implements store.Store: one read transaction.
+func (s *Store) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Item, error) {
+	if err := store.ValidateBatchGet(keys); err != nil {
+		return nil, err
+	}
+	out := make([]store.Item, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		table := tx.Bucket(tableBucket)
+		for i, k := range keys {
+			if v := table.Get(primaryKey(k.PK, k.SK)); v != nil {
+				var err error
+				if out[i], err = decode(v); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Write implements store.Store.
 func (s *Store) Write(ctx context.Context, ops ...store.Op) error {
 	if err := store.Validate(ops); err != nil {
