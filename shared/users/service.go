@@ -33,7 +33,9 @@ type Service struct {
 // New returns the users service.
 func New(d *deps.Deps) *Service { return &Service{d: d} }
 
-// Authenticate implements httpapi.Authenticator: one read, by the token's hash.
+// Authenticate implements httpapi.Authenticator: one read, by the token's
+// hash (two for tokens made before tokens copied their user's flag).
+// Nothing is cached across requests: a deleted token fails at once.
 func (s *Service) Authenticate(ctx context.Context, token string) (access.Caller, error) {
 	// Tokens made here start with TokenPrefix; an operator's BOOTSTRAP_TOKEN
 	// may be anything, so only the length is checked before the lookup.
@@ -47,13 +49,19 @@ func (s *Service) Authenticate(ctx context.Context, token string) (access.Caller
 	if err != nil {
 		return access.Caller{}, fmt.Errorf("read token: %w", err)
 	}
-	u, err := s.Get(ctx, t.UserID)
-	if err != nil {
-		return access.Caller{}, err
+	admin := false
+	if t.InstanceAdmin != nil {
+		admin = *t.InstanceAdmin
+	} else {
+		u, err := s.Get(ctx, t.UserID)
+		if err != nil {
+			return access.Caller{}, err
+		}
+		admin = u.InstanceAdmin
 	}
 	// A token scoped to an organization never carries instance rights: an
 	// organization's identity provider vouches for nothing outside it.
-	return access.Caller{UserID: u.ID, InstanceAdmin: u.InstanceAdmin && t.OrgID == "", OrgID: t.OrgID}, nil
+	return access.Caller{UserID: t.UserID, InstanceAdmin: admin && t.OrgID == "", OrgID: t.OrgID}, nil
 }
 
 // Get returns a user.
@@ -125,7 +133,7 @@ func (s *Service) create(ctx context.Context, email, displayName string, admin b
 	ops := []store.Op{
 		store.Put(records.Item(keys.User(u.ID), u, 1), store.IfNotExists),
 		store.Put(records.Item(keys.Email(email), map[string]string{"userId": u.ID}, 1), store.IfNotExists),
-		store.Put(records.Item(keys.Token(ids.Hash(token)), model.Token{UserID: u.ID, CreatedAt: now}, 1), store.IfNotExists),
+		store.Put(records.Item(keys.Token(ids.Hash(token)), model.Token{UserID: u.ID, CreatedAt: now, InstanceAdmin: &admin}, 1), store.IfNotExists),
 	}
 	if admin {
 		ops = append(ops, store.Put(records.Item(keys.InstanceAdmin(), map[string]string{"userId": u.ID}, 1), store.IfNotExists))
