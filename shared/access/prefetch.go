@@ -70,24 +70,27 @@ func (a *Authorizer) ViewerOn(ctx context.Context, c Caller, n Node) (*Viewer, e
 		if err != nil {
 			return nil, fmt.Errorf("read membership, collections and grants: %w", err)
 		}
-		got := make(map[store.ItemKey]store.Item, len(items))
-		for i, it := range items {
-			got[ks[i]] = it
+		got := func(k store.ItemKey) store.Item {
+			// A few keys, or a few dozen under a deep tree: a scan is cheaper than a map.
+			if i := slices.Index(ks, k); i >= 0 {
+				return items[i]
+			}
+			return store.Item{}
 		}
 		if first {
-			first, member = false, got[memberKey]
+			first, member = false, got(memberKey)
 			if member.PK == "" {
 				break // not a member: judged below
 			}
 		}
 		for _, g := range grantsOf {
-			if err := takeGrant(mine, org, g.Kind, g.ID, got[itemKey(keys.Grant(g.Kind, g.ID, model.PrincipalUser, c.UserID))]); err != nil {
+			if err := takeGrant(mine, org, g.Kind, g.ID, got(itemKey(keys.Grant(g.Kind, g.ID, model.PrincipalUser, c.UserID)))); err != nil {
 				return nil, err
 			}
 		}
 		walked, grantsOf = append(walked, grantsOf...), nil
 		for _, id := range ids {
-			col := got[itemKey(keys.Collection(id))]
+			col := got(itemKey(keys.Collection(id)))
 			if col.PK == "" {
 				continue
 			}
@@ -96,7 +99,7 @@ func (a *Authorizer) ViewerOn(ctx context.Context, c Caller, n Node) (*Viewer, e
 				return nil, fmt.Errorf("read collection: %w", err)
 			}
 			v.cols[id] = cc
-			if err := takeGrant(mine, org, model.KindCollection, id, got[itemKey(keys.Grant(model.KindCollection, id, model.PrincipalUser, c.UserID))]); err != nil {
+			if err := takeGrant(mine, org, model.KindCollection, id, got(itemKey(keys.Grant(model.KindCollection, id, model.PrincipalUser, c.UserID)))); err != nil {
 				return nil, err
 			}
 			walked = append(walked, CollectionNode(cc))

@@ -26,6 +26,7 @@ type Local struct {
 	Handler http.Handler
 	store   *boltstore.Store
 	queue   *localqueue.Queue
+	logs    *logBuffer
 }
 
 // OpenLocal opens the data directory and assembles the service. It creates
@@ -43,7 +44,8 @@ func OpenLocal(ctx context.Context, c Config) (*Local, error) {
 		st.Close()
 		return nil, err
 	}
-	logger := c.Logger()
+	logs := newLogBuffer(os.Stderr)
+	logger := c.LoggerTo(logs)
 	q, err := localqueue.New(st.DB(), localqueue.Options{Logger: logger})
 	if err != nil {
 		st.Close()
@@ -54,9 +56,9 @@ func OpenLocal(ctx context.Context, c Config) (*Local, error) {
 		st.Close()
 		return nil, err
 	}
-	l := &Local{Config: c, Deps: d, store: st, queue: q, Handler: NewAPI(c, d).Handler()}
+	l := &Local{Config: c, Deps: d, store: st, queue: q, logs: logs, Handler: NewAPI(c, d).Handler()}
 	if err := l.bootstrap(ctx); err != nil {
-		st.Close()
+		l.Close()
 		return nil, err
 	}
 	return l, nil
@@ -109,5 +111,11 @@ func (l *Local) Serve(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-// Close closes the store.
-func (l *Local) Close() error { return l.store.Close() }
+// Close closes the store and writes out the last log lines.
+func (l *Local) Close() error {
+	err := l.store.Close()
+	if ferr := l.logs.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}

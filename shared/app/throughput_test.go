@@ -108,6 +108,8 @@ func BenchmarkLocalGetSpaceVsStatic(b *testing.B) {
 	// The same ratio from the CPU time this process spent (servers and load
 	// generator), which other processes on the machine disturb less.
 	b.ReportMetric(staticCPU.Seconds()/galleyCPU.Seconds(), "cpu-ratio")
+	b.ReportMetric(float64(galleyCPU.Microseconds())/float64(b.N), "galley-cpu-µs/req")
+	b.ReportMetric(float64(staticCPU.Microseconds())/float64(b.N), "static-cpu-µs/req")
 	b.ReportMetric(float64(len(body)), "body-bytes")
 }
 

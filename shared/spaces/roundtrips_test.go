@@ -98,10 +98,19 @@ func newDeepWorld(t testing.TB) *deepWorld {
 		t.Fatal(err)
 	}
 	grant(model.KindCollection, w.cols[0], model.PrincipalTeam, "t1", model.RoleEdit)
-	w.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
+	// Every request reads its token: the bound counts the lookup, which
+	// the users service otherwise reuses for a few seconds.
+	w.api = httpapi.New(httpapi.Config{Auth: uncached{k}, Logger: k.Deps.Logger})
 	spaces.Register(w.api, sps)
 	collections.Register(w.api, cols)
 	return w
+}
+
+// uncached authenticates every request afresh, with a new users service.
+type uncached struct{ k *testkit.Kit }
+
+func (u uncached) Authenticate(ctx context.Context, token string) (access.Caller, error) {
+	return users.New(u.k.Deps).Authenticate(ctx, token)
 }
 
 // get reads the space as token and returns its permissions and the calls.

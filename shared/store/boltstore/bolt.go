@@ -302,21 +302,27 @@ func encode(it store.Item) []byte {
 
 var errCorrupt = errors.New("bolt store: corrupt item")
 
+// decode reads an item written by encode. The keys share one string (one
+// allocation instead of six: reads are the embedded store's hot path); the
+// data is copied, as bbolt's memory is valid only within the transaction.
 func decode(b []byte) (store.Item, error) {
-	var fields [6]string
-	for i := range fields {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || uint64(len(b)-w) < n {
+	var bounds [6][2]int
+	off := 0
+	for i := range bounds {
+		n, w := binary.Uvarint(b[off:])
+		if w <= 0 || uint64(len(b)-off-w) < n {
 			return store.Item{}, errCorrupt
 		}
-		fields[i] = string(b[w : w+int(n)])
-		b = b[w+int(n):]
+		bounds[i] = [2]int{off + w, off + w + int(n)}
+		off += w + int(n)
 	}
-	v, w := binary.Varint(b)
+	v, w := binary.Varint(b[off:])
 	if w <= 0 {
 		return store.Item{}, errCorrupt
 	}
-	data := append([]byte(nil), b[w:]...)
-	return store.Item{PK: fields[0], SK: fields[1], GSI1PK: fields[2], GSI1SK: fields[3],
-		GSI2PK: fields[4], GSI2SK: fields[5], Version: v, Data: data}, nil
+	keys := string(b[:off])
+	field := func(i int) string { return keys[bounds[i][0]:bounds[i][1]] }
+	data := append([]byte(nil), b[off+w:]...)
+	return store.Item{PK: field(0), SK: field(1), GSI1PK: field(2), GSI1SK: field(3),
+		GSI2PK: field(4), GSI2SK: field(5), Version: v, Data: data}, nil
 }
