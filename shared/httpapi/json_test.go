@@ -45,7 +45,7 @@ func TestResponseJSONMatchesEncodingJSON(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 123000000, time.UTC)
 	values := []any{
 		sample{Embedded: Embedded{E: 7}, S: `<a href="x">&</a> ✓ \ "q"` + "\t\n\x01\x7f", T: now, TP: &now, P: &inner{A: "x"},
-			M: map[string]any{"z": 1, "a": []any{"b", 2.5, nil, true}, "m": map[string]any{"y": "1", "b": 2}},
+			M:  map[string]any{"z": 1, "a": []any{"b", 2.5, nil, true}, "m": map[string]any{"y": "1", "b": 2}},
 			MS: map[string]string{"k2": "v", "k1": "w"}, L: []inner{{"1"}, {"2"}}, Raw: json.RawMessage(`{"x":[1,2]}`),
 			B: []byte("bytes\x00"), F: []float64{0, 0.1, 3, 1e20, 1e21, 1e-6, -2.5e-10, 123456789.125}, I: -1 << 62,
 			Any: map[string]any{"n": json.Number("12")}, Skipped: "no", Bool: true},

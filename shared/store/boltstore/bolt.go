@@ -26,14 +26,17 @@ var (
 
 // Store is the bbolt adapter.
 type Store struct {
-	db *bolt.DB
+	db    *bolt.DB
+	cache *readCache
 }
 
 var _ store.Store = (*Store)(nil)
 
 // Open opens (creating if needed) the store file at path.
 func Open(path string) (*Store, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	// No statistics: their counters are a lock taken by every read
+	// transaction, and nothing reads them.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second, NoStatistics: true})
 	if err != nil {
 		return nil, fmt.Errorf("open bolt store %s: %w", path, err)
 	}
@@ -49,11 +52,12 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("init bolt store: %w", err)
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, cache: newReadCache()}, nil
 }
 
 // DB exposes the underlying database to adapters of other ports (the local
-// queue) that keep their state in the same file.
+// queue) that keep their state in the same file, in buckets of their own:
+// the table is written only by Write, which keeps the read cache exact.
 func (s *Store) DB() *bolt.DB { return s.db }
 
 // Close closes the file.
@@ -63,6 +67,14 @@ func (s *Store) Close() error { return s.db.Close() }
 func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 	if err := store.ValidateKey(pk, sk); err != nil {
 		return store.Item{}, err
+	}
+	ck := cacheKey(pk, sk)
+	e, ok, seq := s.cache.get(ck)
+	if ok {
+		if !e.found {
+			return store.Item{}, store.ErrNotFound
+		}
+		return e.it, nil
 	}
 	var it store.Item
 	err := s.db.View(func(tx *bolt.Tx) error {
@@ -74,6 +86,9 @@ func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 		it, err = decode(v)
 		return err
 	})
+	if err == nil || errors.Is(err, store.ErrNotFound) {
+		s.cache.put(seq, ck, it, err == nil)
+	}
 	return it, err
 }
 
@@ -83,12 +98,28 @@ func (s *Store) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Ite
 		return nil, err
 	}
 	out := make([]store.Item, len(keys))
-	if len(keys) == 0 {
+	var missed []int
+	var seq uint64
+	for i, k := range keys {
+		e, ok, sq := s.cache.get(cacheKey(k.PK, k.SK))
+		if !ok {
+			if missed == nil {
+				seq = sq
+			}
+			missed = append(missed, i)
+			continue
+		}
+		if e.found {
+			out[i] = e.it
+		}
+	}
+	if len(missed) == 0 {
 		return out, nil
 	}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		table := tx.Bucket(tableBucket)
-		for i, k := range keys {
+		for _, i := range missed {
+			k := keys[i]
 			if v := table.Get(primaryKey(k.PK, k.SK)); v != nil {
 				var err error
 				if out[i], err = decode(v); err != nil {
@@ -101,6 +132,9 @@ func (s *Store) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Ite
 	if err != nil {
 		return nil, err
 	}
+	for _, i := range missed {
+		s.cache.put(seq, cacheKey(keys[i].PK, keys[i].SK), out[i], out[i].PK != "")
+	}
 	return out, nil
 }
 
@@ -109,6 +143,7 @@ func (s *Store) Write(ctx context.Context, ops ...store.Op) error {
 	if err := store.Validate(ops); err != nil {
 		return err
 	}
+	defer s.cache.wrote(ops)
 	return s.db.Update(func(tx *bolt.Tx) error {
 		table := tx.Bucket(tableBucket)
 		olds := make([]*store.Item, len(ops))
