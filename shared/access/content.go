@@ -93,7 +93,14 @@ func (v *Viewer) OrgID() string { return v.m.Member.OrgID }
 
 // Remember caches a collection the caller has just read, so that walks up
 // the tree do not read it again.
-func (v *Viewer) Remember(c model.Collection) { v.cols[c.ID] = c }
+func (v *Viewer) Remember(c model.Collection) { v.remember(c) }
+
+func (v *Viewer) remember(c model.Collection) {
+	if v.cols == nil {
+		v.cols = map[string]model.Collection{}
+	}
+	v.cols[c.ID] = c
+}
 
 // Level returns the viewer's level on n: a role, or "" for no access.
 func (v *Viewer) Level(ctx context.Context, n Node) (model.Role, error) {
@@ -191,7 +198,7 @@ func (v *Viewer) collection(ctx context.Context, id string) (model.Collection, e
 	if err != nil {
 		return c, fmt.Errorf("read collection: %w", err)
 	}
-	v.cols[id] = c
+	v.remember(c)
 	return c, nil
 }
 

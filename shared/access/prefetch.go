@@ -33,7 +33,7 @@ func (a *Authorizer) ViewerOn(ctx context.Context, c Caller, n Node) (*Viewer, e
 	if c.OrgID != "" && c.OrgID != n.OrgID {
 		return a.Viewer(ctx, c, n.OrgID) // NotFound without a read
 	}
-	v := &Viewer{a: a, caller: c, cols: map[string]model.Collection{}}
+	v := &Viewer{a: a, caller: c} // cols made when a collection is read
 	org := n.OrgID
 	mk := keys.Member(org, c.UserID)
 	memberKey := store.ItemKey{PK: mk.PK, SK: mk.SK}
@@ -98,7 +98,7 @@ func (a *Authorizer) ViewerOn(ctx context.Context, c Caller, n Node) (*Viewer, e
 			if err != nil {
 				return nil, fmt.Errorf("read collection: %w", err)
 			}
-			v.cols[id] = cc
+			v.remember(cc)
 			if err := takeGrant(mine, org, model.KindCollection, id, got(itemKey(keys.Grant(model.KindCollection, id, model.PrincipalUser, c.UserID)))); err != nil {
 				return nil, err
 			}
@@ -123,14 +123,12 @@ func (a *Authorizer) ViewerOn(ctx context.Context, c Caller, n Node) (*Viewer, e
 	if err != nil || teams == nil {
 		return v, err // without the teams' grants, Level reads the lists
 	}
-	v.direct = map[string]model.Role{}
-	for _, w := range walked {
-		k := w.Kind + ":" + w.ID
-		v.direct[k] = mine[k]
-		if g := teams[k]; g.AtLeast(v.direct[k]) {
-			v.direct[k] = g
+	for k, g := range teams {
+		if g.AtLeast(mine[k]) {
+			mine[k] = g
 		}
 	}
+	v.direct = mine // every walked node has an entry, "" when nothing is granted
 	return v, nil
 }
 

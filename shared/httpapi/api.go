@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
@@ -86,13 +87,20 @@ func New(cfg Config) *API {
 // the store's. Request bodies are still decoded by encoding/json.
 var responseJSON = jsoniter.Config{EscapeHTML: false, SortMapKeys: true, ValidateJsonRawMessage: true}.Froze()
 
+// responseStreams keep encoders whose buffers hold a usual body whole.
+var responseStreams = sync.Pool{New: func() any { return jsoniter.NewStream(responseJSON, nil, 4096) }}
+
 var jsonFormat = huma.Format{
 	Marshal: func(w io.Writer, v any) error {
-		st := responseJSON.BorrowStream(w)
-		defer responseJSON.ReturnStream(st)
+		st := responseStreams.Get().(*jsoniter.Stream)
+		defer responseStreams.Put(st)
+		st.Reset(w)
+		defer st.Reset(nil)
+		st.Error = nil
 		st.WriteVal(v)
 		st.WriteRaw("\n")
 		if st.Error != nil {
+			st.SetBuffer(st.Buffer()[:0])
 			return st.Error
 		}
 		return st.Flush()

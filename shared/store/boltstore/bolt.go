@@ -68,7 +68,7 @@ func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 	if err := store.ValidateKey(pk, sk); err != nil {
 		return store.Item{}, err
 	}
-	ck := cacheKey(pk, sk)
+	ck := store.ItemKey{PK: pk, SK: sk}
 	e, ok, seq := s.cache.get(ck)
 	if ok {
 		if !e.found {
@@ -101,7 +101,7 @@ func (s *Store) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Ite
 	var missed []int
 	var seq uint64
 	for i, k := range keys {
-		e, ok, sq := s.cache.get(cacheKey(k.PK, k.SK))
+		e, ok, sq := s.cache.get(k)
 		if !ok {
 			if missed == nil {
 				seq = sq
@@ -133,7 +133,7 @@ func (s *Store) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Ite
 		return nil, err
 	}
 	for _, i := range missed {
-		s.cache.put(seq, cacheKey(keys[i].PK, keys[i].SK), out[i], out[i].PK != "")
+		s.cache.put(seq, keys[i], out[i], out[i].PK != "")
 	}
 	return out, nil
 }

@@ -25,7 +25,7 @@ const (
 type readCache struct {
 	mu    sync.RWMutex
 	seq   uint64 // counts the writes that ended
-	items map[string]cached
+	items map[store.ItemKey]cached
 	bytes int
 }
 
@@ -34,12 +34,13 @@ type cached struct {
 	found bool
 }
 
-func newReadCache() *readCache { return &readCache{items: map[string]cached{}} }
+func newReadCache() *readCache { return &readCache{items: map[store.ItemKey]cached{}} }
 
-func cacheKey(pk, sk string) string { return pk + "\x00" + sk }
+// keySize is what a key counts against cacheBytes.
+func keySize(k store.ItemKey) int { return len(k.PK) + len(k.SK) }
 
 // get returns what is kept for the key, and the write count to pass to put.
-func (c *readCache) get(k string) (cached, bool, uint64) {
+func (c *readCache) get(k store.ItemKey) (cached, bool, uint64) {
 	c.mu.RLock()
 	e, ok := c.items[k]
 	seq := c.seq
@@ -51,8 +52,8 @@ func (c *readCache) get(k string) (cached, bool, uint64) {
 }
 
 // put keeps what a read that started at write count seq found.
-func (c *readCache) put(seq uint64, k string, it store.Item, found bool) {
-	size := len(k) + it.Size()
+func (c *readCache) put(seq uint64, k store.ItemKey, it store.Item, found bool) {
+	size := keySize(k) + it.Size()
 	if size > cacheItemSize {
 		return
 	}
@@ -62,13 +63,13 @@ func (c *readCache) put(seq uint64, k string, it store.Item, found bool) {
 		return // a write ended meanwhile: what was read may be older
 	}
 	if c.bytes+size > cacheBytes {
-		c.items, c.bytes = map[string]cached{}, 0
+		c.items, c.bytes = map[store.ItemKey]cached{}, 0
 	}
 	if found {
 		it.Data = append([]byte(nil), it.Data...)
 	}
 	if old, ok := c.items[k]; ok {
-		c.bytes -= len(k) + old.it.Size()
+		c.bytes -= keySize(k) + old.it.Size()
 	}
 	c.items[k] = cached{it: it, found: found}
 	c.bytes += size
@@ -80,9 +81,9 @@ func (c *readCache) wrote(ops []store.Op) {
 	defer c.mu.Unlock()
 	c.seq++
 	for _, op := range ops {
-		k := cacheKey(op.Item.PK, op.Item.SK)
+		k := store.ItemKey{PK: op.Item.PK, SK: op.Item.SK}
 		if old, ok := c.items[k]; ok {
-			c.bytes -= len(k) + old.it.Size()
+			c.bytes -= keySize(k) + old.it.Size()
 			delete(c.items, k)
 		}
 	}
