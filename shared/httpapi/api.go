@@ -6,18 +6,14 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	jsoniter "github.com/json-iterator/go"
 )
 
 // MaxBodyBytes is the largest request body accepted by default (1 MiB);
@@ -67,7 +63,6 @@ func New(cfg Config) *API {
 	hc := huma.DefaultConfig("Galley API", cfg.Version)
 	hc.Info.Description = "Galley: a self-hostable documentation publishing service with a GitBook-compatible API."
 	hc.OpenAPIPath, hc.DocsPath, hc.SchemasPath = "", "", ""
-	hc.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
 	// No "$schema" links in bodies: responses carry only the API's fields.
 	hc.CreateHooks = nil
 	hc.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
@@ -79,33 +74,6 @@ func New(cfg Config) *API {
 	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg}
 	a.Huma.UseMiddleware(a.authenticate)
 	return a
-}
-
-// responseJSON encodes response bodies as huma's default does
-// (encoding/json without HTML escaping, map keys sorted, a final newline),
-// in about half the time: encoding was the largest cost of a read after
-// the store's. Request bodies are still decoded by encoding/json.
-var responseJSON = jsoniter.Config{EscapeHTML: false, SortMapKeys: true, ValidateJsonRawMessage: true}.Froze()
-
-// responseStreams keep encoders whose buffers hold a usual body whole.
-var responseStreams = sync.Pool{New: func() any { return jsoniter.NewStream(responseJSON, nil, 4096) }}
-
-var jsonFormat = huma.Format{
-	Marshal: func(w io.Writer, v any) error {
-		st := responseStreams.Get().(*jsoniter.Stream)
-		defer responseStreams.Put(st)
-		st.Reset(w)
-		defer st.Reset(nil)
-		st.Error = nil
-		st.WriteVal(v)
-		st.WriteRaw("\n")
-		if st.Error != nil {
-			st.SetBuffer(st.Buffer()[:0])
-			return st.Error
-		}
-		return st.Flush()
-	},
-	Unmarshal: json.Unmarshal,
 }
 
 // Routes lists the operations registered so far.
