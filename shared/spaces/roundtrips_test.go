@@ -215,3 +215,33 @@ func BenchmarkGetDeepSpaceRoundTrips(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(w.cs.Calls().Total())/float64(b.N), "roundtrips/op")
 }
+
+// Records made before ancestors were kept read one batch per level.
+func TestGetSpaceWithoutAncestorsReadsABatchPerLevel(t *testing.T) {
+	w := newDeepWorld(t)
+	ctx := w.k.Ctx
+	sp, v, err := records.Get[model.Space](ctx, w.cs, keys.Space(w.space))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp.Ancestors = nil
+	ops := []store.Op{store.PutIfVersion(spaces.Item(sp, v+1), v)}
+	for _, id := range w.cols {
+		c, cv, err := records.Get[model.Collection](ctx, w.cs, keys.Collection(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Ancestors = nil
+		ops = append(ops, store.PutIfVersion(tree.CollectionItem(c, cv+1), cv))
+	}
+	if err := w.cs.Write(ctx, ops...); err != nil {
+		t.Fatal(err)
+	}
+	perms, calls := w.get(t, w.guest, http.StatusOK)
+	if perms["view"] != true {
+		t.Fatalf("gil lost the grant on b: %v", perms)
+	}
+	if calls.Total() != 2+int64(len(w.cols)) {
+		t.Errorf("%d round trips (%+v), want the token, the space and a batch per level", calls.Total(), calls)
+	}
+}
