@@ -73,12 +73,29 @@ func (a *Authorizer) Membership(ctx context.Context, c Caller, orgID string) (Me
 	if c.OrgID != "" && c.OrgID != orgID {
 		return Membership{}, apperr.NotFoundf("organization %s not found", orgID)
 	}
-	m, v, err := records.Get[model.Member](ctx, a.store, keys.Member(orgID, c.UserID))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && m.Disabled) {
+	k := keys.Member(orgID, c.UserID)
+	it, err := a.store.Get(ctx, k.PK, k.SK)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return Membership{}, fmt.Errorf("read membership: %w", err)
+	}
+	return a.membership(ctx, c, orgID, it)
+}
+
+// membership judges the caller's membership item of orgID (the zero Item
+// when there is none), as Membership describes.
+func (a *Authorizer) membership(ctx context.Context, c Caller, orgID string, it store.Item) (Membership, error) {
+	if c.OrgID != "" && c.OrgID != orgID {
 		return Membership{}, apperr.NotFoundf("organization %s not found", orgID)
 	}
+	if it.PK == "" {
+		return Membership{}, apperr.NotFoundf("organization %s not found", orgID)
+	}
+	m, err := records.Decode[model.Member](it)
 	if err != nil {
 		return Membership{}, fmt.Errorf("read membership: %w", err)
+	}
+	if m.Disabled {
+		return Membership{}, apperr.NotFoundf("organization %s not found", orgID)
 	}
 	if m.SSO && c.OrgID != orgID && m.Role != model.RoleAdmin {
 		o, _, err := records.Get[model.Organization](ctx, a.store, keys.Org(orgID))
@@ -89,7 +106,7 @@ func (a *Authorizer) Membership(ctx context.Context, c Caller, orgID string) (Me
 			return Membership{}, apperr.Forbiddenf("organization %s requires its SSO members to sign in through its identity provider (GET /v1/orgs/%s/sso)", orgID, orgID)
 		}
 	}
-	return Membership{Member: m, Version: v}, nil
+	return Membership{Member: m, Version: it.Version}, nil
 }
 
 // Require returns the caller's membership if it allows op, else Forbidden

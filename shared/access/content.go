@@ -23,16 +23,20 @@ type Node struct {
 	OrgID        string
 	Parent       string // the parent collection, "" at the top level
 	DefaultLevel string // a role, "" (guest) or model.LevelInherit
+	// Ancestors, when known, are the collections above the node from the
+	// top (its record's hint): ViewerOn reads them in one batch. The walk
+	// up the tree follows each collection's own Parent, never this list.
+	Ancestors []string
 }
 
 // SpaceNode is the node of a space.
 func SpaceNode(sp model.Space) Node {
-	return Node{Kind: model.KindSpace, ID: sp.ID, OrgID: sp.OrgID, Parent: sp.Parent, DefaultLevel: sp.DefaultLevel}
+	return Node{Kind: model.KindSpace, ID: sp.ID, OrgID: sp.OrgID, Parent: sp.Parent, DefaultLevel: sp.DefaultLevel, Ancestors: sp.Ancestors}
 }
 
 // CollectionNode is the node of a collection.
 func CollectionNode(c model.Collection) Node {
-	return Node{Kind: model.KindCollection, ID: c.ID, OrgID: c.OrgID, Parent: c.Parent, DefaultLevel: c.DefaultLevel}
+	return Node{Kind: model.KindCollection, ID: c.ID, OrgID: c.OrgID, Parent: c.Parent, DefaultLevel: c.DefaultLevel, Ancestors: c.Ancestors}
 }
 
 // Viewer decides what one caller may do on the content of one organization.
@@ -52,8 +56,13 @@ type Viewer struct {
 	a      *Authorizer
 	caller Caller
 	m      Membership
-	// grants maps "<kind>:<id>" to the best role granted there; nil until read.
+	// grants maps "<kind>:<id>" to the best role granted there, read from
+	// the caller's and their teams' lists of grants; nil until read.
 	grants map[string]model.Role
+	// direct holds the same for the content ViewerOn read grants on by key
+	// (every grant to the caller and their teams there): a node found here
+	// needs no read of the lists.
+	direct map[string]model.Role
 	cols   map[string]model.Collection
 }
 
@@ -84,7 +93,14 @@ func (v *Viewer) OrgID() string { return v.m.Member.OrgID }
 
 // Remember caches a collection the caller has just read, so that walks up
 // the tree do not read it again.
-func (v *Viewer) Remember(c model.Collection) { v.cols[c.ID] = c }
+func (v *Viewer) Remember(c model.Collection) { v.remember(c) }
+
+func (v *Viewer) remember(c model.Collection) {
+	if v.cols == nil {
+		v.cols = map[string]model.Collection{}
+	}
+	v.cols[c.ID] = c
+}
 
 // Level returns the viewer's level on n: a role, or "" for no access.
 func (v *Viewer) Level(ctx context.Context, n Node) (model.Role, error) {
@@ -95,13 +111,14 @@ func (v *Viewer) Level(ctx context.Context, n Node) (model.Role, error) {
 	if role == model.RoleAdmin {
 		return model.RoleAdmin, nil
 	}
-	if err := v.loadGrants(ctx); err != nil {
-		return "", err
-	}
 	var best model.Role
 	base, decided := model.Role(""), false
 	for depth := 0; ; depth++ {
-		if g := v.grants[n.Kind+":"+n.ID]; g.AtLeast(best) {
+		g, err := v.grant(ctx, n.Kind, n.ID)
+		if err != nil {
+			return "", err
+		}
+		if g.AtLeast(best) {
 			best = g
 		}
 		if !decided && n.DefaultLevel != model.LevelInherit {
@@ -181,8 +198,22 @@ func (v *Viewer) collection(ctx context.Context, id string) (model.Collection, e
 	if err != nil {
 		return c, fmt.Errorf("read collection: %w", err)
 	}
-	v.cols[id] = c
+	v.remember(c)
 	return c, nil
+}
+
+// grant is the best role granted to the viewer or their teams on one node.
+func (v *Viewer) grant(ctx context.Context, kind, id string) (model.Role, error) {
+	k := kind + ":" + id
+	if v.grants == nil {
+		if g, ok := v.direct[k]; ok {
+			return g, nil
+		}
+		if err := v.loadGrants(ctx); err != nil {
+			return "", err
+		}
+	}
+	return v.grants[k], nil
 }
 
 // loadGrants reads the grants of the viewer and of their teams, once.

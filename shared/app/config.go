@@ -3,6 +3,7 @@
 package app
 
 import (
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -58,7 +59,10 @@ func env(name, def string) string {
 	return def
 }
 
-// Logger returns the structured JSON logger of the configuration.
-func (c Config) Logger() *slog.Logger {
-	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: c.LogLevel}))
+// Logger returns the structured JSON logger of the configuration, on stderr.
+func (c Config) Logger() *slog.Logger { return c.LoggerTo(os.Stderr) }
+
+// LoggerTo returns the structured JSON logger of the configuration on w.
+func (c Config) LoggerTo(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.LogLevel}))
 }

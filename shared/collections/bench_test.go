@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -15,40 +14,18 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/store/boltstore"
+	"github.com/galleydocs/galley/shared/store/storetest"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
-
-// countingStore counts the storage round trips of a request: every call of
-// the port is one (on DynamoDB, one network round trip each).
-type countingStore struct {
-	store.Store
-	calls atomic.Int64
-}
-
-func (c *countingStore) Get(ctx context.Context, pk, sk string) (store.Item, error) {
-	c.calls.Add(1)
-	return c.Store.Get(ctx, pk, sk)
-}
-
-func (c *countingStore) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	c.calls.Add(1)
-	return c.Store.Query(ctx, q)
-}
-
-func (c *countingStore) Write(ctx context.Context, ops ...store.Op) error {
-	c.calls.Add(1)
-	return c.Store.Write(ctx, ops...)
-}
 
 // benchTree is an organization with a tree three levels deep (three
 // collections per level, each level under the last of the one above),
 // spaces in the deepest collection, and a reader (not an admin: every
 // decision reads their grants and teams).
 type benchTree struct {
-	cs            *countingStore
+	cs            *storetest.Counting
 	client        *apitest.Client
 	org           string
 	deepest       string
@@ -61,7 +38,7 @@ func newBenchTree(b *testing.B, spacesInDeepest int) *benchTree {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	cs := &countingStore{Store: st}
+	cs := storetest.NewCounting(st)
 	k := testkit.NewOn(b, cs)
 	admin, _ := k.User("admin")
 	reader, tok := k.User("reader")
@@ -99,13 +76,13 @@ func newBenchTree(b *testing.B, spacesInDeepest int) *benchTree {
 // run measures one request and reports its storage round trips.
 func (bt *benchTree) run(b *testing.B, method, path string) {
 	b.ReportAllocs()
-	bt.cs.calls.Store(0)
+	bt.cs.Reset()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		bt.client.Expect(http.StatusOK, method, path, nil)
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(bt.cs.calls.Load())/float64(b.N), "storecalls/op")
+	b.ReportMetric(float64(bt.cs.Calls().Total())/float64(b.N), "storecalls/op")
 }
 
 // BenchmarkGetDeepSpace reads a space three collections down as a reader.

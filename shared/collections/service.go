@@ -79,7 +79,7 @@ func (s *Service) load(ctx context.Context, id string, op access.OrgOp) (model.C
 	if err != nil {
 		return col, nil, "", err
 	}
-	v, err := s.d.Authz.Viewer(ctx, c, col.OrgID)
+	v, err := s.d.Authz.ViewerOn(ctx, c, access.CollectionNode(col))
 	if apperr.Is(err, apperr.NotFound) {
 		return col, nil, "", apperr.NotFoundf("collection %s not found", id)
 	}
@@ -120,6 +120,9 @@ func (s *Service) Create(ctx context.Context, orgID, title, parentID string) (mo
 		}
 		g, err := tree.Place(ctx, s.d.Store, orgID, parentID, self, tree.Position{})
 		if err != nil {
+			return err
+		}
+		if col.Ancestors, err = tx.AncestorsIn(ctx, parentID); err != nil {
 			return err
 		}
 		col.Position, col.Path = g.Key, tree.JoinPath(parentPath, g.Key)
@@ -348,7 +351,12 @@ func (s *Service) Move(ctx context.Context, id string, parentID *string, pos tre
 			return err
 		}
 		oldPath := col.Path
+		ancestors, err := tx.AncestorsIn(ctx, dest)
+		if err != nil {
+			return err
+		}
 		col.Parent, col.Position, col.Path, col.UpdatedAt = dest, g.Key, tree.JoinPath(destPath, g.Key), s.d.Clock()
+		col.Ancestors = ancestors
 		tx.Write(id)
 		if err := s.repath(ctx, tx, *col, oldPath); err != nil {
 			return err
@@ -405,6 +413,9 @@ func (s *Service) repath(ctx context.Context, tx *tree.Tx, col model.Collection,
 				return err
 			}
 			c.Path = col.Path + strings.TrimPrefix(c.Path, oldPath)
+			if c.Ancestors, err = tx.AncestorsIn(ctx, id); err != nil {
+				return err
+			}
 			if len(c.Path) > tree.MaxPathBytes {
 				return apperr.Field("parent", "collections cannot nest deeper here")
 			}

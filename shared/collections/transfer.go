@@ -68,15 +68,18 @@ func (s *Service) Transfer(ctx context.Context, id, targetOrg string) (model.Col
 		}
 		tx.Add(orgs.CheckOrg(targetOrg, 0))
 		oldPath, now := root.Path, s.d.Clock()
-		root.Parent, root.Position = "", g.Key
+		root.Parent, root.Position, root.Ancestors = "", g.Key, nil
 		for _, cid := range sub.collections {
 			c, _ := tx.Collection(ctx, cid)
 			c.OrgID, c.Path, c.UpdatedAt = targetOrg, g.Key+strings.TrimPrefix(c.Path, oldPath), now
+			if cid != root.ID {
+				c.Ancestors = tree.Rebase(c.Ancestors, *root)
+			}
 			tx.Write(cid)
 		}
 		for _, sp := range sub.spaces {
 			moved := sp.space
-			moved.OrgID, moved.UpdatedAt = targetOrg, now
+			moved.OrgID, moved.UpdatedAt, moved.Ancestors = targetOrg, now, tree.Rebase(moved.Ancestors, *root)
 			tx.Add(store.PutIfVersion(spaces.Item(moved, sp.version+1), sp.version))
 		}
 		if err := s.dropGrants(ctx, tx, from, sub); err != nil {

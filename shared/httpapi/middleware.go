@@ -15,7 +15,7 @@ type requestInfo struct {
 	userID  string
 	apiURL  string
 	appURL  string
-	logger  *slog.Logger
+	base    *slog.Logger // the API's logger; LoggerFrom adds the request id
 	version string
 }
 
@@ -29,7 +29,9 @@ func requestInfoFrom(ctx context.Context) *requestInfo {
 // LoggerFrom returns the request's logger (with its request id).
 func LoggerFrom(ctx context.Context) *slog.Logger {
 	if info := requestInfoFrom(ctx); info != nil {
-		return info.logger
+		// Made on demand: most requests log only their one line, which
+		// Handler writes with the id itself.
+		return info.base.With("request_id", info.id)
 	}
 	return slog.Default()
 }
@@ -70,7 +72,7 @@ func (a *API) Handler() http.Handler {
 			appURL = apiURL
 		}
 		info := &requestInfo{id: id, apiURL: strings.TrimRight(apiURL, "/"), appURL: strings.TrimRight(appURL, "/"),
-			logger: a.cfg.Logger.With("request_id", id), version: a.cfg.Version}
+			base: a.cfg.Logger, version: a.cfg.Version}
 		w.Header().Set("X-Request-Id", id)
 		if r.URL.Path == "/v1" {
 			// API Gateway routes /v1 and /v1/ alike; so does the API.
@@ -80,13 +82,16 @@ func (a *API) Handler() http.Handler {
 		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
 		defer func() {
 			if p := recover(); p != nil {
-				info.logger.Error("panic", "panic", p, "method", r.Method, "path", r.URL.Path)
+				a.cfg.Logger.Error("panic", "request_id", id, "panic", p, "method", r.Method, "path", r.URL.Path)
 				if !rec.wrote {
 					writeError(rec, http.StatusInternalServerError, "Internal error")
 				}
 			}
-			info.logger.Info("request", "method", r.Method, "path", r.URL.Path, "status", rec.status,
-				"duration_ms", time.Since(start).Milliseconds(), "user", info.userID)
+			if a.cfg.Logger.Enabled(r.Context(), slog.LevelInfo) {
+				a.cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", id),
+					slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status),
+					slog.Int64("duration_ms", time.Since(start).Milliseconds()), slog.String("user", info.userID))
+			}
 		}()
 		// A pattern ending in "/" (GET /v1/) matches its whole subtree in
 		// ServeMux; only the exact path is an operation.

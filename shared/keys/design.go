@@ -61,10 +61,12 @@ func Design() []Entity {
 		}},
 		{Name: "Grant on a space", PK: "SPACE#<spaceId>", SK: "GRANT#<USER|TEAM>#<principalId>", GSI1: "ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId> / SPACE#<spaceId>", Patterns: []Pattern{
 			{"Grants of a space", "table", "PK = SPACE#<spaceId> AND begins_with(SK, GRANT#)"},
-			{"Grants of a user or a team in an organization (every content decision)", "GSI1", "GSI1PK = ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId>"},
+			{"The caller's and their teams' grants on one space and the collections above it (one decision; one batch get)", "table", "PK = SPACE#<spaceId> AND SK = GRANT#<USER|TEAM>#<principalId>"},
+			{"Grants of a user or a team in an organization (decisions on lists of content)", "GSI1", "GSI1PK = ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId>"},
 		}},
 		{Name: "Grant on a collection", PK: "COLLECTION#<collectionId>", SK: "GRANT#<USER|TEAM>#<principalId>", GSI1: "ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId> / COLLECTION#<collectionId>", Patterns: []Pattern{
 			{"Grants of a collection", "table", "PK = COLLECTION#<collectionId> AND begins_with(SK, GRANT#)"},
+			{"The caller's and their teams' grants on a collection above content (one decision; one batch get)", "table", "PK = COLLECTION#<collectionId> AND SK = GRANT#<USER|TEAM>#<principalId>"},
 		}},
 		{Name: "Custom field", PK: "ORG#<orgId>", SK: "CUSTOMFIELD#<name>", Patterns: []Pattern{
 			{"Get a custom field by name; keep names unique", "table", "PK = ORG#<orgId> AND SK = CUSTOMFIELD#<name>"},

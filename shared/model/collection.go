@@ -20,6 +20,11 @@ type Collection struct {
 	Description string `json:"description,omitempty"`
 	// Parent is the collection holding this one; "" at the top level.
 	Parent string `json:"parent,omitempty"`
+	// Ancestors are the collections above this one, from the top (empty at
+	// the top level), rewritten with Path. Authorization reads them in one
+	// batch; it follows Parent, so a missing or wrong list (records made
+	// before it existed) costs reads, never a wrong decision.
+	Ancestors []string `json:"ancestors,omitempty"`
 	// DefaultLevel: a Role, "" (guest: no access by default) or "inherit".
 	DefaultLevel string `json:"defaultLevel"`
 	// Position orders the collection among the content of its parent (an

@@ -24,6 +24,13 @@ type Token struct {
 	// by an organization's SSO sign-in act only there (its identity
 	// provider vouches for people in it, not elsewhere).
 	OrgID string `json:"orgId,omitempty"`
+	// InstanceAdmin copies the user's flag when the token is made (false on
+	// a token scoped to an organization, which never carries instance
+	// rights), so that authenticating a request reads the token only. A
+	// user's flag is set when the user is made and never changes, and users
+	// are never deleted; a change to either must rewrite the user's tokens.
+	// Tokens made before the copy was kept have none (nil): their user is read.
+	InstanceAdmin *bool `json:"instanceAdmin,omitempty"`
 }
 
 // SitePointer is an organization's default content.
@@ -102,14 +109,19 @@ type Invite struct {
 
 // Space is a unit of documentation content.
 type Space struct {
-	ID           string     `json:"id"`
-	OrgID        string     `json:"orgId"`
-	Title        string     `json:"title"`
-	Emoji        string     `json:"emoji,omitempty"`
-	Icon         string     `json:"icon,omitempty"`
-	Visibility   string     `json:"visibility"`
-	EditMode     string     `json:"editMode"`
-	Parent       string     `json:"parent,omitempty"`
+	ID         string `json:"id"`
+	OrgID      string `json:"orgId"`
+	Title      string `json:"title"`
+	Emoji      string `json:"emoji,omitempty"`
+	Icon       string `json:"icon,omitempty"`
+	Visibility string `json:"visibility"`
+	EditMode   string `json:"editMode"`
+	Parent     string `json:"parent,omitempty"`
+	// Ancestors are the collections above the space, from the top, as they
+	// were when it was last placed: a hint that lets authorization read them
+	// in one batch. A move of a collection above leaves it stale, which
+	// costs a read more, never a wrong decision (see access.ViewerOn).
+	Ancestors    []string   `json:"ancestors,omitempty"`
 	Position     string     `json:"position,omitempty"` // order key of a live space in its collection
 	DefaultLevel string     `json:"defaultLevel"`       // a Role, "" (guest) or "inherit"
 	Revision     string     `json:"revision"`

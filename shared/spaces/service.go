@@ -86,7 +86,7 @@ func (s *Service) load(ctx context.Context, spaceID string, op access.OrgOp) (mo
 	if err != nil {
 		return sp, 0, nil, "", fmt.Errorf("read space: %w", err)
 	}
-	viewer, err := s.d.Authz.Viewer(ctx, c, sp.OrgID)
+	viewer, err := s.d.Authz.ViewerOn(ctx, c, access.SpaceNode(sp))
 	if apperr.Is(err, apperr.NotFound) {
 		return sp, 0, nil, "", apperr.NotFoundf("space %s not found", spaceID)
 	}
@@ -157,6 +157,11 @@ func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Sp
 		if err := parentIn(ctx, tx, orgID, in.Parent, "parent"); err != nil {
 			return err
 		}
+		ancestors, err := tx.AncestorsIn(ctx, in.Parent)
+		if err != nil {
+			return err
+		}
+		sp.Ancestors = ancestors
 		g, err := tree.Place(ctx, s.d.Store, orgID, in.Parent, self, tree.Position{})
 		if err != nil {
 			return err
@@ -301,7 +306,11 @@ func (s *Service) move(ctx context.Context, tx *tree.Tx, v *access.Viewer, sp *m
 			return err
 		}
 	}
-	sp.Parent, sp.Position = parentID, g.Key
+	ancestors, err := tx.AncestorsIn(ctx, parentID)
+	if err != nil {
+		return err
+	}
+	sp.Parent, sp.Position, sp.Ancestors = parentID, g.Key, ancestors
 	return tx.Attach(ctx, sp.OrgID, parentID, g.Key, self)
 }
 
@@ -337,6 +346,11 @@ func (s *Service) Restore(ctx context.Context, spaceID string) (model.Space, mod
 		} else if err != nil {
 			return err
 		}
+		ancestors, err := tx.AncestorsIn(ctx, sp.Parent)
+		if err != nil {
+			return err
+		}
+		sp.Ancestors = ancestors
 		self := tree.Pointer{Kind: model.KindSpace, ID: sp.ID}
 		g, err := tree.Place(ctx, s.d.Store, sp.OrgID, sp.Parent, self, tree.Position{})
 		if err != nil {

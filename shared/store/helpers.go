@@ -157,6 +157,24 @@ func ValidateKey(pk, sk string) error {
 	return nil
 }
 
+// ValidateBatchGet checks the keys of a BatchGet against the rules of the port.
+func ValidateBatchGet(keys []ItemKey) error {
+	if len(keys) > MaxBatchGetKeys {
+		return fmt.Errorf("%w: %d keys in one batch get, at most %d", ErrInvalid, len(keys), MaxBatchGetKeys)
+	}
+	seen := make(map[ItemKey]bool, len(keys))
+	for _, k := range keys {
+		if err := ValidateKey(k.PK, k.SK); err != nil {
+			return err
+		}
+		if seen[k] {
+			return fmt.Errorf("%w: key %s/%s appears twice in one batch get", ErrInvalid, k.PK, k.SK)
+		}
+		seen[k] = true
+	}
+	return nil
+}
+
 // ValidateQuery checks a query against the rules of the port.
 func ValidateQuery(q Query) error {
 	if q.PK == "" {

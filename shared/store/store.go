@@ -28,6 +28,9 @@ const (
 	MaxTransactionBytes = 4 * 1024 * 1024
 	// MaxQueryLimit is the most items one Query may return.
 	MaxQueryLimit = 1000
+	// MaxBatchGetKeys is the most keys one BatchGet may read (DynamoDB's
+	// BatchGetItem limit).
+	MaxBatchGetKeys = 100
 )
 
 var (
@@ -146,6 +149,11 @@ type Query struct {
 	After *Key
 }
 
+// ItemKey is the primary key of an item, for BatchGet.
+type ItemKey struct {
+	PK, SK string
+}
+
 // Page is the result of a Query.
 type Page struct {
 	Items []Item
@@ -163,4 +171,10 @@ type Store interface {
 	Write(ctx context.Context, ops ...Op) error
 	// Query returns one page of a partition.
 	Query(ctx context.Context, q Query) (Page, error)
+	// BatchGet reads the items at up to MaxBatchGetKeys distinct keys in one
+	// request, each read strongly consistent (like Get), but not as one
+	// snapshot: it is several Gets saved round trips, not a transaction.
+	// The result has one entry per key, in the order of keys; a key with
+	// no item gives the zero Item (its PK is empty).
+	BatchGet(ctx context.Context, keys []ItemKey) ([]Item, error)
 }

@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/apperr"
@@ -106,6 +107,36 @@ func (tx *Tx) Collection(ctx context.Context, id string) (*model.Collection, err
 	tx.cols[id] = &colState{c: c, version: v}
 	tx.order = append(tx.order, id)
 	return &tx.cols[id].c, nil
+}
+
+// AncestorsIn is the Ancestors of content placed in parentID ("" the top
+// level): the parent's own and the parent, as this change reads them.
+func (tx *Tx) AncestorsIn(ctx context.Context, parentID string) ([]string, error) {
+	if parentID == "" {
+		return nil, nil
+	}
+	p, err := tx.Collection(ctx, parentID)
+	if err != nil {
+		return nil, err
+	}
+	return Below(*p), nil
+}
+
+// Below is the Ancestors of content directly inside c.
+func Below(c model.Collection) []string {
+	return append(append(make([]string, 0, len(c.Ancestors)+1), c.Ancestors...), c.ID)
+}
+
+// Rebase is the Ancestors of content below root after root moved: the
+// part of old from root down, under root's new ancestors. A list that does
+// not name root (made before lists were kept) is left as it is: it is a
+// hint only.
+func Rebase(old []string, root model.Collection) []string {
+	i := slices.Index(old, root.ID)
+	if i < 0 {
+		return old
+	}
+	return append(append(make([]string, 0, len(root.Ancestors)+len(old)-i), root.Ancestors...), old[i:]...)
 }
 
 // Version is the version of collection id as read by this change.

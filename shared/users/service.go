@@ -27,33 +27,49 @@ const AdminEmail = "admin@localhost"
 
 // Service manages users and tokens.
 type Service struct {
-	d *deps.Deps
+	d      *deps.Deps
+	tokens *tokenCache
 }
 
 // New returns the users service.
-func New(d *deps.Deps) *Service { return &Service{d: d} }
+func New(d *deps.Deps) *Service { return &Service{d: d, tokens: newTokenCache()} }
 
-// Authenticate implements httpapi.Authenticator: one read, by the token's hash.
+// Authenticate implements httpapi.Authenticator: one read, by the token's
+// hash (two for tokens made before tokens copied their user's flag), which
+// the process trusts for TokenCacheTTL (see tokenCache).
 func (s *Service) Authenticate(ctx context.Context, token string) (access.Caller, error) {
 	// Tokens made here start with TokenPrefix; an operator's BOOTSTRAP_TOKEN
 	// may be anything, so only the length is checked before the lookup.
 	if len(token) > 200 {
 		return access.Caller{}, apperr.New(apperr.Unauthorized, "invalid token")
 	}
-	t, _, err := records.Get[model.Token](ctx, s.d.Store, keys.Token(ids.Hash(token)))
+	hash := ids.Hash(token)
+	now := s.d.Clock()
+	if c, ok := s.tokens.get(hash, now); ok {
+		return c, nil
+	}
+	t, _, err := records.Get[model.Token](ctx, s.d.Store, keys.Token(hash))
 	if errors.Is(err, store.ErrNotFound) {
 		return access.Caller{}, apperr.New(apperr.Unauthorized, "invalid token")
 	}
 	if err != nil {
 		return access.Caller{}, fmt.Errorf("read token: %w", err)
 	}
-	u, err := s.Get(ctx, t.UserID)
-	if err != nil {
-		return access.Caller{}, err
+	admin := false
+	if t.InstanceAdmin != nil {
+		admin = *t.InstanceAdmin
+	} else {
+		u, err := s.Get(ctx, t.UserID)
+		if err != nil {
+			return access.Caller{}, err
+		}
+		admin = u.InstanceAdmin
 	}
 	// A token scoped to an organization never carries instance rights: an
 	// organization's identity provider vouches for nothing outside it.
-	return access.Caller{UserID: u.ID, InstanceAdmin: u.InstanceAdmin && t.OrgID == "", OrgID: t.OrgID}, nil
+	c := access.Caller{UserID: t.UserID, InstanceAdmin: admin && t.OrgID == "", OrgID: t.OrgID}
+	s.tokens.put(hash, c, now)
+	return c, nil
 }
 
 // Get returns a user.
@@ -125,7 +141,7 @@ func (s *Service) create(ctx context.Context, email, displayName string, admin b
 	ops := []store.Op{
 		store.Put(records.Item(keys.User(u.ID), u, 1), store.IfNotExists),
 		store.Put(records.Item(keys.Email(email), map[string]string{"userId": u.ID}, 1), store.IfNotExists),
-		store.Put(records.Item(keys.Token(ids.Hash(token)), model.Token{UserID: u.ID, CreatedAt: now}, 1), store.IfNotExists),
+		store.Put(records.Item(keys.Token(ids.Hash(token)), model.Token{UserID: u.ID, CreatedAt: now, InstanceAdmin: &admin}, 1), store.IfNotExists),
 	}
 	if admin {
 		ops = append(ops, store.Put(records.Item(keys.InstanceAdmin(), map[string]string{"userId": u.ID}, 1), store.IfNotExists))

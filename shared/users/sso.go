@@ -51,8 +51,16 @@ func (s *Service) FindOrProvision(ctx context.Context, email, displayName string
 // IssueToken makes a new API token of a user, scoped to orgID when it is
 // not empty, and returns its secret (only its hash is stored).
 func (s *Service) IssueToken(ctx context.Context, userID, orgID string) (string, error) {
+	admin := false
+	if orgID == "" {
+		u, err := s.Get(ctx, userID)
+		if err != nil {
+			return "", err
+		}
+		admin = u.InstanceAdmin
+	}
 	token := ids.Secret(TokenPrefix, 32)
-	t := model.Token{UserID: userID, CreatedAt: s.d.Clock(), OrgID: orgID}
+	t := model.Token{UserID: userID, CreatedAt: s.d.Clock(), OrgID: orgID, InstanceAdmin: &admin}
 	if err := s.d.Store.Write(ctx, store.Put(records.Item(keys.Token(ids.Hash(token)), t, 1), store.IfNotExists)); err != nil {
 		return "", fmt.Errorf("issue token: %w", err)
 	}

@@ -26,14 +26,17 @@ var (
 
 // Store is the bbolt adapter.
 type Store struct {
-	db *bolt.DB
+	db    *bolt.DB
+	cache *readCache
 }
 
 var _ store.Store = (*Store)(nil)
 
 // Open opens (creating if needed) the store file at path.
 func Open(path string) (*Store, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	// No statistics: their counters are a lock taken by every read
+	// transaction, and nothing reads them.
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second, NoStatistics: true})
 	if err != nil {
 		return nil, fmt.Errorf("open bolt store %s: %w", path, err)
 	}
@@ -49,11 +52,12 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("init bolt store: %w", err)
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, cache: newReadCache()}, nil
 }
 
 // DB exposes the underlying database to adapters of other ports (the local
-// queue) that keep their state in the same file.
+// queue) that keep their state in the same file, in buckets of their own:
+// the table is written only by Write, which keeps the read cache exact.
 func (s *Store) DB() *bolt.DB { return s.db }
 
 // Close closes the file.
@@ -63,6 +67,14 @@ func (s *Store) Close() error { return s.db.Close() }
 func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 	if err := store.ValidateKey(pk, sk); err != nil {
 		return store.Item{}, err
+	}
+	ck := store.ItemKey{PK: pk, SK: sk}
+	e, ok, seq := s.cache.get(ck)
+	if ok {
+		if !e.found {
+			return store.Item{}, store.ErrNotFound
+		}
+		return e.it, nil
 	}
 	var it store.Item
 	err := s.db.View(func(tx *bolt.Tx) error {
@@ -74,7 +86,56 @@ func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 		it, err = decode(v)
 		return err
 	})
+	if err == nil || errors.Is(err, store.ErrNotFound) {
+		s.cache.put(seq, ck, it, err == nil)
+	}
 	return it, err
+}
+
+// BatchGet implements store.Store: one read transaction.
+func (s *Store) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Item, error) {
+	if err := store.ValidateBatchGet(keys); err != nil {
+		return nil, err
+	}
+	out := make([]store.Item, len(keys))
+	var missed []int
+	var seq uint64
+	for i, k := range keys {
+		e, ok, sq := s.cache.get(k)
+		if !ok {
+			if missed == nil {
+				seq = sq
+			}
+			missed = append(missed, i)
+			continue
+		}
+		if e.found {
+			out[i] = e.it
+		}
+	}
+	if len(missed) == 0 {
+		return out, nil
+	}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		table := tx.Bucket(tableBucket)
+		for _, i := range missed {
+			k := keys[i]
+			if v := table.Get(primaryKey(k.PK, k.SK)); v != nil {
+				var err error
+				if out[i], err = decode(v); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, i := range missed {
+		s.cache.put(seq, keys[i], out[i], out[i].PK != "")
+	}
+	return out, nil
 }
 
 // Write implements store.Store.
@@ -82,6 +143,7 @@ func (s *Store) Write(ctx context.Context, ops ...store.Op) error {
 	if err := store.Validate(ops); err != nil {
 		return err
 	}
+	defer s.cache.wrote(ops)
 	return s.db.Update(func(tx *bolt.Tx) error {
 		table := tx.Bucket(tableBucket)
 		olds := make([]*store.Item, len(ops))
@@ -275,21 +337,27 @@ func encode(it store.Item) []byte {
 
 var errCorrupt = errors.New("bolt store: corrupt item")
 
+// decode reads an item written by encode. The keys share one string (one
+// allocation instead of six: reads are the embedded store's hot path); the
+// data is copied, as bbolt's memory is valid only within the transaction.
 func decode(b []byte) (store.Item, error) {
-	var fields [6]string
-	for i := range fields {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || uint64(len(b)-w) < n {
+	var bounds [6][2]int
+	off := 0
+	for i := range bounds {
+		n, w := binary.Uvarint(b[off:])
+		if w <= 0 || uint64(len(b)-off-w) < n {
 			return store.Item{}, errCorrupt
 		}
-		fields[i] = string(b[w : w+int(n)])
-		b = b[w+int(n):]
+		bounds[i] = [2]int{off + w, off + w + int(n)}
+		off += w + int(n)
 	}
-	v, w := binary.Varint(b)
+	v, w := binary.Varint(b[off:])
 	if w <= 0 {
 		return store.Item{}, errCorrupt
 	}
-	data := append([]byte(nil), b[w:]...)
-	return store.Item{PK: fields[0], SK: fields[1], GSI1PK: fields[2], GSI1SK: fields[3],
-		GSI2PK: fields[4], GSI2SK: fields[5], Version: v, Data: data}, nil
+	keys := string(b[:off])
+	field := func(i int) string { return keys[bounds[i][0]:bounds[i][1]] }
+	data := append([]byte(nil), b[off+w:]...)
+	return store.Item{PK: field(0), SK: field(1), GSI1PK: field(2), GSI1SK: field(3),
+		GSI2PK: field(4), GSI2SK: field(5), Version: v, Data: data}, nil
 }

@@ -86,6 +86,55 @@ func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 	return it, nil
 }
 
+// BatchGet implements store.Store with BatchGetItem (strongly consistent
+// reads), asking again for the keys DynamoDB left unprocessed (throttling,
+// or answers past 16 MB), with a growing wait.
+func (s *Store) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Item, error) {
+	if err := store.ValidateBatchGet(keys); err != nil {
+		return nil, err
+	}
+	out := make([]store.Item, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	at := make(map[store.ItemKey]int, len(keys))
+	req := make([]map[string]types.AttributeValue, len(keys))
+	for i, k := range keys {
+		at[k] = i
+		req[i] = primaryKey(k.PK, k.SK)
+	}
+	for attempt := 0; len(req) > 0; attempt++ {
+		res, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			s.table: {Keys: req, ConsistentRead: aws.Bool(true)},
+		}})
+		if err != nil {
+			return nil, fmt.Errorf("dynamodb batch get of %d keys (first %s/%s): %w", len(keys), keys[0].PK, keys[0].SK, err)
+		}
+		for _, av := range res.Responses[s.table] {
+			it, err := decode(av)
+			if err != nil {
+				return nil, fmt.Errorf("dynamodb batch get: %w", err)
+			}
+			i, ok := at[store.ItemKey{PK: it.PK, SK: it.SK}]
+			if !ok {
+				return nil, fmt.Errorf("dynamodb batch get: unasked item %s/%s", it.PK, it.SK)
+			}
+			out[i] = it
+		}
+		req = res.UnprocessedKeys[s.table].Keys
+		if len(req) > 0 {
+			if attempt == 10 {
+				return nil, fmt.Errorf("dynamodb batch get: %d keys still unprocessed after %d attempts", len(req), attempt+1)
+			}
+			d := time.Duration(5<<min(attempt, 6)) * time.Millisecond
+			if err := sleep(ctx, d+rand.N(d)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
 // Write implements store.Store. One put or delete is a PutItem or
 // DeleteItem; anything else is a TransactWriteItems.
 func (s *Store) Write(ctx context.Context, ops ...store.Op) error {

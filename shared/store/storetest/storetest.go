@@ -38,6 +38,9 @@ func RunTests(t *testing.T, newStore NewStore) {
 		{"GSIPagingWithTiedSortKeys", testGSIPaging},
 		{"InvalidQueriesRejected", testInvalidQueries},
 		{"UpdateHelper", testUpdate},
+		{"BatchGetInKeyOrderWithMissingKeys", testBatchGet},
+		{"BatchGetBeyondOneAnswer", testBatchGetLarge},
+		{"InvalidBatchGetsRejected", testInvalidBatchGets},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore(t)) })
@@ -547,5 +550,93 @@ func testConcurrentTransfers(t *testing.T, s store.Store) {
 	b, _ := strconv.Atoi(string(mustGet(t, s, "ACC", "b").Data))
 	if a+b != 200 || a != 100 {
 		t.Fatalf("a=%d b=%d, want 100 and 100", a, b)
+	}
+}
+
+func testBatchGet(t *testing.T, s store.Store) {
+	in := store.Item{PK: "ORG#1", SK: "ORG", GSI1PK: "G1", GSI1SK: "g1s", GSI2PK: "G2", GSI2SK: "g2s", Version: 7, Data: []byte("org\x00\xff")}
+	mustWrite(t, s, store.Put(in, store.Always))
+	var keys []store.ItemKey
+	for i := 0; i < store.MaxBatchGetKeys-1; i++ {
+		pk := fmt.Sprintf("P%d", i%7)
+		if i%3 == 0 {
+			mustWrite(t, s, store.Put(item(pk, strconv.Itoa(i), "d"+strconv.Itoa(i)), store.Always))
+		}
+		keys = append(keys, store.ItemKey{PK: pk, SK: strconv.Itoa(i)})
+	}
+	keys = append(keys[:40], append([]store.ItemKey{{PK: "ORG#1", SK: "ORG"}}, keys[40:]...)...)
+	got, err := s.BatchGet(ctx, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(keys) {
+		t.Fatalf("%d items for %d keys", len(got), len(keys))
+	}
+	for i, k := range keys {
+		it := got[i]
+		switch {
+		case k.PK == "ORG#1":
+			if it.PK != in.PK || it.SK != in.SK || it.GSI1PK != in.GSI1PK || it.GSI1SK != in.GSI1SK ||
+				it.GSI2PK != in.GSI2PK || it.GSI2SK != in.GSI2SK || it.Version != in.Version || string(it.Data) != string(in.Data) {
+				t.Fatalf("key %d: got %+v, want %+v", i, it, in)
+			}
+		case k.SK != "" && mustAtoi(t, k.SK)%3 == 0:
+			if it.PK != k.PK || it.SK != k.SK || string(it.Data) != "d"+k.SK || it.Version != 1 {
+				t.Fatalf("key %d (%s/%s): got %+v", i, k.PK, k.SK, it)
+			}
+		default:
+			if it.PK != "" {
+				t.Fatalf("key %d (%s/%s) has no item, got %+v", i, k.PK, k.SK, it)
+			}
+		}
+	}
+	if got, err := s.BatchGet(ctx, nil); err != nil || len(got) != 0 {
+		t.Fatalf("empty batch: %v %v", got, err)
+	}
+}
+
+func mustAtoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// testBatchGetLarge reads more than one answer holds (DynamoDB answers at
+// most 16 MB and leaves the rest unprocessed).
+func testBatchGetLarge(t *testing.T, s store.Store) {
+	const n = 45 // 45 items of 390 KB: about 17 MB
+	var keys []store.ItemKey
+	for i := 0; i < n; i++ {
+		it := item("BIG", fmt.Sprintf("%03d", i), fmt.Sprintf("%03d", i)+strings.Repeat("x", 390*1024))
+		mustWrite(t, s, store.Put(it, store.Always))
+		keys = append(keys, store.ItemKey{PK: "BIG", SK: it.SK})
+	}
+	got, err := s.BatchGet(ctx, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range got {
+		if it.SK != keys[i].SK || !strings.HasPrefix(string(it.Data), keys[i].SK) || len(it.Data) != 3+390*1024 {
+			t.Fatalf("item %d: %s/%s, %d bytes", i, it.PK, it.SK, len(it.Data))
+		}
+	}
+}
+
+func testInvalidBatchGets(t *testing.T, s store.Store) {
+	_, err := s.BatchGet(ctx, []store.ItemKey{{PK: "", SK: "S"}})
+	wantErr(t, err, store.ErrInvalid)
+	_, err = s.BatchGet(ctx, []store.ItemKey{{PK: "P", SK: "S"}, {PK: "P", SK: "S"}})
+	wantErr(t, err, store.ErrInvalid)
+	keys := make([]store.ItemKey, store.MaxBatchGetKeys+1)
+	for i := range keys {
+		keys[i] = store.ItemKey{PK: "P", SK: strconv.Itoa(i)}
+	}
+	_, err = s.BatchGet(ctx, keys)
+	wantErr(t, err, store.ErrInvalid)
+	if _, err := s.BatchGet(ctx, keys[:store.MaxBatchGetKeys]); err != nil {
+		t.Fatalf("the largest batch: %v", err)
 	}
 }
