@@ -3,6 +3,7 @@
 package app
 
 import (
+	"github.com/galleydocs/galley/shared/logging"
 	"io"
 	"log/slog"
 	"os"
@@ -64,5 +65,6 @@ func (c Config) Logger() *slog.Logger { return c.LoggerTo(os.Stderr) }
 
 // LoggerTo returns the structured JSON logger of the configuration on w.
 func (c Config) LoggerTo(w io.Writer) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.LogLevel}))
+	// Records written with a request's context carry its id (package logging).
+	return slog.New(logging.Handler(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: c.LogLevel})))
 }

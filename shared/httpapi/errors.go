@@ -111,7 +111,7 @@ func problem(ctx context.Context, err error) error {
 	}
 	status := Status(kind)
 	if kind == apperr.Internal {
-		LoggerFrom(ctx).ErrorContext(ctx, "internal error", "err", err.Error())
+		LoggerFrom(ctx).Error("internal error", "err", err.Error())
 		return &ErrorBody{Err: ErrorInfo{Code: status, Message: "Internal error"}}
 	}
 	return &ErrorBody{Err: ErrorInfo{Code: status, Message: err.Error()}}

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/galleydocs/galley/shared/logging"
 )
 
 type requestInfo struct {
@@ -79,7 +81,7 @@ func (a *API) Handler() http.Handler {
 			r.URL.Path = "/v1/"
 		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		r = r.WithContext(context.WithValue(r.Context(), infoKey{}, info))
+		r = r.WithContext(context.WithValue(logging.WithRequestID(r.Context(), id), infoKey{}, info))
 		defer func() {
 			if p := recover(); p != nil {
 				a.cfg.Logger.Error("panic", "request_id", id, "panic", p, "method", r.Method, "path", r.URL.Path)
@@ -87,8 +89,10 @@ func (a *API) Handler() http.Handler {
 					writeError(rec, http.StatusInternalServerError, "Internal error")
 				}
 			}
+			// Written without the request's context, which would add the id
+			// a second time (package logging).
 			if a.cfg.Logger.Enabled(r.Context(), slog.LevelInfo) {
-				a.cfg.Logger.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("request_id", id),
+				a.cfg.Logger.LogAttrs(context.Background(), slog.LevelInfo, "request", slog.String("request_id", id),
 					slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status),
 					slog.Int64("duration_ms", time.Since(start).Milliseconds()), slog.String("user", info.userID))
 			}
