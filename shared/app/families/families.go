@@ -20,6 +20,7 @@ import (
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
+	"github.com/galleydocs/galley/shared/gitsync/gitsynchttp"
 	"github.com/galleydocs/galley/shared/imports"
 	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
@@ -57,7 +58,7 @@ func All() []app.Family {
 		app.NewFamily("openapi", "OpenAPIFunction", openapispecs.Routes),
 		// Git Sync: import and export requests, queued for the Git worker
 		// (docs/workers.md).
-		app.NewFamily("git", "GitFunction", gitsync.Routes),
+		app.NewFamily("git", "GitFunction", gitsynchttp.Routes),
 		// Content import from URLs, run within the request (docs/workers.md).
 		app.NewFamily("imports", "ImportsFunction", imports.Routes),
 	}
