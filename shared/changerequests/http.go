@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
@@ -64,7 +65,7 @@ func (s *Service) view(ctx context.Context, cr model.ChangeRequest, sp model.Spa
 	if err != nil {
 		return content.ChangeRequest{}, err
 	}
-	return content.ChangeRequestView(ctx, cr, sp.Revision, by), nil
+	return content.ChangeRequestView(ctx, contenthttp.Bases(ctx), cr, sp.Revision, by), nil
 }
 
 // views renders requests, reading each creator once.
@@ -80,7 +81,7 @@ func (s *Service) views(ctx context.Context, crs []model.ChangeRequest, sp model
 			}
 			byID[cr.CreatedBy] = u
 		}
-		out = append(out, content.ChangeRequestView(ctx, cr, sp.Revision, u))
+		out = append(out, content.ChangeRequestView(ctx, contenthttp.Bases(ctx), cr, sp.Revision, u))
 	}
 	return out, nil
 }

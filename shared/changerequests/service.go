@@ -24,10 +24,8 @@ package changerequests
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -111,16 +109,11 @@ func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.
 			Revision: cur.Revision, RevisionInitial: cur.Revision, Contributors: []string{userID}}
 		sp = cur
 		ops := []store.Op{spaceOp(old, cur),
-			store.Put(records.Item(keys.ChangeRequestNumber(spaceID, cr.Number), numberRecord{ID: cr.ID}, 1), store.IfNotExists)}
+			store.Put(records.Item(keys.ChangeRequestNumber(spaceID, cr.Number), content.ChangeRequestNumber{ID: cr.ID}, 1), store.IfNotExists)}
 		ops = append(ops, crOps(cr, 0)...)
 		return s.d.Store.Write(ctx, ops...)
 	})
 	return cr, sp, err
-}
-
-// numberRecord maps a request's number to its id.
-type numberRecord struct {
-	ID string `json:"id"`
 }
 
 // readSpace reads a live space and its version (no authorization), for a
@@ -165,36 +158,9 @@ func (s *Service) Get(ctx context.Context, spaceID, ref string) (model.ChangeReq
 	return cr, sp, err
 }
 
-// resolve turns a request's id or number into its id.
-func (s *Service) resolve(ctx context.Context, spaceID, ref string) (string, error) {
-	n, err := strconv.Atoi(ref)
-	if err != nil || n <= 0 || len(ref) > 10 {
-		return ref, nil
-	}
-	rec, _, err := records.Get[numberRecord](ctx, s.d.Store, keys.ChangeRequestNumber(spaceID, n))
-	if errors.Is(err, store.ErrNotFound) {
-		return "", apperr.NotFoundf("change request %s not found", ref)
-	}
-	if err != nil {
-		return "", fmt.Errorf("read change request number: %w", err)
-	}
-	return rec.ID, nil
-}
-
 // read reads a request (by id or number) and its version.
 func (s *Service) read(ctx context.Context, spaceID, ref string) (model.ChangeRequest, int64, error) {
-	id, err := s.resolve(ctx, spaceID, ref)
-	if err != nil {
-		return model.ChangeRequest{}, 0, err
-	}
-	cr, v, err := records.Get[model.ChangeRequest](ctx, s.d.Store, keys.ChangeRequest(spaceID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return cr, 0, apperr.NotFoundf("change request %s not found", ref)
-	}
-	if err != nil {
-		return cr, 0, fmt.Errorf("read change request: %w", err)
-	}
-	return cr, v, nil
+	return content.ReadChangeRequest(ctx, s.d.Store, spaceID, ref)
 }
 
 // List returns a page of a space's requests of one status, newest first,

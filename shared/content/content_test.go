@@ -9,6 +9,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/keys"
@@ -26,18 +27,21 @@ type fixture struct {
 	org                            model.Organization
 	space                          model.Space
 	admin, reader, guest, outsider string
+	// adminID is the admin's user id, for service-level reads.
+	adminID string
 }
 
 func setup(t *testing.T) *fixture {
 	k := testkit.New(t)
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	content.Register(api, content.New(k.Deps))
+	contenthttp.Register(api, content.New(k.Deps))
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")
 	ur, tr := k.User("rita")
 	ug, tg := k.User("gus")
 	_, to := k.User("olga")
 	f.admin, f.reader, f.guest, f.outsider = ta, tr, tg, to
+	f.adminID = ua.ID
 	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
 	ctx := access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID})
 	sp, _, err := spaces.New(k.Deps).Create(ctx, f.org.ID, spaces.Create{Title: "Docs"})

@@ -16,7 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/collections"
 	"github.com/galleydocs/galley/shared/comments"
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
@@ -46,7 +46,7 @@ func All() []app.Family {
 		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
 		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes),
 		app.NewFamily("sites", "SitesFunction", sites.Routes),
-		app.NewFamily("content", "ContentFunction", content.Routes),
+		app.NewFamily("content", "ContentFunction", contenthttp.Routes),
 		app.NewFamily("search", "SearchFunction", searchhttp.Routes),
 		// Single sign-on (SAML providers, login info, the SAML login) and
 		// translation settings: the organization's identity and language
