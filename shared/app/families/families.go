@@ -13,7 +13,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apidoc"
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
 	"github.com/galleydocs/galley/shared/collections"
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
@@ -44,7 +44,7 @@ func All() []app.Family {
 		app.NewFamily("spaces", "SpacesFunction", spaces.Routes),
 		app.NewFamily("collections", "CollectionsFunction", collections.Routes),
 		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
-		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes),
+		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestshttp.Routes),
 		app.NewFamily("sites", "SitesFunction", sites.Routes),
 		app.NewFamily("content", "ContentFunction", contenthttp.Routes),
 		app.NewFamily("search", "SearchFunction", searchhttp.Routes),

@@ -1,9 +1,10 @@
-package changerequests
+package changerequestshttp
 
 import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
@@ -23,13 +24,14 @@ type backlinksIn struct {
 }
 
 // registerLinks adds the links and backlinks of a change request's content.
-func registerLinks(api *httpapi.API, s *Service) {
+func registerLinks(api *httpapi.API, s *changerequests.Service) {
+	c := s.Content()
 	const tag = "Change request content"
 	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"
 	httpapi.Register(api, httpapi.Op{ID: "listPageLinksInChangeRequest", Method: http.MethodGet, Path: base + "/page/{pageId}/links", Tag: tag,
 		Summary: "List the links of a page of a change request, with their status and those the request broke"},
 		func(ctx context.Context, in *linksIn) (*contenthttp.LinksOut, error) {
-			l, err := s.content.PageLinks(ctx, s.at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID, "", in.Request())
+			l, err := c.PageLinks(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID, "", in.Request())
 			if err != nil {
 				return nil, err
 			}
@@ -38,7 +40,7 @@ func registerLinks(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestFileBacklinks", Method: http.MethodGet, Path: base + "/files/{fileId}/backlinks", Tag: tag,
 		Summary: "List the pages of a change request that reference a file"},
 		func(ctx context.Context, in *backlinksIn) (*contenthttp.BacklinksOut, error) {
-			p, err := s.content.FileBacklinks(ctx, s.at(ctx, in.SpaceID, in.ChangeRequestID), in.FileID, in.Request())
+			p, err := c.FileBacklinks(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.FileID, in.Request())
 			if err != nil {
 				return nil, err
 			}

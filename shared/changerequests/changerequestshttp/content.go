@@ -1,9 +1,10 @@
-package changerequests
+package changerequestshttp
 
 import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -11,7 +12,7 @@ import (
 
 // at is a change request's content, for the content service's reads
 // (which check the caller may read the space).
-func (s *Service) at(ctx context.Context, spaceID, ref string) content.At {
+func at(ctx context.Context, spaceID, ref string) content.At {
 	return content.At{SpaceID: spaceID, ChangeRequest: ref, Bases: contenthttp.Bases(ctx)}
 }
 
@@ -42,13 +43,14 @@ type fileIn struct {
 }
 
 // registerContent adds the reads of a change request's content.
-func registerContent(api *httpapi.API, s *Service) {
+func registerContent(api *httpapi.API, s *changerequests.Service) {
+	c := s.Content()
 	const tag = "Change request content"
 	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a change request's current revision"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.RevisionOut, error) {
-			rev, err := s.content.RevisionOf(ctx, s.at(ctx, in.SpaceID, in.ChangeRequestID), in.Metadata)
+			rev, err := c.RevisionOf(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -57,7 +59,7 @@ func registerContent(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a change request (nested)"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.PagesOut, error) {
-			pages, err := s.content.Pages(ctx, s.at(ctx, in.SpaceID, in.ChangeRequestID), in.Metadata)
+			pages, err := c.Pages(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -66,7 +68,7 @@ func registerContent(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a change request"},
 		func(ctx context.Context, in *pageIn) (*contenthttp.PageOut, error) {
-			p, err := s.content.Page(ctx, s.at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID, in.Format, in.Metadata)
+			p, err := c.Page(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -75,7 +77,7 @@ func registerContent(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listFilesInChangeRequestById", Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a change request"},
 		func(ctx context.Context, in *filesIn) (*contenthttp.FilesOut, error) {
-			p, err := s.content.Files(ctx, s.at(ctx, in.SpaceID, in.ChangeRequestID), in.Request(), in.Metadata)
+			p, err := c.Files(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Request(), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -84,7 +86,7 @@ func registerContent(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getFileInChangeRequestById", Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
 		Summary: "Get a file of a change request"},
 		func(ctx context.Context, in *fileIn) (*contenthttp.FileOut, error) {
-			f, err := s.content.File(ctx, s.at(ctx, in.SpaceID, in.ChangeRequestID), in.FileID, in.Metadata)
+			f, err := c.File(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.FileID, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
