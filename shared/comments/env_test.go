@@ -11,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
 	"github.com/galleydocs/galley/shared/comments"
+	"github.com/galleydocs/galley/shared/comments/commentshttp"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -58,7 +59,7 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	spaces.Register(api, spaces.New(k.Deps))
 	contenthttp.Register(api, content.New(k.Deps))
 	changerequestshttp.Register(api, changerequests.New(k.Deps))
-	comments.Register(api, comments.New(k.Deps))
+	commentshttp.Register(api, comments.New(k.Deps))
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")
 	ue, te := k.User("eddie")

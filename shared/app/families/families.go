@@ -15,7 +15,7 @@ import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
 	"github.com/galleydocs/galley/shared/collections"
-	"github.com/galleydocs/galley/shared/comments"
+	"github.com/galleydocs/galley/shared/comments/commentshttp"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/deps"
@@ -52,7 +52,7 @@ func All() []app.Family {
 		// translation settings: the organization's identity and language
 		// settings, one function (docs/sso.md).
 		app.NewFamily("sso", "SSOFunction", ssohttp.Routes, translations.Routes),
-		app.NewFamily("comments", "CommentsFunction", comments.Routes),
+		app.NewFamily("comments", "CommentsFunction", commentshttp.Routes),
 		// OpenAPI specs: documents fetched, parsed and versioned by the
 		// OpenAPI worker (docs/workers.md).
 		app.NewFamily("openapi", "OpenAPIFunction", openapispecs.Routes),
