@@ -6,9 +6,9 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes))
+	app.StartLambda(app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestshttp.Routes))
 }

@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/comments"
+	"github.com/galleydocs/galley/shared/comments/commentshttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("comments", "CommentsFunction", comments.Routes)) }
+func main() { app.StartLambda(app.NewFamily("comments", "CommentsFunction", commentshttp.Routes)) }

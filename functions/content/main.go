@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("content", "ContentFunction", content.Routes)) }
+func main() { app.StartLambda(app.NewFamily("content", "ContentFunction", contenthttp.Routes)) }

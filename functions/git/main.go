@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/gitsync"
+	"github.com/galleydocs/galley/shared/gitsync/gitsynchttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("git", "GitFunction", gitsync.Routes)) }
+func main() { app.StartLambda(app.NewFamily("git", "GitFunction", gitsynchttp.Routes)) }

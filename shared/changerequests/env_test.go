@@ -8,7 +8,9 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
@@ -44,8 +46,8 @@ func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaces.Register(api, spaces.New(k.Deps))
-	content.Register(api, content.New(k.Deps))
-	changerequests.Register(api, changerequests.New(k.Deps))
+	contenthttp.Register(api, content.New(k.Deps))
+	changerequestshttp.Register(api, changerequests.New(k.Deps))
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")
 	ue, te := k.User("eddie")

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mime"
-	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -14,7 +11,6 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/pdf"
 	"github.com/galleydocs/galley/shared/store"
@@ -27,30 +23,37 @@ const PDFTTL = time.Hour
 // means a new format, whose PDFs are made afresh.
 const pdfFormat = "v1"
 
-// PDF returns a link to a PDF of a change request's content: every page,
-// or the page pageID with its descendants, or (only) that page alone. The
-// PDF of a revision is made once and kept in the blob store; the link is
-// signed, works without a token, and expires after PDFTTL.
-func (s *Service) PDF(ctx context.Context, spaceID, ref, pageID string, only bool) (string, error) {
+// PDFToken signs a link to a change request's PDF: the request's PDF
+// download (the request named by id) with the token.
+type PDFToken struct {
+	ChangeRequestID string
+	Token           string
+}
+
+// PDF returns the signed token of a link to a PDF of a change request's
+// content: every page, or the page pageID with its descendants, or (only)
+// that page alone. The PDF of a revision is made once and kept in the blob
+// store; the link works without a token and expires after PDFTTL.
+func (s *Service) PDF(ctx context.Context, spaceID, ref, pageID string, only bool) (PDFToken, error) {
 	if only && pageID == "" {
-		return "", apperr.Field("page", "only needs a page")
+		return PDFToken{}, apperr.Field("page", "only needs a page")
 	}
 	sp, _, err := s.content.Space(ctx, spaceID, access.ReadContent)
 	if err != nil {
-		return "", err
+		return PDFToken{}, err
 	}
 	cr, _, err := s.read(ctx, spaceID, ref)
 	if err != nil {
-		return "", err
+		return PDFToken{}, err
 	}
 	_, ix, err := s.repo.Load(ctx, spaceID, cr.Revision)
 	if err != nil {
-		return "", err
+		return PDFToken{}, err
 	}
 	which := "all"
 	if pageID != "" {
 		if ix.Page(pageID) == nil {
-			return "", apperr.NotFoundf("page %s not found", pageID)
+			return PDFToken{}, apperr.NotFoundf("page %s not found", pageID)
 		}
 		which = pageID
 		if only {
@@ -61,22 +64,21 @@ func (s *Service) PDF(ctx context.Context, spaceID, ref, pageID string, only boo
 	if _, err := s.d.Blobs.Get(ctx, key); errors.Is(err, blob.ErrNotFound) {
 		data, err := s.renderPDF(ctx, sp, cr, ix, pageID, only)
 		if err != nil {
-			return "", err
+			return PDFToken{}, err
 		}
 		if err := s.d.Blobs.Put(ctx, key, data, "application/pdf"); err != nil {
-			return "", fmt.Errorf("write PDF: %w", err)
+			return PDFToken{}, fmt.Errorf("write PDF: %w", err)
 		}
 	} else if err != nil {
-		return "", fmt.Errorf("read PDF: %w", err)
+		return PDFToken{}, fmt.Errorf("read PDF: %w", err)
 	}
 	expires := s.d.Clock().Add(PDFTTL).Unix()
 	name := sp.Title
 	if name == "" {
 		name = "space"
 	}
-	token := s.d.Pager.Token(pdfScope(spaceID, cr.ID), store.Key{PK: key, SK: strconv.FormatInt(expires, 10), ISK: name + " #" + strconv.Itoa(cr.Number)})
-	return httpapi.APIURL(ctx) + "/v1/spaces/" + url.PathEscape(spaceID) + "/change-requests/" + url.PathEscape(cr.ID) +
-		"/pdf/download?token=" + url.QueryEscape(token), nil
+	token := s.d.Cursors.Cursor(pdfScope(spaceID, cr.ID), store.Key{PK: key, SK: strconv.FormatInt(expires, 10), ISK: name + " #" + strconv.Itoa(cr.Number)})
+	return PDFToken{ChangeRequestID: cr.ID, Token: token}, nil
 }
 
 func pdfScope(spaceID, crID string) string { return "pdf:" + spaceID + ":" + crID }
@@ -135,7 +137,7 @@ type PDFDownload struct {
 // DownloadPDF checks a PDF link's token and reads the PDF.
 func (s *Service) DownloadPDF(ctx context.Context, spaceID, crID, token string) (PDFDownload, error) {
 	bad := apperr.Forbiddenf("invalid or expired PDF link")
-	k, err := s.d.Pager.Key(pdfScope(spaceID, crID), token)
+	k, err := s.d.Cursors.After(pdfScope(spaceID, crID), token)
 	if err != nil || k == nil {
 		return PDFDownload{}, bad
 	}
@@ -151,61 +153,4 @@ func (s *Service) DownloadPDF(ctx context.Context, spaceID, crID, token string) 
 		return PDFDownload{}, fmt.Errorf("read PDF: %w", err)
 	}
 	return PDFDownload{Name: k.ISK, Data: data}, nil
-}
-
-type pdfIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	Only            bool   `query:"only" doc:"The PDF of the page alone (needs page)"`
-	Page            string `query:"page" maxLength:"64" doc:"The page to print, with its descendants unless only"`
-}
-
-// PDFLink is the answer of a PDF request.
-type PDFLink struct {
-	URL string `json:"url" format:"uri" doc:"A link to the PDF, working without a token for an hour"`
-}
-
-type pdfOut struct {
-	Body PDFLink
-}
-
-type pdfDownloadIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	Token           string `query:"token" maxLength:"2048" doc:"The signature of the link"`
-}
-
-type pdfDownloadOut struct {
-	ContentType           string `header:"Content-Type"`
-	ContentDisposition    string `header:"Content-Disposition"`
-	CacheControl          string `header:"Cache-Control"`
-	ContentSecurityPolicy string `header:"Content-Security-Policy"`
-	NoSniff               string `header:"X-Content-Type-Options"`
-	Body                  []byte
-}
-
-// registerPDF adds the PDF export of a change request and its download.
-func registerPDF(api *httpapi.API, s *Service) {
-	const tag = "Change requests"
-	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf"
-	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestPDF", Method: http.MethodGet, Path: base, Tag: tag,
-		Summary: "Get a link to a PDF of a change request's content (or one page)"},
-		func(ctx context.Context, in *pdfIn) (*pdfOut, error) {
-			u, err := s.PDF(ctx, in.SpaceID, in.ChangeRequestID, in.Page, in.Only)
-			if err != nil {
-				return nil, err
-			}
-			return &pdfOut{Body: PDFLink{URL: u}}, nil
-		})
-	httpapi.Register(api, httpapi.Op{ID: "downloadChangeRequestPDF", Method: http.MethodGet, Path: base + "/download", Tag: tag,
-		Public: true, Summary: "Download a change request's PDF through a signed link (the url of getChangeRequestPDF)"},
-		func(ctx context.Context, in *pdfDownloadIn) (*pdfDownloadOut, error) {
-			dl, err := s.DownloadPDF(ctx, in.SpaceID, in.ChangeRequestID, in.Token)
-			if err != nil {
-				return nil, err
-			}
-			return &pdfDownloadOut{ContentType: "application/pdf", Body: dl.Data, CacheControl: "private, max-age=3600",
-				ContentDisposition:    mime.FormatMediaType("inline", map[string]string{"filename": dl.Name + ".pdf"}),
-				ContentSecurityPolicy: "default-src 'none'; sandbox", NoSniff: "nosniff"}, nil
-		})
 }

@@ -24,10 +24,8 @@ package changerequests
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -36,6 +34,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -67,12 +66,6 @@ type Create struct {
 type Change struct {
 	Subject *string
 	Status  *string
-}
-
-// Page is one page of change requests.
-type Page struct {
-	ChangeRequests []model.ChangeRequest
-	Next           *store.Key
 }
 
 // Filter selects the requests of a list.
@@ -111,16 +104,11 @@ func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.
 			Revision: cur.Revision, RevisionInitial: cur.Revision, Contributors: []string{userID}}
 		sp = cur
 		ops := []store.Op{spaceOp(old, cur),
-			store.Put(records.Item(keys.ChangeRequestNumber(spaceID, cr.Number), numberRecord{ID: cr.ID}, 1), store.IfNotExists)}
+			store.Put(records.Item(keys.ChangeRequestNumber(spaceID, cr.Number), content.ChangeRequestNumber{ID: cr.ID}, 1), store.IfNotExists)}
 		ops = append(ops, crOps(cr, 0)...)
 		return s.d.Store.Write(ctx, ops...)
 	})
 	return cr, sp, err
-}
-
-// numberRecord maps a request's number to its id.
-type numberRecord struct {
-	ID string `json:"id"`
 }
 
 // readSpace reads a live space and its version (no authorization), for a
@@ -165,55 +153,58 @@ func (s *Service) Get(ctx context.Context, spaceID, ref string) (model.ChangeReq
 	return cr, sp, err
 }
 
-// resolve turns a request's id or number into its id.
-func (s *Service) resolve(ctx context.Context, spaceID, ref string) (string, error) {
-	n, err := strconv.Atoi(ref)
-	if err != nil || n <= 0 || len(ref) > 10 {
-		return ref, nil
-	}
-	rec, _, err := records.Get[numberRecord](ctx, s.d.Store, keys.ChangeRequestNumber(spaceID, n))
-	if errors.Is(err, store.ErrNotFound) {
-		return "", apperr.NotFoundf("change request %s not found", ref)
-	}
-	if err != nil {
-		return "", fmt.Errorf("read change request number: %w", err)
-	}
-	return rec.ID, nil
-}
-
 // read reads a request (by id or number) and its version.
 func (s *Service) read(ctx context.Context, spaceID, ref string) (model.ChangeRequest, int64, error) {
-	id, err := s.resolve(ctx, spaceID, ref)
-	if err != nil {
-		return model.ChangeRequest{}, 0, err
-	}
-	cr, v, err := records.Get[model.ChangeRequest](ctx, s.d.Store, keys.ChangeRequest(spaceID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return cr, 0, apperr.NotFoundf("change request %s not found", ref)
-	}
-	if err != nil {
-		return cr, 0, fmt.Errorf("read change request: %w", err)
-	}
-	return cr, v, nil
+	return content.ReadChangeRequest(ctx, s.d.Store, spaceID, ref)
 }
 
-// List returns a page of a space's requests of one status, newest first,
-// optionally only those a user contributed to.
-func (s *Service) List(ctx context.Context, spaceID string, f Filter, limit int, after *store.Key) (Page, model.Space, error) {
+// List returns a page of a space's requests of one status (open when
+// f.Status is ""), newest first, optionally only those a user contributed
+// to.
+func (s *Service) List(ctx context.Context, spaceID string, f Filter, r paging.Request) (paging.Page[model.ChangeRequest], model.Space, error) {
+	if f.Status == "" {
+		f.Status = model.CROpen
+	}
+	scope := "change-requests:" + spaceID + ":" + f.Status + ":" + f.Contributor
+	after, err := s.d.Cursors.After(scope, r.Cursor)
+	if err != nil {
+		return paging.Page[model.ChangeRequest]{}, model.Space{}, err
+	}
 	sp, _, err := s.content.Space(ctx, spaceID, access.ReadContent)
 	if err != nil {
-		return Page{}, sp, err
+		return paging.Page[model.ChangeRequest]{}, sp, err
 	}
 	pk := keys.SpaceChangeRequests(spaceID, f.Status)
 	if f.Contributor != "" {
 		pk = keys.ContributorChangeRequests(spaceID, f.Contributor, f.Status)
 	}
-	crs, next, err := records.QueryPage[model.ChangeRequest](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: pk, Reverse: true, Limit: limit, After: after})
+	crs, next, err := records.QueryPage[model.ChangeRequest](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: pk, Reverse: true, Limit: r.Size(), After: after})
 	if err != nil {
-		return Page{}, sp, fmt.Errorf("list change requests: %w", err)
+		return paging.Page[model.ChangeRequest]{}, sp, fmt.Errorf("list change requests: %w", err)
 	}
-	return Page{ChangeRequests: crs, Next: next}, sp, nil
+	return paging.Page[model.ChangeRequest]{Items: crs, Next: s.d.Cursors.Next(scope, next)}, sp, nil
 }
+
+// Creators reads the creators of requests, by id, each once; a user that
+// no longer exists is shown by id alone.
+func (s *Service) Creators(ctx context.Context, crs []model.ChangeRequest) (map[string]model.User, error) {
+	byID := map[string]model.User{}
+	for _, cr := range crs {
+		if _, ok := byID[cr.CreatedBy]; ok {
+			continue
+		}
+		u, err := s.content.User(ctx, cr.CreatedBy)
+		if err != nil {
+			return nil, err
+		}
+		byID[cr.CreatedBy] = u
+	}
+	return byID, nil
+}
+
+// Content is the content service the requests' content is read through
+// (its reads check the caller's right on the space).
+func (s *Service) Content() *content.Service { return s.content }
 
 // Transitions: merged is final; the other statuses move freely among
 // themselves (merged is reached only by Merge).

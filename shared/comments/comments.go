@@ -10,10 +10,10 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -54,12 +54,6 @@ type Filter struct {
 	Page string
 	// Authors keeps the comments posted by one of these users.
 	Authors []string
-}
-
-// Page is one page of comments.
-type Page struct {
-	Comments []model.Comment
-	Next     *httpapi.NextPage
 }
 
 // maxExamined bounds the comments one list request reads while filtering
@@ -148,10 +142,10 @@ func (s *Service) Get(ctx context.Context, w Where, commentID string) (*Thread, 
 // List reads a page of a thread's comments (read level). Comments on one
 // page, or of one status, are read from an index; other filters are
 // applied while reading, so a page may hold fewer than limit comments.
-func (s *Service) List(ctx context.Context, w Where, f Filter, p httpapi.ListParams) (*Thread, Page, error) {
+func (s *Service) List(ctx context.Context, w Where, f Filter, r paging.Request) (*Thread, paging.Page[model.Comment], error) {
 	t, err := s.thread(ctx, w, access.ReadContent)
 	if err != nil {
-		return nil, Page{}, err
+		return nil, paging.Page[model.Comment]{}, err
 	}
 	if f.Order == "" {
 		f.Order = OrderDesc
@@ -163,9 +157,9 @@ func (s *Service) List(ctx context.Context, w Where, f Filter, p httpapi.ListPar
 	slices.Sort(authors)
 	authors = slices.Compact(authors)
 	scope := strings.Join([]string{"comments", t.Key(), f.Order, f.Status, f.Page, strings.Join(authors, ",")}, ":")
-	after, err := s.d.Pager.Key(scope, p.Page)
+	after, err := s.d.Cursors.After(scope, r.Cursor)
 	if err != nil {
-		return nil, Page{}, err
+		return nil, paging.Page[model.Comment]{}, err
 	}
 	q := store.Query{PK: t.Key(), SKPrefix: keys.CommentPrefix, Reverse: f.Order == OrderDesc, After: after}
 	statusFiltered := f.Status != StatusAll
@@ -180,11 +174,11 @@ func (s *Service) List(ctx context.Context, w Where, f Filter, p httpapi.ListPar
 		return (!statusFiltered || c.Status == f.Status) && (len(authors) == 0 || slices.Contains(authors, c.PostedBy))
 	}
 	filtered := statusFiltered || len(authors) > 0
-	cs, next, err := scan(ctx, s.d.Store, q, p.Size(), filtered, keep)
+	cs, next, err := scan(ctx, s.d.Store, q, r.Size(), filtered, keep)
 	if err != nil {
-		return nil, Page{}, err
+		return nil, paging.Page[model.Comment]{}, err
 	}
-	return t, Page{Comments: cs, Next: s.d.Pager.Next(scope, next)}, nil
+	return t, paging.Page[model.Comment]{Items: cs, Next: s.d.Cursors.Next(scope, next)}, nil
 }
 
 // scan reads up to limit records of q that keep accepts, and the position
@@ -272,7 +266,7 @@ func (s *Service) Update(ctx context.Context, w Where, commentID string, ch Chan
 		}
 		now := s.d.Clock()
 		if ch.SetBody {
-			if !t.owns(c.PostedBy) {
+			if !t.Owns(c.PostedBy) {
 				return apperr.Forbiddenf("only its author or an admin of the space may edit a comment")
 			}
 			if !sameBody(c.Body, ch.Body) {
@@ -330,7 +324,7 @@ func (s *Service) Delete(ctx context.Context, w Where, commentID string) error {
 		if err != nil {
 			return err
 		}
-		if !t.owns(c.PostedBy) {
+		if !t.Owns(c.PostedBy) {
 			return apperr.Forbiddenf("only its author or an admin of the space may delete a comment")
 		}
 		ops, err := s.counterOps(ctx, t, openDelta(c.Status, ""))

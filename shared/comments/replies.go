@@ -7,10 +7,10 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -22,12 +22,6 @@ type ReplyChange struct {
 	Body    *string
 	Added   []string
 	Removed []string
-}
-
-// RepliesPage is one page of replies.
-type RepliesPage struct {
-	Replies []model.CommentReply
-	Next    *httpapi.NextPage
 }
 
 func replyItem(thread string, r model.CommentReply, version int64) store.Item {
@@ -88,25 +82,25 @@ func (s *Service) GetReply(ctx context.Context, w Where, commentID, replyID stri
 
 // ListReplies reads a page of a comment's replies in posting order (read
 // level).
-func (s *Service) ListReplies(ctx context.Context, w Where, commentID string, p httpapi.ListParams) (*Thread, RepliesPage, error) {
+func (s *Service) ListReplies(ctx context.Context, w Where, commentID string, r paging.Request) (*Thread, paging.Page[model.CommentReply], error) {
 	t, err := s.thread(ctx, w, access.ReadContent)
 	if err != nil {
-		return nil, RepliesPage{}, err
+		return nil, paging.Page[model.CommentReply]{}, err
 	}
 	if _, _, err := s.read(ctx, t, commentID); err != nil {
-		return nil, RepliesPage{}, err
+		return nil, paging.Page[model.CommentReply]{}, err
 	}
 	scope := "comment-replies:" + t.Key() + ":" + commentID
-	after, err := s.d.Pager.Key(scope, p.Page)
+	after, err := s.d.Cursors.After(scope, r.Cursor)
 	if err != nil {
-		return nil, RepliesPage{}, err
+		return nil, paging.Page[model.CommentReply]{}, err
 	}
 	q := store.Query{PK: t.Key(), SKPrefix: keys.ReplyPrefix(commentID), After: after}
-	rs, next, err := scan(ctx, s.d.Store, q, p.Size(), false, func(model.CommentReply) bool { return true })
+	rs, next, err := scan(ctx, s.d.Store, q, r.Size(), false, func(model.CommentReply) bool { return true })
 	if err != nil {
-		return nil, RepliesPage{}, err
+		return nil, paging.Page[model.CommentReply]{}, err
 	}
-	return t, RepliesPage{Replies: rs, Next: s.d.Pager.Next(scope, next)}, nil
+	return t, paging.Page[model.CommentReply]{Items: rs, Next: s.d.Cursors.Next(scope, next)}, nil
 }
 
 // UpdateReply changes a reply: its reactions (comment level), its body
@@ -130,7 +124,7 @@ func (s *Service) UpdateReply(ctx context.Context, w Where, commentID, replyID s
 		}
 		now := s.d.Clock()
 		if ch.SetBody {
-			if !t.owns(r.PostedBy) {
+			if !t.Owns(r.PostedBy) {
 				return apperr.Forbiddenf("only its author or an admin of the space may edit a reply")
 			}
 			if !sameBody(r.Body, ch.Body) {
@@ -165,7 +159,7 @@ func (s *Service) DeleteReply(ctx context.Context, w Where, commentID, replyID s
 		if err != nil {
 			return err
 		}
-		if !t.owns(r.PostedBy) {
+		if !t.Owns(r.PostedBy) {
 			return apperr.Forbiddenf("only its author or an admin of the space may delete a reply")
 		}
 		c.Replies = max(0, c.Replies-1)

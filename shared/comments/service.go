@@ -103,10 +103,29 @@ func (t *Thread) Revision() string {
 // May reports whether the caller may do op on the thread's content.
 func (t *Thread) May(op access.OrgOp) bool { return access.Allowed(t.Level, op) }
 
-// owns reports whether the caller may edit or delete what author posted:
+// Owns reports whether the caller may edit or delete what author posted:
 // its author while they may still comment, and the space's admins.
-func (t *Thread) owns(author string) bool {
+func (t *Thread) Owns(author string) bool {
 	return t.May(access.AdminContent) || (author == t.UserID && t.May(access.CommentContent))
+}
+
+// Tree reads the tree of t's current revision, once per thread (again
+// only if a write moved the revision since).
+func (s *Service) Tree(ctx context.Context, t *Thread) (*content.Index, error) {
+	if t.tree == nil || t.treeRev != t.Revision() {
+		_, ix, err := s.content.Repo.Load(ctx, t.Space.ID, t.Revision())
+		if err != nil {
+			return nil, err
+		}
+		t.tree, t.treeRev = ix, t.Revision()
+	}
+	return t.tree, nil
+}
+
+// User reads a user the views of comments embed (a poster, a resolver, a
+// reacting user); one that no longer exists is shown by id alone.
+func (s *Service) User(ctx context.Context, userID string) (model.User, error) {
+	return s.content.User(ctx, userID)
 }
 
 // thread resolves w for the caller, who must be allowed op on the space.

@@ -8,11 +8,14 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -26,18 +29,21 @@ type fixture struct {
 	org                            model.Organization
 	space                          model.Space
 	admin, reader, guest, outsider string
+	// adminID and outsiderID are user ids, for service-level reads.
+	adminID, outsiderID string
 }
 
 func setup(t *testing.T) *fixture {
 	k := testkit.New(t)
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	content.Register(api, content.New(k.Deps))
+	contenthttp.Register(api, content.New(k.Deps))
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")
 	ur, tr := k.User("rita")
 	ug, tg := k.User("gus")
-	_, to := k.User("olga")
+	uo, to := k.User("olga")
 	f.admin, f.reader, f.guest, f.outsider = ta, tr, tg, to
+	f.adminID, f.outsiderID = ua.ID, uo.ID
 	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
 	ctx := access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID})
 	sp, _, err := spaces.New(k.Deps).Create(ctx, f.org.ID, spaces.Create{Title: "Docs"})
@@ -280,4 +286,27 @@ func mustUser(t *testing.T, f *fixture, token string) string {
 		t.Fatal(err)
 	}
 	return c.UserID
+}
+
+// The content reads check the reading right themselves, from the ids they
+// are given: an outsider finds nothing, nor does anyone a change request
+// the space does not have.
+func TestServiceReadsCheckTheReadingRight(t *testing.T) {
+	f := setup(t)
+	svc := content.New(f.kit.Deps)
+	head := content.At{SpaceID: f.space.ID}
+	outsider := access.WithCaller(context.Background(), access.Caller{UserID: f.outsiderID})
+	if _, err := svc.Pages(outsider, head, true); !apperr.Is(err, apperr.NotFound) {
+		t.Fatalf("outsider's read: %v, want not found", err)
+	}
+	if _, err := svc.Files(outsider, head, paging.Request{}, true); !apperr.Is(err, apperr.NotFound) {
+		t.Fatalf("outsider's file list: %v, want not found", err)
+	}
+	admin := access.WithCaller(context.Background(), access.Caller{UserID: f.adminID})
+	if _, err := svc.Pages(admin, content.At{SpaceID: f.space.ID, ChangeRequest: "7"}, true); !apperr.Is(err, apperr.NotFound) {
+		t.Fatalf("read of a change request the space lacks: %v, want not found", err)
+	}
+	if _, err := svc.Pages(admin, head, true); err != nil {
+		t.Fatalf("admin's read: %v", err)
+	}
 }

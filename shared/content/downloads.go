@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -19,13 +19,14 @@ const DownloadTTL = time.Hour
 // key and bound to the space and file (the page-token signer's scheme): it
 // works without a token, until it expires, and only for that file.
 type Downloads struct {
-	pager *httpapi.Pager
-	now   func() time.Time
+	cursors *paging.Signer
+	now     func() time.Time
 }
 
-// NewDownloads returns a signer using pager's key.
-func NewDownloads(pager *httpapi.Pager, now func() time.Time) *Downloads {
-	return &Downloads{pager: pager, now: now}
+// NewDownloads returns a signer using the key of cursors (the lists'
+// cursor signer).
+func NewDownloads(cursors *paging.Signer, now func() time.Time) *Downloads {
+	return &Downloads{cursors: cursors, now: now}
 }
 
 func downloadScope(spaceID, fileID string) string { return "download:" + spaceID + ":" + fileID }
@@ -33,7 +34,7 @@ func downloadScope(spaceID, fileID string) string { return "download:" + spaceID
 // URL returns a signed download link of f under apiBase.
 func (d *Downloads) URL(apiBase, spaceID string, f *File) string {
 	expires := d.now().Truncate(DownloadTTL).Add(2 * DownloadTTL).Unix()
-	token := d.pager.Token(downloadScope(spaceID, f.ID), store.Key{PK: f.Blob, SK: strconv.FormatInt(expires, 10), IPK: f.ContentType, ISK: f.Name})
+	token := d.cursors.Cursor(downloadScope(spaceID, f.ID), store.Key{PK: f.Blob, SK: strconv.FormatInt(expires, 10), IPK: f.ContentType, ISK: f.Name})
 	return apiBase + "/v1/spaces/" + url.PathEscape(spaceID) + "/files/" + url.PathEscape(f.ID) + "/download?token=" + url.QueryEscape(token)
 }
 
@@ -45,7 +46,7 @@ type Download struct {
 // Check verifies a link's token for a space's file.
 func (d *Downloads) Check(spaceID, fileID, token string) (Download, error) {
 	bad := apperr.Forbiddenf("invalid or expired download link")
-	k, err := d.pager.Key(downloadScope(spaceID, fileID), token)
+	k, err := d.cursors.After(downloadScope(spaceID, fileID), token)
 	if err != nil || k == nil {
 		return Download{}, bad
 	}

@@ -13,9 +13,9 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/users"
@@ -81,20 +81,10 @@ type BrokenStats struct {
 	ChangeRequest *int `json:"changeRequest,omitempty" doc:"Broken links the change request broke (not broken in its base); change requests only"`
 }
 
-// LinkList is a page of a page's links.
-type LinkList struct {
-	Next  *httpapi.NextPage `json:"next,omitempty"`
-	Count int               `json:"count" doc:"Number of items in this page"`
-	Items []LinkItem        `json:"items"`
-	Stats LinkStats         `json:"stats"`
-}
-
-// LinkContext is the content whose links are read: a source, the caller's
-// level on its space, and the change request when it is one's.
-type LinkContext struct {
-	Source        Source
-	Role          model.Role
-	ChangeRequest *model.ChangeRequest
+// Links is a page of a page's links, with the stats of them all.
+type Links struct {
+	paging.Page[LinkItem]
+	Stats LinkStats
 }
 
 // locations renders the organization, space and version every location
@@ -106,19 +96,19 @@ type locations struct {
 	opts    Options
 }
 
-func (s *Service) locations(ctx context.Context, lc LinkContext, rev model.Revision) (*locations, error) {
-	o, err := orgs.New(s.d, users.New(s.d)).GetOrganization(ctx, lc.Source.Space.OrgID)
+func (s *Service) locations(ctx context.Context, src source, rev model.Revision) (*locations, error) {
+	o, err := orgs.New(s.d, users.New(s.d)).GetOrganization(ctx, src.space.OrgID)
 	if err != nil {
 		return nil, err
 	}
-	l := &locations{org: orgs.ViewOrganization(ctx, o), space: spaces.View(ctx, lc.Source.Space, lc.Role),
-		opts: s.options(ctx, lc.Source, true)}
-	if lc.ChangeRequest != nil {
-		by, err := s.User(ctx, lc.ChangeRequest.CreatedBy)
+	l := &locations{org: orgs.ViewOrganization(ctx, o), space: spaces.View(ctx, src.space, src.role),
+		opts: s.options(src, true)}
+	if src.cr != nil {
+		by, err := s.User(ctx, src.cr.CreatedBy)
 		if err != nil {
 			return nil, err
 		}
-		cr := ChangeRequestView(ctx, *lc.ChangeRequest, lc.Source.Space.Revision, by)
+		cr := ChangeRequestView(ctx, src.bases, *src.cr, src.space.Revision, by)
 		l.version = VersionContext{Type: "changeRequest", ChangeRequest: &cr}
 	} else {
 		parents := rev.Parents
@@ -126,7 +116,7 @@ func (s *Service) locations(ctx context.Context, lc LinkContext, rev model.Revis
 			parents = []string{}
 		}
 		l.version = VersionContext{Type: "revision", Revision: &RevisionSummary{Object: "revision", ID: rev.ID, Parents: parents,
-			CreatedAt: rev.CreatedAt, Type: rev.Type, URLs: RevisionURLs{App: lc.Source.AppBase + "/~/revisions/" + rev.ID}}}
+			CreatedAt: rev.CreatedAt, Type: rev.Type, URLs: RevisionURLs{App: src.appBase + "/~/revisions/" + rev.ID}}}
 	}
 	return l, nil
 }
@@ -170,44 +160,48 @@ func (s *Service) pageLinks(ctx context.Context, spaceID string, ix *Index, p *P
 }
 
 // loadPaged reads the revision a list reads: the token's (a list pages
-// through the revision its first page read), else the source's.
-func (s *Service) loadPaged(ctx context.Context, src Source, scope, token string) (model.Revision, *Index, int, error) {
-	after, err := s.d.Pager.Key(scope, token)
+// through the revision its first page read), else the content's current
+// one.
+func (s *Service) loadPaged(ctx context.Context, src source, scope, token string) (model.Revision, *Index, int, error) {
+	after, err := s.d.Cursors.After(scope, token)
 	if err != nil {
 		return model.Revision{}, nil, 0, err
 	}
-	revID, offset := src.Revision, 0
+	revID, offset := src.revision, 0
 	if after != nil {
 		revID = after.PK
 		if offset, err = strconv.Atoi(after.SK); err != nil || offset < 0 {
 			return model.Revision{}, nil, 0, apperr.Field("page", "invalid page token")
 		}
 	}
-	rev, ix, err := s.Repo.Load(ctx, src.Space.ID, revID)
+	rev, ix, err := s.Repo.Load(ctx, src.space.ID, revID)
 	return rev, ix, offset, err
 }
 
 // PageLinks lists the links of a page, grouped by target, in the order of
 // their first occurrence; status ("" for all) filters them. The stats
-// count them all.
-func (s *Service) PageLinks(ctx context.Context, lc LinkContext, pageID, status string, lp httpapi.ListParams) (LinkList, error) {
-	src := lc.Source
-	scope := "links:" + src.Scope + ":" + pageID + ":" + status
-	rev, ix, offset, err := s.loadPaged(ctx, src, scope, lp.Page)
+// count them all; a change request's also count the links it broke.
+func (s *Service) PageLinks(ctx context.Context, at At, pageID, status string, r paging.Request) (Links, error) {
+	src, err := s.source(ctx, at)
 	if err != nil {
-		return LinkList{}, err
+		return Links{}, err
+	}
+	scope := "links:" + src.scope + ":" + pageID + ":" + status
+	rev, ix, offset, err := s.loadPaged(ctx, src, scope, r.Cursor)
+	if err != nil {
+		return Links{}, err
 	}
 	p := ix.Page(pageID)
 	if p == nil {
-		return LinkList{}, apperr.NotFoundf("page %s not found", pageID)
+		return Links{}, apperr.NotFoundf("page %s not found", pageID)
 	}
-	appBase := httpapi.AppURL(ctx)
-	links, err := s.pageLinks(ctx, src.Space.ID, ix, p, appBase)
+	appBase := src.bases.App
+	links, err := s.pageLinks(ctx, src.space.ID, ix, p, appBase)
 	if err != nil {
-		return LinkList{}, err
+		return Links{}, err
 	}
 	groups := GroupLinks(links)
-	out := LinkList{Items: []LinkItem{}}
+	out := Links{Page: paging.Page[LinkItem]{Items: []LinkItem{}}}
 	out.Stats.Total = len(groups)
 	var kept []LinkGroup
 	for _, g := range groups {
@@ -218,19 +212,19 @@ func (s *Service) PageLinks(ctx context.Context, lc LinkContext, pageID, status 
 			kept = append(kept, g)
 		}
 	}
-	if lc.ChangeRequest != nil {
-		n, err := s.newlyBroken(ctx, src.Space.ID, lc.ChangeRequest.Base(), pageID, groups, appBase)
+	if src.cr != nil {
+		n, err := s.newlyBroken(ctx, src.space.ID, src.cr.Base(), pageID, groups, appBase)
 		if err != nil {
-			return LinkList{}, err
+			return Links{}, err
 		}
 		out.Stats.Broken.ChangeRequest = &n
 	}
 	start := min(offset, len(kept))
-	end := min(start+lp.Size(), len(kept))
+	end := min(start+r.Size(), len(kept))
 	if start < end {
-		l, err := s.locations(ctx, lc, rev)
+		l, err := s.locations(ctx, src, rev)
 		if err != nil {
-			return LinkList{}, err
+			return Links{}, err
 		}
 		for _, g := range kept[start:end] {
 			item := LinkItem{Status: g.First.Status, Relation: g.First.Relation, TargetReference: l.target(ix, g.First),
@@ -241,9 +235,8 @@ func (s *Service) PageLinks(ctx context.Context, lc LinkContext, pageID, status 
 			out.Items = append(out.Items, item)
 		}
 	}
-	out.Count = len(out.Items)
 	if end < len(kept) {
-		out.Next = s.d.Pager.Next(scope, &store.Key{PK: rev.ID, SK: strconv.Itoa(end)})
+		out.Next = s.d.Cursors.Cursor(scope, store.Key{PK: rev.ID, SK: strconv.Itoa(end)})
 	}
 	return out, nil
 }
@@ -280,27 +273,24 @@ func (s *Service) newlyBroken(ctx context.Context, spaceID, base, pageID string,
 	return n, nil
 }
 
-// BacklinksPage is a page of the pages referencing a file.
-type BacklinksPage struct {
-	Items []ContentLocation
-	Next  *httpapi.NextPage
-}
-
 // FileBacklinks lists the pages of the content that link to a file, show
 // it, or use it as their cover, in the tree's order.
-func (s *Service) FileBacklinks(ctx context.Context, lc LinkContext, fileID string, lp httpapi.ListParams) (BacklinksPage, error) {
-	src := lc.Source
-	scope := "backlinks:" + src.Scope + ":" + fileID
-	rev, ix, offset, err := s.loadPaged(ctx, src, scope, lp.Page)
+func (s *Service) FileBacklinks(ctx context.Context, at At, fileID string, r paging.Request) (paging.Page[ContentLocation], error) {
+	src, err := s.source(ctx, at)
 	if err != nil {
-		return BacklinksPage{}, err
+		return paging.Page[ContentLocation]{}, err
+	}
+	scope := "backlinks:" + src.scope + ":" + fileID
+	rev, ix, offset, err := s.loadPaged(ctx, src, scope, r.Cursor)
+	if err != nil {
+		return paging.Page[ContentLocation]{}, err
 	}
 	if ix.File(fileID) == nil {
-		return BacklinksPage{}, apperr.NotFoundf("file %s not found", fileID)
+		return paging.Page[ContentLocation]{}, apperr.NotFoundf("file %s not found", fileID)
 	}
 	dg, err := s.linkDigest(ctx, rev, ix)
 	if err != nil {
-		return BacklinksPage{}, err
+		return paging.Page[ContentLocation]{}, err
 	}
 	href := "/files/" + fileID
 	var pages []*Page
@@ -313,20 +303,20 @@ func (s *Service) FileBacklinks(ctx context.Context, lc LinkContext, fileID stri
 		}
 		return true
 	})
-	out := BacklinksPage{Items: []ContentLocation{}}
+	out := paging.Page[ContentLocation]{Items: []ContentLocation{}}
 	start := min(offset, len(pages))
-	end := min(start+lp.Size(), len(pages))
+	end := min(start+r.Size(), len(pages))
 	if start < end {
-		l, err := s.locations(ctx, lc, rev)
+		l, err := s.locations(ctx, src, rev)
 		if err != nil {
-			return BacklinksPage{}, err
+			return paging.Page[ContentLocation]{}, err
 		}
 		for _, p := range pages[start:end] {
 			out.Items = append(out.Items, l.page(ix, p, ""))
 		}
 	}
 	if end < len(pages) {
-		out.Next = s.d.Pager.Next(scope, &store.Key{PK: rev.ID, SK: strconv.Itoa(end)})
+		out.Next = s.d.Cursors.Cursor(scope, store.Key{PK: rev.ID, SK: strconv.Itoa(end)})
 	}
 	return out, nil
 }

@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -32,7 +33,7 @@ type Service struct {
 // New returns the content service.
 func New(d *deps.Deps) *Service {
 	return &Service{d: d, Repo: NewRepo(d), spaces: spaces.New(d), users: users.New(d),
-		Downloads: NewDownloads(d.Pager, d.Clock)}
+		Downloads: NewDownloads(d.Cursors, d.Clock)}
 }
 
 // Space returns a live space whose content the caller may act on with op,
@@ -51,35 +52,110 @@ func (s *Service) Space(ctx context.Context, spaceID string, op access.OrgOp) (m
 	return sp, role, nil
 }
 
-// Source is the content a read is about: the space's head, or a change
-// request's (AppBase and the page-token scope differ).
-type Source struct {
-	Space    model.Space
-	Revision string
-	// AppBase is the application URL of this content.
-	AppBase string
-	// Scope names this content in page tokens.
-	Scope string
+// Bases are the absolute URLs the views of content link under. They
+// depend on the request (the HTTP layer knows them), so every read takes
+// them.
+type Bases struct {
+	// API is the API's base URL: file download links and change request
+	// locations are under it.
+	API string
+	// App is the application's base URL: pages and revisions are under it.
+	App string
 }
 
-// HeadSource is the space's current content.
-func HeadSource(ctx context.Context, sp model.Space) Source {
-	return Source{Space: sp, Revision: sp.Revision, AppBase: httpapi.AppURL(ctx) + "/s/" + sp.ID, Scope: "space:" + sp.ID}
+// At names the content a read is about: a space's current revision, or a
+// change request's. The service checks the caller may read it.
+type At struct {
+	SpaceID string
+	// ChangeRequest is the id or number of the change request whose
+	// content is read; "" reads the space's current revision.
+	ChangeRequest string
+	Bases         Bases
 }
 
-func (s *Service) options(ctx context.Context, src Source, metadata bool) Options {
-	return Options{Metadata: metadata, AppBase: src.AppBase, APIBase: httpapi.APIURL(ctx), Downloads: s.Downloads, SpaceID: src.Space.ID}
+// source is the content a read is about, once the caller's right to read
+// it was checked.
+type source struct {
+	space model.Space
+	role  model.Role
+	// cr is the change request whose content this is, nil for the head.
+	cr       *model.ChangeRequest
+	revision string
+	// appBase is the application URL of this content.
+	appBase string
+	// scope names this content in page tokens.
+	scope string
+	bases Bases
 }
 
-// RevisionOf reads the whole content of src.
-func (s *Service) RevisionOf(ctx context.Context, src Source, metadata bool) (Revision, error) {
-	rev, ix, err := s.Repo.Load(ctx, src.Space.ID, src.Revision)
+// source checks the caller may read the content at names (the space's
+// content, read right) and finds its revision.
+func (s *Service) source(ctx context.Context, at At) (source, error) {
+	sp, role, err := s.Space(ctx, at.SpaceID, access.ReadContent)
+	if err != nil {
+		return source{}, err
+	}
+	src := source{space: sp, role: role, revision: sp.Revision, appBase: at.Bases.App + "/s/" + sp.ID, scope: "space:" + sp.ID, bases: at.Bases}
+	if at.ChangeRequest == "" {
+		return src, nil
+	}
+	cr, _, err := ReadChangeRequest(ctx, s.d.Store, sp.ID, at.ChangeRequest)
+	if err != nil {
+		return source{}, err
+	}
+	src.cr, src.revision = &cr, cr.Revision
+	src.appBase = at.Bases.App + "/s/" + sp.ID + "/~/changes/" + strconv.Itoa(cr.Number)
+	src.scope = "change-request:" + sp.ID + ":" + cr.ID
+	return src, nil
+}
+
+// ChangeRequestNumber is the record mapping a change request's number in
+// its space to its id (package changerequests writes it with the request).
+type ChangeRequestNumber struct {
+	ID string `json:"id"`
+}
+
+// ReadChangeRequest reads a change request of a space by id or number, and
+// its version. It checks no right: callers have checked the space's.
+func ReadChangeRequest(ctx context.Context, st store.Store, spaceID, ref string) (model.ChangeRequest, int64, error) {
+	id := ref
+	if n, err := strconv.Atoi(ref); err == nil && n > 0 && len(ref) <= 10 {
+		rec, _, err := records.Get[ChangeRequestNumber](ctx, st, keys.ChangeRequestNumber(spaceID, n))
+		if errors.Is(err, store.ErrNotFound) {
+			return model.ChangeRequest{}, 0, apperr.NotFoundf("change request %s not found", ref)
+		}
+		if err != nil {
+			return model.ChangeRequest{}, 0, fmt.Errorf("read change request number: %w", err)
+		}
+		id = rec.ID
+	}
+	cr, v, err := records.Get[model.ChangeRequest](ctx, st, keys.ChangeRequest(spaceID, id))
+	if errors.Is(err, store.ErrNotFound) {
+		return cr, 0, apperr.NotFoundf("change request %s not found", ref)
+	}
+	if err != nil {
+		return cr, 0, fmt.Errorf("read change request: %w", err)
+	}
+	return cr, v, nil
+}
+
+func (s *Service) options(src source, metadata bool) Options {
+	return Options{Metadata: metadata, AppBase: src.appBase, APIBase: src.bases.API, Downloads: s.Downloads, SpaceID: src.space.ID}
+}
+
+// RevisionOf reads the whole content at at.
+func (s *Service) RevisionOf(ctx context.Context, at At, metadata bool) (Revision, error) {
+	src, err := s.source(ctx, at)
 	if err != nil {
 		return Revision{}, err
 	}
-	v := RevisionView(rev, ix, s.options(ctx, src, metadata))
+	rev, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	if err != nil {
+		return Revision{}, err
+	}
+	v := RevisionView(rev, ix, s.options(src, metadata))
 	if rev.MergedFrom != "" {
-		cr, err := s.ChangeRequestView(ctx, src.Space, rev.MergedFrom)
+		cr, err := s.ChangeRequestView(ctx, at.Bases, src.space, rev.MergedFrom)
 		if err != nil {
 			return Revision{}, err
 		}
@@ -88,8 +164,9 @@ func (s *Service) RevisionOf(ctx context.Context, src Source, metadata bool) (Re
 	return v, nil
 }
 
-// ChangeRequestView reads and renders a change request of sp.
-func (s *Service) ChangeRequestView(ctx context.Context, sp model.Space, crID string) (ChangeRequest, error) {
+// ChangeRequestView reads and renders a change request of sp (no right is
+// checked: the caller read sp).
+func (s *Service) ChangeRequestView(ctx context.Context, b Bases, sp model.Space, crID string) (ChangeRequest, error) {
 	cr, _, err := records.Get[model.ChangeRequest](ctx, s.d.Store, keys.ChangeRequest(sp.ID, crID))
 	if errors.Is(err, store.ErrNotFound) {
 		return ChangeRequest{}, apperr.NotFoundf("change request %s not found", crID)
@@ -101,7 +178,7 @@ func (s *Service) ChangeRequestView(ctx context.Context, sp model.Space, crID st
 	if err != nil {
 		return ChangeRequest{}, err
 	}
-	return ChangeRequestView(ctx, cr, sp.Revision, by), nil
+	return ChangeRequestView(ctx, b, cr, sp.Revision, by), nil
 }
 
 // User reads a user for embedding; a user that no longer exists is shown
@@ -114,13 +191,17 @@ func (s *Service) User(ctx context.Context, userID string) (model.User, error) {
 	return u, err
 }
 
-// Pages reads src's page tree.
-func (s *Service) Pages(ctx context.Context, src Source, metadata bool) ([]RevisionPage, error) {
-	_, ix, err := s.Repo.Load(ctx, src.Space.ID, src.Revision)
+// Pages reads the page tree at at.
+func (s *Service) Pages(ctx context.Context, at At, metadata bool) ([]RevisionPage, error) {
+	src, err := s.source(ctx, at)
 	if err != nil {
 		return nil, err
 	}
-	return PagesView(ix, s.options(ctx, src, metadata)), nil
+	_, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	if err != nil {
+		return nil, err
+	}
+	return PagesView(ix, s.options(src, metadata)), nil
 }
 
 // Page formats.
@@ -129,9 +210,13 @@ const (
 	FormatDocument = "document"
 )
 
-// Page reads one page of src with its children, and its body in format.
+// Page reads one page at at with its children, and its body in format.
 // It reads the tree's index (see TreeReader), not the whole tree.
-func (s *Service) Page(ctx context.Context, src Source, pageID, format string, metadata bool) (RevisionPage, error) {
+func (s *Service) Page(ctx context.Context, at At, pageID, format string, metadata bool) (RevisionPage, error) {
+	src, err := s.source(ctx, at)
+	if err != nil {
+		return RevisionPage{}, err
+	}
 	tr, err := s.reader(ctx, src)
 	if err != nil {
 		return RevisionPage{}, err
@@ -139,9 +224,13 @@ func (s *Service) Page(ctx context.Context, src Source, pageID, format string, m
 	return s.page(ctx, src, tr, pageID, format, metadata)
 }
 
-// PageByPath reads the page of src at a path (its slugs from the top,
+// PageByPath reads the page at at at a path (its slugs from the top,
 // "intro/setup"; slashes around it are ignored), as Page does.
-func (s *Service) PageByPath(ctx context.Context, src Source, path, format string, metadata bool) (RevisionPage, error) {
+func (s *Service) PageByPath(ctx context.Context, at At, path, format string, metadata bool) (RevisionPage, error) {
+	src, err := s.source(ctx, at)
+	if err != nil {
+		return RevisionPage{}, err
+	}
 	tr, err := s.reader(ctx, src)
 	if err != nil {
 		return RevisionPage{}, err
@@ -160,15 +249,15 @@ func (s *Service) PageByPath(ctx context.Context, src Source, path, format strin
 	return s.page(ctx, src, tr, id, format, metadata)
 }
 
-func (s *Service) reader(ctx context.Context, src Source) (*TreeReader, error) {
-	rev, err := s.Repo.Revision(ctx, src.Space.ID, src.Revision)
+func (s *Service) reader(ctx context.Context, src source) (*TreeReader, error) {
+	rev, err := s.Repo.Revision(ctx, src.space.ID, src.revision)
 	if err != nil {
 		return nil, err
 	}
 	return s.Repo.Reader(ctx, rev)
 }
 
-func (s *Service) page(ctx context.Context, src Source, tr *TreeReader, pageID, format string, metadata bool) (RevisionPage, error) {
+func (s *Service) page(ctx context.Context, src source, tr *TreeReader, pageID, format string, metadata bool) (RevisionPage, error) {
 	sub, pos, err := tr.subtree(ctx, pageID)
 	if err != nil {
 		return RevisionPage{}, err
@@ -177,7 +266,7 @@ func (s *Service) page(ctx context.Context, src Source, tr *TreeReader, pageID, 
 		return RevisionPage{}, apperr.NotFoundf("page %s not found", pageID)
 	}
 	p := &sub[0].Page
-	o := s.options(ctx, src, metadata)
+	o := s.options(src, metadata)
 	v := PageView(p, sub[0].Path, o)
 	if p.Type != TypeLink {
 		// The children of the entry at i are the runs of entries up to
@@ -199,7 +288,7 @@ func (s *Service) page(ctx context.Context, src Source, tr *TreeReader, pageID, 
 	if p.Type != TypeDocument {
 		return v, nil
 	}
-	body, err := s.Repo.Document(ctx, src.Space.ID, p.Document)
+	body, err := s.Repo.Document(ctx, src.space.ID, p.Document)
 	if err != nil {
 		return RevisionPage{}, err
 	}
@@ -218,22 +307,20 @@ func (s *Service) page(ctx context.Context, src Source, tr *TreeReader, pageID, 
 	return v, nil
 }
 
-// FilesPage is one page of a revision's files.
-type FilesPage struct {
-	Files []RevisionFile
-	Next  *httpapi.NextPage
-}
-
-// Files lists src's files by id, a page at a time.
-func (s *Service) Files(ctx context.Context, src Source, p httpapi.ListParams, metadata bool) (FilesPage, error) {
-	scope := "files:" + src.Scope
-	after, err := s.d.Pager.Key(scope, p.Page)
+// Files lists the files at at by id, a page at a time.
+func (s *Service) Files(ctx context.Context, at At, r paging.Request, metadata bool) (paging.Page[RevisionFile], error) {
+	src, err := s.source(ctx, at)
 	if err != nil {
-		return FilesPage{}, err
+		return paging.Page[RevisionFile]{}, err
 	}
-	_, ix, err := s.Repo.Load(ctx, src.Space.ID, src.Revision)
+	scope := "files:" + src.scope
+	after, err := s.d.Cursors.After(scope, r.Cursor)
 	if err != nil {
-		return FilesPage{}, err
+		return paging.Page[RevisionFile]{}, err
+	}
+	_, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	if err != nil {
+		return paging.Page[RevisionFile]{}, err
 	}
 	files := ix.Files()
 	start := 0
@@ -242,16 +329,20 @@ func (s *Service) Files(ctx context.Context, src Source, p httpapi.ListParams, m
 			start++
 		}
 	}
-	end := min(start+p.Size(), len(files))
-	out := FilesPage{Files: FilesView(files[start:end], s.options(ctx, src, metadata))}
+	end := min(start+r.Size(), len(files))
+	out := paging.Page[RevisionFile]{Items: FilesView(files[start:end], s.options(src, metadata))}
 	if end < len(files) {
-		out.Next = s.d.Pager.Next(scope, &store.Key{PK: src.Space.ID, SK: files[end-1].ID})
+		out.Next = s.d.Cursors.Cursor(scope, store.Key{PK: src.space.ID, SK: files[end-1].ID})
 	}
 	return out, nil
 }
 
-// File reads one file of src.
-func (s *Service) File(ctx context.Context, src Source, fileID string, metadata bool) (RevisionFile, error) {
+// File reads one file at at.
+func (s *Service) File(ctx context.Context, at At, fileID string, metadata bool) (RevisionFile, error) {
+	src, err := s.source(ctx, at)
+	if err != nil {
+		return RevisionFile{}, err
+	}
 	tr, err := s.reader(ctx, src)
 	if err != nil {
 		return RevisionFile{}, err
@@ -263,7 +354,7 @@ func (s *Service) File(ctx context.Context, src Source, fileID string, metadata 
 	if f == nil {
 		return RevisionFile{}, apperr.NotFoundf("file %s not found", fileID)
 	}
-	return FileView(f, s.options(ctx, src, metadata)), nil
+	return FileView(f, s.options(src, metadata)), nil
 }
 
 // Download returns the bytes a signed link grants.

@@ -10,23 +10,34 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/httpapi"
 )
 
 // wholeTreePage is a page read as it was before the tree index: the whole
 // tree decoded and indexed in memory. The indexed reads must answer the
 // same.
-func wholeTreePage(t *testing.T, svc *content.Service, src content.Source, ix *content.Index, pageID, format string, metadata bool) (content.RevisionPage, error) {
+// head is the space's current content, read by the service under the
+// fixture's bases.
+func (f *fixture) head() content.At {
+	return content.At{SpaceID: f.space.ID, Bases: content.Bases{API: "https://api.test", App: "https://app.test"}}
+}
+
+// adminCtx is a context of the space's admin, for service-level reads.
+func (f *fixture) adminCtx() context.Context {
+	return access.WithCaller(context.Background(), access.Caller{UserID: f.adminID})
+}
+
+func wholeTreePage(t *testing.T, svc *content.Service, at content.At, ix *content.Index, pageID, format string, metadata bool) (content.RevisionPage, error) {
 	t.Helper()
 	ctx := context.Background()
 	p := ix.Page(pageID)
 	if p == nil {
 		return content.RevisionPage{}, apperr.NotFoundf("page %s not found", pageID)
 	}
-	o := content.Options{Metadata: metadata, AppBase: src.AppBase, APIBase: httpapi.APIURL(ctx), Downloads: svc.Downloads, SpaceID: src.Space.ID}
+	o := content.Options{Metadata: metadata, AppBase: at.Bases.App + "/s/" + at.SpaceID, APIBase: at.Bases.API, Downloads: svc.Downloads, SpaceID: at.SpaceID}
 	v := content.PageView(p, ix.Path(pageID), o)
 	if p.Type != content.TypeLink {
 		paths := ix.Paths()
@@ -47,7 +58,7 @@ func wholeTreePage(t *testing.T, svc *content.Service, src content.Source, ix *c
 	if p.Type != content.TypeDocument {
 		return v, nil
 	}
-	body, err := svc.Repo.Document(ctx, src.Space.ID, p.Document)
+	body, err := svc.Repo.Document(ctx, at.SpaceID, p.Document)
 	if err != nil {
 		return content.RevisionPage{}, err
 	}
@@ -153,8 +164,8 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 	f.kit.Deps.Blobs = blobs
 	pages, bodies, files := indexedTree()
 	f.seed(t, pages, bodies, files)
-	ctx := context.Background()
-	src := content.HeadSource(ctx, f.space)
+	ctx := f.adminCtx()
+	src := f.head()
 	_, ix, err := content.NewRepo(f.kit.Deps).Load(ctx, f.space.ID, f.space.Revision)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +261,7 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 			}
 			continue
 		}
-		o := content.Options{Metadata: true, APIBase: httpapi.APIURL(ctx), Downloads: svc.Downloads, SpaceID: f.space.ID}
+		o := content.Options{Metadata: true, APIBase: src.Bases.API, Downloads: svc.Downloads, SpaceID: f.space.ID}
 		if err != nil || jsonOf(t, got) != jsonOf(t, content.FileView(want, o)) {
 			t.Fatalf("file %q: %s %v, want %s", id, jsonOf(t, got), err, jsonOf(t, content.FileView(want, o)))
 		}
@@ -262,9 +273,9 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 
 func TestAnEmptyRevisionHasNoPageNorFile(t *testing.T) {
 	f := setup(t)
-	ctx := context.Background()
+	ctx := f.adminCtx()
 	svc := content.New(f.kit.Deps)
-	src := content.HeadSource(ctx, f.space)
+	src := f.head()
 	if _, err := svc.Page(ctx, src, "x", content.FormatMarkdown, true); !apperr.Is(err, apperr.NotFound) {
 		t.Errorf("page: %v", err)
 	}
@@ -284,8 +295,8 @@ func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
 	f.kit.Deps.Blobs = blobs
 	pages, bodies := samplePages()
 	f.seed(t, pages, bodies, nil)
-	ctx := context.Background()
-	src := content.HeadSource(ctx, f.space)
+	ctx := f.adminCtx()
+	src := f.head()
 	svc := content.New(f.kit.Deps)
 	blobs.fail.Store(true)
 	for i := 0; i < 2; i++ {
@@ -312,8 +323,8 @@ func TestALostPartOfTheIndexIsRebuilt(t *testing.T) {
 	f.kit.Deps.Blobs = blobs
 	pages, bodies := samplePages()
 	f.seed(t, pages, bodies, nil)
-	ctx := context.Background()
-	src := content.HeadSource(ctx, f.space)
+	ctx := f.adminCtx()
+	src := f.head()
 	svc := content.New(f.kit.Deps)
 	if _, err := svc.Page(ctx, src, "intro", content.FormatDocument, true); err != nil {
 		t.Fatal(err)

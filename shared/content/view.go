@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -123,16 +122,17 @@ type ChangeRequestURLs struct {
 	Location string `json:"location" format:"uri"`
 }
 
-// ChangeRequestView renders a change request; head is the space's current
-// revision (a request is outdated while active and based on another).
-func ChangeRequestView(ctx context.Context, cr model.ChangeRequest, head string, by model.User) ChangeRequest {
+// ChangeRequestView renders a change request, with its links under b; head
+// is the space's current revision (a request is outdated while active and
+// based on another).
+func ChangeRequestView(ctx context.Context, b Bases, cr model.ChangeRequest, head string, by model.User) ChangeRequest {
 	return ChangeRequest{Object: "change-request", ID: cr.ID, Number: cr.Number, Status: cr.Status, Subject: cr.Subject,
 		CreatedBy: users.View(ctx, by), CreatedAt: cr.CreatedAt, UpdatedAt: cr.UpdatedAt,
 		Revision: cr.Revision, RevisionInitial: cr.RevisionInitial, RevisionMergedAncestor: cr.RevisionMergedAncestor,
 		RevisionMerged: cr.RevisionMerged, Comments: cr.Comments, Outdated: cr.Active() && cr.Base() != head,
 		URLs: ChangeRequestURLs{
-			App:      httpapi.AppURL(ctx) + "/s/" + cr.SpaceID + "/~/changes/" + strconv.Itoa(cr.Number),
-			Location: httpapi.APIURL(ctx) + "/v1/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID,
+			App:      b.App + "/s/" + cr.SpaceID + "/~/changes/" + strconv.Itoa(cr.Number),
+			Location: b.API + "/v1/spaces/" + cr.SpaceID + "/change-requests/" + cr.ID,
 		}}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/gitsync"
+	"github.com/galleydocs/galley/shared/gitsync/gitsynchttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/keys"
@@ -191,7 +192,7 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	k.Deps.Logger = slog.New(slog.NewJSONHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	f.svc = gitsync.New(k.Deps)
 	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	gitsync.Register(f.api, f.svc)
+	gitsynchttp.Register(f.api, f.svc)
 	ua, _ := k.User("alice")
 	ue, te := k.User("eddie")
 	ur, tr := k.User("rita")

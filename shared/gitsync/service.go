@@ -329,3 +329,10 @@ func (s *Service) unseal(ctx context.Context, sealed string) (user, password str
 }
 
 func urlUnescape(s string) (string, error) { return url.PathUnescape(s) }
+
+// Handlers are the Git worker's job handlers, by kind, on the service built
+// from d.
+func Handlers(d *deps.Deps) map[string]queue.Handler {
+	h := New(d).Handle
+	return map[string]queue.Handler{ImportKind: h, ExportKind: h}
+}

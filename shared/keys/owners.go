@@ -78,7 +78,7 @@ func Exceptions() []Exception {
 		{"spaces", []string{"Org", "Revision"},
 			"a new space is written in one transaction with a check that its organization exists and with its first revision; orgs and content import spaces, so spaces cannot call them"},
 		{"tree", []string{"Space"}, "placing an item next to a sibling space reads where that space is; spaces imports tree"},
-		{"content", []string{"ChangeRequest"}, "reading a change request's content resolves the request's revision; changerequests imports content"},
+		{"content", []string{"ChangeRequest", "ChangeRequestNumber"}, "reading a change request's content resolves the request (by id or number) and its revision, the reading right being content's to check; changerequests imports content"},
 		{"testkit", nil, "test fixtures seed records directly (no production path); member items come from orgs.MemberItem"},
 	}
 }

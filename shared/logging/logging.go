@@ -36,5 +36,7 @@ func (h handler) Handle(ctx context.Context, r slog.Record) error {
 	return h.Handler.Handle(ctx, r)
 }
 
-func (h handler) WithAttrs(attrs []slog.Attr) slog.Handler { return handler{h.Handler.WithAttrs(attrs)} }
-func (h handler) WithGroup(name string) slog.Handler       { return handler{h.Handler.WithGroup(name)} }
+func (h handler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return handler{h.Handler.WithAttrs(attrs)}
+}
+func (h handler) WithGroup(name string) slog.Handler { return handler{h.Handler.WithGroup(name)} }

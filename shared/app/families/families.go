@@ -13,13 +13,14 @@ import (
 
 	"github.com/galleydocs/galley/shared/apidoc"
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
 	"github.com/galleydocs/galley/shared/collections/collectionshttp"
-	"github.com/galleydocs/galley/shared/comments"
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/comments/commentshttp"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
+	"github.com/galleydocs/galley/shared/gitsync/gitsynchttp"
 	"github.com/galleydocs/galley/shared/imports/importshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
@@ -43,21 +44,21 @@ func All() []app.Family {
 		app.NewFamily("spaces", "SpacesFunction", spaces.Routes),
 		app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes),
 		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
-		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes),
+		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestshttp.Routes),
 		app.NewFamily("sites", "SitesFunction", sites.Routes),
-		app.NewFamily("content", "ContentFunction", content.Routes),
+		app.NewFamily("content", "ContentFunction", contenthttp.Routes),
 		app.NewFamily("search", "SearchFunction", searchhttp.Routes),
 		// Single sign-on (SAML providers, login info, the SAML login) and
 		// translation settings: the organization's identity and language
 		// settings, one function (docs/sso.md).
 		app.NewFamily("sso", "SSOFunction", ssohttp.Routes, translationshttp.Routes),
-		app.NewFamily("comments", "CommentsFunction", comments.Routes),
+		app.NewFamily("comments", "CommentsFunction", commentshttp.Routes),
 		// OpenAPI specs: documents fetched, parsed and versioned by the
 		// OpenAPI worker (docs/workers.md).
 		app.NewFamily("openapi", "OpenAPIFunction", openapispecshttp.Routes),
 		// Git Sync: import and export requests, queued for the Git worker
 		// (docs/workers.md).
-		app.NewFamily("git", "GitFunction", gitsync.Routes),
+		app.NewFamily("git", "GitFunction", gitsynchttp.Routes),
 		// Content import from URLs, run within the request (docs/workers.md).
 		app.NewFamily("imports", "ImportsFunction", importshttp.Routes),
 	}

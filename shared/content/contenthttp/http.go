@@ -1,4 +1,9 @@
-package content
+// Package contenthttp is the content family's HTTP layer: the reads of a
+// space's current content (revision, pages, files, links and backlinks)
+// and file downloads, their parameters and answers, on the service of
+// package content (which knows no HTTP). Package changerequests' handlers
+// reuse its parameters and answers for a change request's content.
+package contenthttp
 
 import (
 	"context"
@@ -6,9 +11,10 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/paging"
 )
 
 // ReadParams are the query parameters of every content read.
@@ -59,12 +65,12 @@ type downloadIn struct {
 
 // RevisionOut answers a revision read.
 type RevisionOut struct {
-	Body Revision
+	Body content.Revision
 }
 
 // PagesList is the body of a pages read.
 type PagesList struct {
-	Pages []RevisionPage `json:"pages"`
+	Pages []content.RevisionPage `json:"pages"`
 }
 
 // PagesOut answers a pages read.
@@ -74,17 +80,17 @@ type PagesOut struct {
 
 // PageOut answers a page read.
 type PageOut struct {
-	Body RevisionPage
+	Body content.RevisionPage
 }
 
 // FilesOut answers a file list.
 type FilesOut struct {
-	Body httpapi.List[RevisionFile]
+	Body httpapi.List[content.RevisionFile]
 }
 
 // FileOut answers a file read.
 type FileOut struct {
-	Body RevisionFile
+	Body content.RevisionFile
 }
 
 type downloadOut struct {
@@ -108,32 +114,30 @@ func disposition(contentType, name string) string {
 }
 
 // FilesOutOf renders a page of files.
-func FilesOutOf(p FilesPage) *FilesOut {
-	return &FilesOut{Body: httpapi.List[RevisionFile]{Items: p.Files, Count: len(p.Files), Next: p.Next}}
+func FilesOutOf(p paging.Page[content.RevisionFile]) *FilesOut {
+	return &FilesOut{Body: httpapi.ListPage(p, func(f content.RevisionFile) content.RevisionFile { return f })}
+}
+
+// Bases are the request's API and application URLs, under which the
+// content's views link.
+func Bases(ctx context.Context) content.Bases {
+	return content.Bases{API: httpapi.APIURL(ctx), App: httpapi.AppURL(ctx)}
 }
 
 // Routes adds the content family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, content.New(d)) }
 
 // Register adds the space content operations (the space's head) and file
 // downloads.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *content.Service) {
 	const tag = "Space content"
-	head := func(ctx context.Context, spaceID string) (Source, error) {
-		sp, _, err := s.Space(ctx, spaceID, access.ReadContent)
-		if err != nil {
-			return Source{}, err
-		}
-		return HeadSource(ctx, sp), nil
+	head := func(ctx context.Context, spaceID string) content.At {
+		return content.At{SpaceID: spaceID, Bases: Bases(ctx)}
 	}
 	httpapi.Register(api, httpapi.Op{ID: "getCurrentRevision", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content", Tag: tag,
 		Summary: "Get the space's current revision"},
 		func(ctx context.Context, in *spaceIn) (*RevisionOut, error) {
-			src, err := head(ctx, in.SpaceID)
-			if err != nil {
-				return nil, err
-			}
-			rev, err := s.RevisionOf(ctx, src, in.Metadata)
+			rev, err := s.RevisionOf(ctx, head(ctx, in.SpaceID), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -142,11 +146,7 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPages", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/pages", Tag: tag,
 		Summary: "List the pages of the space's current revision (nested)"},
 		func(ctx context.Context, in *spaceIn) (*PagesOut, error) {
-			src, err := head(ctx, in.SpaceID)
-			if err != nil {
-				return nil, err
-			}
-			pages, err := s.Pages(ctx, src, in.Metadata)
+			pages, err := s.Pages(ctx, head(ctx, in.SpaceID), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -155,11 +155,7 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}", Tag: tag,
 		Summary: "Get a page of the space's current revision"},
 		func(ctx context.Context, in *pageIn) (*PageOut, error) {
-			src, err := head(ctx, in.SpaceID)
-			if err != nil {
-				return nil, err
-			}
-			p, err := s.Page(ctx, src, in.PageID, in.Format, in.Metadata)
+			p, err := s.Page(ctx, head(ctx, in.SpaceID), in.PageID, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -168,11 +164,7 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listFiles", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files", Tag: tag,
 		Summary: "List the files of the space's current revision"},
 		func(ctx context.Context, in *filesIn) (*FilesOut, error) {
-			src, err := head(ctx, in.SpaceID)
-			if err != nil {
-				return nil, err
-			}
-			p, err := s.Files(ctx, src, in.ListParams, in.Metadata)
+			p, err := s.Files(ctx, head(ctx, in.SpaceID), in.Request(), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -181,11 +173,7 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getFileById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}", Tag: tag,
 		Summary: "Get a file of the space's current revision"},
 		func(ctx context.Context, in *fileIn) (*FileOut, error) {
-			src, err := head(ctx, in.SpaceID)
-			if err != nil {
-				return nil, err
-			}
-			f, err := s.File(ctx, src, in.FileID, in.Metadata)
+			f, err := s.File(ctx, head(ctx, in.SpaceID), in.FileID, in.Metadata)
 			if err != nil {
 				return nil, err
 			}

@@ -1,10 +1,11 @@
-package comments
+package commentshttp
 
 import (
 	"context"
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
@@ -109,13 +110,13 @@ type CommentPermissions struct {
 // user once and the thread's current revision at most once.
 type renderer struct {
 	ctx    context.Context
-	s      *Service
-	t      *Thread
+	s      *comments.Service
+	t      *comments.Thread
 	format string
 	users  map[string]users.User
 }
 
-func (s *Service) renderer(ctx context.Context, t *Thread, format string) *renderer {
+func newRenderer(ctx context.Context, s *comments.Service, t *comments.Thread, format string) *renderer {
 	return &renderer{ctx: ctx, s: s, t: t, format: format, users: map[string]users.User{}}
 }
 
@@ -123,7 +124,7 @@ func (r *renderer) user(id string) (users.User, error) {
 	if u, ok := r.users[id]; ok {
 		return u, nil
 	}
-	u, err := r.s.content.User(r.ctx, id)
+	u, err := r.s.User(r.ctx, id)
 	if err != nil {
 		return users.User{}, err
 	}
@@ -171,20 +172,16 @@ func (r *renderer) reactions(rs []model.Reaction) ([]EmojiReaction, error) {
 
 func (r *renderer) permissions(author string) CommentPermissions {
 	may := r.t.May(access.CommentContent)
-	return CommentPermissions{View: true, Edit: r.t.owns(author), Reply: may, React: may, Delete: r.t.owns(author)}
+	return CommentPermissions{View: true, Edit: r.t.Owns(author), Reply: may, React: may, Delete: r.t.Owns(author)}
 }
 
 // page renders a comment's target page against the thread's current
 // revision.
 func (r *renderer) page(p *model.CommentPage) (*CommentTargetPage, error) {
-	if r.t.tree == nil || r.t.treeRev != r.t.Revision() {
-		_, ix, err := r.s.content.Repo.Load(r.ctx, r.t.Space.ID, r.t.Revision())
-		if err != nil {
-			return nil, err
-		}
-		r.t.tree, r.t.treeRev = ix, r.t.Revision()
+	latest, err := r.s.Tree(r.ctx, r.t)
+	if err != nil {
+		return nil, err
 	}
-	latest := r.t.tree
 	cur := latest.Page(p.ID)
 	if cur == nil {
 		v := &CommentTargetPage{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Icon: p.Icon, Path: p.Path, Outdated: true}

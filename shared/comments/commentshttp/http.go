@@ -1,4 +1,8 @@
-package comments
+// Package commentshttp is the comments family's HTTP layer: the same ten
+// operations on a space's content and on a change request, their bodies,
+// parameters and answers (the views of comments and replies, with their
+// URLs), on the service of package comments (which knows no HTTP).
+package commentshttp
 
 import (
 	"context"
@@ -8,8 +12,10 @@ import (
 	"unicode"
 
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/paging"
 )
 
 // CommentBody is a body as sent: {markdown}, or {} for an empty body.
@@ -78,7 +84,7 @@ type SpacePath struct {
 	SpaceID string `path:"spaceId" maxLength:"64"`
 }
 
-func (p SpacePath) where() Where { return Where{Space: p.SpaceID} }
+func (p SpacePath) where() comments.Where { return comments.Where{Space: p.SpaceID} }
 
 // ChangeRequestPath locates a change request's thread.
 type ChangeRequestPath struct {
@@ -86,8 +92,8 @@ type ChangeRequestPath struct {
 	ChangeRequestID string `path:"changeRequestId" maxLength:"64" doc:"The change request's id or its number in the space"`
 }
 
-func (p ChangeRequestPath) where() Where {
-	return Where{Space: p.SpaceID, ChangeRequest: p.ChangeRequestID}
+func (p ChangeRequestPath) where() comments.Where {
+	return comments.Where{Space: p.SpaceID, ChangeRequest: p.ChangeRequestID}
 }
 
 // CommentPath names a comment of a thread.
@@ -271,7 +277,11 @@ type (
 	}
 )
 
-type located interface{ where() Where }
+type located interface{ where() comments.Where }
+
+// same is the identity: the lists' items are rendered before they are
+// listed (a rendering may fail).
+func same[T any](v T) T { return v }
 
 type commentOut struct {
 	Body Comment
@@ -292,7 +302,7 @@ type repliesOut struct {
 func list[I interface {
 	located
 	list() ListQuery
-}](s *Service) func(context.Context, *I) (*commentsOut, error) {
+}](s *comments.Service) func(context.Context, *I) (*commentsOut, error) {
 	return func(ctx context.Context, in *I) (*commentsOut, error) {
 		q := (*in).list()
 		var authors []string
@@ -303,21 +313,20 @@ func list[I interface {
 				}
 			}
 		}
-		t, p, err := s.List(ctx, (*in).where(), Filter{Order: q.Order, Status: q.Status, Page: q.CommentTargetPage, Authors: authors}, q.ListParams)
+		t, p, err := s.List(ctx, (*in).where(), comments.Filter{Order: q.Order, Status: q.Status, Page: q.CommentTargetPage, Authors: authors}, q.Request())
 		if err != nil {
 			return nil, err
 		}
-		r := s.renderer(ctx, t, q.Format)
-		out := &commentsOut{Body: httpapi.List[Comment]{Items: make([]Comment, 0, len(p.Comments)), Next: p.Next}}
-		for _, c := range p.Comments {
+		r := newRenderer(ctx, s, t, q.Format)
+		items := make([]Comment, 0, len(p.Items))
+		for _, c := range p.Items {
 			v, err := r.comment(c)
 			if err != nil {
 				return nil, err
 			}
-			out.Body.Items = append(out.Body.Items, v)
+			items = append(items, v)
 		}
-		out.Body.Count = len(out.Body.Items)
-		return out, nil
+		return &commentsOut{Body: httpapi.ListPage(paging.Page[Comment]{Items: items, Next: p.Next}, same[Comment])}, nil
 	}
 }
 
@@ -325,14 +334,14 @@ func create[I interface {
 	located
 	format() string
 	create() CreateCommentBody
-}](s *Service) func(context.Context, *I) (*commentOut, error) {
+}](s *comments.Service) func(context.Context, *I) (*commentOut, error) {
 	return func(ctx context.Context, in *I) (*commentOut, error) {
 		b := (*in).create()
-		t, c, err := s.Create(ctx, (*in).where(), NewComment{Body: b.Body.text(), Page: b.Page, Node: b.Node})
+		t, c, err := s.Create(ctx, (*in).where(), comments.NewComment{Body: b.Body.text(), Page: b.Page, Node: b.Node})
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.renderer(ctx, t, (*in).format()).comment(c)
+		v, err := newRenderer(ctx, s, t, (*in).format()).comment(c)
 		return &commentOut{Body: v}, err
 	}
 }
@@ -341,13 +350,13 @@ func get[I interface {
 	located
 	format() string
 	comment() string
-}](s *Service) func(context.Context, *I) (*commentOut, error) {
+}](s *comments.Service) func(context.Context, *I) (*commentOut, error) {
 	return func(ctx context.Context, in *I) (*commentOut, error) {
 		t, c, err := s.Get(ctx, (*in).where(), (*in).comment())
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.renderer(ctx, t, (*in).format()).comment(c)
+		v, err := newRenderer(ctx, s, t, (*in).format()).comment(c)
 		return &commentOut{Body: v}, err
 	}
 }
@@ -357,7 +366,7 @@ func update[I interface {
 	format() string
 	comment() string
 	update() UpdateCommentBody
-}](s *Service) func(context.Context, *I) (*commentOut, error) {
+}](s *comments.Service) func(context.Context, *I) (*commentOut, error) {
 	return func(ctx context.Context, in *I) (*commentOut, error) {
 		b := (*in).update()
 		if err := emojis("addedReactions", b.AddedReactions); err != nil {
@@ -366,12 +375,12 @@ func update[I interface {
 		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
 			return nil, err
 		}
-		ch := Change{Resolved: b.Resolved, SetBody: b.Body != nil, Body: b.Body.text(), Added: b.AddedReactions, Removed: b.RemovedReactions}
+		ch := comments.Change{Resolved: b.Resolved, SetBody: b.Body != nil, Body: b.Body.text(), Added: b.AddedReactions, Removed: b.RemovedReactions}
 		t, c, err := s.Update(ctx, (*in).where(), (*in).comment(), ch)
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.renderer(ctx, t, (*in).format()).comment(c)
+		v, err := newRenderer(ctx, s, t, (*in).format()).comment(c)
 		return &commentOut{Body: v}, err
 	}
 }
@@ -379,7 +388,7 @@ func update[I interface {
 func remove[I interface {
 	located
 	comment() string
-}](s *Service) func(context.Context, *I) (*struct{}, error) {
+}](s *comments.Service) func(context.Context, *I) (*struct{}, error) {
 	return func(ctx context.Context, in *I) (*struct{}, error) {
 		return nil, s.Delete(ctx, (*in).where(), (*in).comment())
 	}
@@ -389,24 +398,23 @@ func listReplies[I interface {
 	located
 	comment() string
 	list() RepliesQuery
-}](s *Service) func(context.Context, *I) (*repliesOut, error) {
+}](s *comments.Service) func(context.Context, *I) (*repliesOut, error) {
 	return func(ctx context.Context, in *I) (*repliesOut, error) {
 		q := (*in).list()
-		t, p, err := s.ListReplies(ctx, (*in).where(), (*in).comment(), q.ListParams)
+		t, p, err := s.ListReplies(ctx, (*in).where(), (*in).comment(), q.Request())
 		if err != nil {
 			return nil, err
 		}
-		r := s.renderer(ctx, t, q.Format)
-		out := &repliesOut{Body: httpapi.List[CommentReply]{Items: make([]CommentReply, 0, len(p.Replies)), Next: p.Next}}
-		for _, x := range p.Replies {
+		r := newRenderer(ctx, s, t, q.Format)
+		items := make([]CommentReply, 0, len(p.Items))
+		for _, x := range p.Items {
 			v, err := r.reply(x)
 			if err != nil {
 				return nil, err
 			}
-			out.Body.Items = append(out.Body.Items, v)
+			items = append(items, v)
 		}
-		out.Body.Count = len(out.Body.Items)
-		return out, nil
+		return &repliesOut{Body: httpapi.ListPage(paging.Page[CommentReply]{Items: items, Next: p.Next}, same[CommentReply])}, nil
 	}
 }
 
@@ -415,14 +423,14 @@ func createReply[I interface {
 	format() string
 	comment() string
 	create() CreateReplyBody
-}](s *Service) func(context.Context, *I) (*replyOut, error) {
+}](s *comments.Service) func(context.Context, *I) (*replyOut, error) {
 	return func(ctx context.Context, in *I) (*replyOut, error) {
 		b := (*in).create()
 		t, x, err := s.CreateReply(ctx, (*in).where(), (*in).comment(), b.Body.text())
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.renderer(ctx, t, (*in).format()).reply(x)
+		v, err := newRenderer(ctx, s, t, (*in).format()).reply(x)
 		return &replyOut{Body: v}, err
 	}
 }
@@ -432,13 +440,13 @@ func getReply[I interface {
 	format() string
 	comment() string
 	reply() string
-}](s *Service) func(context.Context, *I) (*replyOut, error) {
+}](s *comments.Service) func(context.Context, *I) (*replyOut, error) {
 	return func(ctx context.Context, in *I) (*replyOut, error) {
 		t, x, err := s.GetReply(ctx, (*in).where(), (*in).comment(), (*in).reply())
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.renderer(ctx, t, (*in).format()).reply(x)
+		v, err := newRenderer(ctx, s, t, (*in).format()).reply(x)
 		return &replyOut{Body: v}, err
 	}
 }
@@ -449,7 +457,7 @@ func updateReply[I interface {
 	comment() string
 	reply() string
 	update() UpdateReplyBody
-}](s *Service) func(context.Context, *I) (*replyOut, error) {
+}](s *comments.Service) func(context.Context, *I) (*replyOut, error) {
 	return func(ctx context.Context, in *I) (*replyOut, error) {
 		b := (*in).update()
 		if err := emojis("addedReactions", b.AddedReactions); err != nil {
@@ -458,12 +466,12 @@ func updateReply[I interface {
 		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
 			return nil, err
 		}
-		ch := ReplyChange{SetBody: b.Body != nil, Body: b.Body.text(), Added: b.AddedReactions, Removed: b.RemovedReactions}
+		ch := comments.ReplyChange{SetBody: b.Body != nil, Body: b.Body.text(), Added: b.AddedReactions, Removed: b.RemovedReactions}
 		t, x, err := s.UpdateReply(ctx, (*in).where(), (*in).comment(), (*in).reply(), ch)
 		if err != nil {
 			return nil, err
 		}
-		v, err := s.renderer(ctx, t, (*in).format()).reply(x)
+		v, err := newRenderer(ctx, s, t, (*in).format()).reply(x)
 		return &replyOut{Body: v}, err
 	}
 }
@@ -472,18 +480,18 @@ func removeReply[I interface {
 	located
 	comment() string
 	reply() string
-}](s *Service) func(context.Context, *I) (*struct{}, error) {
+}](s *comments.Service) func(context.Context, *I) (*struct{}, error) {
 	return func(ctx context.Context, in *I) (*struct{}, error) {
 		return nil, s.DeleteReply(ctx, (*in).where(), (*in).comment(), (*in).reply())
 	}
 }
 
 // Routes adds the comments family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, comments.New(d)) }
 
 // Register adds the comments family's operations: the same ten on a
 // space's content and on a change request.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *comments.Service) {
 	const spaceTag, crTag = "Space comments", "Change request comments"
 	sb := "/v1/spaces/{spaceId}/comments"
 	cb := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments"

@@ -1,4 +1,7 @@
-package gitsync
+// Package gitsynchttp is the Git Sync family's HTTP layer: its operations
+// (import and export requests, Git info), request bodies and response
+// shapes, on the service of package gitsync (which knows no HTTP).
+package gitsynchttp
 
 import (
 	"context"
@@ -8,9 +11,9 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/queue"
 )
 
 // GitInfoBody is the gitInfo of a request: provider details to keep on the
@@ -112,18 +115,11 @@ type spacePath struct {
 	SpaceID string `path:"spaceId" maxLength:"64"`
 }
 
-// Handlers are the Git worker's job handlers, by kind, on the service built
-// from d.
-func Handlers(d *deps.Deps) map[string]queue.Handler {
-	h := New(d).Handle
-	return map[string]queue.Handler{ImportKind: h, ExportKind: h}
-}
-
 // Routes adds the gitsync family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, gitsync.New(d)) }
 
 // Register adds the Git Sync operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *gitsync.Service) {
 	const tag = "Git"
 	provider := func(g *GitInfoBody) (string, string) {
 		if g == nil {
@@ -139,7 +135,7 @@ func Register(api *httpapi.API, s *Service) {
 		}) (*struct{}, error) {
 			b := in.Body
 			prov, provURL := provider(b.GitInfo)
-			return nil, s.Import(ctx, in.SpaceID, Request{URL: b.URL, Ref: b.Ref, RepoTreeURL: b.RepoTreeURL, RepoCommitURL: b.RepoCommitURL,
+			return nil, s.Import(ctx, in.SpaceID, gitsync.Request{URL: b.URL, Ref: b.Ref, RepoTreeURL: b.RepoTreeURL, RepoCommitURL: b.RepoCommitURL,
 				ProjectDir: b.RepoProjectDirectory, Timestamp: b.Timestamp, Force: b.Force, Standalone: b.Standalone,
 				Provider: prov, ProviderURL: provURL})
 		})
@@ -151,7 +147,7 @@ func Register(api *httpapi.API, s *Service) {
 		}) (*struct{}, error) {
 			b := in.Body
 			prov, provURL := provider(b.GitInfo)
-			return nil, s.Export(ctx, in.SpaceID, Request{URL: b.URL, Ref: b.Ref, RepoTreeURL: b.RepoTreeURL, RepoCommitURL: b.RepoCommitURL,
+			return nil, s.Export(ctx, in.SpaceID, gitsync.Request{URL: b.URL, Ref: b.Ref, RepoTreeURL: b.RepoTreeURL, RepoCommitURL: b.RepoCommitURL,
 				ProjectDir: b.RepoProjectDirectory, Timestamp: b.Timestamp, Force: b.Force, CommitMessage: b.CommitMessage,
 				Provider: prov, ProviderURL: provURL})
 		})

@@ -1,11 +1,12 @@
-package content
+package contenthttp
 
 import (
 	"context"
 	"net/http"
 
-	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/paging"
 )
 
 // LinkListParams are the query parameters of a page's links.
@@ -26,52 +27,51 @@ type backlinksIn struct {
 	httpapi.ListParams
 }
 
+// LinkList is a page of a page's links.
+type LinkList struct {
+	Next  *httpapi.NextPage  `json:"next,omitempty"`
+	Count int                `json:"count" doc:"Number of items in this page"`
+	Items []content.LinkItem `json:"items"`
+	Stats content.LinkStats  `json:"stats"`
+}
+
 // LinksOut answers a page's links.
 type LinksOut struct {
 	Body LinkList
 }
 
+// LinksOutOf renders a page of links.
+func LinksOutOf(l content.Links) *LinksOut {
+	list := httpapi.ListPage(l.Page, func(it content.LinkItem) content.LinkItem { return it })
+	return &LinksOut{Body: LinkList{Next: list.Next, Count: list.Count, Items: list.Items, Stats: l.Stats}}
+}
+
 // BacklinksOut answers a file's backlinks.
 type BacklinksOut struct {
-	Body httpapi.List[ContentLocation]
+	Body httpapi.List[content.ContentLocation]
 }
 
 // BacklinksOutOf renders a page of backlinks.
-func BacklinksOutOf(p BacklinksPage) *BacklinksOut {
-	return &BacklinksOut{Body: httpapi.List[ContentLocation]{Items: p.Items, Count: len(p.Items), Next: p.Next}}
+func BacklinksOutOf(p paging.Page[content.ContentLocation]) *BacklinksOut {
+	return &BacklinksOut{Body: httpapi.ListPage(p, func(l content.ContentLocation) content.ContentLocation { return l })}
 }
 
 // registerLinks adds the links and backlinks of the space's head.
-func registerLinks(api *httpapi.API, s *Service) {
+func registerLinks(api *httpapi.API, s *content.Service) {
 	const tag = "Space content"
-	head := func(ctx context.Context, spaceID string) (LinkContext, error) {
-		sp, role, err := s.Space(ctx, spaceID, access.ReadContent)
-		if err != nil {
-			return LinkContext{}, err
-		}
-		return LinkContext{Source: HeadSource(ctx, sp), Role: role}, nil
-	}
 	httpapi.Register(api, httpapi.Op{ID: "listPageLinksInSpace", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/links", Tag: tag,
 		Summary: "List the links of a page of the space's current revision, with their status"},
 		func(ctx context.Context, in *linksIn) (*LinksOut, error) {
-			lc, err := head(ctx, in.SpaceID)
+			l, err := s.PageLinks(ctx, content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}, in.PageID, in.Status, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			l, err := s.PageLinks(ctx, lc, in.PageID, in.Status, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			return &LinksOut{Body: l}, nil
+			return LinksOutOf(l), nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listSpaceFileBacklinks", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", Tag: tag,
 		Summary: "List the pages of the space's current revision that reference a file"},
 		func(ctx context.Context, in *backlinksIn) (*BacklinksOut, error) {
-			lc, err := head(ctx, in.SpaceID)
-			if err != nil {
-				return nil, err
-			}
-			p, err := s.FileBacklinks(ctx, lc, in.FileID, in.ListParams)
+			p, err := s.FileBacklinks(ctx, content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}, in.FileID, in.Request())
 			if err != nil {
 				return nil, err
 			}

@@ -1,13 +1,21 @@
-package changerequests
+// Package changerequestshttp is the change requests family's HTTP layer:
+// its operations (requests, authoring, merge and update, the request's
+// content and links, the PDF export), request bodies and answers, on the
+// service of package changerequests (which knows no HTTP). The content
+// reads reuse package contenthttp's parameters and answers.
+package changerequestshttp
 
 import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 )
 
 // CreateChangeRequestBody is the (optional) body of POST .../change-requests.
@@ -59,60 +67,48 @@ type patchIn struct {
 }
 
 // view renders one request for the space's current head.
-func (s *Service) view(ctx context.Context, cr model.ChangeRequest, sp model.Space) (content.ChangeRequest, error) {
-	by, err := s.content.User(ctx, cr.CreatedBy)
+func view(ctx context.Context, s *changerequests.Service, cr model.ChangeRequest, sp model.Space) (content.ChangeRequest, error) {
+	vs, err := views(ctx, s, []model.ChangeRequest{cr}, sp)
 	if err != nil {
 		return content.ChangeRequest{}, err
 	}
-	return content.ChangeRequestView(ctx, cr, sp.Revision, by), nil
+	return vs[0], nil
 }
 
 // views renders requests, reading each creator once.
-func (s *Service) views(ctx context.Context, crs []model.ChangeRequest, sp model.Space) ([]content.ChangeRequest, error) {
-	byID := map[string]model.User{}
+func views(ctx context.Context, s *changerequests.Service, crs []model.ChangeRequest, sp model.Space) ([]content.ChangeRequest, error) {
+	by, err := s.Creators(ctx, crs)
+	if err != nil {
+		return nil, err
+	}
+	b := contenthttp.Bases(ctx)
 	out := make([]content.ChangeRequest, 0, len(crs))
 	for _, cr := range crs {
-		u, ok := byID[cr.CreatedBy]
-		if !ok {
-			var err error
-			if u, err = s.content.User(ctx, cr.CreatedBy); err != nil {
-				return nil, err
-			}
-			byID[cr.CreatedBy] = u
-		}
-		out = append(out, content.ChangeRequestView(ctx, cr, sp.Revision, u))
+		out = append(out, content.ChangeRequestView(ctx, b, cr, sp.Revision, by[cr.CreatedBy]))
 	}
 	return out, nil
 }
 
 // Routes adds the changerequests family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, changerequests.New(d)) }
 
 // Register adds the change requests family's operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *changerequests.Service) {
 	const tag = "Change requests"
 	base := "/v1/spaces/{spaceId}/change-requests"
 	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestsForSpace", Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "List a space's change requests (newest first)"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			f := Filter{Status: in.Status, Contributor: in.Contributor}
-			if f.Status == "" {
-				f.Status = model.CROpen
-			}
-			scope := "change-requests:" + in.SpaceID + ":" + f.Status + ":" + f.Contributor
-			after, err := s.d.Pager.Key(scope, in.Page)
+			p, sp, err := s.List(ctx, in.SpaceID, changerequests.Filter{Status: in.Status, Contributor: in.Contributor}, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			p, sp, err := s.List(ctx, in.SpaceID, f, in.Size(), after)
+			items, err := views(ctx, s, p.Items, sp)
 			if err != nil {
 				return nil, err
 			}
-			items, err := s.views(ctx, p.ChangeRequests, sp)
-			if err != nil {
-				return nil, err
-			}
-			return &listOut{Body: httpapi.List[content.ChangeRequest]{Items: items, Count: len(items), Next: s.d.Pager.Next(scope, p.Next)}}, nil
+			list := httpapi.ListPage(paging.Page[content.ChangeRequest]{Items: items, Next: p.Next}, func(v content.ChangeRequest) content.ChangeRequest { return v })
+			return &listOut{Body: list}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createChangeRequest", Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a change request on the space's current content"},
@@ -121,11 +117,11 @@ func Register(api *httpapi.API, s *Service) {
 			if in.Body != nil {
 				b = *in.Body
 			}
-			cr, sp, err := s.Create(ctx, in.SpaceID, Create{Subject: b.Subject, AgentTaskID: b.AgentTaskID})
+			cr, sp, err := s.Create(ctx, in.SpaceID, changerequests.Create{Subject: b.Subject, AgentTaskID: b.AgentTaskID})
 			if err != nil {
 				return nil, err
 			}
-			v, err := s.view(ctx, cr, sp)
+			v, err := view(ctx, s, cr, sp)
 			if err != nil {
 				return nil, err
 			}
@@ -138,7 +134,7 @@ func Register(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			v, err := s.view(ctx, cr, sp)
+			v, err := view(ctx, s, cr, sp)
 			if err != nil {
 				return nil, err
 			}
@@ -147,11 +143,11 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequestById", Method: http.MethodPatch, Path: base + "/{changeRequestId}", Tag: tag,
 		Summary: "Update a change request's subject or status"},
 		func(ctx context.Context, in *patchIn) (*crOut, error) {
-			cr, sp, err := s.Update(ctx, in.SpaceID, in.ChangeRequestID, Change{Subject: in.Body.Subject, Status: in.Body.Status})
+			cr, sp, err := s.Update(ctx, in.SpaceID, in.ChangeRequestID, changerequests.Change{Subject: in.Body.Subject, Status: in.Body.Status})
 			if err != nil {
 				return nil, err
 			}
-			v, err := s.view(ctx, cr, sp)
+			v, err := view(ctx, s, cr, sp)
 			if err != nil {
 				return nil, err
 			}

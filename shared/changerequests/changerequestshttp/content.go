@@ -1,0 +1,95 @@
+package changerequestshttp
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
+	"github.com/galleydocs/galley/shared/httpapi"
+)
+
+// at is a change request's content, for the content service's reads
+// (which check the caller may read the space).
+func at(ctx context.Context, spaceID, ref string) content.At {
+	return content.At{SpaceID: spaceID, ChangeRequest: ref, Bases: contenthttp.Bases(ctx)}
+}
+
+type contentIn struct {
+	SpaceID         string `path:"spaceId" maxLength:"64"`
+	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	contenthttp.ReadParams
+}
+
+type pageIn struct {
+	SpaceID         string `path:"spaceId" maxLength:"64"`
+	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	PageID          string `path:"pageId" maxLength:"64"`
+	contenthttp.PageParams
+}
+
+type filesIn struct {
+	SpaceID         string `path:"spaceId" maxLength:"64"`
+	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	contenthttp.FileListParams
+}
+
+type fileIn struct {
+	SpaceID         string `path:"spaceId" maxLength:"64"`
+	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	FileID          string `path:"fileId" maxLength:"64"`
+	contenthttp.ReadParams
+}
+
+// registerContent adds the reads of a change request's content.
+func registerContent(api *httpapi.API, s *changerequests.Service) {
+	c := s.Content()
+	const tag = "Change request content"
+	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"
+	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Method: http.MethodGet, Path: base, Tag: tag,
+		Summary: "Get a change request's current revision"},
+		func(ctx context.Context, in *contentIn) (*contenthttp.RevisionOut, error) {
+			rev, err := c.RevisionOf(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &contenthttp.RevisionOut{Body: rev}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Method: http.MethodGet, Path: base + "/pages", Tag: tag,
+		Summary: "List the pages of a change request (nested)"},
+		func(ctx context.Context, in *contentIn) (*contenthttp.PagesOut, error) {
+			pages, err := c.Pages(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &contenthttp.PagesOut{Body: contenthttp.PagesList{Pages: pages}}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
+		Summary: "Get a page of a change request"},
+		func(ctx context.Context, in *pageIn) (*contenthttp.PageOut, error) {
+			p, err := c.Page(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID, in.Format, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &contenthttp.PageOut{Body: p}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listFilesInChangeRequestById", Method: http.MethodGet, Path: base + "/files", Tag: tag,
+		Summary: "List the files of a change request"},
+		func(ctx context.Context, in *filesIn) (*contenthttp.FilesOut, error) {
+			p, err := c.Files(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Request(), in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return contenthttp.FilesOutOf(p), nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getFileInChangeRequestById", Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
+		Summary: "Get a file of a change request"},
+		func(ctx context.Context, in *fileIn) (*contenthttp.FileOut, error) {
+			f, err := c.File(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.FileID, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &contenthttp.FileOut{Body: f}, nil
+		})
+}
