@@ -26,7 +26,7 @@ import (
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/search/searchhttp"
-	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/translations/translationshttp"
@@ -44,7 +44,7 @@ func All() []app.Family {
 		app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes),
 		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
 		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequests.Routes),
-		app.NewFamily("sites", "SitesFunction", sites.Routes),
+		app.NewFamily("sites", "SitesFunction", siteshttp.Routes),
 		app.NewFamily("content", "ContentFunction", content.Routes),
 		app.NewFamily("search", "SearchFunction", searchhttp.Routes),
 		// Single sign-on (SAML providers, login info, the SAML login) and
