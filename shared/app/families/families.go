@@ -23,7 +23,7 @@ import (
 	"github.com/galleydocs/galley/shared/imports/importshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
-	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/search/searchhttp"
 	"github.com/galleydocs/galley/shared/sites/siteshttp"
@@ -39,7 +39,7 @@ func All() []app.Family {
 		// The users function also serves the API's OpenAPI document
 		// (generated from every family, embedded: see package apidoc).
 		app.NewFamily("users", "UsersFunction", users.Routes, apidoc.Routes),
-		app.NewFamily("orgs", "OrganizationsFunction", orgs.Routes),
+		app.NewFamily("orgs", "OrganizationsFunction", orgshttp.Routes),
 		app.NewFamily("spaces", "SpacesFunction", spaces.Routes),
 		app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes),
 		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
