@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("orgs", "OrganizationsFunction", orgs.Routes)) }
+func main() { app.StartLambda(app.NewFamily("orgs", "OrganizationsFunction", orgshttp.Routes)) }

@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/sites/siteshttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("sites", "SitesFunction", sites.Routes)) }
+func main() { app.StartLambda(app.NewFamily("sites", "SitesFunction", siteshttp.Routes)) }

@@ -13,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -35,7 +36,7 @@ func on(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaces.Register(api, spaces.New(k.Deps))
 	collectionshttp.Register(api, collections.New(k.Deps))
-	orgs.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
+	orgshttp.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
 	for _, name := range []string{"alice", "rita", "gus"} {
 		u, tok := k.User(name)

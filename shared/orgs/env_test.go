@@ -18,6 +18,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -43,7 +44,7 @@ func newEnv(t *testing.T) *env {
 	}
 	api := httpapi.New(httpapi.Config{Auth: us, Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	users.Register(api, us)
-	orgs.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
+	orgshttp.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
 	return &env{t: t, d: k.Deps, api: api, h: api.Handler(), users: us, root: access.WithCaller(k.Ctx, c)}
 }
 

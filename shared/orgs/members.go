@@ -8,9 +8,9 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -56,9 +56,9 @@ type MemberFilter struct {
 // the store has no index on roles, names or last-seen times. Either way a
 // page token is bound to the organization and to every filter, sort and
 // order, so a token of one list is refused by another.
-func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter, p httpapi.ListParams) ([]MemberWithUser, *httpapi.NextPage, error) {
+func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter, r paging.Request) (paging.Page[MemberWithUser], error) {
 	if _, _, err := s.require(ctx, orgID, access.ListMembers); err != nil {
-		return nil, nil, err
+		return paging.Page[MemberWithUser]{}, err
 	}
 	if f.Sort == "" {
 		f.Sort = SortJoinedAt
@@ -67,10 +67,10 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 		f.Order = OrderDesc
 	}
 	if f.Sort != SortJoinedAt && f.Sort != SortLastSeenAt {
-		return nil, nil, apperr.Field("sort", "must be joinedAt or lastSeenAt")
+		return paging.Page[MemberWithUser]{}, apperr.Field("sort", "must be joinedAt or lastSeenAt")
 	}
 	if f.Order != OrderAsc && f.Order != OrderDesc {
-		return nil, nil, apperr.Field("order", "must be asc or desc")
+		return paging.Page[MemberWithUser]{}, apperr.Field("order", "must be asc or desc")
 	}
 	var roleFilter *model.Role
 	if f.Role != "" {
@@ -78,29 +78,29 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 		if f.Role == RoleFilterGuest {
 			r = model.RoleGuest
 		} else if r == model.RoleGuest || !r.Valid() {
-			return nil, nil, apperr.Field("role", "unknown role %q", f.Role)
+			return paging.Page[MemberWithUser]{}, apperr.Field("role", "unknown role %q", f.Role)
 		}
 		roleFilter = &r
 	}
 	desc := f.Order == OrderDesc
-	sc := httpapi.Scope("listMembers", keys.OrgPartition(orgID), "role="+f.Role, "search="+f.Search, "sort="+f.Sort, "order="+f.Order)
+	sc := paging.Scope("listMembers", keys.OrgPartition(orgID), "role="+f.Role, "search="+f.Search, "sort="+f.Sort, "order="+f.Order)
 
 	if roleFilter == nil && f.Search == "" && f.Sort == SortJoinedAt {
-		after, err := s.d.Pager.Key(sc, p.Page)
+		after, err := s.d.Cursors.After(sc, r.Cursor)
 		if err != nil {
-			return nil, nil, err
+			return paging.Page[MemberWithUser]{}, err
 		}
-		ms, next, err := records.QueryPage[model.Member](ctx, s.d.Store, store.Query{Index: store.GSI2, PK: keys.OrgMembers(orgID), Reverse: desc, Limit: p.Size(), After: after})
+		ms, next, err := records.QueryPage[model.Member](ctx, s.d.Store, store.Query{Index: store.GSI2, PK: keys.OrgMembers(orgID), Reverse: desc, Limit: r.Size(), After: after})
 		if err != nil {
-			return nil, nil, fmt.Errorf("list members: %w", err)
+			return paging.Page[MemberWithUser]{}, fmt.Errorf("list members: %w", err)
 		}
 		out, err := s.withUsers(ctx, ms)
-		return out, s.d.Pager.Next(sc, next), err
+		return paging.Page[MemberWithUser]{Items: out, Next: s.d.Cursors.Next(sc, next)}, err
 	}
 
 	ms, err := s.allMembers(ctx, orgID)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[MemberWithUser]{}, err
 	}
 	kept := ms[:0]
 	for _, m := range ms {
@@ -116,7 +116,7 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 	if f.Search != "" {
 		all, err := s.withUsers(ctx, kept)
 		if err != nil {
-			return nil, nil, err
+			return paging.Page[MemberWithUser]{}, err
 		}
 		q := strings.ToLower(f.Search)
 		for _, mu := range all {
@@ -137,20 +137,20 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 		return stamp(t) + "#" + mu.Member.UserID
 	}
 	sortBy(list, key, desc)
-	page, next, err := httpapi.Window(s.d.Pager, sc, p, list, key, desc)
+	page, err := paging.Window(s.d.Cursors, sc, r, list, key, desc)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[MemberWithUser]{}, err
 	}
 	if f.Search == "" {
-		ms := make([]model.Member, len(page))
-		for i, mu := range page {
+		ms := make([]model.Member, len(page.Items))
+		for i, mu := range page.Items {
 			ms[i] = mu.Member
 		}
-		if page, err = s.withUsers(ctx, ms); err != nil {
-			return nil, nil, err
+		if page.Items, err = s.withUsers(ctx, ms); err != nil {
+			return paging.Page[MemberWithUser]{}, err
 		}
 	}
-	return page, next, nil
+	return page, nil
 }
 
 // withUsers pairs members with their users.
@@ -280,37 +280,37 @@ type SpaceGrant struct {
 // not read are left out. Spaces come from the organization's list of live
 // spaces (GSI1), by space id: creation order, newest first unless order is
 // asc. A page holds at most limit spaces, fewer when some are left out.
-func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string, p httpapi.ListParams) ([]SpaceGrant, *httpapi.NextPage, error) {
+func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string, r paging.Request) (paging.Page[SpaceGrant], error) {
 	c, _, err := s.requireSelfOr(ctx, orgID, userID, access.ListMembers)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[SpaceGrant]{}, err
 	}
 	if order == "" {
 		order = OrderDesc
 	}
 	if order != OrderAsc && order != OrderDesc {
-		return nil, nil, apperr.Field("order", "must be asc or desc")
+		return paging.Page[SpaceGrant]{}, apperr.Field("order", "must be asc or desc")
 	}
-	sc := httpapi.Scope("listMemberSpaces", spaces.OrgListKey(orgID), "member="+userID, "order="+order)
-	after, err := s.d.Pager.Key(sc, p.Page)
+	sc := paging.Scope("listMemberSpaces", spaces.OrgListKey(orgID), "member="+userID, "order="+order)
+	after, err := s.d.Cursors.After(sc, r.Cursor)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[SpaceGrant]{}, err
 	}
 	m, _, err := s.getMember(ctx, orgID, userID)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[SpaceGrant]{}, err
 	}
 	if m.Disabled {
-		return []SpaceGrant{}, nil, nil
+		return paging.Page[SpaceGrant]{Items: []SpaceGrant{}}, nil
 	}
 	caller, err := s.d.Authz.Viewer(ctx, c, orgID)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[SpaceGrant]{}, err
 	}
 	member := s.d.Authz.ViewerOf(m)
-	sps, next, err := spaces.LivePage(ctx, s.d.Store, orgID, order == OrderDesc, p.Size(), after)
+	sps, next, err := spaces.LivePage(ctx, s.d.Store, orgID, order == OrderDesc, r.Size(), after)
 	if err != nil {
-		return nil, nil, fmt.Errorf("list spaces: %w", err)
+		return paging.Page[SpaceGrant]{}, fmt.Errorf("list spaces: %w", err)
 	}
 	out := []SpaceGrant{}
 	for _, sp := range sps {
@@ -319,17 +319,17 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 		}
 		level, err := member.Level(ctx, access.SpaceNode(sp))
 		if err != nil {
-			return nil, nil, err
+			return paging.Page[SpaceGrant]{}, err
 		}
 		mine, err := caller.Level(ctx, access.SpaceNode(sp))
 		if err != nil {
-			return nil, nil, err
+			return paging.Page[SpaceGrant]{}, err
 		}
 		if access.Allowed(level, access.ReadContent) && access.Allowed(mine, access.ReadContent) {
 			out = append(out, SpaceGrant{Permission: level, Space: sp, CallerLevel: mine})
 		}
 	}
-	return out, s.d.Pager.Next(sc, next), nil
+	return paging.Page[SpaceGrant]{Items: out, Next: s.d.Cursors.Next(sc, next)}, nil
 }
 
 // TeamOfMember is a team a member belongs to, with their role in it.
@@ -341,17 +341,17 @@ type TeamOfMember struct {
 // MemberTeams lists the teams of a member, by team id (creation order),
 // optionally only those whose title contains title (ignoring case); to
 // members who may list teams and to the member themself.
-func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string, p httpapi.ListParams) ([]TeamOfMember, *httpapi.NextPage, error) {
+func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string, r paging.Request) (paging.Page[TeamOfMember], error) {
 	_, cm, err := s.requireSelfOr(ctx, orgID, userID, access.ListTeams)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[TeamOfMember]{}, err
 	}
 	if _, _, err := s.getMember(ctx, orgID, userID); err != nil {
-		return nil, nil, err
+		return paging.Page[TeamOfMember]{}, err
 	}
 	tms, err := s.teamMembershipsOf(ctx, orgID, userID)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[TeamOfMember]{}, err
 	}
 	ks := make([]keys.Key, len(tms))
 	for i, tm := range tms {
@@ -359,7 +359,7 @@ func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string, 
 	}
 	ts, err := records.GetAll[model.Team](ctx, s.d.Store, ks)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[TeamOfMember]{}, err
 	}
 	q := strings.ToLower(title)
 	list := []TeamOfMember{}
@@ -370,8 +370,8 @@ func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string, 
 	}
 	key := func(t TeamOfMember) string { return t.Team.Team.ID }
 	sortBy(list, key, false)
-	sc := httpapi.Scope("listMemberTeams", keys.MemberTeams(orgID, userID), "title="+title)
-	return httpapi.Window(s.d.Pager, sc, p, list, key, false)
+	sc := paging.Scope("listMemberTeams", keys.MemberTeams(orgID, userID), "title="+title)
+	return paging.Window(s.d.Cursors, sc, r, list, key, false)
 }
 
 // isActiveAdmin reports whether a member currently holds admin rights.

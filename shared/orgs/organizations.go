@@ -11,10 +11,10 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -124,20 +124,20 @@ func (s *Service) CreateOrganization(ctx context.Context, in NewOrganization) (O
 // ListOrganizations lists the organizations the caller is a member of, by
 // organization id (that is, in creation order), from the user's memberships
 // (GSI1).
-func (s *Service) ListOrganizations(ctx context.Context, p httpapi.ListParams) ([]OrgForCaller, *httpapi.NextPage, error) {
+func (s *Service) ListOrganizations(ctx context.Context, r paging.Request) (paging.Page[OrgForCaller], error) {
 	c, err := s.caller(ctx)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[OrgForCaller]{}, err
 	}
-	sc := httpapi.Scope("listOrganizations", keys.UserOrgs(c.UserID))
-	after, err := s.d.Pager.Key(sc, p.Page)
+	sc := paging.Scope("listOrganizations", keys.UserOrgs(c.UserID))
+	after, err := s.d.Cursors.After(sc, r.Cursor)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[OrgForCaller]{}, err
 	}
 	ms, next, err := records.QueryPage[model.Member](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.UserOrgs(c.UserID), SKPrefix: keys.OrgPrefix,
-		Limit: p.Size(), After: after})
+		Limit: r.Size(), After: after})
 	if err != nil {
-		return nil, nil, fmt.Errorf("list memberships: %w", err)
+		return paging.Page[OrgForCaller]{}, fmt.Errorf("list memberships: %w", err)
 	}
 	// Disabled memberships give no access, nor do other organizations to a
 	// token scoped to one (an SSO sign-in's); the page is then shorter.
@@ -148,17 +148,17 @@ func (s *Service) ListOrganizations(ctx context.Context, p httpapi.ListParams) (
 	}
 	read, err := records.GetAll[model.Organization](ctx, s.d.Store, ks)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[OrgForCaller]{}, err
 	}
 	out := make([]OrgForCaller, len(ms))
 	for i, m := range ms {
 		owns, err := s.ownsTeam(ctx, m)
 		if err != nil {
-			return nil, nil, err
+			return paging.Page[OrgForCaller]{}, err
 		}
 		out[i] = OrgForCaller{Org: read[i], Member: true, Role: m.Role, OwnsTeam: owns}
 	}
-	return out, s.d.Pager.Next(sc, next), nil
+	return paging.Page[OrgForCaller]{Items: out, Next: s.d.Cursors.Next(sc, next)}, nil
 }
 
 // GetOrganization returns an organization the caller is a member of

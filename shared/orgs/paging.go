@@ -2,7 +2,7 @@ package orgs
 
 import "sort"
 
-// sortBy sorts items by key, descending when desc, for httpapi.Window.
+// sortBy sorts items by key, descending when desc, for paging.Window.
 func sortBy[T any](items []T, key func(T) string, desc bool) {
 	sort.SliceStable(items, func(i, j int) bool {
 		if desc {

@@ -2,8 +2,8 @@
 // invites and email domains.
 //
 // The service decides (authorization through access.Authorizer, rules,
-// storage) and returns apperr errors; http.go declares the API shapes and
-// registers the operations.
+// storage) and returns apperr errors; it knows no HTTP: package orgshttp
+// declares the API shapes and registers the operations.
 //
 // Consistency rules kept here, each inside one transaction:
 //   - an organization's email-domain index items (keys.EmailDomain) always

@@ -9,10 +9,10 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -40,27 +40,27 @@ func (t TeamForCaller) Permissions() access.TeamPermissions { return access.ForT
 // manage: all of them for an admin, those they own otherwise, none for a
 // non-member. title keeps teams whose title contains it, ignoring case.
 // Teams are read whole and filtered in memory (an organization has few).
-func (s *Service) ListTeams(ctx context.Context, orgID, owner, title string, p httpapi.ListParams) ([]TeamForCaller, *httpapi.NextPage, error) {
+func (s *Service) ListTeams(ctx context.Context, orgID, owner, title string, r paging.Request) (paging.Page[TeamForCaller], error) {
 	_, cm, err := s.require(ctx, orgID, access.ListTeams)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[TeamForCaller]{}, err
 	}
-	sc := httpapi.Scope("listTeams", keys.OrgPartition(orgID), "owner="+owner, "title="+title)
-	if _, err := s.d.Pager.Key(sc, p.Page); err != nil {
-		return nil, nil, err
+	sc := paging.Scope("listTeams", keys.OrgPartition(orgID), "owner="+owner, "title="+title)
+	if _, err := s.d.Cursors.After(sc, r.Cursor); err != nil {
+		return paging.Page[TeamForCaller]{}, err
 	}
 	var manages func(model.Team) bool
 	if owner != "" {
 		om, _, err := s.getMember(ctx, orgID, owner)
 		switch {
 		case apperr.Is(err, apperr.NotFound) || (err == nil && om.Disabled):
-			return []TeamForCaller{}, nil, nil
+			return paging.Page[TeamForCaller]{Items: []TeamForCaller{}}, nil
 		case err != nil:
-			return nil, nil, err
+			return paging.Page[TeamForCaller]{}, err
 		case !isActiveAdmin(om):
 			tms, err := s.teamMembershipsOf(ctx, orgID, owner)
 			if err != nil {
-				return nil, nil, err
+				return paging.Page[TeamForCaller]{}, err
 			}
 			owned := map[string]bool{}
 			for _, tm := range tms {
@@ -73,11 +73,11 @@ func (s *Service) ListTeams(ctx context.Context, orgID, owner, title string, p h
 	}
 	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TeamPrefix})
 	if err != nil {
-		return nil, nil, fmt.Errorf("list teams: %w", err)
+		return paging.Page[TeamForCaller]{}, fmt.Errorf("list teams: %w", err)
 	}
 	ts, err := records.DecodeAll[model.Team](items)
 	if err != nil {
-		return nil, nil, err
+		return paging.Page[TeamForCaller]{}, err
 	}
 	q := strings.ToLower(title)
 	list := []TeamForCaller{}
@@ -88,7 +88,7 @@ func (s *Service) ListTeams(ctx context.Context, orgID, owner, title string, p h
 	}
 	key := func(t TeamForCaller) string { return t.Team.ID }
 	sortBy(list, key, false)
-	return httpapi.Window(s.d.Pager, sc, p, list, key, false)
+	return paging.Window(s.d.Cursors, sc, r, list, key, false)
 }
 
 // CreateTeam makes a team (admins only) holding the given members, who must

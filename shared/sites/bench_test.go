@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -79,7 +80,7 @@ func publishedSite(tb testing.TB, sections, perSection int) (*countingStore, fun
 		tb.Fatal(err)
 	}
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	sites.Register(api, svc)
+	siteshttp.Register(api, svc)
 	h := api.Handler()
 	path := "/v1/orgs/" + org.ID + "/sites/" + site.ID + "/published"
 	return cs, func() int {

@@ -5,10 +5,12 @@ import (
 	"crypto/subtle"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -41,7 +43,7 @@ type ShareLinkChange struct {
 // the site's item, which this write replaces.
 func (s *Service) UpdateShareLink(ctx context.Context, orgID, siteID, linkID string, ch ShareLinkChange) (model.Site, model.Role, error) {
 	return s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
-		l, err := shareLink(st.s, linkID)
+		l, err := FindShareLink(st.s, linkID)
 		if err != nil {
 			return nil, err
 		}
@@ -58,7 +60,7 @@ func (s *Service) UpdateShareLink(ctx context.Context, orgID, siteID, linkID str
 // DeleteShareLink removes a share link and its key.
 func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, linkID string) error {
 	_, _, err := s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
-		if _, err := shareLink(st.s, linkID); err != nil {
+		if _, err := FindShareLink(st.s, linkID); err != nil {
 			return nil, err
 		}
 		kept := st.s.ShareLinks[:0]
@@ -73,18 +75,28 @@ func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, linkID str
 	return err
 }
 
-// ShareLinks returns a site's share links in creation order. Their keys are
-// secrets: only administrators list them.
-func (s *Service) ShareLinks(ctx context.Context, orgID, siteID string) (Loaded, error) {
+// ShareLinks returns a page of a site's share links, in creation order,
+// with the site. Their keys are secrets: only administrators list them.
+func (s *Service) ShareLinks(ctx context.Context, orgID, siteID string, r paging.Request) (paging.Page[model.ShareLink], Loaded, error) {
+	scope := paging.Scope("share-links", siteID)
+	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
+		return paging.Page[model.ShareLink]{}, Loaded{}, err
+	}
 	l, err := s.load(ctx, orgID, siteID, opAdmin)
 	if err != nil {
-		return l, err
+		return paging.Page[model.ShareLink]{}, Loaded{}, err
 	}
 	sort.SliceStable(l.Site.ShareLinks, func(i, j int) bool { return l.Site.ShareLinks[i].ID < l.Site.ShareLinks[j].ID })
-	return l, nil
+	page, err := paging.Window(s.d.Cursors, scope, r, l.Site.ShareLinks, func(x model.ShareLink) string { return x.ID }, false)
+	if err != nil {
+		return paging.Page[model.ShareLink]{}, Loaded{}, err
+	}
+	return page, l, nil
 }
 
-func shareLink(site *model.Site, id string) (*model.ShareLink, error) {
+// FindShareLink returns the share link of site with the given id, NotFound
+// when it has none.
+func FindShareLink(site *model.Site, id string) (*model.ShareLink, error) {
 	for i := range site.ShareLinks {
 		if site.ShareLinks[i].ID == id {
 			return &site.ShareLinks[i], nil
@@ -132,6 +144,80 @@ func (s *Service) ReadStructure(ctx context.Context, orgID, siteID, shareKey str
 		return View{}, err
 	}
 	return s.view(ctx, l, shareKey, false)
+}
+
+// Sections returns a page of a site's sections in display order, with the
+// site's view (its spaces, and shareKey resolved).
+func (s *Service) Sections(ctx context.Context, orgID, siteID, shareKey string, r paging.Request) (paging.Page[*model.SiteSection], View, error) {
+	scope := paging.Scope("sections", siteID, shareKey)
+	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
+		return paging.Page[*model.SiteSection]{}, View{}, err
+	}
+	v, err := s.ReadStructure(ctx, orgID, siteID, shareKey)
+	if err != nil {
+		return paging.Page[*model.SiteSection]{}, View{}, err
+	}
+	st := &structure{s: &v.Site}
+	page, err := paging.Window(s.d.Cursors, scope, r, st.sections(), st.sectionKey, false)
+	if err != nil {
+		return paging.Page[*model.SiteSection]{}, View{}, err
+	}
+	return page, v, nil
+}
+
+// Groups returns a page of a site's section groups in display order, with
+// the site's view.
+func (s *Service) Groups(ctx context.Context, orgID, siteID string, r paging.Request) (paging.Page[*model.SiteSectionGroup], View, error) {
+	scope := paging.Scope("section-groups", siteID)
+	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
+		return paging.Page[*model.SiteSectionGroup]{}, View{}, err
+	}
+	v, err := s.ReadStructure(ctx, orgID, siteID, "")
+	if err != nil {
+		return paging.Page[*model.SiteSectionGroup]{}, View{}, err
+	}
+	st := &structure{s: &v.Site}
+	var groups []*model.SiteSectionGroup
+	for _, t := range st.top() {
+		if t.group != nil {
+			groups = append(groups, t.group)
+		}
+	}
+	page, err := paging.Window(s.d.Cursors, scope, r, groups, func(g *model.SiteSectionGroup) string { return orderKey(g.Order, g.ID) }, false)
+	if err != nil {
+		return paging.Page[*model.SiteSectionGroup]{}, View{}, err
+	}
+	return page, v, nil
+}
+
+// SiteSpaces returns a page of a site's site spaces in display order, only
+// the default ones (def true) or only the others (def false) when def is
+// set, with the site's view (its spaces, and shareKey resolved).
+func (s *Service) SiteSpaces(ctx context.Context, orgID, siteID, shareKey string, def *bool, r paging.Request) (paging.Page[*model.SiteSpace], View, error) {
+	defPart := ""
+	if def != nil {
+		defPart = strconv.FormatBool(*def)
+	}
+	scope := paging.Scope("site-spaces", siteID, shareKey, defPart)
+	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
+		return paging.Page[*model.SiteSpace]{}, View{}, err
+	}
+	v, err := s.ReadStructure(ctx, orgID, siteID, shareKey)
+	if err != nil {
+		return paging.Page[*model.SiteSpace]{}, View{}, err
+	}
+	st := &structure{s: &v.Site}
+	var all []*model.SiteSpace
+	for _, ss := range st.siteSpaces() {
+		if def == nil || ss.Default == *def {
+			all = append(all, ss)
+		}
+	}
+	page, err := paging.Window(s.d.Cursors, scope, r, all, st.siteSpaceKey, false)
+	if err != nil {
+		return paging.Page[*model.SiteSpace]{}, View{}, err
+	}
+	return page, v, nil
 }
 
 // Published reads a published site for its published view. An unpublished

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -13,6 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -266,29 +268,38 @@ func (f SiteFilter) match(site model.Site) bool {
 	return true
 }
 
-// List returns every site of an organization matching f, in creation
-// order (the page is cut by the caller). Guests see none.
-func (s *Service) List(ctx context.Context, orgID string, f SiteFilter) ([]model.Site, model.Role, error) {
+// List returns a page of an organization's sites matching f, in creation
+// order. Guests see none.
+func (s *Service) List(ctx context.Context, orgID string, f SiteFilter, r paging.Request) (paging.Page[model.Site], model.Role, error) {
+	pub := ""
+	if f.Published != nil {
+		pub = strconv.FormatBool(*f.Published)
+	}
+	scope := paging.Scope("sites", orgID, f.Space, f.Title, pub)
+	// A cursor of another list is refused before anything is read.
+	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
+		return paging.Page[model.Site]{}, "", err
+	}
 	c, err := access.CallerFrom(ctx)
 	if err != nil {
-		return nil, "", err
+		return paging.Page[model.Site]{}, "", err
 	}
 	m, err := s.d.Authz.Membership(ctx, c, orgID)
 	if err != nil {
-		return nil, "", err
+		return paging.Page[model.Site]{}, "", err
 	}
 	role := m.Role()
 	if !access.Allowed(role, opRead) {
 		// Guests see only what is shared with them; no site is yet.
-		return nil, role, nil
+		return paging.Page[model.Site]{}, role, nil
 	}
 	items, err := store.QueryAll(ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSites(orgID)})
 	if err != nil {
-		return nil, "", fmt.Errorf("list sites: %w", err)
+		return paging.Page[model.Site]{}, "", fmt.Errorf("list sites: %w", err)
 	}
 	all, err := records.DecodeAll[model.Site](items)
 	if err != nil {
-		return nil, "", err
+		return paging.Page[model.Site]{}, "", err
 	}
 	out := all[:0]
 	for _, site := range all {
@@ -296,7 +307,11 @@ func (s *Service) List(ctx context.Context, orgID string, f SiteFilter) ([]model
 			out = append(out, site)
 		}
 	}
-	return out, role, nil
+	page, err := paging.Window(s.d.Cursors, scope, r, out, func(x model.Site) string { return x.ID }, false)
+	if err != nil {
+		return paging.Page[model.Site]{}, "", err
+	}
+	return page, role, nil
 }
 
 // SiteChange is the input of Update: nil fields are left as they are.

@@ -18,6 +18,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/sso"
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -44,7 +45,7 @@ func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	u := users.New(k.Deps)
 	users.Register(api, u)
-	orgs.Register(api, orgs.New(k.Deps, u))
+	orgshttp.Register(api, orgs.New(k.Deps, u))
 	ssohttp.Register(api, sso.New(k.Deps))
 	translationshttp.Register(api, translations.New(k.Deps)) // the family's other half, as in SSOFunction
 	f := &fixture{kit: k, api: api, ids: map[string]string{}}

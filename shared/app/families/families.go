@@ -24,10 +24,10 @@ import (
 	"github.com/galleydocs/galley/shared/imports/importshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
-	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/search/searchhttp"
-	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/translations/translationshttp"
@@ -40,12 +40,12 @@ func All() []app.Family {
 		// The users function also serves the API's OpenAPI document
 		// (generated from every family, embedded: see package apidoc).
 		app.NewFamily("users", "UsersFunction", users.Routes, apidoc.Routes),
-		app.NewFamily("orgs", "OrganizationsFunction", orgs.Routes),
+		app.NewFamily("orgs", "OrganizationsFunction", orgshttp.Routes),
 		app.NewFamily("spaces", "SpacesFunction", spaces.Routes),
 		app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes),
 		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
 		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestshttp.Routes),
-		app.NewFamily("sites", "SitesFunction", sites.Routes),
+		app.NewFamily("sites", "SitesFunction", siteshttp.Routes),
 		app.NewFamily("content", "ContentFunction", contenthttp.Routes),
 		app.NewFamily("search", "SearchFunction", searchhttp.Routes),
 		// Single sign-on (SAML providers, login info, the SAML login) and

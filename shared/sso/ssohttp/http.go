@@ -16,23 +16,24 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/sso"
 )
 
 // SAMLProvider is the API shape of a SAML provider.
 type SAMLProvider struct {
-	Object      string                  `json:"object" enum:"saml-provider"`
-	ID          string                  `json:"id"`
-	Label       string                  `json:"label" minLength:"1" maxLength:"30"`
-	SSOURL      string                  `json:"ssoURL" maxLength:"2048" doc:"The identity provider's sign-in URL; empty while pending"`
-	EntityID    string                  `json:"entityID" maxLength:"1024" doc:"The identity provider's entity ID; empty while pending"`
-	Certificate string                  `json:"certificate" maxLength:"10000" doc:"The identity provider's signing certificate (PEM); empty while pending"`
-	DefaultTeam *orgs.OrganizationTeam  `json:"defaultTeam,omitempty" doc:"The team people signing in join"`
-	DefaultRole *string                 `json:"defaultRole" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null for guests"`
-	CreatedAt   time.Time               `json:"createdAt"`
-	Status      string                  `json:"status" enum:"active,pending" doc:"active once ssoURL, entityID and certificate are set"`
-	Service     SAMLServiceProviderInfo `json:"service"`
-	URLs        SAMLProviderURLs        `json:"urls"`
+	Object      string                     `json:"object" enum:"saml-provider"`
+	ID          string                     `json:"id"`
+	Label       string                     `json:"label" minLength:"1" maxLength:"30"`
+	SSOURL      string                     `json:"ssoURL" maxLength:"2048" doc:"The identity provider's sign-in URL; empty while pending"`
+	EntityID    string                     `json:"entityID" maxLength:"1024" doc:"The identity provider's entity ID; empty while pending"`
+	Certificate string                     `json:"certificate" maxLength:"10000" doc:"The identity provider's signing certificate (PEM); empty while pending"`
+	DefaultTeam *orgshttp.OrganizationTeam `json:"defaultTeam,omitempty" doc:"The team people signing in join"`
+	DefaultRole *string                    `json:"defaultRole" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null for guests"`
+	CreatedAt   time.Time                  `json:"createdAt"`
+	Status      string                     `json:"status" enum:"active,pending" doc:"active once ssoURL, entityID and certificate are set"`
+	Service     SAMLServiceProviderInfo    `json:"service"`
+	URLs        SAMLProviderURLs           `json:"urls"`
 }
 
 // SAMLServiceProviderInfo is what the identity provider needs to know of
@@ -64,7 +65,7 @@ func View(ctx context.Context, v sso.ProviderView) SAMLProvider {
 		out.DefaultRole = &r
 	}
 	if v.Team != nil {
-		t := orgs.ViewTeam(orgs.TeamForCaller{Team: *v.Team, Viewer: v.Viewer})
+		t := orgshttp.ViewTeam(orgs.TeamForCaller{Team: *v.Team, Viewer: v.Viewer})
 		out.DefaultTeam = &t
 	}
 	return out

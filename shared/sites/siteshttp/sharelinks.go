@@ -1,4 +1,4 @@
-package sites
+package siteshttp
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
 )
 
 // ShareLinkParams are the path parameters of a share link.
@@ -38,14 +39,14 @@ func (b *ShareLinkPatchBody) UnmarshalJSON(data []byte) error {
 type shareLinkOut struct{ Body ShareLink }
 
 func shareLinkAnswer(ctx context.Context, site model.Site, id string) (*shareLinkOut, error) {
-	l, err := shareLink(&site, id)
+	l, err := sites.FindShareLink(&site, id)
 	if err != nil {
 		return nil, err
 	}
 	return &shareLinkOut{Body: viewShareLink(ctx, site, *l)}, nil
 }
 
-func registerShareLinks(api *httpapi.API, s *Service) {
+func registerShareLinks(api *httpapi.API, s *sites.Service) {
 	const path = site1 + "/share-links"
 	type listIn struct {
 		SiteParams
@@ -54,19 +55,11 @@ func registerShareLinks(api *httpapi.API, s *Service) {
 	type listOut struct{ Body httpapi.List[ShareLink] }
 	httpapi.Register(api, httpapi.Op{ID: "listSiteShareLinks", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's share links (administrators)"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			sc := httpapi.Scope("share-links", in.SiteID)
-			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
-				return nil, err
-			}
-			l, err := s.ShareLinks(ctx, in.OrganizationID, in.SiteID)
+			p, l, err := s.ShareLinks(ctx, in.OrganizationID, in.SiteID, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, l.Site.ShareLinks, func(x model.ShareLink) string { return x.ID }, false)
-			if err != nil {
-				return nil, err
-			}
-			return &listOut{Body: httpapi.ListOf(page, next, func(x model.ShareLink) ShareLink { return viewShareLink(ctx, l.Site, x) })}, nil
+			return &listOut{Body: httpapi.ListPage(p, func(x model.ShareLink) ShareLink { return viewShareLink(ctx, l.Site, x) })}, nil
 		})
 	type createIn struct {
 		SiteParams
@@ -94,7 +87,7 @@ func registerShareLinks(api *httpapi.API, s *Service) {
 			if b.Active == nil && b.Name == nil {
 				return nil, apperr.Field("body", "give active or name")
 			}
-			site, _, err := s.UpdateShareLink(ctx, in.OrganizationID, in.SiteID, in.ShareLinkID, ShareLinkChange{Name: b.Name, Active: b.Active})
+			site, _, err := s.UpdateShareLink(ctx, in.OrganizationID, in.SiteID, in.ShareLinkID, sites.ShareLinkChange{Name: b.Name, Active: b.Active})
 			if err != nil {
 				return nil, err
 			}

@@ -1,4 +1,4 @@
-package orgs
+package orgshttp
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 )
 
 // Organization is the API shape of an organization.
@@ -53,7 +54,7 @@ type OrganizationTrial struct {
 }
 
 // ViewOrganization renders an organization for its caller.
-func ViewOrganization(ctx context.Context, o OrgForCaller) Organization {
+func ViewOrganization(ctx context.Context, o orgs.OrgForCaller) Organization {
 	v := Organization{Object: "organization", ID: o.Org.ID, Title: o.Org.Title, CreatedAt: o.Org.CreatedAt,
 		EmailDomains: o.Org.EmailDomains, Hostname: o.Org.Hostname, Type: o.Org.Type, UseCase: o.Org.UseCase,
 		CommunityType: o.Org.CommunityType, DefaultRole: rolePtr(o.Org.DefaultRole), SSO: o.Org.SSO, AI: o.Org.AI,
@@ -114,13 +115,13 @@ var _ json.Unmarshaler = (*UpdateOrganizationBody)(nil)
 
 // patch turns the body into the service's change, refusing null where a
 // field cannot be removed.
-func (b UpdateOrganizationBody) patch() (OrganizationPatch, error) {
+func (b UpdateOrganizationBody) patch() (orgs.OrganizationPatch, error) {
 	for _, f := range []string{"title", "emailDomains", "hostname", "sso", "ai", "inviteLinks"} {
 		if b.Nulls.Has(f) {
-			return OrganizationPatch{}, apperr.Field(f, "may not be null")
+			return orgs.OrganizationPatch{}, apperr.Field(f, "may not be null")
 		}
 	}
-	p := OrganizationPatch{Title: b.Title, Hostname: b.Hostname, SSO: b.SSO, AI: b.AI, InviteLinks: b.InviteLinks, Logo: b.Logo}
+	p := orgs.OrganizationPatch{Title: b.Title, Hostname: b.Hostname, SSO: b.SSO, AI: b.AI, InviteLinks: b.InviteLinks, Logo: b.Logo}
 	if b.EmailDomains != nil {
 		p.EmailDomains = &b.EmailDomains
 	}
@@ -140,9 +141,9 @@ func (b UpdateOrganizationBody) patch() (OrganizationPatch, error) {
 	return p, nil
 }
 
-func registerOrganizations(api *httpapi.API, s *Service) {
+func registerOrganizations(api *httpapi.API, s *orgs.Service) {
 	const tag = "Organizations"
-	orgOut := func(ctx context.Context, o OrgForCaller, err error) (*out[Organization], error) {
+	orgOut := func(ctx context.Context, o orgs.OrgForCaller, err error) (*out[Organization], error) {
 		if err != nil {
 			return nil, err
 		}
@@ -152,18 +153,18 @@ func registerOrganizations(api *httpapi.API, s *Service) {
 		Status: http.StatusCreated, Summary: "Create an organization (the caller becomes its admin)"},
 		func(ctx context.Context, in *struct{ Body CreateOrganizationBody }) (*out[Organization], error) {
 			b := in.Body
-			o, err := s.CreateOrganization(ctx, NewOrganization{Title: b.Title, Type: b.Type, UseCase: b.UseCase,
+			o, err := s.CreateOrganization(ctx, orgs.NewOrganization{Title: b.Title, Type: b.Type, UseCase: b.UseCase,
 				CommunityType: b.CommunityType, EmailDomains: b.EmailDomains, Hostname: b.Hostname})
 			return orgOut(ctx, o, err)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listOrganizationsForAuthenticatedUser", Method: http.MethodGet, Path: "/v1/orgs", Tag: tag,
 		Summary: "List the organizations of the authenticated user"},
 		func(ctx context.Context, in *struct{ httpapi.ListParams }) (*out[httpapi.List[Organization]], error) {
-			found, next, err := s.ListOrganizations(ctx, in.ListParams)
+			found, err := s.ListOrganizations(ctx, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			return list(found, next, func(o OrgForCaller) Organization { return ViewOrganization(ctx, o) }), nil
+			return list(found, func(o orgs.OrgForCaller) Organization { return ViewOrganization(ctx, o) }), nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}", Tag: tag,
 		Summary: "Get an organization"},

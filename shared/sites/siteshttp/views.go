@@ -1,4 +1,4 @@
-package sites
+package siteshttp
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 )
 
@@ -187,17 +188,17 @@ type SiteAdaptiveTemplateConditions struct {
 // viewer renders one site's items for one caller.
 type viewer struct {
 	ctx  context.Context
-	v    View
-	st   *structure
+	v    sites.View
+	tree sites.Tree
 	base string
 	// published: whether published URLs are shown (the site is published
 	// and, for a share-link site, the request carries an active key).
 	published bool
 }
 
-func newViewer(ctx context.Context, v View) *viewer {
+func newViewer(ctx context.Context, v sites.View) *viewer {
 	site := v.Site
-	return &viewer{ctx: ctx, v: v, st: &structure{s: &site}, base: publishedBase(ctx, site),
+	return &viewer{ctx: ctx, v: v, tree: sites.TreeOf(&site), base: publishedBase(ctx, site),
 		published: site.Published && (site.Visibility != "share-link" || v.ShareKey != "")}
 }
 
@@ -259,7 +260,7 @@ func (w *viewer) section(sec *model.SiteSection) SiteSection {
 	out := SiteSection{Object: "site-section", ID: sec.ID, Title: sec.Title, Description: sec.Description,
 		Default: sec.Default, Path: sec.Path, Condition: sec.Condition, SectionGroup: sec.Group, Icon: sec.Icon,
 		SiteSpaces: []SiteSpace{}, URLs: SiteSectionURLs{Published: w.url(w.sectionBase(sec))}}
-	for _, ss := range w.st.level(sec.ID) {
+	for _, ss := range w.tree.Level(sec.ID) {
 		if v, ok := w.siteSpace(ss); ok {
 			out.SiteSpaces = append(out.SiteSpaces, v)
 		}
@@ -269,7 +270,7 @@ func (w *viewer) section(sec *model.SiteSection) SiteSection {
 
 func (w *viewer) group(g *model.SiteSectionGroup) SiteSectionGroup {
 	out := SiteSectionGroup{Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon, Sections: []SiteSection{}}
-	for _, sec := range w.st.inGroup(g.ID) {
+	for _, sec := range w.tree.InGroup(g.ID) {
 		out.Sections = append(out.Sections, w.section(sec))
 	}
 	return out
@@ -284,7 +285,7 @@ func (w *viewer) siteSpace(ss *model.SiteSpace) (SiteSpace, bool) {
 	}
 	u := w.base
 	if ss.Section != "" {
-		if sec, err := w.st.section(ss.Section); err == nil {
+		if sec, err := w.tree.Section(ss.Section); err == nil {
 			u = w.sectionBase(sec)
 		}
 	}
@@ -300,7 +301,7 @@ func (w *viewer) siteSpace(ss *model.SiteSpace) (SiteSpace, bool) {
 func (w *viewer) structure() SiteStructure {
 	if len(w.v.Site.Sections) == 0 {
 		out := SiteStructure{Type: "siteSpaces", Structure: []SiteStructureItem{}}
-		for _, ss := range w.st.level("") {
+		for _, ss := range w.tree.Level("") {
 			if v, ok := w.siteSpace(ss); ok {
 				out.Structure = append(out.Structure, SiteStructureItem{Space: &v})
 			}
@@ -308,12 +309,12 @@ func (w *viewer) structure() SiteStructure {
 		return out
 	}
 	out := SiteStructure{Type: "sections", Structure: []SiteStructureItem{}}
-	for _, t := range w.st.top() {
-		if t.section != nil {
-			v := w.section(t.section)
+	for _, t := range w.tree.Top() {
+		if t.Section != nil {
+			v := w.section(t.Section)
 			out.Structure = append(out.Structure, SiteStructureItem{Section: &v})
 		} else {
-			v := w.group(t.group)
+			v := w.group(t.Group)
 			out.Structure = append(out.Structure, SiteStructureItem{Group: &v})
 		}
 	}
@@ -327,5 +328,5 @@ func viewShareLink(ctx context.Context, site model.Site, l model.ShareLink) Shar
 
 // viewSite renders a site without reading its spaces (its answer embeds none).
 func viewSite(ctx context.Context, site model.Site, role model.Role) Site {
-	return newViewer(ctx, View{Loaded: Loaded{Site: site, Role: role}}).site()
+	return newViewer(ctx, sites.View{Loaded: sites.Loaded{Site: site, Role: role}}).site()
 }

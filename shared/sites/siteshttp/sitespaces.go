@@ -1,4 +1,4 @@
-package sites
+package siteshttp
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
 )
 
 // SiteSpaceParams are the path parameters of a site space.
@@ -53,8 +54,8 @@ type SiteSpaceMoveBody struct {
 	Position *SiteSpaceMovePosition `json:"position,omitempty" doc:"Absent: to the end of its level"`
 }
 
-func siteSpacePosition(b *SiteSpaceMoveBody) Position {
-	var pos Position
+func siteSpacePosition(b *SiteSpaceMoveBody) sites.Position {
+	var pos sites.Position
 	if b == nil || b.Position == nil {
 		return pos
 	}
@@ -69,12 +70,12 @@ func siteSpacePosition(b *SiteSpaceMoveBody) Position {
 
 type siteSpaceOut struct{ Body SiteSpace }
 
-func (s *Service) siteSpaceAnswer(ctx context.Context, site model.Site, role model.Role, id string) (*siteSpaceOut, error) {
-	w, err := s.item(ctx, site, role)
+func siteSpaceAnswer(ctx context.Context, s *sites.Service, site model.Site, role model.Role, id string) (*siteSpaceOut, error) {
+	w, err := item(ctx, s, site, role)
 	if err != nil {
 		return nil, err
 	}
-	ss, err := w.st.siteSpace(id)
+	ss, err := w.tree.SiteSpace(id)
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +86,7 @@ func (s *Service) siteSpaceAnswer(ctx context.Context, site model.Site, role mod
 	return &siteSpaceOut{Body: v}, nil
 }
 
-func registerSiteSpaces(api *httpapi.API, s *Service) {
+func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 	const path = site1 + "/site-spaces"
 	type listIn struct {
 		SiteParams
@@ -96,31 +97,18 @@ func registerSiteSpaces(api *httpapi.API, s *Service) {
 	type listOut struct{ Body httpapi.List[SiteSpace] }
 	httpapi.Register(api, httpapi.Op{ID: "listSiteSpaces", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's site spaces in order"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			def := ""
-			if in.Default.Set {
-				def = map[bool]string{true: "true", false: "false"}[in.Default.Value]
-			}
-			sc := httpapi.Scope("site-spaces", in.SiteID, in.ShareKey, def)
-			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
-				return nil, err
-			}
-			v, err := s.ReadStructure(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
+			p, v, err := s.SiteSpaces(ctx, in.OrganizationID, in.SiteID, in.ShareKey, in.Default.Ptr(), in.Request())
 			if err != nil {
 				return nil, err
 			}
 			w := newViewer(ctx, v)
-			var all []*model.SiteSpace
-			for _, ss := range w.st.siteSpaces() {
-				if !in.Default.Set || ss.Default == in.Default.Value {
-					all = append(all, ss)
-				}
+			var next *httpapi.NextPage
+			if p.Next != "" {
+				next = &httpapi.NextPage{Page: p.Next}
 			}
-			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, all, w.st.siteSpaceKey, false)
-			if err != nil {
-				return nil, err
-			}
-			out := &listOut{Body: httpapi.List[SiteSpace]{Items: make([]SiteSpace, 0, len(page)), Next: next}}
-			for _, ss := range page {
+			// A site space whose space is not shown is left out of its page.
+			out := &listOut{Body: httpapi.List[SiteSpace]{Items: make([]SiteSpace, 0, len(p.Items)), Next: next}}
+			for _, ss := range p.Items {
 				if v, ok := w.siteSpace(ss); ok {
 					out.Body.Items = append(out.Body.Items, v)
 				}
@@ -138,7 +126,7 @@ func registerSiteSpaces(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			return s.siteSpaceAnswer(ctx, site, role, id)
+			return siteSpaceAnswer(ctx, s, site, role, id)
 		})
 	type patchIn struct {
 		SiteSpaceParams
@@ -150,11 +138,11 @@ func registerSiteSpaces(api *httpapi.API, s *Service) {
 				return nil, err
 			}
 			site, role, err := s.UpdateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID,
-				SiteSpaceChange{Path: in.Body.Path, Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")})
+				sites.SiteSpaceChange{Path: in.Body.Path, Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")})
 			if err != nil {
 				return nil, err
 			}
-			return s.siteSpaceAnswer(ctx, site, role, in.SiteSpaceID)
+			return siteSpaceAnswer(ctx, s, site, role, in.SiteSpaceID)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceById", Method: http.MethodDelete, Path: path + "/{siteSpaceId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Remove a space from a site"},
@@ -172,6 +160,6 @@ func registerSiteSpaces(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			return s.siteSpaceAnswer(ctx, site, role, in.SiteSpaceID)
+			return siteSpaceAnswer(ctx, s, site, role, in.SiteSpaceID)
 		})
 }

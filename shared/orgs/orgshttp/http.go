@@ -1,22 +1,28 @@
-package orgs
+// Package orgshttp is the organizations family's HTTP layer: its
+// operations, request bodies and response shapes (organizations, members,
+// teams, invites), on the service of package orgs (which knows no HTTP).
+// Other families' handlers show organizations and teams through its views
+// (ViewOrganization, ViewTeam).
+//
+// It is one file per resource it serves (organizations.go, members.go,
+// teams.go, invites.go), each with its API shapes and its register
+// function; this file has Routes and what they share.
+package orgshttp
 
 import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// The organizations family's HTTP layer is one file per resource it serves
-// (http_orgs.go, http_members.go, http_teams.go, http_invites.go), each with
-// its API shapes and its register function; this file has Routes and what
-// they share.
-
 // Routes adds the orgs family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d, users.New(d))) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, orgs.New(d, users.New(d))) }
 
 // Register adds the organizations family's operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *orgs.Service) {
 	registerOrganizations(api, s)
 	registerMembers(api, s)
 	registerTeams(api, s)
@@ -53,6 +59,6 @@ type OrgPath struct {
 }
 
 // list renders a page of items.
-func list[T, V any](items []T, next *httpapi.NextPage, view func(T) V) *out[httpapi.List[V]] {
-	return &out[httpapi.List[V]]{Body: httpapi.ListOf(items, next, view)}
+func list[T, V any](p paging.Page[T], view func(T) V) *out[httpapi.List[V]] {
+	return &out[httpapi.List[V]]{Body: httpapi.ListPage(p, view)}
 }

@@ -1,4 +1,4 @@
-package orgs
+package orgshttp
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/orgs"
 )
 
 // OrganizationTeam is the API shape of a team.
@@ -21,7 +22,7 @@ type OrganizationTeam struct {
 }
 
 // ViewTeam renders a team for its caller.
-func ViewTeam(t TeamForCaller) OrganizationTeam {
+func ViewTeam(t orgs.TeamForCaller) OrganizationTeam {
 	return OrganizationTeam{Object: "team", ID: t.Team.ID, Title: t.Team.Title, Members: t.Team.Members,
 		Spaces: t.Team.Spaces, CreatedAt: t.Team.CreatedAt, Permissions: t.Permissions()}
 }
@@ -32,9 +33,9 @@ type TeamPath struct {
 	TeamID         string `path:"teamId" maxLength:"64"`
 }
 
-func registerTeams(api *httpapi.API, s *Service) {
+func registerTeams(api *httpapi.API, s *orgs.Service) {
 	const tag = "Teams"
-	teamOut := func(t TeamForCaller, err error) (*out[OrganizationTeam], error) {
+	teamOut := func(t orgs.TeamForCaller, err error) (*out[OrganizationTeam], error) {
 		if err != nil {
 			return nil, err
 		}
@@ -48,11 +49,11 @@ func registerTeams(api *httpapi.API, s *Service) {
 			Owner string `query:"owner" maxLength:"64" doc:"A member id: only the teams they can manage"`
 			Title string `query:"title" maxLength:"64" doc:"Only teams whose title contains this, ignoring case"`
 		}) (*out[httpapi.List[OrganizationTeam]], error) {
-			ts, next, err := s.ListTeams(ctx, in.OrganizationID, in.Owner, in.Title, in.ListParams)
+			ts, err := s.ListTeams(ctx, in.OrganizationID, in.Owner, in.Title, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			return list(ts, next, ViewTeam), nil
+			return list(ts, ViewTeam), nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrganizationTeam", Method: http.MethodPut, Path: "/v1/orgs/{organizationId}/teams", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a team"},

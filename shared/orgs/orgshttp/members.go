@@ -1,4 +1,4 @@
-package orgs
+package orgshttp
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -25,7 +26,7 @@ type OrganizationMember struct {
 }
 
 // ViewMember renders a member.
-func ViewMember(ctx context.Context, mu MemberWithUser) OrganizationMember {
+func ViewMember(ctx context.Context, mu orgs.MemberWithUser) OrganizationMember {
 	m := mu.Member
 	return OrganizationMember{Object: "member", ID: m.UserID, Role: rolePtr(m.Role), User: users.View(ctx, mu.User),
 		Disabled: m.Disabled, JoinedAt: m.JoinedAt, LastSeenAt: m.LastSeenAt, SSO: m.SSO, Spaces: m.Spaces, Teams: m.Teams}
@@ -60,9 +61,9 @@ type MemberPath struct {
 	UserID         string `path:"userId" maxLength:"64"`
 }
 
-func registerMembers(api *httpapi.API, s *Service) {
+func registerMembers(api *httpapi.API, s *orgs.Service) {
 	const tag = "Organization members"
-	memberOut := func(ctx context.Context, mu MemberWithUser, err error) (*out[OrganizationMember], error) {
+	memberOut := func(ctx context.Context, mu orgs.MemberWithUser, err error) (*out[OrganizationMember], error) {
 		if err != nil {
 			return nil, err
 		}
@@ -78,11 +79,11 @@ func registerMembers(api *httpapi.API, s *Service) {
 			Search string `query:"search" maxLength:"256" doc:"Only members whose display name or email contains this, ignoring case"`
 			Sort   string `query:"sort" enum:"joinedAt,lastSeenAt" default:"joinedAt" doc:"lastSeenAt lists only members seen at least once"`
 		}) (*out[httpapi.List[OrganizationMember]], error) {
-			ms, next, err := s.ListMembers(ctx, in.OrganizationID, MemberFilter{Role: in.Role, Search: in.Search, Sort: in.Sort, Order: in.Order}, in.ListParams)
+			ms, err := s.ListMembers(ctx, in.OrganizationID, orgs.MemberFilter{Role: in.Role, Search: in.Search, Sort: in.Sort, Order: in.Order}, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			return list(ms, next, func(mu MemberWithUser) OrganizationMember { return ViewMember(ctx, mu) }), nil
+			return list(ms, func(mu orgs.MemberWithUser) OrganizationMember { return ViewMember(ctx, mu) }), nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getMemberInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
 		Summary: "Get a member"},
@@ -125,11 +126,11 @@ func registerMembers(api *httpapi.API, s *Service) {
 			httpapi.ListParams
 			Order string `query:"order" enum:"asc,desc" default:"desc"`
 		}) (*out[httpapi.List[MemberContentPermission]], error) {
-			gs, next, err := s.MemberSpaces(ctx, in.OrganizationID, in.UserID, in.Order, in.ListParams)
+			gs, err := s.MemberSpaces(ctx, in.OrganizationID, in.UserID, in.Order, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			return list(gs, next, func(g SpaceGrant) MemberContentPermission {
+			return list(gs, func(g orgs.SpaceGrant) MemberContentPermission {
 				return MemberContentPermission{Permission: string(g.Permission), Space: spaces.View(ctx, g.Space, g.CallerLevel)}
 			}), nil
 		})
@@ -140,11 +141,11 @@ func registerMembers(api *httpapi.API, s *Service) {
 			httpapi.ListParams
 			Title string `query:"title" maxLength:"64" doc:"Only teams whose title contains this, ignoring case"`
 		}) (*out[httpapi.List[OrganizationMemberTeam]], error) {
-			ts, next, err := s.MemberTeams(ctx, in.OrganizationID, in.UserID, in.Title, in.ListParams)
+			ts, err := s.MemberTeams(ctx, in.OrganizationID, in.UserID, in.Title, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			return list(ts, next, func(t TeamOfMember) OrganizationMemberTeam {
+			return list(ts, func(t orgs.TeamOfMember) OrganizationMemberTeam {
 				return OrganizationMemberTeam{Team: ViewTeam(t.Team), Member: TeamMemberRole{Role: t.Role}}
 			}), nil
 		})

@@ -1,4 +1,4 @@
-package sites
+package siteshttp
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
 )
 
 // SiteCreateSpaces is the spaces of a new site: a list of space ids, or
@@ -19,7 +20,7 @@ type SiteCreateSpaces struct {
 
 // Schema documents both forms.
 func (SiteCreateSpaces) Schema(r huma.Registry) *huma.Schema {
-	maxItems, maxLen := MaxSiteSpaces, 64
+	maxItems, maxLen := sites.MaxSiteSpaces, 64
 	return &huma.Schema{OneOf: []*huma.Schema{
 		{Type: huma.TypeArray, MaxItems: &maxItems, Description: "IDs of spaces to add to the site",
 			Items: &huma.Schema{Type: huma.TypeString, MaxLength: &maxLen}},
@@ -93,7 +94,7 @@ func schemaAnswer(sch model.SiteAdaptiveSchema) (*schemaOut, error) {
 	return &schemaOut{Body: SiteAdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: doc, UpdatedAt: sch.UpdatedAt}}, nil
 }
 
-func registerSites(api *httpapi.API, s *Service) {
+func registerSites(api *httpapi.API, s *sites.Service) {
 	type listIn struct {
 		OrganizationID string `path:"organizationId" maxLength:"64"`
 		httpapi.ListParams
@@ -104,23 +105,11 @@ func registerSites(api *httpapi.API, s *Service) {
 	type listOut struct{ Body httpapi.List[Site] }
 	httpapi.Register(api, httpapi.Op{ID: "listSites", Method: http.MethodGet, Path: base, Tag: tag, Summary: "List the sites of an organization"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			pub := ""
-			if in.Published.Set {
-				pub = map[bool]string{true: "true", false: "false"}[in.Published.Value]
-			}
-			sc := httpapi.Scope("sites", in.OrganizationID, in.Space, in.Title, pub)
-			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
-				return nil, err
-			}
-			all, role, err := s.List(ctx, in.OrganizationID, SiteFilter{Space: in.Space, Title: in.Title, Published: in.Published.Ptr()})
+			p, role, err := s.List(ctx, in.OrganizationID, sites.SiteFilter{Space: in.Space, Title: in.Title, Published: in.Published.Ptr()}, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, all, func(x model.Site) string { return x.ID }, false)
-			if err != nil {
-				return nil, err
-			}
-			return &listOut{Body: httpapi.ListOf(page, next, func(site model.Site) Site { return viewSite(ctx, site, role) })}, nil
+			return &listOut{Body: httpapi.ListPage(p, func(site model.Site) Site { return viewSite(ctx, site, role) })}, nil
 		})
 	type createIn struct {
 		OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -132,7 +121,7 @@ func registerSites(api *httpapi.API, s *Service) {
 			if in.Body != nil {
 				b = *in.Body
 			}
-			c := CreateSite{Type: b.Type, Title: b.Title, Visibility: b.Visibility}
+			c := sites.CreateSite{Type: b.Type, Title: b.Title, Visibility: b.Visibility}
 			if b.Spaces != nil {
 				c.SpaceIDs, c.NewSpace = b.Spaces.IDs, b.Spaces.New
 			}
@@ -160,7 +149,7 @@ func registerSites(api *httpapi.API, s *Service) {
 			if err := refuseNulls(b.Nulls, "title", "visibility", "basename", "adaptiveContent", "agentsContext", "defaultSiteSpace", "defaultSiteSection"); err != nil {
 				return nil, err
 			}
-			ch := SiteChange{Title: b.Title, Visibility: b.Visibility, Basename: b.Basename, AgentsContext: b.AgentsContext,
+			ch := sites.SiteChange{Title: b.Title, Visibility: b.Visibility, Basename: b.Basename, AgentsContext: b.AgentsContext,
 				DefaultSiteSpace: b.DefaultSiteSpace, DefaultSiteSection: b.DefaultSiteSection, Proxy: b.Proxy, ClearProxy: b.Nulls.Has("proxy")}
 			if b.AdaptiveContent != nil {
 				ch.AdaptiveContent = &b.AdaptiveContent.Enabled

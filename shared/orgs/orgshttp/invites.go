@@ -1,4 +1,4 @@
-package orgs
+package orgshttp
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 )
 
 // InviteLinkToOrganization is the API shape of an invite link.
@@ -93,7 +94,7 @@ type InvitePath struct {
 	InviteID       string `path:"inviteId" maxLength:"64"`
 }
 
-func registerInvites(api *httpapi.API, s *Service) {
+func registerInvites(api *httpapi.API, s *orgs.Service) {
 	const tag = "Organization invites"
 	inviteOut := func(inv model.Invite, err error) (*out[InviteLinkToOrganization], error) {
 		if err != nil {
@@ -113,9 +114,9 @@ func registerInvites(api *httpapi.API, s *Service) {
 				r := roleOf(b.Role)
 				role = &r
 			}
-			emails := make([]EmailInvite, len(b.Emails))
+			emails := make([]orgs.EmailInvite, len(b.Emails))
 			for i, e := range b.Emails {
-				emails[i] = EmailInvite{Email: e.Email}
+				emails[i] = orgs.EmailInvite{Email: e.Email}
 				if e.HasRole {
 					r := roleOf(e.Role)
 					emails[i].Role = &r

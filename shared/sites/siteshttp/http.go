@@ -1,4 +1,13 @@
-package sites
+// Package siteshttp is the sites family's HTTP layer: its operations,
+// request bodies and response shapes (the views, which build the published
+// URLs from the request's bases), on the service of package sites (which
+// knows no HTTP).
+//
+// It is one file per resource it serves (sites.go, sections.go,
+// sectiongroups.go, sitespaces.go, sharelinks.go), each with its request
+// and response shapes and its register function; views.go renders a site's
+// items; this file has Routes and what they share.
+package siteshttp
 
 import (
 	"context"
@@ -9,18 +18,14 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
 )
 
-// The sites family's HTTP layer is one file per resource it serves
-// (http_sites.go, http_sections.go, http_sectiongroups.go,
-// http_sitespaces.go, http_sharelinks.go), each with its request and response
-// shapes and its register function; this file has Routes and what they share.
-
 // Routes adds the sites family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, sites.New(d)) }
 
 // Register adds the sites family's operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *sites.Service) {
 	registerSites(api, s)
 	registerSections(api, s)
 	registerGroups(api, s)
@@ -74,10 +79,10 @@ func refuseNulls(n httpapi.Nulls, fields ...string) error {
 	return nil
 }
 
-func pointer(typ, id string) *Pointer { return &Pointer{Type: typ, ID: id} }
+func pointer(typ, id string) *sites.Pointer { return &sites.Pointer{Type: typ, ID: id} }
 
 // item renders one item of a site just written, reading the spaces it shows.
-func (s *Service) item(ctx context.Context, site model.Site, role model.Role) (*viewer, error) {
+func item(ctx context.Context, s *sites.Service, site model.Site, role model.Role) (*viewer, error) {
 	v, err := s.ViewOf(ctx, site, role)
 	if err != nil {
 		return nil, err

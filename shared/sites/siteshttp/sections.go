@@ -1,4 +1,4 @@
-package sites
+package siteshttp
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
 )
 
 // SectionParams are the path parameters of a section.
@@ -57,8 +58,8 @@ type SiteSectionMoveBody struct {
 	Position *SiteSectionMovePosition `json:"position,omitempty" doc:"Absent: to the end of the site's top level"`
 }
 
-func sectionPosition(b *SiteSectionMoveBody) Position {
-	var pos Position
+func sectionPosition(b *SiteSectionMoveBody) sites.Position {
+	var pos sites.Position
 	if b == nil || b.Position == nil {
 		return pos
 	}
@@ -73,19 +74,19 @@ func sectionPosition(b *SiteSectionMoveBody) Position {
 
 type sectionOut struct{ Body SiteSection }
 
-func (s *Service) sectionAnswer(ctx context.Context, site model.Site, role model.Role, id string) (*sectionOut, error) {
-	w, err := s.item(ctx, site, role)
+func sectionAnswer(ctx context.Context, s *sites.Service, site model.Site, role model.Role, id string) (*sectionOut, error) {
+	w, err := item(ctx, s, site, role)
 	if err != nil {
 		return nil, err
 	}
-	sec, err := w.st.section(id)
+	sec, err := w.tree.Section(id)
 	if err != nil {
 		return nil, err
 	}
 	return &sectionOut{Body: w.section(sec)}, nil
 }
 
-func registerSections(api *httpapi.API, s *Service) {
+func registerSections(api *httpapi.API, s *sites.Service) {
 	const path = site1 + "/sections"
 	type listIn struct {
 		SiteParams
@@ -95,20 +96,11 @@ func registerSections(api *httpapi.API, s *Service) {
 	type listOut struct{ Body httpapi.List[SiteSection] }
 	httpapi.Register(api, httpapi.Op{ID: "listSiteSections", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's sections in order"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			sc := httpapi.Scope("sections", in.SiteID, in.ShareKey)
-			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
-				return nil, err
-			}
-			v, err := s.ReadStructure(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
+			p, v, err := s.Sections(ctx, in.OrganizationID, in.SiteID, in.ShareKey, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			w := newViewer(ctx, v)
-			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, w.st.sections(), w.st.sectionKey, false)
-			if err != nil {
-				return nil, err
-			}
-			return &listOut{Body: httpapi.ListOf(page, next, w.section)}, nil
+			return &listOut{Body: httpapi.ListPage(p, newViewer(ctx, v).section)}, nil
 		})
 	type createIn struct {
 		SiteParams
@@ -128,7 +120,7 @@ func registerSections(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			return s.sectionAnswer(ctx, site, role, id)
+			return sectionAnswer(ctx, s, site, role, id)
 		})
 	type patchIn struct {
 		SectionParams
@@ -140,14 +132,14 @@ func registerSections(api *httpapi.API, s *Service) {
 			if err := refuseNulls(b.Nulls, "title", "path", "defaultSiteSpace"); err != nil {
 				return nil, err
 			}
-			site, role, err := s.UpdateSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, SectionChange{
+			site, role, err := s.UpdateSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sites.SectionChange{
 				Title: b.Title, Path: b.Path, DefaultSiteSpace: b.DefaultSiteSpace, Condition: b.Condition, Icon: b.Icon,
 				Description: b.Description, ClearCondition: b.Nulls.Has("condition"), ClearIcon: b.Nulls.Has("icon"),
 				ClearDescription: b.Nulls.Has("description")})
 			if err != nil {
 				return nil, err
 			}
-			return s.sectionAnswer(ctx, site, role, in.SiteSectionID)
+			return sectionAnswer(ctx, s, site, role, in.SiteSectionID)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionById", Method: http.MethodDelete, Path: path + "/{siteSectionId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a section with its site spaces"},
@@ -165,6 +157,6 @@ func registerSections(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			return s.sectionAnswer(ctx, site, role, in.SiteSectionID)
+			return sectionAnswer(ctx, s, site, role, in.SiteSectionID)
 		})
 }

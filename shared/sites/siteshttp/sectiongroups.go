@@ -1,4 +1,4 @@
-package sites
+package siteshttp
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
 )
 
 // GroupParams are the path parameters of a section group.
@@ -58,8 +59,8 @@ type SiteSectionGroupMoveBody struct {
 	Position *SiteSectionGroupMovePosition `json:"position,omitempty" doc:"Absent: to the end of the site's top level"`
 }
 
-func groupPosition(b *SiteSectionGroupMoveBody) Position {
-	var pos Position
+func groupPosition(b *SiteSectionGroupMoveBody) sites.Position {
+	var pos sites.Position
 	if b == nil || b.Position == nil {
 		return pos
 	}
@@ -74,19 +75,19 @@ func groupPosition(b *SiteSectionGroupMoveBody) Position {
 
 type groupOut struct{ Body SiteSectionGroup }
 
-func (s *Service) groupAnswer(ctx context.Context, site model.Site, role model.Role, id string) (*groupOut, error) {
-	w, err := s.item(ctx, site, role)
+func groupAnswer(ctx context.Context, s *sites.Service, site model.Site, role model.Role, id string) (*groupOut, error) {
+	w, err := item(ctx, s, site, role)
 	if err != nil {
 		return nil, err
 	}
-	g, err := w.st.group(id)
+	g, err := w.tree.Group(id)
 	if err != nil {
 		return nil, err
 	}
 	return &groupOut{Body: w.group(g)}, nil
 }
 
-func registerGroups(api *httpapi.API, s *Service) {
+func registerGroups(api *httpapi.API, s *sites.Service) {
 	const path = site1 + "/section-groups"
 	type listOut struct {
 		Body httpapi.List[SiteSectionGroup]
@@ -97,26 +98,11 @@ func registerGroups(api *httpapi.API, s *Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "listSiteSectionGroups", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's section groups in order"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			sc := httpapi.Scope("section-groups", in.SiteID)
-			if _, err := s.d.Pager.Key(sc, in.Page); err != nil {
-				return nil, err
-			}
-			v, err := s.ReadStructure(ctx, in.OrganizationID, in.SiteID, "")
+			p, v, err := s.Groups(ctx, in.OrganizationID, in.SiteID, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			w := newViewer(ctx, v)
-			var groups []*model.SiteSectionGroup
-			for _, t := range w.st.top() {
-				if t.group != nil {
-					groups = append(groups, t.group)
-				}
-			}
-			page, next, err := httpapi.Window(s.d.Pager, sc, in.ListParams, groups, func(g *model.SiteSectionGroup) string { return orderKey(g.Order, g.ID) }, false)
-			if err != nil {
-				return nil, err
-			}
-			return &listOut{Body: httpapi.ListOf(page, next, w.group)}, nil
+			return &listOut{Body: httpapi.ListPage(p, newViewer(ctx, v).group)}, nil
 		})
 	type createIn struct {
 		SiteParams
@@ -132,7 +118,7 @@ func registerGroups(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			return s.groupAnswer(ctx, site, role, id)
+			return groupAnswer(ctx, s, site, role, id)
 		})
 	type patchIn struct {
 		GroupParams
@@ -144,11 +130,11 @@ func registerGroups(api *httpapi.API, s *Service) {
 				return nil, err
 			}
 			site, role, err := s.UpdateGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID,
-				GroupChange{Title: in.Body.Title, Icon: in.Body.Icon, ClearIcon: in.Body.Nulls.Has("icon")})
+				sites.GroupChange{Title: in.Body.Title, Icon: in.Body.Icon, ClearIcon: in.Body.Nulls.Has("icon")})
 			if err != nil {
 				return nil, err
 			}
-			return s.groupAnswer(ctx, site, role, in.SiteSectionGroupID)
+			return groupAnswer(ctx, s, site, role, in.SiteSectionGroupID)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionGroupById", Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a section group (its sections stay, at its place)"},
@@ -166,7 +152,7 @@ func registerGroups(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			return s.groupAnswer(ctx, site, role, in.SiteSectionGroupID)
+			return groupAnswer(ctx, s, site, role, in.SiteSectionGroupID)
 		})
 	type removeIn struct {
 		GroupParams
@@ -188,6 +174,6 @@ func registerGroups(api *httpapi.API, s *Service) {
 			if err != nil {
 				return nil, err
 			}
-			return s.groupAnswer(ctx, site, role, in.SiteSectionGroupID)
+			return groupAnswer(ctx, s, site, role, in.SiteSectionGroupID)
 		})
 }

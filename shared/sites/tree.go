@@ -1,0 +1,43 @@
+package sites
+
+import "github.com/galleydocs/galley/shared/model"
+
+// Tree reads a site's structure in display order, for the views that walk
+// it (package siteshttp). It changes nothing: every change goes through the
+// service, which keeps the invariants.
+type Tree struct{ st *structure }
+
+// TreeOf returns the structure of site, to read.
+func TreeOf(site *model.Site) Tree { return Tree{&structure{s: site}} }
+
+// TopItem is an item of the site's top level: an ungrouped section or a
+// group (exactly one is set).
+type TopItem struct {
+	Section *model.SiteSection
+	Group   *model.SiteSectionGroup
+}
+
+// Top returns the top level in order.
+func (t Tree) Top() []TopItem {
+	top := t.st.top()
+	out := make([]TopItem, 0, len(top))
+	for _, it := range top {
+		out = append(out, TopItem{Section: it.section, Group: it.group})
+	}
+	return out
+}
+
+// InGroup returns a group's sections in order.
+func (t Tree) InGroup(groupID string) []*model.SiteSection { return t.st.inGroup(groupID) }
+
+// Level returns the site spaces of a section ("" for the root) in order.
+func (t Tree) Level(sectionID string) []*model.SiteSpace { return t.st.level(sectionID) }
+
+// Section returns a section, NotFound when the site has none of that id.
+func (t Tree) Section(id string) (*model.SiteSection, error) { return t.st.section(id) }
+
+// Group returns a section group, NotFound when the site has none of that id.
+func (t Tree) Group(id string) (*model.SiteSectionGroup, error) { return t.st.group(id) }
+
+// SiteSpace returns a site space, NotFound when the site has none of that id.
+func (t Tree) SiteSpace(id string) (*model.SiteSpace, error) { return t.st.siteSpace(id) }
