@@ -81,7 +81,6 @@ func NewDeps(_ context.Context, c Config, d deps.Deps) (*deps.Deps, error) {
 		d.Secret = secret.New(d.Store)
 	}
 	d.Cursors = paging.NewLazySigner(d.Secret.Key)
-	d.Pager = &httpapi.Pager{Signer: d.Cursors}
 	d.FetchAllowPrivate = c.FetchAllowPrivate
 	return &d, nil
 }

@@ -1,5 +1,5 @@
 // Package deps holds what every family's service is built from: the ports
-// (store, blobs, queue), the clock, the authorizer and the page-token signer.
+// (store, blobs, queue), the clock, the authorizer and the cursor signer.
 // It is assembled once per process (a Lambda cold start, or the local server).
 package deps
 
@@ -9,7 +9,6 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/blob"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/secret"
@@ -27,9 +26,6 @@ type Deps struct {
 	// Cursors signs the cursors of lists (services take a paging.Request
 	// and return a paging.Page).
 	Cursors *paging.Signer
-	// Pager is Cursors under the names of the handlers whose services still
-	// take store keys (to go once every family has moved to paging).
-	Pager *httpapi.Pager
 	// Secret is the installation's secret, read on first use.
 	Secret *secret.Instance
 	// FetchAllowPrivate lets server-side fetches reach loopback and private

@@ -1,22 +1,23 @@
 package httpapi
 
 import (
+	"github.com/galleydocs/galley/shared/paging"
 	"slices"
 	"testing"
 )
 
-// Scopes, windows and cursors are tested in package paging; Window here is
-// its adapter.
-func TestWindowAdapterPagesThroughTheList(t *testing.T) {
-	p := NewPager([]byte("secret"))
-	id := func(s string) string { return s }
-	page, next, err := Window(p, "s", ListParams{Limit: 2}, []string{"a", "b", "c"}, id, false)
-	if err != nil || !slices.Equal(page, []string{"a", "b"}) || next == nil {
-		t.Fatalf("first page = %v, %v, %v", page, next, err)
+// Scopes, windows and cursors are tested in package paging; ListPage adapts
+// a service's page to the envelope.
+func TestListPageCarriesTheCursorAsNextPage(t *testing.T) {
+	l := ListPage(paging.Page[int]{Items: []int{1}, Next: "c"}, func(i int) int { return i })
+	if l.Next == nil || l.Next.Page != "c" || l.Count != 1 {
+		t.Fatalf("ListPage = %+v", l)
 	}
-	page, next, err = Window(p, "s", ListParams{Limit: 2, Page: next.Page}, []string{"a", "b", "c"}, id, false)
-	if err != nil || !slices.Equal(page, []string{"c"}) || next != nil {
-		t.Fatalf("second page = %v, %v, %v", page, next, err)
+	if last := ListPage(paging.Page[int]{Items: []int{1}}, func(i int) int { return i }); last.Next != nil {
+		t.Fatalf("the last page has a next: %+v", last.Next)
+	}
+	if p := (ListParams{Page: "c", Limit: 5}).Request(); p.Cursor != "c" || p.Limit != 5 {
+		t.Fatalf("Request = %+v", p)
 	}
 }
 

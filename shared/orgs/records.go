@@ -2,10 +2,7 @@ package orgs
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
@@ -19,26 +16,12 @@ import (
 
 // ReadOrg returns an organization record and its version; NotFound if absent.
 func ReadOrg(ctx context.Context, st store.Store, orgID string) (model.Organization, int64, error) {
-	o, v, err := records.Get[model.Organization](ctx, st, keys.Org(orgID))
-	if errors.Is(err, store.ErrNotFound) {
-		return o, 0, apperr.NotFoundf("organization %s not found", orgID)
-	}
-	if err != nil {
-		return o, 0, fmt.Errorf("read organization: %w", err)
-	}
-	return o, v, nil
+	return records.Read[model.Organization](ctx, st, keys.Org(orgID), "organization", orgID)
 }
 
 // ReadTeam returns a team and its version; NotFound if absent.
 func ReadTeam(ctx context.Context, st store.Store, orgID, teamID string) (model.Team, int64, error) {
-	t, v, err := records.Get[model.Team](ctx, st, keys.Team(orgID, teamID))
-	if errors.Is(err, store.ErrNotFound) {
-		return t, 0, apperr.NotFoundf("team %s not found", teamID)
-	}
-	if err != nil {
-		return t, 0, fmt.Errorf("read team: %w", err)
-	}
-	return t, v, nil
+	return records.Read[model.Team](ctx, st, keys.Team(orgID, teamID), "team", teamID)
 }
 
 // CheckOrg is the operation that makes the caller's transaction require

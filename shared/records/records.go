@@ -5,9 +5,11 @@ package records
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -40,6 +42,20 @@ func Get[T any](ctx context.Context, s store.Store, k keys.Key) (T, int64, error
 	}
 	v, err := Decode[T](it)
 	return v, it.Version, err
+}
+
+// Read is Get for an owner's read of one of its records: a missing record
+// is a NotFound error naming what and id ("space X not found"), any other
+// failure is wrapped as "read <what>".
+func Read[T any](ctx context.Context, s store.Store, k keys.Key, what, id string) (T, int64, error) {
+	v, version, err := Get[T](ctx, s, k)
+	if errors.Is(err, store.ErrNotFound) {
+		return v, 0, apperr.NotFoundf("%s %s not found", what, id)
+	}
+	if err != nil {
+		return v, 0, fmt.Errorf("read %s: %w", what, err)
+	}
+	return v, version, nil
 }
 
 // GetAll reads the records at ks, in order, a few at a time in parallel

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/records"
@@ -22,15 +23,19 @@ import (
 // Instance is the installation's secret, read lazily.
 type Instance struct {
 	store store.Store
-	mu    sync.Mutex
-	key   []byte
+	mu    sync.Mutex // one first read at a time
+	key   atomic.Pointer[[]byte]
 }
 
 // New returns the secret kept in s; nothing is read until Key is called.
 func New(s store.Store) *Instance { return &Instance{store: s} }
 
 // Fixed returns an Instance holding key (tests, tools).
-func Fixed(key []byte) *Instance { return &Instance{key: key} }
+func Fixed(key []byte) *Instance {
+	i := &Instance{}
+	i.key.Store(&key)
+	return i
+}
 
 type record struct {
 	Key []byte `json:"key"`
@@ -40,10 +45,15 @@ type record struct {
 // has none yet) on the first call. A failed read is not kept: the next call
 // tries again.
 func (i *Instance) Key(ctx context.Context) ([]byte, error) {
+	// Every request asks (the API loads the cursor secret first): once
+	// read, the key is returned without taking the lock.
+	if k := i.key.Load(); k != nil {
+		return *k, nil
+	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	if i.key != nil {
-		return i.key, nil
+	if k := i.key.Load(); k != nil {
+		return *k, nil
 	}
 	if i.store == nil {
 		return nil, errors.New("instance secret: no store")
@@ -73,7 +83,7 @@ func (i *Instance) Key(ctx context.Context) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	i.key = key
+	i.key.Store(&key)
 	return key, nil
 }
 

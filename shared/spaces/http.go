@@ -10,6 +10,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 )
 
 // Space is the API shape of a space.
@@ -137,21 +138,15 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listSpacesInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
 		Summary: "List the spaces of an organization"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			scope := "spaces:" + in.OrganizationID
-			after, err := s.d.Pager.Key(scope, in.Page)
+			p, _, err := s.List(ctx, in.OrganizationID, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			p, _, err := s.List(ctx, in.OrganizationID, in.Size(), after)
-			if err != nil {
-				return nil, err
-			}
-			out := &listOut{Body: httpapi.List[Space]{Items: make([]Space, 0, len(p.Spaces)), Next: s.d.Pager.Next(scope, p.Next)}}
+			views := make([]Space, 0, len(p.Spaces))
 			for i, sp := range p.Spaces {
-				out.Body.Items = append(out.Body.Items, View(ctx, sp, p.Levels[i]))
+				views = append(views, View(ctx, sp, p.Levels[i]))
 			}
-			out.Body.Count = len(out.Body.Items)
-			return out, nil
+			return &listOut{Body: httpapi.ListPage(paging.Page[Space]{Items: views, Next: p.Next}, func(v Space) Space { return v })}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getSpaceById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Get a space"},
 		func(ctx context.Context, in *spaceIn) (*spaceOut, error) {

@@ -2,7 +2,6 @@ package spaces
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/galleydocs/galley/shared/apperr"
@@ -21,14 +20,7 @@ import (
 // Read returns a space's record and version, live or deleted, without
 // authorization (callers have authorized). A missing space is NotFound.
 func Read(ctx context.Context, st store.Store, spaceID string) (model.Space, int64, error) {
-	sp, v, err := records.Get[model.Space](ctx, st, keys.Space(spaceID))
-	if errors.Is(err, store.ErrNotFound) {
-		return sp, 0, apperr.NotFoundf("space %s not found", spaceID)
-	}
-	if err != nil {
-		return sp, 0, fmt.Errorf("read space: %w", err)
-	}
-	return sp, v, nil
+	return records.Read[model.Space](ctx, st, keys.Space(spaceID), "space", spaceID)
 }
 
 // ReadLive is Read for a change: a deleted space is NotFound too.

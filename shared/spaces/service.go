@@ -22,6 +22,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/tree"
@@ -63,7 +64,8 @@ type Page struct {
 	Spaces []model.Space
 	// Levels are the caller's levels on Spaces, one each.
 	Levels []model.Role
-	Next   *store.Key
+	// Next is the cursor of the following page, "" on the last (List only).
+	Next string
 }
 
 // Get returns a space and the caller's level on it. Callers who may not
@@ -200,7 +202,12 @@ func Item(sp model.Space, version int64) store.Item {
 // List returns a page of the organization's live spaces the caller may
 // read, in creation order, and the caller's organization role. A page holds
 // at most limit spaces, fewer when some are hidden from the caller.
-func (s *Service) List(ctx context.Context, orgID string, limit int, after *store.Key) (Page, model.Role, error) {
+func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (Page, model.Role, error) {
+	scope := "spaces:" + orgID
+	after, err := s.d.Cursors.After(scope, r.Cursor)
+	if err != nil {
+		return Page{}, "", err
+	}
 	c, err := access.CallerFrom(ctx)
 	if err != nil {
 		return Page{}, "", err
@@ -209,12 +216,12 @@ func (s *Service) List(ctx context.Context, orgID string, limit int, after *stor
 	if err != nil {
 		return Page{}, "", err
 	}
-	sps, next, err := records.QueryPage[model.Space](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Limit: limit, After: after})
+	sps, next, err := records.QueryPage[model.Space](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Limit: r.Size(), After: after})
 	if err != nil {
 		return Page{}, "", fmt.Errorf("list spaces: %w", err)
 	}
 	out, err := Readable(ctx, v, sps)
-	out.Next = next
+	out.Next = s.d.Cursors.Next(scope, next)
 	return out, v.Role(), err
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/deps"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -96,7 +95,6 @@ func NewOn(t testing.TB, st store.Store, opts ...Option) *Kit {
 			return clock
 		}}
 	d.Cursors = paging.NewSigner([]byte("test-secret"))
-	d.Pager = &httpapi.Pager{Signer: d.Cursors}
 	k := &Kit{T: t, Deps: d, Ctx: context.Background()}
 	if _, _, err := users.New(d).Bootstrap(k.Ctx, AdminToken); err != nil {
 		t.Fatal(err)

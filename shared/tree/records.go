@@ -2,10 +2,7 @@ package tree
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
@@ -19,14 +16,7 @@ import (
 // ReadCollection returns a collection record and its version; NotFound if
 // absent.
 func ReadCollection(ctx context.Context, st store.Store, id string) (model.Collection, int64, error) {
-	c, v, err := records.Get[model.Collection](ctx, st, keys.Collection(id))
-	if errors.Is(err, store.ErrNotFound) {
-		return c, 0, apperr.NotFoundf("collection %s not found", id)
-	}
-	if err != nil {
-		return c, 0, fmt.Errorf("read collection: %w", err)
-	}
-	return c, v, nil
+	return records.Read[model.Collection](ctx, st, keys.Collection(id), "collection", id)
 }
 
 // CollectionsPage reads a page of an organization's collections from the
