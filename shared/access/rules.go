@@ -64,6 +64,7 @@ func Allowed(role model.Role, op OrgOp) bool {
 // OrgPermissions is the `permissions` object of an organization.
 type OrgPermissions struct {
 	View                bool `json:"view"`
+	Access              bool `json:"access"`
 	Admin               bool `json:"admin"`
 	OwnTeam             bool `json:"ownTeam"`
 	CreateContent       bool `json:"createContent"`
@@ -73,12 +74,17 @@ type OrgPermissions struct {
 	ListMembers         bool `json:"listMembers"`
 	ListTeams           bool `json:"listTeams"`
 	ListIntegrations    bool `json:"listIntegrations"`
+	ListInstallations   bool `json:"listInstallations"`
+	// InstallIntegration is always false: Galley has no integrations to
+	// install (GitBook's document requires the field).
+	InstallIntegration bool `json:"installIntegration"`
 }
 
 // ForOrg computes an organization's permissions for a member's role.
 func ForOrg(role model.Role, ownsTeam bool) OrgPermissions {
 	return OrgPermissions{
 		View:                Allowed(role, ViewOrg),
+		Access:              Allowed(role, ViewOrg),
 		Admin:               Allowed(role, AdminOrg),
 		OwnTeam:             ownsTeam,
 		CreateContent:       Allowed(role, CreateContent),
@@ -88,6 +94,7 @@ func ForOrg(role model.Role, ownsTeam bool) OrgPermissions {
 		ListMembers:         Allowed(role, ListMembers),
 		ListTeams:           Allowed(role, ListTeams),
 		ListIntegrations:    Allowed(role, ListIntegration),
+		ListInstallations:   Allowed(role, ListIntegration),
 	}
 }
 
@@ -102,6 +109,9 @@ type SpacePermissions struct {
 	Comment         bool `json:"comment"`
 	Merge           bool `json:"merge"`
 	Review          bool `json:"review"`
+	// InstallIntegration is always false: Galley has no integrations to
+	// install (GitBook's document requires the field).
+	InstallIntegration bool `json:"installIntegration"`
 }
 
 // ForSpace computes a space's permissions for an effective content role.

@@ -66,6 +66,9 @@ func TestLifeOfASpaceComment(t *testing.T) {
 		}
 		if got := f.as(t, f.reader).Expect(http.StatusOK, "GET", path, nil).Map(t); got["replies"] != 2.0 {
 			t.Fatalf("replies %v after two replies", got["replies"])
+		} else if rs := got["repliers"].([]any); len(rs) != 2 || rs[0].(map[string]any)["count"] != 1.0 ||
+			rs[0].(map[string]any)["user"].(map[string]any)["id"] != f.editorID || rs[1].(map[string]any)["user"].(map[string]any)["id"] != f.commenterID {
+			t.Fatalf("repliers after a reply each from the editor and the commenter: %v", rs)
 		}
 		list := f.as(t, f.reader).Expect(http.StatusOK, "GET", path+"/replies?format=markdown", nil).Map(t)
 		if items := list["items"].([]any); list["count"] != 2.0 || id(items[0].(map[string]any)) != id(r1) || id(items[1].(map[string]any)) != id(r2) {
@@ -83,6 +86,8 @@ func TestLifeOfASpaceComment(t *testing.T) {
 		f.as(t, f.reader).Expect(http.StatusNotFound, "GET", path+"/replies/"+id(r2), nil)
 		if got := f.as(t, f.reader).Expect(http.StatusOK, "GET", path, nil).Map(t); got["replies"] != 1.0 {
 			t.Fatalf("replies %v after deleting one of two", got["replies"])
+		} else if rs := got["repliers"].([]any); len(rs) != 1 || rs[0].(map[string]any)["user"].(map[string]any)["id"] != f.editorID {
+			t.Fatalf("repliers after the commenter's reply is deleted: %v", rs)
 		}
 
 		// Resolve, reopen, edit.

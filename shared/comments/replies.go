@@ -58,6 +58,7 @@ func (s *Service) CreateReply(ctx context.Context, w Where, commentID string, bo
 			return err
 		}
 		c.Replies++
+		c.AddReplier(r.PostedBy, r.PostedAt)
 		return s.d.Store.Write(ctx, store.Put(replyItem(t.Key(), r, 1), store.IfNotExists),
 			store.PutIfVersion(commentItem(t.Key(), c, v+1), v))
 	})
@@ -163,6 +164,7 @@ func (s *Service) DeleteReply(ctx context.Context, w Where, commentID, replyID s
 			return apperr.Forbiddenf("only its author or an admin of the space may delete a reply")
 		}
 		c.Replies = max(0, c.Replies-1)
+		c.RemoveReplier(r.PostedBy)
 		k := keys.CommentReply(t.Key(), commentID, replyID)
 		return s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, rv), store.PutIfVersion(commentItem(t.Key(), c, cv+1), cv))
 	})

@@ -107,6 +107,7 @@ type ChangeRequest struct {
 	CreatedBy              users.User        `json:"createdBy"`
 	CreatedAt              time.Time         `json:"createdAt"`
 	UpdatedAt              time.Time         `json:"updatedAt"`
+	Space                  string            `json:"space" doc:"ID of the space the request belongs to"`
 	Revision               string            `json:"revision" doc:"The request's current revision"`
 	RevisionInitial        string            `json:"revisionInitial" doc:"The space revision the request was created from"`
 	RevisionMergedAncestor string            `json:"revisionMergedAncestor,omitempty" doc:"The space revision last brought in by an update"`
@@ -127,7 +128,7 @@ type ChangeRequestURLs struct {
 // based on another).
 func ChangeRequestView(ctx context.Context, b Bases, cr model.ChangeRequest, head string, by model.User) ChangeRequest {
 	return ChangeRequest{Object: "change-request", ID: cr.ID, Number: cr.Number, Status: cr.Status, Subject: cr.Subject,
-		CreatedBy: users.View(ctx, by), CreatedAt: cr.CreatedAt, UpdatedAt: cr.UpdatedAt,
+		CreatedBy: users.View(ctx, by), CreatedAt: cr.CreatedAt, UpdatedAt: cr.UpdatedAt, Space: cr.SpaceID,
 		Revision: cr.Revision, RevisionInitial: cr.RevisionInitial, RevisionMergedAncestor: cr.RevisionMergedAncestor,
 		RevisionMerged: cr.RevisionMerged, Comments: cr.Comments, Outdated: cr.Active() && cr.Base() != head,
 		URLs: ChangeRequestURLs{

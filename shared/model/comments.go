@@ -32,7 +32,42 @@ type Comment struct {
 	ResolvedAt *time.Time `json:"resolvedAt,omitempty"`
 	ResolvedBy string     `json:"resolvedBy,omitempty"`
 	Replies    int        `json:"replies"`
-	Reactions  []Reaction `json:"reactions,omitempty"`
+	// Repliers are the users who replied, with their number of replies
+	// and the time of their latest, kept with Replies in the reply's
+	// transaction.
+	Repliers  []Replier  `json:"repliers,omitempty"`
+	Reactions []Reaction `json:"reactions,omitempty"`
+}
+
+// Replier is a user who replied to a comment.
+type Replier struct {
+	UserID    string    `json:"userId"`
+	Count     int       `json:"count"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// AddReplier counts a reply of user posted at.
+func (c *Comment) AddReplier(user string, at time.Time) {
+	for i := range c.Repliers {
+		if c.Repliers[i].UserID == user {
+			c.Repliers[i].Count++
+			c.Repliers[i].UpdatedAt = at
+			return
+		}
+	}
+	c.Repliers = append(c.Repliers, Replier{UserID: user, Count: 1, UpdatedAt: at})
+}
+
+// RemoveReplier uncounts a deleted reply of user.
+func (c *Comment) RemoveReplier(user string) {
+	for i := range c.Repliers {
+		if c.Repliers[i].UserID == user {
+			if c.Repliers[i].Count--; c.Repliers[i].Count <= 0 {
+				c.Repliers = append(c.Repliers[:i], c.Repliers[i+1:]...)
+			}
+			return
+		}
+	}
 }
 
 // CommentPage is what a comment remembers of its page: enough to show it

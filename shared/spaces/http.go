@@ -18,7 +18,7 @@ type Space struct {
 	Object              string                  `json:"object" enum:"space"`
 	ID                  string                  `json:"id"`
 	Title               string                  `json:"title" maxLength:"50"`
-	Emoji               string                  `json:"emoji,omitempty" maxLength:"50"`
+	Emoji               string                  `json:"emoji" maxLength:"50" doc:"Empty when the space has none"`
 	Visibility          string                  `json:"visibility" enum:"public,unlisted,share-link,visitor-auth,in-collection,private"`
 	CreatedAt           time.Time               `json:"createdAt"`
 	UpdatedAt           time.Time               `json:"updatedAt"`

@@ -184,9 +184,9 @@ func TestGetPatchDeleteRestore(t *testing.T) {
 	if sp["title"] != "Guide 2" || sp["emoji"] != "🎉" || sp["defaultLevel"] != "read" || sp["editMode"] != "locked" {
 		t.Fatalf("patched space = %v", sp)
 	}
-	// Omitted fields stay; null removes the emoji and makes guests the default level.
+	// Omitted fields stay; null removes the emoji (an empty emoji, as every Space carries one) and makes guests the default level.
 	sp = admin.Expect(http.StatusOK, "PATCH", path, `{"emoji":null,"defaultLevel":null}`).Map(t)
-	if sp["title"] != "Guide 2" || sp["emoji"] != nil || sp["defaultLevel"] != nil {
+	if sp["title"] != "Guide 2" || sp["emoji"] != "" || sp["defaultLevel"] != nil {
 		t.Fatalf("after null patch = %v", sp)
 	}
 	admin.Expect(http.StatusBadRequest, "PATCH", path, map[string]any{"title": strings.Repeat("x", 51)})

@@ -22,6 +22,7 @@ type Comment struct {
 	EditedAt    *time.Time         `json:"editedAt,omitempty" doc:"When the body was last edited"`
 	Reactions   []EmojiReaction    `json:"reactions"`
 	Replies     int                `json:"replies" doc:"Number of replies"`
+	Repliers    []UserContributor  `json:"repliers" nullable:"false" doc:"The users who replied"`
 	Body        CommentDocument    `json:"body"`
 	Target      CommentTarget      `json:"target"`
 	URLs        CommentURLs        `json:"urls"`
@@ -29,6 +30,14 @@ type Comment struct {
 	Status      string             `json:"status" enum:"open,resolved"`
 	ResolvedAt  *time.Time         `json:"resolvedAt,omitempty"`
 	ResolvedBy  *users.User        `json:"resolvedBy,omitempty"`
+}
+
+// UserContributor is a user who replied to a comment: how many times, and
+// when last.
+type UserContributor struct {
+	User      users.User `json:"user"`
+	Count     int        `json:"count"`
+	UpdatedAt time.Time  `json:"updatedAt"`
 }
 
 // CommentReply is the API shape of a reply.
@@ -214,6 +223,14 @@ func (r *renderer) comment(c model.Comment) (Comment, error) {
 	v := Comment{Object: "comment", ID: c.ID, PostedBy: by, PostedAt: c.PostedAt, EditedAt: c.EditedAt, Reactions: rs,
 		Replies: c.Replies, Body: r.body(c.Body), Target: CommentTarget{ChangeRequest: c.ChangeRequestID, Space: c.SpaceID, Revision: c.Revision},
 		URLs: CommentURLs{Location: r.base() + c.ID}, Permissions: r.permissions(c.PostedBy), Status: c.Status}
+	v.Repliers = make([]UserContributor, 0, len(c.Repliers))
+	for _, x := range c.Repliers {
+		u, err := r.user(x.UserID)
+		if err != nil {
+			return Comment{}, err
+		}
+		v.Repliers = append(v.Repliers, UserContributor{User: u, Count: x.Count, UpdatedAt: x.UpdatedAt})
+	}
 	if c.Node != "" {
 		v.Target.Node = &CommentNode{ID: c.Node}
 	}

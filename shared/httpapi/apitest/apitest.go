@@ -6,6 +6,8 @@ package apitest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 
 	"io"
 	"net/http"
@@ -37,11 +39,21 @@ type route struct {
 
 var param = regexp.MustCompile(`\{[^}]+\}`)
 
+// templateRegexp matches the paths of an OpenAPI path template (under
+// prefix): each {parameter} is one segment.
+func templateRegexp(prefix, template string) *regexp.Regexp {
+	parts := param.Split(template, -1)
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile("^" + regexp.QuoteMeta(prefix) + strings.Join(parts, "[^/]+") + "$")
+}
+
 // New returns a client of api.
 func New(t testing.TB, api *httpapi.API) *Client {
 	c := &Client{t: t, api: api, handler: api.Handler()}
 	for path, item := range api.Huma.OpenAPI().Paths {
-		re := regexp.MustCompile("^" + param.ReplaceAllString(regexp.QuoteMeta(path), "[^/]+") + "$")
+		re := templateRegexp("", path)
 		for method, op := range map[string]*huma.Operation{"GET": item.Get, "POST": item.Post, "PUT": item.Put, "PATCH": item.Patch, "DELETE": item.Delete} {
 			if op != nil {
 				c.ops = append(c.ops, route{method: method, re: re, op: op})
@@ -122,6 +134,14 @@ func (c *Client) Expect(want int, method, path string, body any, headers ...stri
 	return res
 }
 
+// isJSON tells whether a Content-Type is JSON (downloads answer their
+// file's own type).
+func isJSON(contentType string) bool {
+	mt, _, _ := strings.Cut(contentType, ";")
+	mt = strings.TrimSpace(mt)
+	return mt == "application/json" || strings.HasSuffix(mt, "+json")
+}
+
 // check validates a response against the document.
 func (c *Client) check(method, path string, res Response) {
 	c.t.Helper()
@@ -157,7 +177,7 @@ func (c *Client) check(method, path string, res Response) {
 		c.t.Fatalf("%s %s: status %d is not declared by operation %s", method, path, res.Status, op.OperationID)
 	}
 	mt := resp.Content["application/json"]
-	if mt == nil || mt.Schema == nil || len(res.Body) == 0 {
+	if mt == nil || mt.Schema == nil || len(res.Body) == 0 || !isJSON(res.Header.Get("Content-Type")) {
 		return
 	}
 	var v any
@@ -172,5 +192,20 @@ func (c *Client) check(method, path string, res Response) {
 			msgs[i] = e.Error()
 		}
 		c.t.Fatalf("%s %s: response does not match the OpenAPI document (%s):\n%s\nbody: %s", method, path, op.OperationID, strings.Join(msgs, "\n"), res.Body)
+	}
+	if res.Status < 300 {
+		failures, err := checkReferences(method, path, res.Status, res.Body)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		if len(failures) > 0 {
+			if f := os.Getenv("GALLEY_REFCHECK_LOG"); f != "" {
+				lf, _ := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+				fmt.Fprintf(lf, "%s %s %d\n%s\n\n", method, path, res.Status, strings.Join(failures, "\n"))
+				lf.Close()
+				return
+			}
+			c.t.Fatalf("%s %s: the answer does not match GitBook's schema:\n%s\nbody: %s", method, path, strings.Join(failures, "\n"), res.Body)
+		}
 	}
 }

@@ -23,6 +23,7 @@ type OrganizationMember struct {
 	SSO        bool       `json:"sso"`
 	Spaces     int        `json:"spaces"`
 	Teams      int        `json:"teams"`
+	Sites      int        `json:"sites" doc:"Sites shared with the member directly: always 0, Galley gives access to sites through the organization role"`
 }
 
 // ViewMember renders a member.

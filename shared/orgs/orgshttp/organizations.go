@@ -51,6 +51,7 @@ type OrganizationURLs struct {
 // OrganizationTrial is an organization's trial; Galley has no trials.
 type OrganizationTrial struct {
 	Status string `json:"status" enum:"notapplicable,none,active,ended,expired"`
+	Count  int    `json:"count" minimum:"0" doc:"Trials consumed: always 0"`
 }
 
 // ViewOrganization renders an organization for its caller.

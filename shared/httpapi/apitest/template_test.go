@@ -1,0 +1,34 @@
+package apitest
+
+import "testing"
+
+func TestTemplateRegexpMatchesOneSegmentPerParameter(t *testing.T) {
+	re := templateRegexp("/v1", "/spaces/{spaceId}/content/page/{pageId}")
+	for path, want := range map[string]bool{
+		"/v1/spaces/abc/content/page/p1":   true,
+		"/v1/spaces/abc/content/page/p1/x": false,
+		"/v1/spaces/a/b/content/page/p1":   false,
+		"/spaces/abc/content/page/p1":      false,
+		"/v1/spaces/abc/content/page/":     false,
+		"/v1/spaces/a.c/content/page/p(1)": true,
+	} {
+		if got := re.MatchString(path); got != want {
+			t.Errorf("%s: match %v, want %v", path, got, want)
+		}
+	}
+}
+
+func TestReferencesRejectAnAnswerMissingRequiredFields(t *testing.T) {
+	failures, err := checkReferences("GET", "/v1/collections/abc", 200, []byte(`{"object":"collection","id":"abc"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(failures) != 2 {
+		t.Fatalf("a collection without its required fields passes either document: %v", failures)
+	}
+	// An operation neither reference has is not checked.
+	failures, err = checkReferences("GET", "/v1/no-such-operation", 200, []byte(`{}`))
+	if err != nil || len(failures) != 0 {
+		t.Fatalf("unknown operation: %v %v", failures, err)
+	}
+}
