@@ -44,11 +44,15 @@ const (
 	fHeading  = "heading" // a section's
 	fText     = "text"    // a section's
 	fAnchor   = "anchor"  // a section's
+	// A page's description and the titles of its ancestors (top first,
+	// one a line), stored for results.
+	fDescription = "description"
+	fAncestors   = "ancestors"
 )
 
 // Format names the layout of stored indexes: an index of another format
 // is rebuilt.
-const Format = "v2"
+const Format = "v3"
 
 func indexMapping() mapping.IndexMapping {
 	text := func(store bool) *mapping.FieldMapping {
@@ -84,6 +88,8 @@ func indexMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fText, text(true))
 	doc.AddFieldMappingsAt(fPath, stored())
 	doc.AddFieldMappingsAt(fAnchor, stored())
+	doc.AddFieldMappingsAt(fDescription, stored())
+	doc.AddFieldMappingsAt(fAncestors, stored())
 	im := bleve.NewIndexMapping()
 	im.DefaultMapping = doc
 	im.DefaultAnalyzer = en.AnalyzerName
@@ -95,8 +101,9 @@ func indexMapping() mapping.IndexMapping {
 }
 
 // Page is a page to index: its place in the tree and its body.
+// Ancestors are the titles of the pages above it, top first, one a line.
 type Page struct {
-	ID, Title, Description, Path, Body string
+	ID, Title, Description, Path, Ancestors, Body string
 }
 
 // Build indexes pages into a new index in dir (which must not exist) and
@@ -171,7 +178,8 @@ func write(ctx context.Context, idx bleve.Index, removed []string, pages []Page,
 				fHeading: s.Heading, fText: s.Text, fAnchor: s.Anchor})
 		}
 		_ = b.Index("p:"+p.ID, map[string]any{fPage: p.ID, fTitle: p.Title,
-			fHeadings: strings.Join(headings, "\n"), fBody: strings.Join(texts, "\n"), fPath: p.Path})
+			fHeadings: strings.Join(headings, "\n"), fBody: strings.Join(texts, "\n"), fPath: p.Path,
+			fDescription: p.Description, fAncestors: p.Ancestors})
 		if b.Size() >= 1000 {
 			if err := flush(); err != nil {
 				return err

@@ -25,14 +25,19 @@ const ExcerptBytes = 240
 
 // PageHit is a page found, with its sections.
 type PageHit struct {
-	ID, Title, Path string
-	Score           float64
-	Sections        []SectionHit
+	ID, Title, Path, Description string
+	// Ancestors are the titles of the pages above, top first.
+	Ancestors []string
+	Score     float64
+	// Rank is the page's one-based place among all the pages found.
+	Rank     int
+	Sections []SectionHit
 }
 
 // SectionHit is a section of a page found, with an excerpt of its text.
 type SectionHit struct {
 	Anchor, Heading, Excerpt string
+	Score                    float64
 }
 
 // Hits is one page of a query's pages.
@@ -68,14 +73,19 @@ func Pages(ctx context.Context, idx bleve.Index, text string, offset, size int) 
 		qs = append(qs, phrase(fBody, text, boostPhrase))
 	}
 	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), size, offset, false)
-	req.Fields = []string{fPage, fTitle, fPath}
+	req.Fields = []string{fPage, fTitle, fPath, fDescription, fAncestors}
 	res, err := idx.SearchInContext(ctx, req)
 	if err != nil {
 		return Hits{}, fmt.Errorf("search: %w", err)
 	}
 	out := Hits{Total: int(res.Total), Pages: make([]PageHit, 0, len(res.Hits))}
-	for _, h := range res.Hits {
-		out.Pages = append(out.Pages, PageHit{ID: str(h.Fields[fPage]), Title: str(h.Fields[fTitle]), Path: str(h.Fields[fPath]), Score: h.Score})
+	for i, h := range res.Hits {
+		p := PageHit{ID: str(h.Fields[fPage]), Title: str(h.Fields[fTitle]), Path: str(h.Fields[fPath]),
+			Description: str(h.Fields[fDescription]), Ancestors: []string{}, Score: h.Score, Rank: offset + i + 1}
+		if a := str(h.Fields[fAncestors]); a != "" {
+			p.Ancestors = strings.Split(a, "\n")
+		}
+		out.Pages = append(out.Pages, p)
 	}
 	return out, nil
 }
@@ -152,7 +162,7 @@ func sectionOf(h *search.DocumentMatch) SectionHit {
 			}
 		}
 	}
-	return SectionHit{Anchor: str(h.Fields[fAnchor]), Heading: str(h.Fields[fHeading]), Excerpt: Excerpt(body, max(first, 0), ExcerptBytes)}
+	return SectionHit{Anchor: str(h.Fields[fAnchor]), Heading: str(h.Fields[fHeading]), Excerpt: Excerpt(body, max(first, 0), ExcerptBytes), Score: h.Score}
 }
 
 func str(v any) string {

@@ -45,6 +45,16 @@ func TestSpaceSearchFindsPagesWithTheirSectionsAndExcerpts(t *testing.T) {
 	if p := faq["path"].(string); !strings.Contains(p, "/questions") {
 		t.Errorf("a child page's path %q", p)
 	}
+	// Ranks count from one in score order; a child names its ancestors.
+	if setup["rank"] != 1.0 || faq["rank"] != 2.0 || !(setup["score"].(float64) >= faq["score"].(float64)) || faq["score"].(float64) <= 0 {
+		t.Errorf("ranks and scores: %v %v / %v %v", setup["rank"], setup["score"], faq["rank"], faq["score"])
+	}
+	if a := faq["ancestors"].([]any); len(a) != 1 || a[0].(map[string]any)["title"] != "Introduction" {
+		t.Errorf("a child page's ancestors: %v", a)
+	}
+	if a := setup["ancestors"].([]any); len(a) != 0 {
+		t.Errorf("a top page's ancestors: %v", a)
+	}
 	if s := faq["sections"].([]any)[0].(map[string]any); s["id"] != "faq" || s["title"] != "Questions" || !strings.Contains(s["body"].(string), "install itself") {
 		t.Errorf("the section above every heading: %v", s)
 	}
@@ -145,7 +155,10 @@ func TestSearchPagesThroughResultsOfOneRevision(t *testing.T) {
 			t.Fatal("too many pages")
 		}
 		body := f.search(t, f.reader, path)
-		for _, it := range body["items"].([]any) {
+		for j, it := range body["items"].([]any) {
+			if rank := it.(map[string]any)["rank"]; rank != float64(3*i+j+1) {
+				t.Errorf("result %d of page %d has rank %v", j, i, rank)
+			}
 			id := it.(map[string]any)["id"].(string)
 			if seen[id] {
 				t.Errorf("%s listed twice", id)

@@ -24,7 +24,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -140,10 +142,14 @@ type indexed struct {
 func documentPages(ix *content.Index) []indexed {
 	paths := ix.Paths()
 	var out []indexed
-	ix.Walk(func(p *content.Page, _ int) bool {
+	var above []string // titles of the pages above the one walked
+	ix.Walk(func(p *content.Page, depth int) bool {
+		above = above[:min(depth, len(above))]
 		if p.Type == content.TypeDocument {
-			out = append(out, indexed{Page: Page{ID: p.ID, Title: p.Title, Description: p.Description, Path: paths[p.ID]}, document: p.Document})
+			out = append(out, indexed{Page: Page{ID: p.ID, Title: p.Title, Description: p.Description, Path: paths[p.ID],
+				Ancestors: strings.Join(above, "\n")}, document: p.Document})
 		}
+		above = append(above, p.Title)
 		return true
 	})
 	return out
@@ -310,6 +316,7 @@ func (s *Service) Org(ctx context.Context, orgID, text string, r paging.Request)
 		}
 	}
 	sortSpaces(matched)
+	rankPages(matched)
 	start := min(offset, len(matched))
 	end := min(start+r.Size(), len(matched))
 	out := paging.Page[SpaceHits]{Items: matched[start:end]}
@@ -329,6 +336,22 @@ func (s *Service) Org(ctx context.Context, orgID, text string, r paging.Request)
 		out.Next = s.d.Cursors.Cursor(scope, store.Key{PK: orgID, SK: strconv.Itoa(end)})
 	}
 	return out, nil
+}
+
+// rankPages numbers the pages found in every space by score, best first
+// (ties in the spaces' order), so a page's rank is its place among them
+// all, whichever page of results it comes on.
+func rankPages(found []SpaceHits) {
+	var all []*PageHit
+	for i := range found {
+		for j := range found[i].Pages {
+			all = append(all, &found[i].Pages[j])
+		}
+	}
+	sort.SliceStable(all, func(a, b int) bool { return all[a].Score > all[b].Score })
+	for i, p := range all {
+		p.Rank = i + 1
+	}
 }
 
 // sortSpaces orders spaces by their best page, then by title and id.

@@ -20,24 +20,36 @@ type SectionResult struct {
 	ID    string     `json:"id" doc:"The heading's anchor; the page's id for the text above the first heading"`
 	Title string     `json:"title" doc:"The heading (the page's title for the text above the first heading)"`
 	Path  string     `json:"path" doc:"The page's path, with #anchor for a heading"`
+	Score float64    `json:"score" minimum:"0" doc:"Relevance (BM25): higher is better, unbounded; 0 for a page found by its title alone"`
 	Body  string     `json:"body" doc:"An excerpt of the section's text around the first match"`
 	URLs  ResultURLs `json:"urls"`
 }
 
 // PageResult is a page found (the reference's SearchPageResult).
 type PageResult struct {
-	ID       string          `json:"id"`
-	Title    string          `json:"title"`
-	Path     string          `json:"path"`
-	Sections []SectionResult `json:"sections"`
-	URLs     ResultURLs      `json:"urls"`
+	ID          string          `json:"id"`
+	Title       string          `json:"title"`
+	Description string          `json:"description" doc:"The page's description (empty when none)"`
+	Path        string          `json:"path"`
+	Score       float64         `json:"score" minimum:"0" doc:"Relevance (BM25): higher is better, unbounded"`
+	Rank        int             `json:"rank" minimum:"1" doc:"One-based place among all the pages found, kept across pages of results"`
+	Ancestors   []Ancestor      `json:"ancestors" nullable:"false" doc:"The pages above, top first"`
+	Sections    []SectionResult `json:"sections"`
+	URLs        ResultURLs      `json:"urls"`
+}
+
+// Ancestor is a page above a page found.
+type Ancestor struct {
+	Title string `json:"title"`
 }
 
 // SpaceResult is a space found by an organization search (the reference's
 // SearchSpaceResult).
 type SpaceResult struct {
+	Type  string       `json:"type" enum:"space"`
 	ID    string       `json:"id"`
 	Title string       `json:"title"`
+	Score float64      `json:"score" minimum:"0" doc:"The score of its best page"`
 	Pages []PageResult `json:"pages"`
 }
 
@@ -88,9 +100,13 @@ func spaceBase(ctx context.Context, spaceID string) string {
 // pageResult renders a page found in the space whose pages are under base.
 func pageResult(base string, p search.PageHit) PageResult {
 	app := base + (&url.URL{Path: p.Path}).EscapedPath()
-	r := PageResult{ID: p.ID, Title: p.Title, Path: p.Path, URLs: ResultURLs{App: app}, Sections: make([]SectionResult, 0, len(p.Sections))}
+	r := PageResult{ID: p.ID, Title: p.Title, Description: p.Description, Path: p.Path, Score: p.Score, Rank: p.Rank,
+		Ancestors: make([]Ancestor, 0, len(p.Ancestors)), URLs: ResultURLs{App: app}, Sections: make([]SectionResult, 0, len(p.Sections))}
+	for _, a := range p.Ancestors {
+		r.Ancestors = append(r.Ancestors, Ancestor{Title: a})
+	}
 	for _, s := range p.Sections {
-		sec := SectionResult{ID: p.ID, Title: p.Title, Path: p.Path, Body: s.Excerpt, URLs: ResultURLs{App: app}}
+		sec := SectionResult{ID: p.ID, Title: p.Title, Path: p.Path, Score: s.Score, Body: s.Excerpt, URLs: ResultURLs{App: app}}
 		if s.Heading != "" {
 			sec.Title = s.Heading
 		}
@@ -132,5 +148,9 @@ func Register(api *httpapi.API, s *search.Service) {
 }
 
 func spaceResult(ctx context.Context, sp model.Space, pages []search.PageHit) SpaceResult {
-	return SpaceResult{ID: sp.ID, Title: sp.Title, Pages: pageResults(ctx, sp.ID, pages)}
+	r := SpaceResult{Type: "space", ID: sp.ID, Title: sp.Title, Pages: pageResults(ctx, sp.ID, pages)}
+	for _, p := range pages {
+		r.Score = max(r.Score, p.Score)
+	}
+	return r
 }
