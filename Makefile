@@ -93,7 +93,7 @@ test-deps:
 	@echo "== test-deps: DynamoDB Local: infra/dynamodb-local/install.sh"
 	@test -f infra/dynamodb-local/install.sh || { echo "test-deps: infra/dynamodb-local/install.sh is missing" >&2; exit 1; }
 	bash infra/dynamodb-local/install.sh
-	@echo "== test-deps: Debian packages (poppler-utils: pdftotext): infra/debian/install.sh"
+	@echo "== test-deps: Debian packages (poppler-utils, jq, curl): infra/debian/install.sh"
 	@test -f infra/debian/install.sh || { echo "test-deps: infra/debian/install.sh is missing" >&2; exit 1; }
 	bash infra/debian/install.sh
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests use: poppler-utils (pdftotext,
-# which reads back the PDFs Galley makes). Idempotent: nothing is done when
-# the tools are already on PATH.
+# which reads back the PDFs Galley makes), and curl and jq (the README's
+# walk-through, which infra/readme_test.go runs as pasted). Idempotent:
+# nothing is done when the tools are already on PATH.
 set -euo pipefail
 
 die() {
@@ -9,23 +10,31 @@ die() {
 	exit 1
 }
 
-if command -v pdftotext >/dev/null 2>&1; then
+# command -> the package that provides it
+declare -A packages=([pdftotext]=poppler-utils [jq]=jq [curl]=curl)
+missing=()
+for cmd in "${!packages[@]}"; do
+	command -v "$cmd" >/dev/null 2>&1 || missing+=("${packages[$cmd]}")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then
 	exit 0
 fi
 
 command -v apt-get >/dev/null 2>&1 ||
-	die "pdftotext is missing and apt-get is not available; install poppler-utils (it provides pdftotext)"
+	die "missing: ${missing[*]}, and apt-get is not available; install these packages"
 
 sudo=
 if [[ $(id -u) -ne 0 ]]; then
-	command -v sudo >/dev/null 2>&1 || die "pdftotext is missing; install poppler-utils as root (apt-get install poppler-utils)"
+	command -v sudo >/dev/null 2>&1 || die "missing: ${missing[*]}; install them as root (apt-get install ${missing[*]})"
 	sudo=sudo
 fi
 
-echo "infra/debian/install.sh: installing poppler-utils (pdftotext)"
+echo "infra/debian/install.sh: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-if ! $sudo apt-get install -y --no-install-recommends poppler-utils; then
+if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}"; then
 	$sudo apt-get update || die "apt-get update failed"
-	$sudo apt-get install -y --no-install-recommends poppler-utils || die "apt-get install poppler-utils failed"
+	$sudo apt-get install -y --no-install-recommends "${missing[@]}" || die "apt-get install ${missing[*]} failed"
 fi
-command -v pdftotext >/dev/null 2>&1 || die "poppler-utils is installed but pdftotext is not on PATH"
+for cmd in "${!packages[@]}"; do
+	command -v "$cmd" >/dev/null 2>&1 || die "${packages[$cmd]} is installed but $cmd is not on PATH"
+done
