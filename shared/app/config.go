@@ -32,6 +32,10 @@ type Config struct {
 	FetchAllowPrivate bool   // FETCH_ALLOW_PRIVATE=1
 	LogLevel          slog.Level
 	Build             string // BUILD: build date, reported by GET /v1/
+	// Metrics receives the API's CloudWatch embedded-metric records (set
+	// by StartLambda: stdout, which Lambda sends to CloudWatch Logs; nil
+	// in local mode).
+	Metrics *slog.Logger
 }
 
 // ConfigFromEnv reads the configuration.

@@ -44,7 +44,7 @@ func NewFamily(name, function string, routes ...Routes) Family {
 // function links that package.
 func NewAPI(c Config, d *deps.Deps, families ...Family) *httpapi.API {
 	api := httpapi.New(httpapi.Config{Logger: d.Logger, Auth: users.New(d), APIURL: c.APIURL, AppURL: c.AppURL,
-		Version: Version, Build: c.Build})
+		Version: Version, Build: c.Build, Metrics: c.Metrics, Family: familyName(families)})
 	if d.Cursors != nil {
 		// The cursors' secret is read before the first operation runs, not at
 		// start-up; a failed read answers 500 (and is tried again next time).
@@ -64,6 +64,14 @@ func NewAPI(c Config, d *deps.Deps, families ...Family) *httpapi.API {
 		}
 	}
 	return api
+}
+
+// familyName is the metrics dimension of an API: its family, or "all".
+func familyName(families []Family) string {
+	if len(families) == 1 {
+		return families[0].Name
+	}
+	return "all"
 }
 
 // NewDeps assembles the services' dependencies on the given ports. It does

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
@@ -51,6 +52,9 @@ func StartLambda(f Family) {
 		c.Logger().Error("start", "family", f.Name, "err", err.Error())
 		panic(err)
 	}
+	// One embedded-metric record per request on stdout, whatever the log
+	// level: CloudWatch makes the family's metrics from them.
+	c.Metrics = slog.New(slog.NewJSONHandler(os.Stdout, nil))
 	h := NewAPI(c, d, f).Handler()
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
 }

@@ -39,6 +39,10 @@ type Config struct {
 	Version string
 	// Build is the build date reported by GET /v1/.
 	Build string
+	// Metrics, when set, receives one CloudWatch embedded-metric-format
+	// record per request (see metrics.go); Family names the dimension.
+	Metrics *slog.Logger
+	Family  string
 }
 
 // Route is one operation an API serves.

@@ -91,6 +91,9 @@ func (a *API) Handler() http.Handler {
 			}
 			// Written without the request's context, which would add the id
 			// a second time (package logging).
+			if a.cfg.Metrics != nil {
+				a.emitMetrics(start, rec.status)
+			}
 			if a.cfg.Logger.Enabled(r.Context(), slog.LevelInfo) {
 				a.cfg.Logger.LogAttrs(context.Background(), slog.LevelInfo, "request", slog.String("request_id", id),
 					slog.String("method", r.Method), slog.String("path", r.URL.Path), slog.Int("status", rec.status),
