@@ -93,6 +93,9 @@ test-deps:
 	@echo "== test-deps: DynamoDB Local: infra/dynamodb-local/install.sh"
 	@test -f infra/dynamodb-local/install.sh || { echo "test-deps: infra/dynamodb-local/install.sh is missing" >&2; exit 1; }
 	bash infra/dynamodb-local/install.sh
+	@echo "== test-deps: GitBook's API client (@gitbook/api, npm): infra/node/install.sh"
+	@test -f infra/node/install.sh || { echo "test-deps: infra/node/install.sh is missing" >&2; exit 1; }
+	bash infra/node/install.sh
 	@echo "== test-deps: Debian packages (poppler-utils, jq, curl): infra/debian/install.sh"
 	@test -f infra/debian/install.sh || { echo "test-deps: infra/debian/install.sh is missing" >&2; exit 1; }
 	bash infra/debian/install.sh

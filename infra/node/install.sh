@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs GitBook's official API client (@gitbook/api, pinned in
+# infra/node/package.json and package-lock.json, from the npm registry) into
+# "${GALLEY_CACHE:-$HOME/.cache/galley}/node", where infra/client_test.go
+# finds it. Idempotent: a stamp of the lock file's hash skips npm.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cache="${GALLEY_CACHE:-$HOME/.cache/galley}"
+dest="$cache/node"
+stamp="$dest/.galley-lock.sha256"
+
+die() {
+	echo "infra/node/install.sh: $*" >&2
+	exit 1
+}
+
+command -v node >/dev/null 2>&1 || die "node not found on PATH; install Node.js 20 (Debian: apt-get install nodejs npm)"
+command -v npm >/dev/null 2>&1 || die "npm not found on PATH; install npm (Debian: apt-get install npm)"
+
+want="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)"
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -f "$dest/node_modules/@gitbook/api/package.json" ]]; then
+	exit 0
+fi
+
+mkdir -p "$dest" || die "cannot create $dest"
+cp "$here/package.json" "$here/package-lock.json" "$dest/"
+echo "infra/node/install.sh: npm ci (@gitbook/api) into $dest"
+(cd "$dest" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed (is the npm registry reachable?)"
+test -f "$dest/node_modules/@gitbook/api/package.json" || die "@gitbook/api is not in $dest/node_modules after npm ci"
+echo "$want" >"$stamp"
