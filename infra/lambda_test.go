@@ -3,7 +3,6 @@ package infra_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -41,6 +40,7 @@ var ddb testenv.DynamoDBLocal
 func TestMain(m *testing.M) {
 	code := m.Run()
 	ddb.Stop()
+	moto.Stop()
 	os.Exit(code)
 }
 
@@ -168,6 +168,13 @@ func (r *runtimeAPI) serve(w http.ResponseWriter, req *http.Request) {
 // the process is killed when tb ends (or by the returned stop).
 func startFunction(tb testing.TB, bin string, rt *runtimeAPI, endpoint, table string) (stop func(), logs *bytes.Buffer) {
 	tb.Helper()
+	return startFunctionWith(tb, bin, rt, endpoint, table)
+}
+
+// startFunctionWith is startFunction with more environment variables
+// (which override the defaults).
+func startFunctionWith(tb testing.TB, bin string, rt *runtimeAPI, endpoint, table string, extra ...string) (stop func(), logs *bytes.Buffer) {
+	tb.Helper()
 	cmd := exec.Command(bin)
 	cmd.Env = []string{
 		"AWS_LAMBDA_RUNTIME_API=" + rt.addr(),
@@ -176,6 +183,7 @@ func startFunction(tb testing.TB, bin string, rt *runtimeAPI, endpoint, table st
 		"TABLE_NAME=" + table, "BUCKET_NAME=galley-test", "LOG_LEVEL=error",
 		"AWS_LAMBDA_FUNCTION_NAME=galley-test", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE=512",
 	}
+	cmd.Env = append(cmd.Env, extra...)
 	logs = &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {
@@ -190,68 +198,6 @@ func startFunction(tb testing.TB, bin string, rt *runtimeAPI, endpoint, table st
 	}
 	tb.Cleanup(stop)
 	return stop, logs
-}
-
-// sampleEvent is the first sample event of a function (events/<name>-*.json).
-func sampleEvent(tb testing.TB, name string) []byte {
-	tb.Helper()
-	matches, _ := filepath.Glob(filepath.Join("..", "events", name+"-*.json"))
-	sort.Strings(matches)
-	if len(matches) == 0 {
-		tb.Fatalf("no sample event events/%s-*.json", name)
-	}
-	raw, err := os.ReadFile(matches[0])
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return raw
-}
-
-// Each built function binary starts as Lambda starts it, asks the Runtime
-// API for work, and answers its sample event over DynamoDB Local: an API
-// function with a JSON HTTP response authenticated against the table (the
-// administrator holding the sample's token exists), a worker with its batch
-// response. A function that panics at start, or cannot reach its table,
-// fails here.
-func TestFunctionBinariesAnswerTheirFirstInvocation(t *testing.T) {
-	dir := binaries(t)
-	endpoint, table := functionTable(t)
-	for _, name := range functionNames() {
-		t.Run(name, func(t *testing.T) {
-			event := sampleEvent(t, name)
-			rt := newRuntimeAPI(t, event)
-			_, logs := startFunction(t, filepath.Join(dir, name), rt, endpoint, table)
-			var got invocation
-			select {
-			case got = <-rt.answers:
-			case <-time.After(60 * time.Second):
-				t.Fatalf("no answer within 60 s; logs:\n%s", logs)
-			}
-			if got.path != "invocation/req-1/response" {
-				t.Fatalf("posted %s: %s; logs:\n%s", got.path, got.body, logs)
-			}
-			var resp struct {
-				StatusCode        *int            `json:"statusCode"`
-				Body              string          `json:"body"`
-				BatchItemFailures json.RawMessage `json:"batchItemFailures"`
-			}
-			if err := json.Unmarshal(got.body, &resp); err != nil {
-				t.Fatalf("response is not JSON: %s", got.body)
-			}
-			if resp.StatusCode == nil { // a worker
-				if resp.BatchItemFailures == nil {
-					t.Fatalf("worker response without batchItemFailures: %s", got.body)
-				}
-				return
-			}
-			if *resp.StatusCode < 200 || *resp.StatusCode >= 500 || *resp.StatusCode == http.StatusUnauthorized {
-				t.Fatalf("status %d: %s; logs:\n%s", *resp.StatusCode, resp.Body, logs)
-			}
-			if !json.Valid([]byte(resp.Body)) {
-				t.Fatalf("body is not JSON: %s", resp.Body)
-			}
-		})
-	}
 }
 
 // sampleToken is the token of every sample event (events/*.json).
