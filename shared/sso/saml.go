@@ -275,6 +275,18 @@ func (s *Service) Metadata(ctx context.Context, apiURL, orgID, providerID string
 			}
 		}
 		md.SPSSODescriptors[i].AssertionConsumerServices = acs
+		// The encryption algorithms Galley decrypts (xmlenc.go), current
+		// ones first, so an identity provider picks one of them.
+		for j, kd := range md.SPSSODescriptors[i].KeyDescriptors {
+			if kd.Use != "encryption" {
+				continue
+			}
+			ems := make([]saml.EncryptionMethod, len(encryptionAlgorithms))
+			for k, a := range encryptionAlgorithms {
+				ems[k] = saml.EncryptionMethod{Algorithm: a}
+			}
+			md.SPSSODescriptors[i].KeyDescriptors[j].EncryptionMethods = ems
+		}
 	}
 	out, err := xml.MarshalIndent(md, "", "  ")
 	if err != nil {
@@ -332,9 +344,15 @@ func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlRespon
 	if err := xml.Unmarshal(raw, &head); err != nil {
 		return SignIn{}, apperr.Field("SAMLResponse", "is not a SAML response")
 	}
+	// A refusal's reason goes to the log too (the library's reason, never
+	// the response's content), for whoever sets the provider up.
+	refuse := func(err error) error {
+		s.d.Logger.WarnContext(ctx, "saml sign-in refused", "org", orgID, "provider", providerID, "reason", err.Error())
+		return refused("%v", err)
+	}
 	expires, err := checkRequestID(id.secret, orgID, providerID, head.InResponseTo, s.d.Clock())
 	if err != nil {
-		return SignIn{}, refused("%v", err)
+		return SignIn{}, refuse(err)
 	}
 	sp, err := s.serviceProvider(ctx, apiURL, p)
 	if err != nil {
@@ -342,11 +360,11 @@ func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlRespon
 	}
 	assertion, err := parse(sp, raw, head.InResponseTo)
 	if err != nil {
-		return SignIn{}, refused("%v", err)
+		return SignIn{}, refuse(err)
 	}
 	email, name, err := subject(assertion)
 	if err != nil {
-		return SignIn{}, refused("%v", err)
+		return SignIn{}, refuse(err)
 	}
 	now := s.d.Clock()
 	if err := s.markUsed(ctx, p, head.InResponseTo, expires, assertion); err != nil {

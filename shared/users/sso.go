@@ -17,19 +17,38 @@ import (
 // FindOrProvision returns the user with an address, creating one (without
 // a token) when nobody has it. It is for sign-ins whose identity provider
 // has vouched for the address (shared/sso); it authorizes nothing itself.
+// A display name given by the provider replaces the user's when it differs.
 func (s *Service) FindOrProvision(ctx context.Context, email, displayName string) (model.User, error) {
 	email = ids.NormalizeEmail(email)
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email || len(email) > 320 {
 		return model.User{}, apperr.Field("email", "not a valid email address")
 	}
 	displayName = strings.TrimSpace(displayName)
-	if displayName == "" || len([]rune(displayName)) > 100 {
+	// The identity provider's name, when it gave a usable one, is kept in
+	// step with the user's on each sign-in.
+	fromIdP := displayName != "" && len([]rune(displayName)) <= 100
+	if !fromIdP {
 		displayName, _, _ = strings.Cut(email, "@")
 	}
 	var u model.User
 	err := store.Retry(ctx, func() error {
 		var err error
-		if u, err = s.ByEmail(ctx, email); err == nil || !apperr.Is(err, apperr.NotFound) {
+		if u, err = s.ByEmail(ctx, email); err == nil {
+			if !fromIdP || u.DisplayName == displayName {
+				return nil
+			}
+			cur, v, err := records.Get[model.User](ctx, s.d.Store, keys.User(u.ID))
+			if err != nil {
+				return fmt.Errorf("read user: %w", err)
+			}
+			cur.DisplayName = displayName
+			if err := s.d.Store.Write(ctx, store.PutIfVersion(records.Item(keys.User(cur.ID), cur, v+1), v)); err != nil {
+				return fmt.Errorf("update user: %w", err)
+			}
+			u = cur
+			return nil
+		}
+		if !apperr.Is(err, apperr.NotFound) {
 			return err
 		}
 		now := s.d.Clock()
