@@ -87,6 +87,24 @@ func (s *Service) load(ctx context.Context, orgID, siteID string, op access.OrgO
 	return Loaded{Site: site, Version: v, Role: role}, nil
 }
 
+// loadRead reads a site for a read. With visitors true, a published site's
+// visitor holding a token of this site may read it too (with no role); the
+// site must still be published for them.
+func (s *Service) loadRead(ctx context.Context, orgID, siteID string, visitors bool) (Loaded, error) {
+	vis, ok := access.VisitorFrom(ctx)
+	if !ok || !visitors {
+		return s.load(ctx, orgID, siteID, opRead)
+	}
+	site, v, err := records.Get[model.Site](ctx, s.d.Store, keys.Site(siteID))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (site.OrgID != orgID || !vis.MayReadSite(orgID, siteID) || !site.Published)) {
+		return Loaded{}, apperr.NotFoundf("site %s not found", siteID)
+	}
+	if err != nil {
+		return Loaded{}, fmt.Errorf("read site: %w", err)
+	}
+	return Loaded{Site: site, Version: v}, nil
+}
+
 // siteItem is a site's item, listed in its organization.
 func siteItem(site model.Site, version int64) store.Item {
 	it := records.Item(keys.Site(site.ID), site, version)

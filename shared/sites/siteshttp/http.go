@@ -31,6 +31,7 @@ func Register(api *httpapi.API, s *sites.Service) {
 	registerGroups(api, s)
 	registerSiteSpaces(api, s)
 	registerShareLinks(api, s)
+	registerCustomization(api, s)
 }
 
 const (

@@ -191,7 +191,12 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 				return nil, err
 			}
 			w := newViewer(ctx, v)
-			return &publishedOut{Body: PublishedContentSite{Object: "published-content-site", Site: w.site(), Structure: w.structure()}}, nil
+			cust, err := publishedCustomizations(v.Customizations)
+			if err != nil {
+				return nil, err
+			}
+			return &publishedOut{Body: PublishedContentSite{Object: "published-content-site", Site: w.site(), Structure: w.structure(),
+				Customizations: cust, Scripts: []SiteIntegrationScript{}}}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getSiteAdaptiveSchema", Method: http.MethodGet, Path: site1 + "/adaptive-schema", Tag: tag,
 		Summary: "Get a site's adaptive content schema"},

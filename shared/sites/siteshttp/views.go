@@ -127,9 +127,36 @@ type ShareLinkURLs struct {
 
 // PublishedContentSite is the published view of a site.
 type PublishedContentSite struct {
-	Object    string        `json:"object" enum:"published-content-site"`
-	Site      Site          `json:"site"`
-	Structure SiteStructure `json:"structure"`
+	Object         string                  `json:"object" enum:"published-content-site"`
+	Site           Site                    `json:"site"`
+	Structure      SiteStructure           `json:"structure"`
+	Customizations PublishedCustomizations `json:"customizations"`
+	Scripts        []SiteIntegrationScript `json:"scripts" nullable:"false" doc:"Scripts of the site's integrations: Galley has none"`
+}
+
+// PublishedCustomizations are a published site's settings: the site's,
+// and each site space's (by site space id).
+type PublishedCustomizations struct {
+	Site       SiteCustomizationSettings            `json:"site"`
+	SiteSpaces map[string]SiteCustomizationSettings `json:"siteSpaces"`
+}
+
+// publishedCustomizations renders the settings of a published view.
+func publishedCustomizations(c *sites.Customizations) (PublishedCustomizations, error) {
+	out := PublishedCustomizations{SiteSpaces: map[string]SiteCustomizationSettings{}}
+	if c == nil {
+		c = &sites.Customizations{Site: sites.Customization{Settings: sites.DefaultCustomization()}}
+	}
+	var err error
+	if out.Site, err = customizationView(c.Site); err != nil {
+		return out, err
+	}
+	for id, cs := range c.SiteSpaces {
+		if out.SiteSpaces[id], err = customizationView(cs); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }
 
 // SiteStructure is a site's structure: its sections and groups, or its
