@@ -12,8 +12,8 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )

@@ -432,8 +432,9 @@ func (s *Service) Delete(ctx context.Context, orgID, siteID string) error {
 	if err != nil {
 		return err
 	}
-	k, schema := keys.Site(siteID), keys.SiteAdaptiveSchema(siteID)
-	ops := []store.Op{store.DeleteIfVersion(k.PK, k.SK, l.Version), store.Delete(schema.PK, schema.SK, store.Always)}
+	k, schema, cust := keys.Site(siteID), keys.SiteAdaptiveSchema(siteID), keys.SiteCustomization(siteID)
+	ops := []store.Op{store.DeleteIfVersion(k.PK, k.SK, l.Version), store.Delete(schema.PK, schema.SK, store.Always),
+		store.Delete(cust.PK, cust.SK, store.Always)}
 	if l.Site.Basename != "" {
 		b := keys.SiteBasename(orgID, l.Site.Basename)
 		ops = append(ops, store.Delete(b.PK, b.SK, store.Always))
@@ -442,5 +443,30 @@ func (s *Service) Delete(ctx context.Context, orgID, siteID string) error {
 	if errors.Is(err, store.ErrConflict) {
 		return apperr.Conflictf("site %s changed while being deleted; try again", siteID)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return s.deleteRest(ctx, siteID)
+}
+
+// deleteRest deletes what is left of a deleted site's partition (its
+// redirects, unbounded in number), in batches. Nothing reads them once
+// the site is gone; a failure here leaves items no request can reach, and
+// deleting the site again (404) does not retry it.
+func (s *Service) deleteRest(ctx context.Context, siteID string) error {
+	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.SitePartition(siteID)})
+	if err != nil {
+		return fmt.Errorf("delete the site's redirects: %w", err)
+	}
+	const batch = 25
+	for i := 0; i < len(items); i += batch {
+		var ops []store.Op
+		for _, it := range items[i:min(i+batch, len(items))] {
+			ops = append(ops, store.Delete(it.PK, it.SK, store.Always))
+		}
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return fmt.Errorf("delete the site's redirects: %w", err)
+		}
+	}
+	return nil
 }

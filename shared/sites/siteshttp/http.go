@@ -32,6 +32,7 @@ func Register(api *httpapi.API, s *sites.Service) {
 	registerSiteSpaces(api, s)
 	registerShareLinks(api, s)
 	registerCustomization(api, s)
+	registerRedirects(api, s)
 }
 
 const (
