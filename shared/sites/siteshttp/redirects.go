@@ -235,4 +235,3 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 			return &foundOut{Body: SiteRedirectFound{Redirect: viewRedirect(f.Redirect), Target: redirectTarget(ctx, f)}}, nil
 		})
 }
-
