@@ -152,6 +152,10 @@ func Design() []Entity {
 		{Name: "Git sync state", PK: "SPACE#<spaceId>", SK: "GITSYNC", Patterns: []Pattern{
 			{"Git info of a space; order imports and exports; skip repeated jobs", "table", "PK = SPACE#<spaceId> AND SK = GITSYNC"},
 		}},
+		{Name: "Site origin reservation", PK: "SITEORIGIN#<origin>", SK: "SITEORIGIN", Patterns: []Pattern{
+			{"Keep proxy origins unique in the installation", "table", "put if not exists"},
+			{"Find the site of a published URL (its host and each leading part of its path, in one batch)", "table", "BatchGet PK = SITEORIGIN#<origin>"},
+		}},
 		{Name: "Site basename reservation", PK: "SITEBASENAME#<orgId>#<basename>", SK: "SITEBASENAME", Patterns: []Pattern{{"Keep basenames unique in an organization", "table", "put if not exists"}}},
 	}
 }

@@ -348,6 +348,10 @@ func SiteRedirectID(siteID, redirectID string) Key {
 	return Key{SitePartition(siteID), "REDIRECTID#" + redirectID}
 }
 
+// SiteOrigin reserves a site's proxy origin (host and path) or hostname
+// across the installation, and finds the site a published URL names.
+func SiteOrigin(origin string) Key { return Key{"SITEORIGIN#" + origin, "SITEORIGIN"} }
+
 // SiteBasename reserves a basename for one site of an organization
 // (uniqueness: two sites with one basename would share a published URL).
 func SiteBasename(orgID, basename string) Key {

@@ -369,10 +369,19 @@ func (s *Service) Update(ctx context.Context, orgID, siteID string, ch SiteChang
 		if ch.AdaptiveContent != nil {
 			site.AdaptiveContent = *ch.AdaptiveContent
 		}
+		proxy := site.Proxy
 		if ch.ClearProxy {
-			site.Proxy = ""
+			proxy = ""
 		} else if ch.Proxy != nil {
-			site.Proxy = *ch.Proxy
+			proxy = *ch.Proxy
+		}
+		if proxy != site.Proxy {
+			ops, err := s.moveOrigin(ctx, *site, site.Proxy, proxy)
+			if err != nil {
+				return nil, err
+			}
+			extra = append(extra, ops...)
+			site.Proxy = proxy
 		}
 		if ch.DefaultSiteSection != nil {
 			if err := st.setDefaultSection(*ch.DefaultSiteSection, "defaultSiteSection"); err != nil {
@@ -416,6 +425,35 @@ func (s *Service) moveBasename(ctx context.Context, site model.Site, to string) 
 	return ops, nil
 }
 
+// originClaim is the record of a proxy origin's reservation.
+type originClaim struct {
+	SiteID string `json:"siteId"`
+	OrgID  string `json:"orgId"`
+}
+
+// moveOrigin returns the operations that release a site's proxy origin
+// and claim another ("" for none), or Conflict when another site of the
+// installation holds it: a URL names one site.
+func (s *Service) moveOrigin(ctx context.Context, site model.Site, from, to string) ([]store.Op, error) {
+	var ops []store.Op
+	if to != "" {
+		k := keys.SiteOrigin(strings.ToLower(to))
+		claim, _, err := records.Get[originClaim](ctx, s.d.Store, k)
+		switch {
+		case err == nil && claim.SiteID != site.ID:
+			return nil, apperr.Conflictf("proxy %q is used by another site", to)
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			return nil, fmt.Errorf("read proxy origin: %w", err)
+		}
+		ops = append(ops, store.Put(records.Item(k, originClaim{SiteID: site.ID, OrgID: site.OrgID}, 1), store.IfNotExists))
+	}
+	if from != "" {
+		old := keys.SiteOrigin(strings.ToLower(from))
+		ops = append(ops, store.Delete(old.PK, old.SK, store.Always))
+	}
+	return ops, nil
+}
+
 // SetPublished publishes or unpublishes a site.
 func (s *Service) SetPublished(ctx context.Context, orgID, siteID string, published bool) (model.Site, model.Role, error) {
 	return s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
@@ -438,6 +476,10 @@ func (s *Service) Delete(ctx context.Context, orgID, siteID string) error {
 	if l.Site.Basename != "" {
 		b := keys.SiteBasename(orgID, l.Site.Basename)
 		ops = append(ops, store.Delete(b.PK, b.SK, store.Always))
+	}
+	if l.Site.Proxy != "" {
+		o := keys.SiteOrigin(strings.ToLower(l.Site.Proxy))
+		ops = append(ops, store.Delete(o.PK, o.SK, store.Always))
 	}
 	err = s.d.Store.Write(ctx, ops...)
 	if errors.Is(err, store.ErrConflict) {
