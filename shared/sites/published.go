@@ -151,6 +151,19 @@ func (s *Service) ReadStructure(ctx context.Context, orgID, siteID, shareKey str
 	return s.view(ctx, l, shareKey, false)
 }
 
+// Structure reads a site for its structure (getSiteStructure): the site
+// and the spaces of its site spaces, with shareKey resolved. A visitor's
+// site token may read it (deleted spaces are then left out, as in the
+// published view).
+func (s *Service) Structure(ctx context.Context, orgID, siteID, shareKey string) (View, error) {
+	l, err := s.loadRead(ctx, orgID, siteID, true)
+	if err != nil {
+		return View{}, err
+	}
+	_, visitor := access.VisitorFrom(ctx)
+	return s.view(ctx, l, shareKey, visitor)
+}
+
 // Sections returns a page of a site's sections in display order, with the
 // site's view (its spaces, and shareKey resolved).
 func (s *Service) Sections(ctx context.Context, orgID, siteID, shareKey string, r paging.Request) (paging.Page[*model.SiteSection], View, error) {

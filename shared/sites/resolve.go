@@ -31,6 +31,9 @@ type Resolved struct {
 	// SiteBasePath and BasePath are the paths of the site's root and of the
 	// site space's root, with a trailing slash.
 	SiteBasePath, BasePath string
+	// CanonicalPath is the site space's root relative to the site's, as the
+	// published URLs name it (a section's path even for the default one).
+	CanonicalPath string
 	// Pathname is the rest of the path: a page's path in the space, "" for
 	// its first page.
 	Pathname string
@@ -127,6 +130,12 @@ func (s *Service) ResolveURL(ctx context.Context, raw, appURL string) (Resolved,
 	}
 	if r.SiteSpace == nil {
 		return Resolved{}, notFoundURL(raw)
+	}
+	if r.Section != nil {
+		r.CanonicalPath = url.PathEscape(r.Section.Path) + "/"
+	}
+	if !r.SiteSpace.Default {
+		r.CanonicalPath += url.PathEscape(r.SiteSpace.Path) + "/"
 	}
 	sp, ok := v.Spaces[r.SiteSpace.SpaceID]
 	if !ok {

@@ -183,3 +183,46 @@ func TestSiteToken(t *testing.T) {
 		_ = time.Second
 	})
 }
+
+func TestSiteStructure(t *testing.T) {
+	backends(t, func(t *testing.T, f *fixture) {
+		path, siteID, ss, _ := f.docsSite(t)
+		got := f.as(t, f.reader).Expect(http.StatusOK, "GET", path+"/structure", nil)
+		saveAnswer(t, "SiteStructure", got.Body)
+		m := got.Map(t)
+		items := m["structure"].([]any)
+		if m["type"] != "siteSpaces" || len(items) != 2 || items[0].(map[string]any)["id"] != ss[0] {
+			t.Fatalf("structure = %v", m)
+		}
+		// The first section takes the root's site spaces; the second is ours.
+		f.as(t, f.admin).Expect(http.StatusCreated, "POST", path+"/sections", map[string]any{"title": "Reference", "spaceId": f.space(t, "Ref")})
+		sec := f.as(t, f.admin).Expect(http.StatusCreated, "POST", path+"/sections", map[string]any{"title": "Extra", "spaceId": f.space(t, "More")}).Map(t)
+		m = f.as(t, f.admin).Expect(http.StatusOK, "GET", path+"/structure", nil).Map(t)
+		if m["type"] != "sections" || len(m["structure"].([]any)) != 2 {
+			t.Fatalf("structure with sections = %v", m)
+		}
+		// Resolution walks the sections: the default one unless named.
+		r := f.resolve(t, http.StatusOK, "https://app.test/sites/"+siteID+"/"+sec["path"].(string)+"/a/b")
+		if r["siteSection"] != sec["id"] || r["pathname"] != "a/b" || r["basePath"] != "/sites/"+siteID+"/"+sec["path"].(string)+"/" {
+			t.Errorf("in a section = %v", r)
+		}
+		r = f.resolve(t, http.StatusOK, "https://app.test/sites/"+siteID+"/api/x")
+		if r["siteSection"] == nil || r["basePath"] != "/sites/"+siteID+"/api/" || r["canonicalUrl"] != "https://app.test/sites/"+f.org.ID+"/docs/reference/api/x" {
+			t.Errorf("default section: %v", r)
+		}
+		if r["siteSpace"] != ss[1] || r["siteSection"] == sec["id"] || r["pathname"] != "x" {
+			t.Errorf("in the default section = %v", r)
+		}
+		tok := r["apiToken"].(string)
+		f.as(t, tok).Expect(http.StatusOK, "GET", path+"/structure", nil)
+		_, theirs := f.siteIn(t, f.outsider, f.other.ID)
+		for _, c := range []struct {
+			name, token, path string
+			status             int
+		}{{"no token", "", path + "/structure", 401}, {"outsider", f.outsider, path + "/structure", 404}, {"guest", f.guest, path + "/structure", 404},
+			{"another org's site", f.admin, "/v1/orgs/" + f.org.ID + "/sites/" + theirs + "/structure", 404},
+			{"inactive share key", f.admin, path + "/structure?shareKey=nope", 403}} {
+			t.Run(c.name, func(t *testing.T) { f.as(t, c.token).Expect(c.status, "GET", c.path, nil) })
+		}
+	})
+}

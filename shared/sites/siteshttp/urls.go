@@ -3,7 +3,6 @@ package siteshttp
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/sites"
@@ -49,7 +48,7 @@ func viewResolved(ctx context.Context, r sites.Resolved) PublishedSiteContent {
 	out := PublishedSiteContent{Site: site.ID, SiteSpace: r.SiteSpace.ID, Space: r.Space.ID, Revision: r.Space.Revision,
 		Pathname: r.Pathname, BasePath: r.BasePath, SiteBasePath: r.SiteBasePath, APIToken: r.APIToken, Organization: site.OrgID,
 		ShareKey: r.View.ShareKey, Complete: true,
-		CanonicalURL: publishedBase(ctx, site) + "/" + strings.TrimPrefix(r.BasePath, r.SiteBasePath) + r.Pathname}
+		CanonicalURL: publishedBase(ctx, site) + "/" + r.CanonicalPath + r.Pathname}
 	if r.Section != nil {
 		out.SiteSection = r.Section.ID
 	}
