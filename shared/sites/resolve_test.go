@@ -218,7 +218,7 @@ func TestSiteStructure(t *testing.T) {
 		_, theirs := f.siteIn(t, f.outsider, f.other.ID)
 		for _, c := range []struct {
 			name, token, path string
-			status             int
+			status            int
 		}{{"no token", "", path + "/structure", 401}, {"outsider", f.outsider, path + "/structure", 404}, {"guest", f.guest, path + "/structure", 404},
 			{"another org's site", f.admin, "/v1/orgs/" + f.org.ID + "/sites/" + theirs + "/structure", 404},
 			{"inactive share key", f.admin, path + "/structure?shareKey=nope", 403}} {
