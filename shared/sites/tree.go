@@ -44,3 +44,6 @@ func (t Tree) SiteSpace(id string) (*model.SiteSpace, error) { return t.st.siteS
 
 // Sections returns every section in display order.
 func (t Tree) Sections() []*model.SiteSection { return t.st.sections() }
+
+// All returns every site space in display order.
+func (t Tree) All() []*model.SiteSpace { return t.st.siteSpaces() }
