@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/sitetoken"
 )
 
@@ -141,9 +143,16 @@ func TestSiteToken(t *testing.T) {
 		v.Expect(http.StatusOK, "GET", path+"/site-spaces/"+ss[0]+"/customization", nil)
 		v.Expect(http.StatusOK, "GET", path+"/redirect?source=/old", nil)
 		v.Expect(http.StatusNotFound, "GET", path+"/redirect?source=/new", nil)
+		contenthttp.Routes(f.api, f.kit.Deps)
+		changerequestshttp.Routes(f.api, f.kit.Deps)
 		for _, id := range spaceIDs {
 			v.Expect(http.StatusOK, "GET", "/v1/spaces/"+id, nil)
+			v.Expect(http.StatusOK, "GET", "/v1/spaces/"+id+"/content", nil)
+			v.Expect(http.StatusOK, "GET", "/v1/spaces/"+id+"/content/pages", nil)
 		}
+		// Not its change requests (their content is not published).
+		v.Expect(http.StatusUnauthorized, "GET", "/v1/spaces/"+spaceIDs[0]+"/change-requests/1/content/pages", nil)
+		v.Expect(http.StatusUnauthorized, "GET", "/v1/spaces/"+spaceIDs[0]+"/change-requests", nil)
 		// No writes, no other reads.
 		v.Expect(http.StatusUnauthorized, "PUT", path+"/customization", map[string]any{})
 		v.Expect(http.StatusUnauthorized, "PATCH", path+"/site-spaces/"+ss[0]+"/customization", map[string]any{"title": "Hi"})
@@ -163,6 +172,7 @@ func TestSiteToken(t *testing.T) {
 		v.Expect(http.StatusNotFound, "GET", other+"/customization", nil)
 		v.Expect(http.StatusNotFound, "GET", other+"/redirect?source=/old", nil)
 		v.Expect(http.StatusNotFound, "GET", "/v1/spaces/"+otherSpace, nil)
+		v.Expect(http.StatusNotFound, "GET", "/v1/spaces/"+otherSpace+"/content/pages", nil)
 		// A site unpublished since is closed to its tokens.
 		f.as(t, f.admin).Expect(http.StatusOK, "POST", path+"/unpublish", nil)
 		v.Expect(http.StatusNotFound, "GET", path+"/published", nil)
