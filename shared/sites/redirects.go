@@ -342,3 +342,114 @@ func (s *Service) RedirectBySource(ctx context.Context, orgID, siteID, source, s
 	}
 	return FoundRedirect{}, apperr.NotFoundf("no redirect from %s", source)
 }
+
+// BulkRedirect is one change of a bulk upsert: with Publish, the draft
+// redirect of Source goes live (replacing the live one); else the redirect
+// of Source in its state (Draft) is created or updated with the given
+// fields, or deleted when Delete.
+type BulkRedirect struct {
+	Source                     string
+	Draft, Publish, Delete     bool
+	CaptureWildcard, Permanent *bool
+	Destination                *RedirectDestination
+}
+
+// BulkResult is what one change did: Status created, updated, deleted,
+// published or error (with Error), and the redirect's id.
+type BulkResult struct {
+	Status, Source, ID, Error string
+	Draft                     bool
+}
+
+// BulkRedirects applies changes one by one; a change that cannot be made
+// is reported (status error) and the others go on.
+func (s *Service) BulkRedirects(ctx context.Context, orgID, siteID string, changes []BulkRedirect) ([]BulkResult, error) {
+	l, err := s.load(ctx, orgID, siteID, opStructure)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]BulkResult, 0, len(changes))
+	for _, ch := range changes {
+		res := BulkResult{Source: ch.Source, Draft: ch.Draft && !ch.Publish}
+		err := store.Retry(ctx, func() error {
+			var err error
+			res.Status, res.ID, err = s.bulkOne(ctx, &l.Site, ch)
+			return err
+		})
+		if err != nil {
+			if apperr.KindOf(err) == apperr.Internal && !errors.Is(err, store.ErrConflict) {
+				return nil, err
+			}
+			res.Status, res.ID, res.Error = "error", "", err.Error()
+		}
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+func (s *Service) bulkOne(ctx context.Context, site *model.Site, ch BulkRedirect) (string, string, error) {
+	siteID := site.ID
+	if ch.Publish {
+		dk := redirectKey(siteID, ch.Source, true)
+		d, dv, err := records.Get[Redirect](ctx, s.d.Store, dk)
+		if errors.Is(err, store.ErrNotFound) {
+			return "", "", apperr.NotFoundf("no draft redirect from %s", ch.Source)
+		}
+		if err != nil {
+			return "", "", err
+		}
+		lk := redirectKey(siteID, ch.Source, false)
+		live, lv, err := records.Get[Redirect](ctx, s.d.Store, lk)
+		dp := keys.SiteRedirectID(siteID, d.ID)
+		ops := []store.Op{store.DeleteIfVersion(dk.PK, dk.SK, dv)}
+		switch {
+		case err == nil:
+			live.CaptureWildcard, live.Permanent, live.Destination, live.UpdatedAt = d.CaptureWildcard, d.Permanent, d.Destination, s.d.Clock()
+			ops = append(ops, store.PutIfVersion(records.Item(lk, live, lv+1), lv), store.Delete(dp.PK, dp.SK, store.Always))
+		case errors.Is(err, store.ErrNotFound):
+			live = d
+			live.Draft, live.UpdatedAt = false, s.d.Clock()
+			ops = append(ops, store.Put(records.Item(lk, live, 1), store.IfNotExists),
+				store.Put(records.Item(dp, redirectPointer{Source: live.Source}, 1), store.Always))
+		default:
+			return "", "", err
+		}
+		return "published", live.ID, s.d.Store.Write(ctx, ops...)
+	}
+	k := redirectKey(siteID, ch.Source, ch.Draft)
+	old, v, err := records.Get[Redirect](ctx, s.d.Store, k)
+	found := err == nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", "", err
+	}
+	if ch.Delete {
+		if !found {
+			return "", "", apperr.NotFoundf("no %s redirect from %s", state(ch.Draft), ch.Source)
+		}
+		p := keys.SiteRedirectID(siteID, old.ID)
+		return "deleted", "", s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v), store.Delete(p.PK, p.SK, store.Always))
+	}
+	if ch.Destination == nil {
+		return "", "", apperr.Field("destination", "required")
+	}
+	if err := checkDestination(site, *ch.Destination); err != nil {
+		return "", "", err
+	}
+	now := s.d.Clock()
+	r := old
+	if !found {
+		r = Redirect{ID: ids.New(now), Source: ch.Source, Draft: ch.Draft, CreatedAt: now}
+	}
+	r.Destination, r.UpdatedAt = *ch.Destination, now
+	if ch.CaptureWildcard != nil {
+		r.CaptureWildcard = *ch.CaptureWildcard
+	}
+	if ch.Permanent != nil {
+		r.Permanent = *ch.Permanent
+	}
+	if found {
+		return "updated", r.ID, s.d.Store.Write(ctx, store.PutIfVersion(records.Item(k, r, v+1), v))
+	}
+	return "created", r.ID, s.d.Store.Write(ctx, store.Put(records.Item(k, r, 1), store.IfNotExists),
+		store.Put(records.Item(keys.SiteRedirectID(siteID, r.ID), redirectPointer{Source: r.Source, Draft: r.Draft}, 1), store.IfNotExists))
+}

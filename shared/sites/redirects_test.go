@@ -113,3 +113,56 @@ func TestRedirectsReject(t *testing.T) {
 		})
 	}
 }
+
+func TestBulkRedirects(t *testing.T) {
+	backends(t, func(t *testing.T, f *fixture) {
+		site, ss := f.siteWithSpaces(t)
+		a := f.as(t, f.admin)
+		a.Expect(http.StatusOK, "POST", site+"/publish", nil)
+		dest := map[string]any{"kind": "site-space", "siteSpaceId": ss[1]}
+		res := a.Expect(http.StatusOK, "PUT", site+"/redirects", map[string]any{"redirects": []any{
+			map[string]any{"source": "/a", "destination": dest},
+			map[string]any{"source": "/b", "intent": "draft", "destination": dest, "permanent": true},
+			map[string]any{"source": "/c", "destination": map[string]any{"kind": "site-space", "siteSpaceId": "nope"}},
+		}}).Map(t)["results"].([]any)
+		status := func(rs []any) string {
+			var out []string
+			for _, r := range rs {
+				out = append(out, r.(map[string]any)["status"].(string))
+			}
+			return join(out)
+		}
+		if status(res) != "created,created,error" || res[2].(map[string]any)["error"] == "" {
+			t.Fatalf("first batch = %v", res)
+		}
+		a.Expect(http.StatusNotFound, "GET", site+"/redirect?source=/b", nil)
+		res = a.Expect(http.StatusOK, "PUT", site+"/redirects", map[string]any{"redirects": []any{
+			map[string]any{"source": "/a", "destination": map[string]any{"kind": "external", "url": "https://x.test"}},
+			map[string]any{"source": "/b", "intent": "publish"},
+			map[string]any{"source": "/b", "intent": "publish"},
+			map[string]any{"source": "/a", "intent": "draft", "destination": nil},
+		}}).Map(t)["results"].([]any)
+		if status(res) != "updated,published,error,error" {
+			t.Fatalf("second batch = %v", res)
+		}
+		if m := a.Expect(http.StatusOK, "GET", site+"/redirect?source=/b", nil).Map(t); m["redirect"].(map[string]any)["permanent"] != true {
+			t.Errorf("published = %v", m)
+		}
+		if m := a.Expect(http.StatusOK, "GET", site+"/redirect?source=/a", nil).Map(t); m["target"] != "https://x.test" {
+			t.Errorf("updated = %v", m)
+		}
+		res = a.Expect(http.StatusOK, "PUT", site+"/redirects", map[string]any{"redirects": []any{map[string]any{"source": "/a", "destination": nil}}}).Map(t)["results"].([]any)
+		if status(res) != "deleted" {
+			t.Fatalf("delete = %v", res)
+		}
+		a.Expect(http.StatusNotFound, "GET", site+"/redirect?source=/a", nil)
+		expectOrder(t, "after the batches", field(f.list(t, f.admin, site+"/redirects", 10), "source"), "/b")
+		expectOrder(t, "no drafts left", field(f.list(t, f.admin, site+"/redirects?draft=true", 10), "source"))
+		f.as(t, f.reader).Expect(http.StatusForbidden, "PUT", site+"/redirects", map[string]any{"redirects": []any{map[string]any{"source": "/z", "destination": dest}}})
+		f.as(t, f.outsider).Expect(http.StatusNotFound, "PUT", site+"/redirects", map[string]any{"redirects": []any{map[string]any{"source": "/z", "destination": dest}}})
+		f.as(t, "").Expect(http.StatusUnauthorized, "PUT", site+"/redirects", map[string]any{"redirects": []any{map[string]any{"source": "/z", "destination": dest}}})
+		mentions(t, a.Expect(http.StatusBadRequest, "PUT", site+"/redirects", map[string]any{"redirects": []any{}}), "redirects")
+		mentions(t, a.Expect(http.StatusBadRequest, "PUT", site+"/redirects", map[string]any{"redirects": []any{map[string]any{"source": "bad", "destination": dest}}}), "redirects[0].source")
+		mentions(t, a.Expect(http.StatusBadRequest, "PUT", site+"/redirects", map[string]any{"redirects": []any{map[string]any{"source": "/z"}}}), "redirects[0].destination")
+	})
+}

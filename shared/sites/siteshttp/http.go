@@ -33,6 +33,7 @@ func Register(api *httpapi.API, s *sites.Service) {
 	registerShareLinks(api, s)
 	registerCustomization(api, s)
 	registerRedirects(api, s)
+	registerBulkRedirects(api, s)
 	registerURLs(api, s)
 }
 

@@ -2,6 +2,7 @@ package siteshttp
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -233,5 +234,81 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 				return nil, err
 			}
 			return &foundOut{Body: SiteRedirectFound{Redirect: viewRedirect(f.Redirect), Target: redirectTarget(ctx, f)}}, nil
+		})
+}
+
+// SiteRedirectBulkItem is one change of PUT .../redirects: intent publish
+// (the draft goes live), or intent live/draft (default live) with a
+// destination to create or update the redirect, null to delete it.
+type SiteRedirectBulkItem struct {
+	Source          string                        `json:"source" maxLength:"512" pattern:"^/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+(?:/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:/\\*|\\*)?$"`
+	Intent          string                        `json:"intent,omitempty" enum:"live,draft,publish"`
+	CaptureWildcard *bool                         `json:"captureWildcard,omitempty"`
+	Permanent       *bool                         `json:"permanent,omitempty"`
+	Destination     *SiteRedirectDestinationInput `json:"destination,omitempty" doc:"null deletes the redirect"`
+	nullDestination bool
+}
+
+// UnmarshalJSON records a null destination (a deletion).
+func (b *SiteRedirectBulkItem) UnmarshalJSON(data []byte) error {
+	type plain SiteRedirectBulkItem
+	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
+	b.nullDestination = nulls.Has("destination")
+	return err
+}
+
+// SiteRedirectBulkBody is the body of PUT .../redirects.
+type SiteRedirectBulkBody struct {
+	Redirects []SiteRedirectBulkItem `json:"redirects" minItems:"1" maxItems:"500"`
+}
+
+// SiteRedirectBulkResult is what one change did.
+type SiteRedirectBulkResult struct {
+	Status string `json:"status" enum:"created,updated,deleted,published,error"`
+	Source string `json:"source"`
+	Draft  bool   `json:"draft"`
+	ID     string `json:"id,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// SiteRedirectBulkResults is the answer of PUT .../redirects.
+type SiteRedirectBulkResults struct {
+	Results []SiteRedirectBulkResult `json:"results" nullable:"false"`
+}
+
+func registerBulkRedirects(api *httpapi.API, s *sites.Service) {
+	type bulkIn struct {
+		SiteParams
+		Body SiteRedirectBulkBody
+	}
+	type bulkOut struct{ Body SiteRedirectBulkResults }
+	httpapi.Register(api, httpapi.Op{ID: "bulkUpsertSiteRedirects", Method: http.MethodPut, Path: site1 + "/redirects", Tag: tag,
+		Summary: "Create, update, delete or publish up to 500 redirects; each change reports its own outcome"},
+		func(ctx context.Context, in *bulkIn) (*bulkOut, error) {
+			changes := make([]sites.BulkRedirect, 0, len(in.Body.Redirects))
+			for i, b := range in.Body.Redirects {
+				ch := sites.BulkRedirect{Source: b.Source, Draft: b.Intent == "draft", Publish: b.Intent == "publish", Delete: b.nullDestination,
+					CaptureWildcard: b.CaptureWildcard, Permanent: b.Permanent}
+				if !ch.Publish && !ch.Delete {
+					if b.Destination == nil {
+						return nil, apperr.Field(fmt.Sprintf("redirects[%d].destination", i), "required (null deletes the redirect)")
+					}
+					d, err := b.Destination.dest()
+					if err != nil {
+						return nil, apperr.Field(fmt.Sprintf("redirects[%d].destination.kind", i), "%s", err.Error())
+					}
+					ch.Destination = d
+				}
+				changes = append(changes, ch)
+			}
+			res, err := s.BulkRedirects(ctx, in.OrganizationID, in.SiteID, changes)
+			if err != nil {
+				return nil, err
+			}
+			out := &bulkOut{Body: SiteRedirectBulkResults{Results: make([]SiteRedirectBulkResult, 0, len(res))}}
+			for _, r := range res {
+				out.Body.Results = append(out.Body.Results, SiteRedirectBulkResult{Status: r.Status, Source: r.Source, Draft: r.Draft, ID: r.ID, Error: r.Error})
+			}
+			return out, nil
 		})
 }
