@@ -144,7 +144,12 @@
 // (a page's: its site space's, the page's path being unknown here), with
 // the suffix a wildcard matched when the redirect captures it, and the
 // share key. Lists come in order of source (exact sources, then wildcards;
-// orderBy is accepted and ignored). Creating, changing and deleting needs
+// orderBy is accepted and ignored). bulkUpsertSiteRedirects applies up to
+// 500 changes one by one (create or update a live or draft redirect,
+// delete one with a null destination, publish a draft over the live one),
+// each reporting created, updated, deleted, published or error: a change
+// that cannot be made (a destination the site lacks, nothing to delete or
+// publish) does not stop the others. Creating, changing and deleting needs
 // create (like the structure); listing and the lookup need read. Deleting
 // a site deletes its redirects (after its item, in batches).
 //

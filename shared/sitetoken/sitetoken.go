@@ -41,9 +41,11 @@ var ErrInvalid = errors.New("invalid or expired site token")
 
 var header = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
 
-// Looks tells whether a bearer token has a JWT's form (three parts), so
-// that it is verified here rather than looked up as an API token.
-func Looks(token string) bool { return strings.Count(token, ".") == 2 }
+// Looks tells whether a bearer token is a site token (it starts with the
+// header every site token has), so that it is verified here rather than
+// looked up as an API token (an operator's BOOTSTRAP_TOKEN may be any
+// string, dots included).
+func Looks(token string) bool { return strings.HasPrefix(token, header+".") }
 
 // Issue signs claims for a visitor, valid TTL from now.
 func Issue(key []byte, c Claims, now time.Time) (string, error) {

@@ -13,7 +13,7 @@ func TestIssueVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !Looks(tok) || Looks("gly_abc") {
+	if !Looks(tok) || Looks("gly_abc") || Looks("my.bootstrap.token") {
 		t.Fatal("Looks")
 	}
 	c, err := Verify(key, tok, now.Add(TTL-time.Second))
