@@ -159,7 +159,8 @@
 // visitors) resolve a URL as visitors see it: by proxy origin (each
 // proxy is reserved across the installation, keys.SiteOrigin; the URL's
 // host and its leading path parts are read in one batch, the longest
-// reservation wins), else under the public URL by /sites/<orgId>/<basename>
+// reservation wins; a site's hostname, which no operation sets, reserves
+// nothing), else under the public URL by /sites/<orgId>/<basename>
 // or /sites/<siteId> (one batch; the host is not checked, so a renderer
 // may serve these paths from its own host). Then a path part naming a
 // section selects it (else the default section), the next naming a
