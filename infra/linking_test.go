@@ -31,7 +31,7 @@ var linked = map[string][]string{
 	"content":        {"users", "orgs", "spaces", "content"},
 	"changerequests": {"users", "orgs", "spaces", "content", "changerequests"},
 	"comments":       {"users", "orgs", "spaces", "content", "changerequests", "comments"},
-	"search":         {"users", "orgs", "spaces", "content", "search"},
+	"search":         {"users", "orgs", "spaces", "content", "sites", "search"}, // searchSiteContent asks sites.SearchScope
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},
 	"openapi":        {"users", "orgs", "spaces", "content", "openapispecs"},
 	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},

@@ -23,6 +23,9 @@ type Caller struct {
 	// OrgID, when set, is the one organization the caller's token may act
 	// in (a token issued by that organization's SSO sign-in).
 	OrgID string
+	// Site, when set, is a site visitor's token (see SiteVisitor); UserID
+	// is then empty.
+	Site *SiteVisitor
 }
 
 type callerKey struct{}

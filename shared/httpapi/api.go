@@ -153,6 +153,10 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(a.Huma, ctx, status, msg)
 		return
 	}
+	if caller.Site != nil && (ctx.Operation() == nil || !access.VisitorMay(ctx.Operation().OperationID)) {
+		_ = huma.WriteErr(a.Huma, ctx, http.StatusUnauthorized, "a site token only reads its site's published content")
+		return
+	}
 	if info := requestInfoFrom(ctx.Context()); info != nil {
 		info.userID = caller.UserID
 	}

@@ -134,6 +134,13 @@ func Design() []Entity {
 			{"List an organization's sites (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SITES"},
 		}},
 		{Name: "Site adaptive schema", PK: "SITE#<siteId>", SK: "ADAPTIVE_SCHEMA", Patterns: []Pattern{{"Get a site's adaptive schema", "table", "PK = SITE#<siteId> AND SK = ADAPTIVE_SCHEMA"}}},
+		{Name: "Site customization", PK: "SITE#<siteId>", SK: "CUSTOMIZATION", Patterns: []Pattern{{"Get a site's customization and its site spaces' overrides (with the site, in one batch, for the published view)", "table", "PK = SITE#<siteId> AND SK = CUSTOMIZATION"}}},
+		{Name: "Site redirect", PK: "SITE#<siteId>", SK: "REDIRECT#<state>#<kind>#<source>", Patterns: []Pattern{
+			{"Find the redirect of an exact source path", "table", "PK = SITE#<siteId> AND SK = REDIRECT#live#E#<source>"},
+			{"Find the longest wildcard redirect matching a path", "table", "PK = SITE#<siteId> AND begins_with(SK, REDIRECT#live#W#)"},
+			{"List a site's live or draft redirects (by source)", "table", "PK = SITE#<siteId> AND begins_with(SK, REDIRECT#<state>#)"},
+		}},
+		{Name: "Site redirect id", PK: "SITE#<siteId>", SK: "REDIRECTID#<redirectId>", Patterns: []Pattern{{"Find a redirect by id (update, delete)", "table", "PK = SITE#<siteId> AND SK = REDIRECTID#<redirectId>"}}},
 		{Name: "OpenAPI spec", PK: "ORG#<orgId>", SK: "OPENAPI#<slug>", Patterns: []Pattern{
 			{"Get a spec by slug; keep slugs unique", "table", "PK = ORG#<orgId> AND SK = OPENAPI#<slug>"},
 			{"List an organization's specs (slug order)", "table", "PK = ORG#<orgId> AND begins_with(SK, OPENAPI#)"},
@@ -144,6 +151,10 @@ func Design() []Entity {
 		}},
 		{Name: "Git sync state", PK: "SPACE#<spaceId>", SK: "GITSYNC", Patterns: []Pattern{
 			{"Git info of a space; order imports and exports; skip repeated jobs", "table", "PK = SPACE#<spaceId> AND SK = GITSYNC"},
+		}},
+		{Name: "Site origin reservation", PK: "SITEORIGIN#<origin>", SK: "SITEORIGIN", Patterns: []Pattern{
+			{"Keep proxy origins unique in the installation", "table", "put if not exists"},
+			{"Find the site of a published URL (its host and each leading part of its path, in one batch)", "table", "BatchGet PK = SITEORIGIN#<origin>"},
 		}},
 		{Name: "Site basename reservation", PK: "SITEBASENAME#<orgId>#<basename>", SK: "SITEBASENAME", Patterns: []Pattern{{"Keep basenames unique in an organization", "table", "put if not exists"}}},
 	}

@@ -329,6 +329,29 @@ func OrgSites(orgID string) string { return "ORG#" + orgID + "#SITES" }
 // SiteAdaptiveSchema is a site's adaptive content schema.
 func SiteAdaptiveSchema(siteID string) Key { return Key{SitePartition(siteID), "ADAPTIVE_SCHEMA"} }
 
+// SiteCustomization is a site's customization settings with the overrides
+// of its site spaces (one item: the published view reads it with the site).
+func SiteCustomization(siteID string) Key { return Key{SitePartition(siteID), "CUSTOMIZATION"} }
+
+// SiteRedirectPrefix begins the sort keys of a site's redirects of one state
+// ("live" or "draft") and kind ("E" an exact source, "W" a wildcard).
+func SiteRedirectPrefix(state, kind string) string { return "REDIRECT#" + state + "#" + kind + "#" }
+
+// SiteRedirect is a redirect of a site, keyed by its source so that the
+// renderer's lookup of a path is one read.
+func SiteRedirect(siteID, state, kind, source string) Key {
+	return Key{SitePartition(siteID), SiteRedirectPrefix(state, kind) + source}
+}
+
+// SiteRedirectID points from a redirect's id to its source.
+func SiteRedirectID(siteID, redirectID string) Key {
+	return Key{SitePartition(siteID), "REDIRECTID#" + redirectID}
+}
+
+// SiteOrigin reserves a site's proxy origin (host and path) or hostname
+// across the installation, and finds the site a published URL names.
+func SiteOrigin(origin string) Key { return Key{"SITEORIGIN#" + origin, "SITEORIGIN"} }
+
 // SiteBasename reserves a basename for one site of an organization
 // (uniqueness: two sites with one basename would share a published URL).
 func SiteBasename(orgID, basename string) Key {

@@ -10,7 +10,7 @@ import (
 func render(pattern string) string {
 	r := strings.NewReplacer("<userId>", "u1", "<orgId>", "o1", "<email>", "a@b.c", "<sha256(secret)>", "h1",
 		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1", "<changeRequestId>", "c1", "<status>", "open", "<number>", "0000000007",
-		"<siteId>", "si1", "<basename>", "docs",
+		"<siteId>", "si1", "<basename>", "docs", "<state>", "live", "<kind>", "E", "<source>", "/old", "<redirectId>", "rd1", "<origin>", "docs.example.com/help",
 		"<commentId>", "cm1", "<replyId>", "rp1", "<pageId>", "p1", " (comments on a page only)", "",
 		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1",
@@ -64,6 +64,10 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Site"] = Site("si1")
 	primary["Site adaptive schema"] = SiteAdaptiveSchema("si1")
 	primary["Site basename reservation"] = SiteBasename("o1", "docs")
+	primary["Site customization"] = SiteCustomization("si1")
+	primary["Site origin reservation"] = SiteOrigin("docs.example.com/help")
+	primary["Site redirect"] = SiteRedirect("si1", "live", "E", "/old")
+	primary["Site redirect id"] = SiteRedirectID("si1", "rd1")
 	primary["Space comment"] = Comment(CommentThread("s1", ""), "cm1")
 	primary["Space comment reply"] = CommentReply(CommentThread("s1", ""), "cm1", "rp1")
 	primary["Change request comment"] = Comment(CommentThread("s1", "c1"), "cm1")

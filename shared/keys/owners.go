@@ -32,7 +32,7 @@ func Owners() map[string]string {
 		"content":        {"Revision"},
 		"changerequests": {"ChangeRequest", "ChangeRequestNumber", "ChangeRequestByStatus", "SpaceChangeRequests", "ChangeRequestContributor", "ContributorByStatus", "ContributorChangeRequests"},
 		"comments":       {"CommentPrefix", "CommentThread", "Comment", "CommentByStatus", "CommentsOfStatus", "CommentByPage", "CommentsOnPage", "CommentReply", "ReplyPrefix"},
-		"sites":          {"Site", "SitePartition", "SiteInOrg", "OrgSites", "SiteAdaptiveSchema", "SiteBasename"},
+		"sites":          {"Site", "SitePartition", "SiteInOrg", "OrgSites", "SiteAdaptiveSchema", "SiteBasename", "SiteCustomization", "SiteRedirectPrefix", "SiteRedirect", "SiteRedirectID", "SiteOrigin"},
 		"openapispecs":   {"OpenAPISpecPrefix", "OpenAPISpec", "OpenAPIVersionPrefix", "OpenAPIVersions", "OpenAPIVersion"},
 		"gitsync":        {"GitSync"},
 	} {
@@ -57,6 +57,7 @@ func EntityOwners() map[string]string {
 		"Change request": "changerequests", "Change request number": "changerequests", "Change request contributor copy": "changerequests",
 		"Space comment": "comments", "Space comment reply": "comments", "Change request comment": "comments", "Change request comment reply": "comments",
 		"Site": "sites", "Site adaptive schema": "sites", "Site basename reservation": "sites",
+		"Site customization": "sites", "Site origin reservation": "sites", "Site redirect": "sites", "Site redirect id": "sites",
 		"OpenAPI spec": "openapispecs", "OpenAPI spec version": "openapispecs",
 		"Git sync state": "gitsync",
 	}

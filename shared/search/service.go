@@ -278,11 +278,18 @@ func (s *Service) Org(ctx context.Context, orgID, text string, r paging.Request)
 	if err != nil {
 		return paging.Page[SpaceHits]{}, err
 	}
-	found := make([]SpaceHits, len(readable.Spaces))
-	errs := make([]error, len(readable.Spaces))
+	return s.spaces(ctx, scope, orgID, readable.Spaces, text, offset, r)
+}
+
+// spaces searches the current content of sps (live spaces of orgID the
+// caller may read) for text, and returns the page at offset of the spaces
+// with a match, best first; the page's cursor is of scope.
+func (s *Service) spaces(ctx context.Context, scope, orgID string, sps []model.Space, text string, offset int, r paging.Request) (paging.Page[SpaceHits], error) {
+	found := make([]SpaceHits, len(sps))
+	errs := make([]error, len(sps))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, Readers)
-	for i, sp := range readable.Spaces {
+	for i, sp := range sps {
 		if sp.DeletedAt != nil || sp.OrgID != orgID || sp.Revision == "" {
 			continue
 		}

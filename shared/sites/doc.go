@@ -105,6 +105,99 @@
 // Template conditions are one per claim: visitor.claims.<name> === true,
 // then visitor.claims.unsigned.<name> === true.
 //
+// # Customization
+//
+// A site's customization settings (getSiteCustomizationById, PUT
+// updateSiteCustomizationById) have the shape, enums and limits of
+// GitBook's current reference (siteshttp.SiteCustomizationInput: themes,
+// corner styles, fonts, hex colours, code themes, header and footer links,
+// ...); a PUT replaces them whole, as the reference requires; a site that
+// set none answers the defaults (DefaultCustomization) with no updatedAt.
+// A site space may override part of them (PATCH
+// overrideSiteSpaceCustomizationById): the override is kept sparse and
+// merged over the site's settings member by member within the settings'
+// sections (styling, header, footer, themes...; MergeCustomization), any
+// other value replacing the site's; null resets a member to the site's
+// value. The override is validated merged over the defaults, so a wrong
+// enum or colour is a 400 naming the field (styling.theme,
+// styling.primaryColor.light). DELETE answers 205, or 204 when the site
+// space had no override. The settings and every override are one item
+// (keys.SiteCustomization), read with the site's item in one batch by the
+// published view, which carries customizations {site, siteSpaces} (every
+// site space's effective settings) and scripts (always empty: Galley has no
+// integrations). Reading needs read; changing needs admin (they are the
+// site's settings). Overrides of site spaces since removed are dropped at
+// the next change.
+//
+// # Redirects
+//
+// A redirect leads from a source path (GitBook's pattern: /a/b, or a
+// wildcard /a/* or /a*) to a section, a site space, a page of a site space
+// or an external URL; "path" destinations (a page by its path) are refused
+// (400 naming destination.kind): resolving a page's path is the content
+// family's, which the sites function does not link. Sources are unique per
+// state (live or draft); each redirect is an item keyed by its source (so
+// the renderer's lookup of an unknown path, getSiteRedirectBySource, is one
+// read, plus one query of the site's wildcards when no exact source
+// matches: the longest wildcard prefix wins) and a pointer by id. Drafts
+// are never live. The lookup's target is the destination's published URL
+// (a page's: its site space's, the page's path being unknown here), with
+// the suffix a wildcard matched when the redirect captures it, and the
+// share key. Lists come in order of source (exact sources, then wildcards;
+// orderBy is accepted and ignored). bulkUpsertSiteRedirects applies up to
+// 500 changes one by one (create or update a live or draft redirect,
+// delete one with a null destination, publish a draft over the live one),
+// each reporting created, updated, deleted, published or error: a change
+// that cannot be made (a destination the site lacks, nothing to delete or
+// publish) does not stop the others. Creating, changing and deleting needs
+// create (like the structure); listing and the lookup need read. Deleting
+// a site deletes its redirects (after its item, in batches).
+//
+// # Resolving published URLs and site tokens
+//
+// GET and POST /v1/urls/published (public: the renderer asks for its
+// visitors) resolve a URL as visitors see it: by proxy origin (each
+// proxy is reserved across the installation, keys.SiteOrigin; the URL's
+// host and its leading path parts are read in one batch, the longest
+// reservation wins; a site's hostname, which no operation sets, reserves
+// nothing), else under the public URL by /sites/<orgId>/<basename>
+// or /sites/<siteId> (one batch; the host is not checked, so a renderer
+// may serve these paths from its own host). Then a path part naming a
+// section selects it (else the default section), the next naming a
+// non-default site space of that level selects it (else the level's
+// default), and the rest is pathname, the page's path in that space,
+// which the renderer reads by path: an unknown page is not an error here
+// (GitBook answers the site space and the path too; the renderer then asks
+// getSiteRedirectBySource and shows its own 404). No page id is resolved
+// (PublishedSiteContent has no field for it, and pages are the content
+// family's). An unknown site, an unpublished one, a share-link site without
+// an active key in the URL's shareKey, and a visitor-auth site (Galley has
+// no visitor authentication) are 404 in the error shape; a wrong key on a
+// site that needs none is ignored. basePath and siteBasePath are paths with
+// a trailing slash; canonicalUrl is the published URL (with the section's
+// path, as published URLs name it) and the pathname; complete is true.
+//
+// The answer's apiToken is a site token (package sitetoken): an HS256 JWT
+// {kind: "site", site, organization, spaces, iat, exp}, valid one hour,
+// signed with a key derived from the installation's secret. Galley accepts
+// it as a bearer token (users.Authenticate, without a storage read) for a
+// caller with no user and an access.SiteVisitor: access.CallerFrom refuses
+// such a caller (401) everywhere, the HTTP layer refuses it (401) any
+// operation but a visitor's reads (access.VisitorMay: the published view,
+// structure, customization, redirect lookup and search of a site, and the
+// content reads of a space), and the services that serve those reads check
+// that the site is the token's (and still published) and the space one of
+// the token's (spaces.Get), else 404.
+//
+// # Search and structure
+//
+// getSiteStructure answers the published structure's shape for members
+// (read) and visitors. searchSiteContent is served by the search family
+// (the index and bleve live there; the sites function must not link them,
+// infra/linking_test.go): sites.SearchScope checks the site can be read and
+// names the site spaces a scope covers; members find the spaces they may
+// read, visitors those their token names.
+//
 // # Other decisions
 //
 // publishSite and unpublishSite (POST .../publish, .../unpublish, as in the

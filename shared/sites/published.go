@@ -7,10 +7,13 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -134,6 +137,8 @@ type View struct {
 	Loaded
 	ShareKey string
 	Spaces   map[string]model.Space
+	// Customizations, in the published view only.
+	Customizations *Customizations
 }
 
 // ReadStructure reads a site for a list of its sections or site spaces:
@@ -144,6 +149,19 @@ func (s *Service) ReadStructure(ctx context.Context, orgID, siteID, shareKey str
 		return View{}, err
 	}
 	return s.view(ctx, l, shareKey, false)
+}
+
+// Structure reads a site for its structure (getSiteStructure): the site
+// and the spaces of its site spaces, with shareKey resolved. A visitor's
+// site token may read it (deleted spaces are then left out, as in the
+// published view).
+func (s *Service) Structure(ctx context.Context, orgID, siteID, shareKey string) (View, error) {
+	l, err := s.loadRead(ctx, orgID, siteID, true)
+	if err != nil {
+		return View{}, err
+	}
+	_, visitor := access.VisitorFrom(ctx)
+	return s.view(ctx, l, shareKey, visitor)
 }
 
 // Sections returns a page of a site's sections in display order, with the
@@ -220,19 +238,65 @@ func (s *Service) SiteSpaces(ctx context.Context, orgID, siteID, shareKey string
 	return page, v, nil
 }
 
-// Published reads a published site for its published view. An unpublished
-// site is NotFound here. The cost is bounded whatever the size of the
-// structure: the caller's membership, the site's one item, and the spaces
-// (one query of the organization's spaces, or a few reads; see spacesOf).
+// Published reads a published site for its published view, with its
+// customization (the site's, and each site space's). An unpublished site
+// is NotFound here. The cost is bounded whatever the size of the
+// structure: the caller's membership, one batch of the site's item and its
+// customization, and the spaces (one query of the organization's spaces,
+// or a few reads; see spacesOf). A visitor's site token may read it.
 func (s *Service) Published(ctx context.Context, orgID, siteID, shareKey string) (View, error) {
-	l, err := s.load(ctx, orgID, siteID, opRead)
+	vis, visitor := access.VisitorFrom(ctx)
+	var role model.Role
+	if !visitor {
+		r, err := s.authorize(ctx, orgID, opRead, siteID)
+		if err != nil {
+			return View{}, err
+		}
+		role = r
+	}
+	site, rec := keys.Site(siteID), keys.SiteCustomization(siteID)
+	items, err := s.d.Store.BatchGet(ctx, []store.ItemKey{{PK: site.PK, SK: site.SK}, {PK: rec.PK, SK: rec.SK}})
 	if err != nil {
+		return View{}, fmt.Errorf("read site: %w", err)
+	}
+	if items[0].PK == "" {
+		return View{}, apperr.NotFoundf("site %s not found", siteID)
+	}
+	l := Loaded{Version: items[0].Version, Role: role}
+	if l.Site, err = records.Decode[model.Site](items[0]); err != nil {
 		return View{}, err
+	}
+	if l.Site.OrgID != orgID {
+		return View{}, apperr.NotFoundf("site %s not found", siteID)
+	}
+	if visitor && !vis.MayReadSite(orgID, siteID) {
+		return View{}, apperr.NotFoundf("site %s not found", siteID)
 	}
 	if !l.Site.Published {
 		return View{}, apperr.NotFoundf("site %s is not published", siteID)
 	}
-	return s.view(ctx, l, shareKey, true)
+	var cust customizationRecord
+	if items[1].PK != "" {
+		if cust, err = records.Decode[customizationRecord](items[1]); err != nil {
+			return View{}, err
+		}
+	}
+	v, err := s.view(ctx, l, shareKey, true)
+	if err != nil {
+		return View{}, err
+	}
+	v.Customizations = &Customizations{Site: cust.siteSettings(), SiteSpaces: map[string]Customization{}}
+	for _, ss := range l.Site.SiteSpaces {
+		v.Customizations.SiteSpaces[ss.ID] = cust.siteSpaceSettings(ss.ID)
+	}
+	return v, nil
+}
+
+// Customizations are a published site's settings: the site's and each of
+// its site spaces' (the site's with the site space's override).
+type Customizations struct {
+	Site       Customization
+	SiteSpaces map[string]Customization
 }
 
 // ViewOf returns the view of a site just written.

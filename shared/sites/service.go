@@ -87,6 +87,24 @@ func (s *Service) load(ctx context.Context, orgID, siteID string, op access.OrgO
 	return Loaded{Site: site, Version: v, Role: role}, nil
 }
 
+// loadRead reads a site for a read. With visitors true, a published site's
+// visitor holding a token of this site may read it too (with no role); the
+// site must still be published for them.
+func (s *Service) loadRead(ctx context.Context, orgID, siteID string, visitors bool) (Loaded, error) {
+	vis, ok := access.VisitorFrom(ctx)
+	if !ok || !visitors {
+		return s.load(ctx, orgID, siteID, opRead)
+	}
+	site, v, err := records.Get[model.Site](ctx, s.d.Store, keys.Site(siteID))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (site.OrgID != orgID || !vis.MayReadSite(orgID, siteID) || !site.Published)) {
+		return Loaded{}, apperr.NotFoundf("site %s not found", siteID)
+	}
+	if err != nil {
+		return Loaded{}, fmt.Errorf("read site: %w", err)
+	}
+	return Loaded{Site: site, Version: v}, nil
+}
+
 // siteItem is a site's item, listed in its organization.
 func siteItem(site model.Site, version int64) store.Item {
 	it := records.Item(keys.Site(site.ID), site, version)
@@ -351,10 +369,19 @@ func (s *Service) Update(ctx context.Context, orgID, siteID string, ch SiteChang
 		if ch.AdaptiveContent != nil {
 			site.AdaptiveContent = *ch.AdaptiveContent
 		}
+		proxy := site.Proxy
 		if ch.ClearProxy {
-			site.Proxy = ""
+			proxy = ""
 		} else if ch.Proxy != nil {
-			site.Proxy = *ch.Proxy
+			proxy = *ch.Proxy
+		}
+		if proxy != site.Proxy {
+			ops, err := s.moveOrigin(ctx, *site, site.Proxy, proxy)
+			if err != nil {
+				return nil, err
+			}
+			extra = append(extra, ops...)
+			site.Proxy = proxy
 		}
 		if ch.DefaultSiteSection != nil {
 			if err := st.setDefaultSection(*ch.DefaultSiteSection, "defaultSiteSection"); err != nil {
@@ -398,6 +425,35 @@ func (s *Service) moveBasename(ctx context.Context, site model.Site, to string) 
 	return ops, nil
 }
 
+// originClaim is the record of a proxy origin's reservation.
+type originClaim struct {
+	SiteID string `json:"siteId"`
+	OrgID  string `json:"orgId"`
+}
+
+// moveOrigin returns the operations that release a site's proxy origin
+// and claim another ("" for none), or Conflict when another site of the
+// installation holds it: a URL names one site.
+func (s *Service) moveOrigin(ctx context.Context, site model.Site, from, to string) ([]store.Op, error) {
+	var ops []store.Op
+	if to != "" {
+		k := keys.SiteOrigin(strings.ToLower(to))
+		claim, _, err := records.Get[originClaim](ctx, s.d.Store, k)
+		switch {
+		case err == nil && claim.SiteID != site.ID:
+			return nil, apperr.Conflictf("proxy %q is used by another site", to)
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			return nil, fmt.Errorf("read proxy origin: %w", err)
+		}
+		ops = append(ops, store.Put(records.Item(k, originClaim{SiteID: site.ID, OrgID: site.OrgID}, 1), store.IfNotExists))
+	}
+	if from != "" {
+		old := keys.SiteOrigin(strings.ToLower(from))
+		ops = append(ops, store.Delete(old.PK, old.SK, store.Always))
+	}
+	return ops, nil
+}
+
 // SetPublished publishes or unpublishes a site.
 func (s *Service) SetPublished(ctx context.Context, orgID, siteID string, published bool) (model.Site, model.Role, error) {
 	return s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
@@ -414,15 +470,45 @@ func (s *Service) Delete(ctx context.Context, orgID, siteID string) error {
 	if err != nil {
 		return err
 	}
-	k, schema := keys.Site(siteID), keys.SiteAdaptiveSchema(siteID)
-	ops := []store.Op{store.DeleteIfVersion(k.PK, k.SK, l.Version), store.Delete(schema.PK, schema.SK, store.Always)}
+	k, schema, cust := keys.Site(siteID), keys.SiteAdaptiveSchema(siteID), keys.SiteCustomization(siteID)
+	ops := []store.Op{store.DeleteIfVersion(k.PK, k.SK, l.Version), store.Delete(schema.PK, schema.SK, store.Always),
+		store.Delete(cust.PK, cust.SK, store.Always)}
 	if l.Site.Basename != "" {
 		b := keys.SiteBasename(orgID, l.Site.Basename)
 		ops = append(ops, store.Delete(b.PK, b.SK, store.Always))
+	}
+	if l.Site.Proxy != "" {
+		o := keys.SiteOrigin(strings.ToLower(l.Site.Proxy))
+		ops = append(ops, store.Delete(o.PK, o.SK, store.Always))
 	}
 	err = s.d.Store.Write(ctx, ops...)
 	if errors.Is(err, store.ErrConflict) {
 		return apperr.Conflictf("site %s changed while being deleted; try again", siteID)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return s.deleteRest(ctx, siteID)
+}
+
+// deleteRest deletes what is left of a deleted site's partition (its
+// redirects, unbounded in number), in batches. Nothing reads them once
+// the site is gone; a failure here leaves items no request can reach, and
+// deleting the site again (404) does not retry it.
+func (s *Service) deleteRest(ctx context.Context, siteID string) error {
+	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.SitePartition(siteID)})
+	if err != nil {
+		return fmt.Errorf("delete the site's redirects: %w", err)
+	}
+	const batch = 25
+	for i := 0; i < len(items); i += batch {
+		var ops []store.Op
+		for _, it := range items[i:min(i+batch, len(items))] {
+			ops = append(ops, store.Delete(it.PK, it.SK, store.Always))
+		}
+		if err := s.d.Store.Write(ctx, ops...); err != nil {
+			return fmt.Errorf("delete the site's redirects: %w", err)
+		}
+	}
+	return nil
 }

@@ -41,3 +41,9 @@ func (t Tree) Group(id string) (*model.SiteSectionGroup, error) { return t.st.gr
 
 // SiteSpace returns a site space, NotFound when the site has none of that id.
 func (t Tree) SiteSpace(id string) (*model.SiteSpace, error) { return t.st.siteSpace(id) }
+
+// Sections returns every section in display order.
+func (t Tree) Sections() []*model.SiteSection { return t.st.sections() }
+
+// All returns every site space in display order.
+func (t Tree) All() []*model.SiteSpace { return t.st.siteSpaces() }

@@ -77,6 +77,9 @@ func (s *Service) Get(ctx context.Context, spaceID string) (model.Space, model.R
 
 // load reads a space and requires op of the caller on it.
 func (s *Service) load(ctx context.Context, spaceID string, op access.OrgOp) (model.Space, int64, *access.Viewer, model.Role, error) {
+	if vis, ok := access.VisitorFrom(ctx); ok && op == access.ReadContent {
+		return s.visit(ctx, vis, spaceID)
+	}
 	c, err := access.CallerFrom(ctx)
 	if err != nil {
 		return model.Space{}, 0, nil, "", err
@@ -100,6 +103,19 @@ func (s *Service) load(ctx context.Context, spaceID string, op access.OrgOp) (mo
 		return sp, 0, nil, "", err
 	}
 	return sp, v, viewer, level, nil
+}
+
+// visit reads a space for a published site's visitor: the spaces the site
+// showed them, read only (no viewer: a visitor has no membership).
+func (s *Service) visit(ctx context.Context, vis *access.SiteVisitor, spaceID string) (model.Space, int64, *access.Viewer, model.Role, error) {
+	sp, v, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(spaceID))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !vis.MayReadSpace(sp)) {
+		return model.Space{}, 0, nil, "", apperr.NotFoundf("space %s not found", spaceID)
+	}
+	if err != nil {
+		return sp, 0, nil, "", fmt.Errorf("read space: %w", err)
+	}
+	return sp, v, nil, model.RoleRead, nil
 }
 
 // RequireCreateIn checks that the viewer may create content in parentID

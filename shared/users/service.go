@@ -16,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/sitetoken"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -40,6 +41,9 @@ func New(d *deps.Deps) *Service { return &Service{d: d, tokens: newTokenCache()}
 func (s *Service) Authenticate(ctx context.Context, token string) (access.Caller, error) {
 	// Tokens made here start with TokenPrefix; an operator's BOOTSTRAP_TOKEN
 	// may be anything, so only the length is checked before the lookup.
+	if sitetoken.Looks(token) {
+		return s.siteVisitor(ctx, token)
+	}
 	if len(token) > 200 {
 		return access.Caller{}, apperr.New(apperr.Unauthorized, "invalid token")
 	}
@@ -70,6 +74,24 @@ func (s *Service) Authenticate(ctx context.Context, token string) (access.Caller
 	c := access.Caller{UserID: t.UserID, InstanceAdmin: admin && t.OrgID == "", OrgID: t.OrgID}
 	s.tokens.put(hash, c, now)
 	return c, nil
+}
+
+// siteVisitor authenticates a published site's visitor by their site token
+// (no storage read: the token is signed). The caller has no user, so only
+// the reads that accept a site visitor (access.VisitorFrom) serve it.
+func (s *Service) siteVisitor(ctx context.Context, token string) (access.Caller, error) {
+	if len(token) > 16<<10 {
+		return access.Caller{}, apperr.New(apperr.Unauthorized, "invalid token")
+	}
+	key, err := s.d.Secret.Derive(ctx, sitetoken.Purpose)
+	if err != nil {
+		return access.Caller{}, err
+	}
+	c, err := sitetoken.Verify(key, token, s.d.Clock())
+	if err != nil {
+		return access.Caller{}, apperr.New(apperr.Unauthorized, "invalid or expired site token")
+	}
+	return access.Caller{Site: &access.SiteVisitor{SiteID: c.Site, OrgID: c.Organization, SpaceIDs: c.Spaces}}, nil
 }
 
 // Get returns a user.

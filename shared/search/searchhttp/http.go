@@ -145,6 +145,7 @@ func Register(api *httpapi.API, s *search.Service) {
 			view := func(f search.SpaceHits) SpaceResult { return spaceResult(ctx, f.Space, f.Pages) }
 			return &spacesOut{Body: httpapi.ListPage(found, view)}, nil
 		})
+	registerSite(api, s, tag)
 }
 
 func spaceResult(ctx context.Context, sp model.Space, pages []search.PageHit) SpaceResult {

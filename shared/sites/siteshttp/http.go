@@ -31,6 +31,10 @@ func Register(api *httpapi.API, s *sites.Service) {
 	registerGroups(api, s)
 	registerSiteSpaces(api, s)
 	registerShareLinks(api, s)
+	registerCustomization(api, s)
+	registerRedirects(api, s)
+	registerBulkRedirects(api, s)
+	registerURLs(api, s)
 }
 
 const (

@@ -191,7 +191,22 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 				return nil, err
 			}
 			w := newViewer(ctx, v)
-			return &publishedOut{Body: PublishedContentSite{Object: "published-content-site", Site: w.site(), Structure: w.structure()}}, nil
+			cust, err := publishedCustomizations(v.Customizations)
+			if err != nil {
+				return nil, err
+			}
+			return &publishedOut{Body: PublishedContentSite{Object: "published-content-site", Site: w.site(), Structure: w.structure(),
+				Customizations: cust, Scripts: []SiteIntegrationScript{}}}, nil
+		})
+	type structureOut struct{ Body SiteStructure }
+	httpapi.Register(api, httpapi.Op{ID: "getSiteStructure", Method: http.MethodGet, Path: site1 + "/structure", Tag: tag,
+		Summary: "Get a site's structure: its sections and groups, or its site spaces"},
+		func(ctx context.Context, in *publishedIn) (*structureOut, error) {
+			v, err := s.Structure(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
+			if err != nil {
+				return nil, err
+			}
+			return &structureOut{Body: newViewer(ctx, v).structure()}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getSiteAdaptiveSchema", Method: http.MethodGet, Path: site1 + "/adaptive-schema", Tag: tag,
 		Summary: "Get a site's adaptive content schema"},

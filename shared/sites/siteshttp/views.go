@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
@@ -22,6 +23,9 @@ type Site struct {
 	Object          string              `json:"object" enum:"site"`
 	ID              string              `json:"id"`
 	Type            string              `json:"type" enum:"basic,premium,ultimate,sponsored,legacy-basic,legacy-premium"`
+	AppliedType     string              `json:"appliedType" enum:"basic,premium,ultimate,sponsored,legacy-basic,legacy-premium" doc:"The type in effect: the type (Galley has no plans)"`
+	DefaultLevel    string              `json:"defaultLevel" enum:"inherit" doc:"Rights on sites follow the organization role"`
+	Permissions     SitePermissions     `json:"permissions"`
 	Title           string              `json:"title" minLength:"2" maxLength:"128"`
 	Hostname        string              `json:"hostname,omitempty" maxLength:"512" pattern:"^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$"`
 	Basename        string              `json:"basename,omitempty" minLength:"1" maxLength:"100"`
@@ -34,6 +38,23 @@ type Site struct {
 	AgentsContext   string              `json:"agentsContext" enum:"excluded,included"`
 	Features        []SiteFeature       `json:"features" nullable:"false"`
 	URLs            SiteURLs            `json:"urls"`
+}
+
+// SitePermissions are what the caller may do with a site.
+type SitePermissions struct {
+	View               bool `json:"view"`
+	Access             bool `json:"access"`
+	Edit               bool `json:"edit"`
+	Create             bool `json:"create"`
+	Admin              bool `json:"admin"`
+	InstallIntegration bool `json:"installIntegration" doc:"Galley has no integrations"`
+	ViewAdaptiveSchema bool `json:"viewAdaptiveSchema"`
+	EditAdaptiveSchema bool `json:"editAdaptiveSchema"`
+}
+
+func sitePermissions(role model.Role) SitePermissions {
+	read, create, admin := access.Allowed(role, access.ReadContent), access.Allowed(role, access.CreateContent), access.Allowed(role, access.AdminContent)
+	return SitePermissions{View: read, Access: admin, Edit: create, Create: create, Admin: admin, ViewAdaptiveSchema: read, EditAdaptiveSchema: create}
 }
 
 // SiteProxy is where a site is proxied from.
@@ -59,6 +80,7 @@ type SiteURLs struct {
 	Location  string `json:"location" format:"uri"`
 	App       string `json:"app" format:"uri"`
 	Published string `json:"published,omitempty" format:"uri"`
+	Preview   string `json:"preview" format:"uri" doc:"Where the site's content can be previewed: its published root (Galley has no separate preview)"`
 }
 
 // SiteSection is the API shape of a site section.
@@ -99,6 +121,7 @@ type SiteSpace struct {
 	Space                           spaces.Space  `json:"space"`
 	Title                           string        `json:"title"`
 	Default                         bool          `json:"default"`
+	Draft                           bool          `json:"draft" doc:"Galley has no draft site spaces"`
 	Condition                       string        `json:"condition,omitempty" minLength:"1" maxLength:"1024"`
 	HasAdvancedCustomizationFeature bool          `json:"hasAdvancedCustomizationFeature"`
 	URLs                            SiteSpaceURLs `json:"urls"`
@@ -127,9 +150,36 @@ type ShareLinkURLs struct {
 
 // PublishedContentSite is the published view of a site.
 type PublishedContentSite struct {
-	Object    string        `json:"object" enum:"published-content-site"`
-	Site      Site          `json:"site"`
-	Structure SiteStructure `json:"structure"`
+	Object         string                  `json:"object" enum:"published-content-site"`
+	Site           Site                    `json:"site"`
+	Structure      SiteStructure           `json:"structure"`
+	Customizations PublishedCustomizations `json:"customizations"`
+	Scripts        []SiteIntegrationScript `json:"scripts" nullable:"false" doc:"Scripts of the site's integrations: Galley has none"`
+}
+
+// PublishedCustomizations are a published site's settings: the site's,
+// and each site space's (by site space id).
+type PublishedCustomizations struct {
+	Site       SiteCustomizationSettings            `json:"site"`
+	SiteSpaces map[string]SiteCustomizationSettings `json:"siteSpaces"`
+}
+
+// publishedCustomizations renders the settings of a published view.
+func publishedCustomizations(c *sites.Customizations) (PublishedCustomizations, error) {
+	out := PublishedCustomizations{SiteSpaces: map[string]SiteCustomizationSettings{}}
+	if c == nil {
+		c = &sites.Customizations{Site: sites.Customization{Settings: sites.DefaultCustomization()}}
+	}
+	var err error
+	if out.Site, err = customizationView(c.Site); err != nil {
+		return out, err
+	}
+	for id, cs := range c.SiteSpaces {
+		if out.SiteSpaces[id], err = customizationView(cs); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
 }
 
 // SiteStructure is a site's structure: its sections and groups, or its
@@ -240,12 +290,12 @@ func (w *viewer) url(u string) string {
 
 func (w *viewer) site() Site {
 	s := w.v.Site
-	out := Site{Object: "site", ID: s.ID, Type: s.Type, Title: s.Title, Hostname: s.Hostname, Basename: s.Basename,
+	out := Site{Object: "site", ID: s.ID, Type: s.Type, AppliedType: s.Type, DefaultLevel: "inherit", Permissions: sitePermissions(w.v.Role), Title: s.Title, Hostname: s.Hostname, Basename: s.Basename,
 		Visibility: s.Visibility, Published: s.Published, SiteSpaces: len(s.SiteSpaces), CreatedAt: s.CreatedAt,
 		AdaptiveContent: SiteAdaptiveContent{Enabled: s.AdaptiveContent}, AgentsContext: s.AgentsContext,
 		Features: []SiteFeature{},
 		URLs: SiteURLs{Location: httpapi.APIURL(w.ctx) + "/v1/orgs/" + s.OrgID + "/sites/" + s.ID,
-			App: httpapi.AppURL(w.ctx) + "/o/" + s.OrgID + "/sites/" + s.ID, Published: w.url(w.base)}}
+			App: httpapi.AppURL(w.ctx) + "/o/" + s.OrgID + "/sites/" + s.ID, Published: w.url(w.base), Preview: w.base}}
 	if s.Proxy != "" {
 		out.Proxy = &SiteProxy{Origin: s.Proxy, Target: directBase(w.ctx, s)}
 	}

@@ -1,0 +1,79 @@
+package searchhttp
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/search"
+)
+
+// SiteSearchScope is which site spaces a site search covers (GitBook's
+// SiteSearchScope).
+type SiteSearchScope struct {
+	Mode             string   `json:"mode" enum:"default,specific,all"`
+	CurrentSiteSpace string   `json:"currentSiteSpace,omitempty" maxLength:"64"`
+	RestrictTo       string   `json:"restrictTo,omitempty" enum:"currentSiteSpace,otherSiteSpaces"`
+	SiteSpaceIDs     []string `json:"siteSpaceIds,omitempty" maxItems:"200"`
+}
+
+// SiteSearchBody is the body of POST .../sites/{siteId}/search: a query
+// and its scope (scope, or the older mode with siteSpaceIds/siteSpaceId).
+type SiteSearchBody struct {
+	Query        string           `json:"query" minLength:"1" maxLength:"512"`
+	Scope        *SiteSearchScope `json:"scope,omitempty"`
+	Mode         string           `json:"mode,omitempty" enum:"specific,current,all"`
+	SiteSpaceIDs []string         `json:"siteSpaceIds,omitempty" maxItems:"200"`
+	SiteSpaceID  string           `json:"siteSpaceId,omitempty" maxLength:"64"`
+}
+
+// siteSpaces is the site spaces a body asks for; nil for all. Galley
+// searches every site space for the "default" scope (GitBook: the current
+// site space and the sections' defaults) unless it is restricted to the
+// current one, and for "otherSiteSpaces".
+func (b SiteSearchBody) siteSpaces() []string {
+	if sc := b.Scope; sc != nil {
+		switch {
+		case sc.Mode == "specific":
+			return nonEmpty(sc.SiteSpaceIDs)
+		case sc.Mode == "default" && sc.RestrictTo == "currentSiteSpace" && sc.CurrentSiteSpace != "":
+			return []string{sc.CurrentSiteSpace}
+		}
+		return nil
+	}
+	switch b.Mode {
+	case "specific":
+		return nonEmpty(b.SiteSpaceIDs)
+	case "current":
+		if b.SiteSpaceID != "" {
+			return []string{b.SiteSpaceID}
+		}
+	}
+	return nil
+}
+
+func nonEmpty(ids []string) []string {
+	if len(ids) == 0 {
+		return []string{""} // no site space: an id the site lacks, a 400 naming siteSpaceIds
+	}
+	return ids
+}
+
+func registerSite(api *httpapi.API, s *search.Service, tag string) {
+	type siteIn struct {
+		OrganizationID string `path:"organizationId" maxLength:"64"`
+		SiteID         string `path:"siteId" maxLength:"64"`
+		httpapi.ListParams
+		Body SiteSearchBody
+	}
+	httpapi.Register(api, httpapi.Op{ID: "searchSiteContent", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/sites/{siteId}/search", Tag: tag,
+		Summary: "Search the content of a site's spaces"},
+		func(ctx context.Context, in *siteIn) (*spacesOut, error) {
+			found, err := s.Site(ctx, in.OrganizationID, in.SiteID, in.Body.siteSpaces(), in.Body.Query, in.Request())
+			if err != nil {
+				return nil, err
+			}
+			view := func(f search.SpaceHits) SpaceResult { return spaceResult(ctx, f.Space, f.Pages) }
+			return &spacesOut{Body: httpapi.ListPage(found, view)}, nil
+		})
+}

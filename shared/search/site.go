@@ -1,0 +1,71 @@
+package search
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/spaces"
+)
+
+// Site searches a docs site's current content: the live spaces its site
+// spaces show (all of them, or those of siteSpaceIDs), those the caller may
+// read (a member's level on each space; a visitor's site token, the spaces
+// it names). The sites family decides who may read the site and which site
+// spaces it has (sites.SearchScope); the search runs here, where the index
+// is (docs/search.md). Spaces without a match are left out; the page's
+// cursor carries the offset of the next page.
+func (s *Service) Site(ctx context.Context, orgID, siteID string, siteSpaceIDs []string, text string, r paging.Request) (paging.Page[SpaceHits], error) {
+	scope := "search:site:" + siteID + ":" + strings.Join(siteSpaceIDs, ",") + ":" + text
+	after, err := s.d.Cursors.After(scope, r.Cursor)
+	if err != nil {
+		return paging.Page[SpaceHits]{}, err
+	}
+	offset := 0
+	if after != nil {
+		if offset, err = strconv.Atoi(after.SK); err != nil || offset < 0 {
+			return paging.Page[SpaceHits]{}, apperr.Field(paging.CursorField, "invalid page token")
+		}
+	}
+	in, err := sites.New(s.d).SearchScope(ctx, orgID, siteID, siteSpaceIDs, "siteSpaceIds")
+	if err != nil {
+		return paging.Page[SpaceHits]{}, err
+	}
+	var sps []model.Space
+	seen := map[string]bool{}
+	for _, x := range in {
+		if !seen[x.Space.ID] {
+			seen[x.Space.ID] = true
+			sps = append(sps, x.Space)
+		}
+	}
+	if vis, ok := access.VisitorFrom(ctx); ok {
+		readable := sps[:0]
+		for _, sp := range sps {
+			if vis.MayReadSpace(sp) {
+				readable = append(readable, sp)
+			}
+		}
+		sps = readable
+	} else {
+		c, err := access.CallerFrom(ctx)
+		if err != nil {
+			return paging.Page[SpaceHits]{}, err
+		}
+		v, err := s.d.Authz.Viewer(ctx, c, orgID)
+		if err != nil {
+			return paging.Page[SpaceHits]{}, err
+		}
+		readable, err := spaces.Readable(ctx, v, sps)
+		if err != nil {
+			return paging.Page[SpaceHits]{}, err
+		}
+		sps = readable.Spaces
+	}
+	return s.spaces(ctx, scope, orgID, sps, text, offset, r)
+}

@@ -1,0 +1,49 @@
+package sites
+
+import (
+	"context"
+	"slices"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// SiteSpaceOf is a site space with the space it shows.
+type SiteSpaceOf struct {
+	SiteSpace model.SiteSpace
+	Space     model.Space
+}
+
+// SearchScope returns the site spaces a search of the site covers, with
+// their live spaces, in display order: all of them, or those of
+// siteSpaceIDs when given (an id the site lacks is a 400 naming field).
+// The caller must be able to read the site (members from read up, or a
+// visitor holding a token of this site); which of the spaces they may read
+// is for the search to decide. The search family asks it
+// (searchSiteContent is served with the search index, see doc.go).
+func (s *Service) SearchScope(ctx context.Context, orgID, siteID string, siteSpaceIDs []string, field string) ([]SiteSpaceOf, error) {
+	l, err := s.loadRead(ctx, orgID, siteID, true)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range siteSpaceIDs {
+		if _, err := findSiteSpace(&l.Site, id); err != nil {
+			return nil, apperr.Field(field, "site space %s not found in this site", id)
+		}
+	}
+	_, visitor := access.VisitorFrom(ctx)
+	v, err := s.view(ctx, l, "", visitor)
+	if err != nil {
+		return nil, err
+	}
+	var out []SiteSpaceOf
+	for _, ss := range TreeOf(&v.Site).All() {
+		sp, ok := v.Spaces[ss.SpaceID]
+		if !ok || sp.DeletedAt != nil || (len(siteSpaceIDs) > 0 && !slices.Contains(siteSpaceIDs, ss.ID)) {
+			continue
+		}
+		out = append(out, SiteSpaceOf{SiteSpace: *ss, Space: sp})
+	}
+	return out, nil
+}
