@@ -94,6 +94,7 @@ type SiteSection struct {
 	Condition    string          `json:"condition,omitempty" minLength:"1" maxLength:"1024"`
 	SectionGroup string          `json:"sectionGroup,omitempty"`
 	Icon         string          `json:"icon,omitempty" maxLength:"50"`
+	Draft        bool            `json:"draft" doc:"Galley has no draft sections"`
 	SiteSpaces   []SiteSpace     `json:"siteSpaces" nullable:"false"`
 	URLs         SiteSectionURLs `json:"urls"`
 }
@@ -109,7 +110,9 @@ type SiteSectionGroup struct {
 	ID       string        `json:"id"`
 	Title    string        `json:"title" minLength:"1" maxLength:"100"`
 	Icon     string        `json:"icon,omitempty" maxLength:"50"`
+	Draft    bool          `json:"draft" doc:"Galley has no draft section groups"`
 	Sections []SiteSection `json:"sections" nullable:"false"`
+	Children []SiteSection `json:"children" nullable:"false" doc:"What the group holds, in order: its sections (Galley's groups hold sections only)"`
 }
 
 // SiteSpace is the API shape of a site space.
@@ -323,6 +326,7 @@ func (w *viewer) group(g *model.SiteSectionGroup) SiteSectionGroup {
 	for _, sec := range w.tree.InGroup(g.ID) {
 		out.Sections = append(out.Sections, w.section(sec))
 	}
+	out.Children = out.Sections
 	return out
 }
 
