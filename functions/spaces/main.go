@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("spaces", "SpacesFunction", spaces.Routes)) }
+func main() { app.StartLambda(app.NewFamily("spaces", "SpacesFunction", spaceshttp.Routes)) }

@@ -16,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
@@ -47,7 +48,7 @@ type world struct {
 
 func newWorld(t *testing.T, k *testkit.Kit) *world {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	spaces.Register(api, spaces.New(k.Deps))
+	spaceshttp.Register(api, spaces.New(k.Deps))
 	collectionshttp.Register(api, collections.New(k.Deps))
 	customfieldshttp.Register(api, customfields.New(k.Deps))
 	w := &world{kit: k, api: api, tokens: map[string]string{}}

@@ -16,7 +16,7 @@ import (
 )
 
 // Routes adds operations to an API: each family's package exports one
-// (spaces.Routes, ...).
+// (spaceshttp.Routes, ...).
 type Routes func(api *httpapi.API, d *deps.Deps)
 
 // Family is one resource family: one Lambda function in template.yaml, one

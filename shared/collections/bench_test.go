@@ -14,6 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store/boltstore"
 	"github.com/galleydocs/galley/shared/store/storetest"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -66,7 +67,7 @@ func newBenchTree(b *testing.B, spacesInDeepest int) *benchTree {
 		bt.deepestSpaces = append(bt.deepestSpaces, sp.ID)
 	}
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	spaces.Register(api, sps)
+	spaceshttp.Register(api, sps)
 	collectionshttp.Register(api, cols)
 	bt.client = apitest.New(b, api)
 	bt.client.Token = tok

@@ -16,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -34,7 +35,7 @@ func TestMain(m *testing.M) {
 // on is setup on a given kit.
 func on(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	spaces.Register(api, spaces.New(k.Deps))
+	spaceshttp.Register(api, spaces.New(k.Deps))
 	collectionshttp.Register(api, collections.New(k.Deps))
 	orgshttp.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}

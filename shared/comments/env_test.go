@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -56,7 +57,7 @@ func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	spaces.Register(api, spaces.New(k.Deps))
+	spaceshttp.Register(api, spaces.New(k.Deps))
 	contenthttp.Register(api, content.New(k.Deps))
 	changerequestshttp.Register(api, changerequests.New(k.Deps))
 	commentshttp.Register(api, comments.New(k.Deps))

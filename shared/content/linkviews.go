@@ -17,7 +17,7 @@ import (
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/paging"
-	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -28,7 +28,7 @@ import (
 type ContentLocation struct {
 	Kind             string                 `json:"kind" enum:"page,file,url"`
 	Organization     *orgshttp.Organization `json:"organization,omitempty"`
-	Space            *spaces.Space          `json:"space,omitempty"`
+	Space            *spaceshttp.Space      `json:"space,omitempty"`
 	VersionContext   *VersionContext        `json:"versionContext,omitempty"`
 	Page             *RevisionPage          `json:"page,omitempty" doc:"The page (kind page), without its children"`
 	File             *RevisionFile          `json:"file,omitempty" doc:"The file (kind file)"`
@@ -92,7 +92,7 @@ type Links struct {
 // of a read shares.
 type locations struct {
 	org     orgshttp.Organization
-	space   spaces.Space
+	space   spaceshttp.Space
 	version VersionContext
 	opts    Options
 }
@@ -102,7 +102,7 @@ func (s *Service) locations(ctx context.Context, src source, rev model.Revision)
 	if err != nil {
 		return nil, err
 	}
-	l := &locations{org: orgshttp.ViewOrganization(ctx, o), space: spaces.View(ctx, src.space, src.role),
+	l := &locations{org: orgshttp.ViewOrganization(ctx, o), space: spaceshttp.View(ctx, src.space, src.role),
 		opts: s.options(src, true)}
 	if src.cr != nil {
 		by, err := s.User(ctx, src.cr.CreatedBy)

@@ -15,6 +15,7 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
@@ -31,7 +32,7 @@ type fixture struct {
 func setup(t *testing.T) *fixture {
 	k := testkit.New(t)
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	spaces.Register(api, spaces.New(k.Deps))
+	spaceshttp.Register(api, spaces.New(k.Deps))
 	collectionshttp.Register(api, collections.New(k.Deps))
 	customfieldshttp.Register(api, customfields.New(k.Deps))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}

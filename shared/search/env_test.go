@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/search/searchhttp"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -77,7 +78,7 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 func newAPI(f *fixture) *httpapi.API {
 	k := f.kit
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	spaces.Register(api, spaces.New(k.Deps))
+	spaceshttp.Register(api, spaces.New(k.Deps))
 	changerequestshttp.Register(api, changerequests.New(k.Deps))
 	searchhttp.Register(api, f.svc)
 	return api

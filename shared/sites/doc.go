@@ -76,7 +76,7 @@
 // (whose keys are secrets, listing included) need admin. Guests see no sites
 // (an empty list, 404 on a site); outsiders get 404 on everything. Adding a
 // space to a site also needs read access to that space (spaces.Get). The
-// spaces embedded in answers come from spaces.View with the organization
+// spaces embedded in answers come from spaceshttp.View with the organization
 // role; spaces deleted or moved to another organization are left out of the
 // published view, and moved ones out of every view.
 //

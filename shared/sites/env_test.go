@@ -13,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -48,7 +49,7 @@ type fixture struct {
 
 func newFixture(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	spaces.Register(api, spaces.New(k.Deps))
+	spaceshttp.Register(api, spaces.New(k.Deps))
 	siteshttp.Register(api, sites.New(k.Deps))
 	f := &fixture{t: t, kit: k, api: api}
 	ua, ta := k.User("alice")

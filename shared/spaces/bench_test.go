@@ -9,6 +9,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -20,7 +21,7 @@ func BenchmarkGetSpace(b *testing.B) {
 	u, tok := k.User("bench")
 	org := k.Org("Bench", map[string]model.Role{u.ID: model.RoleAdmin})
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	spaces.Register(api, spaces.New(k.Deps))
+	spaceshttp.Register(api, spaces.New(k.Deps))
 	h := api.Handler()
 	req := httptest.NewRequest("POST", "/v1/orgs/"+org.ID+"/spaces", nil)
 	req.Header.Set("Authorization", "Bearer "+tok)

@@ -17,6 +17,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/store/boltstore"
 	"github.com/galleydocs/galley/shared/store/storetest"
@@ -102,7 +103,7 @@ func newDeepWorld(t testing.TB) *deepWorld {
 	// Every request reads its token: the bound counts the lookup, which
 	// the users service otherwise reuses for a few seconds.
 	w.api = httpapi.New(httpapi.Config{Auth: uncached{k}, Logger: k.Deps.Logger})
-	spaces.Register(w.api, sps)
+	spaceshttp.Register(w.api, sps)
 	collectionshttp.Register(w.api, cols)
 	return w
 }

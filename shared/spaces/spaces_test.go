@@ -9,6 +9,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -23,7 +24,7 @@ type fixture struct {
 func setup(t *testing.T) *fixture {
 	k := testkit.New(t)
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	spaces.Register(api, spaces.New(k.Deps))
+	spaceshttp.Register(api, spaces.New(k.Deps))
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")
 	uc, tc := k.User("carol")

@@ -28,7 +28,7 @@ import (
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/search/searchhttp"
 	"github.com/galleydocs/galley/shared/sites/siteshttp"
-	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/translations/translationshttp"
 	"github.com/galleydocs/galley/shared/users"
@@ -41,7 +41,7 @@ func All() []app.Family {
 		// (generated from every family, embedded: see package apidoc).
 		app.NewFamily("users", "UsersFunction", users.Routes, apidoc.Routes),
 		app.NewFamily("orgs", "OrganizationsFunction", orgshttp.Routes),
-		app.NewFamily("spaces", "SpacesFunction", spaces.Routes),
+		app.NewFamily("spaces", "SpacesFunction", spaceshttp.Routes),
 		app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes),
 		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
 		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestshttp.Routes),

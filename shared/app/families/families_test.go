@@ -90,7 +90,7 @@ func TestEmbeddedOpenAPIDocumentIsCurrent(t *testing.T) {
 }
 
 // funcName is the qualified name of a function value
-// ("github.com/galleydocs/galley/shared/spaces.Routes").
+// ("github.com/galleydocs/galley/shared/spaces/spaceshttp.Routes").
 func funcName(f any) string {
 	return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
 }

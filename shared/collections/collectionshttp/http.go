@@ -14,7 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/tree"
 )
 
@@ -230,13 +230,17 @@ func Register(api *httpapi.API, s *collections.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listSpacesInCollectionById", Method: http.MethodGet, Path: "/v1/collections/{collectionId}/spaces", Tag: tag,
 		Summary: "List the spaces of a collection, in order"},
-		func(ctx context.Context, in *spacesIn) (*struct{ Body httpapi.List[spaces.Space] }, error) {
+		func(ctx context.Context, in *spacesIn) (*struct {
+			Body httpapi.List[spaceshttp.Space]
+		}, error) {
 			p, err := s.ListSpaces(ctx, in.CollectionID, in.Request())
 			if err != nil {
 				return nil, err
 			}
-			view := func(it collections.SpaceItem) spaces.Space { return spaces.View(ctx, it.Space, it.Level) }
-			return &struct{ Body httpapi.List[spaces.Space] }{httpapi.ListPage(p, view)}, nil
+			view := func(it collections.SpaceItem) spaceshttp.Space { return spaceshttp.View(ctx, it.Space, it.Level) }
+			return &struct {
+				Body httpapi.List[spaceshttp.Space]
+			}{httpapi.ListPage(p, view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "moveCollection", Method: http.MethodPost, Path: "/v1/collections/{collectionId}/move", Tag: tag,
 		Summary: "Move a collection to another parent or position"},

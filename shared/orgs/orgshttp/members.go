@@ -7,7 +7,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/orgs"
-	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -35,8 +35,8 @@ func ViewMember(ctx context.Context, mu orgs.MemberWithUser) OrganizationMember 
 
 // MemberContentPermission is a space a member may access.
 type MemberContentPermission struct {
-	Permission string       `json:"permission" enum:"admin,create,review,edit,comment,read"`
-	Space      spaces.Space `json:"space"`
+	Permission string           `json:"permission" enum:"admin,create,review,edit,comment,read"`
+	Space      spaceshttp.Space `json:"space"`
 }
 
 // OrganizationMemberTeam is a team of a member, with the member's role in it.
@@ -132,7 +132,7 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 				return nil, err
 			}
 			return list(gs, func(g orgs.SpaceGrant) MemberContentPermission {
-				return MemberContentPermission{Permission: string(g.Permission), Space: spaces.View(ctx, g.Space, g.CallerLevel)}
+				return MemberContentPermission{Permission: string(g.Permission), Space: spaceshttp.View(ctx, g.Space, g.CallerLevel)}
 			}), nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listTeamsForOrganizationMember", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/teams", Tag: tag,

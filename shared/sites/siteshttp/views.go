@@ -12,7 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
-	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 )
 
 // API shapes. Their names are unique in the whole API's OpenAPI document
@@ -117,17 +117,17 @@ type SiteSectionGroup struct {
 
 // SiteSpace is the API shape of a site space.
 type SiteSpace struct {
-	Object                          string        `json:"object" enum:"site-space"`
-	ID                              string        `json:"id"`
-	Path                            string        `json:"path" minLength:"1" maxLength:"100"`
-	Section                         string        `json:"section,omitempty"`
-	Space                           spaces.Space  `json:"space"`
-	Title                           string        `json:"title"`
-	Default                         bool          `json:"default"`
-	Draft                           bool          `json:"draft" doc:"Galley has no draft site spaces"`
-	Condition                       string        `json:"condition,omitempty" minLength:"1" maxLength:"1024"`
-	HasAdvancedCustomizationFeature bool          `json:"hasAdvancedCustomizationFeature"`
-	URLs                            SiteSpaceURLs `json:"urls"`
+	Object                          string           `json:"object" enum:"site-space"`
+	ID                              string           `json:"id"`
+	Path                            string           `json:"path" minLength:"1" maxLength:"100"`
+	Section                         string           `json:"section,omitempty"`
+	Space                           spaceshttp.Space `json:"space"`
+	Title                           string           `json:"title"`
+	Default                         bool             `json:"default"`
+	Draft                           bool             `json:"draft" doc:"Galley has no draft site spaces"`
+	Condition                       string           `json:"condition,omitempty" minLength:"1" maxLength:"1024"`
+	HasAdvancedCustomizationFeature bool             `json:"hasAdvancedCustomizationFeature"`
+	URLs                            SiteSpaceURLs    `json:"urls"`
 }
 
 // SiteSpaceURLs are a site space's links.
@@ -347,7 +347,7 @@ func (w *viewer) siteSpace(ss *model.SiteSpace) (SiteSpace, bool) {
 		u += "/" + url.PathEscape(ss.Path)
 	}
 	return SiteSpace{Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.Section,
-		Space: spaces.View(w.ctx, sp, w.v.Role), Title: sp.Title, Default: ss.Default, Condition: ss.Condition,
+		Space: spaceshttp.View(w.ctx, sp, w.v.Role), Title: sp.Title, Default: ss.Default, Condition: ss.Condition,
 		URLs: SiteSpaceURLs{Published: w.url(u)}}, true
 }
 

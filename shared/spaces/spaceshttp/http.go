@@ -1,4 +1,7 @@
-package spaces
+// Package spaceshttp is the spaces family's HTTP layer: the API shape of a
+// space and the operations on /v1/orgs/{organizationId}/spaces and
+// /v1/spaces/{spaceId}, over the spaces service.
+package spaceshttp
 
 import (
 	"context"
@@ -11,6 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/spaces"
 )
 
 // Space is the API shape of a space.
@@ -117,10 +121,10 @@ type patchIn struct {
 var _ json.Unmarshaler = (*PatchBody)(nil)
 
 // Routes adds the spaces family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+func Routes(api *httpapi.API, d *deps.Deps) { Register(api, spaces.New(d)) }
 
 // Register adds the spaces family's operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *spaces.Service) {
 	const tag = "Spaces"
 	httpapi.Register(api, httpapi.Op{ID: "createSpace", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a space"},
@@ -129,7 +133,7 @@ func Register(api *httpapi.API, s *Service) {
 			if in.Body != nil {
 				b = *in.Body
 			}
-			sp, role, err := s.Create(ctx, in.OrganizationID, Create{Title: b.Title, Emoji: b.Emoji, Parent: b.Parent, EditMode: b.EditMode})
+			sp, role, err := s.Create(ctx, in.OrganizationID, spaces.Create{Title: b.Title, Emoji: b.Emoji, Parent: b.Parent, EditMode: b.EditMode})
 			if err != nil {
 				return nil, err
 			}
@@ -159,7 +163,7 @@ func Register(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "updateSpaceById", Method: http.MethodPatch, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Update a space"},
 		func(ctx context.Context, in *patchIn) (*spaceOut, error) {
 			b := in.Body
-			ch := Change{Title: b.Title, EditMode: b.EditMode, Emoji: b.Emoji, Icon: b.Icon, DefaultLevel: b.DefaultLevel,
+			ch := spaces.Change{Title: b.Title, EditMode: b.EditMode, Emoji: b.Emoji, Icon: b.Icon, DefaultLevel: b.DefaultLevel,
 				ClearEmoji: b.Nulls.Has("emoji"), ClearIcon: b.Nulls.Has("icon"), Parent: b.Parent}
 			if b.Nulls.Has("parent") {
 				top := ""
