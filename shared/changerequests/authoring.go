@@ -33,6 +33,10 @@ type Authored struct {
 	Space         model.Space
 	// Refs maps the batch's refs to the ids of the pages and files made.
 	Refs map[string]string
+	// Outcomes are the pages affected, in the order first touched.
+	Outcomes []content.Outcome
+	// Files are the ids of the files inserted, in order.
+	Files []string
 }
 
 // Author applies a batch of changes to a draft or open request: one new
@@ -69,7 +73,14 @@ func (s *Service) Author(ctx context.Context, spaceID, ref string, b Batch) (Aut
 		}
 		now := s.d.Clock()
 		ed := &content.Editor{Index: ix, Now: now, NewID: func() string { return ids.New(now) },
-			PutDocument: func(body string) (string, error) { return s.repo.PutDocument(ctx, spaceID, body) }}
+			PutDocument: func(body string) (string, error) { return s.repo.PutDocument(ctx, spaceID, body) },
+			Revision: func(id string) (*content.Index, error) {
+				if id == "" {
+					id = cr.Base()
+				}
+				_, then, err := s.repo.Load(ctx, spaceID, id)
+				return then, err
+			}}
 		if err := ed.Apply(b.Changes); err != nil {
 			return err
 		}
@@ -82,7 +93,12 @@ func (s *Service) Author(ctx context.Context, spaceID, ref string, b Batch) (Aut
 		if err := s.d.Store.Write(ctx, append(crOps(cr, v), content.Put(rev))...); err != nil {
 			return err
 		}
-		out = Authored{ChangeRequest: cr, Space: sp, Refs: ed.Refs}
+		out = Authored{ChangeRequest: cr, Space: sp, Refs: ed.Refs, Outcomes: ed.Outcomes}
+		for _, c := range b.Changes {
+			for _, f := range c.Files {
+				out.Files = append(out.Files, f.ID)
+			}
+		}
 		return nil
 	})
 	return out, err

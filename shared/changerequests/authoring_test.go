@@ -47,14 +47,14 @@ func TestInsertPagesWithRefsPlacementAndSlugs(t *testing.T) {
 		insert("guide", "", "---\ndescription: All about it\n---\n# Guide\n\nRead [setup](./guide/setup.md).\n"),
 		insert("setup", "guide", "# Setup\n\nInstall.\n"),
 		insert("", "guide", "# FAQ\n"),
-		map[string]any{"type": "insert_page", "into": "guide", "at": 0, "markdown": "# Overview\n"},
-		map[string]any{"type": "insert_page", "markdown": "# Guide\n"},
-		map[string]any{"type": "insert_page", "title": "Reference", "pageType": "group", "ref": "ref"},
-		map[string]any{"type": "insert_page", "into": "ref", "markdown": "# API\n", "slug": "api-v2"},
-		map[string]any{"type": "insert_page", "pageType": "link", "title": "Website", "url": "https://example.com"},
+		map[string]any{"operation": "insert_page", "into": "guide", "at": 0, "document": map[string]any{"markdown": "# Overview\n"}},
+		map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": "# Guide\n"}},
+		map[string]any{"operation": "insert_page", "title": "Reference", "type": "group", "ref": "ref"},
+		map[string]any{"operation": "insert_page", "into": "ref", "document": map[string]any{"markdown": "# API\n"}, "slug": "api-v2"},
+		map[string]any{"operation": "insert_page", "type": "link", "title": "Website", "href": "https://example.com"},
 	)
 	refs := got["refs"].(map[string]any)
-	if got["revision"] == before || refs["guide"] == nil || refs["setup"] == nil {
+	if got["changeRequest"].(map[string]any)["revision"] == before || refs["guide"] == nil || refs["setup"] == nil {
 		t.Fatalf("answer %v", got)
 	}
 	want := "guide guide/overview guide/setup guide/faq guide-2 reference reference/api-v2"
@@ -75,7 +75,7 @@ func TestInsertPagesWithRefsPlacementAndSlugs(t *testing.T) {
 		t.Errorf("the space has pages before any merge: %v", head)
 	}
 	rev := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(1)+"/content", nil).Map(t)
-	if rev["id"] != got["revision"] || rev["parents"].([]any)[0] != before {
+	if rev["id"] != got["changeRequest"].(map[string]any)["revision"] || rev["parents"].([]any)[0] != before {
 		t.Errorf("revision %v parents %v, want parent %v", rev["id"], rev["parents"], before)
 	}
 }
@@ -86,9 +86,9 @@ func TestUpdateMovesAndDeletePages(t *testing.T) {
 	refs := f.author(t, f.editor, 1, insert("a", "", "# A\n\nOne.\n"), insert("b", "", "# B\n"), insert("c", "b", "# C\n"))["refs"].(map[string]any)
 	a, b, c := refs["a"].(string), refs["b"].(string), refs["c"].(string)
 	f.author(t, f.editor, 1,
-		map[string]any{"type": "update_page", "page": a, "markdown": "# Alpha\n\nTwo.\n"},
-		map[string]any{"type": "update_page", "page": c, "into": "", "at": 0},
-		map[string]any{"type": "update_page", "page": b, "title": "Beta", "slug": "beta", "hidden": true},
+		map[string]any{"operation": "update_page", "page": a, "document": map[string]any{"markdown": "# Alpha\n\nTwo.\n"}},
+		map[string]any{"operation": "update_page", "page": c, "into": "", "at": 0},
+		map[string]any{"operation": "update_page", "page": b, "title": "Beta", "slug": "beta", "hidden": true},
 	)
 	if got := strings.Join(f.pages(t, 1), " "); got != "c a beta" {
 		t.Fatalf("after moves: %s", got)
@@ -96,7 +96,7 @@ func TestUpdateMovesAndDeletePages(t *testing.T) {
 	if md := f.markdown(t, 1, a); md != "# Alpha\n\nTwo.\n" {
 		t.Errorf("updated markdown %q", md)
 	}
-	f.author(t, f.editor, 1, map[string]any{"type": "update_page", "page": c, "into": b}, map[string]any{"type": "delete_page", "page": b})
+	f.author(t, f.editor, 1, map[string]any{"operation": "update_page", "page": c, "into": b}, map[string]any{"operation": "delete_page", "page": b})
 	if got := strings.Join(f.pages(t, 1), " "); got != "a" {
 		t.Fatalf("after deleting b and its child: %s", got)
 	}
@@ -116,16 +116,23 @@ func TestABadChangeFailsTheWholeBatch(t *testing.T) {
 	}{
 		{"400NoChanges", map[string]any{"changes": []any{}}, 400, "changes"},
 		{"400NoBody", nil, 400, ""},
-		{"400UnknownType", map[string]any{"changes": []any{map[string]any{"type": "rename_page"}}}, 400, "type"},
-		{"400NoTitle", map[string]any{"changes": []any{insert("", "", "Just text.\n")}}, 400, "changes[0].title"},
-		{"400UnknownPage", map[string]any{"changes": []any{insert("x", "", "# X\n"), map[string]any{"type": "delete_page", "page": "nope"}}}, 400, "changes[1].page"},
+		{"400UnknownOperation", map[string]any{"changes": []any{map[string]any{"operation": "rename_page"}}}, 400, "operation"},
+		{"400OldShape", map[string]any{"changes": []any{map[string]any{"type": "insert_page", "markdown": "# X\n"}}}, 400, "operation"},
+		{"400EmptyTitle", map[string]any{"changes": []any{map[string]any{"operation": "insert_page", "title": "", "document": map[string]any{"markdown": "Just text.\n"}}}}, 400, "changes[0].title"},
+		{"400NoDocument", map[string]any{"changes": []any{map[string]any{"operation": "insert_page", "title": "X"}}}, 400, "changes[0].document"},
+		{"400FieldOfAnotherOperation", map[string]any{"changes": []any{map[string]any{"operation": "delete_page", "page": refs["a"], "document": map[string]any{"markdown": "x"}}}}, 400, "changes[0].document"},
+		{"400BlockRevert", map[string]any{"changes": []any{map[string]any{"operation": "revert_page", "page": refs["a"], "block": []any{"k1"}}}}, 400, "changes[0].block"},
+		{"400UnknownRevision", map[string]any{"changes": []any{map[string]any{"operation": "revert_page", "page": refs["a"], "revision": "nope"}}}, 400, "changes[0].revision"},
+		{"400BadDocumentTree", map[string]any{"changes": []any{map[string]any{"operation": "insert_page", "document": map[string]any{"document": map[string]any{"object": "document", "nodes": []any{map[string]any{"object": "block", "type": "mystery"}}}}}}}, 400, "changes[0].document.document"},
+		{"400Condition", map[string]any{"changes": []any{map[string]any{"operation": "update_page", "page": refs["a"], "condition": "visitor.isAdmin"}}}, 400, "changes[0].condition"},
+		{"400UnknownPage", map[string]any{"changes": []any{insert("x", "", "# X\n"), map[string]any{"operation": "delete_page", "page": "nope"}}}, 400, "changes[1].page"},
 		{"400UnknownParent", map[string]any{"changes": []any{insert("", "nope", "# X\n")}}, 400, "changes[0].into"},
-		{"400SlugTaken", map[string]any{"changes": []any{map[string]any{"type": "insert_page", "markdown": "# X\n", "slug": "a"}}}, 400, "changes[0].slug"},
-		{"400BadSlug", map[string]any{"changes": []any{map[string]any{"type": "insert_page", "markdown": "# X\n", "slug": "Not A Slug"}}}, 400, "slug"},
-		{"400MoveUnderItself", map[string]any{"changes": []any{map[string]any{"type": "update_page", "page": refs["a"], "into": refs["b"]}}}, 400, "changes[0].into"},
-		{"400GroupNotAtTop", map[string]any{"changes": []any{map[string]any{"type": "insert_page", "pageType": "group", "title": "G", "into": refs["a"]}}}, 400, "changes[0].into"},
-		{"400LinkWithoutURL", map[string]any{"changes": []any{map[string]any{"type": "insert_page", "pageType": "link", "title": "L"}}}, 400, "changes[0].url"},
-		{"400BadFrontmatter", map[string]any{"changes": []any{insert("", "", "---\nnope: 1\n---\n# X\n")}}, 400, "changes[0].markdown"},
+		{"400SlugTaken", map[string]any{"changes": []any{map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": "# X\n"}, "slug": "a"}}}, 400, "changes[0].slug"},
+		{"400BadSlug", map[string]any{"changes": []any{map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": "# X\n"}, "slug": "Not A Slug"}}}, 400, "slug"},
+		{"400MoveUnderItself", map[string]any{"changes": []any{map[string]any{"operation": "update_page", "page": refs["a"], "into": refs["b"]}}}, 400, "changes[0].into"},
+		{"400GroupNotAtTop", map[string]any{"changes": []any{map[string]any{"operation": "insert_page", "type": "group", "title": "G", "into": refs["a"]}}}, 400, "changes[0].into"},
+		{"400LinkWithoutURL", map[string]any{"changes": []any{map[string]any{"operation": "insert_page", "type": "link", "title": "L"}}}, 400, "changes[0].href"},
+		{"400BadFrontmatter", map[string]any{"changes": []any{insert("", "", "---\nnope: 1\n---\n# X\n")}}, 400, "changes[0].document.markdown"},
 		{"400DuplicateRef", map[string]any{"changes": []any{insert("x", "", "# X\n"), insert("x", "", "# Y\n")}}, 400, "changes[1].ref"},
 		{"400TooManyChanges", map[string]any{"changes": manyInserts(51)}, 400, "changes"},
 	} {
@@ -205,9 +212,9 @@ func TestInsertFilesAndPointAtThemByRef(t *testing.T) {
 	img := pngBytes(t, 3, 2)
 	got := f.author(t, f.editor, 1,
 		insert("p", "", "# Pictures\n\n![diagram](/files/diagram)\n"),
-		map[string]any{"type": "insert_files", "files": []any{
-			map[string]any{"ref": "diagram", "name": "diagram.bin", "content": base64.StdEncoding.EncodeToString(img)},
-			map[string]any{"name": "notes.txt", "content": base64.StdEncoding.EncodeToString([]byte("hello"))},
+		map[string]any{"operation": "insert_files", "files": []any{
+			map[string]any{"ref": "diagram", "name": "diagram.png", "contentType": "image/png", "base64": base64.StdEncoding.EncodeToString(img)},
+			map[string]any{"name": "notes.txt", "contentType": "text/plain", "base64": base64.StdEncoding.EncodeToString([]byte("hello"))},
 		}})
 	fileID := got["refs"].(map[string]any)["diagram"].(string)
 	pageID := got["refs"].(map[string]any)["p"].(string)
@@ -237,15 +244,17 @@ func TestInsertFilesAndPointAtThemByRef(t *testing.T) {
 		file        map[string]any
 		status      int
 	}{
-		{"400NotBase64", "content", map[string]any{"name": "x", "content": "***"}, 400},
-		{"400NoBytes", "content", map[string]any{"name": "x"}, 400},
+		{"400NotBase64", "base64", map[string]any{"name": "x", "contentType": "application/octet-stream", "base64": "***"}, 400},
+		{"400NoBytes", "url", map[string]any{"name": "x"}, 400},
+		{"400Base64WithoutContentType", "contentType", map[string]any{"name": "x", "base64": "aGk="}, 400},
+		{"400BothSources", "base64", map[string]any{"name": "x", "contentType": "text/plain", "base64": "aGk=", "url": "https://example.com/x"}, 400},
 		{"400PrivateURL", "url", map[string]any{"name": "x", "url": "http://127.0.0.1:1/x"}, 400},
-		{"400NoName", "name", map[string]any{"content": "aGk="}, 400},
-		{"413TooLarge", "files[0]", map[string]any{"name": "x", "content": base64.StdEncoding.EncodeToString(make([]byte, 1<<20+1))}, 413},
+		{"400NoName", "name", map[string]any{"contentType": "application/octet-stream", "base64": "aGk="}, 400},
+		{"400TooLargeInline", "files[0].base64", map[string]any{"name": "x", "contentType": "application/octet-stream", "base64": base64.StdEncoding.EncodeToString(make([]byte, 1<<20+1))}, 400},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := f.as(t, f.editor).Expect(tc.status, "POST", f.cr(1)+"/content",
-				map[string]any{"changes": []any{map[string]any{"type": "insert_files", "files": []any{tc.file}}}})
+				map[string]any{"changes": []any{map[string]any{"operation": "insert_files", "files": []any{tc.file}}}})
 			if !strings.Contains(string(res.Body), tc.field) {
 				t.Errorf("error does not name %q: %s", tc.field, res.Body)
 			}
@@ -259,11 +268,11 @@ func TestInsertFilesFetchedFromAURL(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(img) }))
 	defer srv.Close()
 	f.create(t, f.editor, "")
-	body := map[string]any{"changes": []any{map[string]any{"type": "insert_files", "files": []any{map[string]any{"ref": "f", "name": "x.png", "url": srv.URL + "/x.png"}}}}}
+	body := map[string]any{"changes": []any{map[string]any{"operation": "insert_files", "files": []any{map[string]any{"ref": "f", "name": "x.png", "url": srv.URL + "/x.png"}}}}}
 	// Loopback addresses are refused unless the installation allows them.
 	f.as(t, f.editor).Expect(http.StatusBadRequest, "POST", f.cr(1)+"/content", body)
 	f.kit.Deps.FetchAllowPrivate = true
-	got := f.as(t, f.editor).Expect(http.StatusOK, "POST", f.cr(1)+"/content", body).Map(t)
+	got := f.as(t, f.editor).Expect(http.StatusOK, "POST", f.cr(1)+"/content?compat=false", body).Map(t)
 	file := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(1)+"/content/files/"+got["refs"].(map[string]any)["f"].(string), nil).Map(t)
 	if file["size"] != float64(len(img)) || file["dimensions"].(map[string]any)["height"] != 5.0 {
 		t.Fatalf("fetched file %v", file)

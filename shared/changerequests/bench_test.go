@@ -168,18 +168,18 @@ var operations = []operation{
 			c.create(tb, c.editor, "bench")
 		}
 		return "POST", c.cr(1) + "/content", map[string]any{"changes": []any{
-			map[string]any{"type": "update_page", "page": leaf, "markdown": fmt.Sprintf("# Leaf\n\nEdit %d.\n", i)}}}, c.editor
+			map[string]any{"operation": "update_page", "page": leaf, "document": map[string]any{"markdown": fmt.Sprintf("# Leaf\n\nEdit %d.\n", i)}}}}, c.editor
 	}},
 	{name: "merge a request changing one page", prepare: func(tb testing.TB, c *counted, leaf string, i int) (string, string, any, string) {
 		n := c.create(tb, c.editor, "")["number"]
-		c.author(tb, c.editor, n, map[string]any{"type": "update_page", "page": leaf, "markdown": fmt.Sprintf("# Leaf\n\nMerge %d.\n", i)})
+		c.author(tb, c.editor, n, map[string]any{"operation": "update_page", "page": leaf, "document": map[string]any{"markdown": fmt.Sprintf("# Leaf\n\nMerge %d.\n", i)}})
 		return "POST", c.cr(n) + "/merge", nil, c.reviewer
 	}, testOnly: true},
 	{name: "merge an outdated request (three-way)", prepare: func(tb testing.TB, c *counted, leaf string, i int) (string, string, any, string) {
 		n := c.create(tb, c.editor, "")["number"]
-		c.author(tb, c.editor, n, map[string]any{"type": "update_page", "page": leaf, "markdown": fmt.Sprintf("# Leaf\n\nThree-way %d.\n", i)})
+		c.author(tb, c.editor, n, map[string]any{"operation": "update_page", "page": leaf, "document": map[string]any{"markdown": fmt.Sprintf("# Leaf\n\nThree-way %d.\n", i)}})
 		other := c.create(tb, c.editor, "")["number"]
-		c.author(tb, c.editor, other, map[string]any{"type": "update_page", "page": "s0000", "title": fmt.Sprintf("Section %d", i)})
+		c.author(tb, c.editor, other, map[string]any{"operation": "update_page", "page": "s0000", "title": fmt.Sprintf("Section %d", i)})
 		if got := c.as(tb, c.reviewer).Do("POST", c.cr(other)+"/merge", nil); got.Status != http.StatusOK {
 			tb.Fatalf("merge: %d %s", got.Status, got.Body)
 		}

@@ -41,9 +41,9 @@ func TestRequestFilesPage(t *testing.T) {
 	f.create(t, f.editor, "")
 	var files []any
 	for i := 0; i < 3; i++ {
-		files = append(files, map[string]any{"name": "f.txt", "content": "aGk="})
+		files = append(files, map[string]any{"name": "f.txt", "contentType": "text/plain", "base64": "aGk="})
 	}
-	f.author(t, f.editor, 1, map[string]any{"type": "insert_files", "files": files})
+	f.author(t, f.editor, 1, map[string]any{"operation": "insert_files", "files": files})
 	var seen int
 	page := ""
 	for i := 0; i < 5; i++ {

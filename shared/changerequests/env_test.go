@@ -94,11 +94,11 @@ func (f *fixture) spaceOf(t testing.TB) map[string]any {
 // author applies changes to a request and returns the answer.
 func (f *fixture) author(t testing.TB, token string, id any, changes ...map[string]any) map[string]any {
 	t.Helper()
-	return f.as(t, token).Expect(http.StatusOK, "POST", f.cr(id)+"/content", map[string]any{"changes": changes}).Map(t)
+	return f.as(t, token).Expect(http.StatusOK, "POST", f.cr(id)+"/content?compat=false", map[string]any{"changes": changes}).Map(t)
 }
 
 func insert(ref, into, markdown string) map[string]any {
-	c := map[string]any{"type": "insert_page", "markdown": markdown}
+	c := map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": markdown}}
 	if ref != "" {
 		c["ref"] = ref
 	}

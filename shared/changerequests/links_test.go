@@ -16,17 +16,17 @@ func (f *fixture) linkSpace(t *testing.T) (guide, setup, file string) {
 	t.Helper()
 	n := f.create(t, f.editor, "links")["number"]
 	refs := f.author(t, f.editor, n,
-		map[string]any{"type": "insert_files", "files": []any{
-			map[string]any{"ref": "pic", "name": "pic.png", "content": base64.StdEncoding.EncodeToString(pngBytes(t, 2, 2))},
+		map[string]any{"operation": "insert_files", "files": []any{
+			map[string]any{"ref": "pic", "name": "pic.png", "contentType": "image/png", "base64": base64.StdEncoding.EncodeToString(pngBytes(t, 2, 2))},
 		}},
-		insert("setup", "", "# Setup\n\n![pic](/files/pic)\n"),
-		insert("guide", "", "# Guide\n\nSee [setup](setup.md) and [setup again](./setup.md#steps).\n\n"+
+		insert("setup-page", "", "# Setup\n\n![pic](/files/pic)\n"),
+		insert("guide-page", "", "# Guide\n\nSee [setup](setup.md) and [setup again](./setup.md#steps).\n\n"+
 			"## Install\n\n![pic](/files/pic) [gone](nowhere.md) [lost](/files/lost)\n\n"+
 			"```\n[not a link](nowhere-either.md)\n```\n\n"+
 			"## Elsewhere\n\n[app](https://app.test/s/other) and [web](https://example.com/x) and [setup](setup.md)\n"),
 	)["refs"].(map[string]any)
 	f.merge(t, n, "merge")
-	return refs["guide"].(string), refs["setup"].(string), refs["pic"].(string)
+	return refs["guide-page"].(string), refs["setup-page"].(string), refs["pic"].(string)
 }
 
 // linkSummary is "status relation kind target" per item.
@@ -121,7 +121,7 @@ func TestLinksAndBacklinksAcrossAMergeThatDeletesALinkedPage(t *testing.T) {
 	// are broken (and counted as broken by the request), the file is
 	// shown by the guide alone; the space is unchanged until the merge.
 	n := f.create(t, f.editor, "drop setup")["number"]
-	f.author(t, f.editor, n, map[string]any{"type": "delete_page", "page": setup})
+	f.author(t, f.editor, n, map[string]any{"operation": "delete_page", "page": setup})
 	after := []string{
 		"broken reference url setup.md Guide@,Guide@elsewhere",
 		"broken reference url ./setup.md#steps Guide@",
@@ -171,7 +171,7 @@ func TestLinksAndBacklinksPageThroughOneRevision(t *testing.T) {
 				// The space changes between pages: the list goes on
 				// through the revision its first page read.
 				n := f.create(t, f.editor, "more")["number"]
-				f.author(t, f.editor, n, map[string]any{"type": "update_page", "page": guide, "markdown": "# Guide\n\nNo links.\n"})
+				f.author(t, f.editor, n, map[string]any{"operation": "update_page", "page": guide, "document": map[string]any{"markdown": "# Guide\n\nNo links.\n"}})
 				f.merge(t, n, "merge")
 			}
 		}
@@ -240,8 +240,8 @@ func TestBacklinksReadOnlyTheBodiesTheParentRevisionDidNotHave(t *testing.T) {
 	leaf := c.seedPages(t, 200)
 	n := c.create(t, c.editor, "file")["number"]
 	refs := c.author(t, c.editor, n,
-		map[string]any{"type": "insert_files", "files": []any{
-			map[string]any{"ref": "pic", "name": "pic.png", "content": base64.StdEncoding.EncodeToString(pngBytes(t, 2, 2))},
+		map[string]any{"operation": "insert_files", "files": []any{
+			map[string]any{"ref": "pic", "name": "pic.png", "contentType": "image/png", "base64": base64.StdEncoding.EncodeToString(pngBytes(t, 2, 2))},
 		}},
 		insert("shows", "", "# Shows\n\n![pic](/files/pic)\n"))["refs"].(map[string]any)
 	c.merge(t, n, "merge")
@@ -252,7 +252,7 @@ func TestBacklinksReadOnlyTheBodiesTheParentRevisionDidNotHave(t *testing.T) {
 		t.Errorf("first backlinks of a revision: %s; want every body read and the digest stored", first)
 	}
 	n = c.create(t, c.editor, "edit")["number"]
-	c.author(t, c.editor, n, map[string]any{"type": "update_page", "page": leaf, "markdown": "# Leaf\n\nNow shows ![pic](/files/" + refs["pic"].(string) + ").\n"})
+	c.author(t, c.editor, n, map[string]any{"operation": "update_page", "page": leaf, "document": map[string]any{"markdown": "# Leaf\n\nNow shows ![pic](/files/" + refs["pic"].(string) + ").\n"}})
 	c.merge(t, n, "merge")
 	c.reset()
 	sameList(t, "backlinks after the edit", backlinkTitles(t, c.as(t, c.reader).Expect(http.StatusOK, "GET", backlinks, nil).Map(t)), []string{"Leaf", "Shows"})

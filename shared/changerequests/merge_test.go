@@ -90,9 +90,9 @@ func TestAnOutdatedRequestIsUpdatedThenMerged(t *testing.T) {
 	a, b := f.seedSpace(t)
 	f.create(t, f.editor, "edit a") // 2
 	f.create(t, f.editor, "edit b") // 3
-	f.author(t, f.editor, 2, map[string]any{"type": "update_page", "page": a, "markdown": "# A\n\nONE\ntwo\nthree\nfour\nfive\n"})
-	f.author(t, f.editor, 3, map[string]any{"type": "update_page", "page": a, "markdown": "# A\n\none\ntwo\nthree\nfour\nFIVE\n"},
-		map[string]any{"type": "update_page", "page": b, "title": "Bee"})
+	f.author(t, f.editor, 2, map[string]any{"operation": "update_page", "page": a, "document": map[string]any{"markdown": "# A\n\nONE\ntwo\nthree\nfour\nfive\n"}})
+	f.author(t, f.editor, 3, map[string]any{"operation": "update_page", "page": a, "document": map[string]any{"markdown": "# A\n\none\ntwo\nthree\nfour\nFIVE\n"}},
+		map[string]any{"operation": "update_page", "page": b, "title": "Bee"})
 	if f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(3), nil).Map(t)["outdated"] != false {
 		t.Fatal("a request on the space's head is outdated")
 	}
@@ -128,8 +128,8 @@ func TestConflictingEditsChangeNothing(t *testing.T) {
 	a, _ := f.seedSpace(t)
 	f.create(t, f.editor, "")
 	f.create(t, f.editor, "")
-	f.author(t, f.editor, 2, map[string]any{"type": "update_page", "page": a, "markdown": "# A\n\none\nTWO\nthree\nfour\nfive\n"})
-	f.author(t, f.editor, 3, map[string]any{"type": "update_page", "page": a, "markdown": "# A\n\none\n2\nthree\nfour\nfive\n"})
+	f.author(t, f.editor, 2, map[string]any{"operation": "update_page", "page": a, "document": map[string]any{"markdown": "# A\n\none\nTWO\nthree\nfour\nfive\n"}})
+	f.author(t, f.editor, 3, map[string]any{"operation": "update_page", "page": a, "document": map[string]any{"markdown": "# A\n\none\n2\nthree\nfour\nfive\n"}})
 	f.merge(t, 2, "merge")
 	head := f.spaceOf(t)["revision"]
 	before := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(3), nil).Map(t)
@@ -149,7 +149,7 @@ func TestConflictingEditsChangeNothing(t *testing.T) {
 		t.Fatalf("space page %q", md)
 	}
 	// Resolving by hand (writing the page again) then updating works.
-	f.author(t, f.editor, 3, map[string]any{"type": "update_page", "page": a, "markdown": "# A\n\none\nTWO\nthree\nfour\nfive\n"})
+	f.author(t, f.editor, 3, map[string]any{"operation": "update_page", "page": a, "document": map[string]any{"markdown": "# A\n\none\nTWO\nthree\nfour\nfive\n"}})
 	f.update(t, 3, "update")
 	f.merge(t, 3, "merge")
 }
@@ -160,10 +160,10 @@ func TestMovesAndDeletesAgainstEdits(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		f.create(t, f.editor, "")
 	}
-	f.author(t, f.editor, 2, map[string]any{"type": "update_page", "page": a, "into": b})                         // move a under b
-	f.author(t, f.editor, 3, map[string]any{"type": "update_page", "page": a, "markdown": "# A\n\nedited\n"})     // edit a
-	f.author(t, f.editor, 4, map[string]any{"type": "delete_page", "page": b})                                    // delete b
-	f.author(t, f.editor, 5, map[string]any{"type": "update_page", "page": b, "markdown": "# B\n\nbee edited\n"}) // edit b
+	f.author(t, f.editor, 2, map[string]any{"operation": "update_page", "page": a, "into": b})                                                     // move a under b
+	f.author(t, f.editor, 3, map[string]any{"operation": "update_page", "page": a, "document": map[string]any{"markdown": "# A\n\nedited\n"}})     // edit a
+	f.author(t, f.editor, 4, map[string]any{"operation": "delete_page", "page": b})                                                                // delete b
+	f.author(t, f.editor, 5, map[string]any{"operation": "update_page", "page": b, "document": map[string]any{"markdown": "# B\n\nbee edited\n"}}) // edit b
 	f.merge(t, 2, "merge")
 	f.merge(t, 3, "merge")
 	if paths := f.spacePages(t); strings.Join(paths, " ") != "b b/a" || f.spaceMarkdown(t, a) != "# A\n\nedited\n" {

@@ -51,8 +51,8 @@ func (f *fixture) pdfSpace(t *testing.T) (n any, overview string) {
 	t.Helper()
 	n = f.create(t, f.editor, "print me")["number"]
 	refs := f.author(t, f.editor, n,
-		map[string]any{"type": "insert_files", "files": []any{
-			map[string]any{"ref": "pic", "name": "pic.png", "content": base64.StdEncoding.EncodeToString(pngBytes(t, 40, 20))},
+		map[string]any{"operation": "insert_files", "files": []any{
+			map[string]any{"ref": "pic", "name": "pic.png", "contentType": "image/png", "base64": base64.StdEncoding.EncodeToString(pngBytes(t, 40, 20))},
 		}},
 		insert("overview", "", "---\ndescription: What this is about\n---\n# Overview\n\nAlpha paragraph with **bold** and *italic* and `code` words.\n\n"+
 			"## Details of Ünïcode\n\n- first bullet\n- second bullet\n  - nested bullet\n\n3. three\n4. four\n\n"+

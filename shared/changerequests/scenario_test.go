@@ -28,7 +28,7 @@ func TestScenario(t *testing.T) {
 			insert("start", "", "---\ndescription: First steps\n---\n# Getting started\n\nSee the [API](../reference/api.md).\n"),
 			insert("install", "start", "# Install\n\nRun **galley**.\n"))["refs"].(map[string]any)
 		refs2 := f.author(t, f.editor, two["number"],
-			map[string]any{"type": "insert_page", "ref": "ref", "pageType": "group", "title": "Reference"},
+			map[string]any{"operation": "insert_page", "ref": "ref", "type": "group", "title": "Reference"},
 			insert("api", "ref", "# API\n\n- list\n- get\n"))["refs"].(map[string]any)
 
 		f.merge(t, one["number"], "merge")

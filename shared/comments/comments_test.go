@@ -139,7 +139,7 @@ func TestLifeOfAChangeRequestComment(t *testing.T) {
 		f := setupOn(t, k)
 		f.seed(t)
 		cr := f.request(t, "Draft")
-		refs := f.author(t, cr["number"], map[string]any{"type": "insert_page", "ref": "new", "markdown": "# New\n\nText.\n"})
+		refs := f.author(t, cr["number"], map[string]any{"operation": "insert_page", "ref": "new", "document": map[string]any{"markdown": "# New\n\nText.\n"}})
 		crNow := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(cr["number"]), nil).Map(t)
 
 		c := f.post(t, f.commenter, f.crComments(cr["number"]), map[string]any{"page": refs["new"], "body": map[string]any{"markdown": "Typo"}})

@@ -125,7 +125,7 @@ func (f *fixture) request(t testing.TB, subject string) map[string]any {
 // author applies changes to a change request and returns the refs.
 func (f *fixture) author(t testing.TB, ref any, changes ...map[string]any) map[string]any {
 	t.Helper()
-	res := f.as(t, f.editor).Expect(http.StatusOK, "POST", f.cr(ref)+"/content", map[string]any{"changes": changes}).Map(t)
+	res := f.as(t, f.editor).Expect(http.StatusOK, "POST", f.cr(ref)+"/content?compat=false", map[string]any{"changes": changes}).Map(t)
 	refs, _ := res["refs"].(map[string]any)
 	return refs
 }
@@ -145,8 +145,8 @@ func (f *fixture) seed(t testing.TB) map[string]string {
 	t.Helper()
 	cr := f.request(t, "Seed")
 	refs := f.author(t, cr["number"],
-		map[string]any{"type": "insert_page", "ref": "intro", "markdown": "# Intro\n\nWelcome.\n"},
-		map[string]any{"type": "insert_page", "ref": "guide", "markdown": "# Guide\n\nSteps.\n"})
+		map[string]any{"operation": "insert_page", "ref": "intro", "document": map[string]any{"markdown": "# Intro\n\nWelcome.\n"}},
+		map[string]any{"operation": "insert_page", "ref": "guide", "document": map[string]any{"markdown": "# Guide\n\nSteps.\n"}})
 	f.merge(t, cr["number"])
 	out := map[string]string{}
 	for k, v := range refs {

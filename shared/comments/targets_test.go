@@ -30,18 +30,18 @@ func TestTargetsBecomeOutdated(t *testing.T) {
 			t.Fatalf("a comment without page or body: %v", general)
 		}
 
-		f.edit(t, map[string]any{"type": "update_page", "page": pages["guide"], "title": "Handbook"})
+		f.edit(t, map[string]any{"operation": "update_page", "page": pages["guide"], "title": "Handbook"})
 		if p := f.targetPage(t, onGuide); p["outdated"] != false || p["title"] != "Handbook" || p["path"] != "guide" {
 			t.Fatalf("after a new title only: %v", p)
 		}
-		f.edit(t, map[string]any{"type": "update_page", "page": pages["intro"], "markdown": "# Intro\n\nWelcome, all.\n"})
+		f.edit(t, map[string]any{"operation": "update_page", "page": pages["intro"], "document": map[string]any{"markdown": "# Intro\n\nWelcome, all.\n"}})
 		if p := f.targetPage(t, onIntro); p["outdated"] != true || p["title"] != "Intro" {
 			t.Fatalf("after a new body: %v", p)
 		}
 		if p := f.targetPage(t, onGuide); p["outdated"] != false {
 			t.Fatalf("another page's comment after a new body: %v", p)
 		}
-		f.edit(t, map[string]any{"type": "delete_page", "page": pages["guide"]})
+		f.edit(t, map[string]any{"operation": "delete_page", "page": pages["guide"]})
 		if p := f.targetPage(t, onGuide); p["outdated"] != true || p["title"] != "Guide" || p["path"] != "guide" || p["id"] != pages["guide"] {
 			t.Fatalf("after the page was deleted, the page as it was: %v", p)
 		}
@@ -56,13 +56,13 @@ func TestTargetsBecomeOutdated(t *testing.T) {
 
 		// In a change request, the request's revision is the reference.
 		cr := f.request(t, "Review")
-		refs := f.author(t, cr["number"], map[string]any{"type": "insert_page", "ref": "new", "markdown": "# New\n\nDraft.\n"})
+		refs := f.author(t, cr["number"], map[string]any{"operation": "insert_page", "ref": "new", "document": map[string]any{"markdown": "# New\n\nDraft.\n"}})
 		onNew := f.crComments(cr["number"]) + "/" + id(f.post(t, f.commenter, f.crComments(cr["number"]), map[string]any{"page": refs["new"], "body": map[string]any{}}))
 		onIntroInCR := f.crComments(cr["number"]) + "/" + id(f.post(t, f.commenter, f.crComments(cr["number"]), map[string]any{"page": pages["intro"], "body": map[string]any{}}))
 		if p := f.targetPage(t, onNew); p["outdated"] != false {
 			t.Fatalf("a new comment in a request: %v", p)
 		}
-		f.author(t, cr["number"], map[string]any{"type": "update_page", "page": refs["new"], "markdown": "# New\n\nFinal.\n"})
+		f.author(t, cr["number"], map[string]any{"operation": "update_page", "page": refs["new"], "document": map[string]any{"markdown": "# New\n\nFinal.\n"}})
 		if p := f.targetPage(t, onNew); p["outdated"] != true {
 			t.Fatalf("after the request changed the page: %v", p)
 		}

@@ -14,6 +14,7 @@ const (
 	InsertPage  = "insert_page"
 	UpdatePage  = "update_page"
 	DeletePage  = "delete_page"
+	RevertPage  = "revert_page"
 	InsertFiles = "insert_files"
 )
 
@@ -32,24 +33,34 @@ const (
 //     replaces its body (and its title when it has a heading); Into or At
 //     move it.
 //   - delete_page: Page and its descendants are removed.
+//   - revert_page: Page goes back to what it is in Revision (the
+//     request's base when empty, see Editor.Revision): a page the request
+//     added is removed, one it deleted comes back (with its descendants
+//     the request deleted), one it changed gets that revision's document
+//     and metadata back, where it now is. Block-level reverts are not
+//     supported.
 //   - insert_files: Files are added; markdown of the batch may point at a
 //     file as /files/<ref>, which becomes /files/<fileId>.
 type Change struct {
-	Type        string
-	Ref         string
-	Page        string
-	Into        *string
-	At          *int
-	PageType    string
-	Markdown    *string
-	Title       *string
-	Slug        *string
-	Description *string
-	Emoji       *string
-	Icon        *string
-	Hidden      *bool
-	URL         *string
-	Files       []File
+	Type          string
+	Ref           string
+	Page          string
+	Into          *string
+	At            *int
+	PageType      string
+	Markdown      *string
+	Title         *string
+	Slug          *string
+	Description   *string
+	Emoji         *string
+	Icon          *string
+	Hidden        *bool
+	NoIndex       *bool
+	NoRobotsIndex *bool
+	URL           *string
+	Revision      string
+	Block         []string
+	Files         []File
 	// FileRefs are the refs of Files, one each ("" for none).
 	FileRefs []string
 }
@@ -62,13 +73,65 @@ type Editor struct {
 	NewID func() string
 	// PutDocument stores a body and returns its hash.
 	PutDocument func(body string) (string, error)
+	// Revision loads the tree of a revision of the space for revert_page
+	// ("" is the request's base); nil refuses revert_page.
+	Revision func(id string) (*Index, error)
 	// Refs maps the batch's refs (pages and files) to ids.
 	Refs map[string]string
-	// fileRefs are the refs naming files.
-	fileRefs map[string]string
+	// fileRefs and pageRefs are the refs naming files and pages inserted
+	// by the batch.
+	fileRefs, pageRefs map[string]string
+	// Outcomes are the pages the batch affected, one entry each, in the
+	// order they were first touched.
+	Outcomes []Outcome
 }
 
-var reFileLink = regexp.MustCompile(`/files/([A-Za-z0-9_.-]+)`)
+// Outcome kinds (the reference's ChangeRequestContentUpdateChange).
+const (
+	PageCreated = "created_page"
+	PageUpdated = "updated_page"
+	PageDeleted = "deleted_page"
+)
+
+// Outcome is what a batch did to one page.
+type Outcome struct {
+	Kind, Page, Ref string
+}
+
+// touch records what a change did to a page, folding it into an earlier
+// outcome of the same page: a page created then deleted by the batch is
+// no outcome, created then updated stays created, deleted then restored
+// is updated.
+func (e *Editor) touch(kind, id, ref string) {
+	for i, o := range e.Outcomes {
+		if o.Page != id {
+			continue
+		}
+		switch {
+		case o.Kind == PageCreated && kind == PageDeleted:
+			e.Outcomes = append(e.Outcomes[:i], e.Outcomes[i+1:]...)
+		case o.Kind == PageCreated:
+		case o.Kind == PageDeleted && kind == PageCreated:
+			e.Outcomes[i].Kind = PageUpdated
+		default:
+			e.Outcomes[i].Kind = kind
+		}
+		return
+	}
+	e.Outcomes = append(e.Outcomes, Outcome{Kind: kind, Page: id, Ref: ref})
+}
+
+// remove deletes pages, recording them.
+func (e *Editor) remove(ids []string) {
+	for _, id := range ids {
+		e.touch(PageDeleted, id, "")
+	}
+	e.Index.Remove(ids...)
+}
+
+// reLinkTarget finds the destinations of markdown links and images:
+// "](target" up to the closing parenthesis, a space or an anchor.
+var reLinkTarget = regexp.MustCompile(`\]\(<?([^)\s>#]+)`)
 
 // Apply applies changes in order; the first invalid change fails the batch
 // with an Invalid error naming it (changes[i].field). The tree may be left
@@ -77,10 +140,21 @@ func (e *Editor) Apply(changes []Change) error {
 	if e.Refs == nil {
 		e.Refs = map[string]string{}
 	}
-	e.fileRefs = map[string]string{}
-	// Files first get their ids, so that pages of the batch may point at
-	// files inserted after them.
+	e.fileRefs, e.pageRefs = map[string]string{}, map[string]string{}
+	// Files and pages inserted with a ref first get their ids, so that
+	// pages of the batch may point at those inserted after them.
 	for i, c := range changes {
+		if c.Type == InsertPage && c.Ref != "" {
+			if _, dup := e.Refs[c.Ref]; dup {
+				return apperr.Field(fmt.Sprintf("changes[%d].ref", i), "ref %q is used twice in the batch", c.Ref)
+			}
+			if e.Index.ByPath(c.Ref) != nil {
+				return apperr.Field(fmt.Sprintf("changes[%d].ref", i), "ref %q is the path of an existing page", c.Ref)
+			}
+			id := e.NewID()
+			e.Refs[c.Ref], e.pageRefs[c.Ref] = id, id
+			continue
+		}
 		if c.Type != InsertFiles {
 			continue
 		}
@@ -106,14 +180,16 @@ func (e *Editor) Apply(changes []Change) error {
 		case DeletePage:
 			var id string
 			if id, err = e.page(c.Page, field("page")); err == nil {
-				e.Index.Remove(e.Index.Subtree(id)...)
+				e.remove(e.Index.Subtree(id))
 			}
+		case RevertPage:
+			err = e.revert(c, field)
 		case InsertFiles:
 			for _, f := range c.Files {
 				e.Index.PutFile(f)
 			}
 		default:
-			err = apperr.Field(field("type"), "unknown change %q", c.Type)
+			err = apperr.Field(field("operation"), "unknown change %q", c.Type)
 		}
 		if err != nil {
 			return err
@@ -156,14 +232,24 @@ func (e *Editor) parent(into *string, typ string, field func(string) string) (st
 	return id, nil
 }
 
-// body resolves the batch's file refs in a body.
+// body resolves the batch's refs in a body's link destinations: a page
+// ref as ./<ref>.md (or <ref>.md) becomes /pages/<id>; a file ref as
+// ./<ref>, <ref> or /files/<ref> becomes /files/<id>.
 func (e *Editor) body(body string) string {
-	if len(e.fileRefs) == 0 {
+	if len(e.fileRefs) == 0 && len(e.pageRefs) == 0 {
 		return body
 	}
-	return reFileLink.ReplaceAllStringFunc(body, func(m string) string {
-		if id, ok := e.fileRefs[strings.TrimPrefix(m, "/files/")]; ok {
-			return "/files/" + id
+	return reLinkTarget.ReplaceAllStringFunc(body, func(m string) string {
+		sub := reLinkTarget.FindStringSubmatch(m)
+		prefix, target := m[:len(m)-len(sub[1])], sub[1]
+		name := strings.TrimPrefix(target, "./")
+		if ref, ok := strings.CutSuffix(name, ".md"); ok {
+			if id, ok := e.pageRefs[ref]; ok {
+				return prefix + "/pages/" + id
+			}
+		}
+		if id, ok := e.fileRefs[strings.TrimPrefix(name, "/files/")]; ok && (name == target || strings.HasPrefix(target, "./") || strings.HasPrefix(target, "/files/")) {
+			return prefix + "/files/" + id
 		}
 		return m
 	})
@@ -174,16 +260,16 @@ func (e *Editor) body(body string) string {
 func (e *Editor) setMarkdown(p *Page, md string, field func(string) string) error {
 	a, err := ParseMarkdown(md)
 	if err != nil {
-		return apperr.Field(field("markdown"), "%s", err.Error())
+		return apperr.Field(field("document.markdown"), "%s", err.Error())
 	}
 	if p.Type != TypeDocument && a.Body != "" {
-		return apperr.Field(field("markdown"), "a %s page has no body", p.Type)
+		return apperr.Field(field("document.markdown"), "a %s page has no body", p.Type)
 	}
 	if a.Title != "" {
 		p.Title = a.Title
 	}
 	if err := checkFrontmatter(a.Front); err != nil {
-		return apperr.Field(field("markdown"), "%s", err.Error())
+		return apperr.Field(field("document.markdown"), "%s", err.Error())
 	}
 	a.Front.Apply(p)
 	if p.Type == TypeDocument {
@@ -225,23 +311,57 @@ func (e *Editor) fields(p *Page, c Change, field func(string) string) error {
 	if c.Description != nil {
 		p.Description = *c.Description
 	}
+	// An emoji replaces the icon and an icon the emoji; "" removes one.
 	if c.Emoji != nil {
-		p.Emoji, p.Icon = *c.Emoji, ""
+		p.Emoji = *c.Emoji
+		if p.Emoji != "" {
+			p.Icon = ""
+		}
 	}
 	if c.Icon != nil {
-		p.Icon, p.Emoji = *c.Icon, ""
+		p.Icon = *c.Icon
+		if p.Icon != "" {
+			p.Emoji = ""
+		}
 	}
 	if c.Hidden != nil {
 		p.Hidden = *c.Hidden
 	}
+	if c.NoIndex != nil {
+		p.NoIndex = *c.NoIndex
+	}
+	if c.NoRobotsIndex != nil {
+		p.NoRobotsIndex = *c.NoRobotsIndex
+	}
 	if c.URL != nil {
 		if p.Type != TypeLink {
-			return apperr.Field(field("url"), "only link pages have a url")
+			return apperr.Field(field("href"), "only link pages have an href")
 		}
 		p.Target = &Ref{Kind: "url", URL: *c.URL}
 	}
-	if p.Title == "" {
-		return apperr.Field(field("title"), "a page needs a title: a leading # heading in its markdown, or title")
+	return nil
+}
+
+// DefaultTitle is a new page's title when neither its fields nor its
+// markdown give one (as GitBook does).
+const DefaultTitle = "Untitled"
+
+// edit applies a change's fields, then its markdown, whose heading and
+// frontmatter take precedence (as in Git Sync).
+func (e *Editor) edit(p *Page, c Change, field func(string) string) error {
+	if err := e.fields(p, c, field); err != nil {
+		return err
+	}
+	if c.Markdown != nil {
+		if err := e.setMarkdown(p, *c.Markdown, field); err != nil {
+			return err
+		}
+	}
+	if strings.TrimSpace(p.Title) == "" {
+		if c.Title != nil {
+			return apperr.Field(field("title"), "a page's title cannot be empty")
+		}
+		p.Title = DefaultTitle
 	}
 	return nil
 }
@@ -251,26 +371,20 @@ func (e *Editor) insert(c Change, field func(string) string) error {
 	if typ == "" {
 		typ = TypeDocument
 	}
-	if c.Ref != "" {
-		if _, dup := e.Refs[c.Ref]; dup {
-			return apperr.Field(field("ref"), "ref %q is used twice in the batch", c.Ref)
-		}
-	}
 	parent, err := e.parent(c.Into, typ, field)
 	if err != nil {
 		return err
 	}
-	p := Page{ID: e.NewID(), Parent: parent, Type: typ, CreatedAt: e.Now, UpdatedAt: e.Now}
-	if c.Markdown != nil {
-		if err := e.setMarkdown(&p, *c.Markdown, field); err != nil {
-			return err
-		}
+	id := e.pageRefs[c.Ref]
+	if c.Ref == "" {
+		id = e.NewID()
 	}
-	if err := e.fields(&p, c, field); err != nil {
+	p := Page{ID: id, Parent: parent, Type: typ, CreatedAt: e.Now, UpdatedAt: e.Now}
+	if err := e.edit(&p, c, field); err != nil {
 		return err
 	}
 	if typ == TypeLink && p.Target == nil {
-		return apperr.Field(field("url"), "a link page needs a url")
+		return apperr.Field(field("href"), "a link page needs an href")
 	}
 	if typ != TypeLink {
 		if err := e.slug(&p, c.Slug, field); err != nil {
@@ -283,9 +397,7 @@ func (e *Editor) insert(c Change, field func(string) string) error {
 	}
 	p.Pos = e.Index.PosAt(parent, at, "")
 	e.Index.Put(p)
-	if c.Ref != "" {
-		e.Refs[c.Ref] = p.ID
-	}
+	e.touch(PageCreated, p.ID, c.Ref)
 	return nil
 }
 
@@ -316,12 +428,7 @@ func (e *Editor) update(c Change, field func(string) string) error {
 		return apperr.Field(field("pageType"), "a page's type cannot change")
 	}
 	p := *e.Index.Page(id)
-	if c.Markdown != nil {
-		if err := e.setMarkdown(&p, *c.Markdown, field); err != nil {
-			return err
-		}
-	}
-	if err := e.fields(&p, c, field); err != nil {
+	if err := e.edit(&p, c, field); err != nil {
 		return err
 	}
 	moved := c.Into != nil || c.At != nil
@@ -348,5 +455,62 @@ func (e *Editor) update(c Change, field func(string) string) error {
 	}
 	p.UpdatedAt = e.Now
 	e.Index.Put(p)
+	e.touch(PageUpdated, p.ID, "")
+	return nil
+}
+
+// revert applies a revert_page change.
+func (e *Editor) revert(c Change, field func(string) string) error {
+	if len(c.Block) > 0 {
+		return apperr.Field(field("block"), "block-level reverts are not supported; revert the whole page")
+	}
+	if c.Page == "" {
+		return apperr.Field(field("page"), "a page is required")
+	}
+	if e.Revision == nil {
+		return apperr.Field(field("operation"), "revert_page is not available here")
+	}
+	then, err := e.Revision(c.Revision)
+	if err != nil {
+		if apperr.Is(err, apperr.NotFound) {
+			return apperr.Field(field("revision"), "revision %s not found in the space", c.Revision)
+		}
+		return err
+	}
+	id := c.Page
+	was, now := then.Page(id), e.Index.Page(id)
+	switch {
+	case was == nil && now == nil:
+		return apperr.Field(field("page"), "page %s is in neither revision", id)
+	case was == nil:
+		// Added since: it goes, with its descendants.
+		e.remove(e.Index.Subtree(id))
+	case now == nil:
+		// Deleted since: it comes back with the descendants that went too,
+		// under its parent if that is still there.
+		for _, sid := range then.Subtree(id) {
+			if e.Index.Page(sid) != nil {
+				continue
+			}
+			p := *then.Page(sid)
+			if p.Parent != "" && e.Index.Page(p.Parent) == nil {
+				p.Parent = ""
+			}
+			p.Pos = e.Index.PosAt(p.Parent, -1, p.ID)
+			p.Slug = e.Index.UniqueSlug(p.Parent, p.Slug, p.ID)
+			e.Index.Put(p)
+			e.touch(PageCreated, p.ID, "")
+		}
+	default:
+		// Changed since: its content and metadata as they were, where it is.
+		p := *was
+		p.Parent, p.Pos = now.Parent, now.Pos
+		if e.Index.SlugTaken(p.Parent, p.Slug, p.ID) {
+			p.Slug = now.Slug
+		}
+		p.UpdatedAt = e.Now
+		e.Index.Put(p)
+		e.touch(PageUpdated, p.ID, "")
+	}
 	return nil
 }

@@ -35,10 +35,42 @@ type PageLocator interface {
 	// PageAtGitPath is the id of the page written to a markdown file path
 	// (Index.ByGitPath), or "".
 	PageAtGitPath(path string) string
+	// HasPage tells whether a page of that id exists.
+	HasPage(id string) bool
+}
+
+// PagesLink resolves a link of GitBook's /pages/ form against loc:
+// /pages/<id>, /pages/<slug path>, /pages/<path>.md or
+// /pages/<path>/README.md, with an optional #anchor. ok is false when the
+// link is not of that form; id is "" when it names no page.
+func PagesLink(loc PageLocator, href string) (id, anchor string, ok bool) {
+	rest, ok := strings.CutPrefix(href, "/pages/")
+	if !ok {
+		return "", "", false
+	}
+	target, anchor, _ := strings.Cut(rest, "#")
+	target = strings.Trim(target, "/")
+	if target == "" || loc == nil {
+		return "", anchor, true
+	}
+	if !strings.Contains(target, "/") && !strings.HasSuffix(target, ".md") && loc.HasPage(target) {
+		return target, anchor, true
+	}
+	return loc.PageAtGitPath(target), anchor, true
 }
 
 // Ref resolves a link target.
 func (r Resolver) Ref(href string) Node {
+	loc := r.Locator
+	if r.Index != nil {
+		loc = r.Index
+	}
+	if id, anchor, ok := PagesLink(loc, href); ok && id != "" {
+		if anchor != "" {
+			return Node{"kind": "anchor", "anchor": anchor, "page": id}
+		}
+		return Node{"kind": "page", "page": id}
+	}
 	switch {
 	case strings.HasPrefix(href, "/files/"):
 		return Node{"kind": "file", "file": strings.TrimPrefix(href, "/files/")}
@@ -46,10 +78,6 @@ func (r Resolver) Ref(href string) Node {
 		return Node{"kind": "anchor", "anchor": strings.TrimPrefix(href, "#")}
 	case strings.Contains(href, "://") || strings.HasPrefix(href, "mailto:") || strings.HasPrefix(href, "/"):
 		return Node{"kind": "url", "url": href}
-	}
-	loc := r.Locator
-	if r.Index != nil {
-		loc = r.Index
 	}
 	if loc != nil && r.Page != nil {
 		target, anchor, _ := strings.Cut(href, "#")

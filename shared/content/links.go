@@ -130,6 +130,15 @@ func ResolveLinks(ix *Index, p *Page, links []RawLink, appBase string) []Resolve
 			r.Relation = RelationDependsOn
 		}
 		href := l.Href
+		if id, anchor, ok := PagesLink(ix, href); ok {
+			if id != "" {
+				r.Kind, r.Target, r.TargetAnchor = "page", id, anchor
+			} else {
+				r.Status = LinkBroken
+			}
+			out = append(out, r)
+			continue
+		}
 		switch {
 		case strings.HasPrefix(href, "/files/"):
 			r.Kind, r.Target = "file", strings.TrimPrefix(href, "/files/")

@@ -265,6 +265,9 @@ func (ix *Index) PageAtGitPath(path string) string {
 	return ""
 }
 
+// HasPage tells whether a page of that id exists (PageLocator).
+func (ix *Index) HasPage(id string) bool { return ix.pages[id] != nil }
+
 // ByPath finds a page by its path (see Path): among the children of each
 // page in turn, the first whose slug is the path's next segment.
 func (ix *Index) ByPath(path string) *Page {

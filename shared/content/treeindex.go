@@ -581,6 +581,13 @@ func (l *locator) GitPath(id string) string {
 	return e[0].Path + ".md"
 }
 
+// HasPage is Index.HasPage.
+func (l *locator) HasPage(id string) bool {
+	pos, err := l.tr.position(l.ctx, id)
+	l.fail(err)
+	return pos >= 0
+}
+
 // PageAtGitPath is Index.PageAtGitPath.
 func (l *locator) PageAtGitPath(gitPath string) string {
 	path, ok := pathOfGitPath(gitPath)

@@ -3,8 +3,12 @@ package changerequestshttp
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
+
+	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/changerequests"
@@ -16,32 +20,59 @@ import (
 // base64; Lambda accepts payloads up to 6 MB).
 const maxBatchBytes = 5 << 20
 
-// ContentChangeInput is one change of POST .../content (see content.Change).
+// maxBase64File is the most bytes a base64 file may decode to (GitBook's
+// limit; a larger file is fetched from its url).
+const maxBase64File = 1 << 20
+
+// ContentChangeInput is one change of POST .../content, in GitBook's shape
+// (the reference's ChangeRequestContentChange): an operation and its
+// fields. See content.Change for what each does.
 type ContentChangeInput struct {
-	Type        string           `json:"type" enum:"insert_page,update_page,delete_page,insert_files"`
-	Ref         string           `json:"ref,omitempty" maxLength:"64" pattern:"^[A-Za-z0-9_.-]+$" doc:"insert_page: a name for the new page, usable by later changes of the batch as into or page"`
-	Page        string           `json:"page,omitempty" maxLength:"64" doc:"update_page, delete_page: the page's id, or the ref of a page inserted earlier in the batch"`
-	Into        *string          `json:"into,omitempty" maxLength:"64" doc:"The parent page (id or ref); empty for the top level"`
-	At          *int             `json:"at,omitempty" minimum:"0" maximum:"100000" doc:"Index among the parent's children (default: last)"`
-	PageType    string           `json:"pageType,omitempty" enum:"document,group,link" doc:"insert_page: the page's type (default document)"`
-	Markdown    *string          `json:"markdown,omitempty" maxLength:"1048576" doc:"The page as markdown: optional frontmatter, a leading # heading for the title, the body"`
-	Title       *string          `json:"title,omitempty" minLength:"1" maxLength:"200"`
-	Slug        *string          `json:"slug,omitempty" maxLength:"100" pattern:"^[\\p{Ll}\\p{Lo}\\p{Nd}]+(-[\\p{Ll}\\p{Lo}\\p{Nd}]+)*$"`
-	Description *string          `json:"description,omitempty" maxLength:"300"`
-	Emoji       *string          `json:"emoji,omitempty" maxLength:"50"`
-	Icon        *string          `json:"icon,omitempty" maxLength:"50"`
-	Hidden      *bool            `json:"hidden,omitempty"`
-	URL         *string          `json:"url,omitempty" maxLength:"2048" format:"uri" doc:"A link page's target"`
-	Files       []InputFileEntry `json:"files,omitempty" maxItems:"20" doc:"insert_files: the files"`
+	Operation     string           `json:"operation" enum:"insert_page,update_page,delete_page,revert_page,insert_files"`
+	Page          string           `json:"page,omitempty" maxLength:"64" doc:"update_page, delete_page, revert_page: the page's id (or the ref of a page inserted earlier in the batch)"`
+	Ref           string           `json:"ref,omitempty" maxLength:"100" pattern:"^[A-Za-z0-9_./-]+$" doc:"insert_page: a name for the new page, valid in this request only; pages of the batch link to it as ./<ref>.md"`
+	Into          *string          `json:"into,omitempty" maxLength:"64" nullable:"true" doc:"The parent page (id or ref); null (update_page) or omitted (insert_page) for the top level"`
+	At            *int             `json:"at,omitempty" minimum:"0" maximum:"100000" doc:"Index among the parent's children (default: last)"`
+	Type          string           `json:"type,omitempty" enum:"document,group,link" doc:"insert_page (Galley's extension): the page's type, document by default; a group sits at the top level, a link needs href"`
+	Href          *string          `json:"href,omitempty" maxLength:"2048" format:"uri" doc:"A link page's target (Galley's extension)"`
+	Document      *DocumentInput   `json:"document,omitempty" doc:"The page's content: {markdown} (its frontmatter and leading heading set the page's fields) or {document} (a document tree)"`
+	Title         *string          `json:"title,omitempty" minLength:"1" maxLength:"200"`
+	Slug          *string          `json:"slug,omitempty" maxLength:"100" pattern:"^[\\p{Ll}\\p{Lo}\\p{Nd}]+(-[\\p{Ll}\\p{Lo}\\p{Nd}]+)*$"`
+	Description   *string          `json:"description,omitempty" maxLength:"300"`
+	Emoji         *string          `json:"emoji,omitempty" maxLength:"50" doc:"\"\" removes it"`
+	Icon          *string          `json:"icon,omitempty" maxLength:"50" doc:"\"\" removes it"`
+	Hidden        *bool            `json:"hidden,omitempty"`
+	NoIndex       *bool            `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool            `json:"noRobotsIndex,omitempty"`
+	Condition     *string          `json:"condition,omitempty" maxLength:"1024" doc:"Adaptive-content conditions on pages are not supported: only \"\" is accepted"`
+	Revision      string           `json:"revision,omitempty" maxLength:"64" doc:"revert_page: the revision to revert the page to (default: the request's base)"`
+	Block         []string         `json:"block,omitempty" maxItems:"100" doc:"revert_page: block-level reverts are not supported"`
+	Files         []InputFileEntry `json:"files,omitempty" maxItems:"20" doc:"insert_files: the files"`
+	Nulls         httpapi.Nulls    `json:"-"`
 }
 
-// InputFileEntry is a file of an insert_files change.
+// UnmarshalJSON records which fields were sent as null (into).
+func (c *ContentChangeInput) UnmarshalJSON(b []byte) error {
+	type plain ContentChangeInput
+	nulls, err := httpapi.DecodePatch(b, (*plain)(c))
+	c.Nulls = nulls
+	return err
+}
+
+// DocumentInput is a page's content as a client sends it.
+type DocumentInput struct {
+	Markdown *string        `json:"markdown,omitempty" maxLength:"1048576" doc:"The page as markdown: optional frontmatter, a leading # heading for the title, the body"`
+	Document map[string]any `json:"document,omitempty" doc:"The page as a document tree ({object: document, nodes: [...]})"`
+}
+
+// InputFileEntry is a file of an insert_files change: bytes from url or
+// base64.
 type InputFileEntry struct {
-	Ref         string `json:"ref,omitempty" maxLength:"64" pattern:"^[A-Za-z0-9_.-]+$" doc:"A name for the file: markdown of the batch may point at /files/<ref>"`
-	Name        string `json:"name" minLength:"1" maxLength:"255"`
-	ContentType string `json:"contentType,omitempty" maxLength:"255" doc:"Default: sniffed from the bytes"`
-	Content     string `json:"content,omitempty" maxLength:"1398104" doc:"The bytes, base64 (up to 1 MB)"`
+	Ref         string `json:"ref,omitempty" maxLength:"100" pattern:"^[A-Za-z0-9_./-]+$" doc:"A name for the file, valid in this request only: pages of the batch link to it as ./<ref> (or /files/<ref>)"`
+	Name        string `json:"name" minLength:"1" maxLength:"256"`
+	ContentType string `json:"contentType,omitempty" maxLength:"255" doc:"Required with base64; default: the type the url serves, else sniffed"`
 	URL         string `json:"url,omitempty" maxLength:"2048" format:"uri" doc:"Where to fetch the bytes (public http or https)"`
+	Base64      string `json:"base64,omitempty" maxLength:"1398104" doc:"The bytes, base64 (up to 1 MB)"`
 }
 
 // ApplyChangesBody is the body of POST .../change-requests/{id}/content.
@@ -50,38 +81,192 @@ type ApplyChangesBody struct {
 }
 
 type authorIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	SpaceID         string               `path:"spaceId" maxLength:"64"`
+	ChangeRequestID string               `path:"changeRequestId" maxLength:"64"`
+	Compat          httpapi.OptionalBool `query:"compat" doc:"true (default): answer the change request; false: the change request, the pages affected and the files inserted"`
 	Body            ApplyChangesBody
 }
 
-// AuthoredChangeRequest answers an authoring batch: the request, with the
-// ids its refs got.
-type AuthoredChangeRequest struct {
-	content.ChangeRequest
-	Refs map[string]string `json:"refs" doc:"The ids of the pages and files the batch's refs name"`
+// PageRef points at a page an authoring batch created or updated.
+type PageRef struct {
+	Object string      `json:"object" enum:"page"`
+	ID     string      `json:"id"`
+	URLs   PageRefURLs `json:"urls"`
+}
+
+// PageRefURLs is where a page's content is read.
+type PageRefURLs struct {
+	Location string `json:"location" format:"uri"`
+}
+
+// ContentUpdateChange is one page an authoring batch affected (the
+// reference's ChangeRequestContentUpdateChange): created_page and
+// updated_page carry a PageRef, deleted_page the page's id.
+type ContentUpdateChange struct {
+	Object string
+	Ref    string
+	Page   PageRef
+	// Deleted is the id of a deleted page.
+	Deleted string
+}
+
+// MarshalJSON writes the change in its form.
+func (c ContentUpdateChange) MarshalJSON() ([]byte, error) {
+	switch c.Object {
+	case content.PageDeleted:
+		return json.Marshal(struct {
+			Object string `json:"object"`
+			Page   string `json:"page"`
+		}{c.Object, c.Deleted})
+	case content.PageCreated:
+		return json.Marshal(struct {
+			Object string  `json:"object"`
+			Ref    string  `json:"ref,omitempty"`
+			Page   PageRef `json:"page"`
+		}{c.Object, c.Ref, c.Page})
+	}
+	return json.Marshal(struct {
+		Object string  `json:"object"`
+		Page   PageRef `json:"page"`
+	}{c.Object, c.Page})
+}
+
+type createdPage struct {
+	Object string  `json:"object" enum:"created_page"`
+	Ref    string  `json:"ref,omitempty" doc:"The ref the insert_page change gave"`
+	Page   PageRef `json:"page"`
+}
+
+type updatedPage struct {
+	Object string  `json:"object" enum:"updated_page"`
+	Page   PageRef `json:"page"`
+}
+
+type deletedPage struct {
+	Object string `json:"object" enum:"deleted_page"`
+	Page   string `json:"page" doc:"The deleted page's id"`
+}
+
+// Schema documents the three forms.
+func (ContentUpdateChange) Schema(r huma.Registry) *huma.Schema {
+	return &huma.Schema{OneOf: []*huma.Schema{
+		r.Schema(reflect.TypeFor[createdPage](), true, "ContentUpdateCreatedPage"),
+		r.Schema(reflect.TypeFor[updatedPage](), true, "ContentUpdateUpdatedPage"),
+		r.Schema(reflect.TypeFor[deletedPage](), true, "ContentUpdateDeletedPage"),
+	}}
+}
+
+// ContentUpdate answers an authoring batch with compat=false.
+type ContentUpdate struct {
+	ChangeRequest content.ChangeRequest  `json:"changeRequest"`
+	Changes       []ContentUpdateChange  `json:"changes" nullable:"false" doc:"One entry per page affected, in the order the batch first touched them"`
+	InsertedFiles []content.RevisionFile `json:"insertedFiles" nullable:"false" doc:"The files the batch inserted, in order"`
+	Refs          map[string]string      `json:"refs" doc:"Galley's extension: the ids the batch's refs (pages and files) got"`
+}
+
+// AuthorAnswer is the change request (compat=true) or the ContentUpdate
+// (compat=false).
+type AuthorAnswer struct {
+	ChangeRequest *content.ChangeRequest
+	Update        *ContentUpdate
+}
+
+// MarshalJSON writes the answer in its form.
+func (a AuthorAnswer) MarshalJSON() ([]byte, error) {
+	if a.Update != nil {
+		return json.Marshal(a.Update)
+	}
+	return json.Marshal(a.ChangeRequest)
+}
+
+// Schema documents the two forms.
+func (AuthorAnswer) Schema(r huma.Registry) *huma.Schema {
+	return &huma.Schema{OneOf: []*huma.Schema{
+		r.Schema(reflect.TypeFor[content.ChangeRequest](), true, ""),
+		r.Schema(reflect.TypeFor[ContentUpdate](), true, ""),
+	}}
 }
 
 type authorOut struct {
-	Body AuthoredChangeRequest
+	Body AuthorAnswer
 }
 
 // batchOf converts the HTTP body.
 func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 	b := changerequests.Batch{Changes: make([]content.Change, len(body.Changes)), Inputs: make([][]changerequests.FileInput, len(body.Changes))}
 	for i, c := range body.Changes {
-		b.Changes[i] = content.Change{Type: c.Type, Ref: c.Ref, Page: c.Page, Into: c.Into, At: c.At, PageType: c.PageType,
-			Markdown: c.Markdown, Title: c.Title, Slug: c.Slug, Description: c.Description, Emoji: c.Emoji, Icon: c.Icon,
-			Hidden: c.Hidden, URL: c.URL}
-		if c.Type == content.InsertFiles && len(c.Files) == 0 {
-			return b, apperr.Field(fmt.Sprintf("changes[%d].files", i), "insert_files needs files")
+		field := func(name string) string { return fmt.Sprintf("changes[%d].%s", i, name) }
+		ch := content.Change{Type: c.Operation, Page: c.Page, Ref: c.Ref, Into: c.Into, At: c.At, Title: c.Title, Slug: c.Slug,
+			Description: c.Description, Emoji: c.Emoji, Icon: c.Icon, Hidden: c.Hidden, NoIndex: c.NoIndex,
+			NoRobotsIndex: c.NoRobotsIndex, Revision: c.Revision, Block: c.Block, PageType: c.Type, URL: c.Href}
+		if c.Nulls.Has("into") {
+			if c.Operation != content.UpdatePage {
+				return b, apperr.Field(field("into"), "null is for update_page (to the top level); omit it to insert at the top level")
+			}
+			top := ""
+			ch.Into = &top
 		}
-		for j, f := range c.Files {
-			in := changerequests.FileInput{Ref: f.Ref, Name: f.Name, ContentType: f.ContentType, URL: f.URL}
-			if f.Content != "" {
-				data, err := base64.StdEncoding.DecodeString(f.Content)
+		if c.Condition != nil && *c.Condition != "" {
+			return b, apperr.Field(field("condition"), "adaptive-content conditions on pages are not supported")
+		}
+		for name, set := range map[string]bool{"page": c.Page != "", "ref": c.Ref != "", "into": c.Into != nil || c.Nulls.Has("into"),
+			"at": c.At != nil, "document": c.Document != nil, "type": c.Type != "", "href": c.Href != nil, "revision": c.Revision != "", "block": c.Block != nil, "files": c.Files != nil} {
+			if set && !allowed(c.Operation, name) {
+				return b, apperr.Field(field(name), "not a field of %s", c.Operation)
+			}
+		}
+		switch c.Operation {
+		case content.InsertPage:
+			if c.Document == nil && (c.Type == "" || c.Type == content.TypeDocument) {
+				return b, apperr.Field(field("document"), "insert_page needs a document ({markdown} or {document})")
+			}
+		case content.UpdatePage, content.DeletePage, content.RevertPage:
+			if c.Page == "" {
+				return b, apperr.Field(field("page"), "%s needs the page's id", c.Operation)
+			}
+		case content.InsertFiles:
+			if len(c.Files) == 0 {
+				return b, apperr.Field(field("files"), "insert_files needs files")
+			}
+		}
+		if d := c.Document; d != nil {
+			switch {
+			case d.Markdown != nil && d.Document != nil:
+				return b, apperr.Field(field("document"), "give markdown or document, not both")
+			case d.Markdown != nil:
+				md := *d.Markdown
+				ch.Markdown = &md
+			case d.Document != nil:
+				md, err := content.MarkdownOfDocument(d.Document)
 				if err != nil {
-					return b, apperr.Field(fmt.Sprintf("changes[%d].files[%d].content", i, j), "not base64")
+					return b, apperr.Field(field("document.document"), "%s", err.Error())
+				}
+				ch.Markdown = &md
+			default:
+				// {}: an empty document.
+				empty := ""
+				ch.Markdown = &empty
+			}
+		}
+		b.Changes[i] = ch
+		for j, f := range c.Files {
+			ff := func(name string) string { return fmt.Sprintf("changes[%d].files[%d].%s", i, j, name) }
+			in := changerequests.FileInput{Ref: f.Ref, Name: f.Name, ContentType: f.ContentType, URL: f.URL}
+			switch {
+			case f.URL != "" && f.Base64 != "":
+				return b, apperr.Field(ff("base64"), "give url or base64, not both")
+			case f.URL == "" && f.Base64 == "":
+				return b, apperr.Field(ff("url"), "a file needs a url or base64 bytes")
+			case f.Base64 != "":
+				if f.ContentType == "" {
+					return b, apperr.Field(ff("contentType"), "is required with base64")
+				}
+				data, err := base64.StdEncoding.DecodeString(f.Base64)
+				if err != nil {
+					return b, apperr.Field(ff("base64"), "not base64")
+				}
+				if len(data) > maxBase64File {
+					return b, apperr.Field(ff("base64"), "at most %d bytes inline; give a url for larger files", maxBase64File)
 				}
 				in.Data = data
 			}
@@ -91,12 +276,34 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 	return b, nil
 }
 
+// allowed tells whether an operation takes a field.
+func allowed(op, field string) bool {
+	switch field {
+	case "page":
+		return op == content.UpdatePage || op == content.DeletePage || op == content.RevertPage
+	case "ref", "type":
+		return op == content.InsertPage
+	case "href":
+		return op == content.InsertPage || op == content.UpdatePage
+	case "into", "at":
+		return op == content.InsertPage || op == content.UpdatePage
+	case "document":
+		return op == content.InsertPage || op == content.UpdatePage
+	case "revision", "block":
+		return op == content.RevertPage
+	case "files":
+		return op == content.InsertFiles
+	}
+	return true
+}
+
 // registerAuthoring adds POST .../content.
 func registerAuthoring(api *httpapi.API, s *changerequests.Service) {
-	httpapi.Register(api, httpapi.Op{ID: "applyChangesToChangeRequest", Method: http.MethodPost,
+	c := s.Content()
+	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequestContent", Method: http.MethodPost,
 		Path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", Tag: "Change request content",
 		MaxBodyBytes: maxBatchBytes,
-		Summary:      "Apply a batch of changes (insert, update, delete pages; insert files) to a draft or open change request"},
+		Summary:      "Apply a batch of changes (insert, update, delete, revert pages; insert files) to a draft or open change request"},
 		func(ctx context.Context, in *authorIn) (*authorOut, error) {
 			b, err := batchOf(in.Body)
 			if err != nil {
@@ -110,6 +317,25 @@ func registerAuthoring(api *httpapi.API, s *changerequests.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &authorOut{Body: AuthoredChangeRequest{ChangeRequest: v, Refs: a.Refs}}, nil
+			if !in.Compat.Set || in.Compat.Value {
+				return &authorOut{Body: AuthorAnswer{ChangeRequest: &v}}, nil
+			}
+			up := &ContentUpdate{ChangeRequest: v, Changes: []ContentUpdateChange{}, InsertedFiles: []content.RevisionFile{}, Refs: a.Refs}
+			base := httpapi.APIURL(ctx) + "/v1/spaces/" + a.Space.ID + "/change-requests/" + a.ChangeRequest.ID + "/content/page/"
+			for _, o := range a.Outcomes {
+				ch := ContentUpdateChange{Object: o.Kind, Ref: o.Ref, Deleted: o.Page}
+				if o.Kind != content.PageDeleted {
+					ch.Page = PageRef{Object: "page", ID: o.Page, URLs: PageRefURLs{Location: base + o.Page}}
+				}
+				up.Changes = append(up.Changes, ch)
+			}
+			for _, id := range a.Files {
+				f, err := c.File(ctx, at(ctx, a.Space.ID, a.ChangeRequest.ID), id, false)
+				if err != nil {
+					return nil, err
+				}
+				up.InsertedFiles = append(up.InsertedFiles, f)
+			}
+			return &authorOut{Body: AuthorAnswer{Update: up}}, nil
 		})
 }

@@ -50,7 +50,6 @@ var deviations = map[string]string{
 	"new:listPagesInChangeRequest": pages, "old:listPagesInChangeRequest": pages,
 	"old:listPageLinksInSpace": pages, "old:listPageLinksInChangeRequest": pages,
 	"old:listSpaceFileBacklinks": pages, "old:listChangeRequestFileBacklinks": pages,
-	"new:updateChangeRequestContent": "authoring answers {changeRequest, changes, insertedFiles} (issue 13, item 1)",
 
 	// Search results lack score, rank, description and ancestors.
 	"new:searchSpaceContent":        "search results: score, rank, description, ancestors",

@@ -11,9 +11,7 @@ package siteshttp
 
 import (
 	"context"
-	"reflect"
 
-	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -47,30 +45,6 @@ const (
 type SiteParams struct {
 	OrganizationID string `path:"organizationId" maxLength:"64"`
 	SiteID         string `path:"siteId" maxLength:"64"`
-}
-
-// OptionalBool is a boolean query parameter that may be absent.
-type OptionalBool struct {
-	Value bool
-	Set   bool
-}
-
-// Receiver is where huma parses the value.
-func (o *OptionalBool) Receiver() reflect.Value { return reflect.ValueOf(o).Elem().Field(0) }
-
-// OnParamSet records whether the parameter was given.
-func (o *OptionalBool) OnParamSet(isSet bool, _ any) { o.Set = isSet }
-
-// Schema documents the parameter as a boolean.
-func (OptionalBool) Schema(huma.Registry) *huma.Schema { return &huma.Schema{Type: huma.TypeBoolean} }
-
-// Ptr returns the value, nil when absent.
-func (o OptionalBool) Ptr() *bool {
-	if !o.Set {
-		return nil
-	}
-	v := o.Value
-	return &v
 }
 
 // refuseNulls refuses null for fields that cannot be removed.

@@ -98,9 +98,9 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 	type listIn struct {
 		OrganizationID string `path:"organizationId" maxLength:"64"`
 		httpapi.ListParams
-		Space     string       `query:"space" maxLength:"64" doc:"Only sites showing this space"`
-		Title     string       `query:"title" maxLength:"128" doc:"Only sites whose title contains this, ignoring case"`
-		Published OptionalBool `query:"published" doc:"Only published (true) or unpublished (false) sites"`
+		Space     string               `query:"space" maxLength:"64" doc:"Only sites showing this space"`
+		Title     string               `query:"title" maxLength:"128" doc:"Only sites whose title contains this, ignoring case"`
+		Published httpapi.OptionalBool `query:"published" doc:"Only published (true) or unpublished (false) sites"`
 	}
 	type listOut struct{ Body httpapi.List[Site] }
 	httpapi.Register(api, httpapi.Op{ID: "listSites", Method: http.MethodGet, Path: base, Tag: tag, Summary: "List the sites of an organization"},

@@ -91,8 +91,8 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 	type listIn struct {
 		SiteParams
 		httpapi.ListParams
-		ShareKey string       `query:"shareKey" maxLength:"128" doc:"Key of an active share link: published URLs of a share-link site carry it"`
-		Default  OptionalBool `query:"default" doc:"true: only default site spaces; false: only the others; absent: all"`
+		ShareKey string               `query:"shareKey" maxLength:"128" doc:"Key of an active share link: published URLs of a share-link site carry it"`
+		Default  httpapi.OptionalBool `query:"default" doc:"true: only default site spaces; false: only the others; absent: all"`
 	}
 	type listOut struct{ Body httpapi.List[SiteSpace] }
 	httpapi.Register(api, httpapi.Op{ID: "listSiteSpaces", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's site spaces in order"},
