@@ -41,7 +41,13 @@ var param = regexp.MustCompile(`\{[^}]+\}`)
 func New(t testing.TB, api *httpapi.API) *Client {
 	c := &Client{t: t, api: api, handler: api.Handler()}
 	for path, item := range api.Huma.OpenAPI().Paths {
-		re := regexp.MustCompile("^" + param.ReplaceAllString(regexp.QuoteMeta(path), "[^/]+") + "$")
+		// A wildcard ({name...}: the rest of the path) spans slashes.
+		re := regexp.MustCompile("^" + param.ReplaceAllStringFunc(regexp.QuoteMeta(path), func(p string) string {
+			if strings.Contains(p, `\.\.\.`) {
+				return ".+"
+			}
+			return "[^/]+"
+		}) + "$")
 		for method, op := range map[string]*huma.Operation{"GET": item.Get, "POST": item.Post, "PUT": item.Put, "PATCH": item.Patch, "DELETE": item.Delete} {
 			if op != nil {
 				c.ops = append(c.ops, route{method: method, re: re, op: op})
