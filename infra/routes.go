@@ -55,8 +55,12 @@ func methodOrder(m string) int {
 // HTTP APIs reject a route path ending in "/" (SAM drops the route
 // silently) and route /x and /x/ alike to the route /x, so a Go path such
 // as "/v1/" is declared as "/v1". Path parameters ({name}) are written the
-// same way in both.
+// same way in both; a trailing wildcard ({name...}, the rest of the path,
+// slashes included) is API Gateway's greedy parameter ({name+}).
 func GatewayPath(path string) string {
+	if strings.HasSuffix(path, "...}") {
+		return strings.TrimSuffix(path, "...}") + "+}"
+	}
 	if len(path) > 1 {
 		return strings.TrimSuffix(path, "/")
 	}

@@ -296,7 +296,7 @@ func TestTemplateRoutesGenerated(t *testing.T) {
 	}
 }
 
-var pathParam = regexp.MustCompile(`^\{[A-Za-z_][A-Za-z0-9_]*\}$`)
+var pathParam = regexp.MustCompile(`^\{[A-Za-z_][A-Za-z0-9_]*\+?\}$`)
 
 // API Gateway routes by path template: a parameter must be a whole segment,
 // and routes that share a prefix must name its parameters alike, or
@@ -309,10 +309,16 @@ func TestRoutePathsSuitAPIGateway(t *testing.T) {
 				t.Errorf("%s: %s %s: path must start with /", f.Function, r.Method, r.Path)
 			}
 			var prefix []string
-			for _, seg := range strings.Split(infra.GatewayPath(r.Path), "/")[1:] {
+			segs := strings.Split(infra.GatewayPath(r.Path), "/")[1:]
+			for i, seg := range segs {
 				if strings.ContainsAny(seg, "{}") {
 					if !pathParam.MatchString(seg) {
 						t.Errorf("%s: %s %s: segment %q is not a {name} parameter", f.Function, r.Method, r.Path, seg)
+					}
+					// A greedy parameter ({name+}: the rest of the path) can
+					// only end a route.
+					if strings.HasSuffix(seg, "+}") && i != len(segs)-1 {
+						t.Errorf("%s: %s %s: greedy %s is not the last segment", f.Function, r.Method, r.Path, seg)
 					}
 					key := strings.Join(prefix, "/")
 					if prev, ok := names[key]; ok && prev != seg {

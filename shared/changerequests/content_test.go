@@ -87,3 +87,37 @@ func TestUpdateNeedsTheEditLevel(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { f.as(t, tc.token).Expect(tc.status, "POST", tc.path, nil) })
 	}
 }
+
+// A change request's page by path (nested, the rest of the URL) and its
+// meta links, with their auth cases.
+func TestRequestPageByPathAndMetaLinks(t *testing.T) {
+	f := setup(t)
+	f.create(t, f.editor, "")
+	page := f.author(t, f.editor, 1, insert("p", "", "# P\n\nBody.\n"))["refs"].(map[string]any)["p"].(string)
+	child := f.author(t, f.editor, 1, insert("c", page, "# Child Page\n\nHi.\n"))["refs"].(map[string]any)["c"].(string)
+	r := f.as(t, f.reader)
+	got := r.Expect(http.StatusOK, "GET", f.cr(1)+"/content/path/p/child-page", nil).Map(t)
+	if got["id"] != child || got["path"] != "p/child-page" {
+		t.Fatalf("page by path %v", got)
+	}
+	if got := r.Expect(http.StatusOK, "GET", f.cr(1)+"/content/path/p", nil).Map(t); got["id"] != page || len(got["pages"].([]any)) != 1 {
+		t.Fatalf("page by path %v", got)
+	}
+	// Not in the space's head: the request is not merged.
+	r.Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.space+"/content/path/p", nil)
+	r.Expect(http.StatusNotFound, "GET", f.cr(1)+"/content/path/p/nope", nil)
+	if ml := r.Expect(http.StatusOK, "GET", f.cr(1)+"/content/page/"+child+"/meta-links", nil).Map(t); len(ml["alternates"].([]any)) != 0 {
+		t.Fatalf("meta links %v", ml)
+	}
+	r.Expect(http.StatusNotFound, "GET", f.cr(1)+"/content/page/nope/meta-links", nil)
+	for _, path := range []string{"/content/path/p/child-page", "/content/page/" + child + "/meta-links"} {
+		f.as(t, "").Expect(http.StatusUnauthorized, "GET", f.cr(1)+path, nil)
+		f.as(t, f.outsider).Expect(http.StatusNotFound, "GET", f.cr(1)+path, nil)
+		f.as(t, f.guest).Expect(http.StatusNotFound, "GET", f.cr(1)+path, nil)
+		r.Expect(http.StatusNotFound, "GET", f.cr(8)+path, nil)
+	}
+	res := r.Expect(http.StatusBadRequest, "GET", f.cr(1)+"/content/path/p?format=pdf", nil)
+	if !strings.Contains(string(res.Body), "format") {
+		t.Fatalf("400 %s does not name format", res.Body)
+	}
+}

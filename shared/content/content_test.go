@@ -33,8 +33,9 @@ type fixture struct {
 	adminID, outsiderID string
 }
 
-func setup(t *testing.T) *fixture {
-	k := testkit.New(t)
+func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
+
+func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	contenthttp.Register(api, content.New(k.Deps))
 	f := &fixture{kit: k, api: api}

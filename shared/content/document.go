@@ -170,10 +170,14 @@ func parseBlocks(lines []string, r Resolver) []Node {
 			m := reHeading.FindStringSubmatch(t)
 			level := min(len(m[1]), 3)
 			data := Node{}
+			h := block("heading-"+strconv.Itoa(level), data, inlines(m[2], r))
 			if id := Slugify(m[2]); reHeadID.MatchString(id) {
 				data["id"] = id
+				// GitBook's document model carries a heading's anchor (the
+				// fragment linking to it) in meta.id.
+				h["meta"] = Node{"id": id}
 			}
-			out = append(out, block("heading-"+strconv.Itoa(level), data, inlines(m[2], r)))
+			out = append(out, h)
 			i++
 		case isDivider(line):
 			out = append(out, Node{"object": "block", "type": "divider", "isVoid": true, "data": Node{}})

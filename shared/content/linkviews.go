@@ -124,7 +124,7 @@ func (s *Service) locations(ctx context.Context, src source, rev model.Revision)
 
 func (l *locations) page(ix *Index, p *Page, anchor string) ContentLocation {
 	v := PageView(p, ix.Path(p.ID), l.opts)
-	v.Pages = nil
+	v.Pages = []RevisionPage{} // a location names the page, not its children
 	loc := ContentLocation{Kind: "page", Organization: &l.org, Space: &l.space, VersionContext: &l.version, Page: &v}
 	if anchor != "" {
 		loc.InternalLocation = &PageAnchorLocation{Type: "anchor", Anchor: anchor}

@@ -70,7 +70,10 @@ type At struct {
 	// ChangeRequest is the id or number of the change request whose
 	// content is read; "" reads the space's current revision.
 	ChangeRequest string
-	Bases         Bases
+	// Revision is the id of a revision of the space whose content is read
+	// (with ChangeRequest ""); a revision of another space is not found.
+	Revision string
+	Bases    Bases
 }
 
 // source is the content a read is about, once the caller's right to read
@@ -96,6 +99,17 @@ func (s *Service) source(ctx context.Context, at At) (source, error) {
 		return source{}, err
 	}
 	src := source{space: sp, role: role, revision: sp.Revision, appBase: at.Bases.App + "/s/" + sp.ID, scope: "space:" + sp.ID, bases: at.Bases}
+	if at.Revision != "" {
+		// Revisions are keyed under their space: another space's is not
+		// found.
+		if _, err := s.Repo.Revision(ctx, sp.ID, at.Revision); err != nil {
+			return source{}, err
+		}
+		src.revision = at.Revision
+		src.appBase = at.Bases.App + "/s/" + sp.ID + "/~/revisions/" + at.Revision
+		src.scope = "revision:" + sp.ID + ":" + at.Revision
+		return src, nil
+	}
 	if at.ChangeRequest == "" {
 		return src, nil
 	}
@@ -154,6 +168,9 @@ func (s *Service) RevisionOf(ctx context.Context, at At, metadata bool) (Revisio
 		return Revision{}, err
 	}
 	v := RevisionView(rev, ix, s.options(src, metadata))
+	if at.Revision != "" {
+		v.URLs.App = src.appBase
+	}
 	if rev.MergedFrom != "" {
 		cr, err := s.ChangeRequestView(ctx, at.Bases, src.space, rev.MergedFrom)
 		if err != nil {

@@ -14,6 +14,7 @@
 package content
 
 import (
+	"encoding/json"
 	"sort"
 	"strconv"
 	"strings"
@@ -67,12 +68,31 @@ type Layout struct {
 	Outline         bool   `json:"outline"`
 	Pagination      bool   `json:"pagination"`
 	Metadata        bool   `json:"metadata"`
+	// CoverMask is none or radial; Tags, Actions and Anchors show the
+	// page's tags, its actions and the anchor links of its headings.
+	CoverMask string `json:"coverMask" enum:"none,radial"`
+	Tags      bool   `json:"tags"`
+	Actions   bool   `json:"actions"`
+	Anchors   bool   `json:"anchors"`
 }
 
 // DefaultLayout is the layout of a page that sets none.
 func DefaultLayout() Layout {
 	return Layout{Width: "default", Cover: true, CoverSize: "hero", Title: true, Description: true,
-		TableOfContents: true, Outline: true, Pagination: true, Metadata: true}
+		TableOfContents: true, Outline: true, Pagination: true, Metadata: true,
+		CoverMask: "none", Tags: true, Actions: true, Anchors: true}
+}
+
+// UnmarshalJSON reads a layout over the defaults, so that trees stored
+// before a field existed read it as its default.
+func (l *Layout) UnmarshalJSON(b []byte) error {
+	type plain Layout
+	d := plain(DefaultLayout())
+	if err := json.Unmarshal(b, &d); err != nil {
+		return err
+	}
+	*l = Layout(d)
+	return nil
 }
 
 // Cover is a page's cover image.

@@ -18,11 +18,18 @@ type Revision struct {
 	Pages            []RevisionPage    `json:"pages"`
 	Files            []RevisionFile    `json:"files"`
 	ReusableContents []ReusableContent `json:"reusableContents"`
+	Tags             []RevisionTag     `json:"tags" nullable:"false" doc:"Tags of the revision's content: Galley has none yet"`
 	CreatedAt        time.Time         `json:"createdAt"`
 	Git              *model.GitCommit  `json:"git,omitempty"`
 	URLs             RevisionURLs      `json:"urls"`
 	Type             string            `json:"type" enum:"edits,merge,rollback,update,computed"`
 	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty" doc:"The change request merged (merge revisions)"`
+}
+
+// RevisionTag is a tag pages may carry (GitBook's RevisionTag).
+type RevisionTag struct {
+	Slug  string `json:"slug"`
+	Label string `json:"label"`
 }
 
 // ReusableContent is a block reused across pages (none are authored yet).
@@ -50,11 +57,12 @@ type RevisionPage struct {
 	CreatedAt     *time.Time     `json:"createdAt,omitempty"`
 	UpdatedAt     *time.Time     `json:"updatedAt,omitempty"`
 	URLs          *PageURLs      `json:"urls,omitempty"`
-	Slug          string         `json:"slug,omitempty"`
-	Path          string         `json:"path,omitempty"`
+	Slug          string         `json:"slug" doc:"The page's slug in its parent (empty for links)"`
+	Path          string         `json:"path" doc:"The page's slug path from the root (empty for links)"`
 	Description   string         `json:"description,omitempty"`
 	DocumentID    string         `json:"documentId,omitempty"`
-	Pages         []RevisionPage `json:"pages,omitempty" doc:"Child pages (document and group pages)"`
+	Pages         []RevisionPage `json:"pages" doc:"Child pages (document and group pages; empty for a leaf and for links)"`
+	Tags          []PageTag      `json:"tags" doc:"The page's tags (Galley has none yet: always empty)"`
 	Git           *GitBlob       `json:"git,omitempty"`
 	Layout        *Layout        `json:"layout,omitempty"`
 	Cover         *Cover         `json:"cover,omitempty"`
@@ -65,6 +73,18 @@ type RevisionPage struct {
 	Href          string         `json:"href,omitempty"`
 	Markdown      *string        `json:"markdown,omitempty" doc:"The page as markdown (format=markdown)"`
 	Document      *JSONDocument  `json:"document,omitempty" doc:"The page as a document tree (format=document)"`
+}
+
+// PageTag is a tag of a page (the reference's RevisionPageTag).
+type PageTag struct {
+	Tag     PageTagRef `json:"tag"`
+	Primary bool       `json:"primary,omitempty"`
+}
+
+// PageTagRef references a tag.
+type PageTagRef struct {
+	Kind string `json:"kind" enum:"tag"`
+	Tag  string `json:"tag"`
 }
 
 // PageURLs are a page's links.
@@ -154,7 +174,7 @@ type Options struct {
 // RevisionView renders a revision and its tree.
 func RevisionView(rev model.Revision, ix *Index, o Options) Revision {
 	v := Revision{Object: "revision", ID: rev.ID, Parents: rev.Parents, Pages: PagesView(ix, o), Files: FilesView(ix.Files(), o),
-		ReusableContents: []ReusableContent{}, CreatedAt: rev.CreatedAt, URLs: RevisionURLs{App: o.AppBase + "/~/revisions/" + rev.ID},
+		ReusableContents: []ReusableContent{}, Tags: []RevisionTag{}, CreatedAt: rev.CreatedAt, URLs: RevisionURLs{App: o.AppBase + "/~/revisions/" + rev.ID},
 		Type: rev.Type}
 	if v.Parents == nil {
 		v.Parents = []string{}
@@ -187,7 +207,8 @@ func PagesView(ix *Index, o Options) []RevisionPage {
 
 // PageView renders one page without its children.
 func PageView(p *Page, path string, o Options) RevisionPage {
-	v := RevisionPage{ID: p.ID, Title: p.Title, Type: p.Type, Emoji: p.Emoji, Icon: p.Icon, Hidden: p.Hidden}
+	v := RevisionPage{ID: p.ID, Title: p.Title, Type: p.Type, Emoji: p.Emoji, Icon: p.Icon, Hidden: p.Hidden,
+		Pages: []RevisionPage{}, Tags: []PageTag{}}
 	if !p.CreatedAt.IsZero() {
 		c, u := p.CreatedAt, p.UpdatedAt
 		v.CreatedAt, v.UpdatedAt = &c, &u
@@ -218,7 +239,6 @@ func PageView(p *Page, path string, o Options) RevisionPage {
 		v.URLs = &PageURLs{App: o.AppBase + "/" + escapePath(path)}
 	}
 	v.Slug, v.Path = p.Slug, path
-	v.Pages = []RevisionPage{}
 	noIndex, noRobots := p.NoIndex, p.NoRobotsIndex
 	v.NoIndex, v.NoRobotsIndex = &noIndex, &noRobots
 	return v

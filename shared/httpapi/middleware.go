@@ -110,17 +110,36 @@ func (a *API) Handler() http.Handler {
 	})
 }
 
-// noRoute answers a request no operation matches: 405 when the path exists
-// with other methods, 404 otherwise, in the error shape.
+// noRoute answers a request no operation matches: 405 when the path is an
+// operation's with other methods (Allow lists them), 404 otherwise, in the
+// error shape. ServeMux's own 405 is not enough: a subtree pattern (GET
+// /v1/) matches every path under it, so it would answer 405 for any
+// method on an unknown path.
 func (a *API) noRoute(w http.ResponseWriter, r *http.Request) {
-	probe := &statusRecorder{ResponseWriter: discard{h: http.Header{}}, status: http.StatusOK}
-	a.mux.ServeHTTP(probe, r)
-	if probe.status == http.StatusMethodNotAllowed {
-		w.Header().Set("Allow", probe.Header().Get("Allow"))
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if m != r.Method && a.routed(r, m) {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
 		writeError(w, http.StatusMethodNotAllowed, "method "+r.Method+" not allowed on "+r.URL.Path)
 		return
 	}
 	writeError(w, http.StatusNotFound, "no route "+r.Method+" "+r.URL.Path)
+}
+
+// routed reports whether an operation serves r's path with method: a
+// pattern matches it, and a subtree pattern ("/v1/") only its exact path.
+func (a *API) routed(r *http.Request, method string) bool {
+	probe := r.Clone(r.Context())
+	probe.Method = method
+	_, pattern := a.mux.Handler(probe)
+	if pattern == "" {
+		return false
+	}
+	return !strings.HasSuffix(pattern, "/") || strings.HasSuffix(pattern, " "+r.URL.Path)
 }
 
 func requestBase(r *http.Request) string {
@@ -163,9 +182,3 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 }
 
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
-type discard struct{ h http.Header }
-
-func (d discard) Header() http.Header       { return d.h }
-func (discard) Write(b []byte) (int, error) { return len(b), nil }
-func (discard) WriteHeader(int)             {}

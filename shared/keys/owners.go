@@ -74,8 +74,8 @@ type Exception struct {
 // keys, and why.
 func Exceptions() []Exception {
 	return []Exception{
-		{"access", []string{"Org", "Member", "Team", "MemberTeams", "Space", "Collection"},
-			"the one authorization module reads the caller's membership, teams and the content's place on every decision, and moves the space-grant counters of members and teams with the grants it owns; the families it would ask import it"},
+		{"access", []string{"Org", "Member", "Team", "MemberTeams", "Space", "Collection", "UserOrgs", "OrgPrefix"},
+			"the one authorization module reads the caller's membership, teams and the content's place on every decision (and the caller's memberships to judge whether they may see a user), and moves the space-grant counters of members and teams with the grants it owns; the families it would ask import it"},
 		{"spaces", []string{"Org", "Revision"},
 			"a new space is written in one transaction with a check that its organization exists and with its first revision; orgs and content import spaces, so spaces cannot call them"},
 		{"tree", []string{"Space"}, "placing an item next to a sibling space reads where that space is; spaces imports tree"},

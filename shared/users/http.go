@@ -56,6 +56,10 @@ type CreatedUser struct {
 	Token string `json:"token" doc:"The user's first API token; it is not shown again"`
 }
 
+type userIn struct {
+	UserID string `path:"userId" maxLength:"64" doc:"The user's id"`
+}
+
 // Routes adds the users family's operations, on the service built from d.
 func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
 
@@ -73,6 +77,15 @@ func Register(api *httpapi.API, s *Service) {
 				return nil, err
 			}
 			u, err := s.Get(ctx, c.UserID)
+			if err != nil {
+				return nil, err
+			}
+			return &body[User]{Body: View(ctx, u)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getUserById", Method: http.MethodGet, Path: "/v1/users/{userId}", Tag: tag,
+		Summary: "Get a user by id (yourself, a user of an organization whose members you may list, or anyone for the instance administrator)"},
+		func(ctx context.Context, in *userIn) (*body[User], error) {
+			u, err := s.Visible(ctx, in.UserID)
 			if err != nil {
 				return nil, err
 			}

@@ -94,6 +94,20 @@ func TestUnknownRoutesAnswerInTheErrorShape(t *testing.T) {
 	c := client(t, k, testkit.AdminToken)
 	c.Expect(http.StatusNotFound, "GET", "/v1/nothing-here", nil)
 	c.Expect(http.StatusMethodNotAllowed, "DELETE", "/v1/user", nil)
+	// An unknown path is not found whatever the method (GET /v1/ is a
+	// subtree pattern in ServeMux: it must not make every path a 405).
+	for _, m := range []string{"POST", "PUT", "PATCH", "DELETE"} {
+		c.Expect(http.StatusNotFound, m, "/v1/nothing-here", nil)
+	}
+	// A known path with a wrong method lists only the methods it has.
+	res := c.Expect(http.StatusMethodNotAllowed, "PUT", "/v1/admin/users", nil)
+	if got := res.Header.Get("Allow"); got != "POST" {
+		t.Errorf("Allow = %q, want POST", got)
+	}
+	res = c.Expect(http.StatusMethodNotAllowed, "POST", "/v1/user", nil)
+	if got := res.Header.Get("Allow"); got != "GET, HEAD" {
+		t.Errorf("Allow = %q, want GET, HEAD", got)
+	}
 	c.Expect(http.StatusOK, "GET", "/v1", nil)
 	c.Expect(http.StatusUnsupportedMediaType, "POST", "/v1/admin/users", "email=a", "Content-Type", "application/x-www-form-urlencoded")
 }

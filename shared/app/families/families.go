@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/galleydocs/galley/shared/apidoc"
 	"github.com/galleydocs/galley/shared/app"
@@ -99,7 +100,16 @@ func JobHandlers(d *deps.Deps) map[string]queue.Handler {
 // routes` writes it; a test compares them).
 func OpenAPI() ([]byte, error) {
 	api := app.NewAPI(app.Config{}, &deps.Deps{}, All()...)
-	raw, err := api.Huma.OpenAPI().MarshalJSON()
+	doc := api.Huma.OpenAPI()
+	// A route ending in a wildcard ({pagePath...}: the rest of the path)
+	// is written {pagePath} in OpenAPI, whose parameters have no wildcard.
+	for p, item := range doc.Paths {
+		if strings.HasSuffix(p, "...}") {
+			delete(doc.Paths, p)
+			doc.Paths[strings.TrimSuffix(p, "...}")+"}"] = item
+		}
+	}
+	raw, err := doc.MarshalJSON()
 	if err != nil {
 		return nil, err
 	}

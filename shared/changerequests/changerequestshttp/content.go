@@ -42,11 +42,42 @@ type fileIn struct {
 	contenthttp.ReadParams
 }
 
+type pathIn struct {
+	SpaceID         string `path:"spaceId" maxLength:"64"`
+	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	contenthttp.PagePathParam
+	contenthttp.PageParams
+}
+
+type pageRefIn struct {
+	SpaceID         string `path:"spaceId" maxLength:"64"`
+	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	PageID          string `path:"pageId" maxLength:"64"`
+}
+
 // registerContent adds the reads of a change request's content.
 func registerContent(api *httpapi.API, s *changerequests.Service) {
 	c := s.Content()
 	const tag = "Change request content"
 	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"
+	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestByPath", Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
+		Summary: "Get a page of a change request by its path"},
+		func(ctx context.Context, in *pathIn) (*contenthttp.PageOut, error) {
+			p, err := c.PageByPath(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PagePath, in.Format, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &contenthttp.PageOut{Body: p}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestPageMetaLinks", Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
+		Summary: "Get the meta links of a page of a change request"},
+		func(ctx context.Context, in *pageRefIn) (*contenthttp.MetaLinksOut, error) {
+			m, err := c.PageMetaLinks(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID)
+			if err != nil {
+				return nil, err
+			}
+			return &contenthttp.MetaLinksOut{Body: m}, nil
+		})
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a change request's current revision"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.RevisionOut, error) {

@@ -191,4 +191,5 @@ func Register(api *httpapi.API, s *content.Service) {
 				ContentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox", NoSniff: "nosniff"}, nil
 		})
 	registerLinks(api, s)
+	registerRevisions(api, s)
 }

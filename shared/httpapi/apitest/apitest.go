@@ -40,13 +40,25 @@ type route struct {
 var param = regexp.MustCompile(`\{[^}]+\}`)
 
 // templateRegexp matches the paths of an OpenAPI path template (under
-// prefix): each {parameter} is one segment.
+// prefix): each {parameter} is one segment, but a wildcard ({name...},
+// the rest of the path) and a page path ({pagePath}: a slug path, in
+// GitBook's documents) span slashes.
 func templateRegexp(prefix, template string) *regexp.Regexp {
 	parts := param.Split(template, -1)
+	names := param.FindAllString(template, -1)
+	var b strings.Builder
+	b.WriteString("^" + regexp.QuoteMeta(prefix))
 	for i, p := range parts {
-		parts[i] = regexp.QuoteMeta(p)
+		b.WriteString(regexp.QuoteMeta(p))
+		if i < len(names) {
+			if strings.HasSuffix(names[i], "...}") || names[i] == "{pagePath}" {
+				b.WriteString(".+")
+			} else {
+				b.WriteString("[^/]+")
+			}
+		}
 	}
-	return regexp.MustCompile("^" + regexp.QuoteMeta(prefix) + strings.Join(parts, "[^/]+") + "$")
+	return regexp.MustCompile(b.String() + "$")
 }
 
 // New returns a client of api.

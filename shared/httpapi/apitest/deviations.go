@@ -39,21 +39,12 @@ var deviations = map[string]string{
 	"new:getSiteAdaptiveSchema": adaptive, "old:getSiteAdaptiveSchema": adaptive,
 	"new:updateSiteAdaptiveSchema": adaptive, "old:updateSiteAdaptiveSchema": adaptive,
 
-	// Pages and revisions: every page's pages, tags, computed and layout
-	// fields, revision tags and merge sources, link locations' kinds
-	// (issue 13, items 2 and 3).
-	"new:getCurrentRevision": pages, "old:getCurrentRevision": pages,
-	"new:getRevisionOfChangeRequestById": pages, "old:getRevisionOfChangeRequestById": pages,
-	"new:getPageById": pages, "old:getPageById": pages,
-	"new:getPageInChangeRequestById": pages, "old:getPageInChangeRequestById": pages,
-	"new:listPages": pages, "old:listPages": pages,
-	"new:listPagesInChangeRequest": pages, "old:listPagesInChangeRequest": pages,
-	"old:listPageLinksInSpace": pages, "old:listPageLinksInChangeRequest": pages,
-	"old:listSpaceFileBacklinks": pages, "old:listChangeRequestFileBacklinks": pages,
-
-	// Search results lack score, rank, description and ancestors.
-	"new:searchSpaceContent":        "search results: score, rank, description, ancestors",
-	"new:searchOrganizationContent": "search results: type, score, rank, description, ancestors",
+	// Links and backlinks: 0.130.0 embeds a whole revision (pages, files,
+	// reusable contents) in each location's versionContext; the current
+	// document a summary, which Galley gives (a full tree per link would
+	// be the revision's size times the links').
+	"old:listPageLinksInSpace": linkRevisions, "old:listPageLinksInChangeRequest": linkRevisions,
+	"old:listSpaceFileBacklinks": linkRevisions, "old:listChangeRequestFileBacklinks": linkRevisions,
 
 	// OpenAPI specs: lastProcessedErrorCount and the version content's
 	// urls (issue 15).
@@ -70,6 +61,7 @@ const (
 	spec       = "the spec's shape differs"
 	mergeRules = "mergeRules"
 	adaptive   = "adaptive schema properties without description"
-	pages      = "page and revision fields"
 	openapi    = "OpenAPI spec fields"
+	// linkRevisions: see the links above.
+	linkRevisions = "a revision summary in links' versionContext"
 )

@@ -129,6 +129,12 @@ func loadReference(path string) (*reference, error) {
 		// those requirements are not checked.
 		dropUndefinedRequired(root)
 	}
+	// GitBook's oneOfs are discriminated unions whose branches overlap (a
+	// document page also matches the computed page's schema): JSON
+	// Schema's oneOf, which wants exactly one branch, would refuse every
+	// such answer, so they are checked as anyOf.
+	oneOfAsAnyOf(root)
+	emptyDocumentAsNoContent(root)
 	url := "file:///reference/" + filepath.Base(path)
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
@@ -247,6 +253,51 @@ func convert30(v any) {
 	case []any:
 		for _, child := range x {
 			convert30(child)
+		}
+	}
+}
+
+// emptyDocumentAsNoContent rewrites the "Empty" variant of GitBook's
+// Document union ({} with additionalProperties false). Document pages
+// are allOf(page, Document): there the empty variant forbids the page's
+// own fields, so a page listed without its content (as every tree lists
+// them) could never validate. It is read as meant: neither markdown nor
+// document.
+func emptyDocumentAsNoContent(doc map[string]any) {
+	for _, comps := range []string{"schemas"} {
+		c, _ := doc["components"].(map[string]any)
+		schemas, _ := c[comps].(map[string]any)
+		d, _ := schemas["Document"].(map[string]any)
+		for _, key := range []string{"anyOf", "oneOf"} {
+			branches, _ := d[key].([]any)
+			for i, b := range branches {
+				m, _ := b.(map[string]any)
+				props, _ := m["properties"].(map[string]any)
+				if m != nil && m["additionalProperties"] == false && len(props) == 0 {
+					branches[i] = map[string]any{"not": map[string]any{"anyOf": []any{
+						map[string]any{"required": []any{"markdown"}}, map[string]any{"required": []any{"document"}}}}}
+				}
+			}
+		}
+	}
+}
+
+// oneOfAsAnyOf renames every oneOf to anyOf, in place.
+func oneOfAsAnyOf(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, child := range x {
+			oneOfAsAnyOf(child)
+		}
+		if o, ok := x["oneOf"]; ok {
+			if _, clash := x["anyOf"]; !clash {
+				delete(x, "oneOf")
+				x["anyOf"] = o
+			}
+		}
+	case []any:
+		for _, child := range x {
+			oneOfAsAnyOf(child)
 		}
 	}
 }

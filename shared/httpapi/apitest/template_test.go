@@ -32,3 +32,12 @@ func TestReferencesRejectAnAnswerMissingRequiredFields(t *testing.T) {
 		t.Fatalf("unknown operation: %v %v", failures, err)
 	}
 }
+
+func TestTemplateRegexpLetsPagePathsSpanSlashes(t *testing.T) {
+	for _, tmpl := range []string{"/spaces/{spaceId}/content/path/{pagePath}", "/spaces/{spaceId}/content/path/{pagePath...}"} {
+		re := templateRegexp("/v1", tmpl)
+		if !re.MatchString("/v1/spaces/s1/content/path/intro/setup") || re.MatchString("/v1/spaces/s1/other/path/x") {
+			t.Errorf("%s does not match nested page paths only", tmpl)
+		}
+	}
+}

@@ -1,0 +1,239 @@
+package contenthttp
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/httpapi"
+)
+
+// PagePathParam is a page's path in a by-path read: its slugs from the
+// root, slashes included ("intro/setup"). Its route ends in a wildcard
+// ({pagePath...}), so the path's slashes need no escaping; escaped
+// characters are decoded.
+type PagePathParam struct {
+	PagePath string `path:"pagePath" maxLength:"2048" doc:"The page's path: its slugs from the root, joined by /"`
+}
+
+type revisionIn struct {
+	SpaceID    string `path:"spaceId" maxLength:"64"`
+	RevisionID string `path:"revisionId" maxLength:"64"`
+	ReadParams
+}
+
+type revisionPageIn struct {
+	SpaceID    string `path:"spaceId" maxLength:"64"`
+	RevisionID string `path:"revisionId" maxLength:"64"`
+	PageID     string `path:"pageId" maxLength:"64"`
+	PageParams
+}
+
+type revisionPageRefIn struct {
+	SpaceID    string `path:"spaceId" maxLength:"64"`
+	RevisionID string `path:"revisionId" maxLength:"64"`
+	PageID     string `path:"pageId" maxLength:"64"`
+}
+
+type revisionFilesIn struct {
+	SpaceID    string `path:"spaceId" maxLength:"64"`
+	RevisionID string `path:"revisionId" maxLength:"64"`
+	FileListParams
+}
+
+type revisionFileIn struct {
+	SpaceID    string `path:"spaceId" maxLength:"64"`
+	RevisionID string `path:"revisionId" maxLength:"64"`
+	FileID     string `path:"fileId" maxLength:"64"`
+	ReadParams
+}
+
+type revisionPathIn struct {
+	SpaceID    string `path:"spaceId" maxLength:"64"`
+	RevisionID string `path:"revisionId" maxLength:"64"`
+	PagePathParam
+	PageParams
+}
+
+type pathIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+	PagePathParam
+	PageParams
+}
+
+type changesIn struct {
+	SpaceID    string `path:"spaceId" maxLength:"64"`
+	RevisionID string `path:"revisionId" maxLength:"64"`
+	ReadParams
+	Limit int `query:"limit" default:"10" minimum:"1" maximum:"1000" doc:"At most this many changes"`
+}
+
+type reusableIn struct {
+	SpaceID           string `path:"spaceId" maxLength:"64"`
+	RevisionID        string `path:"revisionId" maxLength:"64"`
+	ReusableContentID string `path:"reusableContentId" maxLength:"64"`
+	ReadParams
+}
+
+type documentIn struct {
+	SpaceID    string `path:"spaceId" maxLength:"64"`
+	DocumentID string `path:"documentId" maxLength:"128"`
+}
+
+// DocumentOut answers a document read.
+type DocumentOut struct {
+	Body content.JSONDocument
+}
+
+// MetaLinksOut answers a page's meta links.
+type MetaLinksOut struct {
+	Body content.MetaLinks
+}
+
+type changesOut struct {
+	Body content.SemanticChanges
+}
+
+type reusableOut struct {
+	Body content.ReusableContent
+}
+
+// registerRevisions adds the reads of a revision of a space by id, of
+// pages by path, and of documents by id.
+func registerRevisions(api *httpapi.API, s *content.Service) {
+	const tag = "Space content"
+	rev := func(ctx context.Context, spaceID, revisionID string) content.At {
+		return content.At{SpaceID: spaceID, Revision: revisionID, Bases: Bases(ctx)}
+	}
+	base := "/v1/spaces/{spaceId}/revisions/{revisionId}"
+	httpapi.Register(api, httpapi.Op{ID: "getRevisionById", Method: http.MethodGet, Path: base, Tag: tag,
+		Summary: "Get a revision of the space by id"},
+		func(ctx context.Context, in *revisionIn) (*RevisionOut, error) {
+			r, err := s.RevisionOf(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &RevisionOut{Body: r}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getRevisionSemanticChanges", Method: http.MethodGet, Path: base + "/changes", Tag: tag,
+		Summary: "List the pages a revision created, edited, moved and deleted, against its parent"},
+		func(ctx context.Context, in *changesIn) (*changesOut, error) {
+			c, err := s.SemanticChanges(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.Limit)
+			if err != nil {
+				return nil, err
+			}
+			return &changesOut{Body: c}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listPagesInRevisionById", Method: http.MethodGet, Path: base + "/pages", Tag: tag,
+		Summary: "List the pages of a revision (nested)"},
+		func(ctx context.Context, in *revisionIn) (*PagesOut, error) {
+			pages, err := s.Pages(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &PagesOut{Body: PagesList{Pages: pages}}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listFilesInRevisionById", Method: http.MethodGet, Path: base + "/files", Tag: tag,
+		Summary: "List the files of a revision"},
+		func(ctx context.Context, in *revisionFilesIn) (*FilesOut, error) {
+			p, err := s.Files(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.Request(), in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return FilesOutOf(p), nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getFileInRevisionById", Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
+		Summary: "Get a file of a revision"},
+		func(ctx context.Context, in *revisionFileIn) (*FileOut, error) {
+			f, err := s.File(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.FileID, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &FileOut{Body: f}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionById", Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
+		Summary: "Get a page of a revision"},
+		func(ctx context.Context, in *revisionPageIn) (*PageOut, error) {
+			p, err := s.Page(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PageID, in.Format, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &PageOut{Body: p}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getPageDocumentInRevisionById", Method: http.MethodGet, Path: base + "/page/{pageId}/document", Tag: tag,
+		Summary: "Get the document of a page of a revision"},
+		func(ctx context.Context, in *revisionPageRefIn) (*DocumentOut, error) {
+			d, err := s.PageDocument(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PageID)
+			if err != nil {
+				return nil, err
+			}
+			return &DocumentOut{Body: d}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listRevisionPageMetaLinks", Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
+		Summary: "Get the meta links of a page of a revision"},
+		func(ctx context.Context, in *revisionPageRefIn) (*MetaLinksOut, error) {
+			m, err := s.PageMetaLinks(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PageID)
+			if err != nil {
+				return nil, err
+			}
+			return &MetaLinksOut{Body: m}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionByPath", Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
+		Summary: "Get a page of a revision by its path"},
+		func(ctx context.Context, in *revisionPathIn) (*PageOut, error) {
+			p, err := s.PageByPath(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PagePath, in.Format, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &PageOut{Body: p}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInRevisionById", Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}", Tag: tag,
+		Summary: "Get a reusable content of a revision (Galley has none yet: not found)"},
+		func(ctx context.Context, in *reusableIn) (*reusableOut, error) {
+			r, err := s.ReusableContent(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID)
+			if err != nil {
+				return nil, err
+			}
+			return &reusableOut{Body: r}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getReusableContentDocumentInRevisionById", Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}/document", Tag: tag,
+		Summary: "Get the document of a reusable content of a revision (Galley has none yet: not found)"},
+		func(ctx context.Context, in *reusableIn) (*DocumentOut, error) {
+			if _, err := s.ReusableContent(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID); err != nil {
+				return nil, err
+			}
+			return &DocumentOut{}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getPageByPath", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/path/{pagePath...}", Tag: tag,
+		Summary: "Get a page of the space's current revision by its path"},
+		func(ctx context.Context, in *pathIn) (*PageOut, error) {
+			p, err := s.PageByPath(ctx, content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}, in.PagePath, in.Format, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &PageOut{Body: p}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listSpacePageMetaLinks", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/meta-links", Tag: tag,
+		Summary: "Get the meta links of a page of the space's current revision"},
+		func(ctx context.Context, in *pageRefIn) (*MetaLinksOut, error) {
+			m, err := s.PageMetaLinks(ctx, content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}, in.PageID)
+			if err != nil {
+				return nil, err
+			}
+			return &MetaLinksOut{Body: m}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getDocumentById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/documents/{documentId}", Tag: tag,
+		Summary: "Get a document of the space by id (a page's documentId)"},
+		func(ctx context.Context, in *documentIn) (*DocumentOut, error) {
+			d, err := s.Document(ctx, in.SpaceID, in.DocumentID)
+			if err != nil {
+				return nil, err
+			}
+			return &DocumentOut{Body: d}, nil
+		})
+}
+
+type pageRefIn struct {
+	SpaceID string `path:"spaceId" maxLength:"64"`
+	PageID  string `path:"pageId" maxLength:"64"`
+}

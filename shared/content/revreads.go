@@ -1,0 +1,98 @@
+package content
+
+import (
+	"context"
+
+	"github.com/galleydocs/galley/shared/apperr"
+)
+
+// The reads GitBook's clients make beyond the spec: a page's document
+// alone, a document by id, a page's meta links, reusable contents and the
+// semantic changes of a revision. Each checks the reading right from the
+// ids it is given (source), as the other reads do.
+
+// PageDocument reads the document of a page at at. Pages without a body
+// (groups, links) have no document: NotFound.
+func (s *Service) PageDocument(ctx context.Context, at At, pageID string) (JSONDocument, error) {
+	v, err := s.Page(ctx, at, pageID, FormatDocument, false)
+	if err != nil {
+		return JSONDocument{}, err
+	}
+	if v.Document == nil {
+		return JSONDocument{}, apperr.NotFoundf("page %s has no document", pageID)
+	}
+	return *v.Document, nil
+}
+
+// Document reads a document of a space by id. A document's id is the
+// documentId of the page that carries it (the hash of its body, see
+// Page.Document); a document is found while a page of the space's current
+// revision carries it, and is rendered as that page's (its relative links
+// resolve from that page).
+func (s *Service) Document(ctx context.Context, spaceID, documentID string) (JSONDocument, error) {
+	src, err := s.source(ctx, At{SpaceID: spaceID})
+	if err != nil {
+		return JSONDocument{}, err
+	}
+	_, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	if err != nil {
+		return JSONDocument{}, err
+	}
+	var page *Page
+	ix.Walk(func(p *Page, _ int) bool {
+		if page != nil {
+			return false
+		}
+		if p.Type == TypeDocument && p.Document == documentID {
+			page = p
+			return false
+		}
+		return true
+	})
+	if page == nil || documentID == "" {
+		return JSONDocument{}, apperr.NotFoundf("document %s not found", documentID)
+	}
+	body, err := s.Repo.Document(ctx, src.space.ID, page.Document)
+	if err != nil {
+		return JSONDocument{}, err
+	}
+	return ToDocument(body, Resolver{Index: ix, Page: page}), nil
+}
+
+// MetaLinks are a page's meta links (the reference's
+// RevisionPageMetaLinks): its canonical URL and alternates.
+type MetaLinks struct {
+	Canonical  *Ref  `json:"canonical,omitempty" doc:"The page's canonical target (none in Galley yet)"`
+	Alternates []Ref `json:"alternates" doc:"The page's alternates (none in Galley yet)"`
+}
+
+// PageMetaLinks reads the meta links of a page at at. Galley authors no
+// meta links yet: a page has none, an unknown page is not found.
+func (s *Service) PageMetaLinks(ctx context.Context, at At, pageID string) (MetaLinks, error) {
+	src, err := s.source(ctx, at)
+	if err != nil {
+		return MetaLinks{}, err
+	}
+	tr, err := s.reader(ctx, src)
+	if err != nil {
+		return MetaLinks{}, err
+	}
+	sub, _, err := tr.subtree(ctx, pageID)
+	if err != nil {
+		return MetaLinks{}, err
+	}
+	if sub == nil {
+		return MetaLinks{}, apperr.NotFoundf("page %s not found", pageID)
+	}
+	return MetaLinks{Alternates: []Ref{}}, nil
+}
+
+// ReusableContent reads a reusable content of a revision. Galley has no
+// reusable contents yet: after the right and the revision are checked,
+// every id is not found.
+func (s *Service) ReusableContent(ctx context.Context, at At, id string) (ReusableContent, error) {
+	if _, err := s.source(ctx, at); err != nil {
+		return ReusableContent{}, err
+	}
+	return ReusableContent{}, apperr.NotFoundf("reusable content %s not found", id)
+}
