@@ -74,7 +74,7 @@ const update = await step('updateChangeRequestContent', async () =>
         ],
     }, { compat: false })).data);
 assert.equal(update.changeRequest.id, cr.id);
-assert.equal(update.changes.length, 3);
+assert.equal(update.changes.length, 2); // one per page (files are in insertedFiles)
 assert.equal(update.insertedFiles?.length, 1);
 
 await step('submitChangeRequestReview', () =>
@@ -103,10 +103,13 @@ assert.equal(byRevPath.title, 'Getting started');
 
 const site = await step('createSite', async () => (await admin.orgs.createSite(org.id, { title: 'Acme Docs' })).data);
 await step('addSpaceToSite', () => admin.orgs.addSpaceToSite(org.id, site.id, { spaceId: space.id }));
-await step('updateSiteCustomizationById', () =>
-    admin.orgs.updateSiteCustomizationById(org.id, site.id, {
-        title: 'Acme handbook', styling: { primaryColor: { light: '#346DDB', dark: '#346DDB' } },
-    }));
+// GitBook's PUT takes the whole settings: read them, change, write back.
+const custom = await step('getSiteCustomizationById', async () => (await admin.orgs.getSiteCustomizationById(org.id, site.id)).data);
+const { updatedAt, ...settings } = custom;
+settings.styling.primaryColor = { light: '#0F766E', dark: '#5EEAD4' };
+const customized = await step('updateSiteCustomizationById', async () =>
+    (await admin.orgs.updateSiteCustomizationById(org.id, site.id, settings)).data);
+assert.equal(customized.styling.primaryColor.light, '#0F766E');
 const published = await step('publishSite', async () => (await admin.orgs.publishSite(org.id, site.id)).data);
 const siteURL = (published.urls?.published ?? (await admin.orgs.getSiteById(org.id, site.id)).data.urls.published);
 assert.ok(siteURL, 'a published site has urls.published');
