@@ -91,10 +91,20 @@ var mergeable = map[string]bool{
 // member (the base's value, or the default, shows again), an object of a
 // section merges member by member, any other value replaces.
 func MergeCustomization(base, override map[string]any) map[string]any {
-	return merge(base, override, "")
+	return merge(base, override, "", false)
 }
 
-func merge(base, over map[string]any, at string) map[string]any {
+// patchOverride applies a PATCH to a site space's override: nulls remove
+// the override of a member, so that the site's value shows again; a
+// section left empty goes.
+func patchOverride(old, patch map[string]any, at string) map[string]any {
+	return merge(old, patch, at, true)
+}
+
+// merge applies over to base: a null removes a member, an object of a
+// mergeable section (by path from the root) merges member by member (and,
+// with prune, goes when it ends up empty), any other value replaces.
+func merge(base, over map[string]any, at string, prune bool) map[string]any {
 	out := make(map[string]any, len(base)+len(over))
 	for k, v := range base {
 		out[k] = v
@@ -110,33 +120,7 @@ func merge(base, over map[string]any, at string) map[string]any {
 			delete(out, k)
 		case isObj && mergeable[path]:
 			b, _ := out[k].(map[string]any)
-			out[k] = merge(b, sub, path)
-		default:
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// patchOverride applies a PATCH to a site space's override: nulls remove
-// the override of a member, so that the site's value shows again.
-func patchOverride(old, patch map[string]any, at string) map[string]any {
-	out := make(map[string]any, len(old)+len(patch))
-	for k, v := range old {
-		out[k] = v
-	}
-	for k, v := range patch {
-		path := k
-		if at != "" {
-			path = at + "." + k
-		}
-		sub, isObj := v.(map[string]any)
-		switch {
-		case v == nil:
-			delete(out, k)
-		case isObj && mergeable[path]:
-			b, _ := out[k].(map[string]any)
-			if m := patchOverride(b, sub, path); len(m) > 0 {
+			if m := merge(b, sub, path, prune); len(m) > 0 || !prune {
 				out[k] = m
 			} else {
 				delete(out, k)

@@ -211,11 +211,7 @@ func lookup(doc map[string]any, ref string) map[string]any {
 // in place: `nullable: true` admits null; boolean exclusiveMinimum and
 // exclusiveMaximum become numeric.
 func convert30(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, child := range x {
-			convert30(child)
-		}
+	eachObject(v, func(x map[string]any) {
 		if n, ok := x["nullable"].(bool); ok {
 			delete(x, "nullable")
 			if n {
@@ -250,9 +246,20 @@ func convert30(v any) {
 				}
 			}
 		}
+	})
+}
+
+// eachObject calls fn on every object of a JSON value, children first.
+func eachObject(v any, fn func(map[string]any)) {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, child := range x {
+			eachObject(child, fn)
+		}
+		fn(x)
 	case []any:
 		for _, child := range x {
-			convert30(child)
+			eachObject(child, fn)
 		}
 	}
 }
@@ -264,19 +271,15 @@ func convert30(v any) {
 // them) could never validate. It is read as meant: neither markdown nor
 // document.
 func emptyDocumentAsNoContent(doc map[string]any) {
-	for _, comps := range []string{"schemas"} {
-		c, _ := doc["components"].(map[string]any)
-		schemas, _ := c[comps].(map[string]any)
-		d, _ := schemas["Document"].(map[string]any)
-		for _, key := range []string{"anyOf", "oneOf"} {
-			branches, _ := d[key].([]any)
-			for i, b := range branches {
-				m, _ := b.(map[string]any)
-				props, _ := m["properties"].(map[string]any)
-				if m != nil && m["additionalProperties"] == false && len(props) == 0 {
-					branches[i] = map[string]any{"not": map[string]any{"anyOf": []any{
-						map[string]any{"required": []any{"markdown"}}, map[string]any{"required": []any{"document"}}}}}
-				}
+	d := lookup(doc, "#/components/schemas/Document")
+	for _, key := range []string{"anyOf", "oneOf"} {
+		branches, _ := d[key].([]any)
+		for i, b := range branches {
+			m, _ := b.(map[string]any)
+			props, _ := m["properties"].(map[string]any)
+			if m != nil && m["additionalProperties"] == false && len(props) == 0 {
+				branches[i] = map[string]any{"not": map[string]any{"anyOf": []any{
+					map[string]any{"required": []any{"markdown"}}, map[string]any{"required": []any{"document"}}}}}
 			}
 		}
 	}
@@ -284,32 +287,20 @@ func emptyDocumentAsNoContent(doc map[string]any) {
 
 // oneOfAsAnyOf renames every oneOf to anyOf, in place.
 func oneOfAsAnyOf(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, child := range x {
-			oneOfAsAnyOf(child)
-		}
+	eachObject(v, func(x map[string]any) {
 		if o, ok := x["oneOf"]; ok {
 			if _, clash := x["anyOf"]; !clash {
 				delete(x, "oneOf")
 				x["anyOf"] = o
 			}
 		}
-	case []any:
-		for _, child := range x {
-			oneOfAsAnyOf(child)
-		}
-	}
+	})
 }
 
 // dropUndefinedRequired removes, in every schema with properties, the
 // required names that are not among them.
 func dropUndefinedRequired(v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		for _, child := range x {
-			dropUndefinedRequired(child)
-		}
+	eachObject(v, func(x map[string]any) {
 		props, ok := x["properties"].(map[string]any)
 		req, ok2 := x["required"].([]any)
 		if !ok || !ok2 {
@@ -322,11 +313,7 @@ func dropUndefinedRequired(v any) {
 			}
 		}
 		x["required"] = kept
-	case []any:
-		for _, child := range x {
-			dropUndefinedRequired(child)
-		}
-	}
+	})
 }
 
 // lenientRegexp compiles patterns with Go's regexp; a pattern Go cannot
