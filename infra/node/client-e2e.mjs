@@ -77,11 +77,39 @@ assert.equal(update.changeRequest.id, cr.id);
 assert.equal(update.changes.length, 2); // one per page (files are in insertedFiles)
 assert.equal(update.insertedFiles?.length, 1);
 
-await step('submitChangeRequestReview', () =>
-    reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' }));
+// The space asks for an approving review before a merge.
+const ruled = await step('updateSpaceById (mergeRules)', async () =>
+    (await writer.api.spaces.updateSpaceById(space.id, {
+        mergeRules: { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review' }] },
+    })).data);
+assert.equal(ruled.mergeRules.type, 'rules');
+await step('mergeChangeRequest (refused: no review yet)', async () => {
+    try {
+        await writer.api.spaces.mergeChangeRequest(space.id, cr.id);
+    } catch (err) {
+        assert.equal(err?.statusCode ?? err?.response?.status, 409, `refusal status: ${err}`);
+        return;
+    }
+    throw new Error('merged without the review the rules ask for');
+});
+const asked = await step('requestReviewersForChangeRequest', async () =>
+    (await writer.api.spaces.requestReviewersForChangeRequest(space.id, cr.id, { users: [reviewer.user.id] })).data);
+assert.equal(asked.users[0].user.id, reviewer.user.id);
+const pending = await step('getRequestedReviewersByChangeRequestId', async () =>
+    (await reviewer.api.spaces.getRequestedReviewersByChangeRequestId(space.id, cr.id)).data);
+assert.equal(pending.items.length, 1);
+const review = await step('submitChangeRequestReview', async () =>
+    (await reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, {
+        status: 'approved', comment: { markdown: 'Clear and short.' },
+    })).data);
+assert.equal(review.requestedBy?.id, writer.user.id);
+assert.equal(review.comment?.target?.review, review.id);
 const reviews = await step('getReviewsByChangeRequestId', async () =>
     (await writer.api.spaces.getReviewsByChangeRequestId(space.id, cr.id)).data);
 assert.equal(reviews.items.length, 1);
+const one = await step('getChangeRequestReviewById', async () =>
+    (await writer.api.spaces.getChangeRequestReviewById(space.id, cr.id, review.id)).data);
+assert.equal(one.status, 'approved');
 
 const merged = await step('mergeChangeRequest', async () => (await writer.api.spaces.mergeChangeRequest(space.id, cr.id)).data);
 assert.equal(merged.result, 'merge');

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
@@ -39,7 +38,7 @@ type fixture struct {
 	org                                              model.Organization
 	space                                            string
 	admin, editor, reviewer, reader, guest, outsider string
-	editorID                                         string
+	editorID, reviewerID, readerID                   string
 }
 
 func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
@@ -48,7 +47,7 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaceshttp.Register(api, spaces.New(k.Deps))
 	contenthttp.Register(api, content.New(k.Deps))
-	changerequestshttp.Register(api, changerequests.New(k.Deps))
+	changerequestshttp.Routes(api, k.Deps)
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")
 	ue, te := k.User("eddie")
@@ -57,7 +56,7 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	ug, tg := k.User("gus")
 	_, to := k.User("olga")
 	f.admin, f.editor, f.reviewer, f.reader, f.guest, f.outsider = ta, te, tv, tr, tg, to
-	f.editorID = ue.ID
+	f.editorID, f.reviewerID, f.readerID = ue.ID, uv.ID, ur.ID
 	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ue.ID: model.RoleEdit, uv.ID: model.RoleReview,
 		ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
 	ctx := access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID})

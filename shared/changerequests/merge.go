@@ -7,7 +7,9 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -100,7 +102,16 @@ func (s *Service) newRevision(spaceID, typ, tree string, parents []string) model
 // concurrent merges never lose a change. Overlapping edits change nothing
 // and answer the conflicts.
 func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error) {
-	if _, _, err := s.content.Space(ctx, spaceID, access.MergeContent); err != nil {
+	userID, err := caller(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	space, _, err := s.content.Space(ctx, spaceID, access.MergeContent)
+	if err != nil {
+		return Result{}, err
+	}
+	rules, err := s.mergeRules(ctx, space)
+	if err != nil {
 		return Result{}, err
 	}
 	var out Result
@@ -113,7 +124,7 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		base, ours, theirs, tree string
 		conflicts                []content.Conflict
 	}
-	err := store.Retry(ctx, func() error {
+	err = store.Retry(ctx, func() error {
 		cr, v, err := s.read(ctx, spaceID, ref)
 		if err != nil {
 			return err
@@ -123,6 +134,9 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		}
 		old, sp, err := s.readSpace(ctx, spaceID)
 		if err != nil {
+			return err
+		}
+		if err := s.checkRules(ctx, rules, cr, sp, userID); err != nil {
 			return err
 		}
 		if !made.ok || made.base != cr.Base() || made.ours != sp.Revision || made.theirs != cr.Revision {
@@ -151,6 +165,32 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		return nil
 	})
 	return out, err
+}
+
+// mergeRules reads the merge rules that apply to a space's requests: its
+// own, or its organization's.
+func (s *Service) mergeRules(ctx context.Context, sp model.Space) (model.MergeRules, error) {
+	if sp.MergeRules != nil && sp.MergeRules.Type != model.MergeRulesInherit {
+		return *sp.MergeRules, nil
+	}
+	org, _, err := orgs.ReadOrg(ctx, s.d.Store, sp.OrgID)
+	if err != nil {
+		return model.MergeRules{}, err
+	}
+	return mergerules.Effective(sp.MergeRules, org.MergeRules), nil
+}
+
+// checkRules refuses (409) a merge the rules do not allow yet.
+func (s *Service) checkRules(ctx context.Context, rules model.MergeRules, cr model.ChangeRequest, sp model.Space, userID string) error {
+	if rules.Type != model.MergeRulesRules {
+		return nil
+	}
+	reviews, pending, err := s.currentReviews(ctx, cr.SpaceID, cr.ID)
+	if err != nil {
+		return err
+	}
+	return mergerules.Check(rules, mergerules.Facts{Merger: userID, Author: cr.CreatedBy, Subject: cr.Subject,
+		UpToDate: cr.Base() == sp.Revision, Reviews: reviews, Pending: pending})
 }
 
 // UpdateFromSpace brings the space's changes into a draft or open request: the

@@ -49,6 +49,8 @@ type Service struct {
 	d       *deps.Deps
 	content *content.Service
 	repo    *content.Repo
+	// commenter posts reviews' comments; nil refuses them.
+	commenter ReviewCommenter
 }
 
 // New returns the change requests service.

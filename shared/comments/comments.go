@@ -24,6 +24,9 @@ type NewComment struct {
 	Body *string
 	// Page and Node are the target ("" for none); a node needs its page.
 	Page, Node string
+	// Review is the change request review the comment goes with ("" for
+	// none).
+	Review string
 }
 
 // Change is the input of Update: what is nil or empty is left as it is.
@@ -87,7 +90,7 @@ func (s *Service) Create(ctx context.Context, w Where, in NewComment) (*Thread, 
 	}
 	now := s.d.Clock()
 	c := model.Comment{ID: ids.New(now), SpaceID: t.Space.ID, PostedBy: t.UserID, PostedAt: now, Body: in.Body,
-		Revision: t.Revision(), Node: in.Node, Status: model.CommentOpen}
+		Revision: t.Revision(), Node: in.Node, Status: model.CommentOpen, Review: in.Review}
 	if t.CR != nil {
 		c.ChangeRequestID = t.CR.ID
 	}
@@ -115,6 +118,17 @@ func (s *Service) Create(ctx context.Context, w Where, in NewComment) (*Thread, 
 		return nil, model.Comment{}, err
 	}
 	return t, c, nil
+}
+
+// PostReviewComment posts the comment given with a change request's review
+// (changerequests.ReviewCommenter): a comment in the request whose target
+// names the review.
+func (s *Service) PostReviewComment(ctx context.Context, spaceID, changeRequestID, reviewID, markdown string) (string, error) {
+	if len([]rune(markdown)) > MaxBody {
+		return "", apperr.Field("comment", "at most %d characters", MaxBody)
+	}
+	_, c, err := s.Create(ctx, Where{Space: spaceID, ChangeRequest: changeRequestID}, NewComment{Body: &markdown, Review: reviewID})
+	return c.ID, err
 }
 
 // read reads a comment of t and its version.

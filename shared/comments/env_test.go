@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/comments/commentshttp"
@@ -59,7 +58,7 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaceshttp.Register(api, spaces.New(k.Deps))
 	contenthttp.Register(api, content.New(k.Deps))
-	changerequestshttp.Register(api, changerequests.New(k.Deps))
+	changerequestshttp.Routes(api, k.Deps)
 	commentshttp.Register(api, comments.New(k.Deps))
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")

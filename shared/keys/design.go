@@ -108,6 +108,13 @@ func Design() []Entity {
 		{Name: "Change request contributor copy", PK: "SPACE#<spaceId>", SK: "CRBY#<userId>#<changeRequestId>", GSI1: "SPACE#<spaceId>#CRBY#<userId>#<status> / <number>", Patterns: []Pattern{
 			{"List a contributor's change requests of a status (newest first)", "GSI1", "GSI1PK = SPACE#<spaceId>#CRBY#<userId>#<status>"},
 		}},
+		{Name: "Change request review", PK: "SPACE#<spaceId>", SK: "CRREVIEW#<changeRequestId>#<reviewId>", Patterns: []Pattern{
+			{"Get a review", "table", "PK = SPACE#<spaceId> AND SK = CRREVIEW#<changeRequestId>#<reviewId>"},
+			{"List a change request's reviews (submission order)", "table", "PK = SPACE#<spaceId> AND begins_with(SK, CRREVIEW#<changeRequestId>#)"},
+		}},
+		{Name: "Review request", PK: "SPACE#<spaceId>", SK: "CRREQ#<changeRequestId>#<userId>", Patterns: []Pattern{
+			{"List a change request's pending review requests; one per user", "table", "PK = SPACE#<spaceId> AND begins_with(SK, CRREQ#<changeRequestId>#)"},
+		}},
 		{Name: "Space comment", PK: "SPACE#<spaceId>#COMMENTS", SK: "COMMENT#<commentId>", GSI1: "SPACE#<spaceId>#COMMENTS#<status> / <commentId>",
 			GSI2: "SPACE#<spaceId>#COMMENTS#PAGE#<pageId> / <commentId> (comments on a page only)", Patterns: []Pattern{
 				{"Get a comment of a space's content", "table", "PK = SPACE#<spaceId>#COMMENTS AND SK = COMMENT#<commentId>"},

@@ -302,6 +302,25 @@ func ContributorChangeRequests(spaceID, userID, status string) string {
 	return "SPACE#" + spaceID + "#CRBY#" + userID + "#" + status
 }
 
+// ChangeRequestReview is a review of a change request. Review ids sort by
+// submission time.
+func ChangeRequestReview(spaceID, changeRequestID, reviewID string) Key {
+	return Key{"SPACE#" + spaceID, ReviewPrefix(changeRequestID) + reviewID}
+}
+
+// ReviewPrefix is the sort-key prefix of a change request's reviews.
+func ReviewPrefix(changeRequestID string) string { return "CRREVIEW#" + changeRequestID + "#" }
+
+// ReviewRequest is a pending request for a user's review of a change
+// request.
+func ReviewRequest(spaceID, changeRequestID, userID string) Key {
+	return Key{"SPACE#" + spaceID, ReviewRequestPrefix(changeRequestID) + userID}
+}
+
+// ReviewRequestPrefix is the sort-key prefix of a change request's pending
+// review requests.
+func ReviewRequestPrefix(changeRequestID string) string { return "CRREQ#" + changeRequestID + "#" }
+
 // number10 writes n with ten digits, so that numbers sort as strings.
 func number10(n int) string {
 	b := []byte("0000000000")

@@ -11,7 +11,7 @@ func render(pattern string) string {
 	r := strings.NewReplacer("<userId>", "u1", "<orgId>", "o1", "<email>", "a@b.c", "<sha256(secret)>", "h1",
 		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1", "<changeRequestId>", "c1", "<status>", "open", "<number>", "0000000007",
 		"<siteId>", "si1", "<basename>", "docs", "<state>", "live", "<kind>", "E", "<source>", "/old", "<redirectId>", "rd1", "<origin>", "docs.example.com/help",
-		"<commentId>", "cm1", "<replyId>", "rp1", "<pageId>", "p1", " (comments on a page only)", "",
+		"<commentId>", "cm1", "<replyId>", "rp1", "<reviewId>", "rv1", "<pageId>", "p1", " (comments on a page only)", "",
 		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1",
 		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION>", "REQUEST", "<messageId>", "id-1",
@@ -61,6 +61,8 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Used SAML id"] = SAMLUsed("o1", "2026-01-01T00:10:00.000Z", "REQUEST", "id-1")
 	primary["Change request number"] = ChangeRequestNumber("s1", 7)
 	primary["Change request contributor copy"] = ChangeRequestContributor("s1", "u1", "c1")
+	primary["Change request review"] = ChangeRequestReview("s1", "c1", "rv1")
+	primary["Review request"] = ReviewRequest("s1", "c1", "u1")
 	primary["Site"] = Site("si1")
 	primary["Site adaptive schema"] = SiteAdaptiveSchema("si1")
 	primary["Site basename reservation"] = SiteBasename("o1", "docs")

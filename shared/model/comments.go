@@ -15,10 +15,12 @@ type Comment struct {
 	ID      string `json:"id"`
 	SpaceID string `json:"spaceId"`
 	// ChangeRequestID is set for a comment made in a change request.
-	ChangeRequestID string     `json:"changeRequestId,omitempty"`
-	PostedBy        string     `json:"postedBy"`
-	PostedAt        time.Time  `json:"postedAt"`
-	EditedAt        *time.Time `json:"editedAt,omitempty"`
+	ChangeRequestID string `json:"changeRequestId,omitempty"`
+	// Review is the review the comment was posted with, "" for none.
+	Review   string     `json:"review,omitempty"`
+	PostedBy string     `json:"postedBy"`
+	PostedAt time.Time  `json:"postedAt"`
+	EditedAt *time.Time `json:"editedAt,omitempty"`
 	// Body is markdown; nil is the empty body ({}).
 	Body *string `json:"body,omitempty"`
 	// Revision is the revision the target was found in when posted: the

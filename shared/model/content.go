@@ -55,3 +55,61 @@ func (c ChangeRequest) Base() string {
 
 // Active reports whether the request still accepts changes.
 func (c ChangeRequest) Active() bool { return c.Status == CRDraft || c.Status == CROpen }
+
+// Review statuses (the reference's ChangeRequestReviewStatus).
+const (
+	ReviewApproved         = "approved"
+	ReviewChangesRequested = "changes-requested"
+)
+
+// Review is a reviewer's verdict on a change request at one of its
+// revisions.
+type Review struct {
+	ID              string `json:"id"`
+	SpaceID         string `json:"spaceId"`
+	ChangeRequestID string `json:"changeRequestId"`
+	// Revision is the request's revision when it was reviewed.
+	Revision string `json:"revision"`
+	Reviewer string `json:"reviewer"`
+	// RequestedBy is who asked for the review, "" when nobody did.
+	RequestedBy string `json:"requestedBy,omitempty"`
+	Status      string `json:"status"`
+	// Outdated is set when the reviewer reviews again or is asked again.
+	Outdated bool `json:"outdated"`
+	// Comment is the id of the comment posted with the review in the
+	// change request's comments, "" for none.
+	Comment   string    `json:"comment,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// ReviewRequest is a pending request for a user's review.
+type ReviewRequest struct {
+	SpaceID         string    `json:"spaceId"`
+	ChangeRequestID string    `json:"changeRequestId"`
+	User            string    `json:"user"`
+	RequestedBy     string    `json:"requestedBy"`
+	Revision        string    `json:"revision"`
+	CreatedAt       time.Time `json:"createdAt"`
+}
+
+// Merge rules configuration types (the reference's MergeRules*
+// configurations): a space inherits its organization's by default; an
+// organization has none by default.
+const (
+	MergeRulesInherit = "inherit"
+	MergeRulesNone    = "none"
+	MergeRulesRules   = "rules"
+)
+
+// MergeRules says what a change request needs before it may be merged.
+type MergeRules struct {
+	Type  string      `json:"type"`
+	Rules []MergeRule `json:"rules,omitempty"`
+}
+
+// MergeRule is one rule; Users is set for the rules that name users.
+type MergeRule struct {
+	Rule  string   `json:"rule"`
+	Users []string `json:"users,omitempty"`
+}

@@ -56,6 +56,9 @@ type Organization struct {
 	AI             bool         `json:"ai"`
 	InviteLinks    bool         `json:"inviteLinks"`
 	Plan           string       `json:"plan"`
+	// MergeRules apply to the change requests of spaces that inherit them;
+	// nil is none.
+	MergeRules *MergeRules `json:"mergeRules,omitempty"`
 }
 
 // Member is a user's membership of an organization.
@@ -134,6 +137,8 @@ type Space struct {
 	ChangeRequests      int `json:"changeRequests"`
 	ChangeRequestsOpen  int `json:"changeRequestsOpen"`
 	ChangeRequestsDraft int `json:"changeRequestsDraft"`
+	// MergeRules are the space's own; nil inherits the organization's.
+	MergeRules *MergeRules `json:"mergeRules,omitempty"`
 }
 
 // Revision is an immutable snapshot of a space's content. A new space starts

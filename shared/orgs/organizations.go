@@ -13,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
@@ -73,6 +74,8 @@ type OrganizationPatch struct {
 	Logo                *string // "" clears it
 	SSO, AI             *bool
 	InviteLinks         *bool
+	// MergeRules replaces the organization's merge rules.
+	MergeRules *model.MergeRules
 }
 
 // CreateOrganization makes an organization whose only member, an admin, is
@@ -214,8 +217,20 @@ func (s *Service) UpdateOrganization(ctx context.Context, orgID string, p Organi
 			return OrgForCaller{}, apperr.Field("logo", "%v", err)
 		}
 	}
+	if p.MergeRules != nil {
+		if err := mergerules.Validate("mergeRules", *p.MergeRules, false); err != nil {
+			return OrgForCaller{}, err
+		}
+	}
 	o, err := records.Update(ctx, s.d.Store, keys.Org(orgID), nil, func(o *model.Organization) ([]store.Op, error) {
 		var ops []store.Op
+		if p.MergeRules != nil {
+			r := *p.MergeRules
+			o.MergeRules = &r
+			if r.Type == model.MergeRulesNone {
+				o.MergeRules = nil
+			}
+		}
 		if p.Title != nil {
 			o.Title = title
 		}

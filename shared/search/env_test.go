@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -79,7 +78,7 @@ func newAPI(f *fixture) *httpapi.API {
 	k := f.kit
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaceshttp.Register(api, spaces.New(k.Deps))
-	changerequestshttp.Register(api, changerequests.New(k.Deps))
+	changerequestshttp.Routes(api, k.Deps)
 	searchhttp.Register(api, f.svc)
 	return api
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
@@ -57,6 +58,8 @@ type Change struct {
 	ClearIcon    bool
 	// Parent moves the space to the end of this collection ("" the top level).
 	Parent *string
+	// MergeRules replaces the space's merge rules.
+	MergeRules *model.MergeRules
 }
 
 // Page is one page of spaces.
@@ -277,6 +280,16 @@ func (s *Service) Update(ctx context.Context, spaceID string, ch Change) (model.
 		}
 		if ch.DefaultLevel != nil {
 			sp.DefaultLevel = *ch.DefaultLevel
+		}
+		if ch.MergeRules != nil {
+			if err := mergerules.Validate("mergeRules", *ch.MergeRules, true); err != nil {
+				return err
+			}
+			r := *ch.MergeRules
+			sp.MergeRules = &r
+			if r.Type == model.MergeRulesInherit {
+				sp.MergeRules = nil
+			}
 		}
 		switch {
 		case ch.Emoji != nil:

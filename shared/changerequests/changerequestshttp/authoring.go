@@ -230,23 +230,11 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 			}
 		}
 		if d := c.Document; d != nil {
-			switch {
-			case d.Markdown != nil && d.Document != nil:
-				return b, apperr.Field(field("document"), "give markdown or document, not both")
-			case d.Markdown != nil:
-				md := *d.Markdown
-				ch.Markdown = &md
-			case d.Document != nil:
-				md, err := content.MarkdownOfDocument(d.Document)
-				if err != nil {
-					return b, apperr.Field(field("document.document"), "%s", err.Error())
-				}
-				ch.Markdown = &md
-			default:
-				// {}: an empty document.
-				empty := ""
-				ch.Markdown = &empty
+			md, err := d.markdown(field("document")) // {}: an empty document
+			if err != nil {
+				return b, err
 			}
+			ch.Markdown = &md
 		}
 		b.Changes[i] = ch
 		for j, f := range c.Files {

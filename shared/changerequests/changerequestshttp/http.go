@@ -10,6 +10,7 @@ import (
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/deps"
@@ -89,11 +90,16 @@ func views(ctx context.Context, s *changerequests.Service, crs []model.ChangeReq
 	return out, nil
 }
 
-// Routes adds the changerequests family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, changerequests.New(d)) }
+// Routes adds the changerequests family's operations, on the service built
+// from d; reviews' comments go through the comments family's service.
+func Routes(api *httpapi.API, d *deps.Deps) {
+	cs := comments.New(d)
+	Register(api, changerequests.New(d).WithReviewComments(cs), cs)
+}
 
-// Register adds the change requests family's operations.
-func Register(api *httpapi.API, s *changerequests.Service) {
+// Register adds the change requests family's operations; cs renders the
+// comments posted with reviews.
+func Register(api *httpapi.API, s *changerequests.Service, cs *comments.Service) {
 	const tag = "Change requests"
 	base := "/v1/spaces/{spaceId}/change-requests"
 	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestsForSpace", Method: http.MethodGet, Path: base, Tag: tag,
@@ -107,7 +113,7 @@ func Register(api *httpapi.API, s *changerequests.Service) {
 			if err != nil {
 				return nil, err
 			}
-			list := httpapi.ListPage(paging.Page[content.ChangeRequest]{Items: items, Next: p.Next}, func(v content.ChangeRequest) content.ChangeRequest { return v })
+			list := httpapi.ListPage(paging.Page[content.ChangeRequest]{Items: items, Next: p.Next}, same)
 			return &listOut{Body: list}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createChangeRequest", Method: http.MethodPost, Path: base, Tag: tag,
@@ -158,4 +164,5 @@ func Register(api *httpapi.API, s *changerequests.Service) {
 	registerContent(api, s)
 	registerLinks(api, s)
 	registerPDF(api, s)
+	registerReviews(api, s, cs)
 }

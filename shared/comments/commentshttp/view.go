@@ -64,6 +64,7 @@ type CommentDocument struct {
 type CommentTarget struct {
 	Node          *CommentNode       `json:"node,omitempty"`
 	ChangeRequest string             `json:"changeRequest,omitempty" doc:"The change request the comment was made in"`
+	Review        string             `json:"review,omitempty" doc:"The review the comment was posted with"`
 	Page          *CommentTargetPage `json:"page,omitempty"`
 	Space         string             `json:"space"`
 	Revision      string             `json:"revision" doc:"The revision the target was found in when the comment was posted"`
@@ -221,7 +222,7 @@ func (r *renderer) comment(c model.Comment) (Comment, error) {
 		return Comment{}, err
 	}
 	v := Comment{Object: "comment", ID: c.ID, PostedBy: by, PostedAt: c.PostedAt, EditedAt: c.EditedAt, Reactions: rs,
-		Replies: c.Replies, Body: r.body(c.Body), Target: CommentTarget{ChangeRequest: c.ChangeRequestID, Space: c.SpaceID, Revision: c.Revision},
+		Replies: c.Replies, Body: r.body(c.Body), Target: CommentTarget{ChangeRequest: c.ChangeRequestID, Review: c.Review, Space: c.SpaceID, Revision: c.Revision},
 		URLs: CommentURLs{Location: r.base() + c.ID}, Permissions: r.permissions(c.PostedBy), Status: c.Status}
 	v.Repliers = make([]UserContributor, 0, len(c.Repliers))
 	for _, x := range c.Repliers {
@@ -247,6 +248,16 @@ func (r *renderer) comment(c model.Comment) (Comment, error) {
 		v.ResolvedAt, v.ResolvedBy = c.ResolvedAt, &rb
 	}
 	return v, nil
+}
+
+// Render renders one comment of a change request's thread for the caller
+// (the review answers embed their comment); format is markdown or document.
+func Render(ctx context.Context, s *comments.Service, spaceID, changeRequestID, commentID, format string) (Comment, error) {
+	t, c, err := s.Get(ctx, comments.Where{Space: spaceID, ChangeRequest: changeRequestID}, commentID)
+	if err != nil {
+		return Comment{}, err
+	}
+	return newRenderer(ctx, s, t, format).comment(c)
 }
 
 // reply renders a reply.

@@ -14,21 +14,6 @@ var deviations = map[string]string{
 	"old:listTranslations": spec, "new:listTranslations": spec,
 	"old:updateTranslation": spec, "new:updateTranslation": spec,
 
-	// mergeRules (the current document requires it on spaces and
-	// organizations) comes with change-request reviews (issue 13, item 4).
-	"new:createSpace": mergeRules, "new:getSpaceById": mergeRules, "new:updateSpaceById": mergeRules,
-	"new:restoreSpace": mergeRules, "new:listSpacesInOrganizationById": mergeRules,
-	"new:listSpacesInCollectionById": mergeRules, "new:listSpacesForOrganizationMember": mergeRules,
-	"new:createOrganization": mergeRules, "new:getOrganizationById": mergeRules,
-	"new:updateOrganizationById": mergeRules, "new:listOrganizationsForAuthenticatedUser": mergeRules,
-	"new:getOrganizationsForEmailDomain": mergeRules,
-	// ...and on the spaces embedded in sites' answers.
-	"new:addSectionGroupToSite": mergeRules, "new:addSectionToSite": mergeRules, "new:addSpaceToSite": mergeRules,
-	"new:getPublishedContentSite": mergeRules, "new:getSiteStructure": mergeRules, "new:listSiteSectionGroups": mergeRules,
-	"new:listSiteSections": mergeRules, "new:listSiteSpaces": mergeRules, "new:moveSiteSection": mergeRules,
-	"new:moveSiteSectionGroup": mergeRules, "new:moveSiteSpace": mergeRules, "new:updateSiteSectionById": mergeRules,
-	"new:updateSiteSpaceById": mergeRules, "new:addSectionToGroup": mergeRules,
-
 	// The published view's customizations follow the current document
 	// (they are beyond the spec): its themes allow "system" and it dropped
 	// the pdf and git settings and two page actions 0.130.0 required.
@@ -58,10 +43,9 @@ var deviations = map[string]string{
 }
 
 const (
-	spec       = "the spec's shape differs"
-	mergeRules = "mergeRules"
-	adaptive   = "adaptive schema properties without description"
-	openapi    = "OpenAPI spec fields"
+	spec     = "the spec's shape differs"
+	adaptive = "adaptive schema properties without description"
+	openapi  = "OpenAPI spec fields"
 	// linkRevisions: see the links above.
 	linkRevisions = "a revision summary in links' versionContext"
 )

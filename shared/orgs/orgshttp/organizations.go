@@ -9,6 +9,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 )
@@ -33,6 +34,7 @@ type Organization struct {
 	URLs           OrganizationURLs            `json:"urls"`
 	Trial          OrganizationTrial           `json:"trial"`
 	Permissions    access.OrgPermissions       `json:"permissions"`
+	MergeRules     mergerules.OrgConfig        `json:"mergeRules"`
 }
 
 // OrganizationDefaultContent points at the content shown by default.
@@ -63,7 +65,7 @@ func ViewOrganization(ctx context.Context, o orgs.OrgForCaller) Organization {
 		URLs: OrganizationURLs{Location: httpapi.APIURL(ctx) + "/v1/orgs/" + o.Org.ID, App: httpapi.AppURL(ctx) + "/o/" + o.Org.ID,
 			Logo: o.Org.Logo},
 		Trial:       OrganizationTrial{Status: "notapplicable"},
-		Permissions: o.Permissions()}
+		Permissions: o.Permissions(), MergeRules: mergerules.OrgView(o.Org.MergeRules)}
 	if v.EmailDomains == nil {
 		v.EmailDomains = []string{}
 	}
@@ -101,6 +103,7 @@ type UpdateOrganizationBody struct {
 	SSO            *bool                       `json:"sso,omitempty"`
 	AI             *bool                       `json:"ai,omitempty"`
 	InviteLinks    *bool                       `json:"inviteLinks,omitempty"`
+	MergeRules     *mergerules.OrgConfig       `json:"mergeRules,omitempty" doc:"What change requests of spaces that inherit need before they are merged"`
 	Nulls          httpapi.Nulls               `json:"-"`
 }
 
@@ -117,7 +120,7 @@ var _ json.Unmarshaler = (*UpdateOrganizationBody)(nil)
 // patch turns the body into the service's change, refusing null where a
 // field cannot be removed.
 func (b UpdateOrganizationBody) patch() (orgs.OrganizationPatch, error) {
-	for _, f := range []string{"title", "emailDomains", "hostname", "sso", "ai", "inviteLinks"} {
+	for _, f := range []string{"title", "emailDomains", "hostname", "sso", "ai", "inviteLinks", "mergeRules"} {
 		if b.Nulls.Has(f) {
 			return orgs.OrganizationPatch{}, apperr.Field(f, "may not be null")
 		}
@@ -125,6 +128,10 @@ func (b UpdateOrganizationBody) patch() (orgs.OrganizationPatch, error) {
 	p := orgs.OrganizationPatch{Title: b.Title, Hostname: b.Hostname, SSO: b.SSO, AI: b.AI, InviteLinks: b.InviteLinks, Logo: b.Logo}
 	if b.EmailDomains != nil {
 		p.EmailDomains = &b.EmailDomains
+	}
+	if b.MergeRules != nil {
+		r := mergerules.ToModel(b.MergeRules.Type, b.MergeRules.Rules)
+		p.MergeRules = &r
 	}
 	if b.DefaultRole != nil || b.Nulls.Has("defaultRole") {
 		r := roleOf(b.DefaultRole)

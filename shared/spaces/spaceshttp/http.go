@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces"
@@ -38,6 +39,7 @@ type Space struct {
 	ChangeRequestsOpen  int                     `json:"changeRequestsOpen"`
 	ChangeRequestsDraft int                     `json:"changeRequestsDraft"`
 	Permissions         access.SpacePermissions `json:"permissions"`
+	MergeRules          mergerules.SpaceConfig  `json:"mergeRules"`
 }
 
 // URLs are a space's links.
@@ -56,7 +58,7 @@ func View(ctx context.Context, s model.Space, role model.Role) Space {
 		URLs:         URLs{Location: httpapi.APIURL(ctx) + "/v1/spaces/" + s.ID, App: httpapi.AppURL(ctx) + "/s/" + s.ID, Icon: s.Icon},
 		Organization: s.OrgID, Parent: s.Parent, Revision: s.Revision,
 		Comments: s.Comments, ChangeRequests: s.ChangeRequests, ChangeRequestsOpen: s.ChangeRequestsOpen,
-		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: access.ForSpace(role)}
+		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: access.ForSpace(role), MergeRules: mergerules.SpaceView(s.MergeRules)}
 	if s.DefaultLevel != "" {
 		level := s.DefaultLevel
 		v.DefaultLevel = &level
@@ -96,13 +98,14 @@ type listOut struct {
 
 // PatchBody is the body of PATCH /v1/spaces/{spaceId}.
 type PatchBody struct {
-	Title        *string       `json:"title,omitempty" maxLength:"50"`
-	EditMode     *string       `json:"editMode,omitempty" enum:"live,locked"`
-	DefaultLevel *string       `json:"defaultLevel,omitempty" enum:"admin,create,review,edit,comment,read,inherit" nullable:"true" doc:"null makes guests the default"`
-	Emoji        *string       `json:"emoji,omitempty" maxLength:"50" nullable:"true" doc:"null removes the emoji"`
-	Icon         *string       `json:"icon,omitempty" maxLength:"2048" format:"uri" nullable:"true" doc:"null removes the icon"`
-	Parent       *string       `json:"parent,omitempty" maxLength:"64" nullable:"true" doc:"Moves the space to the end of this collection; null moves it to the top level"`
-	Nulls        httpapi.Nulls `json:"-"`
+	Title        *string                 `json:"title,omitempty" maxLength:"50"`
+	EditMode     *string                 `json:"editMode,omitempty" enum:"live,locked"`
+	DefaultLevel *string                 `json:"defaultLevel,omitempty" enum:"admin,create,review,edit,comment,read,inherit" nullable:"true" doc:"null makes guests the default"`
+	Emoji        *string                 `json:"emoji,omitempty" maxLength:"50" nullable:"true" doc:"null removes the emoji"`
+	Icon         *string                 `json:"icon,omitempty" maxLength:"2048" format:"uri" nullable:"true" doc:"null removes the icon"`
+	Parent       *string                 `json:"parent,omitempty" maxLength:"64" nullable:"true" doc:"Moves the space to the end of this collection; null moves it to the top level"`
+	MergeRules   *mergerules.SpaceConfig `json:"mergeRules,omitempty" doc:"What a change request needs before it is merged (admin)"`
+	Nulls        httpapi.Nulls           `json:"-"`
 }
 
 // UnmarshalJSON records which fields were sent as null.
@@ -165,6 +168,10 @@ func Register(api *httpapi.API, s *spaces.Service) {
 			b := in.Body
 			ch := spaces.Change{Title: b.Title, EditMode: b.EditMode, Emoji: b.Emoji, Icon: b.Icon, DefaultLevel: b.DefaultLevel,
 				ClearEmoji: b.Nulls.Has("emoji"), ClearIcon: b.Nulls.Has("icon"), Parent: b.Parent}
+			if b.MergeRules != nil {
+				r := mergerules.ToModel(b.MergeRules.Type, b.MergeRules.Rules)
+				ch.MergeRules = &r
+			}
 			if b.Nulls.Has("parent") {
 				top := ""
 				ch.Parent = &top

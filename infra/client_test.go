@@ -1,0 +1,63 @@
+package infra_test
+
+import (
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/local"
+	"github.com/galleydocs/galley/shared/testenv"
+)
+
+// GitBook's official client (@gitbook/api, the version infra/node pins,
+// installed by make test-deps) drives local mode end to end:
+// infra/node/client-e2e.mjs authors pages and a file, has a change
+// request reviewed under merge rules and merged, reads by path and
+// revision, customizes, publishes, resolves and searches a site. Each of
+// its steps is an operation of the client, called as a script would.
+func TestOfficialClientEndToEnd(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		testenv.Missing(t, "node (Node.js, which runs GitBook's client)")
+		return
+	}
+	entry := filepath.Join(testenv.CacheDir(), "node", "node_modules", "@gitbook", "api", "dist", "index.js")
+	if _, err := os.Stat(entry); err != nil {
+		testenv.Missing(t, "@gitbook/api (npm; make test-deps installs it: infra/node/install.sh)")
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const token = "gb_client_e2e_admin_token_0123456789"
+	c := app.Config{DataDir: t.TempDir(), BootstrapToken: token}
+	l, err := local.Open(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- l.Serve(ctx, ln) }()
+	defer func() {
+		cancel()
+		<-served
+		l.Close()
+	}()
+
+	cmd := exec.CommandContext(ctx, "node", "node/client-e2e.mjs")
+	cmd.Env = append(os.Environ(), "GALLEY_URL=http://"+ln.Addr().String(), "GALLEY_TOKEN="+token, "GITBOOK_API="+entry)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("client-e2e.mjs failed: %v\n%s", err, out)
+	}
+	if !strings.HasSuffix(strings.TrimSpace(string(out)), "\ndone") {
+		t.Fatalf("client-e2e.mjs did not finish:\n%s", out)
+	}
+	t.Logf("%s", out)
+}
