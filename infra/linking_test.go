@@ -29,7 +29,7 @@ var linked = map[string][]string{
 	"customfields":   {"users", "orgs", "spaces", "customfields"},
 	"sites":          {"users", "orgs", "spaces", "sites"},
 	"content":        {"users", "orgs", "spaces", "content"},
-	"changerequests": {"users", "orgs", "spaces", "content", "changerequests"},
+	"changerequests": {"users", "orgs", "spaces", "content", "changerequests", "comments"}, // a review's comment is posted by comments
 	"comments":       {"users", "orgs", "spaces", "content", "changerequests", "comments"},
 	"search":         {"users", "orgs", "spaces", "content", "sites", "search"}, // searchSiteContent asks sites.SearchScope
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},

@@ -56,7 +56,8 @@ func (s *Service) allReviews(ctx context.Context, spaceID, crID string) ([]model
 	var versions []int64
 	var after *store.Key
 	for {
-		p, err := s.d.Store.Query(ctx, store.Query{PK: keys.Space(spaceID).PK, SKPrefix: keys.ReviewPrefix(crID), Limit: store.MaxQueryLimit, After: after})
+		k := keys.ChangeRequestReview(spaceID, crID, "") // the partition and the reviews' prefix
+		p, err := s.d.Store.Query(ctx, store.Query{PK: k.PK, SKPrefix: k.SK, Limit: store.MaxQueryLimit, After: after})
 		if err != nil {
 			return nil, nil, fmt.Errorf("list reviews: %w", err)
 		}
@@ -79,8 +80,9 @@ func (s *Service) pending(ctx context.Context, spaceID, crID string) ([]model.Re
 	var out []model.ReviewRequest
 	var after *store.Key
 	for {
-		rs, next, err := records.QueryPage[model.ReviewRequest](ctx, s.d.Store, store.Query{PK: keys.Space(spaceID).PK,
-			SKPrefix: keys.ReviewRequestPrefix(crID), Limit: store.MaxQueryLimit, After: after})
+		k := keys.ReviewRequest(spaceID, crID, "") // the partition and the requests' prefix
+		rs, next, err := records.QueryPage[model.ReviewRequest](ctx, s.d.Store, store.Query{PK: k.PK, SKPrefix: k.SK,
+			Limit: store.MaxQueryLimit, After: after})
 		if err != nil {
 			return nil, fmt.Errorf("list review requests: %w", err)
 		}
