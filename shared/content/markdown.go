@@ -19,7 +19,8 @@ type Authored struct {
 }
 
 // Frontmatter holds the page metadata a markdown file may set; nil fields
-// are absent.
+// are absent. It reads GitBook's documented frontmatter: layout flags as
+// `{visible: bool}` (or a plain bool), `cover` and `coverY`.
 type Frontmatter struct {
 	Description   *string       `yaml:"description"`
 	Emoji         *string       `yaml:"emoji"`
@@ -28,20 +29,47 @@ type Frontmatter struct {
 	NoIndex       *bool         `yaml:"noIndex"`
 	NoRobotsIndex *bool         `yaml:"noRobotsIndex"`
 	Layout        *LayoutFields `yaml:"layout"`
+	// Cover is the cover image: a URL, or (Git Sync) a path relative to
+	// the page's file; CoverY its vertical offset.
+	Cover  *string  `yaml:"cover"`
+	CoverY *float64 `yaml:"coverY"`
 }
 
 // LayoutFields are layout options set in frontmatter; nil fields keep
 // their value.
 type LayoutFields struct {
-	Width           *string `yaml:"width"`
-	Cover           *bool   `yaml:"cover"`
-	CoverSize       *string `yaml:"coverSize"`
-	Title           *bool   `yaml:"title"`
-	Description     *bool   `yaml:"description"`
-	TableOfContents *bool   `yaml:"tableOfContents"`
-	Outline         *bool   `yaml:"outline"`
-	Pagination      *bool   `yaml:"pagination"`
-	Metadata        *bool   `yaml:"metadata"`
+	Width           *string     `yaml:"width"`
+	Cover           *Visibility `yaml:"cover"`
+	CoverSize       *string     `yaml:"coverSize"`
+	Title           *Visibility `yaml:"title"`
+	Description     *Visibility `yaml:"description"`
+	TableOfContents *Visibility `yaml:"tableOfContents"`
+	Outline         *Visibility `yaml:"outline"`
+	Pagination      *Visibility `yaml:"pagination"`
+	Metadata        *Visibility `yaml:"metadata"`
+	Tags            *Visibility `yaml:"tags"`
+	Actions         *Visibility `yaml:"actions"`
+}
+
+// Visibility is a layout flag: GitBook writes `title: {visible: true}`
+// (the cover adds `size`); a plain boolean is read too.
+type Visibility struct {
+	Visible *bool   `yaml:"visible"`
+	Size    *string `yaml:"size"`
+}
+
+// UnmarshalYAML reads a boolean or a {visible, size} mapping.
+func (v *Visibility) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return err
+		}
+		v.Visible = &b
+		return nil
+	}
+	type plain Visibility
+	return n.Decode((*plain)(v))
 }
 
 // ParseMarkdown splits authored markdown into frontmatter, title and body.
@@ -144,9 +172,15 @@ func RenderMarkdown(p *Page, body string, fields FrontFields) string {
 			front["noRobotsIndex"] = true
 		}
 		if l := p.Layout; l != nil {
-			front["layout"] = map[string]any{"width": l.Width, "cover": l.Cover, "coverSize": l.CoverSize, "title": l.Title,
-				"description": l.Description, "tableOfContents": l.TableOfContents, "outline": l.Outline,
-				"pagination": l.Pagination, "metadata": l.Metadata}
+			// GitBook's form: each flag as {visible: bool}.
+			vis := func(b bool) map[string]any { return map[string]any{"visible": b} }
+			front["layout"] = map[string]any{"width": l.Width, "cover": map[string]any{"visible": l.Cover, "size": l.CoverSize},
+				"title": vis(l.Title), "description": vis(l.Description), "tableOfContents": vis(l.TableOfContents),
+				"outline": vis(l.Outline), "pagination": vis(l.Pagination), "metadata": vis(l.Metadata)}
+		}
+		if c := p.Cover; c != nil && c.Ref.Kind == "url" {
+			front["cover"] = c.Ref.URL
+			front["coverY"] = c.YPos
 		}
 	}
 	var b strings.Builder
@@ -192,15 +226,32 @@ func (f Frontmatter) Apply(p *Page) {
 		if p.Layout != nil {
 			layout = *p.Layout
 		}
+		vis := func(dst *bool, v *Visibility) {
+			if v != nil {
+				setb(dst, v.Visible)
+			}
+		}
 		set(&layout.Width, l.Width)
-		setb(&layout.Cover, l.Cover)
+		vis(&layout.Cover, l.Cover)
 		set(&layout.CoverSize, l.CoverSize)
-		setb(&layout.Title, l.Title)
-		setb(&layout.Description, l.Description)
-		setb(&layout.TableOfContents, l.TableOfContents)
-		setb(&layout.Outline, l.Outline)
-		setb(&layout.Pagination, l.Pagination)
-		setb(&layout.Metadata, l.Metadata)
+		if l.Cover != nil {
+			set(&layout.CoverSize, l.Cover.Size)
+		}
+		vis(&layout.Title, l.Title)
+		vis(&layout.Description, l.Description)
+		vis(&layout.TableOfContents, l.TableOfContents)
+		vis(&layout.Outline, l.Outline)
+		vis(&layout.Pagination, l.Pagination)
+		vis(&layout.Metadata, l.Metadata)
+		vis(&layout.Tags, l.Tags)
+		vis(&layout.Actions, l.Actions)
 		p.Layout = &layout
+	}
+	if f.Cover != nil && strings.Contains(*f.Cover, "://") {
+		c := &Cover{Ref: Ref{Kind: "url", URL: *f.Cover}}
+		if f.CoverY != nil {
+			c.YPos = *f.CoverY
+		}
+		p.Cover = c
 	}
 }

@@ -281,10 +281,14 @@ func (f *fixture) revision(t testing.TB, spaceID, revID string) (model.Revision,
 	}
 	pages := map[string]snapshotPage{}
 	paths := ix.Paths()
-	// Files are named by id in bodies; ids differ between spaces, names not.
+	// Files and pages are named by id in bodies; ids differ between
+	// spaces, names and paths not.
 	var names []string
 	for _, fl := range ix.Files() {
 		names = append(names, "/files/"+fl.ID, "/files/<"+fl.Name+">")
+	}
+	for id, p := range paths {
+		names = append(names, "/pages/"+id, "/pages/<"+p+">")
 	}
 	byName := strings.NewReplacer(names...)
 	order := 0
@@ -344,10 +348,10 @@ func TestImportMapsTheTreeToPagesAndFiles(t *testing.T) {
 	if got := keysOf(pages); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("pages %v, want %v", got, want)
 	}
-	if p := pages["00 welcome"]; p.Title != "Welcome" || p.Body != "Start with the [guide](./guide/README.md).\n" {
+	if p := pages["00 welcome"]; p.Title != "Welcome" || p.Body != "Start with the [guide](/pages/<guide>).\n" {
 		t.Errorf("top README: %+v", p)
 	}
-	if p := pages["02 guide"]; p.Title != "The guide" || p.Body != "See [setup](./setup.md#install) and [home](../welcome.md).\n" {
+	if p := pages["02 guide"]; p.Title != "The guide" || p.Body != "See [setup](/pages/<guide/setup>#install) and [home](/pages/<welcome>).\n" {
 		t.Errorf("folder page: %+v", p)
 	}
 	setup := pages["03 guide/setup"]
@@ -423,7 +427,7 @@ func TestImportFollowsTheSummary(t *testing.T) {
 	if p := pages["01 quick"]; p.Title != "Quick start" || p.Body != "Quick body without a heading.\n" {
 		t.Errorf("quick: %+v", p)
 	}
-	if p := pages["02 quick/details"]; p.Body != "Back to [quick](./README.md).\n" {
+	if p := pages["02 quick/details"]; p.Body != "Back to [quick](/pages/<quick>).\n" {
 		t.Errorf("details: %+v", p)
 	}
 	if p := pages["03 link Status page"]; p.Type != content.TypeLink || p.URL != "https://status.example.com" {
@@ -455,7 +459,9 @@ func TestExportThenImportIsLossless(t *testing.T) {
 	}
 	files := strings.Fields(gitOK(bare, "ls-tree", "-r", "--name-only", "main"))
 	sort.Strings(files)
-	if want := "LICENSE docs/SUMMARY.md docs/intro-title-in-file.md docs/quick/README.md docs/quick/details.md docs/reference/endpoints.md"; strings.Join(files, " ") != want {
+	// Pages keep the files they were imported from; docs/old.md, which the
+	// space never had, stays.
+	if want := "LICENSE docs/README.md docs/SUMMARY.md docs/old.md docs/reference/endpoints.md docs/start/details.md docs/start/quick.md"; strings.Join(files, " ") != want {
 		t.Errorf("files %v, want %s", files, want)
 	}
 	info := f.info(t, first)
@@ -568,9 +574,11 @@ func TestTimestampsOrderJobsAndDuplicatesAreHarmless(t *testing.T) {
 	if len(rev3.Parents) != 1 || rev3.Parents[0] != rev2.ID || len(pages) != 3 {
 		t.Errorf("three deliveries: head %s with parents %v (want one revision on %s), pages %v", rev3.ID, rev3.Parents, rev2.ID, keysOf(pages))
 	}
-	// The same export delivered twice pushes one commit.
+	// The same export delivered twice pushes one commit (into another
+	// repository: the space has no change for its own).
+	bare = f.git.repo(t, "mirror", map[string]string{"LICENSE": "MIT\n"})
 	f.as(t, f.editor).Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/export",
-		map[string]any{"url": f.git.url("docs"), "ref": "refs/heads/main", "commitMessage": "once"})
+		map[string]any{"url": f.git.url("mirror"), "ref": "refs/heads/main", "commitMessage": "once"})
 	jobs = f.queue.Take()
 	count := strings.TrimSpace(gitOK(bare, "rev-list", "--count", "main"))
 	for i := 0; i < 2; i++ {

@@ -75,11 +75,14 @@ func parseSummary(src string) []*node {
 			continue
 		}
 		indent := len(m[1])
-		title := strings.ReplaceAll(m[2], `\]`, "]")
+		title := unescapeMarkdown(m[2])
 		target := strings.TrimSpace(m[3])
-		if i := strings.IndexAny(target, " \t"); i >= 0 {
+		if inner, ok := strings.CutPrefix(target, "<"); ok && strings.Contains(inner, ">") {
+			target, _, _ = strings.Cut(inner, ">")
+		} else if i := strings.IndexAny(target, " \t"); i >= 0 {
 			target = target[:i] // a link title after the target
 		}
+		target = unescapeMarkdown(target)
 		n := &node{kind: content.TypeDocument, title: title}
 		if isExternal(target) {
 			n.kind, n.url = content.TypeLink, target
@@ -110,6 +113,22 @@ func parseSummary(src string) []*node {
 		}
 	}
 	return top
+}
+
+// unescapeMarkdown removes markdown's backslash escapes (of ASCII
+// punctuation): GitBook writes error\_001.md and \[draft\] in SUMMARY.md.
+func unescapeMarkdown(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // treeNodes builds the pages of a directory tree of markdown files: the
@@ -251,7 +270,7 @@ func relPath(from, to string) string {
 
 // linkTarget finds the targets of markdown links and images, and of HTML
 // src and href attributes.
-var linkTarget = regexp.MustCompile(`(\]\()([^)\s]+)|((?:src|href)=")([^"]+)`)
+var linkTarget = regexp.MustCompile(`(\]\()(<[^>\n]*>|[^)\s]+)|((?:src|href)=")([^"]+)`)
 
 // rewriteLinks rewrites the link targets of a markdown body, outside code
 // blocks and code spans, with fn (which returns the target unchanged when
@@ -283,6 +302,17 @@ func rewriteLinks(body string, fn func(target string) string) string {
 				if prefix == "" {
 					prefix, target = sub[3], sub[4]
 				}
+				if inner, ok := strings.CutPrefix(target, "<"); ok && strings.HasSuffix(inner, ">") {
+					// An angle-bracket destination (it may hold spaces).
+					inner = strings.TrimSuffix(inner, ">")
+					if out := fn(inner); out != inner {
+						if strings.ContainsAny(out, " \t") {
+							return prefix + "<" + out + ">"
+						}
+						return prefix + out
+					}
+					return prefix + target
+				}
 				return prefix + fn(target)
 			})
 		}
@@ -300,40 +330,68 @@ type authored struct {
 	body  string
 }
 
+//
+// Frontmatter that does not parse is left out of the body all the same
+// (its text stays in the repository: an export keeps unchanged pages as
+// they are).
 func parsePage(src string) authored {
 	src = strings.TrimPrefix(strings.ReplaceAll(src, "\r\n", "\n"), "\ufeff")
 	var a authored
-	if rest, ok := strings.CutPrefix(src, "---\n"); ok {
-		if end := strings.Index(rest, "\n---\n"); end >= 0 {
-			if err := yaml.Unmarshal([]byte(rest[:end]), &a.front); err == nil {
-				src = rest[end+5:]
-			} else {
-				a.front = content.Frontmatter{}
-			}
-		} else if strings.HasPrefix(rest, "---\n") {
-			src = rest[4:]
+	front, title, body := splitPage(src)
+	if front != "" {
+		if err := yaml.Unmarshal([]byte(front), &a.front); err != nil {
+			a.front = content.Frontmatter{}
 		}
 	}
-	lines := strings.Split(src, "\n")
-	i := 0
-	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
-		i++
+	if title >= 0 {
+		line, _, _ := strings.Cut(src[title:], "\n")
+		t, _ := strings.CutPrefix(strings.TrimSpace(line), "# ")
+		a.title = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#"))
 	}
-	if i < len(lines) {
-		if t, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "# "); ok {
-			a.title = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#"))
-			i++
-			for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
-				i++
-			}
-		}
-	}
-	a.body = content.NormalizeBody(strings.Join(lines[i:], "\n"))
+	a.body = content.NormalizeBody(src[body:])
 	return a
 }
 
-// renderSummary writes SUMMARY.md for a tree.
-func renderSummary(ix *content.Index) string {
+// splitPage finds the parts of a page's source ("\n" line ends): the
+// frontmatter's text, the offset of the title line (-1 for none) and of
+// the body.
+func splitPage(src string) (front string, title, body int) {
+	off := 0
+	if rest, ok := strings.CutPrefix(src, "---\n"); ok {
+		if strings.HasPrefix(rest, "---\n") {
+			off = 8
+		} else if end := strings.Index(rest, "\n---\n"); end >= 0 {
+			front, off = rest[:end], 4+end+5
+		}
+	}
+	skipBlank := func(i int) int {
+		for i < len(src) {
+			line, _, _ := strings.Cut(src[i:], "\n")
+			if strings.TrimSpace(line) != "" {
+				return i
+			}
+			i += len(line) + 1
+		}
+		return len(src)
+	}
+	i := skipBlank(off)
+	line, _, _ := strings.Cut(src[i:], "\n")
+	if strings.HasPrefix(strings.TrimSpace(line), "# ") {
+		return front, i, skipBlank(min(len(src), i+len(line)+1))
+	}
+	return front, -1, i
+}
+
+// bodyOffset is where a page source's body starts (after its frontmatter
+// and title).
+func bodyOffset(src string) int {
+	_, _, body := splitPage(src)
+	return body
+}
+
+// renderSummary writes SUMMARY.md for a tree whose pages are at paths (by
+// id).
+func renderSummary(ix *content.Index, paths map[string]string) string {
 	var b strings.Builder
 	b.WriteString("# Table of contents\n\n")
 	escape := strings.NewReplacer(`\`, `\\`, "]", `\]`, "[", `\[`)
@@ -354,7 +412,11 @@ func renderSummary(ix *content.Index) string {
 				b.WriteString(strings.Repeat("  ", depth) + "* [" + escape.Replace(p.Title) + "](" + target + ")\n")
 				continue
 			}
-			b.WriteString(strings.Repeat("  ", depth) + "* [" + escape.Replace(p.Title) + "](" + pathEscape(ix.GitPath(id)) + ")\n")
+			rel, ok := paths[id]
+			if !ok {
+				rel = ix.GitPath(id)
+			}
+			b.WriteString(strings.Repeat("  ", depth) + "* [" + escape.Replace(p.Title) + "](" + pathEscape(rel) + ")\n")
 			walk(id, depth+1)
 		}
 	}

@@ -174,6 +174,21 @@ func (r *remote) fetch(ctx context.Context, ref string) (*snapshot, error) {
 }
 
 // blob reads a file of the snapshot.
+// size is a blob's size, read from its header.
+func (s *snapshot) size(h plumbing.Hash) (int64, error) {
+	o, err := s.st.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return 0, err
+	}
+	return o.Size(), nil
+}
+
+// has tells whether the snapshot holds a blob (so that the remote has it).
+func (s *snapshot) has(h plumbing.Hash) bool {
+	_, err := s.st.EncodedObject(plumbing.BlobObject, h)
+	return err == nil
+}
+
 func (s *snapshot) blob(h plumbing.Hash) ([]byte, error) {
 	b, err := object.GetBlob(s.st, h)
 	if err != nil {

@@ -68,6 +68,9 @@ const (
 	MaxFiles = 2000
 	// MaxMarkdownBytes bounds one markdown file.
 	MaxMarkdownBytes = 1 << 20
+	// MaxAssetBytes bounds one file (an image, a download) an import
+	// takes; larger files stay in the repository, untouched.
+	MaxAssetBytes = 100 << 20
 )
 
 // doneKept is how many concluded job ids a space remembers.

@@ -169,7 +169,8 @@ func TestWebsiteImportCrawlsNestsAndConverts(t *testing.T) {
 		t.Fatalf("files %+v", files)
 	}
 	home := bodies["docs"]
-	for _, want := range []string{"Read the [guide](./guide/README.md) first.", "![logo](/files/" + files[0].ID + ")"} {
+	// Links between pages are /pages/<id> (docs/content.md).
+	for _, want := range []string{"Read the [guide](/pages/" + ix.ByPath("docs/guide").ID + ") first.", "![logo](/files/" + files[0].ID + ")"} {
 		if !strings.Contains(home, want) {
 			t.Errorf("home body lacks %q:\n%s", want, home)
 		}
@@ -179,7 +180,7 @@ func TestWebsiteImportCrawlsNestsAndConverts(t *testing.T) {
 			t.Errorf("home body holds %q (navigation, title or script):\n%s", unwanted, home)
 		}
 	}
-	if g := bodies["docs/guide"]; !strings.Contains(g, "[install](./install.md#steps)") || !strings.Contains(g, "- one") {
+	if g := bodies["docs/guide"]; !strings.Contains(g, "[install](/pages/"+ix.ByPath("docs/guide/install").ID+"#steps)") || !strings.Contains(g, "- one") {
 		t.Errorf("guide body:\n%s", g)
 	}
 	if in := bodies["docs/guide/install"]; !strings.Contains(in, "```\nmake install\n```") || !strings.Contains(in, "## Steps") {
@@ -248,7 +249,7 @@ func TestMarkdownZipAndWikiSources(t *testing.T) {
 	if strings.Join(lines, "|") != "raw Raw page|handbook Handbook|policies Policies|policies/leave Leave" {
 		t.Errorf("zip pages %v", lines)
 	}
-	if bodies["handbook"] != "See [policies](./policies/README.md).\n" || !strings.Contains(bodies["policies/leave"], "![chart](/files/") || len(ix.Files()) != 1 {
+	if bodies["handbook"] != "See [policies](/pages/"+ix.ByPath("policies").ID+").\n" || !strings.Contains(bodies["policies/leave"], "![chart](/files/") || len(ix.Files()) != 1 {
 		t.Errorf("zip bodies %v, files %v", bodies, ix.Files())
 	}
 

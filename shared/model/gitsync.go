@@ -33,6 +33,13 @@ type GitSync struct {
 	LastCommit string `json:"lastCommit,omitempty"`
 	LastURL    string `json:"lastURL,omitempty"`
 	LastRef    string `json:"lastRef,omitempty"`
+	// LastRevision is the space's revision LastCommit holds (imported or
+	// exported); Synced the files of the project directory the space owns
+	// in LastCommit, each with its blob and what it holds. An export
+	// compares the space with LastRevision and writes only what changed;
+	// it never deletes a file that is not in Synced.
+	LastRevision string       `json:"lastRevision,omitempty"`
+	Synced       []SyncedFile `json:"synced,omitempty"`
 	// Done are the ids of the latest jobs concluded (a job delivered again
 	// is skipped).
 	Done      []string      `json:"done,omitempty"`
@@ -53,4 +60,13 @@ type GitOperation struct {
 	Commit string `json:"commit,omitempty"`
 	// Revision is the revision an import made.
 	Revision string `json:"revision,omitempty"`
+}
+
+// SyncedFile is a file of a project directory a space owns: a page's
+// markdown (Page), a file (File), or the table of contents (neither).
+type SyncedFile struct {
+	Path string `json:"p"`
+	OID  string `json:"o"`
+	Page string `json:"pg,omitempty"`
+	File string `json:"f,omitempty"`
 }

@@ -1,0 +1,534 @@
+package gitsync
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/fetch"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/queue"
+)
+
+// An export writes what the space changed since its last sync with the
+// repository, and nothing else (docs/workers.md, Git Sync):
+//
+//   - A page keeps the file it came from (or was last written to) unless
+//     it moved (another parent) or was renamed (another slug); a new or
+//     moved page gets <folder>/<slug>.md (<folder>/<slug>/README.md with
+//     child pages), its folder being its parent's (a README.md's folder,
+//     or x/ for x.md) or its group's slug.
+//   - A page whose content and metadata did not change is written back as
+//     it was, byte for byte; only the relative links in it whose targets
+//     moved are rewritten. A page whose body changed keeps its original
+//     frontmatter and title lines when its metadata did not change.
+//   - SUMMARY.md is rewritten only when the tree's order, nesting, titles
+//     or files changed.
+//   - A file is deleted only when the space wrote or imported it (the
+//     state's Synced list) and it is no longer the space's; every other
+//     file of the branch stays.
+//   - Nothing changed, nothing committed. An export to a branch that does
+//     not exist starts from the branch the space synced with (else the
+//     repository's default branch).
+func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remote) error {
+	sp, err := s.readSpace(ctx, p.SpaceID)
+	if apperr.Is(err, apperr.NotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	rev, ix, err := s.content.Repo.Load(ctx, p.SpaceID, sp.Revision)
+	if err != nil {
+		return err
+	}
+	target, err := r.fetch(ctx, p.Ref)
+	if err != nil {
+		return s.fail(ctx, p, j, fmt.Errorf("fetch %s: %w", p.Ref, gitError(err)))
+	}
+	st, _, err := s.state(ctx, p.SpaceID)
+	if err != nil {
+		return err
+	}
+	base := target
+	if target.commit == nil {
+		// A new branch starts from the one the space synced with, else
+		// from the default branch.
+		from := ""
+		if st.LastURL == p.URL && st.LastRef != "" && st.LastRef != p.Ref {
+			from = st.LastRef
+		}
+		if base, err = r.fetch(ctx, from); err == nil && base.commit == nil && from != "" {
+			base, err = r.fetch(ctx, "")
+		}
+		if err != nil {
+			return s.fail(ctx, p, j, fmt.Errorf("fetch the branch to start %s from: %w", p.Ref, gitError(err)))
+		}
+	}
+	if err := s.stage(ctx, p, j, "content_process"); err != nil {
+		return err
+	}
+	var last *content.Index
+	if st.LastRevision != "" {
+		if _, lix, err := s.content.Repo.Load(ctx, p.SpaceID, st.LastRevision); err == nil {
+			last = lix
+		} else if !apperr.Is(err, apperr.NotFound) {
+			return err
+		}
+	}
+	var prior []model.SyncedFile
+	if st.LastURL == p.URL {
+		prior = st.Synced // paths and blobs of this repository only
+	}
+	e := &exporter{s: s, spaceID: p.SpaceID, ix: ix, last: last, base: base, prefix: projectPrefix(p.ProjectDir),
+		w: &writer{st: base.st, made: map[plumbing.Hash]bool{}}}
+	files, owned, err := e.run(ctx, prior)
+	if err != nil {
+		return err
+	}
+	tree, err := e.w.tree(files)
+	if err != nil {
+		return fmt.Errorf("write the tree: %w", err)
+	}
+	done := func(commit string) error {
+		return s.conclude(ctx, p, j, func(op *model.GitOperation) {
+			op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, rev.ID
+		}, &synced{commit: commit, revision: rev.ID, files: owned})
+	}
+	old := plumbing.ZeroHash
+	if target.commit != nil {
+		old = target.commit.Hash
+		if target.commit.TreeHash == tree {
+			// The branch holds this content already (nothing changed, or
+			// this export was pushed by an earlier delivery): no commit.
+			return done(old.String())
+		}
+		if !p.Force && st.LastCommit != "" && st.LastURL == p.URL && st.LastRef == p.Ref && st.LastCommit != old.String() {
+			return s.fail(ctx, p, j, fmt.Errorf("%w: %s has commits the space has not imported (it is at %s, the space last synced with %s); import them first, or export with force",
+				errNotFastForward, p.Ref, short(old.String()), short(st.LastCommit)))
+		}
+	}
+	var hash plumbing.Hash
+	if base.commit != nil && base.commit.TreeHash == tree {
+		hash = base.commit.Hash // a new branch where the space changed nothing
+	} else {
+		sig := commitAuthor
+		sig.When = s.d.Clock()
+		c := &object.Commit{Author: sig, Committer: sig, Message: p.CommitMessage, TreeHash: tree}
+		if base.commit != nil {
+			c.ParentHashes = []plumbing.Hash{base.commit.Hash}
+		}
+		if hash, err = e.w.commit(c); err != nil {
+			return fmt.Errorf("write the commit: %w", err)
+		}
+	}
+	if err := s.stage(ctx, p, j, "finalize"); err != nil {
+		return err
+	}
+	if err := r.push(ctx, e.w, p.Ref, old, hash); err != nil {
+		return s.fail(ctx, p, j, fmt.Errorf("push %s: %w", p.Ref, gitError(err)))
+	}
+	s.d.Logger.InfoContext(ctx, "Git export", "space", p.SpaceID, "job", j.ID, "url", fetch.Redact(p.URL), "ref", p.Ref,
+		"commit", hash.String(), "revision", rev.ID)
+	return done(hash.String())
+}
+
+func projectPrefix(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return dir + "/"
+}
+
+// exporter writes one revision over a branch's tree.
+type exporter struct {
+	s       *Service
+	spaceID string
+	ix      *content.Index
+	// last is the space's revision at its last sync (nil: none).
+	last   *content.Index
+	base   *snapshot
+	prefix string
+	w      *writer
+
+	pages, files map[string]string // id -> path in the project directory
+	// oldPages, oldFiles, oldPaths: the last sync's files (this
+	// repository's), by page, file and path.
+	oldPages, oldFiles map[string]model.SyncedFile
+	oldPaths           map[string]model.SyncedFile
+}
+
+// ours tells whether the branch still holds a synced file as the space
+// left it.
+func (e *exporter) ours(f model.SyncedFile) bool {
+	b, ok := e.base.files[e.prefix+f.Path]
+	return ok && b.hash.String() == f.OID
+}
+
+// run lays the revision out and writes its files over the base tree; it
+// answers the tree's files and the files the space owns in it.
+func (e *exporter) run(ctx context.Context, synced []model.SyncedFile) (map[string]entry, []model.SyncedFile, error) {
+	e.oldPages, e.oldFiles, e.oldPaths = map[string]model.SyncedFile{}, map[string]model.SyncedFile{}, map[string]model.SyncedFile{}
+	for _, f := range synced {
+		switch {
+		case f.Page != "":
+			e.oldPages[f.Page] = f
+		case f.File != "":
+			e.oldFiles[f.File] = f
+		}
+		e.oldPaths[f.Path] = f
+	}
+	e.layout()
+	out := map[string]entry{}
+	for p, en := range e.base.files {
+		out[p] = en
+	}
+	var owned []model.SyncedFile
+	written := map[string]bool{}
+	put := func(rel string, h plumbing.Hash, f model.SyncedFile) {
+		out[e.prefix+rel] = entry{mode: filemode.Regular, hash: h}
+		f.Path, f.OID = rel, h.String()
+		owned = append(owned, f)
+		written[rel] = true
+	}
+	for _, f := range e.ix.Files() {
+		rel, ok := e.files[f.ID]
+		if !ok {
+			continue
+		}
+		if old, ok := e.oldFiles[f.ID]; ok && old.Path == rel && e.ours(old) {
+			put(rel, plumbing.NewHash(old.OID), old)
+			continue
+		}
+		data, err := e.s.content.Repo.FileBytes(ctx, e.spaceID, f.Blob)
+		if err != nil {
+			return nil, nil, fmt.Errorf("read file %s: %w", f.ID, err)
+		}
+		h, err := e.w.blob(data)
+		if err != nil {
+			return nil, nil, err
+		}
+		put(rel, h, model.SyncedFile{File: f.ID})
+	}
+	var err error
+	e.ix.Walk(func(p *content.Page, _ int) bool {
+		rel, ok := e.pages[p.ID]
+		if !ok {
+			return true
+		}
+		var h plumbing.Hash
+		if h, err = e.page(ctx, p, rel); err != nil {
+			return false
+		}
+		put(rel, h, model.SyncedFile{Page: p.ID})
+		return true
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	summary := renderSummary(e.ix, e.pages)
+	old, hadSummary := e.oldPaths[summaryFile]
+	switch {
+	case e.last != nil && len(synced) > 0 && renderSummary(e.last, e.lastPaths()) == summary && (!hadSummary || e.ours(old)):
+		// The tree did not change: SUMMARY.md stays as it is (or absent).
+		if hadSummary {
+			owned = append(owned, old)
+			written[summaryFile] = true
+		}
+	default:
+		h, err := e.w.blob([]byte(summary))
+		if err != nil {
+			return nil, nil, err
+		}
+		put(summaryFile, h, model.SyncedFile{})
+	}
+	// Files the space wrote or imported and no longer has.
+	for _, f := range synced {
+		if !written[f.Path] && e.ours(f) {
+			delete(out, e.prefix+f.Path)
+		}
+	}
+	return out, owned, nil
+}
+
+// lastPaths are the files of the last sync's pages.
+func (e *exporter) lastPaths() map[string]string {
+	out := map[string]string{}
+	for id, f := range e.oldPages {
+		out[id] = f.Path
+	}
+	if len(out) == 0 {
+		// No sync with this repository: where the pages would be now.
+		for id, rel := range e.pages {
+			if e.last.Page(id) != nil {
+				out[id] = rel
+			}
+		}
+	}
+	return out
+}
+
+// moved tells whether a page has another parent or slug than at the last
+// sync (always false without one).
+func (e *exporter) moved(p *content.Page) bool {
+	if e.last == nil {
+		return false
+	}
+	lp := e.last.Page(p.ID)
+	return lp == nil || lp.Parent != p.Parent || lp.Slug != p.Slug
+}
+
+// layout gives each document page and file its path.
+func (e *exporter) layout() {
+	e.pages, e.files = map[string]string{}, map[string]string{}
+	// taken: paths given to a page or file, and the files of the branch
+	// the space does not own (never overwritten by a new path).
+	taken := map[string]bool{}
+	for full := range e.base.files {
+		rel, ok := strings.CutPrefix(full, e.prefix)
+		if _, synced := e.oldPaths[rel]; ok && !synced {
+			taken[rel] = true
+		}
+	}
+	claimed := map[string]bool{}
+	// Pages that stay where they are.
+	e.ix.Walk(func(p *content.Page, _ int) bool {
+		if p.Type != content.TypeDocument || e.moved(p) {
+			return true
+		}
+		rel := ""
+		if f, ok := e.oldPages[p.ID]; ok {
+			rel = f.Path
+		} else if p.Git != nil && p.Git.Path != "" && len(e.oldPages) == 0 {
+			rel = p.Git.Path // imported, and not synced with this repository since
+		}
+		if rel != "" && !claimed[rel] {
+			e.pages[p.ID], taken[rel], claimed[rel] = rel, true, true
+		}
+		return true
+	})
+	// Files where they were, else in .gitbook/assets.
+	for _, f := range e.ix.Files() {
+		rel := ""
+		if old, ok := e.oldFiles[f.ID]; ok {
+			rel = old.Path
+		} else if f.Git != nil && f.Git.Path != "" && !strings.EqualFold(path.Ext(f.Git.Path), ".md") {
+			rel = f.Git.Path
+		}
+		if rel == "" || claimed[rel] {
+			name := f.Name
+			if name == "" {
+				name = f.ID
+			}
+			rel = unique(path.Join(assetsDir, name), taken)
+		}
+		e.files[f.ID], taken[rel], claimed[rel] = rel, true, true
+	}
+	// New and moved pages, parents first.
+	e.ix.Walk(func(p *content.Page, _ int) bool {
+		if p.Type != content.TypeDocument {
+			return true
+		}
+		if _, ok := e.pages[p.ID]; ok {
+			return true
+		}
+		name := p.Slug + ".md"
+		if hasDocuments(e.ix, p.ID) {
+			name = p.Slug + "/README.md"
+		}
+		rel := unique(path.Join(e.folder(p.Parent), name), taken)
+		e.pages[p.ID], taken[rel] = rel, true
+		return true
+	})
+}
+
+// hasDocuments tells whether a page has child pages with files.
+func hasDocuments(ix *content.Index, id string) bool {
+	for _, c := range ix.Children(id) {
+		if p := ix.Page(c); p != nil && p.Type != content.TypeLink {
+			return true
+		}
+	}
+	return false
+}
+
+// folder is where the children of a page (or group) go.
+func (e *exporter) folder(id string) string {
+	if id == "" {
+		return ""
+	}
+	p := e.ix.Page(id)
+	if p == nil {
+		return ""
+	}
+	if p.Type == content.TypeGroup {
+		return path.Join(e.folder(p.Parent), p.Slug)
+	}
+	rel := e.pages[id]
+	if strings.EqualFold(path.Base(rel), "README.md") {
+		if d := path.Dir(rel); d != "." {
+			return d
+		}
+		return ""
+	}
+	return strings.TrimSuffix(rel, path.Ext(rel))
+}
+
+// unique is rel, or rel with -2, -3... before its extension (or on its
+// folder, for a README.md) when taken.
+func unique(rel string, taken map[string]bool) string {
+	if !taken[rel] {
+		return rel
+	}
+	for i := 2; ; i++ {
+		var c string
+		if strings.EqualFold(path.Base(rel), "README.md") && path.Dir(rel) != "." {
+			c = path.Dir(rel) + "-" + strconv.Itoa(i) + "/" + path.Base(rel)
+		} else {
+			ext := path.Ext(rel)
+			c = strings.TrimSuffix(rel, ext) + "-" + strconv.Itoa(i) + ext
+		}
+		if !taken[c] {
+			return c
+		}
+	}
+}
+
+// page writes a page's file at rel and answers its blob.
+func (e *exporter) page(ctx context.Context, p *content.Page, rel string) (plumbing.Hash, error) {
+	old, hasOld := e.oldPages[p.ID]
+	var src string
+	if hasOld && e.ours(old) {
+		data, err := e.base.blob(plumbing.NewHash(old.OID))
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("read %s: %w", old.Path, err)
+		}
+		src = string(data)
+	} else {
+		hasOld = false
+	}
+	var lp *content.Page
+	if e.last != nil {
+		lp = e.last.Page(p.ID)
+	}
+	sameMeta := lp != nil && metaText(lp) == metaText(p)
+	if hasOld && sameMeta && lp.Document == p.Document {
+		text := e.relink(src, old.Path, rel)
+		if text == src {
+			return plumbing.NewHash(old.OID), nil
+		}
+		return e.w.blob([]byte(text))
+	}
+	body, err := e.s.content.Repo.Document(ctx, e.spaceID, p.Document)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	body = e.links(body, rel)
+	var text string
+	if hasOld && sameMeta {
+		text = splice(src, body)
+	} else {
+		text = content.RenderMarkdown(p, body, content.FrontMetadata)
+	}
+	return e.w.blob([]byte(text))
+}
+
+// metaText is what a page's file says besides its body.
+func metaText(p *content.Page) string { return content.RenderMarkdown(p, "", content.FrontMetadata) }
+
+// links writes a stored body's links for the file at rel: /pages/<id> and
+// /files/<id> become relative paths.
+func (e *exporter) links(body, rel string) string {
+	return rewriteLinks(body, func(target string) string {
+		t, anchor, _ := strings.Cut(target, "#")
+		var to string
+		if id, ok := strings.CutPrefix(t, "/pages/"); ok {
+			to = e.pages[id]
+		} else if id, ok := strings.CutPrefix(t, "/files/"); ok {
+			to = e.files[id]
+		}
+		if to == "" {
+			return target
+		}
+		out := relLink(rel, to)
+		if anchor != "" {
+			out += "#" + anchor
+		}
+		return out
+	})
+}
+
+// relink rewrites the relative links of a page's source that no longer
+// reach their target from the page's new file (its targets moved, or it
+// did); every other link keeps its text.
+func (e *exporter) relink(src, from, to string) string {
+	return rewriteLinks(src, func(target string) string {
+		if isExternal(target) {
+			return target
+		}
+		t, anchor, _ := strings.Cut(target, "#")
+		u, err := urlUnescape(t)
+		if err != nil {
+			return target
+		}
+		was := cleanRel(path.Join(path.Dir(from), u))
+		if was == "" {
+			return target
+		}
+		now := was // a file the space does not own stays where it is
+		if f, ok := e.oldPaths[was]; ok {
+			now = e.pathOf(f, was)
+		} else if f, ok := e.oldPaths[path.Join(was, "README.md")]; ok && f.Page != "" {
+			if now = e.pathOf(f, was); now != was {
+				now = path.Dir(now) // a folder link stays a folder link
+			}
+		}
+		if cleanRel(path.Join(path.Dir(to), u)) == now {
+			return target
+		}
+		out := relLink(to, now)
+		if anchor != "" {
+			out += "#" + anchor
+		}
+		return out
+	})
+}
+
+// pathOf is where the page or file a synced file held is now (was when
+// it is gone).
+func (e *exporter) pathOf(f model.SyncedFile, was string) string {
+	if f.Page != "" {
+		if rel, ok := e.pages[f.Page]; ok {
+			return rel
+		}
+	}
+	if f.File != "" {
+		if rel, ok := e.files[f.File]; ok {
+			return rel
+		}
+	}
+	return was
+}
+
+// relLink is the relative link from the file from to the file to, as
+// GitBook writes them (no ./ prefix).
+func relLink(from, to string) string {
+	return strings.TrimPrefix(relPath(from, to), "./")
+}
+
+// splice puts a new body under a page source's frontmatter and title.
+func splice(src, body string) string {
+	head := strings.TrimRight(src[:bodyOffset(src)], "\n")
+	if body == "" {
+		return head + "\n"
+	}
+	return head + "\n\n" + body
+}
