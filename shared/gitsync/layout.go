@@ -330,7 +330,6 @@ type authored struct {
 	body  string
 }
 
-//
 // Frontmatter that does not parse is left out of the body all the same
 // (its text stays in the repository: an export keeps unchanged pages as
 // they are).
