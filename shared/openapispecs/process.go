@@ -141,7 +141,7 @@ func (o outcome) problemCount() int {
 }
 
 // fetchReason says why a fetch failed, in words safe to show (no URL).
-func fetchReason(err error) string {
+func (s *Service) fetchReason(err error) string {
 	var fe *fetch.Error
 	if !errors.As(err, &fe) {
 		return "the document could not be fetched"
@@ -150,7 +150,7 @@ func fetchReason(err error) string {
 	case fetch.CodeTimeout:
 		return "no complete answer in time"
 	case fetch.CodeTooLarge:
-		return fmt.Sprintf("the document is larger than the limit of %d MiB", MaxDocumentBytes>>20)
+		return fmt.Sprintf("the document is larger than the limit of %d bytes", s.MaxDocumentBytes)
 	case fetch.CodeStatus:
 		return fmt.Sprintf("the server answered HTTP %d", fe.Status)
 	case fetch.CodeRefused:
@@ -167,14 +167,14 @@ func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) outcome {
 	var name, from string
 	switch {
 	case sp.SourceURL != "":
-		res, err := fetch.NewWithTimeout(s.d.FetchAllowPrivate, s.FetchTimeout).Fetch(ctx, sp.SourceURL, MaxDocumentBytes)
+		res, err := fetch.NewWithTimeout(s.d.FetchAllowPrivate, s.FetchTimeout).Fetch(ctx, sp.SourceURL, s.MaxDocumentBytes)
 		var fe *fetch.Error
 		switch {
 		case errors.As(err, &fe) && fe.Code == fetch.CodeTimeout:
-			return failed(model.OpenAPIFetchTimeout, fetchReason(err))
+			return failed(model.OpenAPIFetchTimeout, s.fetchReason(err))
 		case err != nil:
 			s.d.Logger.InfoContext(ctx, "OpenAPI fetch failed", "spec", sp.ID, "url", fetch.Redact(sp.SourceURL), "err", err.Error())
-			return failed(model.OpenAPIFetchError, fetchReason(err))
+			return failed(model.OpenAPIFetchError, s.fetchReason(err))
 		}
 		raw, from = res.Body, fetch.Redact(sp.SourceURL)
 		name = fileName(sp.SourceURL)

@@ -58,7 +58,9 @@ type Service struct {
 	d *deps.Deps
 	// FetchTimeout bounds the fetch of a document.
 	FetchTimeout time.Duration
-	parse        Parser
+	// MaxDocumentBytes bounds a fetched document (default the constant).
+	MaxDocumentBytes int64
+	parse            Parser
 }
 
 // Parser reads an OpenAPI document (JSON or YAML): an error when it is not
@@ -87,7 +89,9 @@ func (s *Service) WithParser(p Parser) *Service {
 }
 
 // New returns the OpenAPI specs service.
-func New(d *deps.Deps) *Service { return &Service{d: d, FetchTimeout: fetch.Timeout} }
+func New(d *deps.Deps) *Service {
+	return &Service{d: d, FetchTimeout: fetch.Timeout, MaxDocumentBytes: MaxDocumentBytes}
+}
 
 // Source is where a spec's document comes from: exactly one of URL and Text.
 type Source struct {
