@@ -10,11 +10,14 @@
 //     source and bump the spec's generation: the spec goes back to
 //     `pending` and a job `openapi-fetch` for that generation is enqueued.
 //     The job fetches the URL through the guarded fetcher (or reads the
-//     text), parses and validates the document (kin-openapi; external
-//     $refs are never followed), and stores a version with its content
+//     text), parses the document (kin-openapi; external $refs are never
+//     followed) and stores a version with its content and its operations
 //     only when the document changed; it ends in `complete`, with
 //     `lastProcessErrorCode` FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR when
-//     it failed. A job of an older generation, of a deleted spec, or one
+//     it failed (only what cannot be read as OpenAPI 3.x or Swagger 2.0 is
+//     a PARSE_ERROR). `lastProcessedErrors` has the failure's reason, or
+//     the document's validation problems as warnings (the first 100;
+//     `lastProcessedErrorCount` counts them all). A job of an older generation, of a deleted spec, or one
 //     already done (a redelivered message) changes nothing.
 //   - Members who may read content (role read and up) read specs and
 //     versions; role create and up create, update and delete them (the
