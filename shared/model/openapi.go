@@ -41,6 +41,35 @@ type OpenAPISpec struct {
 	LastDigest           string     `json:"lastDigest,omitempty"`
 	LastProcessedAt      *time.Time `json:"lastProcessedAt,omitempty"`
 	LastProcessErrorCode string     `json:"lastProcessErrorCode,omitempty"`
+	// LastProcessedErrors are the last processing's problems, at most
+	// MaxOpenAPIProblems: the failure's reason (code as
+	// LastProcessErrorCode) when it failed, else the document's validation
+	// problems (code OpenAPIValidationWarning), which did not stop it.
+	LastProcessedErrors []OpenAPIProblem `json:"lastProcessedErrors,omitempty"`
+	// LastProcessedErrorCount counts them all, before truncation.
+	LastProcessedErrorCount int `json:"lastProcessedErrorCount,omitempty"`
+}
+
+// MaxOpenAPIProblems bounds the problems kept of one processing.
+const MaxOpenAPIProblems = 100
+
+// OpenAPIValidationWarning is the code of a validation problem that did
+// not stop the processing of a document (the reference's
+// OpenAPIErrorObject.code is free-form).
+const OpenAPIValidationWarning = "VALIDATION_WARNING"
+
+// OpenAPIProblem is a problem met processing a document (the reference's
+// OpenAPIErrorObject).
+type OpenAPIProblem struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// OpenAPIOperation is an operation of a document (the reference's
+// OpenAPIOperationPointer): its path and its method, lower case.
+type OpenAPIOperation struct {
+	Path   string `json:"path"`
+	Method string `json:"method"`
 }
 
 // OpenAPISpecVersion is one parsed document of a spec.
@@ -55,4 +84,9 @@ type OpenAPISpecVersion struct {
 	Name string `json:"name"`
 	// Digest is the SHA-256 of the document as JSON; it names its blob.
 	Digest string `json:"digest"`
+	// OperationCount is how many operations the document has (the list
+	// is a blob of its own, by digest).
+	OperationCount int `json:"operationCount,omitempty"`
+	// WarningCount is how many validation problems the document has.
+	WarningCount int `json:"warningCount,omitempty"`
 }

@@ -174,7 +174,7 @@ func TestCreateIsPendingThenCompleteWithAVersion(t *testing.T) {
 	for _, path := range []string{"/petstore/versions/latest/content", "/petstore/versions/" + latest["id"].(string) + "/content"} {
 		c := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.base()+path, nil).Map(t)
 		doc, _ := c["filesystem"].(map[string]any)["petstore.yaml"].(map[string]any)
-		if doc["openapi"] != "3.0.3" || doc["info"].(map[string]any)["title"] != "Petstore" || c["url"] != ds.URL+"/petstore.yaml" {
+		if doc["openapi"] != "3.0.3" || doc["info"].(map[string]any)["title"] != "Petstore" || c["urls"].(map[string]any)["source"] != ds.URL+"/petstore.yaml" {
 			t.Errorf("%s: %v", path, c)
 		}
 		// YAML's integer response codes become JSON object keys.
@@ -294,7 +294,6 @@ func TestProcessingFailuresSetTheErrorCode(t *testing.T) {
 	missing := newDocServer(t, "")
 	missing.Config.Handler = http.NotFoundHandler()
 	ref := newDocServer(t, `{"components": {}}`)
-	bad := newDocServer(t, "openapi: 3.0.3\ninfo: {title: x}\npaths: {}\n") // no info.version
 	cases := []struct {
 		name, url, text, code string
 	}{
@@ -303,7 +302,10 @@ func TestProcessingFailuresSetTheErrorCode(t *testing.T) {
 		{"NotFound", missing.URL + "/spec.json", "", model.OpenAPIFetchError},
 		{"NotADocument", "", "just: [some, yaml", model.OpenAPIParseError},
 		{"NotOpenAPI", "", `{"hello": "world"}`, model.OpenAPIParseError},
-		{"Invalid", bad.URL + "/spec.yaml", "", model.OpenAPIParseError},
+		{"HTML", "", "<!DOCTYPE html><html><body><h1>Not Found</h1></body></html>", model.OpenAPIParseError},
+		{"RandomBytes", "", "\x00\x01\xff\xfe\x9c garbage \x07", model.OpenAPIParseError},
+		{"Swagger12", "", `{"swaggerVersion": "1.2", "apis": []}`, model.OpenAPIParseError},
+		{"OpenAPI4", "", `{"openapi": "4.0.0", "info": {"title": "x", "version": "1"}}`, model.OpenAPIParseError},
 		{"ExternalRef", "", `{"openapi": "3.0.3", "info": {"title": "x", "version": "1"}, "paths": {"/a": {"$ref": "` + ref.URL + `/paths.json#/a"}}}`, model.OpenAPIParseError},
 	}
 	for i, tc := range cases {
@@ -318,6 +320,14 @@ func TestProcessingFailuresSetTheErrorCode(t *testing.T) {
 			sp := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.base()+"/"+slug, nil).Map(t)
 			if sp["processingState"] != "complete" || sp["lastProcessErrorCode"] != tc.code || sp["lastVersion"] != nil || sp["lastProcessedAt"] == nil {
 				t.Errorf("spec %v, want complete with %s and no version", sp, tc.code)
+			}
+			// The reason is in the answer, not only in the log.
+			errs, _ := sp["lastProcessedErrors"].([]any)
+			if len(errs) != 1 || sp["lastProcessedErrorCount"] != 1.0 {
+				t.Fatalf("lastProcessedErrors %v (count %v), want the one failure", sp["lastProcessedErrors"], sp["lastProcessedErrorCount"])
+			}
+			if e := errs[0].(map[string]any); e["code"] != tc.code || e["message"] == "" {
+				t.Errorf("failure reason %v", e)
 			}
 			f.as(t, f.reader).Expect(http.StatusNotFound, "GET", f.base()+"/"+slug+"/versions/latest", nil)
 			f.as(t, f.reader).Expect(http.StatusNotFound, "GET", f.base()+"/"+slug+"/versions/latest/content", nil)

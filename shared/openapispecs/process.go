@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"unicode/utf8"
 
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/fetch"
@@ -19,8 +20,11 @@ import (
 	"github.com/galleydocs/galley/shared/store"
 )
 
-// MaxDocumentBytes bounds a fetched document.
-const MaxDocumentBytes = 10 << 20
+// MaxDocumentBytes bounds a fetched document: 64 MiB, past the largest
+// public documents met (GitHub's full description is about 12 MB as JSON).
+// The worker holds the document about ten times over while it parses it
+// (decoded tree, kin-openapi's model): its memory is sized for this.
+const MaxDocumentBytes = 64 << 20
 
 // Handle runs an openapi-fetch job: it processes the job's generation of
 // its spec, unless the spec is gone, has moved on to a newer generation, or
@@ -55,25 +59,39 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 			return fmt.Errorf("mark OpenAPI spec in progress: %w", err)
 		}
 	}
-	doc, name, from, code := s.load(ctx, sp)
+	res := s.load(ctx, sp)
 	return store.Retry(ctx, func() error {
 		sp, v, due, err := current()
 		if err != nil || !due {
 			return err
 		}
 		now := s.d.Clock()
-		sp.ProcessingState, sp.Processed, sp.LastProcessedAt, sp.LastProcessErrorCode = model.OpenAPIComplete, p.Generation, &now, code
+		sp.ProcessingState, sp.Processed, sp.LastProcessedAt, sp.LastProcessErrorCode = model.OpenAPIComplete, p.Generation, &now, res.code
+		sp.LastProcessedErrors, sp.LastProcessedErrorCount = res.problems(), res.problemCount()
 		ops := []store.Op{store.PutIfVersion(records.Item(k, sp, v+1), v)}
-		if code == "" {
+		if res.code == "" {
+			doc := res.parsed.Doc
 			digest := content.Hash(doc)
 			if digest != sp.LastDigest {
 				if err := s.d.Blobs.Put(ctx, contentKey(sp.OrgID, sp.ID, digest), doc, "application/json"); err != nil {
 					return fmt.Errorf("store OpenAPI document: %w", err)
 				}
+				list := res.parsed.Operations
+				if list == nil {
+					list = []model.OpenAPIOperation{}
+				}
+				opsJSON, err := json.Marshal(list)
+				if err != nil {
+					return err
+				}
+				if err := s.d.Blobs.Put(ctx, operationsKey(sp.OrgID, sp.ID, digest), opsJSON, "application/json"); err != nil {
+					return fmt.Errorf("store OpenAPI operations: %w", err)
+				}
 				// The version is written with the spec, guarded by the spec's
 				// version: of two runs of one job, only one lands.
 				ver := model.OpenAPISpecVersion{ID: ids.New(now), SpecID: sp.ID, OrgID: sp.OrgID, CreatedAt: now,
-					URL: from, Name: name, Digest: digest}
+					URL: res.from, Name: res.name, Digest: digest,
+					OperationCount: len(list), WarningCount: res.parsed.WarningCount}
 				sp.LastVersion, sp.LastDigest = ver.ID, digest
 				ops = []store.Op{store.PutIfVersion(records.Item(k, sp, v+1), v),
 					store.Put(records.Item(keys.OpenAPIVersion(sp.ID, ver.ID), ver, 1), store.IfNotExists)}
@@ -82,32 +100,88 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 		if err := s.d.Store.Write(ctx, ops...); err != nil {
 			return fmt.Errorf("record OpenAPI processing: %w", err)
 		}
-		s.d.Logger.InfoContext(ctx, "OpenAPI spec processed", "spec", sp.ID, "generation", p.Generation, "errorCode", code)
+		s.d.Logger.InfoContext(ctx, "OpenAPI spec processed", "spec", sp.ID, "generation", p.Generation, "errorCode", res.code,
+			"warnings", res.parsed.WarningCount, "operations", len(res.parsed.Operations))
 		return nil
 	})
 }
 
-// load reads and parses a spec's document: its JSON form, its file name
-// and where it came from, or an error code.
-func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) (doc []byte, name, from, code string) {
+// outcome is what processing a spec's source came to: a parsed document
+// with where it came from, or an error code with its reason.
+type outcome struct {
+	parsed     Parsed
+	name, from string
+	code       string
+	reason     string
+}
+
+func failed(code, reason string) outcome { return outcome{code: code, reason: reason} }
+
+// problems are the spec's lastProcessedErrors: the failure's reason, or
+// the document's first warnings.
+func (o outcome) problems() []model.OpenAPIProblem {
+	if o.code != "" {
+		return []model.OpenAPIProblem{{Code: o.code, Message: o.reason}}
+	}
+	var out []model.OpenAPIProblem
+	for i, w := range o.parsed.Warnings {
+		if i == model.MaxOpenAPIProblems {
+			break
+		}
+		out = append(out, model.OpenAPIProblem{Code: model.OpenAPIValidationWarning, Message: w})
+	}
+	return out
+}
+
+func (o outcome) problemCount() int {
+	if o.code != "" {
+		return 1
+	}
+	return max(o.parsed.WarningCount, len(o.parsed.Warnings))
+}
+
+// fetchReason says why a fetch failed, in words safe to show (no URL).
+func (s *Service) fetchReason(err error) string {
+	var fe *fetch.Error
+	if !errors.As(err, &fe) {
+		return "the document could not be fetched"
+	}
+	switch fe.Code {
+	case fetch.CodeTimeout:
+		return "no complete answer in time"
+	case fetch.CodeTooLarge:
+		return fmt.Sprintf("the document is larger than the limit of %d bytes", s.MaxDocumentBytes)
+	case fetch.CodeStatus:
+		return fmt.Sprintf("the server answered HTTP %d", fe.Status)
+	case fetch.CodeRefused:
+		return "the address is not public"
+	case fetch.CodeInvalid:
+		return "not an http or https URL"
+	}
+	return "the document could not be fetched (network, DNS, TLS or redirect error)"
+}
+
+// load reads and parses a spec's document.
+func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) outcome {
 	var raw []byte
+	var name, from string
 	switch {
 	case sp.SourceURL != "":
-		res, err := fetch.NewWithTimeout(s.d.FetchAllowPrivate, s.FetchTimeout).Fetch(ctx, sp.SourceURL, MaxDocumentBytes)
+		res, err := fetch.NewWithTimeout(s.d.FetchAllowPrivate, s.FetchTimeout).Fetch(ctx, sp.SourceURL, s.MaxDocumentBytes)
 		var fe *fetch.Error
 		switch {
 		case errors.As(err, &fe) && fe.Code == fetch.CodeTimeout:
-			return nil, "", "", model.OpenAPIFetchTimeout
+			return failed(model.OpenAPIFetchTimeout, s.fetchReason(err))
 		case err != nil:
 			s.d.Logger.InfoContext(ctx, "OpenAPI fetch failed", "spec", sp.ID, "url", fetch.Redact(sp.SourceURL), "err", err.Error())
-			return nil, "", "", model.OpenAPIFetchError
+			return failed(model.OpenAPIFetchError, s.fetchReason(err))
 		}
 		raw, from = res.Body, fetch.Redact(sp.SourceURL)
 		name = fileName(sp.SourceURL)
 	default:
 		text, err := s.d.Blobs.Get(ctx, sp.SourceText)
 		if err != nil {
-			return nil, "", "", model.OpenAPIFetchError
+			return failed(model.OpenAPIFetchError, "the source text could not be read")
 		}
 		raw, name = text, "openapi.yaml"
 		if t := bytes.TrimSpace(text); len(t) > 0 && t[0] == '{' {
@@ -116,14 +190,25 @@ func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) (doc []byte, n
 	}
 	if s.parse == nil {
 		// An API function without its queue: it cannot process documents.
-		return nil, "", "", model.OpenAPIParseError
+		return failed(model.OpenAPIParseError, "this server cannot process OpenAPI documents")
 	}
-	doc, err := s.parse(ctx, raw)
+	parsed, err := s.parse(ctx, raw)
 	if err != nil {
 		s.d.Logger.InfoContext(ctx, "OpenAPI parse failed", "spec", sp.ID, "err", err.Error())
-		return nil, "", "", model.OpenAPIParseError
+		return failed(model.OpenAPIParseError, truncate(err.Error(), 1000))
 	}
-	return doc, name, from, ""
+	return outcome{parsed: parsed, name: name, from: from}
+}
+
+// truncate cuts s to at most n bytes, on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // fileName is the last segment of a URL's path, or openapi.json.

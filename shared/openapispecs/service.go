@@ -10,11 +10,14 @@
 //     source and bump the spec's generation: the spec goes back to
 //     `pending` and a job `openapi-fetch` for that generation is enqueued.
 //     The job fetches the URL through the guarded fetcher (or reads the
-//     text), parses and validates the document (kin-openapi; external
-//     $refs are never followed), and stores a version with its content
+//     text), parses the document (kin-openapi; external $refs are never
+//     followed) and stores a version with its content and its operations
 //     only when the document changed; it ends in `complete`, with
 //     `lastProcessErrorCode` FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR when
-//     it failed. A job of an older generation, of a deleted spec, or one
+//     it failed (only what cannot be read as OpenAPI 3.x or Swagger 2.0 is
+//     a PARSE_ERROR). `lastProcessedErrors` has the failure's reason, or
+//     the document's validation problems as warnings (the first 100;
+//     `lastProcessedErrorCount` counts them all). A job of an older generation, of a deleted spec, or one
 //     already done (a redelivered message) changes nothing.
 //   - Members who may read content (role read and up) read specs and
 //     versions; role create and up create, update and delete them (the
@@ -34,6 +37,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/ids"
@@ -57,12 +61,27 @@ type Service struct {
 	d *deps.Deps
 	// FetchTimeout bounds the fetch of a document.
 	FetchTimeout time.Duration
-	parse        Parser
+	// MaxDocumentBytes bounds a fetched document (default the constant).
+	MaxDocumentBytes int64
+	parse            Parser
 }
 
-// Parser reads an OpenAPI document (JSON or YAML) and returns it as JSON,
-// or an error when it is not one (package openapiworker has it).
-type Parser func(ctx context.Context, raw []byte) ([]byte, error)
+// Parser reads an OpenAPI document (JSON or YAML): an error when it is not
+// one (its message is the reason shown to users), else what it holds, with
+// its validation problems as warnings (package openapiworker has it).
+type Parser func(ctx context.Context, raw []byte) (Parsed, error)
+
+// Parsed is what a Parser makes of a document.
+type Parsed struct {
+	// Doc is the document as JSON.
+	Doc []byte
+	// Operations are the document's operations, by path then method.
+	Operations []model.OpenAPIOperation
+	// Warnings are the first model.MaxOpenAPIProblems validation problems;
+	// WarningCount counts them all.
+	Warnings     []string
+	WarningCount int
+}
 
 // WithParser returns s able to process documents with p: jobs run in this
 // process (the worker, local mode, or a function without a queue) need
@@ -73,7 +92,9 @@ func (s *Service) WithParser(p Parser) *Service {
 }
 
 // New returns the OpenAPI specs service.
-func New(d *deps.Deps) *Service { return &Service{d: d, FetchTimeout: fetch.Timeout} }
+func New(d *deps.Deps) *Service {
+	return &Service{d: d, FetchTimeout: fetch.Timeout, MaxDocumentBytes: MaxDocumentBytes}
+}
 
 // Source is where a spec's document comes from: exactly one of URL and Text.
 type Source struct {
@@ -130,6 +151,11 @@ func textKey(orgID, specID string, generation int64) string {
 // contentKey is the blob key of a version's document (JSON), by digest.
 func contentKey(orgID, specID, digest string) string {
 	return "openapi/" + orgID + "/" + specID + "/" + digest + ".json"
+}
+
+// operationsKey is the blob key of a version's operations (JSON), by digest.
+func operationsKey(orgID, specID, digest string) string {
+	return "openapi/" + orgID + "/" + specID + "/" + digest + ".operations.json"
 }
 
 // Create makes a spec under a new slug and starts processing it.
@@ -344,6 +370,9 @@ func (s *Service) purge(ctx context.Context, sp model.OpenAPISpec) error {
 		if err := s.d.Blobs.Delete(ctx, contentKey(sp.OrgID, sp.ID, ver.Digest)); err != nil {
 			return err
 		}
+		if err := s.d.Blobs.Delete(ctx, operationsKey(sp.OrgID, sp.ID, ver.Digest)); err != nil {
+			return err
+		}
 		ops = append(ops, store.Delete(items[i].PK, items[i].SK, store.Always))
 		if len(ops) == store.MaxTransactionOps || i == len(versions)-1 {
 			if err := s.d.Store.Write(ctx, ops...); err != nil {
@@ -399,6 +428,27 @@ func (s *Service) Version(ctx context.Context, orgID, slug, versionID string) (m
 		return sp, ver, fmt.Errorf("read OpenAPI spec version: %w", err)
 	}
 	return sp, ver, nil
+}
+
+// Operations returns a version's operations (by id, or "latest").
+func (s *Service) Operations(ctx context.Context, orgID, slug, versionID string) (model.OpenAPISpecVersion, []model.OpenAPIOperation, error) {
+	sp, ver, err := s.Version(ctx, orgID, slug, versionID)
+	if err != nil {
+		return ver, nil, err
+	}
+	raw, err := s.d.Blobs.Get(ctx, operationsKey(sp.OrgID, sp.ID, ver.Digest))
+	if errors.Is(err, blob.ErrNotFound) {
+		// A version stored before operations were recorded.
+		return ver, nil, apperr.NotFoundf("the operations of version %s were not recorded; update the spec to process it again", ver.ID)
+	}
+	if err != nil {
+		return ver, nil, fmt.Errorf("read OpenAPI spec version operations: %w", err)
+	}
+	var ops []model.OpenAPIOperation
+	if err := json.Unmarshal(raw, &ops); err != nil {
+		return ver, nil, fmt.Errorf("decode OpenAPI spec version operations: %w", err)
+	}
+	return ver, ops, nil
 }
 
 // Content returns a version's document as JSON.

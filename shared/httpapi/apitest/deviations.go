@@ -31,12 +31,6 @@ var deviations = map[string]string{
 	"old:listPageLinksInSpace": linkRevisions, "old:listPageLinksInChangeRequest": linkRevisions,
 	"old:listSpaceFileBacklinks": linkRevisions, "old:listChangeRequestFileBacklinks": linkRevisions,
 
-	// OpenAPI specs: lastProcessedErrorCount and the version content's
-	// urls (issue 15).
-	"new:createOpenAPISpec": openapi, "new:createOrUpdateOpenAPISpecBySlug": openapi,
-	"new:getOpenAPISpecBySlug": openapi, "new:listOpenAPISpecs": openapi,
-	"new:getLatestOpenAPISpecVersionContent": openapi, "new:getOpenAPISpecVersionContentById": openapi,
-
 	// Git info: the installation fields the current document requires
 	// (Galley's Git Sync has no app installation).
 	"new:getSpaceGitInfo": "git info: installationId, installationProvider, installationStatus",
@@ -45,7 +39,6 @@ var deviations = map[string]string{
 const (
 	spec     = "the spec's shape differs"
 	adaptive = "adaptive schema properties without description"
-	openapi  = "OpenAPI spec fields"
 	// linkRevisions: see the links above.
 	linkRevisions = "a revision summary in links' versionContext"
 )

@@ -24,18 +24,26 @@ const SlugPattern = `^[a-z0-9]+(?:-[a-z0-9]+)*$`
 
 // OpenAPISpec is the API shape of an OpenAPI spec.
 type OpenAPISpec struct {
-	Object               string                 `json:"object" enum:"openapi-spec"`
-	ID                   string                 `json:"id"`
-	CreatedAt            time.Time              `json:"createdAt"`
-	UpdatedAt            time.Time              `json:"updatedAt"`
-	Slug                 string                 `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
-	SourceURL            string                 `json:"sourceURL,omitempty" format:"uri" maxLength:"2048"`
-	ProcessingState      string                 `json:"processingState" enum:"pending,progress,complete"`
-	LastVersion          string                 `json:"lastVersion,omitempty" doc:"ID of the latest version"`
-	LastProcessedAt      *time.Time             `json:"lastProcessedAt,omitempty"`
-	LastProcessErrorCode string                 `json:"lastProcessErrorCode,omitempty" enum:"FETCH_TIMEOUT,FETCH_ERROR,PARSE_ERROR"`
-	Permissions          OpenAPISpecPermissions `json:"permissions"`
-	URLs                 OpenAPISpecURLs        `json:"urls"`
+	Object                  string                 `json:"object" enum:"openapi-spec"`
+	ID                      string                 `json:"id"`
+	CreatedAt               time.Time              `json:"createdAt"`
+	UpdatedAt               time.Time              `json:"updatedAt"`
+	Slug                    string                 `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+	SourceURL               string                 `json:"sourceURL,omitempty" format:"uri" maxLength:"2048"`
+	ProcessingState         string                 `json:"processingState" enum:"pending,progress,complete"`
+	LastVersion             string                 `json:"lastVersion,omitempty" doc:"ID of the latest version"`
+	LastProcessedAt         *time.Time             `json:"lastProcessedAt,omitempty"`
+	LastProcessErrorCode    string                 `json:"lastProcessErrorCode,omitempty" enum:"FETCH_TIMEOUT,FETCH_ERROR,PARSE_ERROR"`
+	LastProcessedErrors     []OpenAPIErrorObject   `json:"lastProcessedErrors,omitempty" maxItems:"100" doc:"The last processing's problems, at most 100: its failure's reason (code as lastProcessErrorCode), or the document's validation problems (code VALIDATION_WARNING), which did not stop it"`
+	LastProcessedErrorCount int                    `json:"lastProcessedErrorCount" minimum:"0" doc:"Total number of processing errors before truncation of lastProcessedErrors"`
+	Permissions             OpenAPISpecPermissions `json:"permissions"`
+	URLs                    OpenAPISpecURLs        `json:"urls"`
+}
+
+// OpenAPIErrorObject is a problem met processing a document.
+type OpenAPIErrorObject struct {
+	Message string `json:"message" doc:"Description of the problem"`
+	Code    string `json:"code,omitempty" doc:"FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR (the processing failed), or VALIDATION_WARNING"`
 }
 
 // OpenAPISpecPermissions is what the caller may do with a spec.
@@ -58,6 +66,23 @@ type OpenAPISpecVersion struct {
 	CreatedAt time.Time              `json:"createdAt"`
 	URL       string                 `json:"url" format:"uri" maxLength:"2048" doc:"Where the specification is accessible"`
 	URLs      OpenAPISpecVersionURLs `json:"urls"`
+	// Galley's: what the document holds.
+	OperationCount int `json:"galleyOperationCount" minimum:"0" doc:"Galley: how many operations the document has (listed by listOpenAPISpecVersionOperations)"`
+	WarningCount   int `json:"galleyWarningCount" minimum:"0" doc:"Galley: how many validation problems the document has (the spec's lastProcessedErrors has the first 100 of its latest processing)"`
+}
+
+// OpenAPIOperationPointer is an operation of a document (the reference's
+// OpenAPIOperationPointer).
+type OpenAPIOperationPointer struct {
+	Path   string `json:"path" doc:"Path of the operation in the OpenAPI spec"`
+	Method string `json:"method" enum:"get,put,post,delete,options,head,patch,trace" doc:"HTTP method of the operation, lower case"`
+}
+
+// OpenAPISpecOperations is a version's operations (Galley's).
+type OpenAPISpecOperations struct {
+	Object string                    `json:"object" enum:"openapi-spec-operations"`
+	Items  []OpenAPIOperationPointer `json:"items" doc:"The operations, by path then method (Swagger 2.0 documents: as converted to OpenAPI 3)"`
+	Count  int                       `json:"count" minimum:"0"`
 }
 
 // OpenAPISpecVersionURLs are a version's links.
@@ -66,10 +91,17 @@ type OpenAPISpecVersionURLs struct {
 }
 
 // OpenAPISpecContent is a version's document: filesystem maps the document's file
-// name to the document (as JSON); url is where it can be read.
+// name to the document (as JSON); urls.source is where it can be read.
 type OpenAPISpecContent struct {
 	Filesystem map[string]json.RawMessage `json:"filesystem" doc:"The specification's files, by name, each as JSON"`
-	URL        string                     `json:"url" format:"uri" maxLength:"2048"`
+	URLs       OpenAPISpecContentURLs     `json:"urls"`
+	URL        string                     `json:"url" format:"uri" maxLength:"2048" doc:"As urls.source (GitBook's earlier documents have it)"`
+}
+
+// OpenAPISpecContentURLs are a content's links.
+type OpenAPISpecContentURLs struct {
+	Source string  `json:"source" format:"uri" maxLength:"2048" doc:"Where the document was fetched from, or where this content is readable for a text"`
+	Public *string `json:"public" format:"uri" nullable:"true" doc:"Publicly accessible URL: always null, Galley's specs are private"`
 }
 
 func location(ctx context.Context, orgID, slug string) string {
@@ -82,8 +114,17 @@ func View(ctx context.Context, sp model.OpenAPISpec, role model.Role) OpenAPISpe
 	return OpenAPISpec{Object: "openapi-spec", ID: sp.ID, CreatedAt: sp.CreatedAt, UpdatedAt: sp.UpdatedAt, Slug: sp.Slug,
 		SourceURL: sp.SourceURL, ProcessingState: sp.ProcessingState, LastVersion: sp.LastVersion,
 		LastProcessedAt: sp.LastProcessedAt, LastProcessErrorCode: sp.LastProcessErrorCode,
+		LastProcessedErrors: problems(sp.LastProcessedErrors), LastProcessedErrorCount: sp.LastProcessedErrorCount,
 		Permissions: OpenAPISpecPermissions{View: access.Allowed(role, access.ReadContent), Edit: edit, Delete: edit},
 		URLs:        OpenAPISpecURLs{Location: location(ctx, sp.OrgID, sp.Slug), App: httpapi.AppURL(ctx) + "/o/" + sp.OrgID + "/openapi/" + sp.Slug}}
+}
+
+func problems(ps []model.OpenAPIProblem) []OpenAPIErrorObject {
+	var out []OpenAPIErrorObject
+	for _, p := range ps {
+		out = append(out, OpenAPIErrorObject{Message: p.Message, Code: p.Code})
+	}
+	return out
 }
 
 // VersionView renders a version.
@@ -94,7 +135,8 @@ func VersionView(ctx context.Context, sp model.OpenAPISpec, v model.OpenAPISpecV
 		// A text has no URL of its own: it is readable here.
 		u = loc + "/content"
 	}
-	return OpenAPISpecVersion{Object: "openapi-spec-version", ID: v.ID, CreatedAt: v.CreatedAt, URL: u, URLs: OpenAPISpecVersionURLs{Location: loc}}
+	return OpenAPISpecVersion{Object: "openapi-spec-version", ID: v.ID, CreatedAt: v.CreatedAt, URL: u, URLs: OpenAPISpecVersionURLs{Location: loc},
+		OperationCount: v.OperationCount, WarningCount: v.WarningCount}
 }
 
 // OpenAPISpecSource is a spec's source: a URL or a text.
@@ -255,7 +297,8 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 		if err != nil {
 			return nil, err
 		}
-		return &contentOut{Body: OpenAPISpecContent{Filesystem: map[string]json.RawMessage{v.Name: doc}, URL: VersionView(ctx, sp, v).URL}}, nil
+		return &contentOut{Body: OpenAPISpecContent{Filesystem: map[string]json.RawMessage{v.Name: doc},
+			URLs: OpenAPISpecContentURLs{Source: VersionView(ctx, sp, v).URL}, URL: VersionView(ctx, sp, v).URL}}, nil
 	}
 	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersion", Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest", Tag: tag,
 		Summary: "Get a spec's latest version"},
@@ -271,6 +314,19 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 		Summary: "Get a version of a spec"},
 		func(ctx context.Context, in *versionPath) (*versionOut, error) {
 			return version(ctx, in.OrganizationID, in.SpecSlug, in.VersionID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecVersionOperations", Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}/operations", Tag: tag,
+		Summary: "List the operations of a version of a spec (Galley's; versionId may be latest)"},
+		func(ctx context.Context, in *versionPath) (*struct{ Body OpenAPISpecOperations }, error) {
+			_, ops, err := s.Operations(ctx, in.OrganizationID, in.SpecSlug, in.VersionID)
+			if err != nil {
+				return nil, err
+			}
+			out := OpenAPISpecOperations{Object: "openapi-spec-operations", Items: make([]OpenAPIOperationPointer, len(ops)), Count: len(ops)}
+			for i, o := range ops {
+				out.Items[i] = OpenAPIOperationPointer{Path: o.Path, Method: o.Method}
+			}
+			return &struct{ Body OpenAPISpecOperations }{out}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecVersionContentById", Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}/content", Tag: tag,
 		Summary: "Get the content of a version of a spec"},

@@ -6,12 +6,15 @@
 package openapiworker
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
+	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
@@ -19,6 +22,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/queue"
 )
@@ -33,23 +37,18 @@ func Handlers(d *deps.Deps) map[string]queue.Handler {
 // the worker, local mode and tests run jobs with.
 func Service(d *deps.Deps) *openapispecs.Service { return openapispecs.New(d).WithParser(Parse) }
 
-// Parse reads an OpenAPI 3.x or Swagger 2.0 document in JSON or YAML,
-// validates it, and returns it as JSON (keys in the document's order are
-// not kept; values are). External references are refused: following them
-// would make the server fetch URLs the document names.
-func Parse(ctx context.Context, raw []byte) ([]byte, error) {
-	var tree any
-	if err := yaml.Unmarshal(raw, &tree); err != nil {
-		return nil, fmt.Errorf("not JSON or YAML: %w", err)
-	}
-	tree = jsonable(tree)
-	m, ok := tree.(map[string]any)
-	if !ok {
-		return nil, errors.New("not an object")
-	}
-	doc, err := json.Marshal(m)
+// Parse reads an OpenAPI 3.x or Swagger 2.0 document in JSON or YAML and
+// returns it as JSON (a JSON document as it came, compacted; a YAML one
+// converted, keys in Go's order), with its operations and its validation
+// problems. Only what cannot be read as one of these documents is an
+// error: a validation problem (an undeclared path parameter, a pattern Go
+// cannot compile, a missing info.version...) is a warning. External
+// references are never followed: following them would make the server
+// fetch URLs the document names.
+func Parse(ctx context.Context, raw []byte) (openapispecs.Parsed, error) {
+	doc, head, err := toJSON(raw)
 	if err != nil {
-		return nil, err
+		return openapispecs.Parsed{}, err
 	}
 	loader := openapi3.NewLoader()
 	loader.Context = ctx
@@ -57,38 +56,136 @@ func Parse(ctx context.Context, raw []byte) ([]byte, error) {
 	loader.ReadFromURIFunc = func(*openapi3.Loader, *url.URL) ([]byte, error) {
 		return nil, errors.New("external references are not followed")
 	}
+	var t *openapi3.T
 	switch {
-	case m["openapi"] != nil:
-		v, _ := m["openapi"].(string)
-		if !strings.HasPrefix(v, "3.") {
-			return nil, fmt.Errorf("unsupported OpenAPI version %q", v)
+	case head.OpenAPI != nil:
+		v := fmt.Sprint(head.OpenAPI)
+		if !strings.HasPrefix(v, "3") {
+			return openapispecs.Parsed{}, fmt.Errorf("unsupported OpenAPI version %q (3.x is supported)", v)
 		}
-		t, err := loader.LoadFromData(doc)
-		if err != nil {
-			return nil, err
+		if t, err = loader.LoadFromData(doc); err != nil {
+			return openapispecs.Parsed{}, fmt.Errorf("not a readable OpenAPI %s document: %w", v, err)
 		}
-		if err := t.Validate(ctx, openapi3.DisableExamplesValidation()); err != nil {
-			return nil, err
-		}
-	case m["swagger"] != nil:
-		if v, _ := m["swagger"].(string); v != "2.0" {
-			return nil, fmt.Errorf("unsupported Swagger version %q", m["swagger"])
+	case head.Swagger != nil:
+		if v := fmt.Sprint(head.Swagger); v != "2.0" && v != "2" {
+			return openapispecs.Parsed{}, fmt.Errorf("unsupported Swagger version %q (2.0 is supported)", v)
 		}
 		var t2 openapi2.T
 		if err := json.Unmarshal(doc, &t2); err != nil {
-			return nil, err
+			return openapispecs.Parsed{}, fmt.Errorf("not a readable Swagger 2.0 document: %w", err)
 		}
-		t3, err := openapi2conv.ToV3(&t2)
-		if err != nil {
-			return nil, err
-		}
-		if err := t3.Validate(ctx, openapi3.DisableExamplesValidation()); err != nil {
-			return nil, err
+		if t, err = openapi2conv.ToV3(&t2); err != nil {
+			return openapispecs.Parsed{}, fmt.Errorf("not a convertible Swagger 2.0 document: %w", err)
 		}
 	default:
-		return nil, errors.New("neither openapi nor swagger is set")
+		return openapispecs.Parsed{}, errors.New("not an OpenAPI document: neither openapi nor swagger is set")
 	}
-	return doc, nil
+	out := openapispecs.Parsed{Doc: doc, Operations: operations(t)}
+	for _, problem := range validate(ctx, t) {
+		out.WarningCount++
+		if len(out.Warnings) < model.MaxOpenAPIProblems {
+			out.Warnings = append(out.Warnings, truncate(problem, 1000))
+		}
+	}
+	return out, nil
+}
+
+// header is what tells the kind of a document.
+type header struct {
+	OpenAPI any `json:"openapi"`
+	Swagger any `json:"swagger"`
+}
+
+// toJSON returns a document as JSON, with its header. JSON is read as
+// JSON (numbers kept as written); anything else as YAML.
+func toJSON(raw []byte) ([]byte, header, error) {
+	var head header
+	trimmed := bytes.TrimSpace(bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf")))
+	if len(trimmed) > 0 && trimmed[0] == '{' && json.Valid(trimmed) {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, trimmed); err != nil {
+			return nil, head, fmt.Errorf("not JSON: %w", err)
+		}
+		if err := json.Unmarshal(buf.Bytes(), &head); err != nil {
+			return nil, head, fmt.Errorf("not an OpenAPI document: %w", err)
+		}
+		return buf.Bytes(), head, nil
+	}
+	var tree any
+	if err := yaml.Unmarshal(trimmed, &tree); err != nil {
+		return nil, head, fmt.Errorf("not JSON or YAML: %w", err)
+	}
+	m, ok := jsonable(tree).(map[string]any)
+	if !ok {
+		return nil, head, errors.New("not an OpenAPI document: not a JSON or YAML object")
+	}
+	doc, err := json.Marshal(m)
+	if err != nil {
+		return nil, head, fmt.Errorf("not representable as JSON: %w", err)
+	}
+	head.OpenAPI, head.Swagger = m["openapi"], m["swagger"]
+	return doc, head, nil
+}
+
+// operations lists a document's operations, by path (sorted) then method.
+func operations(t *openapi3.T) []model.OpenAPIOperation {
+	methods := [...]string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+	var out []model.OpenAPIOperation
+	if t.Paths == nil {
+		return out
+	}
+	paths := t.Paths.Map()
+	keys := make([]string, 0, len(paths))
+	for p := range paths {
+		keys = append(keys, p)
+	}
+	sort.Strings(keys)
+	for _, p := range keys {
+		item := paths[p]
+		if item == nil {
+			continue
+		}
+		for _, m := range methods {
+			if item.GetOperation(strings.ToUpper(m)) != nil {
+				out = append(out, model.OpenAPIOperation{Path: p, Method: m})
+			}
+		}
+	}
+	return out
+}
+
+// validate returns a document's validation problems, each on its own.
+// kin-openapi's validators may panic on documents they do not expect: that
+// ends validation with a problem saying so, not the job.
+func validate(ctx context.Context, t *openapi3.T) (problems []string) {
+	defer func() {
+		if r := recover(); r != nil {
+			problems = append(problems, fmt.Sprintf("validation stopped early: %v", r))
+		}
+	}()
+	err := t.Validate(ctx, openapi3.EnableMultiError(), openapi3.DisableExamplesValidation())
+	if err == nil {
+		return nil
+	}
+	var me openapi3.MultiError
+	if errors.As(err, &me) {
+		for _, e := range me {
+			problems = append(problems, e.Error())
+		}
+		return problems
+	}
+	return []string{err.Error()}
+}
+
+// truncate cuts s to at most n bytes, on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // jsonable turns what YAML decodes (maps with non-string keys, such as
