@@ -11,8 +11,11 @@ import (
 // model: {object: document, nodes: [...]}, as clients send it when they
 // author a page) as the markdown Galley stores. It knows the blocks and
 // inlines ToDocument makes — paragraphs, headings, lists (ordered,
-// unordered, tasks), code, quotes, hints, dividers, images; texts with
-// bold, italic, code and strikethrough marks, links and inline images —
+// unordered, tasks), code, quotes, hints, dividers, images; GitBook's
+// blocks (tabs, code attributes, embeds, content refs, files, swagger and
+// OpenAPI blocks, steppers, columns, figures, drawings, tables, math,
+// expandables), written as GitBook writes them; texts with bold, italic,
+// code and strikethrough marks, links, inline images and inline math —
 // and refuses any other node with an error naming where it is
 // (nodes[2].nodes[0]).
 func MarkdownOfDocument(doc map[string]any) (string, error) {

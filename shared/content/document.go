@@ -13,7 +13,9 @@ import (
 // Links follow the repository's conventions: a relative path to another
 // page's markdown file (as GitPath writes it) is a page reference,
 // /files/<fileId> a file reference, #anchor an anchor; anything else a URL.
-// Markdown outside this subset (tables, HTML) reads as paragraphs.
+// GitBook's blocks ({% tabs %}, {% code %}, {% embed %}, figures, tables,
+// math, <details>…) read as GitBook's nodes (blocks.go). Other markdown
+// (unknown {% %} tags, other HTML) reads as paragraphs.
 
 // Node is one node of a document tree, as the API writes it.
 type Node = map[string]any
