@@ -2,6 +2,7 @@ package content
 
 import (
 	"fmt"
+	"html"
 	"strconv"
 	"strings"
 )
@@ -10,8 +11,11 @@ import (
 // model: {object: document, nodes: [...]}, as clients send it when they
 // author a page) as the markdown Galley stores. It knows the blocks and
 // inlines ToDocument makes — paragraphs, headings, lists (ordered,
-// unordered, tasks), code, quotes, hints, dividers, images; texts with
-// bold, italic, code and strikethrough marks, links and inline images —
+// unordered, tasks), code, quotes, hints, dividers, images; GitBook's
+// blocks (tabs, code attributes, embeds, content refs, files, swagger and
+// OpenAPI blocks, steppers, columns, figures, drawings, tables, math,
+// expandables), written as GitBook writes them; texts with bold, italic,
+// code and strikethrough marks, links, inline images and inline math —
 // and refuses any other node with an error naming where it is
 // (nodes[2].nodes[0]).
 func MarkdownOfDocument(doc map[string]any) (string, error) {
@@ -103,7 +107,15 @@ func (w *mdWriter) block(n map[string]any, at, indent string) (string, error) {
 		for strings.Contains(strings.Join(lines, "\n"), fence) {
 			fence += "`"
 		}
-		return fence + lang + "\n" + strings.Join(lines, "\n") + "\n" + fence, nil
+		code := fence + lang + "\n" + strings.Join(lines, "\n") + "\n" + fence
+		if len(lines) == 0 {
+			code = fence + lang + "\n" + fence
+		}
+		if attrs := sortedKeys(dataOf(n)); len(attrs) > 1 || len(attrs) == 1 && attrs[0] != "syntax" {
+			// GitBook's code attributes: {% code title="…" … %}.
+			code = tagLine("code", dataOf(n), []string{"title", "overflow", "lineNumbers"}, "syntax") + "\n" + code + "\n{% endcode %}"
+		}
+		return code, nil
 	case "blockquote":
 		inner := &mdWriter{}
 		if err := inner.blocks(nodeList(n), at+".nodes", ""); err != nil {
@@ -181,11 +193,28 @@ func (w *mdWriter) block(n map[string]any, at, indent string) (string, error) {
 				return "", err
 			}
 			alt, _ := dataOf(img)["alt"].(string)
+			caption, err := captionOf(img, where)
+			if err != nil {
+				return "", err
+			}
+			if caption != "" {
+				// A captioned image: GitBook's figure.
+				var ps []string
+				for _, p := range strings.Split(caption, "\n\n") {
+					ps = append(ps, "<p>"+strings.ReplaceAll(p, "\n", " ")+"</p>")
+				}
+				out = append(out, `<figure><img src="`+html.EscapeString(href)+`" alt="`+html.EscapeString(alt)+`"><figcaption>`+
+					strings.Join(ps, "")+"</figcaption></figure>")
+				continue
+			}
 			out = append(out, "!["+escapeLabel(alt)+"]("+href+")")
 		}
 		return strings.Join(out, "\n\n"), nil
 	case "image":
 		return w.block(map[string]any{"type": "images", "nodes": []any{n}}, at, indent)
+	}
+	if s, ok, err := w.gitbookBlock(n, typ, at); ok {
+		return s, err
 	}
 	return "", fmt.Errorf("%s.type: block %q is not supported in authored documents (write it as markdown)", at, typ)
 }
@@ -227,7 +256,7 @@ func escapeLabel(s string) string {
 }
 
 // markEscaper escapes what markdown would read as marks or links.
-var markEscaper = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "~", `\~`)
+var markEscaper = strings.NewReplacer("$$", `\$$`, `\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "~", `\~`)
 
 // inlineMarkdown writes texts and inlines.
 func inlineMarkdown(nodes []any, at string) (string, error) {
@@ -291,6 +320,9 @@ func inlineMarkdown(nodes []any, at string) (string, error) {
 					return "", err
 				}
 				b.WriteString("[" + label + "](" + href + ")")
+			case "inline-math":
+				f, _ := dataOf(n)["formula"].(string)
+				b.WriteString("$$" + f + "$$")
 			case "inline-image":
 				href, err := refHref(dataOf(n)["ref"], where+".data.ref")
 				if err != nil {

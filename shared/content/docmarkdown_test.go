@@ -64,7 +64,7 @@ func TestMarkdownOfDocumentRoundTrips(t *testing.T) {
 func TestMarkdownOfDocumentRefusesUnknownNodes(t *testing.T) {
 	doc := map[string]any{"object": "document", "nodes": []any{
 		map[string]any{"object": "block", "type": "paragraph", "nodes": []any{map[string]any{"object": "text", "leaves": []any{map[string]any{"text": "ok"}}}}},
-		map[string]any{"object": "block", "type": "swagger", "nodes": []any{}},
+		map[string]any{"object": "block", "type": "integration", "nodes": []any{}},
 	}}
 	_, err := content.MarkdownOfDocument(doc)
 	if err == nil || !strings.Contains(err.Error(), "nodes[1].type") {

@@ -13,7 +13,9 @@ import (
 // Links follow the repository's conventions: a relative path to another
 // page's markdown file (as GitPath writes it) is a page reference,
 // /files/<fileId> a file reference, #anchor an anchor; anything else a URL.
-// Markdown outside this subset (tables, HTML) reads as paragraphs.
+// GitBook's blocks ({% tabs %}, {% code %}, {% embed %}, figures, tables,
+// math, <details>…) read as GitBook's nodes (blocks.go). Other markdown
+// (unknown {% %} tags, other HTML) reads as paragraphs.
 
 // Node is one node of a document tree, as the API writes it.
 type Node = map[string]any
@@ -98,7 +100,7 @@ func ToDocument(body string, r Resolver) JSONDocument {
 	if body == "" {
 		lines = nil
 	}
-	nodes := parseBlocks(lines, r)
+	nodes := parseBlocks(splitTags(lines), r)
 	if nodes == nil {
 		nodes = []Node{}
 	}
@@ -111,7 +113,7 @@ var (
 	reDivider  = regexp.MustCompile(`^\s*([-*_])(\s*([-*_])){2,}\s*$`)
 	reListItem = regexp.MustCompile(`^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$`)
 	reTask     = regexp.MustCompile(`^\[([ xX])\]\s+(.*)$`)
-	reImage    = regexp.MustCompile(`^\s*!\[([^\]]*)\]\(([^)\s]+)(?:\s+"[^"]*")?\)\s*$`)
+	reImage    = regexp.MustCompile(`^\s*!\[([^\]]*)\]\(([^)\s]+)(?:\s+"([^"]*)")?\)\s*$`)
 	reHint     = regexp.MustCompile(`^\s*\{%\s*hint\s+style="(info|warning|danger|success)"\s*%\}\s*$`)
 	reEndHint  = regexp.MustCompile(`^\s*\{%\s*endhint\s*%\}\s*$`)
 	reHeadID   = regexp.MustCompile(`^[-a-z0-9.+_]+$`)
@@ -148,6 +150,11 @@ func parseBlocks(lines []string, r Resolver) []Node {
 	for i := 0; i < len(lines); {
 		line := lines[i]
 		t := strings.TrimSpace(line)
+		if nodes, next, ok := parseGitBookBlock(lines, i, r); ok {
+			out = append(out, nodes...)
+			i = next
+			continue
+		}
 		switch {
 		case t == "":
 			i++
@@ -188,7 +195,7 @@ func parseBlocks(lines []string, r Resolver) []Node {
 			for j < len(lines) && !reEndHint.MatchString(lines[j]) {
 				j++
 			}
-			inner := essentials(parseBlocks(lines[i+1:min(j, len(lines))], r))
+			inner := allowed(parseBlocks(lines[i+1:min(j, len(lines))], r), inHint...)
 			out = append(out, block("hint", Node{"style": style}, inner))
 			i = j + 1
 		case strings.HasPrefix(t, ">"):
@@ -210,14 +217,13 @@ func parseBlocks(lines []string, r Resolver) []Node {
 			list, i = parseList(lines, i, r)
 			out = append(out, list)
 		case reImage.MatchString(line):
+			// GitBook reads an image's title as its caption.
 			m := reImage.FindStringSubmatch(line)
-			img := Node{"object": "block", "type": "image", "isVoid": true, "fragments": []Node{},
-				"data": Node{"ref": imageRef(r.Ref(m[2])), "alt": m[1]}}
-			out = append(out, Node{"object": "block", "type": "images", "isVoid": false, "data": Node{}, "nodes": []Node{img}})
+			out = append(out, images(imageBlock(r, m[2], m[1], []string{m[3]})))
 			i++
 		default:
 			var para []string
-			for i < len(lines) && strings.TrimSpace(lines[i]) != "" && (len(para) == 0 || !startsBlock(lines[i])) {
+			for i < len(lines) && strings.TrimSpace(lines[i]) != "" && (len(para) == 0 || !startsBlock(lines[i]) && !startsGitBookBlock(lines, i)) {
 				para = append(para, strings.TrimSpace(lines[i]))
 				i++
 			}
@@ -271,15 +277,8 @@ func parseList(lines []string, i int, r Resolver) (Node, int) {
 			body = append(body, dedent(l, indent+2))
 			i++
 		}
-		var kept []Node
-		for _, n := range parseBlocks(body, r) {
-			switch n["type"] {
-			case "images", "expandable", "tabs":
-			default:
-				kept = append(kept, n)
-			}
-		}
-		items = append(items, Node{"object": "block", "type": "list-item", "data": data, "nodes": nonNil(kept)})
+		kept := allowed(parseBlocks(body, r), inListItem...)
+		items = append(items, Node{"object": "block", "type": "list-item", "data": data, "nodes": kept})
 	}
 	switch {
 	case task:
@@ -322,16 +321,6 @@ func isEssential(n Node) bool {
 		return true
 	}
 	return false
-}
-
-func essentials(nodes []Node) []Node {
-	var out []Node
-	for _, n := range nodes {
-		if isEssential(n) {
-			out = append(out, n)
-		}
-	}
-	return nonNil(out)
 }
 
 func nonNil(nodes []Node) []Node {
@@ -454,7 +443,7 @@ func (p *inlineParser) parse(s string, links bool) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c == '\\' && i+1 < len(s) && strings.IndexByte("\\`*_{}[]()#+-.!~>|", s[i+1]) >= 0:
+		case c == '\\' && i+1 < len(s) && strings.IndexByte("\\`*_{}[]()#+-.!~>|$", s[i+1]) >= 0:
 			p.buf.WriteByte(s[i+1])
 			i++
 		case c == '`':
@@ -494,6 +483,12 @@ func (p *inlineParser) parse(s string, links bool) {
 			} else {
 				p.buf.WriteByte(c)
 			}
+		case c == '$' && i+1 < len(s) && s[i+1] == '$' && strings.Contains(s[i+2:], "$$"):
+			end := strings.Index(s[i+2:], "$$")
+			p.flushText()
+			p.out = append(p.out, Node{"object": "inline", "type": "inline-math", "isVoid": true,
+				"data": Node{"formula": s[i+2 : i+2+end]}})
+			i += 2 + end + 1
 		case c == '!' && links && i+1 < len(s) && s[i+1] == '[':
 			label, target, end, ok := closing(s, i+1)
 			if !ok {
