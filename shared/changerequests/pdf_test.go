@@ -143,3 +143,21 @@ func TestPDFLinksAreSignedAndExpire(t *testing.T) {
 	f.kit.Deps.Now = func() time.Time { return later }
 	f.as(t, "").Expect(http.StatusForbidden, "GET", u.RequestURI(), nil)
 }
+
+// GitBook's blocks print with their text: tabs, tables, expandables, math
+// and embeds.
+func TestPDFPrintsGitBookBlocks(t *testing.T) {
+	f := setup(t)
+	n := f.create(t, f.editor, "blocks")["number"]
+	f.author(t, f.editor, n, insert("blocks", "", "# Blocks\n\n"+
+		"{% tabs %}\n{% tab title=\"First\" %}\nInside the first tab.\n{% endtab %}\n{% endtabs %}\n\n"+
+		"| Name | Value |\n| ---- | ----- |\n| cellone | celltwo |\n\n"+
+		"<details>\n\n<summary>More detail</summary>\n\nHidden body words.\n\n</details>\n\n"+
+		"$$\nE = mc^2\n$$\n\n"+
+		"{% embed url=\"https://example.com/video\" %}\n\nLast words.\n"))
+	text := pdfText(t, f.downloadPDF(t, f.cr(n)+"/pdf"))
+	if missing := inOrder(text, "Blocks", "Inside the first tab.", "cellone", "celltwo", "More detail", "Hidden body words.",
+		"E = mc^2", "https://example.com/video", "Last words."); missing != "" {
+		t.Errorf("%q is missing or out of order in the PDF's text:\n%s", missing, text)
+	}
+}

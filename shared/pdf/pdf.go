@@ -181,11 +181,44 @@ func (w *writer) block(n content.Node, depth int) {
 			w.image(img)
 		}
 	default:
+		// Containers (tabs, steps, columns), blocks whose content is in
+		// fragments (tables, expandables, captions), embeds and math: their
+		// text, in order.
+		data, _ := n["data"].(content.Node)
+		if u, ok := data["url"].(string); ok && typ == "embed" {
+			w.font("", sizeBody)
+			f.MultiCell(0, sizeBody*lineRatio, u, "", "L", false)
+		}
+		if formula, ok := data["formula"].(string); ok {
+			f.SetFont("mono", "", sizeCode)
+			f.MultiCell(0, sizeCode*lineRatio, formula, "", "L", false)
+		}
 		if len(kids) > 0 {
 			w.blocks(kids, depth)
 		}
+		for _, fr := range fragments(n) {
+			w.blocks(children(fr), depth)
+		}
 	}
 	w.indent(0)
+}
+
+// fragments are a block's fragments (a table's cells, an expandable's
+// title and body, a caption).
+func fragments(n content.Node) []content.Node {
+	switch c := n["fragments"].(type) {
+	case []content.Node:
+		return c
+	case []any:
+		out := make([]content.Node, 0, len(c))
+		for _, x := range c {
+			if m, ok := x.(content.Node); ok {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // listItem writes an item's blocks: the first paragraph after the marker,
