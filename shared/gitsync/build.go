@@ -116,7 +116,7 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 		filesByPath[rel] = id
 	}
 	if pr.hasSum && !pr.summaryHash.IsZero() {
-		out.synced = append(out.synced, model.SyncedFile{Path: summaryFile, OID: pr.summaryHash.String()})
+		out.synced = append(out.synced, model.SyncedFile{Path: pr.summaryName(), OID: pr.summaryHash.String()})
 	}
 	var nodes []*node
 	if pr.hasSum {
@@ -127,6 +127,15 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 			md = append(md, rel)
 		}
 		nodes = treeNodes(md)
+		if pr.readme != "" && pr.readme != "README.md" {
+			// .gitbook.yaml's first page.
+			for i, n := range nodes {
+				if n.file == pr.readme {
+					nodes = append(append([]*node{n}, nodes[:i]...), nodes[i+1:]...)
+					break
+				}
+			}
+		}
 		if pr.flatTitles {
 			// A wiki starts at its Home page.
 			for i, n := range nodes {

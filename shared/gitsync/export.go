@@ -88,7 +88,8 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if st.LastURL == p.URL {
 		prior = st.Synced // paths and blobs of this repository only
 	}
-	e := &exporter{s: s, spaceID: p.SpaceID, ix: ix, last: last, base: base, prefix: projectPrefix(p.ProjectDir),
+	l := layoutOf(base, p.ProjectDir)
+	e := &exporter{s: s, spaceID: p.SpaceID, ix: ix, last: last, base: base, prefix: projectPrefix(l.dir), summary: l.summary,
 		w: &writer{st: base.st, made: map[plumbing.Hash]bool{}}}
 	files, owned, err := e.run(ctx, prior)
 	if err != nil {
@@ -157,7 +158,10 @@ type exporter struct {
 	last   *content.Index
 	base   *snapshot
 	prefix string
-	w      *writer
+	// summary is the table of contents' file (SUMMARY.md unless
+	// .gitbook.yaml names another).
+	summary string
+	w       *writer
 
 	pages, files map[string]string // id -> path in the project directory
 	// oldPages, oldFiles, oldPaths: the last sync's files (this
@@ -235,20 +239,20 @@ func (e *exporter) run(ctx context.Context, synced []model.SyncedFile) (map[stri
 		return nil, nil, err
 	}
 	summary := renderSummary(e.ix, e.pages)
-	old, hadSummary := e.oldPaths[summaryFile]
+	old, hadSummary := e.oldPaths[e.summary]
 	switch {
 	case e.last != nil && len(synced) > 0 && renderSummary(e.last, e.lastPaths()) == summary && (!hadSummary || e.ours(old)):
 		// The tree did not change: SUMMARY.md stays as it is (or absent).
 		if hadSummary {
 			owned = append(owned, old)
-			written[summaryFile] = true
+			written[e.summary] = true
 		}
 	default:
 		h, err := e.w.blob([]byte(summary))
 		if err != nil {
 			return nil, nil, err
 		}
-		put(summaryFile, h, model.SyncedFile{})
+		put(e.summary, h, model.SyncedFile{})
 	}
 	// Files the space wrote or imported and no longer has.
 	for _, f := range synced {

@@ -291,3 +291,47 @@ func TestExportMovesFilesAndKeepsWhatItDoesNotOwn(t *testing.T) {
 		t.Errorf("the new branch differs from main by %v", diff)
 	}
 }
+
+// .gitbook.yaml moves the docs' root and renames the first page and the
+// table of contents; an export writes there, and leaves the file (and its
+// redirects) as it is.
+func TestGitBookYAMLPlacesTheProject(t *testing.T) {
+	f := setup(t)
+	yml := "root: ./docs/\n\nstructure:\n  readme: intro.md\n  summary: toc.md\n\nredirects:\n  old/page: guide.md\n"
+	bare := f.git.repo(t, "docs", map[string]string{
+		".gitbook.yaml":  yml,
+		"README.md":      "# The repository's own readme\n",
+		"docs/toc.md":    "# Contents\n\n* [Introduction](intro.md)\n* [Guide](guide.md)\n",
+		"docs/intro.md":  "# Introduction\n\nSee the [guide](guide.md).\n",
+		"docs/guide.md":  "# Guide\n\nSteps.\n",
+		"docs/README.md": "# Not a page of the summary\n",
+	})
+	sp := f.space(t)
+	f.importRepo(t, sp, "docs", nil)
+	_, pages, ix := f.head(t, sp)
+	if got := strings.Join(keysOf(pages), ","); got != "00 intro,01 guide" {
+		t.Fatalf("pages %s", got)
+	}
+	head0 := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
+	f.exportTo(t, sp, "docs", "nothing", nil)
+	if got := strings.TrimSpace(gitOK(bare, "rev-parse", "main")); got != head0 {
+		t.Fatalf("an export without edit committed:\n%s", gitOK(bare, "show", "--stat", got))
+	}
+	guide := ix.ByPath("guide").ID
+	f.restructure(t, sp, func(ix *content.Index) {
+		p := *ix.Page(guide)
+		p.Title = "The guide"
+		ix.Put(p)
+	})
+	f.exportTo(t, sp, "docs", "retitle", nil)
+	changed := strings.Fields(gitOK(bare, "diff", "--name-only", head0, "main"))
+	if strings.Join(changed, " ") != "docs/guide.md docs/toc.md" {
+		t.Fatalf("a new title changed %v", changed)
+	}
+	if toc := gitOK(bare, "show", "main:docs/toc.md"); !strings.Contains(toc, "* [The guide](guide.md)") {
+		t.Errorf("toc.md:\n%s", toc)
+	}
+	if got := gitOK(bare, "show", "main:.gitbook.yaml"); got != yml {
+		t.Errorf(".gitbook.yaml changed:\n%s", got)
+	}
+}

@@ -179,11 +179,11 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 	if p.RepoCommitURL != "" {
 		gitCommit.URL = strings.TrimRight(p.RepoCommitURL, "/") + "/" + commit
 	}
-	files, err := s.readProject(snap, p.ProjectDir)
+	files, err := s.readProject(snap, layoutOf(snap, p.ProjectDir))
 	if err != nil {
 		return s.fail(ctx, p, j, err)
 	}
-	files.treeURL, files.dir = p.RepoTreeURL, p.ProjectDir
+	files.treeURL = p.RepoTreeURL
 	var revision string
 	rev, _, err := s.crs.LandOnSpace(ctx, p.SpaceID, p.Standalone, func(ctx context.Context, base model.Revision, head *content.Index) (model.Revision, []store.Op, error) {
 		st, v, err := s.state(ctx, p.SpaceID)
@@ -271,11 +271,22 @@ type Project struct {
 	hasSum   bool
 	// summaryHash is SUMMARY.md's blob (Git only).
 	summaryHash plumbing.Hash
+	// summaryPath and readme name the table of contents and the first
+	// page when .gitbook.yaml renames them ("": SUMMARY.md, README.md).
+	summaryPath, readme string
 	// flatTitles: a wiki (Home first).
 	flatTitles bool
 	// treeURL and dir: links to other files of a repository become
 	// treeURL/dir/<path> (repoTreeURL).
 	treeURL, dir string
+}
+
+// summaryName is the table of contents' file.
+func (pr *Project) summaryName() string {
+	if pr.summaryPath != "" {
+		return pr.summaryPath
+	}
+	return summaryFile
 }
 
 // NewProject returns an empty project.
@@ -308,7 +319,7 @@ func (pr *Project) Wiki() {
 func (pr *Project) add(f repoFile) error {
 	isMD := strings.EqualFold(path.Ext(f.path), ".md")
 	switch {
-	case f.path == summaryFile:
+	case f.path == pr.summaryName():
 		data, err := f.bytes()
 		if err != nil {
 			return err
@@ -339,12 +350,13 @@ func (pr *Project) add(f repoFile) error {
 // readProject reads the project directory of a snapshot: markdown files
 // and other files (hidden files and folders left out, but for
 // .gitbook/assets).
-func (s *Service) readProject(snap *snapshot, dir string) (*Project, error) {
+func (s *Service) readProject(snap *snapshot, l projectLayout) (*Project, error) {
 	pr := NewProject()
-	prefix := ""
-	if dir != "" {
-		prefix = dir + "/"
+	pr.dir, pr.readme = l.dir, l.readme
+	if l.summary != summaryFile {
+		pr.summaryPath = l.summary
 	}
+	prefix := projectPrefix(l.dir)
 	for full, e := range snap.files {
 		if e.mode == filemode.Submodule || e.mode == filemode.Symlink || !strings.HasPrefix(full, prefix) {
 			continue
@@ -423,7 +435,7 @@ func (s *Service) ReadRepository(ctx context.Context, rawURL, ref string) (*Proj
 	if snap.commit == nil {
 		return nil, fmt.Errorf("fetch the repository: %w", errNoRef)
 	}
-	pr, err := s.readProject(snap, "")
+	pr, err := s.readProject(snap, layoutOf(snap, ""))
 	if err != nil {
 		return nil, err
 	}
