@@ -27,9 +27,15 @@ func Design() []Entity {
 	return []Entity{
 		{Name: "Instance secret", PK: "INSTANCE", SK: "SECRET", Patterns: []Pattern{{"Read the page-token signing key", "table", "PK = INSTANCE AND SK = SECRET"}}},
 		{Name: "Instance admin marker", PK: "INSTANCE", SK: "ADMIN", Patterns: []Pattern{{"Bootstrap the administrator once", "table", "put if not exists"}}},
-		{Name: "User", PK: "USER#<userId>", SK: "USER", Patterns: []Pattern{{"Get a user", "table", "PK = USER#<userId> AND SK = USER"}}},
+		{Name: "User", PK: "USER#<userId>", SK: "USER", GSI1: "USERS / <userId>", Patterns: []Pattern{
+			{"Get a user", "table", "PK = USER#<userId> AND SK = USER"},
+			{"List the instance's users (creation order)", "GSI1", "GSI1PK = USERS"},
+		}},
 		{Name: "Email reservation", PK: "EMAIL#<email>", SK: "EMAIL", Patterns: []Pattern{{"Find a user by email; keep emails unique", "table", "PK = EMAIL#<email> AND SK = EMAIL"}}},
 		{Name: "API token", PK: "TOKEN#<sha256(secret)>", SK: "TOKEN", Patterns: []Pattern{{"Authenticate a request", "table", "PK = TOKEN#<hash> AND SK = TOKEN"}}},
+		{Name: "API token reference", PK: "USER#<userId>", SK: "TOKENID#<tokenId>", Patterns: []Pattern{
+			{"List a user's tokens (without secrets); revoke or rotate one", "table", "PK = USER#<userId> AND begins_with(SK, TOKENID#)"},
+		}},
 		{Name: "Organization", PK: "ORG#<orgId>", SK: "ORG", Patterns: []Pattern{{"Get an organization", "table", "PK = ORG#<orgId> AND SK = ORG"}}},
 		{Name: "Member", PK: "ORG#<orgId>", SK: "MEMBER#<userId>", GSI1: "USER#<userId> / ORG#<orgId>", GSI2: "ORG#<orgId>#MEMBERS / <joinedAt>#<userId>", Patterns: []Pattern{
 			{"Get a caller's membership (every authorization)", "table", "PK = ORG#<orgId> AND SK = MEMBER#<userId>"},

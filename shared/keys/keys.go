@@ -38,6 +38,20 @@ func Email(email string) Key { return Key{"EMAIL#" + email, skEmail} }
 // Token is an API token, by the hash of its secret.
 func Token(hash string) Key { return Key{"TOKEN#" + hash, skToken} }
 
+// UserInList places a user in the instance's list of users (GSI1), by id
+// (ids sort by creation time).
+func UserInList(userID string) IndexKey { return IndexKey{AllUsers(), userID} }
+
+// AllUsers is the GSI1 partition listing every user.
+func AllUsers() string { return "USERS" }
+
+// TokenRef is a user's reference to one of their tokens, by the token's
+// public id: it lists and revokes tokens without their secrets.
+func TokenRef(userID, tokenID string) Key { return Key{"USER#" + userID, TokenRefPrefix + tokenID} }
+
+// TokenRefPrefix is the sort-key prefix of a user's token references.
+const TokenRefPrefix = "TOKENID#"
+
 // Org is an organization record.
 func Org(orgID string) Key { return Key{"ORG#" + orgID, skOrg} }
 

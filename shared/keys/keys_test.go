@@ -11,7 +11,7 @@ func render(pattern string) string {
 	r := strings.NewReplacer("<userId>", "u1", "<orgId>", "o1", "<email>", "a@b.c", "<sha256(secret)>", "h1",
 		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1", "<changeRequestId>", "c1", "<status>", "open", "<number>", "0000000007",
 		"<siteId>", "si1", "<basename>", "docs", "<state>", "live", "<kind>", "E", "<source>", "/old", "<redirectId>", "rd1", "<origin>", "docs.example.com/help",
-		"<commentId>", "cm1", "<replyId>", "rp1", "<reviewId>", "rv1", "<pageId>", "p1", " (comments on a page only)", "",
+		"<commentId>", "cm1", "<replyId>", "rp1", "<reviewId>", "rv1", "<tokenId>", "tk1", "<pageId>", "p1", " (comments on a page only)", "",
 		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1",
 		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION>", "REQUEST", "<messageId>", "id-1",
@@ -45,6 +45,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 		"User":                  User("u1"),
 		"Email reservation":     Email("a@b.c"),
 		"API token":             Token("h1"),
+		"API token reference":   TokenRef("u1", "tk1"),
 		"Organization":          Org("o1"),
 		"Member":                Member("o1", "u1"),
 		"Email domain":          EmailDomain("b.c", "o1"),
@@ -93,6 +94,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	}
 	index["Collection"] = [2]IndexKey{CollectionInOrg("o1", "a0/a1"), CollectionAmongSiblings("o1", "c0", "a1")}
 	index["Site"] = [2]IndexKey{SiteInOrg("o1", "si1")}
+	index["User"] = [2]IndexKey{UserInList("u1")}
 	index["Grant on a space"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "space", "s1")}
 	index["Grant on a collection"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "collection", "c1")}
 	index["Custom field value"] = [2]IndexKey{CustomFieldValueByField("f1", "s1")}

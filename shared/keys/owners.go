@@ -18,7 +18,7 @@ func Owners() map[string]string {
 	}
 	for owner, names := range map[string][]string{
 		"secret": {"InstanceSecret"},
-		"users":  {"InstanceAdmin", "User", "Email", "Token"},
+		"users":  {"InstanceAdmin", "User", "Email", "Token", "UserInList", "AllUsers", "TokenRef", "TokenRefPrefix"},
 		"orgs": {"Org", "Member", "MemberByUser", "UserOrgs", "MemberByJoined", "OrgMembers", "EmailDomain", "DomainPartition",
 			"Team", "TeamMember", "TeamMembersPrefix", "TeamMemberByUser", "MemberTeams", "Invite",
 			"MemberPrefix", "TeamPrefix", "InvitePrefix", "OrgPrefix"},
@@ -47,7 +47,7 @@ func Owners() map[string]string {
 // EntityOwners maps every entity of Design to its owner package.
 func EntityOwners() map[string]string {
 	return map[string]string{
-		"Instance secret": "secret", "Instance admin marker": "users", "User": "users", "Email reservation": "users", "API token": "users",
+		"Instance secret": "secret", "Instance admin marker": "users", "User": "users", "Email reservation": "users", "API token": "users", "API token reference": "users",
 		"Organization": "orgs", "Member": "orgs", "Email domain": "orgs", "Team": "orgs", "Team member": "orgs", "Invite link": "orgs",
 		"Collection": "tree", "Entry at the top level": "tree", "Entry in a collection": "tree",
 		"Grant on a space": "access", "Grant on a collection": "access",

@@ -14,6 +14,8 @@ type User struct {
 	CreatedAt   time.Time `json:"createdAt"`
 	// InstanceAdmin may create users (POST /v1/admin/users).
 	InstanceAdmin bool `json:"instanceAdmin,omitempty"`
+	// Disabled users' tokens are refused (their tokens carry the flag).
+	Disabled bool `json:"disabled,omitempty"`
 }
 
 // Token is an API token, stored under the hash of its secret only.
@@ -31,6 +33,29 @@ type Token struct {
 	// are never deleted; a change to either must rewrite the user's tokens.
 	// Tokens made before the copy was kept have none (nil): their user is read.
 	InstanceAdmin *bool `json:"instanceAdmin,omitempty"`
+	// ID is the token's public id (its reference's key); Name its label.
+	// Tokens made before tokens had ids have none (they cannot be listed).
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name,omitempty"`
+	// ExpiresAt, when set, ends the token.
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
+	// LastUsedAt is when a request last used it (written at most once an
+	// hour per token).
+	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+	// Disabled copies the user's flag.
+	Disabled bool `json:"disabled,omitempty"`
+}
+
+// TokenRef is a user's reference to a token: what lists it without its
+// secret.
+type TokenRef struct {
+	ID        string     `json:"id"`
+	UserID    string     `json:"userId"`
+	Hash      string     `json:"hash"`
+	Name      string     `json:"name"`
+	OrgID     string     `json:"orgId,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+	ExpiresAt *time.Time `json:"expiresAt,omitempty"`
 }
 
 // SitePointer is an organization's default content.

@@ -3,6 +3,7 @@ package users
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/deps"
@@ -60,8 +61,84 @@ type userIn struct {
 	UserID string `path:"userId" maxLength:"64" doc:"The user's id"`
 }
 
-// Routes adds the users family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, New(d)) }
+// AdminUser is a user as the instance administrator sees them.
+type AdminUser struct {
+	User
+	CreatedAt     time.Time `json:"createdAt"`
+	InstanceAdmin bool      `json:"instanceAdmin"`
+	Disabled      bool      `json:"disabled"`
+}
+
+func adminView(ctx context.Context, u model.User) AdminUser {
+	return AdminUser{User: View(ctx, u), CreatedAt: u.CreatedAt, InstanceAdmin: u.InstanceAdmin, Disabled: u.Disabled}
+}
+
+// APIToken is a token as listed: never its secret.
+type APIToken struct {
+	Object       string     `json:"object" enum:"api-token"`
+	ID           string     `json:"id"`
+	Name         string     `json:"name"`
+	CreatedAt    time.Time  `json:"createdAt"`
+	ExpiresAt    *time.Time `json:"expiresAt,omitempty"`
+	LastUsedAt   *time.Time `json:"lastUsedAt,omitempty" doc:"When a request last used it (to the hour)"`
+	Organization string     `json:"organization,omitempty" doc:"The organization a single sign-on token is scoped to"`
+}
+
+func tokenView(t TokenInfo) APIToken {
+	return APIToken{Object: "api-token", ID: t.ID, Name: t.Name, CreatedAt: t.CreatedAt, ExpiresAt: t.ExpiresAt,
+		LastUsedAt: t.LastUsedAt, Organization: t.OrgID}
+}
+
+// NewToken answers the creation or rotation of a token: the secret is
+// shown this once.
+type NewToken struct {
+	Token  APIToken `json:"token"`
+	Secret string   `json:"secret" doc:"The token's secret; it is not shown again"`
+}
+
+type listUsersIn struct {
+	httpapi.ListParams
+}
+
+type updateUserIn struct {
+	UserID string `path:"userId" maxLength:"64"`
+	Body   struct {
+		DisplayName *string `json:"displayName,omitempty" minLength:"1" maxLength:"100"`
+		Disabled    *bool   `json:"disabled,omitempty" doc:"A disabled user's tokens stop at once"`
+	}
+}
+
+type createTokenIn struct {
+	Body struct {
+		Name      string     `json:"name" minLength:"1" maxLength:"100"`
+		ExpiresAt *time.Time `json:"expiresAt,omitempty" doc:"When the token stops (default: never)"`
+	}
+}
+
+type tokenIn struct {
+	TokenID string `path:"tokenId" maxLength:"64"`
+}
+
+type userTokenIn struct {
+	UserID  string `path:"userId" maxLength:"64"`
+	TokenID string `path:"tokenId" maxLength:"64"`
+}
+
+type tokensOut struct {
+	Body httpapi.List[APIToken]
+}
+
+// Routes adds the users family's operations, on the service that
+// authenticates the API's requests when it is this family's (so that a
+// revoked token leaves that service's cache at once), else on one built
+// from d.
+func Routes(api *httpapi.API, d *deps.Deps) {
+	if s, ok := api.Config().Auth.(*Service); ok {
+		Register(api, s)
+		return
+	}
+	Register(api, New(d))
+}
 
 // Register adds the users family's operations.
 func Register(api *httpapi.API, s *Service) {
@@ -99,5 +176,76 @@ func Register(api *httpapi.API, s *Service) {
 				return nil, err
 			}
 			return &body[CreatedUser]{Body: CreatedUser{User: View(ctx, u), Token: tok}}, nil
+		})
+	registerAdmin(api, s)
+}
+
+// registerAdmin adds the management of users (instance administrator) and
+// of tokens (each user's own; the administrator's for anyone).
+func registerAdmin(api *httpapi.API, s *Service) {
+	const tag = "Users"
+	tokensOf := func(ctx context.Context, userID string) (*tokensOut, error) {
+		ts, err := s.Tokens(ctx, userID)
+		if err != nil {
+			return nil, err
+		}
+		return &tokensOut{Body: httpapi.ListOf(ts, nil, tokenView)}, nil
+	}
+	httpapi.Register(api, httpapi.Op{ID: "listUsers", Method: http.MethodGet, Path: "/v1/admin/users", Tag: tag,
+		Summary: "List the instance's users (instance administrator only)"},
+		func(ctx context.Context, in *listUsersIn) (*body[httpapi.List[AdminUser]], error) {
+			p, err := s.List(ctx, in.Request())
+			if err != nil {
+				return nil, err
+			}
+			return &body[httpapi.List[AdminUser]]{Body: httpapi.ListPage(p, func(u model.User) AdminUser { return adminView(ctx, u) })}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateUser", Method: http.MethodPatch, Path: "/v1/admin/users/{userId}", Tag: tag,
+		Summary: "Rename, disable or enable a user (instance administrator only)"},
+		func(ctx context.Context, in *updateUserIn) (*body[AdminUser], error) {
+			u, err := s.Update(ctx, in.UserID, UserChange{DisplayName: in.Body.DisplayName, Disabled: in.Body.Disabled})
+			if err != nil {
+				return nil, err
+			}
+			return &body[AdminUser]{Body: adminView(ctx, u)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "deleteUser", Method: http.MethodDelete, Path: "/v1/admin/users/{userId}", Tag: tag,
+		Status: http.StatusNoContent, Summary: "Delete a user and their tokens (instance administrator only)"},
+		func(ctx context.Context, in *userIn) (*struct{}, error) {
+			return nil, s.Delete(ctx, in.UserID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listUserTokens", Method: http.MethodGet, Path: "/v1/admin/users/{userId}/tokens", Tag: tag,
+		Summary: "List a user's API tokens (instance administrator only)"},
+		func(ctx context.Context, in *userIn) (*tokensOut, error) { return tokensOf(ctx, in.UserID) })
+	httpapi.Register(api, httpapi.Op{ID: "revokeUserToken", Method: http.MethodDelete, Path: "/v1/admin/users/{userId}/tokens/{tokenId}", Tag: tag,
+		Status: http.StatusNoContent, Summary: "Revoke a user's API token (instance administrator only)"},
+		func(ctx context.Context, in *userTokenIn) (*struct{}, error) {
+			return nil, s.RevokeToken(ctx, in.UserID, in.TokenID)
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listMyTokens", Method: http.MethodGet, Path: "/v1/user/tokens", Tag: tag,
+		Summary: "List your API tokens (never their secrets)"},
+		func(ctx context.Context, _ *struct{}) (*tokensOut, error) { return tokensOf(ctx, "") })
+	httpapi.Register(api, httpapi.Op{ID: "createMyToken", Method: http.MethodPost, Path: "/v1/user/tokens", Tag: tag,
+		Status: http.StatusCreated, Summary: "Create an API token (its secret is shown this once)"},
+		func(ctx context.Context, in *createTokenIn) (*body[NewToken], error) {
+			t, secret, err := s.CreateToken(ctx, in.Body.Name, in.Body.ExpiresAt)
+			if err != nil {
+				return nil, err
+			}
+			return &body[NewToken]{Body: NewToken{Token: tokenView(t), Secret: secret}}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "rotateMyToken", Method: http.MethodPost, Path: "/v1/user/tokens/{tokenId}/rotate", Tag: tag,
+		Summary: "Give an API token a new secret (the old one stops at once)"},
+		func(ctx context.Context, in *tokenIn) (*body[NewToken], error) {
+			t, secret, err := s.RotateToken(ctx, in.TokenID)
+			if err != nil {
+				return nil, err
+			}
+			return &body[NewToken]{Body: NewToken{Token: tokenView(t), Secret: secret}}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "revokeMyToken", Method: http.MethodDelete, Path: "/v1/user/tokens/{tokenId}", Tag: tag,
+		Status: http.StatusNoContent, Summary: "Revoke one of your API tokens (it stops at once)"},
+		func(ctx context.Context, in *tokenIn) (*struct{}, error) {
+			return nil, s.RevokeToken(ctx, "", in.TokenID)
 		})
 }

@@ -52,13 +52,20 @@ func (s *Service) Authenticate(ctx context.Context, token string) (access.Caller
 	if c, ok := s.tokens.get(hash, now); ok {
 		return c, nil
 	}
-	t, _, err := records.Get[model.Token](ctx, s.d.Store, keys.Token(hash))
+	t, v, err := records.Get[model.Token](ctx, s.d.Store, keys.Token(hash))
 	if errors.Is(err, store.ErrNotFound) {
 		return access.Caller{}, apperr.New(apperr.Unauthorized, "invalid token")
 	}
 	if err != nil {
 		return access.Caller{}, fmt.Errorf("read token: %w", err)
 	}
+	switch {
+	case t.Disabled:
+		return access.Caller{}, apperr.New(apperr.Unauthorized, "the token's user is disabled")
+	case t.ExpiresAt != nil && !now.Before(*t.ExpiresAt):
+		return access.Caller{}, apperr.New(apperr.Unauthorized, "the token has expired")
+	}
+	s.touch(ctx, hash, t, v, now)
 	admin := false
 	if t.InstanceAdmin != nil {
 		admin = *t.InstanceAdmin
@@ -72,7 +79,11 @@ func (s *Service) Authenticate(ctx context.Context, token string) (access.Caller
 	// A token scoped to an organization never carries instance rights: an
 	// organization's identity provider vouches for nothing outside it.
 	c := access.Caller{UserID: t.UserID, InstanceAdmin: admin && t.OrgID == "", OrgID: t.OrgID}
-	s.tokens.put(hash, c, now)
+	until := now.Add(TokenCacheTTL)
+	if t.ExpiresAt != nil && t.ExpiresAt.Before(until) {
+		until = *t.ExpiresAt
+	}
+	s.tokens.put(hash, c, until)
 	return c, nil
 }
 
@@ -157,14 +168,11 @@ func (s *Service) create(ctx context.Context, email, displayName string, admin b
 	}
 	now := s.d.Clock()
 	u := model.User{ID: ids.New(now), Email: email, DisplayName: displayName, CreatedAt: now, InstanceAdmin: admin}
-	if token == "" {
-		token = ids.Secret(TokenPrefix, 32)
-	}
-	ops := []store.Op{
-		store.Put(records.Item(keys.User(u.ID), u, 1), store.IfNotExists),
+	token, _, tokenOps := s.newToken(u, "First token", "", nil, token)
+	ops := append([]store.Op{
+		store.Put(userItem(u, 1), store.IfNotExists),
 		store.Put(records.Item(keys.Email(email), map[string]string{"userId": u.ID}, 1), store.IfNotExists),
-		store.Put(records.Item(keys.Token(ids.Hash(token)), model.Token{UserID: u.ID, CreatedAt: now, InstanceAdmin: &admin}, 1), store.IfNotExists),
-	}
+	}, tokenOps...)
 	if admin {
 		ops = append(ops, store.Put(records.Item(keys.InstanceAdmin(), map[string]string{"userId": u.ID}, 1), store.IfNotExists))
 	}

@@ -42,7 +42,7 @@ func (s *Service) FindOrProvision(ctx context.Context, email, displayName string
 				return fmt.Errorf("read user: %w", err)
 			}
 			cur.DisplayName = displayName
-			if err := s.d.Store.Write(ctx, store.PutIfVersion(records.Item(keys.User(cur.ID), cur, v+1), v)); err != nil {
+			if err := s.d.Store.Write(ctx, store.PutIfVersion(userItem(cur, v+1), v)); err != nil {
 				return fmt.Errorf("update user: %w", err)
 			}
 			u = cur
@@ -55,7 +55,7 @@ func (s *Service) FindOrProvision(ctx context.Context, email, displayName string
 		u = model.User{ID: ids.New(now), Email: email, DisplayName: displayName, CreatedAt: now}
 		// A conflict: someone took the address meanwhile; read them.
 		if err := s.d.Store.Write(ctx,
-			store.Put(records.Item(keys.User(u.ID), u, 1), store.IfNotExists),
+			store.Put(userItem(u, 1), store.IfNotExists),
 			store.Put(records.Item(keys.Email(email), map[string]string{"userId": u.ID}, 1), store.IfNotExists)); err != nil {
 			return fmt.Errorf("create user: %w", err)
 		}
@@ -70,17 +70,16 @@ func (s *Service) FindOrProvision(ctx context.Context, email, displayName string
 // IssueToken makes a new API token of a user, scoped to orgID when it is
 // not empty, and returns its secret (only its hash is stored).
 func (s *Service) IssueToken(ctx context.Context, userID, orgID string) (string, error) {
-	admin := false
-	if orgID == "" {
-		u, err := s.Get(ctx, userID)
-		if err != nil {
-			return "", err
-		}
-		admin = u.InstanceAdmin
+	u, err := s.Get(ctx, userID)
+	if err != nil {
+		return "", err
 	}
-	token := ids.Secret(TokenPrefix, 32)
-	t := model.Token{UserID: userID, CreatedAt: s.d.Clock(), OrgID: orgID, InstanceAdmin: &admin}
-	if err := s.d.Store.Write(ctx, store.Put(records.Item(keys.Token(ids.Hash(token)), t, 1), store.IfNotExists)); err != nil {
+	name := "API token"
+	if orgID != "" {
+		name = "Single sign-on to " + orgID
+	}
+	token, _, ops := s.newToken(u, name, orgID, nil, "")
+	if err := s.d.Store.Write(ctx, ops...); err != nil {
 		return "", fmt.Errorf("issue token: %w", err)
 	}
 	return token, nil

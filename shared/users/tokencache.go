@@ -9,12 +9,10 @@ import (
 
 // TokenCacheTTL is how long a process reuses what it read of a token.
 //
-// Tokens are never changed or deleted in this version, and what they carry
-// (the user, the organization of an SSO token, the user's instance-admin
-// flag) is fixed when they are made, so the cache changes no answer today.
-// When tokens can be revoked, a revoked token keeps working for at most
-// this long in a process that read it just before; revocation must then
-// either accept that or clear the caches. Unknown tokens are not cached: a
+// A token revoked, rotated or disabled stops at once in the process that
+// did it (it drops the token from its cache); another process that read it
+// just before keeps accepting it for at most this long. An expiring token
+// is cached no longer than its expiry. Unknown tokens are not cached: a
 // token made in another process works at once. The caller's rights are
 // never cached: every request reads its memberships and grants.
 const TokenCacheTTL = 5 * time.Second
@@ -45,11 +43,18 @@ func (c *tokenCache) get(hash string, now time.Time) (access.Caller, bool) {
 	return e.caller, true
 }
 
-func (c *tokenCache) put(hash string, caller access.Caller, now time.Time) {
+func (c *tokenCache) put(hash string, caller access.Caller, until time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.m) >= maxCachedTokens {
 		c.m = map[string]cachedToken{}
 	}
-	c.m[hash] = cachedToken{caller: caller, until: now.Add(TokenCacheTTL)}
+	c.m[hash] = cachedToken{caller: caller, until: until}
+}
+
+// drop forgets a token (revoked, rotated, disabled).
+func (c *tokenCache) drop(hash string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, hash)
 }

@@ -12,8 +12,9 @@ import (
 )
 
 func client(t *testing.T, k *testkit.Kit, token string) *apitest.Client {
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, Version: "9.9.9", Build: "2026-01-01"})
-	users.Register(api, users.New(k.Deps))
+	s := users.New(k.Deps)
+	api := httpapi.New(httpapi.Config{Auth: s, Logger: k.Deps.Logger, Version: "9.9.9", Build: "2026-01-01"})
+	users.Routes(api, k.Deps)
 	c := apitest.New(t, api)
 	c.Token = token
 	return c
@@ -101,8 +102,8 @@ func TestUnknownRoutesAnswerInTheErrorShape(t *testing.T) {
 	}
 	// A known path with a wrong method lists only the methods it has.
 	res := c.Expect(http.StatusMethodNotAllowed, "PUT", "/v1/admin/users", nil)
-	if got := res.Header.Get("Allow"); got != "POST" {
-		t.Errorf("Allow = %q, want POST", got)
+	if got := res.Header.Get("Allow"); got != "GET, HEAD, POST" {
+		t.Errorf("Allow = %q, want GET, HEAD, POST", got)
 	}
 	res = c.Expect(http.StatusMethodNotAllowed, "POST", "/v1/user", nil)
 	if got := res.Header.Get("Allow"); got != "GET, HEAD" {
