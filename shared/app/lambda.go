@@ -25,7 +25,7 @@ func AWSDeps(ctx context.Context, c Config) (*deps.Deps, error) {
 	if c.TableName == "" || c.BucketName == "" {
 		return nil, fmt.Errorf("TABLE_NAME and BUCKET_NAME must be set")
 	}
-	awsCfg, err := lambdaAWSConfig()
+	awsCfg, err := EnvAWSConfig()
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +59,7 @@ func StartLambda(f Family) {
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
 }
 
-// lambdaAWSConfig is the AWS configuration of a Lambda function, read from
+// EnvAWSConfig is the AWS configuration of a Lambda function, read from
 // the environment Lambda sets: the region (AWS_REGION) and the execution
 // role's credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 // AWS_SESSION_TOKEN), plus AWS_ENDPOINT_URL for tests against emulators.
@@ -67,7 +67,10 @@ func StartLambda(f Family) {
 // (shared files, SSO, STS web identity, IMDS) a Lambda function never uses,
 // reads files at start-up and links the STS, SSO and sign-in clients into
 // every binary (docs/functions.md).
-func lambdaAWSConfig() (aws.Config, error) {
+//
+// The administration command (infra/cmd/admin) reads the deployer's
+// credentials the same way.
+func EnvAWSConfig() (aws.Config, error) {
 	region := os.Getenv("AWS_REGION")
 	if region == "" {
 		region = os.Getenv("AWS_DEFAULT_REGION")

@@ -145,12 +145,18 @@ func (s *Service) Create(ctx context.Context, email, displayName string) (model.
 // administrator exists yet; it returns whether it did. An empty token makes
 // a new one, returned.
 func (s *Service) Bootstrap(ctx context.Context, token string) (bool, string, error) {
+	return s.BootstrapAs(ctx, AdminEmail, "Administrator", token)
+}
+
+// BootstrapAs is Bootstrap with the administrator's email and name (the
+// administration command of a deployment, infra/cmd/admin).
+func (s *Service) BootstrapAs(ctx context.Context, email, displayName, token string) (bool, string, error) {
 	if _, err := s.d.Store.Get(ctx, keys.InstanceAdmin().PK, keys.InstanceAdmin().SK); err == nil {
 		return false, "", nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return false, "", err
 	}
-	_, tok, err := s.create(ctx, AdminEmail, "Administrator", true, token)
+	_, tok, err := s.create(ctx, email, displayName, true, token)
 	if apperr.Is(err, apperr.Conflict) {
 		return false, "", nil // another process bootstrapped first
 	}
