@@ -3,6 +3,7 @@ package changerequests_test
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -213,5 +214,51 @@ func concurrentMerges(t *testing.T, f *fixture) {
 	rev := f.as(t, f.reader).Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/content", nil).Map(t)
 	if rev["type"] != "merge" {
 		t.Fatalf("head %v", rev)
+	}
+}
+
+// duplicateSpace copies a space's current pages and files into a new space
+// beside it; the copy is independent of its source.
+func TestDuplicateSpace(t *testing.T) {
+	f := setup(t)
+	cr := f.create(t, f.editor, "Docs")
+	refs := f.author(t, f.editor, cr["id"],
+		map[string]any{"operation": "insert_files", "files": []any{map[string]any{"ref": "logo", "name": "logo.png", "contentType": "image/png",
+			"base64": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="}}},
+		insert("start", "", "# Start\n\n![Logo](./logo)\n"), insert("install", "start", "# Install\n\nRun it.\n"))["refs"].(map[string]any)
+	f.merge(t, cr["id"], "merge")
+
+	f.as(t, f.reader).Expect(http.StatusForbidden, "POST", "/v1/spaces/"+f.space+"/duplicate", nil)
+	f.as(t, f.outsider).Expect(http.StatusNotFound, "POST", "/v1/spaces/"+f.space+"/duplicate", nil)
+	f.as(t, "").Expect(http.StatusUnauthorized, "POST", "/v1/spaces/"+f.space+"/duplicate", nil)
+	res := f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/spaces/"+f.space+"/duplicate", nil)
+	copied := res.Map(t)
+	if copied["title"] != "Docs (copy)" || copied["id"] == f.space || res.Header.Get("Location") != copied["urls"].(map[string]any)["location"] {
+		t.Fatalf("copy %v (Location %s)", copied, res.Header.Get("Location"))
+	}
+	id := copied["id"].(string)
+	pages := tree(f.as(t, f.reader).Expect(http.StatusOK, "GET", "/v1/spaces/"+id+"/content/pages", nil).Map(t)["pages"].([]any))
+	if strings.Join(pages, " ") != strings.Join(f.spacePages(t), " ") {
+		t.Fatalf("copy's pages %v, source's %v", pages, f.spacePages(t))
+	}
+	md := f.as(t, f.reader).Expect(http.StatusOK, "GET", "/v1/spaces/"+id+"/content/page/"+refs["install"].(string)+"?format=markdown", nil).Map(t)["markdown"]
+	if md != "# Install\n\nRun it.\n" {
+		t.Fatalf("copied page %q", md)
+	}
+	files := f.as(t, f.reader).Expect(http.StatusOK, "GET", "/v1/spaces/"+id+"/content/files", nil).Map(t)["items"].([]any)
+	if len(files) != 1 {
+		t.Fatalf("copied files %v", files)
+	}
+	dl := files[0].(map[string]any)["downloadURL"].(string)
+	if u, _ := url.Parse(dl); f.as(t, f.reader).Do("GET", u.RequestURI(), nil).Status != http.StatusOK {
+		t.Fatalf("the copied file does not download: %s", dl)
+	}
+	// The copy changes alone.
+	two := f.as(t, f.editor).Expect(http.StatusCreated, "POST", "/v1/spaces/"+id+"/change-requests", map[string]any{"subject": "x"}).Map(t)
+	f.as(t, f.editor).Expect(http.StatusOK, "POST", "/v1/spaces/"+id+"/change-requests/"+two["id"].(string)+"/content",
+		map[string]any{"changes": []any{map[string]any{"operation": "delete_page", "page": refs["install"]}}})
+	f.as(t, f.admin).Expect(http.StatusOK, "POST", "/v1/spaces/"+id+"/change-requests/"+two["id"].(string)+"/merge", nil)
+	if got := f.spacePages(t); len(got) != 2 {
+		t.Fatalf("the source changed with its copy: %v", got)
 	}
 }

@@ -425,3 +425,18 @@ func (s *Service) repath(ctx context.Context, tx *tree.Tx, col model.Collection,
 	}
 	return nil
 }
+
+// MoveSpace moves a live space into parent ("" the top level; nil: its
+// current collection) at pos (the end when empty): the tree's operation on
+// a space, made by the spaces family, which checks the rights.
+func (s *Service) MoveSpace(ctx context.Context, spaceID string, parent *string, pos tree.Position) (model.Space, model.Role, error) {
+	sp := spaces.New(s.d)
+	if parent == nil {
+		cur, _, err := sp.Get(ctx, spaceID)
+		if err != nil {
+			return model.Space{}, "", err
+		}
+		parent = &cur.Parent
+	}
+	return sp.Move(ctx, spaceID, *parent, pos)
+}

@@ -316,3 +316,40 @@ func TestDeletedSpaceLeavesItsCollectionAndComesBackToIt(t *testing.T) {
 		t.Fatalf("after a second restore: %v, want %v", got, want)
 	}
 }
+
+// moveSpace (GitBook's POST /v1/spaces/{spaceId}/move): into a collection,
+// among its siblings, out to the top level; the same place is a conflict;
+// the rights are the space's and the destination's.
+func TestMoveSpace(t *testing.T) {
+	f := setup(t)
+	col := f.collection(t, "Guides", "")
+	a := f.space(t, "A", col)
+	b := f.space(t, "B", "")
+	admin := f.as(t, f.admin)
+	got := admin.Expect(http.StatusOK, "POST", "/v1/spaces/"+b+"/move", map[string]any{"parent": col}).Map(t)
+	if got["parent"] != col || got["object"] != "space" {
+		t.Fatalf("moved into the collection: %v", got)
+	}
+	list := func() []string {
+		var out []string
+		for _, it := range admin.Expect(http.StatusOK, "GET", "/v1/collections/"+col+"/spaces", nil).Map(t)["items"].([]any) {
+			out = append(out, it.(map[string]any)["title"].(string))
+		}
+		return out
+	}
+	if got := list(); !slices.Equal(got, []string{"A", "B"}) {
+		t.Fatalf("collection's spaces %v", got)
+	}
+	admin.Expect(http.StatusOK, "POST", "/v1/spaces/"+b+"/move", map[string]any{"position": map[string]any{"before": map[string]any{"type": "space", "space": a}}})
+	if got := list(); !slices.Equal(got, []string{"B", "A"}) {
+		t.Fatalf("after B before A: %v", got)
+	}
+	if got := admin.Expect(http.StatusOK, "POST", "/v1/spaces/"+a+"/move", map[string]any{"parent": nil}).Map(t); got["parent"] != nil {
+		t.Fatalf("moved to the top: %v", got)
+	}
+	admin.Expect(http.StatusConflict, "POST", "/v1/spaces/"+a+"/move", map[string]any{"parent": nil})
+	admin.Expect(http.StatusBadRequest, "POST", "/v1/spaces/"+a+"/move", map[string]any{})
+	f.as(t, f.reader).Expect(http.StatusForbidden, "POST", "/v1/spaces/"+a+"/move", map[string]any{"parent": col})
+	f.as(t, f.outsider).Expect(http.StatusNotFound, "POST", "/v1/spaces/"+a+"/move", map[string]any{"parent": col})
+	f.as(t, "").Expect(http.StatusUnauthorized, "POST", "/v1/spaces/"+a+"/move", map[string]any{"parent": col})
+}

@@ -44,6 +44,9 @@ type Service struct {
 // New returns the spaces service.
 func New(d *deps.Deps) *Service { return &Service{d: d} }
 
+// MaxTitle is the longest space title, in characters (the API's limit).
+const MaxTitle = 50
+
 // Create is the input of Create.
 type Create struct {
 	Title, Emoji, Parent, EditMode string

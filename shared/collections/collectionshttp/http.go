@@ -263,6 +263,31 @@ func Register(api *httpapi.API, s *collections.Service) {
 			}
 			return out(s.Move(ctx, in.CollectionID, parent, pos))(ctx)
 		})
+	httpapi.Register(api, httpapi.Op{ID: "moveSpace", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/move", Tag: tag,
+		Summary: "Move a space into a collection, out of it, or among its siblings"},
+		func(ctx context.Context, in *struct {
+			SpaceID string `path:"spaceId" maxLength:"64"`
+			Body    MoveCollectionBody
+		}) (*struct{ Body spaceshttp.Space }, error) {
+			b := in.Body
+			parent := b.Parent
+			if b.Nulls.Has("parent") {
+				top := ""
+				parent = &top
+			}
+			if parent == nil && b.Position == nil {
+				return nil, apperr.Field("body", "give parent, position or both")
+			}
+			pos, err := position(b.Position)
+			if err != nil {
+				return nil, err
+			}
+			sp, level, err := s.MoveSpace(ctx, in.SpaceID, parent, pos)
+			if err != nil {
+				return nil, err
+			}
+			return &struct{ Body spaceshttp.Space }{spaceshttp.View(ctx, sp, level)}, nil
+		})
 	httpapi.Register(api, httpapi.Op{ID: "transferCollection", Method: http.MethodPost, Path: "/v1/collections/{collectionId}/transfer", Tag: tag,
 		Summary: "Transfer a collection, with everything in it, to another organization"},
 		func(ctx context.Context, in *struct {

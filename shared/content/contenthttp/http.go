@@ -15,6 +15,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 )
 
 // ReadParams are the query parameters of every content read.
@@ -134,6 +135,24 @@ func Register(api *httpapi.API, s *content.Service) {
 	head := func(ctx context.Context, spaceID string) content.At {
 		return content.At{SpaceID: spaceID, Bases: Bases(ctx)}
 	}
+	httpapi.Register(api, httpapi.Op{ID: "duplicateSpace", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/duplicate", Tag: "Spaces",
+		Status: http.StatusCreated, Summary: "Duplicate a space: a copy of its current content beside it"},
+		func(ctx context.Context, in *struct {
+			SpaceID string `path:"spaceId" maxLength:"64"`
+		}) (*struct {
+			Location string `header:"Location"`
+			Body     spaceshttp.Space
+		}, error) {
+			sp, level, err := s.Duplicate(ctx, in.SpaceID)
+			if err != nil {
+				return nil, err
+			}
+			v := spaceshttp.View(ctx, sp, level)
+			return &struct {
+				Location string `header:"Location"`
+				Body     spaceshttp.Space
+			}{Location: v.URLs.Location, Body: v}, nil
+		})
 	httpapi.Register(api, httpapi.Op{ID: "getCurrentRevision", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content", Tag: tag,
 		Summary: "Get the space's current revision"},
 		func(ctx context.Context, in *spaceIn) (*RevisionOut, error) {
