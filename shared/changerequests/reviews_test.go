@@ -131,3 +131,44 @@ func TestReviewsAndMergeRules(t *testing.T) {
 		f.merge(t, two["id"], "merge")
 	})
 }
+
+// Every review operation's rights: outsiders 404, too low a role 403, no
+// token 401; bad input 400 naming the field.
+func TestReviewOperationsRights(t *testing.T) {
+	f := setup(t)
+	cr := f.create(t, f.editor, "Rights")
+	base := f.cr(cr["id"])
+	ops := []struct {
+		method, path string
+		body         any
+		low          string // the token of a role too low (403)
+	}{
+		{"POST", base + "/reviews", map[string]any{"status": "approved"}, f.reader},
+		{"GET", base + "/reviews", nil, ""},
+		{"GET", base + "/requested-reviewers", nil, ""},
+		{"POST", base + "/requested-reviewers", map[string]any{"users": []string{f.reviewerID}}, f.reader},
+		{"DELETE", base + "/requested-reviewers/" + f.reviewerID, nil, f.reader},
+	}
+	for _, op := range ops {
+		f.as(t, f.outsider).Expect(http.StatusNotFound, op.method, op.path, op.body)
+		f.as(t, f.guest).Expect(http.StatusNotFound, op.method, op.path, op.body)
+		f.as(t, "").Expect(http.StatusUnauthorized, op.method, op.path, op.body)
+		if op.low != "" {
+			f.as(t, op.low).Expect(http.StatusForbidden, op.method, op.path, op.body)
+		}
+	}
+	for field, body := range map[string]any{
+		"status": map[string]any{"status": "maybe"},
+		"users":  map[string]any{"users": []string{}},
+	} {
+		path := base + "/reviews"
+		if field == "users" {
+			path = base + "/requested-reviewers"
+		}
+		m := f.as(t, f.reviewer).Expect(http.StatusBadRequest, "POST", path, body).Map(t)
+		if !strings.Contains(errorMessage(t, m), field) {
+			t.Errorf("%s: %v does not name the field", path, m)
+		}
+	}
+	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", base+"/reviews/nope", nil)
+}
