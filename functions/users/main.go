@@ -7,7 +7,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/apidoc"
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/users"
+	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
-func main() { app.StartLambda(app.NewFamily("users", "UsersFunction", users.Routes, apidoc.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("users", "UsersFunction", usershttp.Routes, apidoc.Routes))
+}

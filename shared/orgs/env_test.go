@@ -21,6 +21,7 @@ import (
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
+	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 // env is one API (users and orgs families) on a fresh testkit, with a
@@ -43,7 +44,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	api := httpapi.New(httpapi.Config{Auth: us, Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	users.Register(api, us)
+	usershttp.Register(api, us)
 	orgshttp.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
 	return &env{t: t, d: k.Deps, api: api, h: api.Handler(), users: us, root: access.WithCaller(k.Ctx, c)}
 }

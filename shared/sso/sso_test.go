@@ -25,6 +25,7 @@ import (
 	"github.com/galleydocs/galley/shared/translations"
 	"github.com/galleydocs/galley/shared/translations/translationshttp"
 	"github.com/galleydocs/galley/shared/users"
+	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 type fixture struct {
@@ -44,7 +45,7 @@ func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
 func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	u := users.New(k.Deps)
-	users.Register(api, u)
+	usershttp.Register(api, u)
 	orgshttp.Register(api, orgs.New(k.Deps, u))
 	ssohttp.Register(api, sso.New(k.Deps))
 	translationshttp.Register(api, translations.New(k.Deps)) // the family's other half, as in SSOFunction

@@ -10,12 +10,13 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
+	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 // one API (one process): its authenticator is the users family's service.
 func oneAPI(k *testkit.Kit) *httpapi.API {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	users.Routes(api, k.Deps)
+	usershttp.Routes(api, k.Deps)
 	return api
 }
 

@@ -9,12 +9,13 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
+	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 func client(t *testing.T, k *testkit.Kit, token string) *apitest.Client {
 	s := users.New(k.Deps)
 	api := httpapi.New(httpapi.Config{Auth: s, Logger: k.Deps.Logger, Version: "9.9.9", Build: "2026-01-01"})
-	users.Routes(api, k.Deps)
+	usershttp.Routes(api, k.Deps)
 	c := apitest.New(t, api)
 	c.Token = token
 	return c

@@ -32,7 +32,7 @@ import (
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/translations/translationshttp"
-	"github.com/galleydocs/galley/shared/users"
+	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 // All lists every family, as each function's main.go builds it.
@@ -40,7 +40,7 @@ func All() []app.Family {
 	return []app.Family{
 		// The users function also serves the API's OpenAPI document
 		// (generated from every family, embedded: see package apidoc).
-		app.NewFamily("users", "UsersFunction", users.Routes, apidoc.Routes),
+		app.NewFamily("users", "UsersFunction", usershttp.Routes, apidoc.Routes),
 		app.NewFamily("orgs", "OrganizationsFunction", orgshttp.Routes),
 		app.NewFamily("spaces", "SpacesFunction", spaceshttp.Routes),
 		app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes),

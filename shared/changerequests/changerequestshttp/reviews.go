@@ -13,7 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
-	"github.com/galleydocs/galley/shared/users"
+	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 // ChangeRequestReview is the API shape of a review (the reference's
@@ -22,8 +22,8 @@ type ChangeRequestReview struct {
 	Object      string                `json:"object" enum:"change-request-review"`
 	ID          string                `json:"id"`
 	Revision    string                `json:"revision" doc:"The change request's revision that was reviewed"`
-	Reviewer    users.User            `json:"reviewer"`
-	RequestedBy *users.User           `json:"requestedBy,omitempty" doc:"Who asked for the review; absent when nobody did"`
+	Reviewer    usershttp.User        `json:"reviewer"`
+	RequestedBy *usershttp.User       `json:"requestedBy,omitempty" doc:"Who asked for the review; absent when nobody did"`
 	Status      string                `json:"status" enum:"approved,changes-requested"`
 	Outdated    bool                  `json:"outdated" doc:"The reviewer reviewed again, or was asked to, since"`
 	Comment     *commentshttp.Comment `json:"comment,omitempty" doc:"The comment posted with the review"`
@@ -40,12 +40,12 @@ type ReviewURLs struct {
 // RequestedReviewer is the API shape of a pending review request (the
 // reference's ChangeRequestRequestedReviewer, user variant).
 type RequestedReviewer struct {
-	Object      string     `json:"object" enum:"change-request-requested-reviewer"`
-	Revision    string     `json:"revision" doc:"The change request's revision when the review was asked"`
-	RequestedBy users.User `json:"requestedBy"`
-	CreatedAt   time.Time  `json:"createdAt"`
-	Kind        string     `json:"kind" enum:"user"`
-	User        users.User `json:"user"`
+	Object      string         `json:"object" enum:"change-request-requested-reviewer"`
+	Revision    string         `json:"revision" doc:"The change request's revision when the review was asked"`
+	RequestedBy usershttp.User `json:"requestedBy"`
+	CreatedAt   time.Time      `json:"createdAt"`
+	Kind        string         `json:"kind" enum:"user"`
+	User        usershttp.User `json:"user"`
 }
 
 // SubmitReviewBody is the body of POST .../reviews.
@@ -129,18 +129,18 @@ type reviewViews struct {
 	s        *changerequests.Service
 	comments *comments.Service
 	format   string
-	users    map[string]users.User
+	users    map[string]usershttp.User
 }
 
-func (v *reviewViews) user(id string) (users.User, error) {
+func (v *reviewViews) user(id string) (usershttp.User, error) {
 	if u, ok := v.users[id]; ok {
 		return u, nil
 	}
 	u, err := v.s.Content().User(v.ctx, id)
 	if err != nil {
-		return users.User{}, err
+		return usershttp.User{}, err
 	}
-	v.users[id] = users.View(v.ctx, u)
+	v.users[id] = usershttp.View(v.ctx, u)
 	return v.users[id], nil
 }
 
@@ -223,7 +223,7 @@ func registerReviews(api *httpapi.API, s *changerequests.Service, cs *comments.S
 		if format == "" {
 			format = content.FormatDocument
 		}
-		return &reviewViews{ctx: ctx, s: s, comments: cs, format: format, users: map[string]users.User{}}
+		return &reviewViews{ctx: ctx, s: s, comments: cs, format: format, users: map[string]usershttp.User{}}
 	}
 	httpapi.Register(api, httpapi.Op{ID: "submitChangeRequestReview", Method: http.MethodPost, Path: base + "/reviews", Tag: tag,
 		Status: http.StatusCreated, Summary: "Review a change request (approve it or request changes)"},

@@ -9,7 +9,7 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/users"
+	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 // Comment is the API shape of a comment (the reference's Comment, in its
@@ -17,7 +17,7 @@ import (
 type Comment struct {
 	Object      string             `json:"object" enum:"comment"`
 	ID          string             `json:"id"`
-	PostedBy    users.User         `json:"postedBy"`
+	PostedBy    usershttp.User     `json:"postedBy"`
 	PostedAt    time.Time          `json:"postedAt"`
 	EditedAt    *time.Time         `json:"editedAt,omitempty" doc:"When the body was last edited"`
 	Reactions   []EmojiReaction    `json:"reactions"`
@@ -29,22 +29,22 @@ type Comment struct {
 	Permissions CommentPermissions `json:"permissions"`
 	Status      string             `json:"status" enum:"open,resolved"`
 	ResolvedAt  *time.Time         `json:"resolvedAt,omitempty"`
-	ResolvedBy  *users.User        `json:"resolvedBy,omitempty"`
+	ResolvedBy  *usershttp.User    `json:"resolvedBy,omitempty"`
 }
 
 // UserContributor is a user who replied to a comment: how many times, and
 // when last.
 type UserContributor struct {
-	User      users.User `json:"user"`
-	Count     int        `json:"count"`
-	UpdatedAt time.Time  `json:"updatedAt"`
+	User      usershttp.User `json:"user"`
+	Count     int            `json:"count"`
+	UpdatedAt time.Time      `json:"updatedAt"`
 }
 
 // CommentReply is the API shape of a reply.
 type CommentReply struct {
 	Object      string             `json:"object" enum:"comment-reply"`
 	ID          string             `json:"id"`
-	PostedBy    users.User         `json:"postedBy"`
+	PostedBy    usershttp.User     `json:"postedBy"`
 	PostedAt    time.Time          `json:"postedAt"`
 	EditedAt    *time.Time         `json:"editedAt,omitempty" doc:"When the body was last edited"`
 	Reactions   []EmojiReaction    `json:"reactions"`
@@ -97,8 +97,8 @@ type EmojiReaction struct {
 
 // EmojiReactionUser is one user's reaction.
 type EmojiReactionUser struct {
-	User      users.User `json:"user"`
-	ReactedAt time.Time  `json:"reactedAt"`
+	User      usershttp.User `json:"user"`
+	ReactedAt time.Time      `json:"reactedAt"`
 }
 
 // CommentURLs are a comment's or a reply's links.
@@ -123,22 +123,22 @@ type renderer struct {
 	s      *comments.Service
 	t      *comments.Thread
 	format string
-	users  map[string]users.User
+	users  map[string]usershttp.User
 }
 
 func newRenderer(ctx context.Context, s *comments.Service, t *comments.Thread, format string) *renderer {
-	return &renderer{ctx: ctx, s: s, t: t, format: format, users: map[string]users.User{}}
+	return &renderer{ctx: ctx, s: s, t: t, format: format, users: map[string]usershttp.User{}}
 }
 
-func (r *renderer) user(id string) (users.User, error) {
+func (r *renderer) user(id string) (usershttp.User, error) {
 	if u, ok := r.users[id]; ok {
 		return u, nil
 	}
 	u, err := r.s.User(r.ctx, id)
 	if err != nil {
-		return users.User{}, err
+		return usershttp.User{}, err
 	}
-	v := users.View(r.ctx, u)
+	v := usershttp.View(r.ctx, u)
 	r.users[id] = v
 	return v, nil
 }

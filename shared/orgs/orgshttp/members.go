@@ -8,28 +8,28 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
-	"github.com/galleydocs/galley/shared/users"
+	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 // OrganizationMember is the API shape of a member.
 type OrganizationMember struct {
-	Object     string     `json:"object" enum:"member"`
-	ID         string     `json:"id" doc:"The user's id"`
-	Role       *string    `json:"role" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null for guests"`
-	User       users.User `json:"user"`
-	Disabled   bool       `json:"disabled"`
-	JoinedAt   time.Time  `json:"joinedAt"`
-	LastSeenAt *time.Time `json:"lastSeenAt,omitempty"`
-	SSO        bool       `json:"sso"`
-	Spaces     int        `json:"spaces"`
-	Teams      int        `json:"teams"`
-	Sites      int        `json:"sites" doc:"Sites shared with the member directly: always 0, Galley gives access to sites through the organization role"`
+	Object     string         `json:"object" enum:"member"`
+	ID         string         `json:"id" doc:"The user's id"`
+	Role       *string        `json:"role" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null for guests"`
+	User       usershttp.User `json:"user"`
+	Disabled   bool           `json:"disabled"`
+	JoinedAt   time.Time      `json:"joinedAt"`
+	LastSeenAt *time.Time     `json:"lastSeenAt,omitempty"`
+	SSO        bool           `json:"sso"`
+	Spaces     int            `json:"spaces"`
+	Teams      int            `json:"teams"`
+	Sites      int            `json:"sites" doc:"Sites shared with the member directly: always 0, Galley gives access to sites through the organization role"`
 }
 
 // ViewMember renders a member.
 func ViewMember(ctx context.Context, mu orgs.MemberWithUser) OrganizationMember {
 	m := mu.Member
-	return OrganizationMember{Object: "member", ID: m.UserID, Role: rolePtr(m.Role), User: users.View(ctx, mu.User),
+	return OrganizationMember{Object: "member", ID: m.UserID, Role: rolePtr(m.Role), User: usershttp.View(ctx, mu.User),
 		Disabled: m.Disabled, JoinedAt: m.JoinedAt, LastSeenAt: m.LastSeenAt, SSO: m.SSO, Spaces: m.Spaces, Teams: m.Teams}
 }
 

@@ -1,4 +1,8 @@
-package users
+// Package usershttp is the users family's HTTP layer: the API shape of a
+// user (embedded by every family's answers), the instance's API
+// information, the administration of users and each user's tokens, on the
+// service of package users (which knows no HTTP).
+package usershttp
 
 import (
 	"context"
@@ -9,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/users"
 )
 
 // User is the API shape of a user.
@@ -84,7 +89,7 @@ type APIToken struct {
 	Organization string     `json:"organization,omitempty" doc:"The organization a single sign-on token is scoped to"`
 }
 
-func tokenView(t TokenInfo) APIToken {
+func tokenView(t users.TokenInfo) APIToken {
 	return APIToken{Object: "api-token", ID: t.ID, Name: t.Name, CreatedAt: t.CreatedAt, ExpiresAt: t.ExpiresAt,
 		LastUsedAt: t.LastUsedAt, Organization: t.OrgID}
 }
@@ -133,15 +138,15 @@ type tokensOut struct {
 // revoked token leaves that service's cache at once), else on one built
 // from d.
 func Routes(api *httpapi.API, d *deps.Deps) {
-	if s, ok := api.Config().Auth.(*Service); ok {
+	if s, ok := api.Config().Auth.(*users.Service); ok {
 		Register(api, s)
 		return
 	}
-	Register(api, New(d))
+	Register(api, users.New(d))
 }
 
 // Register adds the users family's operations.
-func Register(api *httpapi.API, s *Service) {
+func Register(api *httpapi.API, s *users.Service) {
 	const tag = "Users"
 	httpapi.Register(api, httpapi.Op{ID: "getApiInformation", Method: http.MethodGet, Path: "/v1/", Tag: tag, Summary: "Get API information"},
 		func(ctx context.Context, _ *struct{}) (*body[APIInfo], error) {
@@ -182,7 +187,7 @@ func Register(api *httpapi.API, s *Service) {
 
 // registerAdmin adds the management of users (instance administrator) and
 // of tokens (each user's own; the administrator's for anyone).
-func registerAdmin(api *httpapi.API, s *Service) {
+func registerAdmin(api *httpapi.API, s *users.Service) {
 	const tag = "Users"
 	tokensOf := func(ctx context.Context, userID string) (*tokensOut, error) {
 		ts, err := s.Tokens(ctx, userID)
@@ -203,7 +208,7 @@ func registerAdmin(api *httpapi.API, s *Service) {
 	httpapi.Register(api, httpapi.Op{ID: "updateUser", Method: http.MethodPatch, Path: "/v1/admin/users/{userId}", Tag: tag,
 		Summary: "Rename, disable or enable a user (instance administrator only)"},
 		func(ctx context.Context, in *updateUserIn) (*body[AdminUser], error) {
-			u, err := s.Update(ctx, in.UserID, UserChange{DisplayName: in.Body.DisplayName, Disabled: in.Body.Disabled})
+			u, err := s.Update(ctx, in.UserID, users.UserChange{DisplayName: in.Body.DisplayName, Disabled: in.Body.Disabled})
 			if err != nil {
 				return nil, err
 			}
