@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strings"
-
-	"github.com/galleydocs/galley/shared/apperr"
 )
 
 // Computed pages (docs/content.md, "Computed pages").
@@ -375,10 +373,7 @@ func (s *Service) generatedAt(ctx context.Context, src source, tr *TreeReader, p
 		return RevisionPage{}, false, nil
 	}
 	parent, err := tr.PageAtPath(ctx, parentPath)
-	if apperr.Is(err, apperr.NotFound) || parent == "" {
-		return RevisionPage{}, false, nil
-	}
-	if err != nil {
+	if err != nil || parent == "" {
 		return RevisionPage{}, false, err
 	}
 	return s.generatedOf(ctx, src, tr, parent, func(g *generated) bool { return g.page.Slug == slug }, format, metadata)

@@ -275,17 +275,15 @@ func (s *Service) PageByPath(ctx context.Context, at At, path, format string, me
 	// page without a slug: a link).
 	id := ""
 	if trimmed := strings.Trim(path, "/"); trimmed != "" {
-		if id, err = tr.PageAtPath(ctx, trimmed); apperr.Is(err, apperr.NotFound) {
-			// A page a computed page generates is under the computed page's
-			// path.
-			if i := strings.LastIndexByte(trimmed, '/'); i > 0 {
-				if v, ok, gerr := s.generatedAt(ctx, src, tr, trimmed[:i], trimmed[i+1:], format, metadata); gerr != nil || ok {
-					return v, gerr
-				}
+		if id, err = tr.PageAtPath(ctx, trimmed); err != nil {
+			return RevisionPage{}, err
+		}
+		if i := strings.LastIndexByte(trimmed, '/'); id == "" && i > 0 {
+			// A page a computed page generates is under the computed
+			// page's path.
+			if v, ok, err := s.generatedAt(ctx, src, tr, trimmed[:i], trimmed[i+1:], format, metadata); err != nil || ok {
+				return v, err
 			}
-			return RevisionPage{}, err
-		} else if err != nil {
-			return RevisionPage{}, err
 		}
 	}
 	if id == "" {
