@@ -28,8 +28,8 @@ var linked = map[string][]string{
 	"collections":    {"users", "orgs", "spaces", "customfields", "collections"},
 	"customfields":   {"users", "orgs", "spaces", "customfields"},
 	"sites":          {"users", "orgs", "spaces", "sites"},
-	"content":        {"users", "orgs", "spaces", "content"},
-	"changerequests": {"users", "orgs", "spaces", "content", "changerequests", "comments"}, // a review's comment is posted by comments
+	"content":        {"users", "orgs", "spaces", "content", "openapispecs"},                               // computed pages and OpenAPI blocks read the organization's specs
+	"changerequests": {"users", "orgs", "spaces", "content", "changerequests", "comments", "openapispecs"}, // a review's comment is posted by comments; computed pages read specs
 	"comments":       {"users", "orgs", "spaces", "content", "changerequests", "comments"},
 	"search":         {"users", "orgs", "spaces", "content", "sites", "search"}, // searchSiteContent asks sites.SearchScope
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},

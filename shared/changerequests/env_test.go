@@ -8,7 +8,6 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
-	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
@@ -46,7 +45,8 @@ func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaceshttp.Register(api, spaces.New(k.Deps))
-	contenthttp.Register(api, content.New(k.Deps))
+	// Routes: content computed from the organization's OpenAPI specs.
+	contenthttp.Routes(api, k.Deps)
 	changerequestshttp.Routes(api, k.Deps)
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")

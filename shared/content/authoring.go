@@ -28,6 +28,8 @@ const (
 //     Description, Emoji, Icon, Hidden override what the markdown says.
 //     The slug defaults to the title's, made unique among the siblings. A
 //     link page needs URL; a group, which sits at the top level, a title.
+//     A computed page needs Computed (builtin:openapi and its spec); its
+//     children are generated when it is read, so nothing goes into it.
 //     Ref names the new page for later changes of the batch.
 //   - update_page: Page (id or ref) gets the fields given; Markdown
 //     replaces its body (and its title when it has a heading); Into or At
@@ -58,9 +60,11 @@ type Change struct {
 	NoIndex       *bool
 	NoRobotsIndex *bool
 	URL           *string
-	Revision      string
-	Block         []string
-	Files         []File
+	// Computed is what a page of type computed is computed from.
+	Computed *ComputedSource
+	Revision string
+	Block    []string
+	Files    []File
 	// FileRefs are the refs of Files, one each ("" for none).
 	FileRefs []string
 }
@@ -225,6 +229,8 @@ func (e *Editor) parent(into *string, typ string, field func(string) string) (st
 	switch e.Index.Page(id).Type {
 	case TypeLink:
 		return "", apperr.Field(field("into"), "a link page has no children")
+	case TypeComputed:
+		return "", apperr.Field(field("into"), "a computed page's children are generated")
 	}
 	if typ == TypeGroup {
 		return "", apperr.Field(field("into"), "groups sit at the top level")
@@ -380,6 +386,20 @@ func (e *Editor) insert(c Change, field func(string) string) error {
 		id = e.NewID()
 	}
 	p := Page{ID: id, Parent: parent, Type: typ, CreatedAt: e.Now, UpdatedAt: e.Now}
+	switch {
+	case typ == TypeComputed && c.Computed == nil:
+		return apperr.Field(field("computed"), "a computed page needs computed")
+	case typ == TypeComputed && c.Computed.Type != ComputedOpenAPI:
+		return apperr.Field(field("computed.type"), "Galley computes %s pages only", ComputedOpenAPI)
+	case typ == TypeComputed && (c.Computed.Dependencies.Spec.Ref.Kind != "openapi" || c.Computed.Dependencies.Spec.Ref.Spec == ""):
+		return apperr.Field(field("computed.dependencies.spec.ref"), "an OpenAPI spec ({kind: openapi, spec: <slug>}) is required")
+	case typ == TypeComputed:
+		src := *c.Computed
+		src.Dependencies.Spec.Value, src.Dependencies.Spec.Resolved = nil, false
+		p.Computed = &src
+	case c.Computed != nil:
+		return apperr.Field(field("computed"), "only a computed page has computed")
+	}
 	if err := e.edit(&p, c, field); err != nil {
 		return err
 	}

@@ -56,7 +56,11 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (JSO
 	if err != nil {
 		return JSONDocument{}, err
 	}
-	return ToDocument(body, Resolver{Index: ix, Page: page}), nil
+	doc := ToDocument(body, Resolver{Index: ix, Page: page})
+	if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
+		return JSONDocument{}, err
+	}
+	return doc, nil
 }
 
 // MetaLinks are a page's meta links (the reference's

@@ -28,6 +28,9 @@ type Service struct {
 	users     *users.Service
 	Downloads *Downloads
 	digests   digestCache
+	// specs computes pages and resolves OpenAPI blocks (WithSpecs); nil
+	// computes nothing.
+	specs Specs
 }
 
 // New returns the content service.
@@ -74,6 +77,10 @@ type At struct {
 	// (with ChangeRequest ""); a revision of another space is not found.
 	Revision string
 	Bases    Bases
+	// NoCompute reads computed pages as stored (the reads' computed=false):
+	// a computed page is answered as such, without its generated pages, and
+	// OpenAPI blocks stay as written.
+	NoCompute bool
 }
 
 // source is the content a read is about, once the caller's right to read
@@ -89,6 +96,8 @@ type source struct {
 	// scope names this content in page tokens.
 	scope string
 	bases Bases
+	// noCompute is At.NoCompute.
+	noCompute bool
 }
 
 // source checks the caller may read the content at names (the space's
@@ -98,7 +107,8 @@ func (s *Service) source(ctx context.Context, at At) (source, error) {
 	if err != nil {
 		return source{}, err
 	}
-	src := source{space: sp, role: role, revision: sp.Revision, appBase: at.Bases.App + "/s/" + sp.ID, scope: "space:" + sp.ID, bases: at.Bases}
+	src := source{space: sp, role: role, revision: sp.Revision, appBase: at.Bases.App + "/s/" + sp.ID, scope: "space:" + sp.ID, bases: at.Bases,
+		noCompute: at.NoCompute}
 	if at.Revision != "" {
 		// Revisions are keyed under their space: another space's is not
 		// found.
@@ -167,7 +177,11 @@ func (s *Service) RevisionOf(ctx context.Context, at At, metadata bool) (Revisio
 	if err != nil {
 		return Revision{}, err
 	}
-	v := RevisionView(rev, ix, s.options(src, metadata))
+	o := s.options(src, metadata)
+	v := RevisionView(rev, ix, o)
+	if err := s.expandComputed(ctx, src, v.Pages, o, ix.Page); err != nil {
+		return Revision{}, err
+	}
 	if at.Revision != "" {
 		v.URLs.App = src.appBase
 	}
@@ -218,7 +232,12 @@ func (s *Service) Pages(ctx context.Context, at At, metadata bool) ([]RevisionPa
 	if err != nil {
 		return nil, err
 	}
-	return PagesView(ix, s.options(src, metadata)), nil
+	o := s.options(src, metadata)
+	pages := PagesView(ix, o)
+	if err := s.expandComputed(ctx, src, pages, o, ix.Page); err != nil {
+		return nil, err
+	}
+	return pages, nil
 }
 
 // Page formats.
@@ -259,6 +278,13 @@ func (s *Service) PageByPath(ctx context.Context, at At, path, format string, me
 		if id, err = tr.PageAtPath(ctx, trimmed); err != nil {
 			return RevisionPage{}, err
 		}
+		if i := strings.LastIndexByte(trimmed, '/'); id == "" && i > 0 {
+			// A page a computed page generates is under the computed
+			// page's path.
+			if v, ok, err := s.generatedAt(ctx, src, tr, trimmed[:i], trimmed[i+1:], format, metadata); err != nil || ok {
+				return v, err
+			}
+		}
 	}
 	if id == "" {
 		return RevisionPage{}, apperr.NotFoundf("page at path %s not found", path)
@@ -280,10 +306,16 @@ func (s *Service) page(ctx context.Context, src source, tr *TreeReader, pageID, 
 		return RevisionPage{}, err
 	}
 	if sub == nil {
+		if v, ok, err := s.generated(ctx, src, tr, pageID, format, metadata); err != nil || ok {
+			return v, err
+		}
 		return RevisionPage{}, apperr.NotFoundf("page %s not found", pageID)
 	}
 	p := &sub[0].Page
 	o := s.options(src, metadata)
+	if p.Type == TypeComputed && s.specs != nil && !src.noCompute {
+		return s.computedPage(ctx, src, p, sub[0].Path, format, o)
+	}
 	v := PageView(p, sub[0].Path, o)
 	if p.Type != TypeLink {
 		// The children of the entry at i are the runs of entries up to
@@ -318,6 +350,9 @@ func (s *Service) page(ctx context.Context, src source, tr *TreeReader, pageID, 
 		doc := ToDocument(body, Resolver{Page: p, Locator: loc})
 		if loc.err != nil {
 			return RevisionPage{}, loc.err
+		}
+		if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
+			return RevisionPage{}, err
 		}
 		v.Document = &doc
 	}

@@ -50,6 +50,8 @@ type Page struct {
 	Cover         *Cover  `json:"cover,omitempty"`
 	// Target is where a link page points.
 	Target *Ref `json:"target,omitempty"`
+	// Computed is what a computed page is computed from (computed.go).
+	Computed *ComputedSource `json:"computed,omitempty"`
 	// Document is the hash of the page's markdown body; "" is an empty page.
 	Document  string    `json:"document,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`

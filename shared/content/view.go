@@ -48,31 +48,33 @@ type RevisionURLs struct {
 // RevisionPage is the API shape of a page (the reference's RevisionPage:
 // its document, group and link variants in one shape, told apart by type).
 type RevisionPage struct {
-	ID            string         `json:"id"`
-	Title         string         `json:"title"`
-	Kind          string         `json:"kind" enum:"sheet,group,link" doc:"Deprecated form of type"`
-	Type          string         `json:"type" enum:"document,group,link,computed"`
-	Emoji         string         `json:"emoji,omitempty"`
-	Icon          string         `json:"icon,omitempty"`
-	CreatedAt     *time.Time     `json:"createdAt,omitempty"`
-	UpdatedAt     *time.Time     `json:"updatedAt,omitempty"`
-	URLs          *PageURLs      `json:"urls,omitempty"`
-	Slug          string         `json:"slug" doc:"The page's slug in its parent (empty for links)"`
-	Path          string         `json:"path" doc:"The page's slug path from the root (empty for links)"`
-	Description   string         `json:"description,omitempty"`
-	DocumentID    string         `json:"documentId,omitempty"`
-	Pages         []RevisionPage `json:"pages" doc:"Child pages (document and group pages; empty for a leaf and for links)"`
-	Tags          []PageTag      `json:"tags" doc:"The page's tags (Galley has none yet: always empty)"`
-	Git           *GitBlob       `json:"git,omitempty"`
-	Layout        *Layout        `json:"layout,omitempty"`
-	Cover         *Cover         `json:"cover,omitempty"`
-	Hidden        bool           `json:"hidden"`
-	NoIndex       *bool          `json:"noIndex,omitempty"`
-	NoRobotsIndex *bool          `json:"noRobotsIndex,omitempty"`
-	Target        *Ref           `json:"target,omitempty"`
-	Href          string         `json:"href,omitempty"`
-	Markdown      *string        `json:"markdown,omitempty" doc:"The page as markdown (format=markdown)"`
-	Document      *JSONDocument  `json:"document,omitempty" doc:"The page as a document tree (format=document)"`
+	ID            string          `json:"id"`
+	Title         string          `json:"title"`
+	Kind          string          `json:"kind" enum:"sheet,group,link" doc:"Deprecated form of type"`
+	Type          string          `json:"type" enum:"document,group,link,computed"`
+	Emoji         string          `json:"emoji,omitempty"`
+	Icon          string          `json:"icon,omitempty"`
+	CreatedAt     *time.Time      `json:"createdAt,omitempty"`
+	UpdatedAt     *time.Time      `json:"updatedAt,omitempty"`
+	URLs          *PageURLs       `json:"urls,omitempty"`
+	Slug          string          `json:"slug" doc:"The page's slug in its parent (empty for links)"`
+	Path          string          `json:"path" doc:"The page's slug path from the root (empty for links)"`
+	Description   string          `json:"description,omitempty"`
+	DocumentID    string          `json:"documentId,omitempty"`
+	Pages         []RevisionPage  `json:"pages" doc:"Child pages (document and group pages; empty for a leaf and for links)"`
+	Tags          []PageTag       `json:"tags" doc:"The page's tags (Galley has none yet: always empty)"`
+	Git           *GitBlob        `json:"git,omitempty"`
+	Layout        *Layout         `json:"layout,omitempty"`
+	Cover         *Cover          `json:"cover,omitempty"`
+	Hidden        bool            `json:"hidden"`
+	NoIndex       *bool           `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool           `json:"noRobotsIndex,omitempty"`
+	Target        *Ref            `json:"target,omitempty"`
+	Href          string          `json:"href,omitempty"`
+	Markdown      *string         `json:"markdown,omitempty" doc:"The page as markdown (format=markdown)"`
+	Document      *JSONDocument   `json:"document,omitempty" doc:"The page as a document tree (format=document)"`
+	Computed      *ComputedSource `json:"computed,omitempty" doc:"What the page is computed from: on a computed page (type computed, read with computed=false), and on the pages a computed read generates"`
+	ComputedSeed  string          `json:"computedSeed,omitempty" doc:"Seed of the ids of a computed read's generated pages"`
 }
 
 // PageTag is a tag of a page (the reference's RevisionPageTag).
@@ -226,6 +228,11 @@ func PageView(p *Page, path string, o Options) RevisionPage {
 		return v
 	case TypeGroup:
 		v.Kind = "group"
+	case TypeComputed:
+		v.Kind = "sheet"
+		v.Computed = p.Computed
+		v.Description = p.Description
+		v.URLs = &PageURLs{App: o.AppBase + "/" + escapePath(path)}
 	default:
 		v.Kind = "sheet"
 		layout := DefaultLayout()

@@ -66,10 +66,13 @@ type OpenAPIProblem struct {
 }
 
 // OpenAPIOperation is an operation of a document (the reference's
-// OpenAPIOperationPointer): its path and its method, lower case.
+// OpenAPIOperationPointer): its path and its method, lower case, and its
+// tags (computed API reference pages group operations by their first tag;
+// versions processed before tags were recorded have none).
 type OpenAPIOperation struct {
-	Path   string `json:"path"`
-	Method string `json:"method"`
+	Path   string   `json:"path"`
+	Method string   `json:"method"`
+	Tags   []string `json:"tags,omitempty"`
 }
 
 // OpenAPISpecVersion is one parsed document of a spec.

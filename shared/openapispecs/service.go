@@ -38,6 +38,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/ids"
@@ -462,4 +463,75 @@ func (s *Service) Content(ctx context.Context, orgID, slug, versionID string) (m
 		return sp, ver, nil, fmt.Errorf("read OpenAPI spec version content: %w", err)
 	}
 	return sp, ver, raw, nil
+}
+
+// ForContent answers content's questions about the organization's specs
+// (content.Specs): computed API reference pages and OpenAPI blocks. The
+// caller's right was checked by content on the space being read, whose
+// organization's specs these are; nothing else is read or answered.
+type ForContent struct{ s *Service }
+
+// ForContent returns s as content.Specs.
+func (s *Service) ForContent() ForContent { return ForContent{s} }
+
+// FindSpec finds a spec of orgID by slug, else by id or source URL (a
+// scan of the organization's specs, which are few: MaxSpecs).
+func (f ForContent) FindSpec(ctx context.Context, orgID, ref string) (content.SpecInfo, bool, error) {
+	if ref == "" {
+		return content.SpecInfo{}, false, nil
+	}
+	info := func(sp model.OpenAPISpec) content.SpecInfo {
+		return content.SpecInfo{ID: sp.ID, OrgID: sp.OrgID, Slug: sp.Slug, LastVersion: sp.LastVersion}
+	}
+	sp, err := f.s.read(ctx, orgID, ref)
+	if err == nil {
+		return info(sp), true, nil
+	}
+	if !apperr.Is(err, apperr.NotFound) {
+		return content.SpecInfo{}, false, err
+	}
+	items, err := store.QueryAll(ctx, f.s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix})
+	if err != nil {
+		return content.SpecInfo{}, false, fmt.Errorf("list OpenAPI specs: %w", err)
+	}
+	specs, err := records.DecodeAll[model.OpenAPISpec](items)
+	if err != nil {
+		return content.SpecInfo{}, false, err
+	}
+	for _, sp := range specs {
+		if sp.ID == ref || (sp.SourceURL != "" && sp.SourceURL == ref) {
+			return info(sp), true, nil
+		}
+	}
+	return content.SpecInfo{}, false, nil
+}
+
+// SpecOperations lists the operations of the spec's latest version.
+func (f ForContent) SpecOperations(ctx context.Context, spec content.SpecInfo) ([]content.SpecOperation, error) {
+	if spec.LastVersion == "" {
+		return nil, nil
+	}
+	ver, _, err := records.Get[model.OpenAPISpecVersion](ctx, f.s.d.Store, keys.OpenAPIVersion(spec.ID, spec.LastVersion))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read OpenAPI spec version: %w", err)
+	}
+	raw, err := f.s.d.Blobs.Get(ctx, operationsKey(spec.OrgID, spec.ID, ver.Digest))
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read OpenAPI spec version operations: %w", err)
+	}
+	var ops []model.OpenAPIOperation
+	if err := json.Unmarshal(raw, &ops); err != nil {
+		return nil, fmt.Errorf("decode OpenAPI spec version operations: %w", err)
+	}
+	out := make([]content.SpecOperation, len(ops))
+	for i, o := range ops {
+		out[i] = content.SpecOperation{Path: o.Path, Method: o.Method, Tags: o.Tags}
+	}
+	return out, nil
 }

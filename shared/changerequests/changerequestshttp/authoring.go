@@ -33,7 +33,8 @@ type ContentChangeInput struct {
 	Ref           string           `json:"ref,omitempty" maxLength:"100" pattern:"^[A-Za-z0-9_./-]+$" doc:"insert_page: a name for the new page, valid in this request only; pages of the batch link to it as ./<ref>.md"`
 	Into          *string          `json:"into,omitempty" maxLength:"64" nullable:"true" doc:"The parent page (id or ref); null (update_page) or omitted (insert_page) for the top level"`
 	At            *int             `json:"at,omitempty" minimum:"0" maximum:"100000" doc:"Index among the parent's children (default: last)"`
-	Type          string           `json:"type,omitempty" enum:"document,group,link" doc:"insert_page (Galley's extension): the page's type, document by default; a group sits at the top level, a link needs href"`
+	Type          string           `json:"type,omitempty" enum:"document,group,link,computed" doc:"insert_page (Galley's extension): the page's type, document by default; a group sits at the top level, a link needs href, a computed page computed"`
+	Computed      *ComputedInput   `json:"computed,omitempty" doc:"insert_page of type computed: what the page is computed from (the reference's ComputedContentSourceRevision; Galley computes builtin:openapi)"`
 	Href          *string          `json:"href,omitempty" maxLength:"2048" format:"uri" doc:"A link page's target (Galley's extension)"`
 	Document      *DocumentInput   `json:"document,omitempty" doc:"The page's content: {markdown} (its frontmatter and leading heading set the page's fields) or {document} (a document tree)"`
 	Title         *string          `json:"title,omitempty" minLength:"1" maxLength:"200"`
@@ -57,6 +58,31 @@ func (c *ContentChangeInput) UnmarshalJSON(b []byte) error {
 	nulls, err := httpapi.DecodePatch(b, (*plain)(c))
 	c.Nulls = nulls
 	return err
+}
+
+// ComputedInput is what a computed page is computed from (the
+// reference's ComputedContentSourceRevisionOpenAPI).
+type ComputedInput struct {
+	Type         string                  `json:"type" enum:"builtin:openapi"`
+	Dependencies ComputedDependencyInput `json:"dependencies"`
+	Props        *ComputedPropsInput     `json:"props,omitempty"`
+}
+
+// ComputedDependencyInput names the spec.
+type ComputedDependencyInput struct {
+	Spec struct {
+		Ref struct {
+			Kind string `json:"kind" enum:"openapi"`
+			Spec string `json:"spec" minLength:"1" maxLength:"2048" doc:"The spec's slug (Galley also accepts its id or its source URL)"`
+		} `json:"ref"`
+	} `json:"spec"`
+}
+
+// ComputedPropsInput are the computation's parameters.
+type ComputedPropsInput struct {
+	Models       *bool  `json:"models,omitempty"`
+	DownloadLink *bool  `json:"downloadLink,omitempty"`
+	Grouping     string `json:"grouping,omitempty" enum:"by-tag,by-operation" doc:"One generated page per tag (default) or per operation"`
 }
 
 // DocumentInput is a page's content as a client sends it.
@@ -210,7 +236,7 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 			return b, apperr.Field(field("condition"), "adaptive-content conditions on pages are not supported")
 		}
 		for name, set := range map[string]bool{"page": c.Page != "", "ref": c.Ref != "", "into": c.Into != nil || c.Nulls.Has("into"),
-			"at": c.At != nil, "document": c.Document != nil, "type": c.Type != "", "href": c.Href != nil, "revision": c.Revision != "", "block": c.Block != nil, "files": c.Files != nil} {
+			"at": c.At != nil, "document": c.Document != nil, "type": c.Type != "", "computed": c.Computed != nil, "href": c.Href != nil, "revision": c.Revision != "", "block": c.Block != nil, "files": c.Files != nil} {
 			if set && !allowed(c.Operation, name) {
 				return b, apperr.Field(field(name), "not a field of %s", c.Operation)
 			}
@@ -219,6 +245,17 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 		case content.InsertPage:
 			if c.Document == nil && (c.Type == "" || c.Type == content.TypeDocument) {
 				return b, apperr.Field(field("document"), "insert_page needs a document ({markdown} or {document})")
+			}
+			if (c.Computed != nil) != (c.Type == content.TypeComputed) {
+				return b, apperr.Field(field("computed"), "a page of type computed, and only one, needs computed")
+			}
+			if in := c.Computed; in != nil {
+				src := &content.ComputedSource{Type: in.Type}
+				src.Dependencies.Spec.Ref = content.OpenAPIRef{Kind: in.Dependencies.Spec.Ref.Kind, Spec: in.Dependencies.Spec.Ref.Spec}
+				if in.Props != nil {
+					src.Props = content.ComputedProps{Models: in.Props.Models, DownloadLink: in.Props.DownloadLink, Grouping: in.Props.Grouping}
+				}
+				ch.Computed = src
 			}
 		case content.UpdatePage, content.DeletePage, content.RevertPage:
 			if c.Page == "" {
@@ -269,7 +306,7 @@ func allowed(op, field string) bool {
 	switch field {
 	case "page":
 		return op == content.UpdatePage || op == content.DeletePage || op == content.RevertPage
-	case "ref", "type":
+	case "ref", "type", "computed":
 		return op == content.InsertPage
 	case "href":
 		return op == content.InsertPage || op == content.UpdatePage

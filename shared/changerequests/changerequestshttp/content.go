@@ -63,7 +63,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestByPath", Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a change request by its path"},
 		func(ctx context.Context, in *pathIn) (*contenthttp.PageOut, error) {
-			p, err := c.PageByPath(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PagePath, in.Format, in.Metadata)
+			p, err := c.PageByPath(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.PagePath, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -81,7 +81,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a change request's current revision"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.RevisionOut, error) {
-			rev, err := c.RevisionOf(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Metadata)
+			rev, err := c.RevisionOf(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -90,7 +90,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a change request (nested)"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.PagesOut, error) {
-			pages, err := c.Pages(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Metadata)
+			pages, err := c.Pages(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -99,7 +99,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a change request"},
 		func(ctx context.Context, in *pageIn) (*contenthttp.PageOut, error) {
-			p, err := c.Page(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID, in.Format, in.Metadata)
+			p, err := c.Page(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.PageID, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/paging"
 )
 
@@ -94,7 +95,11 @@ func views(ctx context.Context, s *changerequests.Service, crs []model.ChangeReq
 // from d; reviews' comments go through the comments family's service.
 func Routes(api *httpapi.API, d *deps.Deps) {
 	cs := comments.New(d)
-	Register(api, changerequests.New(d).WithReviewComments(cs), cs)
+	s := changerequests.New(d).WithReviewComments(cs)
+	// A change request's computed pages and OpenAPI blocks are computed
+	// from the organization's OpenAPI specs.
+	s.Content().WithSpecs(openapispecs.New(d).ForContent())
+	Register(api, s, cs)
 }
 
 // Register adds the change requests family's operations; cs renders the

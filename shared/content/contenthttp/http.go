@@ -14,6 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 )
@@ -21,7 +22,13 @@ import (
 // ReadParams are the query parameters of every content read.
 type ReadParams struct {
 	Metadata bool `query:"metadata" default:"true" doc:"false omits the mutable git metadata"`
-	Computed bool `query:"computed" default:"true" doc:"false skips computed content (Galley computes none yet)"`
+	Computed bool `query:"computed" default:"true" doc:"false skips computed content: computed pages are answered as stored (type computed, without generated pages) and OpenAPI blocks as written"`
+}
+
+// On is at read with these parameters (computed=false: NoCompute).
+func (p ReadParams) On(at content.At) content.At {
+	at.NoCompute = !p.Computed
+	return at
 }
 
 // PageParams are the query parameters of a page read.
@@ -126,7 +133,11 @@ func Bases(ctx context.Context) content.Bases {
 }
 
 // Routes adds the content family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, content.New(d)) }
+// Computed pages and OpenAPI blocks are computed from the organization's
+// OpenAPI specs (package openapispecs).
+func Routes(api *httpapi.API, d *deps.Deps) {
+	Register(api, content.New(d).WithSpecs(openapispecs.New(d).ForContent()))
+}
 
 // Register adds the space content operations (the space's head) and file
 // downloads.
@@ -156,7 +167,7 @@ func Register(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getCurrentRevision", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content", Tag: tag,
 		Summary: "Get the space's current revision"},
 		func(ctx context.Context, in *spaceIn) (*RevisionOut, error) {
-			rev, err := s.RevisionOf(ctx, head(ctx, in.SpaceID), in.Metadata)
+			rev, err := s.RevisionOf(ctx, in.On(head(ctx, in.SpaceID)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -165,7 +176,7 @@ func Register(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPages", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/pages", Tag: tag,
 		Summary: "List the pages of the space's current revision (nested)"},
 		func(ctx context.Context, in *spaceIn) (*PagesOut, error) {
-			pages, err := s.Pages(ctx, head(ctx, in.SpaceID), in.Metadata)
+			pages, err := s.Pages(ctx, in.On(head(ctx, in.SpaceID)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -174,7 +185,7 @@ func Register(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}", Tag: tag,
 		Summary: "Get a page of the space's current revision"},
 		func(ctx context.Context, in *pageIn) (*PageOut, error) {
-			p, err := s.Page(ctx, head(ctx, in.SpaceID), in.PageID, in.Format, in.Metadata)
+			p, err := s.Page(ctx, in.On(head(ctx, in.SpaceID)), in.PageID, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}

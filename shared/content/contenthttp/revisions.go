@@ -109,7 +109,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionById", Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a revision of the space by id"},
 		func(ctx context.Context, in *revisionIn) (*RevisionOut, error) {
-			r, err := s.RevisionOf(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.Metadata)
+			r, err := s.RevisionOf(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -127,7 +127,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPagesInRevisionById", Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a revision (nested)"},
 		func(ctx context.Context, in *revisionIn) (*PagesOut, error) {
-			pages, err := s.Pages(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.Metadata)
+			pages, err := s.Pages(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -154,7 +154,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionById", Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a revision"},
 		func(ctx context.Context, in *revisionPageIn) (*PageOut, error) {
-			p, err := s.Page(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PageID, in.Format, in.Metadata)
+			p, err := s.Page(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.PageID, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -181,7 +181,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionByPath", Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a revision by its path"},
 		func(ctx context.Context, in *revisionPathIn) (*PageOut, error) {
-			p, err := s.PageByPath(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PagePath, in.Format, in.Metadata)
+			p, err := s.PageByPath(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.PagePath, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -207,7 +207,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageByPath", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of the space's current revision by its path"},
 		func(ctx context.Context, in *pathIn) (*PageOut, error) {
-			p, err := s.PageByPath(ctx, content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}, in.PagePath, in.Format, in.Metadata)
+			p, err := s.PageByPath(ctx, in.On(content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}), in.PagePath, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}

@@ -146,8 +146,8 @@ func operations(t *openapi3.T) []model.OpenAPIOperation {
 			continue
 		}
 		for _, m := range methods {
-			if item.GetOperation(strings.ToUpper(m)) != nil {
-				out = append(out, model.OpenAPIOperation{Path: p, Method: m})
+			if op := item.GetOperation(strings.ToUpper(m)); op != nil {
+				out = append(out, model.OpenAPIOperation{Path: p, Method: m, Tags: op.Tags})
 			}
 		}
 	}
