@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"strings"
 )
 
@@ -201,7 +202,7 @@ func generate(p *Page, c computation) []generated {
 			slug = "page"
 		}
 		for base, n := slug, 2; slugs[slug]; n++ {
-			slug = base + "-" + itoa(n)
+			slug = base + "-" + strconv.Itoa(n)
 		}
 		slugs[slug] = true
 		return Page{ID: generatedID(p.ID, key), Parent: p.ID, Type: TypeDocument, Title: title, Slug: slug,
@@ -230,17 +231,6 @@ func generate(p *Page, c computation) []generated {
 		out[i].ops = append(out[i].ops, op)
 	}
 	return out
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for n > 0 || i == len(b) {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
 }
 
 // dependency is the computed page's spec dependency as computed reads
