@@ -159,6 +159,17 @@ var policyActions = map[string][]string{
 	"SQSSendMessagePolicy": {"sqs:SendMessage"},
 }
 
+// onlySecretOrTokens tells writes (partition keys) that only the
+// installation secret and API tokens' items are among.
+func onlySecretOrTokens(writes map[string]bool) bool {
+	for pk := range writes {
+		if pk != "INSTANCE" && !strings.HasPrefix(pk, "TOKEN#") {
+			return false
+		}
+	}
+	return true
+}
+
 // allowed says whether a function's grants allow what its process did.
 func allowed(name string, actions, writes map[string]bool) []string {
 	g := grants[name]
@@ -183,8 +194,9 @@ func allowed(name string, actions, writes map[string]bool) []string {
 		if ok[a] {
 			continue
 		}
-		// A read-only function may put the installation secret.
-		if g.table == tableRead && a == "dynamodb:PutItem" && len(writes) == 1 && writes["INSTANCE"] {
+		// A read-only function may put the installation secret and a
+		// token's last use, nothing else.
+		if g.table == tableRead && a == "dynamodb:PutItem" && onlySecretOrTokens(writes) {
 			continue
 		}
 		denied = append(denied, a)
