@@ -43,6 +43,8 @@ type Config struct {
 	// record per request (see metrics.go); Family names the dimension.
 	Metrics *slog.Logger
 	Family  string
+	// RateLimit limits each caller (ratelimit.go); the zero value none.
+	RateLimit RateLimit
 }
 
 // Route is one operation an API serves.
@@ -57,6 +59,7 @@ type API struct {
 	mux    *http.ServeMux
 	cfg    Config
 	routes []Route
+	limit  *limiter // nil: no rate limit
 }
 
 // New returns an empty API.
@@ -77,7 +80,7 @@ func New(cfg Config) *API {
 	hc.Security = []map[string][]string{{"bearer": {}}}
 	// Bodies are JSON: a request without Content-Type is read as JSON, one
 	// declaring another type (curl -d sends form encoding) answers 415.
-	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg}
+	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit)}
 	a.Huma.UseMiddleware(a.authenticate)
 	return a
 }
@@ -150,7 +153,7 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 			LoggerFrom(ctx.Context()).ErrorContext(ctx.Context(), "authenticate", "err", msg)
 			msg = "Internal error"
 		}
-		_ = huma.WriteErr(a.Huma, ctx, status, msg)
+		_ = huma.WriteErr(a.Huma, ctx, status, cleanMessage(msg))
 		return
 	}
 	if caller.Site != nil && (ctx.Operation() == nil || !access.VisitorMay(ctx.Operation().OperationID)) {

@@ -83,6 +83,7 @@ func config(dir, token string) app.Config {
 	c := app.ConfigFromEnv()
 	c.DataDir, c.BootstrapToken, c.APIURL, c.AppURL = dir, token, "", ""
 	c.LogLevel = 8 // quiet
+	c.RateLimit.PerMinute = 0 // TestLocalRateLimit sets its own
 	return c
 }
 
