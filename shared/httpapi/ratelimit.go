@@ -43,6 +43,8 @@ type limiter struct {
 	mu       sync.Mutex
 	buckets  map[uint64]*bucket
 	nextScan time.Time
+	// limitValue is X-RateLimit-Limit, formatted once.
+	limitValue string
 }
 
 type bucket struct {
@@ -66,7 +68,7 @@ func newLimiter(cfg RateLimit) *limiter {
 		cfg.Now = time.Now
 	}
 	return &limiter{cfg: cfg, rate: float64(cfg.PerMinute) / 60, burst: float64(cfg.Burst),
-		seed: maphash.MakeSeed(), buckets: map[uint64]*bucket{}}
+		seed: maphash.MakeSeed(), buckets: map[uint64]*bucket{}, limitValue: strconv.Itoa(cfg.Burst)}
 }
 
 // key is the bucket of r: a hash of its bearer token, else of its client
@@ -160,10 +162,12 @@ func (l *limiter) makeRoom(now time.Time) {
 // and, past the limit, answers 429 with Retry-After and returns false.
 func (l *limiter) allow(w http.ResponseWriter, r *http.Request) bool {
 	ok, remaining, reset, retry := l.take(l.key(r))
+	// Canonical keys (X-Ratelimit-*) set directly: Header.Set would
+	// canonicalize GitBook's spelling again on every request.
 	h := w.Header()
-	h.Set("X-RateLimit-Limit", strconv.Itoa(l.cfg.Burst))
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(int64(math.Ceil(float64(reset.UnixNano())/1e9)), 10))
+	h["X-Ratelimit-Limit"] = []string{l.limitValue}
+	h["X-Ratelimit-Remaining"] = []string{strconv.Itoa(remaining)}
+	h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(int64(math.Ceil(float64(reset.UnixNano())/1e9)), 10)}
 	if ok {
 		return true
 	}
