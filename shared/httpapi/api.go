@@ -81,7 +81,7 @@ func New(cfg Config) *API {
 	// Bodies are JSON: a request without Content-Type is read as JSON, one
 	// declaring another type (curl -d sends form encoding) answers 415.
 	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit)}
-	a.Huma.UseMiddleware(a.authenticate)
+	a.Huma.UseMiddleware(a.authenticate, a.strictJSON)
 	return a
 }
 

@@ -105,8 +105,13 @@ func (a *API) Handler() http.Handler {
 		}
 		// A pattern ending in "/" (GET /v1/) matches its whole subtree in
 		// ServeMux; only the exact path is an operation.
-		if _, pattern := a.mux.Handler(r); pattern == "" || (strings.HasSuffix(pattern, "/") && !strings.HasSuffix(pattern, " "+r.URL.Path)) {
+		_, pattern := a.mux.Handler(r)
+		if pattern == "" || (strings.HasSuffix(pattern, "/") && !strings.HasSuffix(pattern, " "+r.URL.Path)) {
 			a.noRoute(rec, r)
+			return
+		}
+		if msg := badParams(r, pattern); msg != "" {
+			writeError(rec, http.StatusBadRequest, msg)
 			return
 		}
 		a.mux.ServeHTTP(rec, r)
