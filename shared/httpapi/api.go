@@ -60,6 +60,9 @@ type API struct {
 	cfg    Config
 	routes []Route
 	limit  *limiter // nil: no rate limit
+	// unique lists, by operation id, the body's uniqueItems arrays
+	// (inputs.go); written by Register only, before the API serves.
+	unique map[string][]string
 }
 
 // New returns an empty API.
@@ -80,7 +83,7 @@ func New(cfg Config) *API {
 	hc.Security = []map[string][]string{{"bearer": {}}}
 	// Bodies are JSON: a request without Content-Type is read as JSON, one
 	// declaring another type (curl -d sends form encoding) answers 415.
-	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit)}
+	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit), unique: map[string][]string{}}
 	a.Huma.UseMiddleware(a.authenticate, a.strictJSON)
 	return a
 }
@@ -132,6 +135,15 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		}
 		return out, nil
 	})
+	if item := a.Huma.OpenAPI().Paths[op.Path]; item != nil {
+		for _, o := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
+			if o != nil && o.OperationID == op.ID && o.RequestBody != nil && o.RequestBody.Content["application/json"] != nil {
+				if locs := uniqueArrays(a.Huma.OpenAPI().Components.Schemas, o.RequestBody.Content["application/json"].Schema, "", 0); len(locs) > 0 {
+					a.unique[op.ID] = locs
+				}
+			}
+		}
+	}
 }
 
 // authenticate identifies the caller of every non-public operation.

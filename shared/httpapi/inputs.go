@@ -114,7 +114,11 @@ func (a *API) strictJSON(ctx huma.Context, next func(huma.Context)) {
 	}
 	r.Body = readCloser{io.MultiReader(bytes.NewReader(data), rest), r.Body}
 	if err == nil && int64(len(data)) < limit {
-		if msg := duplicateKey(data); msg != "" {
+		msg := duplicateKey(data)
+		if locs := a.unique[op.OperationID]; msg == "" && len(locs) > 0 {
+			msg = checkUniqueArrays(data, locs)
+		}
+		if msg != "" {
 			_ = huma.WriteErr(a.Huma, ctx, http.StatusBadRequest, msg)
 			return
 		}
@@ -191,4 +195,55 @@ func walkJSON(dec *json.Decoder, path string) (string, error) {
 		return "", err
 	}
 	return "", nil
+}
+
+// uniqueArrays lists the body locations ("languages", "a.b") of arrays
+// declared uniqueItems in schema. Huma checks their uniqueness by putting
+// each item in a map, which panics on an array or object item ("hash of
+// unhashable type"), before it checks the items' type; checkUniqueArrays
+// answers those 400 first.
+func uniqueArrays(reg huma.Registry, s *huma.Schema, path string, depth int) []string {
+	if s != nil && s.Ref != "" {
+		s = reg.SchemaFromRef(s.Ref)
+	}
+	if s == nil || depth > 4 {
+		return nil
+	}
+	var out []string
+	if s.Type == "array" && s.UniqueItems {
+		out = append(out, path)
+	}
+	for name, p := range s.Properties {
+		sub := name
+		if path != "" {
+			sub = path + "." + name
+		}
+		out = append(out, uniqueArrays(reg, p, sub, depth+1)...)
+	}
+	return out
+}
+
+// checkUniqueArrays returns "<location>[i]: expected a string, number or
+// boolean" for the first array or object item of one of the arrays at
+// locations in data, "" otherwise (or when data is not JSON).
+func checkUniqueArrays(data []byte, locations []string) string {
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return ""
+	}
+	for _, loc := range locations {
+		cur := v
+		for _, name := range strings.Split(loc, ".") {
+			m, _ := cur.(map[string]any)
+			cur = m[name]
+		}
+		arr, _ := cur.([]any)
+		for i, item := range arr {
+			switch item.(type) {
+			case []any, map[string]any:
+				return loc + "[" + strconv.Itoa(i) + "]: expected a string, number or boolean"
+			}
+		}
+	}
+	return ""
 }
