@@ -3,11 +3,14 @@
 package app
 
 import (
-	"github.com/galleydocs/galley/shared/logging"
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
+
+	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/logging"
 )
 
 // Version is the release reported by GET /v1/.
@@ -32,6 +35,11 @@ type Config struct {
 	FetchAllowPrivate bool   // FETCH_ALLOW_PRIVATE=1
 	LogLevel          slog.Level
 	Build             string // BUILD: build date, reported by GET /v1/
+	// RateLimit is each caller's limit (docs/http.md): RATE_LIMIT_PER_MINUTE
+	// (default DefaultRateLimitPerMinute; 0 disables), RATE_LIMIT_BURST
+	// (default DefaultRateLimitBurst) and RATE_LIMIT_TRUST_FORWARDED_FOR=1.
+	// The zero Config (tests) has none.
+	RateLimit httpapi.RateLimit
 	// Metrics receives the API's CloudWatch embedded-metric records (set
 	// by StartLambda: stdout, which Lambda sends to CloudWatch Logs; nil
 	// in local mode).
@@ -52,9 +60,28 @@ func ConfigFromEnv() Config {
 		AppURL:            strings.TrimRight(os.Getenv("APP_URL"), "/"),
 		FetchAllowPrivate: os.Getenv("FETCH_ALLOW_PRIVATE") == "1",
 		Build:             env("BUILD", "unknown"),
+		RateLimit: httpapi.RateLimit{
+			PerMinute:         envInt("RATE_LIMIT_PER_MINUTE", DefaultRateLimitPerMinute),
+			Burst:             envInt("RATE_LIMIT_BURST", DefaultRateLimitBurst),
+			TrustForwardedFor: os.Getenv("RATE_LIMIT_TRUST_FORWARDED_FOR") == "1",
+		},
 	}
 	_ = c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "info")))
 	return c
+}
+
+// The default rate limit of each caller, per process (docs/http.md).
+const (
+	DefaultRateLimitPerMinute = 600
+	DefaultRateLimitBurst     = 120
+)
+
+// envInt reads a non-negative integer; unset or malformed means def.
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n >= 0 {
+		return n
+	}
+	return def
 }
 
 func env(name, def string) string {

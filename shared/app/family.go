@@ -44,7 +44,8 @@ func NewFamily(name, function string, routes ...Routes) Family {
 // function links that package.
 func NewAPI(c Config, d *deps.Deps, families ...Family) *httpapi.API {
 	api := httpapi.New(httpapi.Config{Logger: d.Logger, Auth: users.New(d), APIURL: c.APIURL, AppURL: c.AppURL,
-		Version: Version, Build: c.Build, Metrics: c.Metrics, Family: familyName(families)})
+		Version: Version, Build: c.Build, Metrics: c.Metrics, Family: familyName(families),
+		RateLimit: c.RateLimit})
 	if d.Cursors != nil {
 		// The cursors' secret is read before the first operation runs, not at
 		// start-up; a failed read answers 500 (and is tried again next time).

@@ -43,6 +43,8 @@ type Config struct {
 	// record per request (see metrics.go); Family names the dimension.
 	Metrics *slog.Logger
 	Family  string
+	// RateLimit limits each caller (ratelimit.go); the zero value none.
+	RateLimit RateLimit
 }
 
 // Route is one operation an API serves.
@@ -57,6 +59,10 @@ type API struct {
 	mux    *http.ServeMux
 	cfg    Config
 	routes []Route
+	limit  *limiter // nil: no rate limit
+	// unique lists, by operation id, the body's uniqueItems arrays
+	// (inputs.go); written by Register only, before the API serves.
+	unique map[string][]string
 }
 
 // New returns an empty API.
@@ -77,8 +83,8 @@ func New(cfg Config) *API {
 	hc.Security = []map[string][]string{{"bearer": {}}}
 	// Bodies are JSON: a request without Content-Type is read as JSON, one
 	// declaring another type (curl -d sends form encoding) answers 415.
-	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg}
-	a.Huma.UseMiddleware(a.authenticate)
+	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit), unique: map[string][]string{}}
+	a.Huma.UseMiddleware(a.authenticate, a.strictJSON)
 	return a
 }
 
@@ -129,6 +135,15 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		}
 		return out, nil
 	})
+	if item := a.Huma.OpenAPI().Paths[op.Path]; item != nil {
+		for _, o := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
+			if o != nil && o.OperationID == op.ID && o.RequestBody != nil && o.RequestBody.Content["application/json"] != nil {
+				if locs := uniqueArrays(a.Huma.OpenAPI().Components.Schemas, o.RequestBody.Content["application/json"].Schema, "", 0); len(locs) > 0 {
+					a.unique[op.ID] = locs
+				}
+			}
+		}
+	}
 }
 
 // authenticate identifies the caller of every non-public operation.
@@ -150,7 +165,7 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 			LoggerFrom(ctx.Context()).ErrorContext(ctx.Context(), "authenticate", "err", msg)
 			msg = "Internal error"
 		}
-		_ = huma.WriteErr(a.Huma, ctx, status, msg)
+		_ = huma.WriteErr(a.Huma, ctx, status, cleanMessage(msg))
 		return
 	}
 	if caller.Site != nil && (ctx.Operation() == nil || !access.VisitorMay(ctx.Operation().OperationID)) {

@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -71,7 +73,7 @@ func newError(status int, msg string, errs ...error) huma.StatusError {
 	if status >= 500 {
 		msg = "Internal error"
 	}
-	return &ErrorBody{Err: ErrorInfo{Code: status, Message: msg}}
+	return &ErrorBody{Err: ErrorInfo{Code: status, Message: cleanMessage(msg)}}
 }
 
 // fieldName turns huma's "body.title" or "query.limit" into "title", "limit".
@@ -114,12 +116,70 @@ func problem(ctx context.Context, err error) error {
 		LoggerFrom(ctx).Error("internal error", "err", err.Error())
 		return &ErrorBody{Err: ErrorInfo{Code: status, Message: "Internal error"}}
 	}
-	return &ErrorBody{Err: ErrorInfo{Code: status, Message: err.Error()}}
+	return &ErrorBody{Err: ErrorInfo{Code: status, Message: cleanMessage(err.Error())}}
 }
 
-// writeError writes an error response outside of huma (routing, panics).
+// writeError writes an error response outside of huma (routing, panics,
+// rate limits, rejected parameters). The message is encoded by
+// encoding/json: Go's %q would write \x00 for a NUL, which is not JSON.
 func writeError(w http.ResponseWriter, status int, msg string) {
+	body, err := json.Marshal(ErrorBody{Err: ErrorInfo{Code: status, Message: cleanMessage(msg)}})
+	if err != nil { // not reached: two plain fields
+		body = []byte(`{"error":{"code":500,"message":"Internal error"}}`)
+	}
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	fmt.Fprintf(w, `{"error":{"code":%d,"message":%q}}`, status, msg)
+	_, _ = w.Write(body)
+}
+
+// Library internals that must not reach a caller: Go's JSON decoder names
+// the struct field and Go types ("json: cannot unmarshal number into Go
+// struct field spaceBody.title of type string"); other errors may carry a
+// pointer (0xc000123456), a Go type (*url.Error) or a source file.
+var (
+	unmarshalTypeRE = regexp.MustCompile(`json: cannot unmarshal (\w+) into Go (?:struct field (\S+)|value) of type (\S+)`)
+	pointerRE       = regexp.MustCompile(`\b0x[0-9a-fA-F]{4,}\b`)
+	goTypeRE        = regexp.MustCompile(`\*?\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9_]*\b`)
+	sourceFileRE    = regexp.MustCompile(`\S*/[^\s/]+\.go(:\d+)?`)
+)
+
+// cleanMessage is the last guard on every error message written: it turns
+// the decoder's type errors into "field: expected <JSON type>" and drops
+// pointers, Go type names and source paths. Messages are built to need none
+// of it; this keeps a missed case from leaking.
+func cleanMessage(msg string) string {
+	msg = unmarshalTypeRE.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := unmarshalTypeRE.FindStringSubmatch(m)
+		field := sub[2]
+		if i := strings.Index(field, "."); i >= 0 {
+			field = field[i+1:] // drop the Go struct's name
+		}
+		want := jsonTypeOf(sub[3])
+		if field == "" {
+			return "body: expected " + want + ", got " + sub[1]
+		}
+		return field + ": expected " + want + ", got " + sub[1]
+	})
+	msg = strings.ReplaceAll(msg, "json: ", "")
+	msg = pointerRE.ReplaceAllString(msg, "")
+	msg = sourceFileRE.ReplaceAllString(msg, "")
+	msg = goTypeRE.ReplaceAllString(msg, "value")
+	return msg
+}
+
+// jsonTypeOf names the JSON type a Go type decodes from.
+func jsonTypeOf(goType string) string {
+	t := strings.TrimLeft(goType, "*")
+	switch {
+	case t == "string":
+		return "string"
+	case t == "bool":
+		return "boolean"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
+		return "number"
+	case strings.HasPrefix(t, "[]"):
+		return "array"
+	}
+	return "object"
 }

@@ -100,10 +100,18 @@ func (a *API) Handler() http.Handler {
 					slog.Int64("duration_ms", time.Since(start).Milliseconds()), slog.String("user", info.userID))
 			}
 		}()
+		if a.limit != nil && !a.limit.allow(rec, r) {
+			return
+		}
 		// A pattern ending in "/" (GET /v1/) matches its whole subtree in
 		// ServeMux; only the exact path is an operation.
-		if _, pattern := a.mux.Handler(r); pattern == "" || (strings.HasSuffix(pattern, "/") && !strings.HasSuffix(pattern, " "+r.URL.Path)) {
+		_, pattern := a.mux.Handler(r)
+		if pattern == "" || (strings.HasSuffix(pattern, "/") && !strings.HasSuffix(pattern, " "+r.URL.Path)) {
 			a.noRoute(rec, r)
+			return
+		}
+		if msg := badParams(r, pattern); msg != "" {
+			writeError(rec, http.StatusBadRequest, msg)
 			return
 		}
 		a.mux.ServeHTTP(rec, r)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/go-pdf/fpdf"
 	"golang.org/x/image/font/gofont/gobold"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/image/font/gofont/goitalic"
 	"golang.org/x/image/font/gofont/gomono"
 	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/sfnt"
 
 	"github.com/galleydocs/galley/shared/content"
 )
@@ -56,6 +58,49 @@ type writer struct {
 	images Images
 	seen   map[string]string // file id -> registered image name ("" unusable)
 	left   float64
+	// glyphs is the text font's character map: what it lacks prints as
+	// a replacement (fpdf fails on characters beyond the BMP).
+	glyphs *sfnt.Font
+	buf    sfnt.Buffer
+}
+
+// missingGlyph replaces a character the fonts cannot print.
+const missingGlyph = '?'
+
+// clean replaces the characters the fonts lack (emoji and others beyond
+// the Basic Multilingual Plane, which fpdf refuses with an error; scripts
+// the Go fonts do not cover) so that any page prints.
+func (w *writer) clean(s string) string {
+	ok := true
+	for _, r := range s {
+		if !w.printable(r) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if w.printable(r) {
+			return r
+		}
+		if unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200d || (r >= 0xfe00 && r <= 0xfe0f) || (r >= 0x1f3fb && r <= 0x1f3ff) {
+			return -1 // joiners, variation selectors, skin tones: part of the character before
+		}
+		return missingGlyph
+	}, s)
+}
+
+func (w *writer) printable(r rune) bool {
+	if r < 0x80 && r >= 0x20 || r == '\n' || r == '\t' {
+		return true
+	}
+	if r > 0xffff || w.glyphs == nil {
+		return r <= 0xffff
+	}
+	i, err := w.glyphs.GlyphIndex(&w.buf, r)
+	return err == nil && i != 0
 }
 
 // Render prints pages (in order) as one PDF titled title.
@@ -71,19 +116,22 @@ func Render(title string, pages []Page, images Images) ([]byte, error) {
 	f.SetMargins(20, 20, 20)
 	f.SetAutoPageBreak(true, 20)
 	w := &writer{f: f, images: images, seen: map[string]string{}, left: 20}
+	if font, err := sfnt.Parse(goregular.TTF); err == nil {
+		w.glyphs = font
+	}
 	if len(pages) == 0 {
 		f.AddPage()
 		w.font("B", sizeTitle)
-		f.MultiCell(0, sizeTitle*lineRatio, title, "", "L", false)
+		f.MultiCell(0, sizeTitle*lineRatio, w.clean(title), "", "L", false)
 	}
 	for _, p := range pages {
 		f.AddPage()
 		f.Bookmark(p.Title, min(p.Depth, 5), -1)
 		w.font("B", sizeTitle)
-		f.MultiCell(0, sizeTitle*lineRatio, p.Title, "", "L", false)
+		f.MultiCell(0, sizeTitle*lineRatio, w.clean(p.Title), "", "L", false)
 		if p.Description != "" {
 			w.font("I", sizeBody+1)
-			f.MultiCell(0, (sizeBody+1)*lineRatio, p.Description, "", "L", false)
+			f.MultiCell(0, (sizeBody+1)*lineRatio, w.clean(p.Description), "", "L", false)
 		}
 		f.Ln(3)
 		w.blocks(p.Document.Nodes, 0)
@@ -149,7 +197,7 @@ func (w *writer) block(n content.Node, depth int) {
 			}
 			w.indent(depth)
 			w.font("", sizeBody)
-			f.Write(sizeBody*lineRatio, marker+" ")
+			f.Write(sizeBody*lineRatio, w.clean(marker+" "))
 			w.listItem(children(item), depth+1)
 		}
 		f.Ln(1)
@@ -160,7 +208,7 @@ func (w *writer) block(n content.Node, depth int) {
 		}
 		f.SetFont("mono", "", sizeCode)
 		f.SetFillColor(240, 240, 240)
-		f.MultiCell(0, sizeCode*lineRatio, strings.Join(lines, "\n"), "", "L", true)
+		f.MultiCell(0, sizeCode*lineRatio, w.clean(strings.Join(lines, "\n")), "", "L", true)
 		f.Ln(2)
 	case "blockquote", "hint":
 		y := f.GetY()
@@ -187,11 +235,11 @@ func (w *writer) block(n content.Node, depth int) {
 		data, _ := n["data"].(content.Node)
 		if u, ok := data["url"].(string); ok && typ == "embed" {
 			w.font("", sizeBody)
-			f.MultiCell(0, sizeBody*lineRatio, u, "", "L", false)
+			f.MultiCell(0, sizeBody*lineRatio, w.clean(u), "", "L", false)
 		}
 		if formula, ok := data["formula"].(string); ok {
 			f.SetFont("mono", "", sizeCode)
-			f.MultiCell(0, sizeCode*lineRatio, formula, "", "L", false)
+			f.MultiCell(0, sizeCode*lineRatio, w.clean(formula), "", "L", false)
 		}
 		if len(kids) > 0 {
 			w.blocks(kids, depth)
@@ -271,7 +319,7 @@ func (w *writer) inline(nodes []content.Node, base string, size float64) {
 				} else {
 					w.font(style, size)
 				}
-				f.Write(h, text)
+				f.Write(h, w.clean(text))
 			}
 		case "inline":
 			switch n["type"] {
@@ -283,7 +331,7 @@ func (w *writer) inline(nodes []content.Node, base string, size float64) {
 				if data, ok := n["data"].(content.Node); ok {
 					if c, _ := data["caption"].(string); c != "" {
 						w.font("I", size)
-						f.Write(h, c)
+						f.Write(h, w.clean(c))
 					}
 				}
 			default:
@@ -308,7 +356,7 @@ func (w *writer) image(n content.Node) {
 	if name == "" {
 		if alt != "" {
 			w.font("I", sizeBody)
-			f.MultiCell(0, sizeBody*lineRatio, "["+alt+"]", "", "L", false)
+			f.MultiCell(0, sizeBody*lineRatio, w.clean("["+alt+"]"), "", "L", false)
 		}
 		return
 	}
@@ -325,7 +373,7 @@ func (w *writer) image(n content.Node) {
 	f.ImageOptions(name, f.GetX(), f.GetY(), wmm, hmm, true, fpdf.ImageOptions{ReadDpi: false}, 0, "")
 	if alt != "" {
 		w.font("I", sizeBody-1)
-		f.MultiCell(0, (sizeBody-1)*lineRatio, alt, "", "C", false)
+		f.MultiCell(0, (sizeBody-1)*lineRatio, w.clean(alt), "", "C", false)
 	}
 	f.Ln(2)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/localqueue"
 	"github.com/galleydocs/galley/shared/store/boltstore"
@@ -117,7 +118,8 @@ func (l *Local) Serve(ctx context.Context, ln net.Listener) error {
 		defer done()
 		_ = srv.Shutdown(shutdown)
 	}()
-	err := srv.Serve(ln)
+	// Errors net/http answers itself (malformed requests) in the API's shape.
+	err := srv.Serve(httpapi.JSONErrors(ln))
 	cancel()
 	if werr := <-workers; werr != nil && !errors.Is(werr, context.Canceled) {
 		return werr

@@ -82,7 +82,8 @@ func call(t *testing.T, method, url, token string, body any) (int, map[string]an
 func config(dir, token string) app.Config {
 	c := app.ConfigFromEnv()
 	c.DataDir, c.BootstrapToken, c.APIURL, c.AppURL = dir, token, "", ""
-	c.LogLevel = 8 // quiet
+	c.LogLevel = 8            // quiet
+	c.RateLimit.PerMinute = 0 // TestLocalRateLimit sets its own
 	return c
 }
 

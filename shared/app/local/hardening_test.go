@@ -1,0 +1,395 @@
+package local_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/app/local"
+	"github.com/galleydocs/galley/shared/deps"
+)
+
+// Input hardening (issue 16, item 6), as classes: each test goes over every
+// operation of the API's OpenAPI document.
+
+const hardToken = "gb_hardening_admin_token_0123456789"
+
+type operation struct {
+	method, path string // path as registered: /v1/spaces/{spaceId}/content/path/{pagePath...}
+	op           *huma.Operation
+}
+
+// apiDoc is every family's operations, and the registry of their schemas.
+func apiDoc(t *testing.T) ([]operation, huma.Registry) {
+	t.Helper()
+	api := app.NewAPI(app.Config{}, &deps.Deps{}, families.All()...)
+	doc := api.Huma.OpenAPI()
+	var ops []operation
+	for p, item := range doc.Paths {
+		for m, op := range map[string]*huma.Operation{"GET": item.Get, "POST": item.Post, "PUT": item.Put,
+			"PATCH": item.Patch, "DELETE": item.Delete} {
+			if op != nil {
+				ops = append(ops, operation{m, p, op})
+			}
+		}
+	}
+	sort.Slice(ops, func(i, j int) bool { return ops[i].path+ops[i].method < ops[j].path+ops[j].method })
+	if len(ops) < 50 {
+		t.Fatalf("only %d operations in the document", len(ops))
+	}
+	return ops, doc.Components.Schemas
+}
+
+// handler is the local service, in-process, with its administrator's token.
+func handler(t *testing.T) http.Handler {
+	t.Helper()
+	l, err := local.Open(context.Background(), config(t.TempDir(), hardToken))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l.Handler
+}
+
+// fill puts values into the path's parameters: "x1" unless given.
+func fill(path string, values map[string]string) string {
+	return regexp.MustCompile(`\{([^}]+)\}`).ReplaceAllStringFunc(path, func(m string) string {
+		name := strings.TrimSuffix(m[1:len(m)-1], "...")
+		if v, ok := values[name]; ok {
+			return v
+		}
+		return "x1"
+	})
+}
+
+// leak matches what an error message must not carry: Go type names,
+// pointers, source files, the decoder's own wording.
+var leak = regexp.MustCompile(`\*?\b[a-z][a-z0-9]*\.[A-Z][A-Za-z0-9]*\b|\b0x[0-9a-fA-F]{4,}|\.go\b|json: |Go (struct|value)`)
+
+// errorShape checks an error answer: JSON {"error":{"code":status,
+// "message":...}} with a clean message, which it returns.
+func errorShape(t *testing.T, what string, status int, ct string, body []byte) string {
+	t.Helper()
+	var e struct {
+		Error *struct {
+			Code    int     `json:"code"`
+			Message *string `json:"message"`
+		} `json:"error"`
+	}
+	if !strings.HasPrefix(ct, "application/json") {
+		t.Errorf("%s: Content-Type %q, body %q", what, ct, body)
+	}
+	if err := json.Unmarshal(body, &e); err != nil || e.Error == nil || e.Error.Message == nil {
+		t.Errorf("%s: not the error shape: %q (%v)", what, body, err)
+		return ""
+	}
+	if e.Error.Code != status {
+		t.Errorf("%s: error.code %d, status %d", what, e.Error.Code, status)
+	}
+	if leak.MatchString(*e.Error.Message) {
+		t.Errorf("%s: message carries internals: %q", what, *e.Error.Message)
+	}
+	return *e.Error.Message
+}
+
+func do(h http.Handler, method, target string, body []byte) *httptest.ResponseRecorder {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req := httptest.NewRequest(method, "/", rd)
+	req.URL, _ = url.ParseRequestURI(target)
+	req.RequestURI = target
+	req.Header.Set("Authorization", "Bearer "+hardToken)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
+}
+
+// Path ids and query values with NUL, invalid UTF-8, control characters or
+// bidi overrides answer 400 naming the parameter, for every operation.
+func TestEveryOperationRefusesBadParameterText(t *testing.T) {
+	ops, _ := apiDoc(t)
+	h := handler(t)
+	bad := map[string]string{"NUL": "a\x00b", "invalid UTF-8": "a\xffb", "control": "a\x1bb", "newline": "a\nb",
+		"C1": "a\u0085b", "bidi override": "a\u202eb", "bidi isolate": "a\u2066b"}
+	n := 0
+	for _, o := range ops {
+		for _, p := range o.op.Parameters {
+			if p.In != "path" && p.In != "query" {
+				continue
+			}
+			for kind, v := range bad {
+				target := fill(o.path, nil)
+				if p.In == "path" {
+					target = fill(o.path, map[string]string{p.Name: url.PathEscape(v)})
+				} else {
+					target += "?" + url.Values{p.Name: {v}}.Encode()
+				}
+				var body []byte
+				if o.op.RequestBody != nil {
+					body = []byte("{}")
+				}
+				w := do(h, o.method, target, body)
+				what := fmt.Sprintf("%s %s %s %s", o.method, o.path, p.Name, kind)
+				if w.Code != http.StatusBadRequest {
+					t.Errorf("%s: %d %s", what, w.Code, w.Body)
+					continue
+				}
+				if msg := errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes()); !strings.HasPrefix(msg, p.Name+": ") {
+					t.Errorf("%s: message %q does not name the parameter", what, msg)
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d requests", n)
+}
+
+// wrongValues are JSON values of every type but the schema's.
+// null is wrong only where the field is required: huma reads null in an
+// optional field as the field left out (PATCH: "remove", where allowed).
+func wrongValues(s *huma.Schema, required bool) []any {
+	byType := map[string][]any{
+		"string":  {1, true, []any{"s"}, map[string]any{}},
+		"integer": {"1", true, []any{1}, map[string]any{}, 1.5},
+		"number":  {"1", true, []any{1}, map[string]any{}},
+		"boolean": {"true", 1, []any{true}, map[string]any{}},
+		"array":   {"s", 1, true, map[string]any{}},
+		"object":  {"s", 1, true, []any{map[string]any{}}},
+	}
+	vs, ok := byType[s.Type]
+	if !ok {
+		return nil
+	}
+	if required && !s.Nullable {
+		vs = append(vs, nil)
+	}
+	return vs
+}
+
+// Every field of every JSON body, given a value of every other JSON type
+// (and, in arrays, items of the wrong type), answers 400 naming the field.
+func TestEveryOperationRefusesWrongJSONTypes(t *testing.T) {
+	ops, reg := apiDoc(t)
+	h := handler(t)
+	resolve := func(s *huma.Schema) *huma.Schema {
+		if s != nil && s.Ref != "" {
+			return reg.SchemaFromRef(s.Ref)
+		}
+		return s
+	}
+	n := 0
+	for _, o := range ops {
+		if o.op.RequestBody == nil || o.op.RequestBody.Content["application/json"] == nil {
+			continue
+		}
+		root := resolve(o.op.RequestBody.Content["application/json"].Schema)
+		if root == nil || root.Type != "object" {
+			continue
+		}
+		type field struct {
+			path     []string
+			schema   *huma.Schema
+			required bool
+		}
+		var fields []field
+		for name, ps := range root.Properties {
+			ps = resolve(ps)
+			fields = append(fields, field{[]string{name}, ps, slices.Contains(root.Required, name)})
+			if ps.Type == "object" { // one level down
+				for sub, ss := range ps.Properties {
+					fields = append(fields, field{[]string{name, sub}, resolve(ss), slices.Contains(ps.Required, sub)})
+				}
+			}
+		}
+		for _, f := range fields {
+			vals := wrongValues(f.schema, f.required)
+			if f.schema.Type == "array" {
+				if items := resolve(f.schema.Items); items != nil {
+					for _, v := range wrongValues(items, true) {
+						vals = append(vals, []any{v})
+					}
+				}
+			}
+			for _, v := range vals {
+				var body any = v
+				for i := len(f.path) - 1; i >= 0; i-- {
+					body = map[string]any{f.path[i]: body}
+				}
+				raw, _ := json.Marshal(body)
+				w := do(h, o.method, fill(o.path, nil), raw)
+				what := fmt.Sprintf("%s %s %s", o.method, o.path, raw)
+				if w.Code != http.StatusBadRequest {
+					t.Errorf("%s: %d %s", what, w.Code, w.Body)
+					continue
+				}
+				msg := errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes())
+				if !strings.Contains(msg, strings.Join(f.path, ".")) {
+					t.Errorf("%s: message %q does not name %s", what, msg, strings.Join(f.path, "."))
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d requests", n)
+}
+
+// A key twice, or two keys differing only in case, answer 400 naming it.
+func TestEveryOperationRefusesDuplicateKeys(t *testing.T) {
+	ops, reg := apiDoc(t)
+	h := handler(t)
+	n := 0
+	for _, o := range ops {
+		if o.op.RequestBody == nil || o.op.RequestBody.Content["application/json"] == nil {
+			continue
+		}
+		key := "title"
+		if s := o.op.RequestBody.Content["application/json"].Schema; s != nil && s.Ref != "" {
+			for name := range reg.SchemaFromRef(s.Ref).Properties {
+				key = name
+				break
+			}
+		}
+		upper := strings.ToUpper(key[:1]) + key[1:]
+		if upper == key {
+			upper = strings.ToLower(key[:1]) + key[1:]
+		}
+		for _, body := range []string{
+			`{"` + key + `":null,"` + key + `":null}`,
+			`{"` + key + `":null,"` + upper + `":null}`,
+			`{"outer":[{"` + key + `":1,"` + key + `":2}]}`,
+		} {
+			w := do(h, o.method, fill(o.path, nil), []byte(body))
+			what := fmt.Sprintf("%s %s %s", o.method, o.path, body)
+			if w.Code != http.StatusBadRequest {
+				t.Errorf("%s: %d %s", what, w.Code, w.Body)
+				continue
+			}
+			if msg := errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes()); !strings.Contains(msg, key) && !strings.Contains(msg, upper) {
+				t.Errorf("%s: message %q does not name the key", what, msg)
+			}
+			n++
+		}
+	}
+	t.Logf("%d requests", n)
+}
+
+// Every error answer is the error shape: the router's 404 and 405 (Allow
+// lists only the path's methods), bad JSON, a body too large, and, from a
+// real server, the errors net/http writes itself.
+func TestEveryErrorIsTheErrorShape(t *testing.T) {
+	ops, _ := apiDoc(t)
+	h := handler(t)
+	methods := map[string]map[string]bool{}
+	for _, o := range ops {
+		if methods[o.path] == nil {
+			methods[o.path] = map[string]bool{}
+		}
+		methods[o.path][o.method] = true
+		if o.method == "GET" {
+			methods[o.path]["HEAD"] = true
+		}
+	}
+	for p, ms := range methods {
+		var want []string
+		for _, m := range []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"} {
+			if ms[m] {
+				want = append(want, m)
+			}
+		}
+		for _, m := range []string{"GET", "POST", "PUT", "PATCH", "DELETE"} {
+			if ms[m] {
+				continue
+			}
+			w := do(h, m, fill(p, nil), nil)
+			what := m + " " + p
+			if w.Code != http.StatusMethodNotAllowed {
+				t.Errorf("%s: %d, want 405", what, w.Code)
+				continue
+			}
+			errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes())
+			if got := w.Header().Get("Allow"); got != strings.Join(want, ", ") {
+				t.Errorf("%s: Allow %q, want %q", what, got, strings.Join(want, ", "))
+			}
+		}
+	}
+	for _, target := range []string{"/nowhere", "/v1/nowhere/%00", "/v1/spaces/x1/nowhere/a%C0b"} {
+		w := do(h, "GET", target, nil)
+		if w.Code != 404 {
+			t.Errorf("GET %s: %d", target, w.Code)
+		}
+		errorShape(t, "GET "+target, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes())
+	}
+	for _, o := range ops {
+		if o.op.RequestBody == nil || o.op.RequestBody.Content["application/json"] == nil {
+			continue
+		}
+		for _, c := range []struct {
+			body   []byte
+			status int
+		}{
+			{[]byte(`{"title":`), 400},
+			{[]byte(`{"title" 1}`), 400},
+			{[]byte(`[1,2`), 400},
+			{append(append([]byte(`{"title":"`), bytes.Repeat([]byte("a"), 64<<20)...), `"}`...), 413},
+		} {
+			w := do(h, o.method, fill(o.path, nil), c.body)
+			what := fmt.Sprintf("%s %s %.20q", o.method, o.path, c.body)
+			if w.Code != c.status {
+				t.Errorf("%s: %d %s, want %d", what, w.Code, w.Body, c.status)
+				continue
+			}
+			errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes())
+		}
+	}
+
+	// What net/http answers before any handler.
+	s := start(t, config(t.TempDir(), hardToken))
+	addr := strings.TrimPrefix(s.url, "http://")
+	for name, raw := range map[string]string{
+		"malformed request line": "GET /v1/\x00 HTTP/1.1\r\nHost: x\r\n\r\n",
+		"bad escape":             "GET /v1/%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+		"malformed header":       "GET /v1/ HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+		"no host":                "GET /v1/ HTTP/1.1\r\n\r\n",
+		"headers too large":      "GET /v1/ HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 2<<20) + "\r\n\r\n",
+	} {
+		conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		go func() { _, _ = io.WriteString(conn, raw) }()
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			conn.Close()
+			continue
+		}
+		body, _ := io.ReadAll(res.Body)
+		conn.Close()
+		if res.StatusCode < 400 || res.StatusCode > 499 {
+			t.Errorf("%s: status %d", name, res.StatusCode)
+		}
+		errorShape(t, name, res.StatusCode, res.Header.Get("Content-Type"), body)
+	}
+}
