@@ -9,7 +9,6 @@ import (
 	"path"
 	"strings"
 
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
@@ -109,12 +108,12 @@ func isPagePath(p string) bool {
 	return false
 }
 
-// extract finds a page's title and main content: <main>, else <article>,
-// else an element with role="main", else <body>; navigation, headers,
-// footers, asides, scripts, styles and forms are left out.
+// extract finds a page's title and main content (findMain), pruned of
+// what is not content (prune) and normalized for the conversion
+// (normalize).
 func extract(doc *html.Node) (string, *html.Node) {
 	var title string
-	var mainNode, article, roleMain, body, h1 *html.Node
+	var h1 *html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
@@ -123,24 +122,9 @@ func extract(doc *html.Node) (string, *html.Node) {
 				if title == "" && n.FirstChild != nil {
 					title = strings.TrimSpace(n.FirstChild.Data)
 				}
-			case atom.Main:
-				if mainNode == nil {
-					mainNode = n
-				}
-			case atom.Article:
-				if article == nil {
-					article = n
-				}
-			case atom.Body:
-				body = n
 			case atom.H1:
 				if h1 == nil {
 					h1 = n
-				}
-			}
-			for _, a := range n.Attr {
-				if a.Key == "role" && a.Val == "main" && roleMain == nil {
-					roleMain = n
 				}
 			}
 		}
@@ -149,17 +133,19 @@ func extract(doc *html.Node) (string, *html.Node) {
 		}
 	}
 	walk(doc)
-	main := firstNode(mainNode, article, roleMain, body, doc)
+	main := findMain(doc)
 	prune(main)
+	normalize(main)
 	// The first heading of the content is the title when it has one (and
 	// is not repeated in the body).
 	if h := firstHeading(main); h != nil {
-		if t := strings.TrimSpace(textOf(h)); t != "" {
+		if t := headingText(h); t != "" {
 			title = t
 			h.Parent.RemoveChild(h)
 		}
 	} else if h1 != nil && title == "" {
-		title = strings.TrimSpace(textOf(h1))
+		prune(h1)
+		title = headingText(h1)
 	}
 	// "Page - Site" titles: the page's part.
 	for _, sep := range []string{" | ", " – ", " — ", " - "} {
@@ -171,32 +157,9 @@ func extract(doc *html.Node) (string, *html.Node) {
 	return strings.TrimSpace(title), main
 }
 
-func firstNode(ns ...*html.Node) *html.Node {
-	for _, n := range ns {
-		if n != nil {
-			return n
-		}
-	}
-	return nil
-}
-
-// prune removes what is not content.
-func prune(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.CommentNode {
-			n.RemoveChild(c)
-		} else if c.Type == html.ElementNode {
-			switch c.DataAtom {
-			case atom.Nav, atom.Header, atom.Footer, atom.Aside, atom.Script, atom.Style, atom.Noscript, atom.Form,
-				atom.Iframe, atom.Template, atom.Button, atom.Svg, atom.Link, atom.Meta:
-				n.RemoveChild(c)
-			default:
-				prune(c)
-			}
-		}
-		c = next
-	}
+// headingText is a heading's text on one line, without permalink marks.
+func headingText(h *html.Node) string {
+	return strings.Trim(strings.Join(strings.Fields(textOf(h)), " "), permalinkMarks)
 }
 
 // firstHeading is the first h1 of the content, if it comes before any
@@ -397,11 +360,7 @@ func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*
 			}
 		}
 		walk(pg.main)
-		var buf bytes.Buffer
-		if err := html.Render(&buf, pg.main); err != nil {
-			return nil, err
-		}
-		md, err := htmltomarkdown.ConvertString(buf.String())
+		md, err := s.conv.ConvertNode(pg.main)
 		if err != nil {
 			return nil, fmt.Errorf("convert %s: %w", pg.url.Redacted(), err)
 		}
@@ -409,7 +368,7 @@ func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*
 		if title == "" {
 			title = "Untitled"
 		}
-		if err := pr.Add(pg.file, []byte("# "+title+"\n\n"+md+"\n")); err != nil {
+		if err := pr.Add(pg.file, []byte("# "+title+"\n\n"+string(md)+"\n")); err != nil {
 			return nil, err
 		}
 	}
