@@ -8,10 +8,12 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/gitsync"
@@ -38,9 +40,35 @@ func pageKey(u *url.URL) string {
 	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + p
 }
 
+// crawlWorkers is how many pages a crawl fetches at once.
+const crawlWorkers = 4
+
+// fetched is a page read by a crawl: its document, or why not.
+type fetched struct {
+	doc *html.Node
+	err error
+}
+
+// fetchPage reads and parses an HTML page.
+func fetchPage(ctx context.Context, c *fetch.Client, u *url.URL) fetched {
+	res, err := c.Fetch(ctx, u.String(), MaxPageBytes)
+	if err != nil {
+		return fetched{err: fetchFailure(err)}
+	}
+	if mt, _, _ := mime.ParseMediaType(res.ContentType); mt != "text/html" && mt != "application/xhtml+xml" {
+		return fetched{err: errNotHTML}
+	}
+	doc, err := html.Parse(bytes.NewReader(res.Body))
+	if err != nil {
+		return fetched{err: apperr.Field("url", "the page cannot be read as HTML")}
+	}
+	return fetched{doc: doc}
+}
+
 // crawl reads the same-origin pages reachable from start, breadth first,
-// at most s.Pages pages s.Depth links away. It returns the pages read,
-// in the order read, and how many same-origin pages it found.
+// at most s.Pages pages s.Depth links away, crawlWorkers at a time (in
+// the order of a crawl of one page at a time). It returns the pages read,
+// in that order, and how many same-origin pages it found (read or not).
 func (s *Service) crawl(ctx context.Context, c *fetch.Client, start *url.URL, follow bool) ([]*webPage, int, error) {
 	origin := strings.ToLower(start.Scheme + "://" + start.Host)
 	seen := map[string]bool{pageKey(start): true}
@@ -50,49 +78,51 @@ func (s *Service) crawl(ctx context.Context, c *fetch.Client, start *url.URL, fo
 		if ctx.Err() != nil {
 			break // the time budget is spent: what was read is imported
 		}
-		pg := queue[0]
-		queue = queue[1:]
-		res, err := c.Fetch(ctx, pg.url.String(), MaxPageBytes)
-		if err != nil {
-			if len(pages) == 0 {
-				return nil, 0, fetchFailure(err)
-			}
-			continue // a broken link of the site: skipped
+		batch := queue[:min(len(queue), s.Pages-len(pages), crawlWorkers)]
+		queue = queue[len(batch):]
+		results := make([]fetched, len(batch))
+		var wg sync.WaitGroup
+		for i, pg := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i] = fetchPage(ctx, c, pg.url)
+			}()
 		}
-		if mt, _, _ := mime.ParseMediaType(res.ContentType); mt != "text/html" && mt != "application/xhtml+xml" {
-			if len(pages) == 0 {
-				return nil, 0, errNotHTML
+		wg.Wait()
+		for i, pg := range batch {
+			doc, err := results[i].doc, results[i].err
+			if err != nil {
+				if len(pages) == 0 {
+					return nil, 0, err
+				}
+				continue // a broken link of the site, or not a page: skipped
 			}
-			continue
-		}
-		doc, err := html.Parse(bytes.NewReader(res.Body))
-		if err != nil {
-			continue
-		}
-		// Links first: the navigation, where sites list their pages, is
-		// not content and goes with extract.
-		links := hrefs(doc)
-		pg.title, pg.main = extract(doc)
-		pages = append(pages, pg)
-		if !follow {
-			break
-		}
-		for _, href := range links {
-			u, err := pg.url.Parse(href)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || strings.ToLower(u.Scheme+"://"+u.Host) != origin {
-				continue
+			// Links first: the navigation, where sites list their pages,
+			// is not content and goes with extract.
+			links := hrefs(doc)
+			pg.title, pg.main = extract(doc)
+			pages = append(pages, pg)
+			if !follow {
+				return pages, len(seen), nil
 			}
-			u.Fragment, u.RawQuery = "", ""
-			if !isPagePath(u.Path) {
-				continue
-			}
-			k := pageKey(u)
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			if pg.depth+1 <= s.Depth {
-				queue = append(queue, &webPage{url: u, key: k, depth: pg.depth + 1})
+			for _, href := range links {
+				u, err := pg.url.Parse(href)
+				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || strings.ToLower(u.Scheme+"://"+u.Host) != origin {
+					continue
+				}
+				u.Fragment, u.RawQuery = "", ""
+				if !isPagePath(u.Path) {
+					continue
+				}
+				k := pageKey(u)
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				if pg.depth+1 <= s.Depth {
+					queue = append(queue, &webPage{url: u, key: k, depth: pg.depth + 1})
+				}
 			}
 		}
 	}
