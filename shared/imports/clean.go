@@ -2,6 +2,7 @@ package imports
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -24,6 +25,11 @@ import (
 // a GitBook hint style.
 const hintTag = "galley-hint"
 
+// cellBreakTag is the line break within a table's cell, written <br>
+// (a <br> would be written as a hard break, a newline, which the table
+// plugin writes "  <br />").
+const cellBreakTag = "galley-br"
+
 // newConverter is the HTML to markdown converter of imports: CommonMark,
 // GFM tables and strikethrough, and hints.
 func newConverter() *converter.Converter {
@@ -38,6 +44,10 @@ func newConverter() *converter.Converter {
 		),
 	))
 	conv.Register.RendererFor(hintTag, converter.TagTypeBlock, renderHint, converter.PriorityStandard)
+	conv.Register.RendererFor(cellBreakTag, converter.TagTypeInline, func(_ converter.Context, w converter.Writer, _ *html.Node) converter.RenderStatus {
+		w.WriteString("<br>")
+		return converter.RenderSuccess
+	}, converter.PriorityStandard)
 	return conv
 }
 
@@ -285,7 +295,97 @@ func insideHeading(n *html.Node) bool {
 // as hints.
 func normalize(main *html.Node) {
 	normalizeCode(main)
+	normalizeTables(main)
 	normalizeAdmonitions(main)
+}
+
+// normalizeTables flattens the cells of tables so that they fit a
+// markdown table's row: paragraphs (Sphinx puts each cell's text in one)
+// and list items ("• " or "(1) " first) become lines, joined by <br> as
+// GitBook's tables hold them; block quotes their content. A table holding a table, a heading
+// or a rule is left as it is (and converted as the rows' text).
+func normalizeTables(main *html.Node) {
+	for _, t := range elements(main, func(n *html.Node) bool { return n.DataAtom == atom.Table }) {
+		if len(elements(t, func(n *html.Node) bool { return n.DataAtom == atom.Table || n.DataAtom == atom.Hr || isHeading(n) })) > 0 {
+			continue
+		}
+		for _, cell := range elements(t, func(n *html.Node) bool { return n.DataAtom == atom.Td || n.DataAtom == atom.Th }) {
+			flattenCell(cell)
+		}
+	}
+}
+
+// flattenCell turns a cell's blocks into lines.
+func flattenCell(cell *html.Node) {
+	br := func() *html.Node { return &html.Node{Type: html.ElementNode, Data: cellBreakTag} }
+	var flatten func(n *html.Node)
+	flatten = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type != html.ElementNode {
+				c = next
+				continue
+			}
+			flatten(c)
+			switch c.DataAtom {
+			case atom.P, atom.Div, atom.Blockquote, atom.Dl, atom.Dd, atom.Dt:
+				unwrapLine(c, br)
+			case atom.Ul, atom.Ol:
+				i := 0
+				for li := c.FirstChild; li != nil; li = li.NextSibling {
+					if li.DataAtom != atom.Li {
+						continue
+					}
+					i++
+					mark := "• "
+					if c.DataAtom == atom.Ol {
+						mark = "(" + strconv.Itoa(i) + ") "
+					}
+					li.InsertBefore(&html.Node{Type: html.TextNode, Data: mark}, li.FirstChild)
+				}
+				for li := c.FirstChild; li != nil; li = c.FirstChild {
+					c.RemoveChild(li)
+					if li.DataAtom == atom.Li {
+						li.Data, li.DataAtom, li.Attr = "span", atom.Span, nil
+						c.Parent.InsertBefore(li, c)
+						unwrapLine(li, br)
+					}
+				}
+				c.Parent.RemoveChild(c)
+			}
+			c = next
+		}
+	}
+	flatten(cell)
+	// No spaces around the line breaks (those between the blocks).
+	for c := cell.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.TextNode && strings.TrimSpace(c.Data) == "" &&
+			((c.PrevSibling != nil && c.PrevSibling.Data == cellBreakTag) || (next != nil && next.Data == cellBreakTag)) {
+			cell.RemoveChild(c)
+		}
+		c = next
+	}
+	// No line break at the cell's ends.
+	for _, end := range []func() *html.Node{func() *html.Node { return cell.FirstChild }, func() *html.Node { return cell.LastChild }} {
+		for n := end(); n != nil && (n.DataAtom == atom.Br || n.Data == cellBreakTag || (n.Type == html.TextNode && strings.TrimSpace(n.Data) == "")); n = end() {
+			cell.RemoveChild(n)
+		}
+	}
+}
+
+// unwrapLine replaces a block by its children, a <br> after it when
+// something follows.
+func unwrapLine(n *html.Node, br func() *html.Node) {
+	parent := n.Parent
+	for c := n.FirstChild; c != nil; c = n.FirstChild {
+		n.RemoveChild(c)
+		parent.InsertBefore(c, n)
+	}
+	if n.NextSibling != nil {
+		parent.InsertBefore(br(), n)
+	}
+	parent.RemoveChild(n)
 }
 
 // elements are the elements under n (n excluded) for which keep is true,

@@ -27,7 +27,25 @@ func generatorSite(t *testing.T) *httptest.Server {
 		"/gadget/configuration/":  "testdata/mkdocs-configuration.html",
 		"/sprocket/docs/intro":    "testdata/docusaurus-intro.html",
 	}
+	// A hand-written page: <pre><code class="language-x">, VitePress's
+	// header anchors, a table without a header section.
+	plain := `<!doctype html><html><head><title>Plain page</title></head><body>
+<div class="VPNav"><nav><a href="/">Home</a></nav></div>
+<div class="content"><article>
+<h1 id="plain-page" tabindex="-1">Plain page <a class="header-anchor" href="#plain-page" aria-label="Permalink to &quot;Plain page&quot;">&#8203;</a></h1>
+<h2 id="usage">Usage <a href="#usage">#</a></h2>
+<pre><code class="language-go">fmt.Println("a | b")
+</code></pre>
+<table><tr><td>Key</td><td>Value</td></tr><tr><td>x</td><td>1 | 2</td></tr></table>
+</article></div>
+<div class="VPDocFooter"><a class="edit-link" href="https://github.com/x/edit">Edit this page on GitHub</a></div>
+</body></html>`
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/plain" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(plain))
+			return
+		}
 		name, ok := files[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
@@ -91,7 +109,7 @@ func TestSphinxPageReadsLikeItsSource(t *testing.T) {
 		"{% hint style=\"info\" %}\n**Beware of dragons**\n\nThey bite.\n{% endhint %}",
 		"{% hint style=\"info\" %}\n[The Widget book](https://example.com/widget-book)\n{% endhint %}",
 		"\n## Options\n",
-		"| Option | Meaning |\n|---|---|\n| `--fast` | Skip the checks |\n| `--mode` | Either a \\| b |",
+		"| Option | Meaning |\n|---|---|\n| `--fast` | Skip the checks |\n| `--mode` | Either a \\| b |\n| `--log` | Where logs go:<br>• `stderr` (the default)<br>• a file |\n| `--retry` | (1) wait<br>(2) try again |",
 	}, []string{
 		"¶", "Note", "Warning", "See also", "Navigation", "Related Topics", "Quick search", "Previous:", "General Index",
 		"Widget 2.1 documentation", "Powered by", "Page source", "©", "searchbox", "1\n2",
@@ -148,6 +166,23 @@ func TestDocusaurusPageReadsLikeItsSource(t *testing.T) {
 		"\u200b", "Getting started", "Skip to main content", "Tutorial", "Configuration", "Next", "Edit this page",
 		"On this page", "Copy", "Copyright", "info\n", "Install\n\n- ", "1export", "2//",
 	})
+}
+
+// A hand-written page: its <article>, a <pre><code class="language-x">
+// block, permalinks without a class, a table without a header section
+// (its first row is the header).
+func TestPlainPageReadsLikeItsSource(t *testing.T) {
+	f := setup(t)
+	srv := generatorSite(t)
+	line, body := importPage(t, f, srv.URL+"/plain")
+	if line != "plain Plain page" {
+		t.Errorf("page %q, want plain Plain page", line)
+	}
+	checkBody(t, "plain", body, []string{
+		"## Usage\n",
+		"```go\nfmt.Println(\"a | b\")\n```",
+		"| Key | Value |\n|---|---|\n| x | 1 \\| 2 |",
+	}, []string{"#\n", "\u200b", "Home", "Edit this page"})
 }
 
 // use makes the fixture's API answer with svc.
