@@ -249,11 +249,11 @@ func hasDescendant(n *html.Node, a atom.Atom) bool {
 	return false
 }
 
-// prune removes what is not content: comments, navigation, headers (but
-// a header holding the title), footers, asides (but admonitions),
-// scripts, styles, forms, buttons, the chrome of generators (isChrome)
-// and headings' permalinks.
-func prune(n *html.Node) {
+// prune removes what is not content: comments, navigation, headers (but,
+// when titleHeader, a header holding the title: Docusaurus's), footers,
+// asides (but admonitions), scripts, styles, forms, buttons, the chrome
+// of generators (isChrome) and headings' permalinks.
+func prune(n *html.Node, titleHeader bool) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		if c.Type == html.CommentNode {
@@ -265,7 +265,7 @@ func prune(n *html.Node) {
 				atom.Iframe, atom.Template, atom.Button, atom.Svg, atom.Link, atom.Meta, atom.Input, atom.Select, atom.Textarea:
 				drop = true
 			case atom.Header:
-				drop = drop || !hasDescendant(c, atom.H1)
+				drop = drop || !titleHeader || !hasDescendant(c, atom.H1)
 			case atom.Aside:
 				drop = drop || !isAdmonition(c)
 			case atom.A:
@@ -274,7 +274,7 @@ func prune(n *html.Node) {
 			if drop {
 				n.RemoveChild(c)
 			} else {
-				prune(c)
+				prune(c, titleHeader)
 			}
 		}
 		c = next
@@ -542,7 +542,7 @@ func hintStyle(kind string) string {
 		return "info"
 	case "tip", "hint", "important", "success", "check", "done":
 		return "success"
-	case "warning", "caution", "attention", "deprecated":
+	case "warning", "caution", "attention", "deprecated", "versionremoved":
 		return "warning"
 	case "danger", "error", "failure", "fail", "missing", "bug":
 		return "danger"
@@ -554,7 +554,8 @@ func hintStyle(kind string) string {
 // for an element that is not one. Sphinx and MkDocs: class "admonition"
 // and the kind; MkDocs's collapsible <details class="note">; Docusaurus:
 // "theme-admonition theme-admonition-warning" (v3), "admonition
-// admonition-warning" (v2).
+// admonition-warning" (v2); Sphinx's version notes (div.versionadded,
+// div.deprecated...).
 func admonitionKind(n *html.Node) (string, bool) {
 	if n.Type != html.ElementNode {
 		return "", false
@@ -563,6 +564,15 @@ func admonitionKind(n *html.Node) (string, bool) {
 	for _, c := range cs {
 		if k, ok := strings.CutPrefix(c, "theme-admonition-"); ok {
 			return k, true
+		}
+	}
+	// Sphinx's version notes: <div class="versionadded">.
+	if n.DataAtom == atom.Div {
+		for _, c := range cs {
+			switch c {
+			case "versionadded", "versionchanged", "deprecated", "versionremoved":
+				return c, true
+			}
 		}
 	}
 	generic := hasClass(n, "admonition", "theme-admonition")

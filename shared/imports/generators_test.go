@@ -105,6 +105,7 @@ func TestSphinxPageReadsLikeItsSource(t *testing.T) {
 		"\n## Installing\n",
 		"```python\nimport widget\nwidget.run()\n```",
 		"```console\n$ pip install widget\n$ widget --version\n```",
+		"{% hint style=\"warning\" %}\nDeprecated since version 2.0: The `--legacy` flag.\n{% endhint %}",
 		"{% hint style=\"warning\" %}\nDo not run it as root.\n{% endhint %}",
 		"{% hint style=\"info\" %}\n**Beware of dragons**\n\nThey bite.\n{% endhint %}",
 		"{% hint style=\"info\" %}\n[The Widget book](https://example.com/widget-book)\n{% endhint %}",

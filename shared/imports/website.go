@@ -164,7 +164,9 @@ func extract(doc *html.Node) (string, *html.Node) {
 	}
 	walk(doc)
 	main := findMain(doc)
-	prune(main)
+	// A page's <header> is the site's, but in a content element (where
+	// Docusaurus puts the title).
+	prune(main, main.DataAtom != atom.Body && main.Type != html.DocumentNode)
 	normalize(main)
 	// The first heading of the content is the title when it has one (and
 	// is not repeated in the body).
@@ -174,7 +176,7 @@ func extract(doc *html.Node) (string, *html.Node) {
 			h.Parent.RemoveChild(h)
 		}
 	} else if h1 != nil && title == "" {
-		prune(h1)
+		prune(h1, false)
 		title = headingText(h1)
 	}
 	// "Page - Site" titles: the page's part.
