@@ -133,7 +133,7 @@ func findMain(doc *html.Node) *html.Node {
 			switch {
 			case hasClass(n, "theme-doc-markdown"):
 				set(docusaurus, n)
-			case n.DataAtom == atom.Div && hasClass(n, "body"):
+			case n.DataAtom == atom.Div && hasClass(n, "body") && (attrVal(n, "role") == "main" || (n.Parent != nil && hasClass(n.Parent, "bodywrapper"))):
 				set(sphinxBody, n)
 			case attrVal(n, "itemprop") == "articleBody":
 				set(articleBody, n)
@@ -422,27 +422,18 @@ func normalizeCode(main *html.Node) {
 		if pre == nil {
 			continue
 		}
-		lang := codeLanguage(pre, t)
 		pre.Parent.RemoveChild(pre)
 		t.Parent.InsertBefore(pre, t)
 		t.Parent.RemoveChild(t)
-		setCode(pre, lang)
 	}
 	for _, pre := range elements(main, func(n *html.Node) bool { return n.DataAtom == atom.Pre }) {
-		setCode(pre, codeLanguage(pre, pre))
+		setCode(pre, codeLanguage(pre))
 	}
 }
 
 // setCode replaces a <pre>'s content by its text in a <code> of the
-// language.
+// language (again for a <pre> done already, the same).
 func setCode(pre *html.Node, lang string) {
-	if lang == "" {
-		// A <pre> already normalized (from a highlighttable) is left.
-		if c := pre.FirstChild; c != nil && c.NextSibling == nil && c.DataAtom == atom.Code && c.FirstChild != nil &&
-			c.FirstChild.Type == html.TextNode && c.FirstChild.NextSibling == nil && hasClassPrefix(c, "language-") {
-			return
-		}
-	}
 	text := strings.TrimRight(codeText(pre), "\n")
 	for c := pre.FirstChild; c != nil; c = pre.FirstChild {
 		pre.RemoveChild(c)
@@ -490,8 +481,9 @@ func codeText(pre *html.Node) string {
 }
 
 // codeLanguage is the language of a code block: a language class on the
-// <pre> or its <code>, else on the wrappers above from (at most four).
-func codeLanguage(pre, from *html.Node) string {
+// <pre> or its <code>, else on the wrappers above (at most four, holding
+// this one code block and no paragraph).
+func codeLanguage(pre *html.Node) string {
 	if l := classLanguage(pre); l != "" {
 		return l
 	}
@@ -502,11 +494,11 @@ func codeLanguage(pre, from *html.Node) string {
 			}
 		}
 	}
-	p := from
-	if p == pre {
-		p = pre.Parent
-	}
+	p := pre.Parent
 	for i := 0; p != nil && p.Type == html.ElementNode && i < 4; i, p = i+1, p.Parent {
+		if len(elements(p, func(n *html.Node) bool { return n.DataAtom == atom.Pre || n.DataAtom == atom.P })) > 1 {
+			break
+		}
 		if l := classLanguage(p); l != "" {
 			return l
 		}

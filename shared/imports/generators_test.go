@@ -33,7 +33,7 @@ func generatorSite(t *testing.T) *httptest.Server {
 <div class="VPNav"><nav><a href="/">Home</a></nav></div>
 <div class="content"><article>
 <h1 id="plain-page" tabindex="-1">Plain page <a class="header-anchor" href="#plain-page" aria-label="Permalink to &quot;Plain page&quot;">&#8203;</a></h1>
-<h2 id="usage">Usage <a href="#usage">#</a></h2>
+<h2 id="usage">Usage from C# <a href="#usage">#</a></h2>
 <pre><code class="language-go">fmt.Println("a | b")
 </code></pre>
 <table><tr><td>Key</td><td>Value</td></tr><tr><td>x</td><td>1 | 2</td></tr></table>
@@ -180,10 +180,10 @@ func TestPlainPageReadsLikeItsSource(t *testing.T) {
 		t.Errorf("page %q, want plain Plain page", line)
 	}
 	checkBody(t, "plain", body, []string{
-		"## Usage\n",
+		"## Usage from C\\#\n", // the title's "#", escaped as markdown wants it
 		"```go\nfmt.Println(\"a | b\")\n```",
 		"| Key | Value |\n|---|---|\n| x | 1 \\| 2 |",
-	}, []string{"#\n", "\u200b", "Home", "Edit this page"})
+	}, []string{" #\n", "\u200b", "Home", "Edit this page"})
 }
 
 // use makes the fixture's API answer with svc.

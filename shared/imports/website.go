@@ -189,9 +189,10 @@ func extract(doc *html.Node) (string, *html.Node) {
 	return strings.TrimSpace(title), main
 }
 
-// headingText is a heading's text on one line, without permalink marks.
+// headingText is a heading's text on one line (its permalinks are pruned
+// already: a "#" left is the title's, as in "C#").
 func headingText(h *html.Node) string {
-	return strings.Trim(strings.Join(strings.Fields(textOf(h)), " "), permalinkMarks)
+	return strings.Join(strings.Fields(strings.ReplaceAll(textOf(h), "\u200b", "")), " ")
 }
 
 // firstHeading is the first h1 of the content, if it comes before any
