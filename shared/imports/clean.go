@@ -44,6 +44,7 @@ func newConverter() *converter.Converter {
 		),
 	))
 	conv.Register.RendererFor(hintTag, converter.TagTypeBlock, renderHint, converter.PriorityStandard)
+	conv.Register.RendererFor("details", converter.TagTypeBlock, renderDetails, converter.PriorityEarly)
 	conv.Register.RendererFor(cellBreakTag, converter.TagTypeInline, func(_ converter.Context, w converter.Writer, _ *html.Node) converter.RenderStatus {
 		w.WriteString("<br>")
 		return converter.RenderSuccess
@@ -62,6 +63,29 @@ func renderHint(ctx converter.Context, w converter.Writer, n *html.Node) convert
 	w.WriteString("\n\n{% hint style=\"" + style + "\" %}\n")
 	w.Write(bytes.TrimSpace(buf.Bytes()))
 	w.WriteString("\n{% endhint %}\n\n")
+	return converter.RenderSuccess
+}
+
+// renderDetails writes a <details> (one that is not an admonition) as a
+// GitBook expandable: <details>, its <summary> line, its body in markdown.
+func renderDetails(ctx converter.Context, w converter.Writer, n *html.Node) converter.RenderStatus {
+	var title, body bytes.Buffer
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Summary && title.Len() == 0 {
+			ctx.RenderChildNodes(ctx, &title, c)
+			continue
+		}
+		ctx.RenderNodes(ctx, &body, c)
+	}
+	open := "<details>"
+	if attr(n, "open") != nil {
+		open = "<details open>"
+	}
+	w.WriteString("\n\n" + open + "\n\n<summary>")
+	w.Write(bytes.Join(bytes.Fields(title.Bytes()), []byte(" ")))
+	w.WriteString("</summary>\n\n")
+	w.Write(bytes.TrimSpace(body.Bytes()))
+	w.WriteString("\n\n</details>\n\n")
 	return converter.RenderSuccess
 }
 

@@ -119,7 +119,7 @@ func TestSphinxPageReadsLikeItsSource(t *testing.T) {
 
 // MkDocs Material: headerlinks (¶ and #), "language-x highlight" divs
 // (one with a line number table and a file name), admonitions and a
-// collapsible one, a table, the header, both sidebars, the edit button,
+// collapsible one, a plain <details> (an expandable), a table, the header, both sidebars, the edit button,
 // the feedback form, the source file facts and the footer.
 func TestMkDocsMaterialPageReadsLikeItsSource(t *testing.T) {
 	f := setup(t)
@@ -135,6 +135,7 @@ func TestMkDocsMaterialPageReadsLikeItsSource(t *testing.T) {
 		"\n## Settings\n",
 		"| Setting | Default |\n|---|---|\n| `port` | 8080 |\n| `name` | none |",
 		"{% hint style=\"warning\" %}\nPorts below 1024 need root.\n{% endhint %}",
+		"<details>\n\n<summary>Full example</summary>\n\nEvery setting, with its default.\n\n</details>",
 		"{% hint style=\"danger\" %}\n**Breaking change in 2.0**\n\nThe `host` setting is gone.\n{% endhint %}",
 		"```python\nimport gadget\ngadget.serve()\n```",
 	}, []string{
