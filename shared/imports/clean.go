@@ -263,7 +263,7 @@ func isHeading(n *html.Node) bool {
 	return false
 }
 
-// hasDescendant tells whether an element holds one of the given elements.
+// hasDescendant tells whether an element holds an element of the atom.
 func hasDescendant(n *html.Node, a atom.Atom) bool {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if (c.Type == html.ElementNode && c.DataAtom == a) || hasDescendant(c, a) {

@@ -11,6 +11,11 @@
 //     queued job could not give a request that has to answer at once.
 //   - Everything is fetched through the guarded fetcher (a wiki through
 //     Git's smart HTTP over it).
+//   - A web page reads like its source (clean.go): its main content
+//     without the chrome of documentation generators (Sphinx, MkDocs
+//     Material, Docusaurus...), headings without permalink marks, code
+//     blocks with their language, admonitions as GitBook hints, GFM
+//     tables.
 //   - Imported pages are added after the top-level pages of the space's
 //     head (or of the change request's revision), with their files, in
 //     one revision written by a version-guarded write (changerequests
@@ -83,7 +88,7 @@ type Service struct {
 }
 
 // Config bounds imports; a zero field is its default (Budget, MaxPages,
-// MaxDepth).
+// MaxDepth: a crawl of the start page alone is Service.Depth = 0).
 type Config struct {
 	Budget time.Duration
 	Pages  int
