@@ -175,25 +175,11 @@ type Response struct {
 
 // Fetch reads a URL's body, at most limit bytes. Failures are *Error.
 func (c *Client) Fetch(ctx context.Context, rawURL string, limit int64) (Response, error) {
-	u, err := url.Parse(rawURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return Response{}, fail(CodeInvalid, "only http and https URLs can be fetched")
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	res, err := c.open(ctx, rawURL)
 	if err != nil {
-		return Response{}, fail(CodeInvalid, "invalid URL")
-	}
-	req.Header.Set("User-Agent", "Galley (+fetch)")
-	res, err := c.http.Do(req)
-	if err != nil {
-		return Response{}, classify(err, "could not fetch the URL")
+		return Response{}, err
 	}
 	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		e := fail(CodeStatus, "fetching the URL answered %d", res.StatusCode)
-		e.Status = res.StatusCode
-		return Response{}, e
-	}
 	data, err := io.ReadAll(io.LimitReader(res.Body, limit+1))
 	if err != nil {
 		return Response{}, classify(err, "could not read the URL")
@@ -202,6 +188,69 @@ func (c *Client) Fetch(ctx context.Context, rawURL string, limit int64) (Respons
 		return Response{}, fail(CodeTooLarge, "more than %d bytes", limit)
 	}
 	return Response{Body: data, ContentType: res.Header.Get("Content-Type"), URL: Redact(res.Request.URL.String())}, nil
+}
+
+// FetchTo copies a URL's body to w, at most limit bytes, without holding
+// it in memory; it returns how many bytes it copied. Failures are *Error
+// (but those of w); past limit, what was copied is more than limit.
+func (c *Client) FetchTo(ctx context.Context, rawURL string, limit int64, w io.Writer) (int64, error) {
+	res, err := c.open(ctx, rawURL)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	n, err := io.Copy(w, &readErr{io.LimitReader(res.Body, limit+1)})
+	var re readError
+	if errors.As(err, &re) {
+		return n, classify(re.err, "could not read the URL")
+	}
+	if err != nil {
+		return n, err
+	}
+	if n > limit {
+		return n, fail(CodeTooLarge, "more than %d bytes", limit)
+	}
+	return n, nil
+}
+
+// readErr marks the errors of reading a body, told from those of writing
+// it.
+type readErr struct{ r io.Reader }
+
+type readError struct{ err error }
+
+func (e readError) Error() string { return e.err.Error() }
+
+func (r *readErr) Read(p []byte) (int, error) {
+	n, err := r.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = readError{err}
+	}
+	return n, err
+}
+
+// open sends a GET for a URL and answers its 200 response.
+func (c *Client) open(ctx context.Context, rawURL string) (*http.Response, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fail(CodeInvalid, "only http and https URLs can be fetched")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fail(CodeInvalid, "invalid URL")
+	}
+	req.Header.Set("User-Agent", "Galley (+fetch)")
+	res, err := c.http.Do(req)
+	if err != nil {
+		return nil, classify(err, "could not fetch the URL")
+	}
+	if res.StatusCode != http.StatusOK {
+		res.Body.Close()
+		e := fail(CodeStatus, "fetching the URL answered %d", res.StatusCode)
+		e.Status = res.StatusCode
+		return nil, e
+	}
+	return res, nil
 }
 
 // classify turns a transport error into an *Error without its text (which

@@ -11,6 +11,11 @@
 //     queued job could not give a request that has to answer at once.
 //   - Everything is fetched through the guarded fetcher (a wiki through
 //     Git's smart HTTP over it).
+//   - A web page reads like its source (clean.go): its main content
+//     without the chrome of documentation generators (Sphinx, MkDocs
+//     Material, Docusaurus...), headings without permalink marks, code
+//     blocks with their language, admonitions as GitBook hints, GFM
+//     tables.
 //   - Imported pages are added after the top-level pages of the space's
 //     head (or of the change request's revision), with their files, in
 //     one revision written by a version-guarded write (changerequests
@@ -30,9 +35,12 @@ import (
 	"errors"
 	"io"
 	"net/url"
+	"os"
 	"path"
 	"strings"
 	"time"
+
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -48,14 +56,16 @@ import (
 // Bounds of an import.
 const (
 	// Budget bounds the fetching of an import.
-	Budget       = 20 * time.Second
-	MaxPages     = 50
+	Budget = 20 * time.Second
+	// MaxPages is the default bound of a website's crawl (Config.Pages).
+	MaxPages     = 500
 	MaxDepth     = 3
 	MaxImages    = 50
 	MaxPageBytes = 2 << 20
-	// MaxArchiveBytes bounds a zip (and MaxArchiveFilesBytes what it holds).
-	MaxArchiveBytes      = 20 << 20
-	MaxArchiveFilesBytes = 50 << 20
+	// MaxArchiveBytes bounds a zip (and MaxArchiveFilesBytes what it
+	// holds); a zip is streamed to a temporary file, not held in memory.
+	MaxArchiveBytes      = 100 << 20
+	MaxArchiveFilesBytes = 250 << 20
 )
 
 // Sources (the reference's ImportContentSource) and those Galley imports.
@@ -70,16 +80,38 @@ type Service struct {
 	content *content.Service
 	crs     *changerequests.Service
 	git     *gitsync.Service
+	conv    *converter.Converter
 	// Budget bounds the fetching of one import; Pages and Depth bound a
 	// website's crawl.
 	Budget       time.Duration
 	Pages, Depth int
 }
 
-// New returns the import service.
-func New(d *deps.Deps) *Service {
-	return &Service{d: d, content: content.New(d), crs: changerequests.New(d), git: gitsync.New(d), Budget: Budget,
-		Pages: MaxPages, Depth: MaxDepth}
+// Config bounds imports; a zero field is its default (Budget, MaxPages,
+// MaxDepth: a crawl of the start page alone is Service.Depth = 0).
+type Config struct {
+	Budget time.Duration
+	Pages  int
+	Depth  int
+}
+
+// New returns the import service with the default bounds.
+func New(d *deps.Deps) *Service { return NewWithConfig(d, Config{}) }
+
+// NewWithConfig returns the import service with the bounds of c.
+func NewWithConfig(d *deps.Deps, c Config) *Service {
+	s := &Service{d: d, content: content.New(d), crs: changerequests.New(d), git: gitsync.New(d), conv: newConverter(),
+		Budget: Budget, Pages: MaxPages, Depth: MaxDepth}
+	if c.Budget > 0 {
+		s.Budget = c.Budget
+	}
+	if c.Pages > 0 {
+		s.Pages = c.Pages
+	}
+	if c.Depth > 0 {
+		s.Depth = c.Depth
+	}
+	return s
 }
 
 // Result is what an import made.
@@ -159,11 +191,7 @@ func (s *Service) Import(ctx context.Context, spaceID, crRef, rawURL, source str
 			return Result{}, apperr.Field("url", "%s", err.Error())
 		}
 	case "zip":
-		res, err := client.Fetch(fctx, rawURL, MaxArchiveBytes)
-		if err != nil {
-			return Result{}, fetchFailure(err)
-		}
-		if pr, err = zipProject(res.Body); err != nil {
+		if pr, err = fetchZip(fctx, client, rawURL); err != nil {
 			return Result{}, err
 		}
 		total = pr.Pages()
@@ -200,10 +228,31 @@ func (s *Service) Import(ctx context.Context, spaceID, crRef, rawURL, source str
 	return out, nil
 }
 
+// fetchZip reads a zip of markdown files from a URL: streamed to a
+// temporary file (removed after), so that an archive is not held in
+// memory besides the files read from it.
+func fetchZip(ctx context.Context, client *fetch.Client, rawURL string) (*gitsync.Project, error) {
+	f, err := os.CreateTemp("", "galley-import-*.zip")
+	if err != nil {
+		return nil, err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	n, err := client.FetchTo(ctx, rawURL, MaxArchiveBytes, f)
+	if err != nil {
+		var fe *fetch.Error
+		if errors.As(err, &fe) {
+			return nil, fetchFailure(err)
+		}
+		return nil, err // the temporary file could not be written
+	}
+	return zipProject(f, n)
+}
+
 // zipProject reads a zip of markdown files (and their files). A single
 // folder holding everything is the project's folder.
-func zipProject(data []byte) (*gitsync.Project, error) {
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+func zipProject(r io.ReaderAt, size int64) (*gitsync.Project, error) {
+	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, apperr.Field("url", "not a zip archive")
 	}

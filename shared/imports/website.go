@@ -8,11 +8,12 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/gitsync"
@@ -39,9 +40,35 @@ func pageKey(u *url.URL) string {
 	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host) + p
 }
 
+// crawlWorkers is how many pages a crawl fetches at once.
+const crawlWorkers = 4
+
+// fetched is a page read by a crawl: its document, or why not.
+type fetched struct {
+	doc *html.Node
+	err error
+}
+
+// fetchPage reads and parses an HTML page.
+func fetchPage(ctx context.Context, c *fetch.Client, u *url.URL) fetched {
+	res, err := c.Fetch(ctx, u.String(), MaxPageBytes)
+	if err != nil {
+		return fetched{err: fetchFailure(err)}
+	}
+	if mt, _, _ := mime.ParseMediaType(res.ContentType); mt != "text/html" && mt != "application/xhtml+xml" {
+		return fetched{err: errNotHTML}
+	}
+	doc, err := html.Parse(bytes.NewReader(res.Body))
+	if err != nil {
+		return fetched{err: apperr.Field("url", "the page cannot be read as HTML")}
+	}
+	return fetched{doc: doc}
+}
+
 // crawl reads the same-origin pages reachable from start, breadth first,
-// at most s.Pages pages s.Depth links away. It returns the pages read,
-// in the order read, and how many same-origin pages it found.
+// at most s.Pages pages s.Depth links away, crawlWorkers at a time (in
+// the order of a crawl of one page at a time). It returns the pages read,
+// in that order, and how many same-origin pages it found (read or not).
 func (s *Service) crawl(ctx context.Context, c *fetch.Client, start *url.URL, follow bool) ([]*webPage, int, error) {
 	origin := strings.ToLower(start.Scheme + "://" + start.Host)
 	seen := map[string]bool{pageKey(start): true}
@@ -51,49 +78,51 @@ func (s *Service) crawl(ctx context.Context, c *fetch.Client, start *url.URL, fo
 		if ctx.Err() != nil {
 			break // the time budget is spent: what was read is imported
 		}
-		pg := queue[0]
-		queue = queue[1:]
-		res, err := c.Fetch(ctx, pg.url.String(), MaxPageBytes)
-		if err != nil {
-			if len(pages) == 0 {
-				return nil, 0, fetchFailure(err)
-			}
-			continue // a broken link of the site: skipped
+		batch := queue[:min(len(queue), s.Pages-len(pages), crawlWorkers)]
+		queue = queue[len(batch):]
+		results := make([]fetched, len(batch))
+		var wg sync.WaitGroup
+		for i, pg := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i] = fetchPage(ctx, c, pg.url)
+			}()
 		}
-		if mt, _, _ := mime.ParseMediaType(res.ContentType); mt != "text/html" && mt != "application/xhtml+xml" {
-			if len(pages) == 0 {
-				return nil, 0, errNotHTML
+		wg.Wait()
+		for i, pg := range batch {
+			doc, err := results[i].doc, results[i].err
+			if err != nil {
+				if len(pages) == 0 {
+					return nil, 0, err
+				}
+				continue // a broken link of the site, or not a page: skipped
 			}
-			continue
-		}
-		doc, err := html.Parse(bytes.NewReader(res.Body))
-		if err != nil {
-			continue
-		}
-		// Links first: the navigation, where sites list their pages, is
-		// not content and goes with extract.
-		links := hrefs(doc)
-		pg.title, pg.main = extract(doc)
-		pages = append(pages, pg)
-		if !follow {
-			break
-		}
-		for _, href := range links {
-			u, err := pg.url.Parse(href)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || strings.ToLower(u.Scheme+"://"+u.Host) != origin {
-				continue
+			// Links first: the navigation, where sites list their pages,
+			// is not content and goes with extract.
+			links := hrefs(doc)
+			pg.title, pg.main = extract(doc)
+			pages = append(pages, pg)
+			if !follow {
+				return pages, len(seen), nil
 			}
-			u.Fragment, u.RawQuery = "", ""
-			if !isPagePath(u.Path) {
-				continue
-			}
-			k := pageKey(u)
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			if pg.depth+1 <= s.Depth {
-				queue = append(queue, &webPage{url: u, key: k, depth: pg.depth + 1})
+			for _, href := range links {
+				u, err := pg.url.Parse(href)
+				if err != nil || (u.Scheme != "http" && u.Scheme != "https") || strings.ToLower(u.Scheme+"://"+u.Host) != origin {
+					continue
+				}
+				u.Fragment, u.RawQuery = "", ""
+				if !isPagePath(u.Path) {
+					continue
+				}
+				k := pageKey(u)
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				if pg.depth+1 <= s.Depth {
+					queue = append(queue, &webPage{url: u, key: k, depth: pg.depth + 1})
+				}
 			}
 		}
 	}
@@ -109,12 +138,12 @@ func isPagePath(p string) bool {
 	return false
 }
 
-// extract finds a page's title and main content: <main>, else <article>,
-// else an element with role="main", else <body>; navigation, headers,
-// footers, asides, scripts, styles and forms are left out.
+// extract finds a page's title and main content (findMain), pruned of
+// what is not content (prune) and normalized for the conversion
+// (normalize).
 func extract(doc *html.Node) (string, *html.Node) {
 	var title string
-	var mainNode, article, roleMain, body, h1 *html.Node
+	var h1 *html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
@@ -123,24 +152,9 @@ func extract(doc *html.Node) (string, *html.Node) {
 				if title == "" && n.FirstChild != nil {
 					title = strings.TrimSpace(n.FirstChild.Data)
 				}
-			case atom.Main:
-				if mainNode == nil {
-					mainNode = n
-				}
-			case atom.Article:
-				if article == nil {
-					article = n
-				}
-			case atom.Body:
-				body = n
 			case atom.H1:
 				if h1 == nil {
 					h1 = n
-				}
-			}
-			for _, a := range n.Attr {
-				if a.Key == "role" && a.Val == "main" && roleMain == nil {
-					roleMain = n
 				}
 			}
 		}
@@ -149,17 +163,21 @@ func extract(doc *html.Node) (string, *html.Node) {
 		}
 	}
 	walk(doc)
-	main := firstNode(mainNode, article, roleMain, body, doc)
-	prune(main)
+	main := findMain(doc)
+	// A page's <header> is the site's, but in a content element (where
+	// Docusaurus puts the title).
+	prune(main, main.DataAtom != atom.Body && main.Type != html.DocumentNode)
+	normalize(main)
 	// The first heading of the content is the title when it has one (and
 	// is not repeated in the body).
 	if h := firstHeading(main); h != nil {
-		if t := strings.TrimSpace(textOf(h)); t != "" {
+		if t := headingText(h); t != "" {
 			title = t
 			h.Parent.RemoveChild(h)
 		}
 	} else if h1 != nil && title == "" {
-		title = strings.TrimSpace(textOf(h1))
+		prune(h1, false)
+		title = headingText(h1)
 	}
 	// "Page - Site" titles: the page's part.
 	for _, sep := range []string{" | ", " – ", " — ", " - "} {
@@ -171,32 +189,10 @@ func extract(doc *html.Node) (string, *html.Node) {
 	return strings.TrimSpace(title), main
 }
 
-func firstNode(ns ...*html.Node) *html.Node {
-	for _, n := range ns {
-		if n != nil {
-			return n
-		}
-	}
-	return nil
-}
-
-// prune removes what is not content.
-func prune(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.CommentNode {
-			n.RemoveChild(c)
-		} else if c.Type == html.ElementNode {
-			switch c.DataAtom {
-			case atom.Nav, atom.Header, atom.Footer, atom.Aside, atom.Script, atom.Style, atom.Noscript, atom.Form,
-				atom.Iframe, atom.Template, atom.Button, atom.Svg, atom.Link, atom.Meta:
-				n.RemoveChild(c)
-			default:
-				prune(c)
-			}
-		}
-		c = next
-	}
+// headingText is a heading's text on one line (its permalinks are pruned
+// already: a "#" left is the title's, as in "C#").
+func headingText(h *html.Node) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(textOf(h), "\u200b", "")), " ")
 }
 
 // firstHeading is the first h1 of the content, if it comes before any
@@ -397,11 +393,7 @@ func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*
 			}
 		}
 		walk(pg.main)
-		var buf bytes.Buffer
-		if err := html.Render(&buf, pg.main); err != nil {
-			return nil, err
-		}
-		md, err := htmltomarkdown.ConvertString(buf.String())
+		md, err := s.conv.ConvertNode(pg.main)
 		if err != nil {
 			return nil, fmt.Errorf("convert %s: %w", pg.url.Redacted(), err)
 		}
@@ -409,7 +401,7 @@ func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*
 		if title == "" {
 			title = "Untitled"
 		}
-		if err := pr.Add(pg.file, []byte("# "+title+"\n\n"+md+"\n")); err != nil {
+		if err := pr.Add(pg.file, []byte("# "+title+"\n\n"+string(md)+"\n")); err != nil {
 			return nil, err
 		}
 	}
