@@ -23,9 +23,8 @@ import (
 //
 //   - A page keeps the file it came from (or was last written to) unless
 //     it moved (another parent) or was renamed (another slug); a new or
-//     moved page gets <folder>/<slug>.md (<folder>/<slug>/README.md with
-//     child pages), its folder being its parent's (a README.md's folder,
-//     or x/ for x.md) or its group's slug.
+//     moved page gets <path>.md, its slug path from the root
+//     (<path>/README.md with child pages), as DEVELOPERS.md decides.
 //   - A page whose content and metadata did not change is written back as
 //     it was, byte for byte; only the relative links in it whose targets
 //     moved are rewritten. A page whose body changed keeps its original
@@ -344,11 +343,12 @@ func (e *exporter) layout() {
 		if _, ok := e.pages[p.ID]; ok {
 			return true
 		}
-		name := p.Slug + ".md"
+		// The convention (DEVELOPERS.md): the page's slug path.
+		rel := e.ix.Path(p.ID) + ".md"
 		if hasDocuments(e.ix, p.ID) {
-			name = p.Slug + "/README.md"
+			rel = e.ix.Path(p.ID) + "/README.md"
 		}
-		rel := unique(path.Join(e.folder(p.Parent), name), taken)
+		rel = unique(rel, taken)
 		e.pages[p.ID], taken[rel] = rel, true
 		return true
 	})
@@ -362,28 +362,6 @@ func hasDocuments(ix *content.Index, id string) bool {
 		}
 	}
 	return false
-}
-
-// folder is where the children of a page (or group) go.
-func (e *exporter) folder(id string) string {
-	if id == "" {
-		return ""
-	}
-	p := e.ix.Page(id)
-	if p == nil {
-		return ""
-	}
-	if p.Type == content.TypeGroup {
-		return path.Join(e.folder(p.Parent), p.Slug)
-	}
-	rel := e.pages[id]
-	if strings.EqualFold(path.Base(rel), "README.md") {
-		if d := path.Dir(rel); d != "." {
-			return d
-		}
-		return ""
-	}
-	return strings.TrimSuffix(rel, path.Ext(rel))
 }
 
 // unique is rel, or rel with -2, -3... before its extension (or on its

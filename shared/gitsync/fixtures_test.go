@@ -290,6 +290,25 @@ func TestExportMovesFilesAndKeepsWhatItDoesNotOwn(t *testing.T) {
 	if diff := strings.Fields(gitOK(bare, "diff", "--name-only", "main", "preview")); strings.Join(diff, " ") != "error-001.md" {
 		t.Errorf("the new branch differs from main by %v", diff)
 	}
+
+	// A new page goes to its slug path, its links written relative to it.
+	repo := content.NewRepo(f.kit.Deps)
+	doc, err := repo.PutDocument(f.kit.Ctx, sp, "See [the error](/pages/"+errID+").\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guide := ix.ByPath("guide").ID
+	f.restructure(t, sp, func(ix *content.Index) {
+		ix.Put(content.Page{ID: "faq-page", Parent: guide, Pos: ix.PosAt(guide, -1, ""), Type: content.TypeDocument,
+			Title: "FAQ", Slug: "faq", Document: doc})
+	})
+	f.exportTo(t, sp, "docs", "faq", nil)
+	if got := gitOK(bare, "show", "main:guide/faq.md"); got != "# FAQ\n\nSee [the error](../error-001.md).\n" {
+		t.Errorf("the new page's file: %q", got)
+	}
+	if toc := gitOK(bare, "show", "main:SUMMARY.md"); !strings.Contains(toc, "  * [FAQ](guide/faq.md)") {
+		t.Errorf("SUMMARY.md with the new page:\n%s", toc)
+	}
 }
 
 // .gitbook.yaml moves the docs' root and renames the first page and the
