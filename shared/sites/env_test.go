@@ -159,7 +159,7 @@ func sampleSchema() map[string]any {
 		"type":    "object",
 		"properties": map[string]any{
 			"isBetaUser": map[string]any{"type": "boolean", "description": "In the beta program"},
-			"isAdmin":    map[string]any{"type": "boolean"},
+			"isAdmin":    map[string]any{"type": "boolean", "description": "An administrator"},
 			"unsigned": map[string]any{"type": "object", "description": "Unsigned claims of the site visitor.",
 				"properties":           map[string]any{"prefersDark": map[string]any{"type": "boolean", "description": "Dark mode"}},
 				"additionalProperties": false},

@@ -21,6 +21,10 @@ import (
 // draft07 is the only $schema an adaptive schema may name.
 const draft07 = "http://json-schema.org/draft-07/schema#"
 
+// unsignedDescription is the description GitBook's schema gives the
+// unsigned claims.
+const unsignedDescription = "Unsigned claims of the site visitor."
+
 // maxClaims bounds the properties of one level of a schema.
 const maxClaims = 100
 
@@ -188,10 +192,15 @@ func validateUnsigned(v any, field string) error {
 	if u["type"] != "object" {
 		return apperr.Field(field+".type", "must be \"object\"")
 	}
-	if d, ok := u["description"]; ok {
-		if _, isString := d.(string); !isString {
-			return apperr.Field(field+".description", "must be a string")
+	switch d := u["description"].(type) {
+	case nil:
+		u["description"] = unsignedDescription // GitBook's fixed text
+	case string:
+		if d != unsignedDescription {
+			return apperr.Field(field+".description", "must be %q", unsignedDescription)
 		}
+	default:
+		return apperr.Field(field+".description", "must be a string")
 	}
 	if u["additionalProperties"] != false {
 		return apperr.Field(field+".additionalProperties", "must be false")
@@ -225,10 +234,10 @@ func validateClaim(name string, v any, field string) error {
 	if p["type"] != "boolean" {
 		return apperr.Field(field+".type", "must be \"boolean\"")
 	}
-	if d, ok := p["description"]; ok {
-		if _, isString := d.(string); !isString {
-			return apperr.Field(field+".description", "must be a string")
-		}
+	// GitBook's schema requires a description on every claim (it is what
+	// template conditions show).
+	if d, isString := p["description"].(string); !isString || d == "" {
+		return apperr.Field(field+".description", "a claim needs a description (a non-empty string)")
 	}
 	return nil
 }

@@ -76,6 +76,7 @@ func TestAdaptiveSchemaRejects(t *testing.T) {
 		{"400ClaimNotAnObject", f.creator, with(func(s map[string]any) { prop(s)["isAdmin"] = true }), 400, "jsonSchema.properties.isAdmin"},
 		{"400ClaimBadName", f.creator, with(func(s map[string]any) { prop(s)["is-admin"] = map[string]any{"type": "boolean"} }), 400, "jsonSchema.properties.is-admin"},
 		{"400ClaimDescriptionNotString", f.creator, with(func(s map[string]any) { prop(s)["isAdmin"] = map[string]any{"type": "boolean", "description": 3} }), 400, "jsonSchema.properties.isAdmin.description"},
+		{"400ClaimWithoutDescription", f.creator, with(func(s map[string]any) { prop(s)["isAdmin"] = map[string]any{"type": "boolean"} }), 400, "jsonSchema.properties.isAdmin.description"},
 		{"400UnsignedNotObjectType", f.creator, with(func(s map[string]any) { unsigned(s)["type"] = "boolean" }), 400, "jsonSchema.properties.unsigned.type"},
 		{"400UnsignedAdditionalProperties", f.creator, with(func(s map[string]any) { unsigned(s)["additionalProperties"] = true }), 400, "jsonSchema.properties.unsigned.additionalProperties"},
 		{"400UnsignedStringClaim", f.creator, with(func(s map[string]any) {

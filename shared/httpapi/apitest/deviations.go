@@ -19,11 +19,6 @@ var deviations = map[string]string{
 	// the pdf and git settings and two page actions 0.130.0 required.
 	"old:getPublishedContentSite": "customizations as the current document has them",
 
-	// The adaptive schema's properties are stored as sent; GitBook's
-	// documents require a description on each (the PUT should refuse).
-	"new:getSiteAdaptiveSchema": adaptive, "old:getSiteAdaptiveSchema": adaptive,
-	"new:updateSiteAdaptiveSchema": adaptive, "old:updateSiteAdaptiveSchema": adaptive,
-
 	// Links and backlinks: 0.130.0 embeds a whole revision (pages, files,
 	// reusable contents) in each location's versionContext; the current
 	// document a summary, which Galley gives (a full tree per link would
