@@ -42,13 +42,13 @@ var linked = map[string][]string{
 
 // heavy are the large libraries, and the only functions that may link them.
 var heavy = map[string][]string{
-	"github.com/blevesearch/bleve/v2":                 {"search"},
-	"github.com/go-git/go-git/v5/plumbing":            {"git", "gitworker", "imports"},
-	"github.com/crewjam/saml":                         {"sso"},
-	"github.com/getkin/kin-openapi/openapi3":          {"openapiworker"},
-	"github.com/JohannesKaufmann/html-to-markdown/v2": {"imports"},
-	"go.etcd.io/bbolt":                                {"search"}, // bleve's; local mode is not a function
-	"github.com/go-pdf/fpdf":                          {"changerequests", "comments", "git", "gitworker", "imports"},
+	"github.com/blevesearch/bleve/v2":                           {"search"},
+	"github.com/go-git/go-git/v5/plumbing":                      {"git", "gitworker", "imports"},
+	"github.com/crewjam/saml":                                   {"sso"},
+	"github.com/getkin/kin-openapi/openapi3":                    {"openapiworker"},
+	"github.com/JohannesKaufmann/html-to-markdown/v2/converter": {"imports"},
+	"go.etcd.io/bbolt":                                          {"search"}, // bleve's; local mode is not a function
+	"github.com/go-pdf/fpdf":                                    {"changerequests", "comments", "git", "gitworker", "imports"},
 }
 
 // Each Lambda function links only its family's packages and the shared
