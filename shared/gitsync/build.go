@@ -16,6 +16,23 @@ import (
 type built struct {
 	ix     *content.Index
 	synced []model.SyncedFile
+	// byFile are the pages by the file they came from.
+	byFile map[string]string
+}
+
+// redirectsOf resolves redirects (old path -> file) to pages (old path ->
+// page id); redirects to files that are not pages are left out.
+func (b built) redirectsOf(redirects map[string]string) map[string]string {
+	var out map[string]string
+	for from, file := range redirects {
+		if id, ok := b.byFile[file]; ok {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[from] = id
+		}
+	}
+	return out
 }
 
 // build makes the page tree of a project: a new tree keeping the ids of
@@ -318,6 +335,12 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 		final.Put(p)
 		if pl.hash != "" {
 			out.synced = append(out.synced, model.SyncedFile{Path: pl.file, OID: pl.hash, Page: p.ID})
+		}
+		if pl.file != "" {
+			if out.byFile == nil {
+				out.byFile = map[string]string{}
+			}
+			out.byFile[pl.file] = p.ID
 		}
 	}
 	out.ix = final

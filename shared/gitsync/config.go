@@ -10,8 +10,12 @@ import (
 // configFile is GitBook's configuration of a repository's project
 // (docs: "Content configuration"): in the project directory, it may move
 // the docs' root and rename the first page and the table of contents.
-// Its redirects are left in the file (an export never rewrites it).
+// An export never rewrites it; its redirects, read on import, are kept in
+// the space's Git Sync state resolved to pages (Redirects), for readers.
 const configFile = ".gitbook.yaml"
+
+// maxRedirects bounds the redirects of .gitbook.yaml a space keeps.
+const maxRedirects = 500
 
 // config is what .gitbook.yaml says.
 type config struct {
@@ -31,6 +35,9 @@ type projectLayout struct {
 	// readme and summary are the first page's and the table of contents'
 	// files, relative to dir.
 	readme, summary string
+	// redirects are .gitbook.yaml's: old paths to the files (relative to
+	// dir) of the pages they lead to.
+	redirects map[string]string
 }
 
 func layoutOf(snap *snapshot, dir string) projectLayout {
@@ -58,6 +65,15 @@ func layoutOf(snap *snapshot, dir string) projectLayout {
 		}
 		if r := cleanRel(c.Structure.Summary); r != "" {
 			out.summary = r
+		}
+		for from, to := range c.Redirects {
+			from = strings.Trim(from, "/")
+			if t := cleanRel(to); from != "" && t != "" && len(out.redirects) < maxRedirects {
+				if out.redirects == nil {
+					out.redirects = map[string]string{}
+				}
+				out.redirects[from] = t
+			}
 		}
 		return out
 	}

@@ -353,4 +353,9 @@ func TestGitBookYAMLPlacesTheProject(t *testing.T) {
 	if got := gitOK(bare, "show", "main:.gitbook.yaml"); got != yml {
 		t.Errorf(".gitbook.yaml changed:\n%s", got)
 	}
+	// Its redirects are the space's, resolved to pages, for readers.
+	redirects, err := f.svc.Redirects(f.adminCtx, sp)
+	if err != nil || len(redirects) != 1 || redirects["old/page"] != guide {
+		t.Errorf("redirects %v (%v), want old/page -> %s", redirects, err, guide)
+	}
 }

@@ -94,6 +94,10 @@ func (s *Service) conclude(ctx context.Context, p payload, j queue.Job, outcome 
 type synced struct {
 	commit, revision string
 	files            []model.SyncedFile
+	// imported: the redirects are the ones the import read (an export
+	// leaves the state's).
+	imported  bool
+	redirects map[string]string
 }
 
 // finish applies a job's outcome to a state; applied is nil for a job
@@ -111,6 +115,9 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 		if applied.commit != "" {
 			st.LastCommit, st.LastURL, st.LastRef = applied.commit, p.URL, p.Ref
 			st.LastRevision, st.Synced = applied.revision, applied.files
+			if applied.imported {
+				st.Redirects = applied.redirects
+			}
 		}
 	}
 	if st.Operation == nil || st.Operation.JobID == j.ID {
@@ -179,7 +186,8 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 	if p.RepoCommitURL != "" {
 		gitCommit.URL = strings.TrimRight(p.RepoCommitURL, "/") + "/" + commit
 	}
-	files, err := s.readProject(snap, layoutOf(snap, p.ProjectDir))
+	layout := layoutOf(snap, p.ProjectDir)
+	files, err := s.readProject(snap, layout)
 	if err != nil {
 		return s.fail(ctx, p, j, err)
 	}
@@ -205,7 +213,7 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 		revision = rev.ID
 		finish(&st, p, j, s.d.Clock(), func(op *model.GitOperation) {
 			op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, revision
-		}, &synced{commit: commit, revision: revision, files: b.synced})
+		}, &synced{commit: commit, revision: revision, files: b.synced, redirects: b.redirectsOf(layout.redirects), imported: true})
 		return rev, []store.Op{stateOp(st, v)}, nil
 	})
 	switch {

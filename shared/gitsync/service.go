@@ -226,6 +226,20 @@ func (s *Service) Info(ctx context.Context, spaceID string) (model.GitSync, erro
 	return st, nil
 }
 
+// Redirects are the space's redirects from its repository's .gitbook.yaml
+// (as last imported): old paths, relative to the space's root, to page
+// ids; empty when it has none. The caller needs the read level.
+func (s *Service) Redirects(ctx context.Context, spaceID string) (map[string]string, error) {
+	if _, _, err := s.content.Space(ctx, spaceID, access.ReadContent); err != nil {
+		return nil, err
+	}
+	st, _, err := s.state(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	return st.Redirects, nil
+}
+
 // state reads a space's Git Sync state and its version (0: none yet).
 func (s *Service) state(ctx context.Context, spaceID string) (model.GitSync, int64, error) {
 	st, v, err := records.Get[model.GitSync](ctx, s.d.Store, keys.GitSync(spaceID))

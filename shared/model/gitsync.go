@@ -40,6 +40,9 @@ type GitSync struct {
 	// it never deletes a file that is not in Synced.
 	LastRevision string       `json:"lastRevision,omitempty"`
 	Synced       []SyncedFile `json:"synced,omitempty"`
+	// Redirects are the last import's .gitbook.yaml redirects: old paths
+	// (relative to the space's root) to page ids.
+	Redirects map[string]string `json:"redirects,omitempty"`
 	// Done are the ids of the latest jobs concluded (a job delivered again
 	// is skipped).
 	Done      []string      `json:"done,omitempty"`
