@@ -44,7 +44,7 @@ type renderer struct {
 }
 
 // renderDocument renders a document's nodes and returns the HTML and the
-// outline (headings of the first two levels, in order).
+// outline (headings of the first three levels, in order).
 func renderDocument(nodes []map[string]any, hl *highlighter, l links) (template.HTML, []heading) {
 	r := &renderer{hl: hl, links: l, ids: map[string]int{}}
 	r.blocks(nodes, true)
@@ -186,7 +186,7 @@ func (r *renderer) block(n map[string]any, top bool) {
 		r.w("<", tag, ` id="`, esc(id), `">`)
 		r.inlines(kids)
 		r.w(` <a class="anchor" href="#`, esc(id), `" aria-label="Link to this section">#</a></`, tag, ">")
-		if top && level <= 2 {
+		if top && level <= 3 {
 			r.outline = append(r.outline, heading{ID: id, Text: t, Level: level})
 		}
 	case "list-unordered", "list-ordered", "list-tasks":

@@ -119,7 +119,7 @@ const baseCSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5
 	`.tasks{list-style:none;padding-left:4px}.pagination{display:flex;justify-content:space-between;gap:16px;margin-top:48px}` +
 	`.pagination a{flex:1;padding:12px 16px;border:1px solid var(--line);border-radius:var(--radius);text-decoration:none}.pagination .next{text-align:right}` +
 	`.pagination small{display:block;color:var(--muted)}.outline{padding:24px 0;font-size:14px}.outline h2{font-size:13px;margin:0 0 8px;color:var(--muted);text-transform:uppercase}` +
-	`.outline a{color:var(--muted);text-decoration:none}.outline .level-2{padding-left:12px}` +
+	`.outline a{color:var(--muted);text-decoration:none}.outline .level-2{padding-left:12px}.outline .level-3{padding-left:24px}` +
 	`.site-footer{border-top:1px solid var(--line);padding:16px 24px;color:var(--muted);font-size:14px}` +
 	`@media (max-width:1100px){.layout{grid-template-columns:240px minmax(0,1fr)}.outline{display:none}}` +
 	`@media (max-width:760px){.layout{display:block;padding:0 16px}.nav-toggle{display:block;margin-top:12px}.nav-toggle>summary{cursor:pointer;font-weight:600}` +

@@ -7,8 +7,8 @@ package readerhttp
 import (
 	"context"
 	"net/http"
-	"net/url"
-	"strings"
+
+	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
@@ -26,25 +26,23 @@ func Routes(api *httpapi.API, d *deps.Deps) {
 	Register(api, s)
 }
 
+// pageIn is a request of a published URL. Its path is read whole, as the
+// visitor sent it (escaped), by Resolve: the route's parameters only
+// route it (and the wildcard may be empty: the site's root with a slash).
 type pageIn struct {
-	Site        string `path:"orgId" maxLength:"128" doc:"The organization's id (or the site's, for a site without a basename)"`
-	Basename    string `path:"basename" maxLength:"256"`
-	Path        string `path:"path" maxLength:"4096" doc:"The section, site space and page path"`
 	ShareKey    string `query:"shareKey" maxLength:"128"`
 	IfNoneMatch string `header:"If-None-Match" maxLength:"2048"`
+	path        string
 }
 
-type siteRootIn struct {
-	Site        string `path:"orgId" maxLength:"128"`
-	ShareKey    string `query:"shareKey" maxLength:"128"`
-	IfNoneMatch string `header:"If-None-Match" maxLength:"2048"`
-}
-
-type basenameIn struct {
-	Site        string `path:"orgId" maxLength:"128"`
-	Basename    string `path:"basename" maxLength:"256"`
-	ShareKey    string `query:"shareKey" maxLength:"128"`
-	IfNoneMatch string `header:"If-None-Match" maxLength:"2048"`
+// Resolve reads the request's path.
+func (in *pageIn) Resolve(ctx huma.Context) []error {
+	u := ctx.URL()
+	in.path = u.EscapedPath()
+	if len(in.path) > 4096 {
+		return []error{&huma.ErrorDetail{Location: "path", Message: "the path is too long"}}
+	}
+	return nil
 }
 
 type pageOut struct {
@@ -67,28 +65,13 @@ func Register(api *httpapi.API, s *reader.Service) {
 	op := func(id, path, summary string) httpapi.Op {
 		return httpapi.Op{ID: id, Method: http.MethodGet, Path: path, Tag: tag, Public: true, Hidden: true, Summary: summary}
 	}
-	httpapi.Register(api, op("readSiteById", "/sites/{orgId}", "A site without a basename, at its root"),
-		func(ctx context.Context, in *siteRootIn) (*pageOut, error) {
-			return serve(ctx, "/sites/"+url.PathEscape(in.Site), in.ShareKey, in.IfNoneMatch)
-		})
-	httpapi.Register(api, op("readSite", "/sites/{orgId}/{basename}", "A published site's root"),
-		func(ctx context.Context, in *basenameIn) (*pageOut, error) {
-			return serve(ctx, "/sites/"+url.PathEscape(in.Site)+"/"+url.PathEscape(in.Basename), in.ShareKey, in.IfNoneMatch)
-		})
-	httpapi.Register(api, op("readSitePage", "/sites/{orgId}/{basename}/{path...}", "A page of a published site (.md: as markdown), or its sitemap.xml, robots.txt or llms.txt"),
-		func(ctx context.Context, in *pageIn) (*pageOut, error) {
-			p := "/sites/" + url.PathEscape(in.Site) + "/" + url.PathEscape(in.Basename) + "/" + escapePath(in.Path)
-			return serve(ctx, p, in.ShareKey, in.IfNoneMatch)
-		})
-}
-
-// escapePath escapes each part of a path (the wildcard comes unescaped).
-func escapePath(p string) string {
-	parts := strings.Split(p, "/")
-	for i, x := range parts {
-		parts[i] = url.PathEscape(x)
+	handle := func(ctx context.Context, in *pageIn) (*pageOut, error) {
+		return serve(ctx, in.path, in.ShareKey, in.IfNoneMatch)
 	}
-	return strings.Join(parts, "/")
+	httpapi.Register(api, op("readSiteById", "/sites/{orgId}", "A site without a basename, at its root"), handle)
+	httpapi.Register(api, op("readSite", "/sites/{orgId}/{basename}", "A published site's root"), handle)
+	httpapi.Register(api, op("readSitePage", "/sites/{orgId}/{basename}/{path...}",
+		"A page of a published site (.md: as markdown), or its sitemap.xml, robots.txt or llms.txt"), handle)
 }
 
 // answer turns the reader's answer into the response: an error's kind
