@@ -56,6 +56,8 @@ LAMBDA_FUNCTIONS += GitWorkerFunction
 dir_GitWorkerFunction := gitworker
 LAMBDA_FUNCTIONS += ImportsFunction
 dir_ImportsFunction := imports
+LAMBDA_FUNCTIONS += ReaderFunction
+dir_ReaderFunction := reader
 
 .PHONY: help run build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))

@@ -33,6 +33,8 @@ type expectation struct {
 	// fields must be present (non-null) in the JSON answer.
 	fields []string
 	check  func(t *testing.T, body map[string]any)
+	// html, for the reader's answers (HTML, not JSON): what the page says.
+	html []string
 }
 
 // expected lists every sample event; a file in this folder that is not
@@ -153,6 +155,7 @@ var expected = map[string]expectation{
 				t.Errorf("error.message %q does not name the space", msg)
 			}
 		}},
+	"reader-read-page-of-unknown-site.json": {status: 404, html: []string{"<h1>Page not found</h1>", `<meta name="robots" content="noindex">`}},
 	"spaces-get-unknown-space.json": {status: 404, fields: []string{"error"},
 		check: func(t *testing.T, b map[string]any) {
 			e, _ := b["error"].(map[string]any)
@@ -236,6 +239,17 @@ func TestSampleEvents(t *testing.T) {
 			}
 			if resp.StatusCode != want.status {
 				t.Fatalf("status %d, want %d; body %s", resp.StatusCode, want.status, resp.Body)
+			}
+			if want.html != nil {
+				if ct := header(resp.Headers, "Content-Type"); ct != "text/html; charset=utf-8" {
+					t.Errorf("Content-Type %q, want HTML", ct)
+				}
+				for _, s := range want.html {
+					if !strings.Contains(resp.Body, s) {
+						t.Errorf("the page lacks %q: %s", s, resp.Body)
+					}
+				}
+				return
 			}
 			if ct := header(resp.Headers, "Content-Type"); !strings.Contains(ct, "json") {
 				t.Errorf("Content-Type %q, want JSON", ct)

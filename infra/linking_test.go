@@ -16,7 +16,7 @@ import (
 // operations (each exports Routes); the rest of shared/ is infrastructure
 // every function may link.
 var familyPackages = []string{"users", "apidoc", "orgs", "spaces", "collections", "customfields", "changerequests",
-	"sites", "content", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "imports"}
+	"sites", "content", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "imports", "reader"}
 
 // linked lists, for each function, the families' packages its binary may
 // link: its own, and those its family asks (docs/functions.md says why).
@@ -38,6 +38,7 @@ var linked = map[string][]string{
 	"git":            {"users", "orgs", "spaces", "content", "changerequests", "gitsync"},
 	"gitworker":      {"users", "orgs", "spaces", "content", "changerequests", "gitsync"},
 	"imports":        {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "imports"},
+	"reader":         {"users", "orgs", "spaces", "content", "sites", "reader"}, // asks sites what a URL names, content for the pages
 }
 
 // heavy are the large libraries, and the only functions that may link them.
@@ -49,6 +50,7 @@ var heavy = map[string][]string{
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter": {"imports"},
 	"go.etcd.io/bbolt":                                          {"search"}, // bleve's; local mode is not a function
 	"github.com/go-pdf/fpdf":                                    {"changerequests", "comments", "git", "gitworker", "imports"},
+	"github.com/alecthomas/chroma/v2":                           {"reader"},
 }
 
 // Each Lambda function links only its family's packages and the shared

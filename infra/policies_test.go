@@ -44,6 +44,7 @@ var grants = map[string]struct {
 	"git":            {tableCrud, true},
 	"gitworker":      {tableCrud, true},
 	"imports":        {tableCrud, true},
+	"reader":         {tableRead, false},
 }
 
 // Each function's policies name exactly the access of grants: the table

@@ -105,6 +105,9 @@ type Op struct {
 	Status                    int
 	Public                    bool
 	MaxBodyBytes              int64
+	// Hidden operations are left out of the API's OpenAPI document (the
+	// reader's pages: HTML for visitors, not the API).
+	Hidden bool
 }
 
 // Register adds an operation whose handler returns service errors; they are
@@ -118,6 +121,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		Tags:          []string{op.Tag},
 		DefaultStatus: op.Status,
 		MaxBodyBytes:  op.MaxBodyBytes,
+		Hidden:        op.Hidden,
 		Errors:        []int{400, 401, 403, 404, 409, 413, 415},
 	}
 	if hop.MaxBodyBytes == 0 {

@@ -27,6 +27,7 @@ import (
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/reader/readerhttp"
 	"github.com/galleydocs/galley/shared/search/searchhttp"
 	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
@@ -62,6 +63,9 @@ func All() []app.Family {
 		app.NewFamily("git", "GitFunction", gitsynchttp.Routes),
 		// Content import from URLs, run within the request (docs/workers.md).
 		app.NewFamily("imports", "ImportsFunction", importshttp.Routes),
+		// Readers: published sites as HTML and markdown, under the public
+		// URL (docs/reader.md).
+		app.NewFamily("reader", "ReaderFunction", readerhttp.Routes),
 	}
 }
 

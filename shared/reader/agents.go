@@ -1,0 +1,160 @@
+package reader
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// For AI agents and crawlers: each page as markdown (its URL with .md),
+// llms.txt, sitemap.xml and robots.txt at the site's root. None shows a
+// page the HTML would not: only the visitor's site spaces, no hidden page
+// in lists (a hidden page is served at its URL, as in HTML).
+
+// agentsExcluded is the error of an agent endpoint on a site whose
+// agentsContext is excluded.
+func agentsExcluded() error {
+	return apperr.NotFoundf("this site is not published for AI agents (agentsContext: excluded)")
+}
+
+// markdown answers a page as markdown.
+func (s *Service) markdown(st *site, req Request) (Answer, error) {
+	if st.res.View.Site.AgentsContext == "excluded" {
+		err := agentsExcluded()
+		return s.errorPage(st, err), err
+	}
+	p := st.nav.find(st.res.Pathname)
+	if p == nil || strings.Trim(st.res.Pathname, "/") == "" {
+		err := notFound("/" + st.res.Pathname + ".md")
+		return s.errorPage(st, err), err
+	}
+	a, err := s.answer(st, req, "md "+p.ID, TypeMarkdown, func() ([]byte, error) {
+		at := content.At{SpaceID: st.res.Space.ID, Revision: st.res.Space.Revision}
+		rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatMarkdown, false)
+		if err != nil {
+			return nil, err
+		}
+		if rp.Markdown == nil {
+			return []byte("# " + rp.Title + "\n"), nil
+		}
+		return []byte(*rp.Markdown), nil
+	})
+	return a, err
+}
+
+// siteSpaceNav is a site space with its navigation, for the site-wide lists.
+type siteSpaceNav struct {
+	ss    *model.SiteSpace
+	title string
+	base  string
+	nav   *nav
+}
+
+// all returns every site space of the site the visitor sees, in order,
+// with its navigation.
+func (s *Service) all(st *site) ([]siteSpaceNav, error) {
+	var out []siteSpaceNav
+	for _, ss := range st.tree.All() {
+		sp, ok := st.res.View.Spaces[ss.SpaceID]
+		if !ok {
+			continue
+		}
+		n, err := s.navOf(st.vctx, sp.ID, sp.Revision)
+		if err != nil {
+			return nil, err
+		}
+		title := sp.Title
+		if ss.Section != "" {
+			if sec, err := st.tree.Section(ss.Section); err == nil && sec.Title != title {
+				title = sec.Title + " › " + title
+			}
+		}
+		out = append(out, siteSpaceNav{ss: ss, title: title, base: st.siteSpaceBase(ss.Section, ss.Path, ss.Default), nav: n})
+	}
+	return out, nil
+}
+
+// llms answers llms.txt: the site's title and, by site space, its visible
+// pages as links to their markdown.
+func (s *Service) llms(st *site, req Request) (Answer, error) {
+	if st.res.View.Site.AgentsContext == "excluded" {
+		err := agentsExcluded()
+		return s.errorPage(st, err), err
+	}
+	return s.answer(st, req, "llms.txt", TypeText, func() ([]byte, error) {
+		all, err := s.all(st)
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		title := st.res.View.Site.Title
+		if t := setting(st.custom, "title"); t != "" {
+			title = t
+		}
+		fmt.Fprintf(&b, "# %s\n", title)
+		for _, sn := range all {
+			fmt.Fprintf(&b, "\n## %s\n\n", sn.title)
+			for _, p := range sn.nav.order {
+				fmt.Fprintf(&b, "- [%s](%s%s%s.md%s)", mdLabel(p.Title), st.origin, sn.base, escapePath(p.Path), st.query)
+				if p.Description != "" {
+					fmt.Fprintf(&b, ": %s", strings.ReplaceAll(p.Description, "\n", " "))
+				}
+				b.WriteByte('\n')
+			}
+		}
+		return b.Bytes(), nil
+	})
+}
+
+func mdLabel(s string) string {
+	return strings.NewReplacer("[", `\[`, "]", `\]`).Replace(s)
+}
+
+// sitemap answers sitemap.xml on a public site: the visible pages that
+// are not marked noindex, of every site space.
+func (s *Service) sitemap(st *site, req Request) (Answer, error) {
+	if st.res.View.Site.Visibility != "public" {
+		err := apperr.NotFoundf("only a public site has a sitemap")
+		return s.errorPage(st, err), err
+	}
+	return s.answer(st, req, "sitemap.xml", TypeXML, func() ([]byte, error) {
+		all, err := s.all(st)
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		b.WriteString(xml.Header + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
+		for _, sn := range all {
+			for i, p := range sn.nav.order {
+				if p.NoIndex {
+					continue
+				}
+				loc := st.origin + sn.base
+				if i > 0 {
+					loc += escapePath(p.Path)
+				}
+				b.WriteString("<url><loc>")
+				_ = xml.EscapeText(&b, []byte(loc))
+				b.WriteString("</loc></url>\n")
+			}
+		}
+		b.WriteString("</urlset>\n")
+		return b.Bytes(), nil
+	})
+}
+
+// robots answers robots.txt: a public site is open to crawlers and names
+// its sitemap; another (unlisted, share-link) is closed to them.
+func (s *Service) robots(st *site, req Request) (Answer, error) {
+	return s.answer(st, req, "robots.txt", TypeText, func() ([]byte, error) {
+		if st.res.View.Site.Visibility != "public" {
+			return []byte("User-agent: *\nDisallow: /\n"), nil
+		}
+		return []byte("User-agent: *\nAllow: /\n\nSitemap: " + st.origin + st.res.SiteBasePath + "sitemap.xml\n"), nil
+	})
+}

@@ -1,0 +1,314 @@
+package reader
+
+import (
+	"bytes"
+	"html/template"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
+)
+
+// link is a titled link of the page's navigation.
+type link struct {
+	Title, Href string
+	Current     bool
+}
+
+// menu is a section group: a menu of sections.
+type menu struct {
+	Title    string
+	Current  bool
+	Sections []link
+}
+
+// topItem is a section or a section group of the top navigation.
+type topItem struct {
+	Section *link
+	Group   *menu
+}
+
+// sideItem is an entry of the page tree.
+type sideItem struct {
+	Title, Href, Emoji string
+	Current, Group     bool
+	Children           []sideItem
+}
+
+// pageData is what the page template shows.
+type pageData struct {
+	Lang, Title, SiteTitle, Description, Canonical string
+	NoIndex                                        bool
+	OGImage                                        string
+	Favicon                                        template.URL
+	Logo, LogoDark                                 string
+	CSS                                            string
+	Vars                                           string
+	Home                                           string
+	Top                                            []topItem
+	Variants                                       []link
+	Variant                                        string
+	Sidebar                                        []sideItem
+	Crumbs                                         []link
+	PageTitle, Emoji, PageDescription              string
+	Body                                           template.HTML
+	Outline                                        []heading
+	Prev, Next                                     *link
+	Markdown                                       string
+	Status                                         string
+}
+
+// page renders a page of the site space.
+func (s *Service) page(st *site, req Request) (Answer, error) {
+	p := st.nav.find(st.res.Pathname)
+	if p == nil {
+		err := notFound("/" + st.res.Pathname)
+		return s.errorPage(st, err), err
+	}
+	return s.answer(st, req, "html "+p.ID, TypeHTML, func() ([]byte, error) {
+		at := content.At{SpaceID: st.res.Space.ID, Revision: st.res.Space.Revision}
+		rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatDocument, false)
+		if err != nil {
+			return nil, err
+		}
+		var nodes []map[string]any
+		if rp.Document != nil {
+			nodes = rp.Document.Nodes
+		}
+		body, outline := renderDocument(nodes, s.hl, &pageLinks{s: s, st: st, at: at, files: map[string]fileInfo{}})
+		d := s.chrome(st, p)
+		d.PageTitle, d.Emoji, d.PageDescription, d.Body, d.Outline = rp.Title, rp.Emoji, rp.Description, body, outline
+		d.Title = rp.Title + " | " + d.SiteTitle
+		if rp.Description != "" {
+			d.Description = rp.Description
+		}
+		d.Canonical = st.origin + strings.TrimSuffix(st.pageURL(p), st.query)
+		if p.Order >= 0 {
+			if p.Order > 0 {
+				prev := st.nav.order[p.Order-1]
+				d.Prev = &link{Title: prev.Title, Href: st.pageURL(prev)}
+			}
+			if p.Order+1 < len(st.nav.order) {
+				next := st.nav.order[p.Order+1]
+				d.Next = &link{Title: next.Title, Href: st.pageURL(next)}
+			}
+		}
+		if st.res.View.Site.AgentsContext != "excluded" {
+			d.Markdown = st.res.BasePath + escapePath(p.Path) + ".md" + st.query
+		}
+		return s.render(d)
+	})
+}
+
+func (s *Service) render(d *pageData) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(32 << 10)
+	if err := s.pages.Execute(&b, d); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// pageLinks resolves a page's references: pages of the site space to their
+// published URLs, files of the space to their download links.
+type pageLinks struct {
+	s     *Service
+	st    *site
+	at    content.At
+	files map[string]fileInfo
+}
+
+func (l *pageLinks) page(id string) (string, string) {
+	p := l.st.nav.byID[id]
+	if p == nil {
+		return "", ""
+	}
+	return l.st.pageURL(p), p.Title
+}
+
+func (l *pageLinks) file(id string) (fileInfo, bool) {
+	if f, ok := l.files[id]; ok {
+		return f, f.URL != ""
+	}
+	var fi fileInfo
+	f, err := l.s.content.File(l.st.vctx, l.at, id, false)
+	if err == nil {
+		fi = fileInfo{URL: f.DownloadURL, Name: f.Name}
+		if f.Dimensions != nil {
+			fi.Width, fi.Height = f.Dimensions.Width, f.Dimensions.Height
+		}
+	}
+	l.files[id] = fi
+	return fi, fi.URL != ""
+}
+
+var reColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}){1,2}$`)
+
+// setting reads a customization setting by its path ("styling.primaryColor.light").
+func setting(m map[string]any, path string) string {
+	var v any = m
+	for _, k := range strings.Split(path, ".") {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return ""
+		}
+		v = mm[k]
+	}
+	s, _ := v.(string)
+	return s
+}
+
+// chrome is what every page of a site shows around its content.
+func (s *Service) chrome(st *site, cur *navPage) *pageData {
+	c := st.custom
+	d := &pageData{Lang: setting(c, "internationalization.locale"), SiteTitle: st.res.View.Site.Title,
+		NoIndex: st.res.View.Site.Visibility != "public", Home: st.res.SiteBasePath + st.query}
+	if d.Lang == "" {
+		d.Lang = "en"
+	}
+	if t := setting(c, "title"); t != "" {
+		d.SiteTitle = t
+	}
+	theme := setting(c, "themes.default")
+	if _, ok := s.css[theme]; !ok {
+		theme = "system"
+	}
+	d.CSS = s.css[theme]
+	light, dark := setting(c, "styling.primaryColor.light"), setting(c, "styling.primaryColor.dark")
+	if !reColor.MatchString(light) {
+		light = "#346DDB"
+	}
+	if !reColor.MatchString(dark) {
+		dark = light
+	}
+	switch theme {
+	case "light":
+		d.Vars = ":root{--primary:" + light + "}"
+	case "dark":
+		d.Vars = ":root{--primary:" + dark + "}"
+	default:
+		d.Vars = ":root{--primary:" + light + "}@media (prefers-color-scheme: dark){:root{--primary:" + dark + "}}"
+	}
+	d.Logo, d.LogoDark = setting(c, "header.logo.light"), setting(c, "header.logo.dark")
+	if d.LogoDark == d.Logo {
+		d.LogoDark = ""
+	}
+	if ic := setting(c, "favicon.icon.light"); ic != "" {
+		d.Favicon = template.URL(safeURL(ic))
+	} else if e := setting(c, "favicon.emoji"); e != "" {
+		d.Favicon = template.URL("data:image/svg+xml," + url.PathEscape(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><text y=".9em" font-size="90">`+
+			template.HTMLEscapeString(e)+`</text></svg>`))
+	}
+	d.OGImage = setting(c, "socialPreview.url")
+	d.Title = d.SiteTitle
+	// Sections, and section groups as menus.
+	res := st.res
+	for _, it := range st.tree.Top() {
+		if it.Section != nil {
+			d.Top = append(d.Top, topItem{Section: &link{Title: it.Section.Title, Href: res.SiteBasePath + url.PathEscape(it.Section.Path) + "/" + st.query,
+				Current: res.Section != nil && res.Section.ID == it.Section.ID}})
+			continue
+		}
+		m := &menu{Title: it.Group.Title}
+		for _, sec := range st.tree.InGroup(it.Group.ID) {
+			cur := res.Section != nil && res.Section.ID == sec.ID
+			m.Current = m.Current || cur
+			m.Sections = append(m.Sections, link{Title: sec.Title, Href: res.SiteBasePath + url.PathEscape(sec.Path) + "/" + st.query, Current: cur})
+		}
+		d.Top = append(d.Top, topItem{Group: m})
+	}
+	// The site spaces of the section: variants.
+	level := ""
+	if res.Section != nil {
+		level = res.Section.ID
+	}
+	if sss := st.tree.Level(level); len(sss) > 1 {
+		for _, ss := range sss {
+			l := link{Title: res.View.Spaces[ss.SpaceID].Title, Href: st.siteSpaceBase(ss.Section, ss.Path, ss.Default) + st.query,
+				Current: ss.ID == res.SiteSpace.ID}
+			if l.Current {
+				d.Variant = l.Title
+			}
+			d.Variants = append(d.Variants, l)
+		}
+	}
+	d.Sidebar = st.sidebar(st.nav.top, cur)
+	for p := cur; p != nil; p = p.Parent {
+		l := link{Title: p.Title, Current: p == cur}
+		if p.Type == content.TypeDocument && !l.Current {
+			l.Href = st.pageURL(p)
+		}
+		d.Crumbs = append([]link{l}, d.Crumbs...)
+	}
+	return d
+}
+
+// siteSpaceBase is the path of a site space's root.
+func (st *site) siteSpaceBase(sectionID, path string, def bool) string {
+	b := st.res.SiteBasePath
+	if sectionID != "" {
+		if sec, err := st.tree.Section(sectionID); err == nil {
+			b += url.PathEscape(sec.Path) + "/"
+		}
+	}
+	if !def {
+		b += url.PathEscape(path) + "/"
+	}
+	return b
+}
+
+// sidebar is the page tree as shown for cur: every top-level entry, the
+// pages of groups, and the children of cur and its ancestors (a large
+// space is not sent whole with every page).
+func (st *site) sidebar(pages []*navPage, cur *navPage) []sideItem {
+	open := map[*navPage]bool{}
+	for p := cur; p != nil; p = p.Parent {
+		open[p] = true
+	}
+	var walk func([]*navPage) []sideItem
+	walk = func(ps []*navPage) []sideItem {
+		var out []sideItem
+		for _, p := range ps {
+			if p.Hidden {
+				continue
+			}
+			it := sideItem{Title: p.Title, Emoji: p.Emoji, Current: p == cur, Group: p.Type == content.TypeGroup}
+			if !it.Group {
+				it.Href = st.pageURL(p)
+			}
+			if it.Group || open[p] {
+				it.Children = walk(p.Children)
+			}
+			out = append(out, it)
+		}
+		return out
+	}
+	return walk(pages)
+}
+
+// errorPage is the HTML answer of an error: in the site's look when the
+// site is known (st non-nil).
+func (s *Service) errorPage(st *site, err error) Answer {
+	title, msg := "Page not found", "There is no page at this address."
+	switch apperr.KindOf(err) {
+	case apperr.NotFound:
+	case apperr.Invalid:
+		title, msg = "Bad request", "This address is not valid."
+	default:
+		title, msg = "Something went wrong", "The page could not be shown. Please try again."
+	}
+	var d *pageData
+	if st != nil {
+		d = s.chrome(st, nil)
+	} else {
+		d = &pageData{Lang: "en", CSS: s.css["system"], Vars: ":root{--primary:#346DDB}", SiteTitle: "Galley"}
+	}
+	d.Title, d.PageTitle, d.PageDescription, d.Status, d.NoIndex = title, title, msg, title, true
+	b, rerr := s.render(d)
+	if rerr != nil {
+		b = []byte("<!doctype html><title>" + title + "</title><h1>" + title + "</h1>")
+	}
+	return Answer{ContentType: TypeHTML, Body: b, NoIndex: true}
+}

@@ -1,0 +1,254 @@
+// Package reader serves published sites as HTML, for people, and as
+// markdown, for AI agents (docs/reader.md). It owns no records: it asks
+// the sites family what a URL names and what a visitor may see
+// (sites.ResolveURL, sites.Published), and the content family for the
+// pages, as that visitor (the site token sites issues).
+package reader
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/url"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// renderVersion changes every ETag when the reader's output changes.
+const renderVersion = "reader-1"
+
+// navCacheSize is how many revisions' navigation a process keeps.
+const navCacheSize = 64
+
+// Service renders published sites.
+type Service struct {
+	d       *deps.Deps
+	sites   *sites.Service
+	content *content.Service
+	users   *users.Service
+	hl      *highlighter
+	pages   *template.Template
+	css     map[string]string // by theme: light, dark, system
+	navs    *navCache
+}
+
+// New returns the reader. Templates and styles are made here; no I/O.
+func New(d *deps.Deps) (*Service, error) {
+	hl, err := newHighlighter()
+	if err != nil {
+		return nil, fmt.Errorf("reader: highlighter: %w", err)
+	}
+	t, err := template.New("page").Funcs(template.FuncMap{"css": func(s string) template.CSS { return template.CSS(s) }}).Parse(pageTemplate)
+	if err != nil {
+		return nil, fmt.Errorf("reader: templates: %w", err)
+	}
+	s := &Service{d: d, sites: sites.New(d), content: content.New(d), users: users.New(d), hl: hl, pages: t, navs: newNavCache(navCacheSize)}
+	s.css = map[string]string{
+		"light":  baseCSS + hl.light,
+		"dark":   baseCSS + darkVars + hl.dark,
+		"system": baseCSS + hl.light + "@media (prefers-color-scheme: dark){" + darkVars + hl.dark + "}",
+	}
+	return s, nil
+}
+
+// Request is a visitor's request of a published URL under the public URL.
+type Request struct {
+	// AppURL is the public URL published URLs are under (APP_URL).
+	AppURL string
+	// Path is the URL's escaped path, from /sites/ on.
+	Path     string
+	ShareKey string
+	// IfNoneMatch is the validators the visitor holds.
+	IfNoneMatch string
+}
+
+// Answer is what the reader serves.
+type Answer struct {
+	ContentType string
+	Body        []byte
+	// ETag validates the answer (quoted); NotModified is set, and Body
+	// empty, when the visitor holds it.
+	ETag        string
+	NotModified bool
+	// Private answers (share-link sites) are cached by the visitor only.
+	Private bool
+	// NoIndex asks search engines not to index the answer.
+	NoIndex bool
+}
+
+// Content types of answers.
+const (
+	TypeHTML     = "text/html; charset=utf-8"
+	TypeMarkdown = "text/markdown; charset=utf-8"
+	TypeText     = "text/plain; charset=utf-8"
+	TypeXML      = "application/xml; charset=utf-8"
+)
+
+// site is a resolved request: the visitor's context and what they see.
+type site struct {
+	res    sites.Resolved
+	vctx   context.Context // as the site's visitor
+	custom map[string]any  // the site space's effective customization
+	tree   sites.Tree
+	nav    *nav
+	origin string // scheme and host of published URLs
+	query  string // "?shareKey=..." on share-link sites
+	appURL string
+}
+
+// Serve answers a request of a published URL: a page as HTML (or as
+// markdown with .md), or the site's sitemap.xml, robots.txt or llms.txt.
+// An error comes with an HTML error page (Answer.Body) in the site's look
+// when the site is known; its kind decides the status.
+func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
+	path := req.Path
+	markdown := false
+	if p, ok := strings.CutSuffix(path, ".md"); ok && !strings.HasSuffix(p, "/") {
+		path, markdown = p, true
+	}
+	raw := strings.TrimRight(req.AppURL, "/") + path
+	if req.ShareKey != "" {
+		raw += "?shareKey=" + url.QueryEscape(req.ShareKey)
+	}
+	res, err := s.sites.ResolveURL(ctx, raw, req.AppURL)
+	if err != nil {
+		return s.errorPage(nil, err), err
+	}
+	st, err := s.open(ctx, res, req.AppURL)
+	if err != nil {
+		return s.errorPage(nil, err), err
+	}
+	atRoot := res.BasePath == res.SiteBasePath
+	switch {
+	case atRoot && !markdown && res.Pathname == "sitemap.xml":
+		return s.sitemap(st, req)
+	case atRoot && !markdown && res.Pathname == "robots.txt":
+		return s.robots(st, req)
+	case atRoot && !markdown && res.Pathname == "llms.txt":
+		return s.llms(st, req)
+	}
+	if markdown {
+		return s.markdown(st, req)
+	}
+	return s.page(st, req)
+}
+
+// open reads what every answer of a resolved site needs: the visitor's
+// context (from the site token), the customization, the navigation.
+func (s *Service) open(ctx context.Context, res sites.Resolved, appURL string) (*site, error) {
+	caller, err := s.users.Authenticate(ctx, res.APIToken)
+	if err != nil {
+		return nil, err
+	}
+	vctx := access.WithCaller(ctx, caller)
+	ms := &res.View.Site
+	pv, err := s.sites.Published(vctx, ms.OrgID, ms.ID, res.View.ShareKey)
+	if err != nil {
+		return nil, err
+	}
+	st := &site{res: res, vctx: vctx, tree: sites.TreeOf(ms), appURL: appURL}
+	st.custom = pv.Customizations.Site.Settings
+	if c, ok := pv.Customizations.SiteSpaces[res.SiteSpace.ID]; ok {
+		st.custom = c.Settings
+	}
+	if u, err := url.Parse(res.SiteBase); err == nil {
+		st.origin = u.Scheme + "://" + u.Host
+	}
+	if res.View.ShareKey != "" {
+		st.query = "?shareKey=" + url.QueryEscape(res.View.ShareKey)
+	}
+	st.nav, err = s.navOf(vctx, res.Space.ID, res.Space.Revision)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// navOf returns the navigation of a space's revision, read as the visitor
+// on a miss (the content family checks the visitor may read the space).
+func (s *Service) navOf(vctx context.Context, spaceID, revision string) (*nav, error) {
+	return s.navs.get(vctx, spaceID, revision, func(ctx context.Context) ([]content.RevisionPage, error) {
+		return s.content.Pages(ctx, content.At{SpaceID: spaceID, Revision: revision}, false)
+	})
+}
+
+// pageURL is the published path of a page of the current site space.
+func (st *site) pageURL(p *navPage) string {
+	if p == nil {
+		return ""
+	}
+	if p.Type == content.TypeLink {
+		return p.Href
+	}
+	if first := st.nav.first(); first != nil && first.ID == p.ID {
+		return st.res.BasePath + st.query
+	}
+	return st.res.BasePath + escapePath(p.Path) + st.query
+}
+
+// escapePath escapes each part of a slash-separated path.
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, x := range parts {
+		parts[i] = url.PathEscape(x)
+	}
+	return strings.Join(parts, "/")
+}
+
+// etag is the validator of an answer: it changes with the revision, the
+// site's structure, its spaces, its customization, the download links'
+// window and what is asked.
+func (s *Service) etag(st *site, what string) string {
+	h := sha256.New()
+	site, _ := json.Marshal(st.res.View.Site)
+	custom, _ := json.Marshal(st.custom)
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d\n%s\n", renderVersion, site, custom, st.res.Space.Revision, st.res.BasePath,
+		s.d.Clock().Truncate(content.DownloadTTL).Unix(), what)
+	for _, ss := range st.tree.All() {
+		sp := st.res.View.Spaces[ss.SpaceID]
+		fmt.Fprintf(h, "%s %s %s\n", ss.ID, sp.Title, sp.Revision)
+	}
+	fmt.Fprintf(h, "%s\n", st.query)
+	return `"` + hex.EncodeToString(h.Sum(nil)[:16]) + `"`
+}
+
+// matches tells whether If-None-Match names etag.
+func matches(ifNoneMatch, etag string) bool {
+	for _, v := range strings.Split(ifNoneMatch, ",") {
+		v = strings.TrimPrefix(strings.TrimSpace(v), "W/")
+		if v == etag || v == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+// answer completes an answer for a resolved site.
+func (s *Service) answer(st *site, req Request, what, contentType string, body func() ([]byte, error)) (Answer, error) {
+	a := Answer{ContentType: contentType, ETag: s.etag(st, what), Private: st.res.View.Site.Visibility == "share-link",
+		NoIndex: st.res.View.Site.Visibility != "public"}
+	if matches(req.IfNoneMatch, a.ETag) {
+		a.NotModified = true
+		return a, nil
+	}
+	b, err := body()
+	if err != nil {
+		return s.errorPage(st, err), err
+	}
+	a.Body = b
+	return a, nil
+}
+
+// notFound is the error of a path naming no page.
+func notFound(path string) error {
+	return apperr.NotFoundf("no page at %s", path)
+}

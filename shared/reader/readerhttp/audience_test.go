@@ -1,0 +1,141 @@
+package readerhttp_test
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestUnpublishedSiteIs404(t *testing.T) {
+	f := standardSite(t, nil)
+	f.body(t, http.StatusOK, f.base+"/")
+	f.as(t).Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
+	for _, p := range []string{"/", "/blocks", "/blocks.md", "/llms.txt", "/sitemap.xml", "/robots.txt"} {
+		html, _ := f.body(t, http.StatusNotFound, f.base+p)
+		contains(t, p, html, "<h1>Page not found</h1>")
+		lacks(t, p, html, "Acme Docs", "Introduction")
+	}
+}
+
+func TestUnlistedSiteIsNotIndexed(t *testing.T) {
+	f := standardSite(t, map[string]any{"visibility": "unlisted"})
+	html, res := f.body(t, http.StatusOK, f.base+"/blocks")
+	contains(t, "unlisted page", html, `<meta name="robots" content="noindex">`)
+	if res.Header.Get("X-Robots-Tag") != "noindex" {
+		t.Errorf("X-Robots-Tag %q", res.Header.Get("X-Robots-Tag"))
+	}
+	f.body(t, http.StatusNotFound, f.base+"/sitemap.xml")
+	robots, _ := f.body(t, http.StatusOK, f.base+"/robots.txt")
+	if robots != "User-agent: *\nDisallow: /\n" {
+		t.Errorf("robots.txt %q", robots)
+	}
+}
+
+func TestShareLinkSite(t *testing.T) {
+	f := standardSite(t, map[string]any{"visibility": "share-link"})
+	f.body(t, http.StatusNotFound, f.base+"/")
+	l := f.as(t).Expect(http.StatusCreated, "POST", f.sitePth+"/share-links", map[string]any{"name": "Partners"}).Map(t)
+	// The link's published URL opens the site.
+	pub := strings.TrimPrefix(l["urls"].(map[string]any)["published"].(string), "https://app.test")
+	_, key, ok := strings.Cut(pub, "?shareKey=")
+	if !ok || !strings.HasPrefix(pub, f.base) {
+		t.Fatalf("published URL %s", pub)
+	}
+	html, res := f.body(t, http.StatusOK, pub)
+	if cc := res.Header.Get("Cache-Control"); !strings.HasPrefix(cc, "private") {
+		t.Errorf("Cache-Control %q", cc)
+	}
+	// Links carry the key.
+	contains(t, "share-link page", html, `href="`+f.base+`/blocks?shareKey=`+key+`"`)
+	f.body(t, http.StatusNotFound, f.base+"/?shareKey=wrong")
+	// A deactivated link closes the site at once.
+	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
+	f.body(t, http.StatusNotFound, pub)
+}
+
+func TestSitemapAndRobots(t *testing.T) {
+	f := standardSite(t, nil)
+	sm, res := f.body(t, http.StatusOK, f.base+"/sitemap.xml")
+	if !strings.HasPrefix(res.Header.Get("Content-Type"), "application/xml") {
+		t.Errorf("Content-Type %q", res.Header.Get("Content-Type"))
+	}
+	abs := "https://app.test" + f.base
+	contains(t, "sitemap", sm, "<loc>"+abs+"/</loc>", "<loc>"+abs+"/blocks</loc>", "<loc>"+abs+"/blocks/child-page</loc>", "<loc>"+abs+"/reference/api</loc>")
+	// Hidden and noindex pages are not listed; each page once.
+	lacks(t, "sitemap", sm, "secret", "quiet", "<loc>"+abs+"/introduction</loc>")
+	if n := strings.Count(sm, "<url>"); n != 4 {
+		t.Errorf("%d urls in %s", n, sm)
+	}
+	robots, _ := f.body(t, http.StatusOK, f.base+"/robots.txt")
+	if robots != "User-agent: *\nAllow: /\n\nSitemap: "+abs+"/sitemap.xml\n" {
+		t.Errorf("robots.txt %q", robots)
+	}
+}
+
+func TestMarkdownAndLLMs(t *testing.T) {
+	f := standardSite(t, nil)
+	md, res := f.body(t, http.StatusOK, f.base+"/blocks/child-page.md")
+	if res.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
+		t.Errorf("Content-Type %q", res.Header.Get("Content-Type"))
+	}
+	contains(t, "markdown", md, "# Child page", "A child.")
+	lacks(t, "markdown", md, "<html")
+	html, _ := f.body(t, http.StatusOK, f.base+"/blocks/child-page")
+	contains(t, "page", html, `<link rel="alternate" type="text/markdown" href="`+f.base+`/blocks/child-page.md">`)
+	llms, _ := f.body(t, http.StatusOK, f.base+"/llms.txt")
+	abs := "https://app.test" + f.base
+	contains(t, "llms.txt", llms, "# Acme Docs\n", "\n## Guide\n", "- [Introduction]("+abs+"/introduction.md)\n",
+		"- [Blocks]("+abs+"/blocks.md): Every block\n", "- [Child page]("+abs+"/blocks/child-page.md)\n")
+	lacks(t, "llms.txt", llms, "Secret")
+	// agentsContext: excluded closes them.
+	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "excluded"})
+	f.body(t, http.StatusNotFound, f.base+"/blocks/child-page.md")
+	f.body(t, http.StatusNotFound, f.base+"/llms.txt")
+	html, _ = f.body(t, http.StatusOK, f.base+"/blocks/child-page")
+	lacks(t, "page", html, "text/markdown")
+}
+
+func TestETagAndNotModified(t *testing.T) {
+	f := standardSite(t, nil)
+	_, res := f.body(t, http.StatusOK, f.base+"/blocks")
+	etag := res.Header.Get("ETag")
+	if !strings.HasPrefix(etag, `"`) || len(etag) < 10 {
+		t.Fatalf("ETag %q", etag)
+	}
+	if cc := res.Header.Get("Cache-Control"); cc != "public, max-age=60" {
+		t.Errorf("Cache-Control %q", cc)
+	}
+	again := f.get(t, f.base+"/blocks", "If-None-Match", etag)
+	b, _ := io.ReadAll(again.Body)
+	if again.StatusCode != http.StatusNotModified || len(b) != 0 || again.Header.Get("ETag") != etag {
+		t.Errorf("revalidation: %d, %d bytes, ETag %q", again.StatusCode, len(b), again.Header.Get("ETag"))
+	}
+	// Another page has another validator.
+	_, other := f.body(t, http.StatusOK, f.base+"/blocks/child-page")
+	if other.Header.Get("ETag") == etag {
+		t.Error("two pages share an ETag")
+	}
+	if f.get(t, f.base+"/blocks/child-page", "If-None-Match", etag).StatusCode != http.StatusOK {
+		t.Error("another page's ETag answered 304")
+	}
+	// A new revision changes it.
+	c := f.as(t)
+	crs := "/v1/spaces/" + f.space + "/change-requests"
+	n := c.Expect(http.StatusCreated, "POST", crs, map[string]any{"subject": "edit"}).Map(t)["number"]
+	cr := crs + "/" + jsonNumber(n)
+	c.Expect(http.StatusOK, "POST", cr+"/content?compat=false", map[string]any{"changes": []map[string]any{
+		{"operation": "update_page", "page": f.pages["blocks"], "document": map[string]any{"markdown": "# Blocks\n\nShorter now.\n"}}}})
+	c.Expect(http.StatusOK, "POST", cr+"/merge", nil)
+	changed := f.get(t, f.base+"/blocks", "If-None-Match", etag)
+	b, _ = io.ReadAll(changed.Body)
+	if changed.StatusCode != http.StatusOK || !strings.Contains(string(b), "Shorter now.") || changed.Header.Get("ETag") == etag {
+		t.Errorf("after a merge: %d, ETag %q", changed.StatusCode, changed.Header.Get("ETag"))
+	}
+	// So does the site's customization.
+	etag = changed.Header.Get("ETag")
+	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"title": "Acme Handbook"})
+	if res := f.get(t, f.base+"/blocks", "If-None-Match", etag); res.StatusCode != http.StatusOK {
+		t.Errorf("after a rename: %d", res.StatusCode)
+	}
+}

@@ -1,0 +1,136 @@
+package readerhttp_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// typicalBody is a page of documentation: headings, paragraphs with marks
+// and links, a list, a code block and a hint.
+func typicalBody(i int) string {
+	return fmt.Sprintf("Page %d explains one thing. See [the next page](./page-%d.md) and **mind the details**.\n\n"+
+		"## Before you start\n\nYou need:\n\n* an account\n* a token\n* ten minutes\n\n"+
+		"## Steps\n\n%s\n```go\nfunc main() {\n\tclient := galley.New(token)\n\tpages, err := client.Pages(ctx, space)\n\tif err != nil {\n\t\tlog.Fatal(err)\n\t}\n\tfmt.Println(len(pages))\n}\n```\n\n"+
+		"{%% hint style=\"info\" %%}\nTokens expire after a year.\n{%% endhint %%}\n\n### Troubleshooting\n\n%s",
+		i, i+1, strings.Repeat("A line of documentation text, long enough to wrap in a browser window.\n", 8),
+		strings.Repeat("Another paragraph of explanation.\n", 6))
+}
+
+// bigSite publishes a site over a space of n pages in sections of 100 (a
+// top-level page with 99 children), seeded with direct writes, and
+// returns the fixture and the path of a leaf page in the middle.
+func bigSite(b *testing.B, n int) (*fixture, string) {
+	f := newFixture(b)
+	c := f.as(b)
+	sp := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": "Docs"}).Map(b)["id"].(string)
+	k := f.kit
+	repo := content.NewRepo(k.Deps)
+	sections := max(1, n/100)
+	per := n / sections
+	top, kids := content.Spread(sections), content.Spread(per)
+	pages := make([]content.Page, 0, n)
+	docs := map[int]string{}
+	for s := 0; s < sections; s++ {
+		sec := fmt.Sprintf("s%04d", s)
+		for i := 0; i < per; i++ {
+			p := content.Page{ID: fmt.Sprintf("%s-p%04d", sec, i), Parent: sec, Pos: kids[i], Type: content.TypeDocument,
+				Title: fmt.Sprintf("Page %d of section %d", i, s), Slug: fmt.Sprintf("page-%d", i)}
+			if i == 0 {
+				p.ID, p.Parent, p.Pos, p.Slug = sec, "", top[s], fmt.Sprintf("section-%d", s)
+			}
+			// The sections share their bodies (5,000 blobs would make the
+			// set-up take most of the run).
+			if docs[i] == "" {
+				d, err := repo.PutDocument(k.Ctx, sp, typicalBody(i))
+				if err != nil {
+					b.Fatal(err)
+				}
+				docs[i] = d
+			}
+			p.Document = docs[i]
+			pages = append(pages, p)
+		}
+	}
+	key := keys.Space(sp)
+	cur, _, err := records.Get[map[string]any](k.Ctx, k.Deps.Store, key)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rev, err := repo.NewRevision(k.Ctx, sp, content.RevisionEdits, []string{cur["revision"].(string)}, content.NewIndex(&content.Tree{Pages: pages}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, err = store.Update(k.Ctx, k.Deps.Store, key.PK, key.SK, func(old store.Item) (store.Item, []store.Op, error) {
+		cur["revision"] = rev.ID
+		next := old
+		next.Data = records.Item(key, cur, 0).Data
+		return next, []store.Op{content.Put(rev)}, nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Big", "spaces": []string{sp}}).Map(b)
+	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
+	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "docs"})
+	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
+	f.base = "/sites/" + f.org.ID + "/docs"
+	return f, fmt.Sprintf("%s/section-%d/page-%d", f.base, sections/2, per/2)
+}
+
+// BenchmarkRenderPage5000 measures the warm render of one page of a
+// 5,000-page site through the reader's handler (the site's resolution,
+// the visitor's reads, the document's rendering; the revision's
+// navigation cached), with p50 and p95 and the page's bytes; and the
+// revalidation of an unchanged page (304).
+func BenchmarkRenderPage5000(b *testing.B) {
+	f, leaf := bigSite(b, 5000)
+	get := func(headers ...string) (*http.Response, []byte) {
+		r := httptest.NewRequest("GET", "https://app.test"+leaf, nil)
+		for i := 0; i+1 < len(headers); i += 2 {
+			r.Header.Set(headers[i], headers[i+1])
+		}
+		w := httptest.NewRecorder()
+		f.h.ServeHTTP(w, r)
+		res := w.Result()
+		body, _ := io.ReadAll(res.Body)
+		return res, body
+	}
+	res, body := get()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "<h1>Page 50 of section 25</h1>") {
+		b.Fatalf("%d: %.500s", res.StatusCode, body)
+	}
+	etag := res.Header.Get("ETag")
+	run := func(b *testing.B, want int, headers ...string) {
+		durs := make([]time.Duration, 0, b.N)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			start := time.Now()
+			res, _ := get(headers...)
+			durs = append(durs, time.Since(start))
+			if res.StatusCode != want {
+				b.Fatalf("status %d", res.StatusCode)
+			}
+		}
+		b.StopTimer()
+		sort.Slice(durs, func(i, j int) bool { return durs[i] < durs[j] })
+		b.ReportMetric(float64(durs[len(durs)/2].Microseconds())/1000, "p50-ms")
+		b.ReportMetric(float64(durs[len(durs)*95/100].Microseconds())/1000, "p95-ms")
+	}
+	b.Run("html", func(b *testing.B) {
+		run(b, http.StatusOK)
+		b.ReportMetric(float64(len(body)), "page-bytes")
+	})
+	b.Run("not_modified", func(b *testing.B) { run(b, http.StatusNotModified, "If-None-Match", etag) })
+}

@@ -1,0 +1,122 @@
+package readerhttp_test
+
+import (
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// contains fails unless every snippet is in s.
+func contains(t *testing.T, what, s string, snippets ...string) {
+	t.Helper()
+	for _, x := range snippets {
+		if !strings.Contains(s, x) {
+			t.Errorf("%s lacks %q", what, x)
+		}
+	}
+}
+
+func lacks(t *testing.T, what, s string, snippets ...string) {
+	t.Helper()
+	for _, x := range snippets {
+		if strings.Contains(s, x) {
+			t.Errorf("%s holds %q", what, x)
+		}
+	}
+}
+
+// between returns the part of s from the first start to the next end.
+func between(s, start, end string) string {
+	i := strings.Index(s, start)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(s[i:], end)
+	if j < 0 {
+		return s[i:]
+	}
+	return s[i : i+j+len(end)]
+}
+
+func TestTreeAndNavigation(t *testing.T) {
+	f := standardSite(t, nil)
+	root, res := f.body(t, http.StatusOK, f.base+"/")
+	if ct := res.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
+		t.Errorf("Content-Type %q", ct)
+	}
+	contains(t, "root", root, "<title>Introduction | Acme Docs</title>", "<h1>Introduction</h1>", `<meta property="og:title" content="Introduction">`,
+		`<link rel="canonical" href="https://app.test`+f.base+`/">`)
+	// The root is the first page; the page tree lists pages, the group
+	// and its pages, not the hidden page, nor the child of a closed page.
+	side := between(root, `<nav class="sidebar"`, "</nav>")
+	contains(t, "sidebar", side, `href="`+f.base+`/" aria-current="page">Introduction</a>`, `href="`+f.base+`/blocks">Blocks</a>`,
+		`<span class="group-title">Reference</span>`, `href="`+f.base+`/reference/api">API</a>`, `href="`+f.base+`/reference/quiet">Quiet</a>`)
+	lacks(t, "sidebar", side, "Secret", "Child page")
+	contains(t, "root", root, `<a class="next" rel="next" href="`+f.base+`/blocks">`)
+	lacks(t, "root", root, `class="prev"`, `<meta name="robots"`)
+	if res.Header.Get("X-Robots-Tag") != "" {
+		t.Errorf("a public site's page has X-Robots-Tag %q", res.Header.Get("X-Robots-Tag"))
+	}
+	// Blocks: its child is shown; breadcrumbs; the outline; previous/next.
+	blocks, _ := f.body(t, http.StatusOK, f.base+"/blocks")
+	side = between(blocks, `<nav class="sidebar"`, "</nav>")
+	contains(t, "blocks sidebar", side, `href="`+f.base+`/blocks" aria-current="page">Blocks</a><ul><li><a href="`+f.base+`/blocks/child-page">Child page</a>`)
+	contains(t, "blocks", blocks, `<p class="description">Every block</p>`, `<meta name="description" content="Every block">`,
+		`<a class="prev" rel="prev" href="`+f.base+`/"><small>Previous</small><span>Introduction</span>`,
+		`<a class="next" rel="next" href="`+f.base+`/blocks/child-page">`)
+	outline := between(blocks, `<aside class="outline"`, "</aside>")
+	contains(t, "outline", outline, `<a href="#install">Install</a>`, `<a href="#sub-heading">Sub heading</a>`)
+	lacks(t, "outline", outline, "Step one") // headings inside blocks are not in the outline
+	child, _ := f.body(t, http.StatusOK, f.base+"/blocks/child-page")
+	crumbs := between(child, `<nav class="breadcrumbs"`, "</nav>")
+	contains(t, "breadcrumbs", crumbs, `<a href="`+f.base+`/blocks">Blocks</a>`, `<span aria-current="page">Child page</span>`)
+	api, _ := f.body(t, http.StatusOK, f.base+"/reference/api")
+	contains(t, "group page breadcrumbs", between(api, `<nav class="breadcrumbs"`, "</nav>"), "<span>Reference</span>")
+	// A hidden page is served at its URL, out of navigation and order.
+	secret, _ := f.body(t, http.StatusOK, f.base+"/secret")
+	contains(t, "hidden page", secret, "<h1>Secret</h1>")
+	lacks(t, "hidden page", secret, `class="next"`, `class="prev"`)
+	// Unknown pages: 404 in HTML, in the site's look.
+	nf, res := f.body(t, http.StatusNotFound, f.base+"/no/such/page")
+	contains(t, "404", nf, "<h1>Page not found</h1>", "Acme Docs", `<meta name="robots" content="noindex">`)
+	if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || res.Header.Get("ETag") != "" {
+		t.Errorf("404 headers %v", res.Header)
+	}
+	// Unknown sites too.
+	nf, _ = f.body(t, http.StatusNotFound, "/sites/"+f.org.ID+"/nope/")
+	contains(t, "unknown site", nf, "<h1>Page not found</h1>")
+}
+
+func TestSectionsAndVariants(t *testing.T) {
+	f := standardSite(t, nil)
+	v2, _ := f.newSpace(t, "Guide v2", page("home", "", "# Home v2\n\nThe second version.\n"))
+	apiSpace, _ := f.newSpace(t, "API reference", page("ops", "", "# Operations\n\nEndpoints.\n"))
+	opsSpace, _ := f.newSpace(t, "Operations", page("run", "", "# Running\n\nHow to run.\n"))
+	c := f.as(t)
+	// A second site space in the default level: a variant.
+	c.Expect(http.StatusCreated, "POST", f.sitePth+"/site-spaces", map[string]any{"spaceId": v2})
+	// Sections: the first holds the site's site spaces, the second its own.
+	c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": apiSpace, "title": "API"})
+	c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": opsSpace, "title": "Ops"})
+	secs := c.Expect(http.StatusOK, "GET", f.sitePth+"/sections", nil).Map(t)["items"].([]any)
+	if len(secs) != 2 {
+		t.Fatalf("%d sections", len(secs))
+	}
+	first := secs[0].(map[string]any)["path"].(string)
+	second := secs[1].(map[string]any)["path"].(string)
+	root, _ := f.body(t, http.StatusOK, f.base+"/")
+	top := between(root, `<nav class="sections"`, "</nav>")
+	contains(t, "sections", top, `href="`+f.base+`/`+first+`/" aria-current="true">`, `href="`+f.base+`/`+second+`/">Ops</a>`)
+	variants := between(root, `<details class="menu variants">`, "</details>")
+	contains(t, "variants", variants, `aria-current="true">Guide</a>`, ">Guide v2</a>", ">API reference</a>")
+	href := regexp.MustCompile(`href="([^"]+)">Guide v2</a>`).FindStringSubmatch(variants)
+	if href == nil {
+		t.Fatalf("no variant link in %s", variants)
+	}
+	v, _ := f.body(t, http.StatusOK, href[1])
+	contains(t, "variant", v, "<h1>Home v2</h1>", `<summary aria-label="Variant: Guide v2">Guide v2</summary>`)
+	api, _ := f.body(t, http.StatusOK, f.base+"/"+second+"/")
+	contains(t, "section", api, "<h1>Running</h1>", `href="`+f.base+`/`+second+`/" aria-current="true">Ops</a>`)
+	lacks(t, "section", api, `class="menu variants"`)
+}

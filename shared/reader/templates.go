@@ -1,0 +1,130 @@
+package reader
+
+// The page template and the site's style sheet. Pages work without
+// JavaScript: tabs are radio buttons, expandables and menus <details>; the
+// one script shows the code blocks' copy buttons.
+
+const pageTemplate = `<!doctype html>
+<html lang="{{.Lang}}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+{{- if .NoIndex}}
+<meta name="robots" content="noindex">{{end}}
+{{- with .Description}}
+<meta name="description" content="{{.}}">{{end}}
+{{- with .Canonical}}
+<link rel="canonical" href="{{.}}">{{end}}
+{{- with .Markdown}}
+<link rel="alternate" type="text/markdown" href="{{.}}">{{end}}
+<meta property="og:type" content="article">
+<meta property="og:site_name" content="{{.SiteTitle}}">
+<meta property="og:title" content="{{if .PageTitle}}{{.PageTitle}}{{else}}{{.SiteTitle}}{{end}}">
+{{- with .Description}}
+<meta property="og:description" content="{{.}}">{{end}}
+{{- with .Canonical}}
+<meta property="og:url" content="{{.}}">{{end}}
+{{- with .OGImage}}
+<meta property="og:image" content="{{.}}">
+<meta name="twitter:card" content="summary_large_image">{{end}}
+{{- with .Favicon}}
+<link rel="icon" href="{{.}}">{{end}}
+<style>{{css .CSS}}{{css .Vars}}</style>
+</head>
+<body>
+<a class="skip" href="#content">Skip to content</a>
+<header class="site-header">
+<a class="brand" href="{{.Home}}">{{if .Logo}}<img class="logo{{if .LogoDark}} logo-light{{end}}" src="{{.Logo}}" alt="">{{with .LogoDark}}<img class="logo logo-dark" src="{{.}}" alt="">{{end}}{{end}}<span>{{.SiteTitle}}</span></a>
+{{- if .Top}}
+<nav class="sections" aria-label="Sections"><ul>
+{{- range .Top}}{{if .Section}}<li><a href="{{.Section.Href}}"{{if .Section.Current}} aria-current="true"{{end}}>{{.Section.Title}}</a></li>
+{{- else}}<li><details class="menu"><summary{{if .Group.Current}} class="current"{{end}}>{{.Group.Title}}</summary><ul>
+{{- range .Group.Sections}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}>{{.Title}}</a></li>{{end}}</ul></details></li>{{end}}
+{{- end}}</ul></nav>{{end}}
+{{- if .Variants}}
+<details class="menu variants"><summary aria-label="Variant: {{.Variant}}">{{.Variant}}</summary><ul>
+{{- range .Variants}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}>{{.Title}}</a></li>{{end}}</ul></details>{{end}}
+</header>
+<div class="layout">
+{{- if .Sidebar}}
+<details class="nav-toggle"><summary>Menu</summary></details>
+<nav class="sidebar" aria-label="Pages">{{template "tree" .Sidebar}}</nav>{{end}}
+<main id="content">
+{{- if gt (len .Crumbs) 1}}
+<nav class="breadcrumbs" aria-label="Breadcrumb"><ol>{{range .Crumbs}}<li>{{if .Href}}<a href="{{.Href}}">{{.Title}}</a>{{else}}<span{{if .Current}} aria-current="page"{{end}}>{{.Title}}</span>{{end}}</li>{{end}}</ol></nav>{{end}}
+<article>
+<h1>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.PageTitle}}</h1>
+{{- with .PageDescription}}
+<p class="description">{{.}}</p>{{end}}
+{{.Body}}
+</article>
+{{- if or .Prev .Next}}
+<nav class="pagination" aria-label="Previous and next pages">
+{{- with .Prev}}<a class="prev" rel="prev" href="{{.Href}}"><small>Previous</small><span>{{.Title}}</span></a>{{end}}
+{{- with .Next}}<a class="next" rel="next" href="{{.Href}}"><small>Next</small><span>{{.Title}}</span></a>{{end}}
+</nav>{{end}}
+</main>
+{{- if .Outline}}
+<aside class="outline" aria-labelledby="outline-title"><h2 id="outline-title">On this page</h2><ul>
+{{- range .Outline}}<li class="level-{{.Level}}"><a href="#{{.ID}}">{{.Text}}</a></li>{{end}}</ul></aside>{{end}}
+</div>
+<footer class="site-footer"><span>{{.SiteTitle}}</span>{{with .Markdown}} · <a href="{{.}}">Markdown</a>{{end}}</footer>
+<script>document.querySelectorAll("button.copy").forEach(function(b){b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},1500)})}})</script>
+</body>
+</html>
+{{define "tree"}}<ul>{{range .}}<li{{if .Group}} class="group"{{end}}>{{if .Group}}<span class="group-title">{{.Title}}</span>{{else}}<a href="{{.Href}}"{{if .Current}} aria-current="page"{{end}}>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.Title}}</a>{{end}}{{if .Children}}{{template "tree" .Children}}{{end}}</li>{{end}}</ul>{{end}}`
+
+const baseCSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5f6368;--line:#e3e5e8;--soft:#f6f7f9;--radius:8px;` +
+	`--info:#2b6cb0;--warning:#8a5a00;--danger:#c0262d;--success:#137a3f}` +
+	`*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}` +
+	`a{color:var(--primary)}a:focus-visible,summary:focus-visible,label:focus-visible{outline:2px solid var(--primary);outline-offset:2px}` +
+	`.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:var(--bg);padding:4px 8px;z-index:9}` +
+	`.site-header{display:flex;flex-wrap:wrap;align-items:center;gap:16px;padding:12px 24px;border-bottom:1px solid var(--line)}` +
+	`.brand{display:flex;align-items:center;gap:8px;font-weight:600;color:var(--fg);text-decoration:none}.logo{height:28px;width:auto}.logo-dark{display:none}` +
+	`.sections ul,.menu ul,.sidebar ul,.outline ul,.breadcrumbs ol{list-style:none;margin:0;padding:0}` +
+	`.sections>ul{display:flex;flex-wrap:wrap;gap:4px 16px}.sections a{color:var(--muted);text-decoration:none}.sections a[aria-current]{color:var(--primary);font-weight:600}` +
+	`.menu{position:relative}.menu summary{cursor:pointer;color:var(--muted)}.menu ul{position:absolute;z-index:5;background:var(--bg);border:1px solid var(--line);border-radius:var(--radius);padding:6px 10px;min-width:160px}` +
+	`.variants{margin-left:auto}.layout{display:grid;grid-template-columns:260px minmax(0,1fr) 220px;gap:32px;max-width:1400px;margin:0 auto;padding:0 24px}` +
+	`.sidebar{padding:24px 0;font-size:15px}.sidebar ul ul{padding-left:14px}.sidebar a{display:block;padding:3px 8px;border-radius:6px;color:var(--fg);text-decoration:none}` +
+	`.sidebar a:hover{background:var(--soft)}.sidebar a[aria-current]{color:var(--primary);background:var(--soft);font-weight:600}` +
+	`.group-title{display:block;margin-top:16px;padding:3px 8px;font-size:12px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}` +
+	`.nav-toggle{display:none}main{min-width:0;padding:24px 0 48px}` +
+	`.breadcrumbs ol{display:flex;flex-wrap:wrap;gap:6px;font-size:14px;color:var(--muted)}.breadcrumbs li+li::before{content:"›";margin-right:6px}` +
+	`h1{font-size:2.1em;line-height:1.2;margin:.4em 0}.description{font-size:1.15em;color:var(--muted)}` +
+	`h2,h3,h4,h5,h6{line-height:1.3;margin:1.6em 0 .5em}.anchor{opacity:0;text-decoration:none;margin-left:4px}h2:hover .anchor,h3:hover .anchor,h4:hover .anchor,.anchor:focus{opacity:1}` +
+	`code{font:0.9em ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--soft);padding:.1em .3em;border-radius:4px}` +
+	`blockquote{margin:1em 0;padding:.2em 1em;border-left:3px solid var(--line);color:var(--muted)}` +
+	`img{max-width:100%;height:auto}figure{margin:1.2em 0}figcaption{font-size:14px;color:var(--muted);text-align:center}` +
+	`.code{position:relative;border:1px solid var(--line);border-radius:var(--radius);overflow:hidden}.code-title{text-align:left;padding:6px 12px;border-bottom:1px solid var(--line);font:13px ui-monospace,monospace;color:var(--muted)}` +
+	`.code pre{margin:0;padding:12px 14px;overflow-x:auto;font-size:14px;line-height:1.5}.code pre code{background:none;padding:0}.code.wrap pre{white-space:pre-wrap}` +
+	`.copy{position:absolute;right:8px;bottom:8px;font-size:12px;padding:2px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);cursor:pointer}` +
+	`.hint{margin:1em 0;padding:10px 14px;border-radius:var(--radius);border-left:4px solid var(--info);background:var(--soft)}.hint>p{margin:.3em 0}` +
+	`.hint-label{display:block;font-size:13px;font-weight:700;color:var(--info)}.hint-warning{border-color:var(--warning)}.hint-warning .hint-label{color:var(--warning)}` +
+	`.hint-danger{border-color:var(--danger)}.hint-danger .hint-label{color:var(--danger)}.hint-success{border-color:var(--success)}.hint-success .hint-label{color:var(--success)}` +
+	`.tabs{display:flex;flex-wrap:wrap;margin:1em 0;border:1px solid var(--line);border-radius:var(--radius)}` +
+	`.tabs>input{position:absolute;opacity:0;width:1px;height:1px}.tabs>label{padding:8px 14px;cursor:pointer;color:var(--muted);border-bottom:2px solid transparent}` +
+	`.tabs>input:checked+label{color:var(--fg);border-bottom-color:var(--primary);font-weight:600}.tabs>input:focus-visible+label{outline:2px solid var(--primary)}` +
+	`.tab-panel{order:1;display:none;width:100%;padding:4px 14px;border-top:1px solid var(--line)}.tabs>input:checked+label+.tab-panel{display:block}` +
+	`details.expandable{margin:1em 0;border:1px solid var(--line);border-radius:var(--radius);padding:8px 14px}details.expandable>summary{cursor:pointer;font-weight:600}` +
+	`.table{overflow-x:auto;margin:1em 0}table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:6px 10px;vertical-align:top}th{background:var(--soft);text-align:left}td>p{margin:0}` +
+	`.card{display:block;margin:1em 0;padding:12px 16px;border:1px solid var(--line);border-radius:var(--radius);text-decoration:none;color:var(--fg)}` +
+	`.card a{text-decoration:none;color:inherit;display:block}.card-title{display:block;font-weight:600}.card-url{display:block;font-size:13px;color:var(--muted);overflow-wrap:anywhere}` +
+	`.caption{font-size:14px;color:var(--muted)}.file .card-title::before{content:"⤓ "}` +
+	`.math{margin:1em 0;text-align:center}.stepper{counter-reset:step;list-style:none;padding-left:0}.step{counter-increment:step;position:relative;padding-left:44px;margin:1em 0}` +
+	`.step::before{content:counter(step);position:absolute;left:0;top:0;width:28px;height:28px;border-radius:50%;background:var(--primary);color:#fff;text-align:center;line-height:28px;font-size:14px}` +
+	`.columns{display:flex;gap:24px}.column{flex:1 1 0;min-width:0}` +
+	`.api-head{font-family:ui-monospace,monospace}.method{display:inline-block;padding:0 6px;border-radius:4px;font-size:13px;font-weight:700;background:var(--soft)}` +
+	`.method-get{color:var(--success)}.method-post{color:var(--info)}.method-put,.method-patch{color:var(--warning)}.method-delete{color:var(--danger)}.api-spec{font-size:13px;color:var(--muted)}` +
+	`.tasks{list-style:none;padding-left:4px}.pagination{display:flex;justify-content:space-between;gap:16px;margin-top:48px}` +
+	`.pagination a{flex:1;padding:12px 16px;border:1px solid var(--line);border-radius:var(--radius);text-decoration:none}.pagination .next{text-align:right}` +
+	`.pagination small{display:block;color:var(--muted)}.outline{padding:24px 0;font-size:14px}.outline h2{font-size:13px;margin:0 0 8px;color:var(--muted);text-transform:uppercase}` +
+	`.outline a{color:var(--muted);text-decoration:none}.outline .level-2{padding-left:12px}.outline .level-3{padding-left:24px}` +
+	`.site-footer{border-top:1px solid var(--line);padding:16px 24px;color:var(--muted);font-size:14px}` +
+	`@media (max-width:1100px){.layout{grid-template-columns:240px minmax(0,1fr)}.outline{display:none}}` +
+	`@media (max-width:760px){.layout{display:block;padding:0 16px}.nav-toggle{display:block;margin-top:12px}.nav-toggle>summary{cursor:pointer;font-weight:600}` +
+	`.sidebar{display:none;padding:8px 0}.nav-toggle[open]+.sidebar{display:block}.columns{flex-direction:column}.site-header{padding:12px 16px}}`
+
+// darkVars are the colours of the dark theme.
+const darkVars = `:root{--bg:#141517;--fg:#e6e7e9;--muted:#a0a4aa;--line:#2c2e33;--soft:#1e2024;--info:#79a8ff;--warning:#f0b54a;--danger:#ff7b72;--success:#4fd18b}` +
+	`.logo-light{display:none}.logo-dark{display:inline}`
