@@ -30,28 +30,10 @@ func TestOfficialClientEndToEnd(t *testing.T) {
 		testenv.Missing(t, "@gitbook/api (npm; make test-deps installs it: infra/node/install.sh)")
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	const token = "gb_client_e2e_admin_token_0123456789"
-	c := app.Config{DataDir: t.TempDir(), BootstrapToken: token}
-	l, err := local.Open(ctx, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- l.Serve(ctx, ln) }()
-	defer func() {
-		cancel()
-		<-served
-		l.Close()
-	}()
-
-	cmd := exec.CommandContext(ctx, "node", "node/client-e2e.mjs")
-	cmd.Env = append(os.Environ(), "GALLEY_URL=http://"+ln.Addr().String(), "GALLEY_TOKEN="+token, "GITBOOK_API="+entry)
+	base := serveLocal(t, app.Config{BootstrapToken: token})
+	cmd := exec.Command("node", "node/client-e2e.mjs")
+	cmd.Env = append(os.Environ(), "GALLEY_URL="+base, "GALLEY_TOKEN="+token, "GITBOOK_API="+entry)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("client-e2e.mjs failed: %v\n%s", err, out)
@@ -60,4 +42,31 @@ func TestOfficialClientEndToEnd(t *testing.T) {
 		t.Fatalf("client-e2e.mjs did not finish:\n%s", out)
 	}
 	t.Logf("%s", out)
+}
+
+// serveLocal serves local mode with c (its data in a temporary folder) on
+// a loopback port until the test ends, and answers its base URL.
+func serveLocal(t *testing.T, c app.Config) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	c.DataDir = t.TempDir()
+	l, err := local.Open(ctx, c)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		cancel()
+		l.Close()
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- l.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		<-served
+		l.Close()
+	})
+	return "http://" + ln.Addr().String()
 }

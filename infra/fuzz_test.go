@@ -2,7 +2,6 @@ package infra_test
 
 import (
 	"context"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/local"
 	"github.com/galleydocs/galley/shared/testenv"
 )
 
@@ -32,28 +30,9 @@ func TestSchemathesisFindsNoServerErrors(t *testing.T) {
 		testenv.Missing(t, "schemathesis (PyPI; make test-deps installs it: infra/python/install.sh)")
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	const token = "gb_fuzz_admin_token_0123456789abcdef"
-	c := app.Config{DataDir: t.TempDir(), BootstrapToken: token, LogLevel: 8}
-	l, err := local.Open(ctx, c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- l.Serve(ctx, ln) }()
-	defer func() {
-		cancel()
-		<-served
-		l.Close()
-	}()
-
-	base := "http://" + ln.Addr().String()
-	run, stop := context.WithTimeout(ctx, 5*time.Minute)
+	base := serveLocal(t, app.Config{BootstrapToken: token, LogLevel: 8})
+	run, stop := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer stop()
 	report := t.TempDir()
 	cmd := exec.CommandContext(run, bin, "run", base+"/v1/openapi.json",

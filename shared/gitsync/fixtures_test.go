@@ -44,23 +44,17 @@ func (gs *gitServer) fromBundle(t testing.TB, name, bundle string) string {
 func (f *fixture) edit(t *testing.T, spaceID, pageID string, change func(string) string) {
 	t.Helper()
 	repo := content.NewRepo(f.kit.Deps)
-	_, _, err := changerequests.New(f.kit.Deps).LandOnSpace(f.kit.Ctx, spaceID, false,
-		func(ctx context.Context, base model.Revision, ix *content.Index) (model.Revision, []store.Op, error) {
-			p := *ix.Page(pageID)
-			body, err := repo.Document(ctx, spaceID, p.Document)
-			if err != nil {
-				return model.Revision{}, nil, err
-			}
-			if p.Document, err = repo.PutDocument(ctx, spaceID, change(body)); err != nil {
-				return model.Revision{}, nil, err
-			}
-			ix.Put(p)
-			rev, err := repo.NewRevision(ctx, spaceID, content.RevisionEdits, []string{base.ID}, ix)
-			return rev, nil, err
-		})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f.restructure(t, spaceID, func(ix *content.Index) {
+		p := *ix.Page(pageID)
+		body, err := repo.Document(f.kit.Ctx, spaceID, p.Document)
+		if err == nil {
+			p.Document, err = repo.PutDocument(f.kit.Ctx, spaceID, change(body))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.Put(p)
+	})
 }
 
 // relativeLink finds relative links to markdown files left in bodies:

@@ -253,21 +253,7 @@ func (w *writer) block(n content.Node, depth int) {
 
 // fragments are a block's fragments (a table's cells, an expandable's
 // title and body, a caption).
-func fragments(n content.Node) []content.Node {
-	switch c := n["fragments"].(type) {
-	case []content.Node:
-		return c
-	case []any:
-		out := make([]content.Node, 0, len(c))
-		for _, x := range c {
-			if m, ok := x.(content.Node); ok {
-				out = append(out, m)
-			}
-		}
-		return out
-	}
-	return nil
-}
+func fragments(n content.Node) []content.Node { return nodeList(n["fragments"]) }
 
 // listItem writes an item's blocks: the first paragraph after the marker,
 // the rest under it.
@@ -403,8 +389,11 @@ func (w *writer) register(id string) string {
 	return name
 }
 
-func children(n content.Node) []content.Node {
-	switch c := n["nodes"].(type) {
+func children(n content.Node) []content.Node { return nodeList(n["nodes"]) }
+
+// nodeList reads a list of nodes (decoded from JSON, or built).
+func nodeList(v any) []content.Node {
+	switch c := v.(type) {
 	case []content.Node:
 		return c
 	case []any:

@@ -121,6 +121,21 @@ var (
 	_ json.Unmarshaler = (*MoveCollectionBody)(nil)
 )
 
+// target is where a move goes: the parent (nil: the current one; "" the
+// top level) and the position among its children.
+func (m MoveCollectionBody) target() (*string, tree.Position, error) {
+	parent := m.Parent
+	if m.Nulls.Has("parent") {
+		top := ""
+		parent = &top
+	}
+	if parent == nil && m.Position == nil {
+		return nil, tree.Position{}, apperr.Field("body", "give parent, position or both")
+	}
+	pos, err := position(m.Position)
+	return parent, pos, err
+}
+
 // position converts a body's position, naming the field at fault.
 func position(p *CollectionMovePosition) (tree.Position, error) {
 	if p == nil {
@@ -248,16 +263,7 @@ func Register(api *httpapi.API, s *collections.Service) {
 			CollectionID string `path:"collectionId" maxLength:"64"`
 			Body         MoveCollectionBody
 		}) (*collectionOut, error) {
-			b := in.Body
-			parent := b.Parent
-			if b.Nulls.Has("parent") {
-				top := ""
-				parent = &top
-			}
-			if parent == nil && b.Position == nil {
-				return nil, apperr.Field("body", "give parent, position or both")
-			}
-			pos, err := position(b.Position)
+			parent, pos, err := in.Body.target()
 			if err != nil {
 				return nil, err
 			}
@@ -269,16 +275,7 @@ func Register(api *httpapi.API, s *collections.Service) {
 			SpaceID string `path:"spaceId" maxLength:"64"`
 			Body    MoveCollectionBody
 		}) (*struct{ Body spaceshttp.Space }, error) {
-			b := in.Body
-			parent := b.Parent
-			if b.Nulls.Has("parent") {
-				top := ""
-				parent = &top
-			}
-			if parent == nil && b.Position == nil {
-				return nil, apperr.Field("body", "give parent, position or both")
-			}
-			pos, err := position(b.Position)
+			parent, pos, err := in.Body.target()
 			if err != nil {
 				return nil, err
 			}
