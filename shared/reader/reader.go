@@ -83,6 +83,9 @@ type Answer struct {
 	Private bool
 	// NoIndex asks search engines not to index the answer.
 	NoIndex bool
+	// Location, when set, redirects there (301 when Permanent, else 302).
+	Location  string
+	Permanent bool
 }
 
 // Content types of answers.
@@ -139,7 +142,16 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 	if markdown {
 		return s.markdown(st, req)
 	}
-	return s.page(st, req)
+	ans, err := s.page(st, req)
+	if apperr.Is(err, apperr.NotFound) {
+		// An unknown path: the site's redirect of it, if any.
+		if to, permanent, ok, rerr := s.redirect(st, req.Path); rerr != nil {
+			return s.errorPage(st, rerr), rerr
+		} else if ok {
+			return Answer{Location: to, Permanent: permanent, Private: st.query != ""}, nil
+		}
+	}
+	return ans, err
 }
 
 // open reads what every answer of a resolved site needs: the visitor's

@@ -139,3 +139,30 @@ func TestETagAndNotModified(t *testing.T) {
 		t.Errorf("after a rename: %d", res.StatusCode)
 	}
 }
+
+// The site's redirects answer unknown paths: a page of the site space
+// permanently, an external URL with the wildcard's rest temporarily;
+// known pages are never redirected.
+func TestRedirects(t *testing.T) {
+	f := standardSite(t, nil)
+	c := f.as(t)
+	ss := c.Expect(http.StatusOK, "GET", f.sitePth+"/site-spaces", nil).Map(t)["items"].([]any)[0].(map[string]any)["id"].(string)
+	c.Expect(http.StatusCreated, "POST", f.sitePth+"/redirects", map[string]any{"source": "/old-api", "permanent": true,
+		"destination": map[string]any{"kind": "site-page", "siteSpaceId": ss, "pageId": f.pages["api"]}})
+	c.Expect(http.StatusCreated, "POST", f.sitePth+"/redirects", map[string]any{"source": "/ext/*", "captureWildcard": true,
+		"destination": map[string]any{"kind": "external", "url": "https://example.com/x"}})
+	c.Expect(http.StatusCreated, "POST", f.sitePth+"/redirects", map[string]any{"source": "/blocks", "permanent": true,
+		"destination": map[string]any{"kind": "external", "url": "https://example.com/never"}})
+	res := f.get(t, f.base+"/old-api")
+	if res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != f.base+"/reference/api" {
+		t.Errorf("/old-api: %d Location %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	res = f.get(t, f.base+"/ext/a/b")
+	if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "https://example.com/x/a/b" {
+		t.Errorf("/ext/a/b: %d Location %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res := f.get(t, f.base+"/blocks"); res.StatusCode != http.StatusOK {
+		t.Errorf("a page with a redirect of its own path: %d", res.StatusCode)
+	}
+	f.body(t, http.StatusNotFound, f.base+"/nowhere")
+}

@@ -52,6 +52,7 @@ type pageOut struct {
 	CacheControl string `header:"Cache-Control"`
 	Robots       string `header:"X-Robots-Tag"`
 	NoSniff      string `header:"X-Content-Type-Options"`
+	Location     string `header:"Location"`
 	Body         []byte
 }
 
@@ -96,6 +97,12 @@ func answer(ctx context.Context, a reader.Answer, err error) *pageOut {
 	}
 	if a.NotModified {
 		out.Status, out.Body, out.ContentType = http.StatusNotModified, nil, ""
+	}
+	if a.Location != "" {
+		out.Status, out.Location, out.Body, out.ContentType = http.StatusFound, a.Location, nil, ""
+		if a.Permanent {
+			out.Status = http.StatusMovedPermanently
+		}
 	}
 	return out
 }
