@@ -12,7 +12,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -25,9 +24,6 @@ import (
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
-
-// skipKeycloakEnv, set to 1, skips TestKeycloakSignIn, saying so.
-const skipKeycloakEnv = "GALLEY_SKIP_KEYCLOAK"
 
 // syncBuffer collects the service's log lines, written by the server's
 // goroutines.
@@ -142,10 +138,9 @@ func (a *keycloakAdmin) do(want int, method, path string, body any) []byte {
 }
 
 var (
-	htmlForm   = regexp.MustCompile(`(?is)<form\b[^>]*>`)
-	htmlAttr   = regexp.MustCompile(`(?is)\b(action|name|value|id)\s*=\s*"([^"]*)"`)
-	htmlInput  = regexp.MustCompile(`(?is)<input\b[^>]*>`)
-	xmlEncAlgo = regexp.MustCompile(`EncryptionMethod[^>]*Algorithm="([^"]+)"`)
+	htmlForm  = regexp.MustCompile(`(?is)<form\b[^>]*>`)
+	htmlAttr  = regexp.MustCompile(`(?is)\b(action|name|value|id)\s*=\s*"([^"]*)"`)
+	htmlInput = regexp.MustCompile(`(?is)<input\b[^>]*>`)
 )
 
 func attrs(tag string) map[string]string {
@@ -220,9 +215,6 @@ func keycloakLogin(t *testing.T, galleyStart, username, password string) (action
 // API. Then browser-less sign-ins: Galley's start, Keycloak's form, the
 // auto-posted SAMLResponse to Galley's ACS.
 func TestKeycloakSignIn(t *testing.T) {
-	if os.Getenv(skipKeycloakEnv) == "1" {
-		t.Skipf("%s=1: Keycloak's sign-in test is skipped (make test-sso runs it)", skipKeycloakEnv)
-	}
 	kc := testenv.KeycloakFor(t)
 	started := time.Now()
 	defer func() {
@@ -270,7 +262,13 @@ func TestKeycloakSignIn(t *testing.T) {
 	if ca["saml.encrypt"] != "true" {
 		t.Errorf("Keycloak does not encrypt assertions to Galley's metadata: attributes %v", ca)
 	}
-	t.Logf("Keycloak's client from Galley's metadata: attributes %v", ca)
+	settings := map[string]any{}
+	for k, v := range ca {
+		if !strings.HasSuffix(k, ".certificate") {
+			settings[k] = v
+		}
+	}
+	t.Logf("Keycloak's client from Galley's metadata: %v", settings)
 	// The attributes a customer adds with Keycloak's predefined mappers
 	// ("X500 email", "X500 givenName", "X500 surname") and the group list.
 	mapper := func(name, property, attr, friendly string) map[string]any {
@@ -279,7 +277,9 @@ func TestKeycloakSignIn(t *testing.T) {
 				"attribute.nameformat": "URI Reference"}}
 	}
 	client["protocolMappers"] = []map[string]any{
-		mapper("X500 email", "email", "urn:oid:1.2.840.113549.1.9.1", "email"),
+		// The email by the OID of Keycloak's "X500 email" preset, without
+		// its friendly name, as a mapper made by hand may be.
+		mapper("email", "email", "urn:oid:1.2.840.113549.1.9.1", ""),
 		mapper("X500 givenName", "firstName", "urn:oid:2.5.4.42", "givenName"),
 		mapper("X500 surname", "lastName", "urn:oid:2.5.4.4", "surname"),
 		{"name": "groups", "protocol": "saml", "protocolMapper": "saml-group-membership-mapper",
@@ -323,12 +323,27 @@ func TestKeycloakSignIn(t *testing.T) {
 	if !bytes.Contains(raw, []byte("EncryptedAssertion")) {
 		t.Errorf("Keycloak's response holds no EncryptedAssertion: its default encryption is not on")
 	}
-	algos := xmlEncAlgo.FindAllStringSubmatch(string(raw), -1)
-	var names []string
-	for _, a := range algos {
-		names = append(names, a[1])
+	// Keycloak's defaults: AES-256-GCM, the key wrapped with XML
+	// Encryption 1.1's RSA-OAEP.
+	resp := etree.NewDocument()
+	if err := resp.ReadFromBytes(raw); err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("Keycloak encrypts with %v", names)
+	algorithm := func(path string) string {
+		if el := resp.FindElement(path); el != nil {
+			return el.SelectAttrValue("Algorithm", "")
+		}
+		return ""
+	}
+	data, key := algorithm("//EncryptedAssertion/EncryptedData/EncryptionMethod"), algorithm("//EncryptedAssertion//EncryptedKey/EncryptionMethod")
+	digest, mgf := algorithm("//EncryptedAssertion//EncryptedKey/EncryptionMethod/DigestMethod"), algorithm("//EncryptedAssertion//EncryptedKey/EncryptionMethod/MGF")
+	t.Logf("Keycloak encrypts with %s, the key with %s (digest %q, MGF %q)", data, key, digest, mgf)
+	if data != "http://www.w3.org/2009/xmlenc11#aes256-gcm" || key != "http://www.w3.org/2009/xmlenc11#rsa-oaep" {
+		t.Errorf("Keycloak encrypts with %q, the key with %q; want its defaults AES-256-GCM and RSA-OAEP (XML Encryption 1.1)", data, key)
+	}
+	if s := resp.FindElement("/Response/Signature"); s == nil {
+		t.Errorf("Keycloak's response is not signed")
+	}
 	_, page := g.do(http.StatusOK, "POST", action, "", form)
 	tok := tokenOf(t, page)
 
@@ -370,6 +385,22 @@ func TestKeycloakSignIn(t *testing.T) {
 	me = g.json(http.StatusOK, "GET", api+"/v1/user", tokenOf(t, page), nil)
 	if me["id"] != uid || me["displayName"] != "Ada Byron" {
 		t.Errorf("after the change: user %v, displayName %v; want %s, Ada Byron", me["id"], me["displayName"], uid)
+	}
+
+	// With a NameID that is no address (Keycloak's persistent one, forced
+	// on the client), Galley finds the person by the email attribute.
+	var clients []map[string]any
+	if err := json.Unmarshal(admin.do(http.StatusOK, "GET", "/realms/"+realm+"/clients?clientId="+url.QueryEscape(svc["entityID"].(string)), nil), &clients); err != nil || len(clients) != 1 {
+		t.Fatalf("Keycloak's client: %v %v", err, clients)
+	}
+	c := clients[0]
+	c["attributes"].(map[string]any)["saml_force_name_id_format"] = "true"
+	c["attributes"].(map[string]any)["saml_name_id_format"] = "persistent"
+	admin.do(http.StatusNoContent, "PUT", "/realms/"+realm+"/clients/"+c["id"].(string), c)
+	action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
+	_, page = g.do(http.StatusOK, "POST", action, "", form)
+	if me = g.json(http.StatusOK, "GET", api+"/v1/user", tokenOf(t, page), nil); me["id"] != uid || me["email"] != email {
+		t.Errorf("signed in with a persistent NameID as %v (%v), want %s (%s)", me["id"], me["email"], uid, email)
 	}
 
 	// A tampered response is refused, for its signature, and the log says
