@@ -35,11 +35,6 @@ die() {
 	exit 1
 }
 
-for cmd in curl unzip sha1sum sha256sum; do
-	command -v "$cmd" >/dev/null 2>&1 ||
-		die "$cmd not found; install it (Debian: apt-get install curl unzip coreutils)"
-done
-
 # java_major prints the major version of the java in JDK home $1, or nothing.
 java_major() {
 	[[ -x $1/bin/java ]] || return 0
@@ -72,6 +67,11 @@ if [[ -f $dest/.installed && $(cat "$dest/.installed") == "$stamp" && -x $dest/b
 	echo "keycloak: $version already installed in $dest (Java: $jdk)"
 	exit 0
 fi
+
+for cmd in curl unzip sha1sum sha256sum; do
+	command -v "$cmd" >/dev/null 2>&1 ||
+		die "$cmd not found; install it (Debian: apt-get install curl unzip coreutils)"
+done
 
 mkdir -p "$cache"
 tmp=$(mktemp -d "$cache/.keycloak.XXXXXX")

@@ -338,8 +338,8 @@ func TestKeycloakSignIn(t *testing.T) {
 	data, key := algorithm("//EncryptedAssertion/EncryptedData/EncryptionMethod"), algorithm("//EncryptedAssertion//EncryptedKey/EncryptionMethod")
 	digest, mgf := algorithm("//EncryptedAssertion//EncryptedKey/EncryptionMethod/DigestMethod"), algorithm("//EncryptedAssertion//EncryptedKey/EncryptionMethod/MGF")
 	t.Logf("Keycloak encrypts with %s, the key with %s (digest %q, MGF %q)", data, key, digest, mgf)
-	if data != "http://www.w3.org/2009/xmlenc11#aes256-gcm" || key != "http://www.w3.org/2009/xmlenc11#rsa-oaep" {
-		t.Errorf("Keycloak encrypts with %q, the key with %q; want its defaults AES-256-GCM and RSA-OAEP (XML Encryption 1.1)", data, key)
+	if data != "http://www.w3.org/2009/xmlenc11#aes256-gcm" || key != "http://www.w3.org/2009/xmlenc11#rsa-oaep" || digest != "http://www.w3.org/2001/04/xmlenc#sha256" {
+		t.Errorf("Keycloak encrypts with %q, the key with %q (digest %q); want its defaults AES-256-GCM and RSA-OAEP (XML Encryption 1.1) with SHA-256", data, key, digest)
 	}
 	if s := resp.FindElement("/Response/Signature"); s == nil {
 		t.Errorf("Keycloak's response is not signed")
