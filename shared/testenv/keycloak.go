@@ -19,9 +19,9 @@ import (
 	"time"
 )
 
-// keycloakStartTimeout bounds Keycloak's start in dev mode: about 20 s on
-// an idle 2-core machine once installed (infra/keycloak/install.sh builds
-// its dev-mode image), more under load.
+// keycloakStartTimeout bounds Keycloak's start in dev mode: 13 to 16 s on
+// a quiet 2-core machine once installed (infra/keycloak/install.sh builds
+// its dev-mode image), up to about a minute under load.
 const keycloakStartTimeout = 4 * time.Minute
 
 // keycloakStopGrace is how long Keycloak may take to shut down on SIGTERM
