@@ -10,7 +10,8 @@ SHELL := bash
 
 GO ?= go
 # Where make test-deps installs the test components (the Python venv with
-# moto, sam and cfn-lint; DynamoDB Local); shared/testenv reads the same.
+# moto, sam and cfn-lint; DynamoDB Local; Keycloak); shared/testenv reads
+# the same.
 GALLEY_CACHE ?= $(HOME)/.cache/galley
 export GALLEY_CACHE
 VENV := $(GALLEY_CACHE)/venv
@@ -95,6 +96,9 @@ test-deps:
 	@echo "== test-deps: DynamoDB Local: infra/dynamodb-local/install.sh"
 	@test -f infra/dynamodb-local/install.sh || { echo "test-deps: infra/dynamodb-local/install.sh is missing" >&2; exit 1; }
 	bash infra/dynamodb-local/install.sh
+	@echo "== test-deps: Keycloak (SAML identity provider of shared/sso's TestKeycloakSignIn; Java 21+): infra/keycloak/install.sh"
+	@test -f infra/keycloak/install.sh || { echo "test-deps: infra/keycloak/install.sh is missing" >&2; exit 1; }
+	bash infra/keycloak/install.sh
 	@echo "== test-deps: GitBook's API client (@gitbook/api, npm): infra/node/install.sh"
 	@test -f infra/node/install.sh || { echo "test-deps: infra/node/install.sh is missing" >&2; exit 1; }
 	bash infra/node/install.sh
@@ -114,7 +118,7 @@ test: test-deps
 	echo "== test: go test, sam validate --lint and sam build passed"
 
 go-test:
-	@echo "== go test: every package, DynamoDB Local and moto required (GALLEY_REQUIRE_EMULATORS=1)"
+	@echo "== go test: every package, DynamoDB Local, moto and Keycloak required (GALLEY_REQUIRE_EMULATORS=1)"
 	GALLEY_REQUIRE_EMULATORS=1 $(GO) test -p 2 -count=1 ./...
 
 sam-check:

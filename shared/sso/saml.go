@@ -419,9 +419,11 @@ func parse(sp *saml.ServiceProvider, raw []byte, requestID string) (a *saml.Asse
 	return a, nil
 }
 
-// emailAttributes are the attribute names that carry an email address.
+// emailAttributes are the attribute names that carry an email address:
+// LDAP's mail (eduPerson, Shibboleth, ADFS), PKCS #9's emailAddress (what
+// Keycloak's predefined "X500 email" mapper sends), and plain names.
 func emailAttributes() []string {
-	return []string{"urn:oid:0.9.2342.19200300.100.1.3", "email", "mail", "emailaddress",
+	return []string{"urn:oid:0.9.2342.19200300.100.1.3", "urn:oid:1.2.840.113549.1.9.1", "email", "mail", "emailaddress",
 		"http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress"}
 }
 

@@ -21,7 +21,8 @@ import (
 // The encryption algorithms of current identity providers, which the SAML
 // library does not decrypt: Keycloak 26, in its default settings, encrypts
 // assertions with AES-256-GCM and wraps the key with RSA-OAEP (XML
-// Encryption 1.1) using SHA-256 digests. The library keeps its decrypters
+// Encryption 1.1) using SHA-256 digests and MGF1 with SHA-256, both named
+// in the EncryptedKey (seen from Keycloak 26.7.3 by TestKeycloakSignIn). The library keeps its decrypters
 // in a registry of its own (xmlenc.RegisterDecrypter, by algorithm URI),
 // so they are added there once, when the package loads; they replace
 // nothing the library decrypts itself but its xmlenc11#rsa-oaep, which
