@@ -261,3 +261,27 @@ func TestBacklinksReadOnlyTheBodiesTheParentRevisionDidNotHave(t *testing.T) {
 		t.Errorf("backlinks of the next revision: %s; want 4 blob reads and the digest stored", next)
 	}
 }
+
+// A batch's refs resolve in GitBook's blocks too: a content-ref's url and
+// a file block's src name the pages and files of the same batch.
+func TestRefsResolveInBlocks(t *testing.T) {
+	f := setup(t)
+	n := f.create(t, f.editor, "blocks")["number"]
+	refs := f.author(t, f.editor, n,
+		map[string]any{"operation": "insert_files", "files": []any{
+			map[string]any{"ref": "sheet", "name": "sheet.pdf", "contentType": "application/pdf", "base64": base64.StdEncoding.EncodeToString([]byte("%PDF-1.4 x"))},
+		}},
+		insert("other", "", "# Other\n\nThe other page.\n"),
+		insert("main", "", "# Main\n\n{% content-ref url=\"./other.md\" %}\n[Other](./other.md)\n{% endcontent-ref %}\n\n{% file src=\"./sheet\" %}\nThe sheet\n{% endfile %}\n"),
+	)["refs"].(map[string]any)
+	md := f.markdown(t, n, refs["main"].(string))
+	if !strings.Contains(md, `url="/pages/`+refs["other"].(string)+`"`) || !strings.Contains(md, `src="/files/`+refs["sheet"].(string)+`"`) {
+		t.Fatalf("refs in blocks not resolved:\n%s", md)
+	}
+	doc := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(n)+"/content/page/"+refs["main"].(string)+"?format=document", nil).Map(t)
+	nodes := doc["document"].(map[string]any)["nodes"].([]any)
+	ref := nodes[0].(map[string]any)
+	if ref["type"] != "content-ref" || ref["data"].(map[string]any)["ref"].(map[string]any)["page"] != refs["other"] {
+		t.Fatalf("content-ref %v", ref)
+	}
+}

@@ -133,9 +133,11 @@ func (e *Editor) remove(ids []string) {
 	e.Index.Remove(ids...)
 }
 
-// reLinkTarget finds the destinations of markdown links and images:
-// "](target" up to the closing parenthesis, a space or an anchor.
-var reLinkTarget = regexp.MustCompile(`\]\(<?([^)\s>#]+)`)
+// reLinkTarget finds the destinations of markdown links and images
+// ("](target" up to the closing parenthesis, a space or an anchor) and of
+// GitBook blocks' url, src and href attributes ({% content-ref url=… %},
+// {% file src=… %}, <img src=…>).
+var reLinkTarget = regexp.MustCompile(`(?:\]\(<?|\b(?:url|src|href)=")([^)\s>#"]+)`)
 
 // Apply applies changes in order; the first invalid change fails the batch
 // with an Invalid error naming it (changes[i].field). The tree may be left
