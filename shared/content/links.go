@@ -157,6 +157,8 @@ func ResolveLinks(ix *Index, p *Page, links []RawLink, appBase string) []Resolve
 			target, anchor, _ := strings.Cut(href, "#")
 			if t := ix.ByGitPath(path.Join(dir, target)); t != nil && p != nil {
 				r.Kind, r.Target, r.TargetAnchor = "page", t.ID, anchor
+			} else if t := byImportedFile(ix, p, target); t != nil {
+				r.Kind, r.Target, r.TargetAnchor = "page", t.ID, anchor
 			} else {
 				r.Status = LinkBroken
 			}
@@ -164,6 +166,28 @@ func ResolveLinks(ix *Index, p *Page, links []RawLink, appBase string) []Resolve
 		out = append(out, r)
 	}
 	return out
+}
+
+// byImportedFile finds the page a relative link of p reaches when p came
+// from a Git repository: the target resolved against p's file, among the
+// files other pages came from (a file, or a folder's README.md). It walks
+// the tree, so it is asked only for links the slug paths leave broken.
+func byImportedFile(ix *Index, p *Page, target string) *Page {
+	if p == nil || p.Git == nil || p.Git.Path == "" {
+		return nil
+	}
+	want := path.Clean(path.Join(path.Dir(p.Git.Path), target))
+	if strings.HasPrefix(want, "../") {
+		return nil
+	}
+	var found *Page
+	ix.Walk(func(q *Page, _ int) bool {
+		if q.Git != nil && (q.Git.Path == want || q.Git.Path == want+"/README.md") {
+			found = q
+		}
+		return found == nil
+	})
+	return found
 }
 
 // PageExtras are the links a page holds outside its body: its cover

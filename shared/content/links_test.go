@@ -50,3 +50,23 @@ func TestResolveLinksRelativeToThePagesFile(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", out, want)
 	}
 }
+
+// A page imported from Git resolves its relative links against the file
+// it came from, when the slug paths do not reach the target.
+func TestResolveLinksOfAnImportedPage(t *testing.T) {
+	ix := NewIndex(&Tree{Pages: []Page{
+		{ID: "a", Type: TypeDocument, Title: "Intro", Slug: "introduction-2", Pos: "a",
+			Git: &GitBlob{Path: "introduction/getting-started/README.md"}},
+		{ID: "b", Type: TypeDocument, Title: "Desktop", Slug: "desktop", Pos: "b",
+			Git: &GitBlob{Path: "introduction/getting-started/integrations/desktop.md"}},
+		{ID: "c", Type: TypeDocument, Title: "Guide", Slug: "guide", Pos: "c", Git: &GitBlob{Path: "guide/README.md"}},
+	}})
+	got := ResolveLinks(ix, ix.Page("a"), []RawLink{{Href: "integrations/desktop.md"}, {Href: "../../guide/"}, {Href: "missing.md"}}, "")
+	var out []string
+	for _, l := range got {
+		out = append(out, l.Status+" "+l.Target)
+	}
+	if want := []string{"ok b", "ok c", "broken missing.md"}; fmt.Sprint(out) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", out, want)
+	}
+}
