@@ -156,10 +156,13 @@ func follow(t *testing.T, ctx context.Context, sel, suffix, heading string) {
 	}
 }
 
-// visible says whether the element sel is rendered (has a box).
+// visible says whether the element sel is shown: it has a box, and neither
+// it nor an ancestor is hidden (checkVisibility: display, visibility, and
+// the content of a closed <details>, which keeps its boxes but is not
+// rendered).
 func visible(t *testing.T, ctx context.Context, sel string) bool {
 	t.Helper()
-	return eval[bool](t, ctx, fmt.Sprintf(`(function(){var e=document.querySelector(%q);if(!e)throw new Error("no element "+%q);var r=e.getBoundingClientRect();return getComputedStyle(e).visibility!=="hidden"&&r.width>0&&r.height>0})()`, sel, sel))
+	return eval[bool](t, ctx, fmt.Sprintf(`(function(){var e=document.querySelector(%q);if(!e)throw new Error("no element "+%q);var r=e.getBoundingClientRect();return e.checkVisibility({visibilityProperty:true})&&r.width>0&&r.height>0})()`, sel, sel))
 }
 
 // violation is what axe-core reports of a rule a page breaks.
