@@ -370,6 +370,21 @@ func TestBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("task lists", func(t *testing.T) {
+		ctx := b.tab(t)
+		b.open(t, ctx, blocks)
+		// Each task's checkbox is on the line of its text.
+		off := eval[[]float64](t, ctx, `Array.prototype.map.call(document.querySelectorAll(".tasks > li"), li => Math.abs(li.querySelector("input").getBoundingClientRect().bottom - li.querySelector("p").getBoundingClientRect().bottom))`)
+		if len(off) != 2 {
+			t.Fatalf("%d tasks, want 2", len(off))
+		}
+		for i, d := range off {
+			if d > 12 {
+				t.Errorf("task %d: its checkbox is %.0f px off its text's line", i+1, d)
+			}
+		}
+	})
+
 	t.Run("copy button needs JavaScript", func(t *testing.T) {
 		ctx := b.tab(t)
 		b.open(t, ctx, blocks)
