@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -394,6 +395,24 @@ func TestBrowser(t *testing.T) {
 		}
 		if !visible(t, ctx, `button.copy`) {
 			t.Error("with JavaScript, the copy button is hidden")
+		}
+		// It copies the code, without the line numbers.
+		for _, perm := range []string{"clipboard-read", "clipboard-write"} {
+			if _, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+				Permission: &cdpbrowser.PermissionDescriptor{Name: perm}, Setting: cdpbrowser.PermissionSettingGranted, Origin: b.srv.URL,
+			}); err != nil {
+				t.Fatalf("grant %s: %v", perm, err)
+			}
+		}
+		run(t, ctx, "click Copy", chromedp.Click(chromedp.CSS(`figure.code[data-lang="go"] button.copy`), chromedp.NodeVisible))
+		// The label changes when the clipboard has taken the text.
+		label := eval[string](t, ctx, `new Promise(ok => { const b = document.querySelector('figure.code[data-lang="go"] button.copy'); let n = 0; const f = () => b.textContent === "Copied" || ++n > 100 ? ok(b.textContent) : setTimeout(f, 10); f() })`, chromedp.EvalAwaitPromise)
+		if label != "Copied" {
+			t.Errorf("after a click the copy button says %q, want Copied", label)
+		}
+		copied := eval[string](t, ctx, `navigator.clipboard.readText()`, chromedp.EvalAwaitPromise)
+		if want := "package main\n\nfunc main() {}"; copied != want {
+			t.Errorf("copied %q, want %q", copied, want)
 		}
 		// Without JavaScript the button stays hidden: the code is plain text.
 		noJS := b.tab(t)
