@@ -46,7 +46,6 @@ type browser struct {
 	ctx context.Context // the browser's context: a tab per chromedp.NewContext
 	axe string          // axe.min.js
 	srv *httptest.Server
-	f   *fixture
 }
 
 // startBrowser starts Chromium, or stops t through testenv.Missing when it
@@ -305,7 +304,6 @@ func browserSite(t *testing.T) (f *fixture, first, second string) {
 func TestBrowser(t *testing.T) {
 	b := startBrowser(t)
 	f, first, second := browserSite(t)
-	b.f = f
 	b.srv = httptest.NewServer(f.h)
 	t.Cleanup(b.srv.Close)
 	blocks := f.base + "/" + first + "/blocks"
