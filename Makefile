@@ -99,10 +99,10 @@ test-deps:
 	@echo "== test-deps: Keycloak (SAML identity provider of shared/sso's TestKeycloakSignIn; Java 21+): infra/keycloak/install.sh"
 	@test -f infra/keycloak/install.sh || { echo "test-deps: infra/keycloak/install.sh is missing" >&2; exit 1; }
 	bash infra/keycloak/install.sh
-	@echo "== test-deps: GitBook's API client (@gitbook/api, npm): infra/node/install.sh"
+	@echo "== test-deps: npm packages (@gitbook/api, axe-core): infra/node/install.sh"
 	@test -f infra/node/install.sh || { echo "test-deps: infra/node/install.sh is missing" >&2; exit 1; }
 	bash infra/node/install.sh
-	@echo "== test-deps: Debian packages (poppler-utils, jq, curl): infra/debian/install.sh"
+	@echo "== test-deps: Debian packages (poppler-utils, jq, curl, chromium, fonts-dejavu-core): infra/debian/install.sh"
 	@test -f infra/debian/install.sh || { echo "test-deps: infra/debian/install.sh is missing" >&2; exit 1; }
 	bash infra/debian/install.sh
 

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests use: poppler-utils (pdftotext,
 # which reads back the PDFs Galley makes), and curl and jq (the README's
-# walk-through, which infra/readme_test.go runs as pasted). Idempotent:
-# nothing is done when the tools are already on PATH.
+# walk-through, which infra/readme_test.go runs as pasted), chromium (the
+# headless browser of the reader's browser tests,
+# shared/reader/readerhttp/browser_test.go, at /usr/bin/chromium) and
+# fonts-dejavu-core (glyphs for its pages and screenshots). Idempotent:
+# nothing is done when the tools and files are already there.
 set -euo pipefail
 
 die() {
@@ -11,10 +14,15 @@ die() {
 }
 
 # command -> the package that provides it
-declare -A packages=([pdftotext]=poppler-utils [jq]=jq [curl]=curl)
+declare -A packages=([pdftotext]=poppler-utils [jq]=jq [curl]=curl [chromium]=chromium)
+# file -> the package that provides it
+declare -A files=([/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf]=fonts-dejavu-core)
 missing=()
 for cmd in "${!packages[@]}"; do
 	command -v "$cmd" >/dev/null 2>&1 || missing+=("${packages[$cmd]}")
+done
+for file in "${!files[@]}"; do
+	[[ -f "$file" ]] || missing+=("${files[$file]}")
 done
 if [[ ${#missing[@]} -eq 0 ]]; then
 	exit 0
@@ -37,4 +45,7 @@ if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}"; then
 fi
 for cmd in "${!packages[@]}"; do
 	command -v "$cmd" >/dev/null 2>&1 || die "${packages[$cmd]} is installed but $cmd is not on PATH"
+done
+for file in "${!files[@]}"; do
+	[[ -f "$file" ]] || die "${files[$file]} is installed but $file is missing"
 done

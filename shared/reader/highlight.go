@@ -2,6 +2,7 @@ package reader
 
 import (
 	"html/template"
+	"regexp"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
@@ -32,8 +33,32 @@ func newHighlighter() (*highlighter, error) {
 	if err := h.plain.WriteCSS(&b, styles.Get("github-dark")); err != nil {
 		return nil, err
 	}
-	h.dark = minifyCSS(b.String())
+	// The dark rules come after the light ones (the system theme has both),
+	// and a dark style leaves out what equals its text or background: a
+	// light rule it does not override would stay (dark grey text on the
+	// dark background). The light style's token colours are unset first.
+	h.dark = unsetTokens(h.light) + minifyCSS(b.String())
 	return h, nil
+}
+
+// reChromaClass finds the token classes a chroma style sheet styles.
+var reChromaClass = regexp.MustCompile(`\.chroma \.([A-Za-z0-9_-]+) *\{`)
+
+// unsetTokens returns a rule unsetting the colours and font styles that
+// the chroma style sheet css sets on its token classes.
+func unsetTokens(css string) string {
+	var sels []string
+	seen := map[string]bool{}
+	for _, m := range reChromaClass.FindAllStringSubmatch(css, -1) {
+		if !seen[m[1]] {
+			seen[m[1]] = true
+			sels = append(sels, ".chroma ."+m[1])
+		}
+	}
+	if len(sels) == 0 {
+		return ""
+	}
+	return strings.Join(sels, ",") + "{color:unset;background-color:unset;font-weight:unset;font-style:unset;text-decoration:unset}"
 }
 
 // minifyCSS drops chroma's comments and line breaks.

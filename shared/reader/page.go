@@ -183,13 +183,17 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	if !reColor.MatchString(dark) {
 		dark = light
 	}
+	// --primary is the site's colour as chosen (borders); --primary-text
+	// the same, made readable as text on the theme's backgrounds.
+	lightPrimary := ":root{--primary:" + light + ";--primary-text:" + readable(light, false) + "}"
+	darkPrimary := ":root{--primary:" + dark + ";--primary-text:" + readable(dark, true) + "}"
 	switch theme {
 	case "light":
-		d.Vars = ":root{--primary:" + light + "}"
+		d.Vars = lightPrimary
 	case "dark":
-		d.Vars = ":root{--primary:" + dark + "}"
+		d.Vars = darkPrimary
 	default:
-		d.Vars = ":root{--primary:" + light + "}@media (prefers-color-scheme: dark){:root{--primary:" + dark + "}}"
+		d.Vars = lightPrimary + "@media (prefers-color-scheme: dark){" + darkPrimary + "}"
 	}
 	d.Logo, d.LogoDark = setting(c, "header.logo.light"), setting(c, "header.logo.dark")
 	if d.LogoDark == d.Logo {

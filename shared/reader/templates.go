@@ -75,19 +75,19 @@ const pageTemplate = `<!doctype html>
 </html>
 {{define "tree"}}<ul>{{range .}}<li{{if .Group}} class="group"{{end}}>{{if .Group}}<span class="group-title">{{.Title}}</span>{{else}}<a href="{{.Href}}"{{if .Current}} aria-current="page"{{end}}>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.Title}}</a>{{end}}{{if .Children}}{{template "tree" .Children}}{{end}}</li>{{end}}</ul>{{end}}`
 
-const baseCSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5f6368;--line:#e3e5e8;--soft:#f6f7f9;--radius:8px;` +
+const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f;--muted:#5f6368;--line:#e3e5e8;--soft:` + lightSoft + `;--radius:8px;` +
 	`--info:#2b6cb0;--warning:#8a5a00;--danger:#c0262d;--success:#137a3f}` +
 	`*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}` +
-	`a{color:var(--primary)}a:focus-visible,summary:focus-visible,label:focus-visible{outline:2px solid var(--primary);outline-offset:2px}` +
+	`a{color:var(--primary-text)}a:focus-visible,summary:focus-visible,label:focus-visible{outline:2px solid var(--primary-text);outline-offset:2px}` +
 	`.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:var(--bg);padding:4px 8px;z-index:9}` +
 	`.site-header{display:flex;flex-wrap:wrap;align-items:center;gap:16px;padding:12px 24px;border-bottom:1px solid var(--line)}` +
 	`.brand{display:flex;align-items:center;gap:8px;font-weight:600;color:var(--fg);text-decoration:none}.logo{height:28px;width:auto}.logo-dark{display:none}` +
 	`.sections ul,.menu ul,.sidebar ul,.outline ul,.breadcrumbs ol{list-style:none;margin:0;padding:0}` +
-	`.sections>ul{display:flex;flex-wrap:wrap;gap:4px 16px}.sections a{color:var(--muted);text-decoration:none}.sections a[aria-current]{color:var(--primary);font-weight:600}` +
+	`.sections>ul{display:flex;flex-wrap:wrap;gap:4px 16px}.sections a{color:var(--muted);text-decoration:none}.sections a[aria-current]{color:var(--primary-text);font-weight:600}` +
 	`.menu{position:relative}.menu summary{cursor:pointer;color:var(--muted)}.menu ul{position:absolute;z-index:5;background:var(--bg);border:1px solid var(--line);border-radius:var(--radius);padding:6px 10px;min-width:160px}` +
 	`.variants{margin-left:auto}.layout{display:grid;grid-template-columns:260px minmax(0,1fr) 220px;gap:32px;max-width:1400px;margin:0 auto;padding:0 24px}` +
 	`.sidebar{padding:24px 0;font-size:15px}.sidebar ul ul{padding-left:14px}.sidebar a{display:block;padding:3px 8px;border-radius:6px;color:var(--fg);text-decoration:none}` +
-	`.sidebar a:hover{background:var(--soft)}.sidebar a[aria-current]{color:var(--primary);background:var(--soft);font-weight:600}` +
+	`.sidebar a:hover{background:var(--soft)}.sidebar a[aria-current]{color:var(--primary-text);background:var(--soft);font-weight:600}` +
 	`.group-title{display:block;margin-top:16px;padding:3px 8px;font-size:12px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}` +
 	`.nav-toggle{display:none}main{min-width:0;padding:24px 0 48px}` +
 	`.breadcrumbs ol{display:flex;flex-wrap:wrap;gap:6px;font-size:14px;color:var(--muted)}.breadcrumbs li+li::before{content:"›";margin-right:6px}` +
@@ -104,7 +104,7 @@ const baseCSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5
 	`.hint-danger{border-color:var(--danger)}.hint-danger .hint-label{color:var(--danger)}.hint-success{border-color:var(--success)}.hint-success .hint-label{color:var(--success)}` +
 	`.tabs{display:flex;flex-wrap:wrap;margin:1em 0;border:1px solid var(--line);border-radius:var(--radius)}` +
 	`.tabs>input{position:absolute;opacity:0;width:1px;height:1px}.tabs>label{padding:8px 14px;cursor:pointer;color:var(--muted);border-bottom:2px solid transparent}` +
-	`.tabs>input:checked+label{color:var(--fg);border-bottom-color:var(--primary);font-weight:600}.tabs>input:focus-visible+label{outline:2px solid var(--primary)}` +
+	`.tabs>input:checked+label{color:var(--fg);border-bottom-color:var(--primary);font-weight:600}.tabs>input:focus-visible+label{outline:2px solid var(--primary-text)}` +
 	`.tab-panel{order:1;display:none;width:100%;padding:4px 14px;border-top:1px solid var(--line)}.tabs>input:checked+label+.tab-panel{display:block}` +
 	`details.expandable{margin:1em 0;border:1px solid var(--line);border-radius:var(--radius);padding:8px 14px}details.expandable>summary{cursor:pointer;font-weight:600}` +
 	`.table{overflow-x:auto;margin:1em 0}table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:6px 10px;vertical-align:top}th{background:var(--soft);text-align:left}td>p{margin:0}` +
@@ -112,11 +112,11 @@ const baseCSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5
 	`.card a{text-decoration:none;color:inherit;display:block}.card-title{display:block;font-weight:600}.card-url{display:block;font-size:13px;color:var(--muted);overflow-wrap:anywhere}` +
 	`.caption{font-size:14px;color:var(--muted)}.file .card-title::before{content:"⤓ "}` +
 	`.math{margin:1em 0;text-align:center}.stepper{counter-reset:step;list-style:none;padding-left:0}.step{counter-increment:step;position:relative;padding-left:44px;margin:1em 0}` +
-	`.step::before{content:counter(step);position:absolute;left:0;top:0;width:28px;height:28px;border-radius:50%;background:var(--primary);color:#fff;text-align:center;line-height:28px;font-size:14px}` +
+	`.step::before{content:counter(step);position:absolute;left:0;top:0;width:28px;height:28px;border-radius:50%;background:var(--primary-text);color:var(--bg);text-align:center;line-height:28px;font-size:14px}` +
 	`.columns{display:flex;gap:24px}.column{flex:1 1 0;min-width:0}` +
 	`.api-head{font-family:ui-monospace,monospace}.method{display:inline-block;padding:0 6px;border-radius:4px;font-size:13px;font-weight:700;background:var(--soft)}` +
 	`.method-get{color:var(--success)}.method-post{color:var(--info)}.method-put,.method-patch{color:var(--warning)}.method-delete{color:var(--danger)}.api-spec{font-size:13px;color:var(--muted)}` +
-	`.tasks{list-style:none;padding-left:4px}.pagination{display:flex;justify-content:space-between;gap:16px;margin-top:48px}` +
+	`.tasks{list-style:none;padding-left:4px}.tasks>li{display:flex;gap:8px;align-items:baseline}.tasks>li>p{margin:.2em 0}.pagination{display:flex;justify-content:space-between;gap:16px;margin-top:48px}` +
 	`.pagination a{flex:1;padding:12px 16px;border:1px solid var(--line);border-radius:var(--radius);text-decoration:none}.pagination .next{text-align:right}` +
 	`.pagination small{display:block;color:var(--muted)}.outline{padding:24px 0;font-size:14px}.outline h2{font-size:13px;margin:0 0 8px;color:var(--muted);text-transform:uppercase}` +
 	`.outline a{color:var(--muted);text-decoration:none}.outline .level-2{padding-left:12px}.outline .level-3{padding-left:24px}` +
@@ -126,5 +126,5 @@ const baseCSS = `:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5
 	`.sidebar{display:none;padding:8px 0}.nav-toggle[open]+.sidebar{display:block}.columns{flex-direction:column}.site-header{padding:12px 16px}}`
 
 // darkVars are the colours of the dark theme.
-const darkVars = `:root{--bg:#141517;--fg:#e6e7e9;--muted:#a0a4aa;--line:#2c2e33;--soft:#1e2024;--info:#79a8ff;--warning:#f0b54a;--danger:#ff7b72;--success:#4fd18b}` +
+const darkVars = `:root{--bg:` + darkBg + `;--fg:#e6e7e9;--muted:#a0a4aa;--line:#2c2e33;--soft:` + darkSoft + `;--info:#79a8ff;--warning:#f0b54a;--danger:#ff7b72;--success:#4fd18b}` +
 	`.logo-light{display:none}.logo-dark{display:inline}`
