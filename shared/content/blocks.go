@@ -25,7 +25,22 @@ var (
 	reTableSep = regexp.MustCompile(`^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$`)
 	reHTMLRow  = regexp.MustCompile(`(?s)<tr[^>]*>(.*?)</tr>`)
 	reHTMLCell = regexp.MustCompile(`(?s)<t([hd])[^>]*>(.*?)</t[hd]>`)
+	reInlineA  = regexp.MustCompile(`(?s)<a\s[^>]*href="([^"]*)"[^>]*>(.*?)</a>`)
+	reAnyTag   = regexp.MustCompile(`</?[A-Za-z][^>]*>`)
 )
+
+// htmlInline turns the inline HTML GitBook writes in captions and table
+// cells (<strong>, <em>, <code>, <a href>) into markdown; other tags go,
+// their text stays.
+func htmlInline(s string) string {
+	if !strings.Contains(s, "<") {
+		return s
+	}
+	s = strings.NewReplacer("<strong>", "**", "</strong>", "**", "<b>", "**", "</b>", "**",
+		"<em>", "*", "</em>", "*", "<i>", "*", "</i>", "*", "<code>", "`", "</code>", "`", "<br>", " ", "<br/>", " ").Replace(s)
+	s = reInlineA.ReplaceAllString(s, "[$2]($1)")
+	return reAnyTag.ReplaceAllString(s, "")
+}
 
 // blockTags are the {% %} tags that open (or close, with "end") a block.
 func blockTag(name string) bool {
@@ -551,11 +566,11 @@ func htmlParas(s string) []string {
 		if strings.TrimSpace(s) == "" {
 			return nil
 		}
-		return []string{strings.TrimSpace(s)}
+		return []string{htmlInline(strings.TrimSpace(s))}
 	}
 	var out []string
 	for _, p := range ps {
-		out = append(out, strings.TrimSpace(p[1]))
+		out = append(out, htmlInline(strings.TrimSpace(p[1])))
 	}
 	return out
 }
