@@ -8,36 +8,40 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
-	"github.com/alecthomas/chroma/v2/styles"
 )
 
 // highlighter colours code with chroma: HTML with classes, and the CSS of
 // a light and a dark style (made once, in New).
+//
+// The two style sheets (chroma's "github" and "github-dark") are kept
+// written out in highlight_css.go, which a test keeps in step with chroma:
+// chroma's styles package parses every style it has when a process starts
+// (about 5 ms of a Lambda function's start), for two sheets that never
+// change. With classes, chroma's formatter reads no colour from the style
+// it is given.
 type highlighter struct {
 	plain, numbered *chromahtml.Formatter
+	style           *chroma.Style
 	light, dark     string // CSS
 }
 
 func newHighlighter() (*highlighter, error) {
 	opts := []chromahtml.Option{chromahtml.WithClasses(true), chromahtml.PreventSurroundingPre(false)}
+	style, err := chroma.NewStyle("galley", chroma.StyleEntries{chroma.Background: "bg:#ffffff"})
+	if err != nil {
+		return nil, err
+	}
 	h := &highlighter{
 		plain:    chromahtml.New(opts...),
 		numbered: chromahtml.New(append(opts, chromahtml.WithLineNumbers(true))...),
-	}
-	var b strings.Builder
-	if err := h.plain.WriteCSS(&b, styles.Get("github")); err != nil {
-		return nil, err
-	}
-	h.light = minifyCSS(b.String())
-	b.Reset()
-	if err := h.plain.WriteCSS(&b, styles.Get("github-dark")); err != nil {
-		return nil, err
+		style:    style,
+		light:    lightTokensCSS,
 	}
 	// The dark rules come after the light ones (the system theme has both),
 	// and a dark style leaves out what equals its text or background: a
 	// light rule it does not override would stay (dark grey text on the
 	// dark background). The light style's token colours are unset first.
-	h.dark = unsetTokens(h.light) + minifyCSS(b.String())
+	h.dark = unsetTokens(h.light) + darkTokensCSS
 	return h, nil
 }
 
@@ -90,7 +94,7 @@ func (h *highlighter) code(syntax, code string, lineNumbers bool) template.HTML 
 	it, err := lexer.Tokenise(nil, code)
 	var b strings.Builder
 	if err == nil {
-		err = f.Format(&b, styles.Get("github"), it)
+		err = f.Format(&b, h.style, it)
 	}
 	if err != nil {
 		return template.HTML("<pre class=\"chroma\"><code>" + template.HTMLEscapeString(code) + "</code></pre>")
