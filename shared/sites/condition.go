@@ -44,8 +44,6 @@ type condNode interface {
 // undefined is the value of a missing claim.
 type undefined struct{}
 
-
-
 type (
 	literalNode struct{ v any }
 	pathNode    struct{ parts []string }
