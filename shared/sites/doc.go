@@ -227,8 +227,11 @@
 // condition holds (anonymous visitors have no claims, so a condition on a
 // claim hides on public sites), groups still holding a section, and
 // makes a level's first visible item its default when the default is
-// hidden; the site token it issues names only the spaces left. The API's
-// own views (structure, lists) are the members' and show every item.
+// hidden; the site token it issues names only the spaces left, so no
+// content read reaches a hidden space. Not yet: getSiteStructure and the
+// customization read with a visitor's site token are not filtered (the
+// token carries no claims), so they still name hidden sections and site
+// spaces; conditions on pages and header links are not evaluated.
 //
 // # Search and structure
 //
