@@ -147,6 +147,7 @@ func Design() []Entity {
 			{"List an organization's sites (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SITES"},
 		}},
 		{Name: "Site adaptive schema", PK: "SITE#<siteId>", SK: "ADAPTIVE_SCHEMA", Patterns: []Pattern{{"Get a site's adaptive schema", "table", "PK = SITE#<siteId> AND SK = ADAPTIVE_SCHEMA"}}},
+		{Name: "Site publishing auth", PK: "SITE#<siteId>", SK: "PUBLISHING_AUTH", Patterns: []Pattern{{"Get a site's visitor-auth private key and fallback URL (resolving a visitor-auth site's URL; getSitePublishingAuthById)", "table", "PK = SITE#<siteId> AND SK = PUBLISHING_AUTH"}}},
 		{Name: "Site customization", PK: "SITE#<siteId>", SK: "CUSTOMIZATION", Patterns: []Pattern{{"Get a site's customization and its site spaces' overrides (with the site, in one batch, for the published view)", "table", "PK = SITE#<siteId> AND SK = CUSTOMIZATION"}}},
 		{Name: "Site redirect", PK: "SITE#<siteId>", SK: "REDIRECT#<state>#<kind>#<source>", Patterns: []Pattern{
 			{"Find the redirect of an exact source path", "table", "PK = SITE#<siteId> AND SK = REDIRECT#live#E#<source>"},

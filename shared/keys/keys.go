@@ -362,6 +362,10 @@ func OrgSites(orgID string) string { return "ORG#" + orgID + "#SITES" }
 // SiteAdaptiveSchema is a site's adaptive content schema.
 func SiteAdaptiveSchema(siteID string) Key { return Key{SitePartition(siteID), "ADAPTIVE_SCHEMA"} }
 
+// SitePublishingAuth is a site's publishing auth: the private key that
+// signs its visitor tokens, and its fallback URL.
+func SitePublishingAuth(siteID string) Key { return Key{SitePartition(siteID), "PUBLISHING_AUTH"} }
+
 // SiteCustomization is a site's customization settings with the overrides
 // of its site spaces (one item: the published view reads it with the site).
 func SiteCustomization(siteID string) Key { return Key{SitePartition(siteID), "CUSTOMIZATION"} }

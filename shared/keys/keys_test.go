@@ -68,6 +68,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Site adaptive schema"] = SiteAdaptiveSchema("si1")
 	primary["Site basename reservation"] = SiteBasename("o1", "docs")
 	primary["Site customization"] = SiteCustomization("si1")
+	primary["Site publishing auth"] = SitePublishingAuth("si1")
 	primary["Site origin reservation"] = SiteOrigin("docs.example.com/help")
 	primary["Site redirect"] = SiteRedirect("si1", "live", "E", "/old")
 	primary["Site redirect id"] = SiteRedirectID("si1", "rd1")

@@ -33,7 +33,7 @@ func Owners() map[string]string {
 		"changerequests": {"ChangeRequest", "ChangeRequestNumber", "ChangeRequestByStatus", "SpaceChangeRequests", "ChangeRequestContributor", "ContributorByStatus", "ContributorChangeRequests",
 			"ChangeRequestReview", "ReviewPrefix", "ReviewRequest", "ReviewRequestPrefix"},
 		"comments":     {"CommentPrefix", "CommentThread", "Comment", "CommentByStatus", "CommentsOfStatus", "CommentByPage", "CommentsOnPage", "CommentReply", "ReplyPrefix"},
-		"sites":        {"Site", "SitePartition", "SiteInOrg", "OrgSites", "SiteAdaptiveSchema", "SiteBasename", "SiteCustomization", "SiteRedirectPrefix", "SiteRedirect", "SiteRedirectID", "SiteOrigin"},
+		"sites":        {"Site", "SitePartition", "SiteInOrg", "OrgSites", "SiteAdaptiveSchema", "SiteBasename", "SiteCustomization", "SitePublishingAuth", "SiteRedirectPrefix", "SiteRedirect", "SiteRedirectID", "SiteOrigin"},
 		"openapispecs": {"OpenAPISpecPrefix", "OpenAPISpec", "OpenAPIVersionPrefix", "OpenAPIVersions", "OpenAPIVersion"},
 		"gitsync":      {"GitSync"},
 	} {
@@ -59,7 +59,7 @@ func EntityOwners() map[string]string {
 		"Change request review": "changerequests", "Review request": "changerequests",
 		"Space comment": "comments", "Space comment reply": "comments", "Change request comment": "comments", "Change request comment reply": "comments",
 		"Site": "sites", "Site adaptive schema": "sites", "Site basename reservation": "sites",
-		"Site customization": "sites", "Site origin reservation": "sites", "Site redirect": "sites", "Site redirect id": "sites",
+		"Site customization": "sites", "Site origin reservation": "sites", "Site publishing auth": "sites", "Site redirect": "sites", "Site redirect id": "sites",
 		"OpenAPI spec": "openapispecs", "OpenAPI spec version": "openapispecs",
 		"Git sync state": "gitsync",
 	}

@@ -300,6 +300,8 @@ func (s *Service) errorPage(st *site, err error) Answer {
 	case apperr.NotFound:
 	case apperr.Invalid:
 		title, msg = "Bad request", "This address is not valid."
+	case apperr.Unauthorized:
+		title, msg = "Sign in required", "This site is for authenticated visitors. Open it from the link your sign-in gives you."
 	default:
 		title, msg = "Something went wrong", "The page could not be shown. Please try again."
 	}

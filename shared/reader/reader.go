@@ -10,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/url"
@@ -67,6 +68,13 @@ type Request struct {
 	// Path is the URL's escaped path, from /sites/ on.
 	Path     string
 	ShareKey string
+	// VisitorToken is a visitor-auth site's visitor token given in the URL
+	// (jwt_token): once accepted, the answer asks to keep it
+	// (Answer.KeepVisitorToken). KeptVisitorToken is the one kept (used
+	// when the URL gives none).
+	VisitorToken, KeptVisitorToken string
+	// Unsigned are the URL's unsigned claims (visitor.<name>=<value>).
+	Unsigned map[string]string
 	// IfNoneMatch is the validators the visitor holds.
 	IfNoneMatch string
 }
@@ -86,6 +94,12 @@ type Answer struct {
 	// Location, when set, redirects there (301 when Permanent, else 302).
 	Location  string
 	Permanent bool
+	// NoStore answers are not cached at all.
+	NoStore bool
+	// KeepVisitorToken, when set, is the visitor token to keep for the
+	// site's URLs (those under VisitorTokenPath): the visitor gave it in
+	// the URL and it opened the site.
+	KeepVisitorToken, VisitorTokenPath string
 }
 
 // Content types of answers.
@@ -122,14 +136,40 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 	if req.ShareKey != "" {
 		raw += "?shareKey=" + url.QueryEscape(req.ShareKey)
 	}
-	res, err := s.sites.ResolveURL(ctx, raw, req.AppURL)
+	vis := sites.Visitor{Token: req.VisitorToken, Unsigned: req.Unsigned}
+	if vis.Token == "" {
+		vis.Token = req.KeptVisitorToken
+	}
+	res, err := s.sites.ResolveURL(ctx, raw, req.AppURL, vis)
+	var vae *sites.VisitorAuthError
+	if errors.As(err, &vae) && vae.FallbackURL != "" {
+		// A visitor-auth site sends visitors without a valid token to its
+		// fallback URL (its sign-in).
+		return Answer{Location: vae.FallbackURL, NoStore: true}, nil
+	}
 	if err != nil {
-		return s.errorPage(nil, err), err
+		a := s.errorPage(nil, err)
+		a.NoStore = true
+		return a, err
 	}
 	st, err := s.open(ctx, res, req.AppURL)
 	if err != nil {
 		return s.errorPage(nil, err), err
 	}
+	ans, err := s.serveResolved(st, req, path, markdown)
+	if req.VisitorToken != "" && res.VisitorToken == req.VisitorToken {
+		ans.KeepVisitorToken = res.VisitorToken
+		ans.VisitorTokenPath = strings.TrimSuffix(res.SiteBasePath, "/")
+		if ans.VisitorTokenPath == "" {
+			ans.VisitorTokenPath = "/"
+		}
+	}
+	return ans, err
+}
+
+// serveResolved answers a request of a resolved site.
+func (s *Service) serveResolved(st *site, req Request, path string, markdown bool) (Answer, error) {
+	res := st.res
 	atRoot := res.BasePath == res.SiteBasePath
 	switch {
 	case atRoot && !markdown && res.Pathname == "sitemap.xml":
@@ -148,7 +188,7 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 		if to, permanent, ok, rerr := s.redirect(st, req.Path); rerr != nil {
 			return s.errorPage(st, rerr), rerr
 		} else if ok {
-			return Answer{Location: to, Permanent: permanent, Private: st.query != ""}, nil
+			return Answer{Location: to, Permanent: permanent, Private: st.private()}, nil
 		}
 	}
 	return ans, err
@@ -246,7 +286,7 @@ func matches(ifNoneMatch, etag string) bool {
 
 // answer completes an answer for a resolved site.
 func (s *Service) answer(st *site, req Request, what, contentType string, body func() ([]byte, error)) (Answer, error) {
-	a := Answer{ContentType: contentType, ETag: s.etag(st, what), Private: st.res.View.Site.Visibility == "share-link",
+	a := Answer{ContentType: contentType, ETag: s.etag(st, what), Private: st.private(),
 		NoIndex: st.res.View.Site.Visibility != "public"}
 	if matches(req.IfNoneMatch, a.ETag) {
 		a.NotModified = true
@@ -258,6 +298,13 @@ func (s *Service) answer(st *site, req Request, what, contentType string, body f
 	}
 	a.Body = b
 	return a, nil
+}
+
+// private tells whether the site's answers are the visitor's own (cached
+// by the visitor only): share-link and visitor-auth sites.
+func (st *site) private() bool {
+	v := st.res.View.Site.Visibility
+	return v == "share-link" || v == "visitor-auth"
 }
 
 // notFound is the error of a path naming no page.

@@ -171,9 +171,12 @@
 // getSiteRedirectBySource and shows its own 404). No page id is resolved
 // (PublishedSiteContent has no field for it, and pages are the content
 // family's). An unknown site, an unpublished one, a share-link site without
-// an active key in the URL's shareKey, and a visitor-auth site (Galley has
-// no visitor authentication) are 404 in the error shape; a wrong key on a
-// site that needs none is ignored. basePath and siteBasePath are paths with
+// an active key in the URL's shareKey are 404 in the error shape; a
+// visitor-auth site without a valid visitor token is 401 (see "Visitor
+// authentication"); a wrong key on a site that needs none is ignored.
+// Sections and site spaces whose condition fails for the visitor are left
+// out first (see "Adaptive conditions"), so a hidden section's path is
+// read as a page path of the default section. basePath and siteBasePath are paths with
 // a trailing slash; canonicalUrl is the published URL (with the section's
 // path, as published URLs name it) and the pathname; complete is true.
 //
@@ -188,6 +191,47 @@
 // content reads of a space), and the services that serve those reads check
 // that the site is the token's (and still published) and the space one of
 // the token's (spaces.Get), else 404.
+//
+// # Visitor authentication
+//
+// A site's publishing auth (getSitePublishingAuthById,
+// updateSitePublishingAuthById, regenerateSitePublishingAuthById; the
+// site's administrators only: opAdmin, so lower roles 403 and outsiders
+// 404) is one record of the site's partition (keys.SitePublishingAuth):
+// the private key, 32 random bytes base64url, made on the first read or
+// when Update leaves the site visitor-auth, and the fallback URL. It is
+// deleted with the site's partition. Regenerating replaces the key.
+//
+// ResolveURL of a visitor-auth site needs a visitor token: the URL's
+// jwt_token, else Visitor.Token (the API's visitorAuthToken or
+// visitor.jwtToken; the reader's cookie). VerifyVisitorToken accepts a JWT
+// whose header's alg is HS256, whose HMAC-SHA256 signature keyed by the
+// private key's text matches, and whose payload has a numeric exp after
+// now (and nbf, when present, not after now). Refusals are a
+// *VisitorAuthError (Unauthorized) carrying the fallback URL, which the
+// reader follows. The payload is the visitor's claims, but for
+// "unsigned": the unsigned claims are the URL's visitor.<name> parameters
+// (and Visitor.Unsigned) whose names the adaptive schema declares under
+// unsigned, converted to their declared type; on any site.
+//
+// # Adaptive conditions
+//
+// A section's or site space's condition is an expression on the visitor's
+// claims, read by a small parser (condition.go; nothing is executed):
+// visitor.claims.<path> compared with ===, !==, == or != against true,
+// false, null, strings and numbers; &&, ||, !, parentheses; a bare operand
+// is truthy as in JavaScript; a missing claim is undefined (=== null is
+// false, == null true). Unknown syntax makes the condition false for every
+// visitor; UpdateSection and UpdateSiteSpace refuse to store it (400,
+// field condition). ResolveURL keeps the sections and site spaces whose
+// condition holds (anonymous visitors have no claims, so a condition on a
+// claim hides on public sites), groups still holding a section, and
+// makes a level's first visible item its default when the default is
+// hidden; the site token it issues names only the spaces left, so no
+// content read reaches a hidden space. Not yet: getSiteStructure and the
+// customization read with a visitor's site token are not filtered (the
+// token carries no claims), so they still name hidden sections and site
+// spaces; conditions on pages and header links are not evaluated.
 //
 // # Search and structure
 //

@@ -38,12 +38,18 @@ type SectionChange struct {
 }
 
 // UpdateSection changes a section. Its path stays unique among the site's
-// sections (Conflict otherwise).
+// sections (Conflict otherwise); its condition must parse (ParseCondition;
+// a field error otherwise).
 func (s *Service) UpdateSection(ctx context.Context, orgID, siteID, sectionID string, ch SectionChange) (model.Site, model.Role, error) {
 	return s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
 		sec, err := st.section(sectionID)
 		if err != nil {
 			return nil, err
+		}
+		if ch.Condition != nil && !ch.ClearCondition {
+			if err := ValidateCondition("condition", *ch.Condition); err != nil {
+				return nil, err
+			}
 		}
 		if ch.Path != nil && *ch.Path != sec.Path {
 			if st.sectionPaths(sec.ID)[*ch.Path] {
@@ -176,12 +182,18 @@ type SiteSpaceChange struct {
 }
 
 // UpdateSiteSpace changes a site space. Its path stays unique in its level
-// (Conflict otherwise).
+// (Conflict otherwise); its condition must parse (ParseCondition; a field
+// error otherwise).
 func (s *Service) UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string, ch SiteSpaceChange) (model.Site, model.Role, error) {
 	return s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
 		ss, err := st.siteSpace(siteSpaceID)
 		if err != nil {
 			return nil, err
+		}
+		if ch.Condition != nil && !ch.ClearCondition {
+			if err := ValidateCondition("condition", *ch.Condition); err != nil {
+				return nil, err
+			}
 		}
 		if ch.Path != nil && *ch.Path != ss.Path {
 			if st.levelPaths(ss.Section, ss.ID)[*ch.Path] {

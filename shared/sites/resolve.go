@@ -39,6 +39,11 @@ type Resolved struct {
 	Pathname string
 	// APIToken is the visitor's site token.
 	APIToken string
+	// Claims are the visitor's claims (a visitor-auth site's token's),
+	// with the unsigned ones under "unsigned"; View shows what they allow.
+	Claims map[string]any
+	// VisitorToken is the visitor token that opened a visitor-auth site.
+	VisitorToken string
 }
 
 // maxOriginDepth bounds the leading parts of a URL's path tried as a proxy
@@ -56,10 +61,15 @@ func notFoundURL(raw string) error {
 // path (the defaults when they name none); the rest is the page's path in
 // the space. Anyone may ask (the renderer asks for its visitors): an
 // unpublished site, a share-link site without an active key in the URL's
-// shareKey, a visitor-auth site (Galley has no visitor authentication) and
-// anything unknown are NotFound. The answer carries a site token for the
-// visitor, valid sitetoken.TTL.
-func (s *Service) ResolveURL(ctx context.Context, raw, appURL string) (Resolved, error) {
+// shareKey and anything unknown are NotFound; a visitor-auth site without
+// a valid visitor token (the URL's jwt_token, else vis.Token; see
+// VerifyVisitorToken) is Unauthorized (a *VisitorAuthError). Sections and
+// site spaces whose condition does not hold for the visitor's claims (the
+// token's, and the unsigned ones of the URL's visitor.<name> parameters
+// and vis.Unsigned) are left out (visibleTo). The answer carries a site
+// token for the visitor, valid sitetoken.TTL, naming only the spaces they
+// see.
+func (s *Service) ResolveURL(ctx context.Context, raw, appURL string, vis Visitor) (Resolved, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return Resolved{}, apperr.Field("url", "must be an absolute http(s) URL")
@@ -72,10 +82,25 @@ func (s *Service) ResolveURL(ctx context.Context, raw, appURL string) (Resolved,
 	if site.ID == "" {
 		return Resolved{}, notFoundURL(raw)
 	}
-	if !site.Published || site.Visibility == "visitor-auth" {
+	if !site.Published {
 		return Resolved{}, notFoundURL(raw)
 	}
-	shareKey := u.Query().Get("shareKey")
+	q := u.Query()
+	claims := map[string]any{}
+	if site.Visibility == "visitor-auth" {
+		tok := q.Get("jwt_token")
+		if tok == "" {
+			tok = vis.Token
+		}
+		if claims, err = s.visitorClaims(ctx, site.ID, tok); err != nil {
+			return Resolved{}, err
+		}
+	}
+	// The signed claims are the token's; the unsigned ones, the URL's.
+	if claims["unsigned"], err = s.unsignedClaims(ctx, site.ID, q, vis); err != nil {
+		return Resolved{}, err
+	}
+	shareKey := q.Get("shareKey")
 	key, err := resolveShareKey(site, shareKey)
 	if site.Visibility == "share-link" && (err != nil || key == "") {
 		return Resolved{}, notFoundURL(raw)
@@ -83,12 +108,18 @@ func (s *Service) ResolveURL(ctx context.Context, raw, appURL string) (Resolved,
 	if err != nil {
 		key = "" // a wrong key on a site that needs none opens it all the same
 	}
-	v, err := s.view(ctx, Loaded{Site: site}, "", true)
+	v, err := s.view(ctx, Loaded{Site: visibleTo(site, claims)}, "", true)
 	if err != nil {
 		return Resolved{}, err
 	}
 	v.ShareKey = key
-	r := Resolved{View: v, SiteBase: base}
+	r := Resolved{View: v, SiteBase: base, Claims: claims}
+	if site.Visibility == "visitor-auth" {
+		r.VisitorToken = q.Get("jwt_token")
+		if r.VisitorToken == "" {
+			r.VisitorToken = vis.Token
+		}
+	}
 	bu, _ := url.Parse(base)
 	r.SiteBasePath = strings.TrimSuffix(bu.EscapedPath(), "/") + "/"
 	r.BasePath = r.SiteBasePath
@@ -247,6 +278,28 @@ func (s *Service) findSite(ctx context.Context, u *url.URL, segs []string, appUR
 		return site, appBase + site.ID, segs[at+1:], nil
 	}
 	return model.Site{}, "", nil, nil
+}
+
+// visitorClaims checks a visitor token of a visitor-auth site and returns
+// its claims; a *VisitorAuthError when it is missing or refused (or the
+// site has no private key yet).
+func (s *Service) visitorClaims(ctx context.Context, siteID, token string) (map[string]any, error) {
+	a, _, err := s.readPublishingAuth(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(msg string) error {
+		return &VisitorAuthError{Err: apperr.New(apperr.Unauthorized, "%s", msg), FallbackURL: a.FallbackURL}
+	}
+	if token == "" {
+		return nil, fail("this site is for authenticated visitors: a visitor token (jwt_token) is required")
+	}
+	claims, err := VerifyVisitorToken(a.PrivateKey, token, s.d.Clock())
+	if err != nil {
+		return nil, fail("the visitor token is invalid or expired")
+	}
+	delete(claims, "unsigned") // the unsigned claims are the URL's
+	return claims, nil
 }
 
 // readSite reads a site by id; the zero site when there is none.

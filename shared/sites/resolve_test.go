@@ -110,7 +110,7 @@ func TestResolveVisibility(t *testing.T) {
 		a.Expect(http.StatusOK, "PATCH", path+"/share-links/"+link["id"].(string), map[string]any{"active": false})
 		f.resolve(t, http.StatusNotFound, u+"?shareKey="+url.QueryEscape(key))
 		a.Expect(http.StatusOK, "PATCH", path, map[string]any{"visibility": "visitor-auth"})
-		f.resolve(t, http.StatusNotFound, u)
+		f.resolve(t, http.StatusUnauthorized, u) // no visitor token
 		a.Expect(http.StatusOK, "PATCH", path, map[string]any{"visibility": "public"})
 		f.resolve(t, http.StatusOK, u+"?shareKey=wrong")
 	})

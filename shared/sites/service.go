@@ -346,6 +346,15 @@ type SiteChange struct {
 // defaultSiteSpace, its defaults (the site space is the default of the root,
 // or of the default section once the section change is applied).
 func (s *Service) Update(ctx context.Context, orgID, siteID string, ch SiteChange) (model.Site, model.Role, error) {
+	site, role, err := s.update(ctx, orgID, siteID, ch)
+	if err == nil && site.Visibility == "visitor-auth" {
+		// A visitor-auth site has its private key from now on.
+		err = s.ensurePublishingAuth(ctx, siteID)
+	}
+	return site, role, err
+}
+
+func (s *Service) update(ctx context.Context, orgID, siteID string, ch SiteChange) (model.Site, model.Role, error) {
 	return s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
 		site := st.s
 		var extra []store.Op

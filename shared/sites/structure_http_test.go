@@ -378,6 +378,13 @@ func TestPatchSectionAndSiteSpaceNulls(t *testing.T) {
 	if ss["condition"] != "visitor.claims.isAdmin === true" || ss["path"] != "a" {
 		t.Fatalf("site space = %v", ss)
 	}
+	// A condition of unknown syntax is refused, naming the field; nothing changes.
+	for _, p := range []string{site + "/site-spaces/" + SS, site + "/sections/" + S} {
+		bad := string(c.Expect(http.StatusBadRequest, "PATCH", p, map[string]any{"condition": "visitor.claims.isAdmin = true", "path": "zz"}).Body)
+		if !strings.Contains(bad, "condition") {
+			t.Errorf("PATCH %s: %s", p, bad)
+		}
+	}
 	ss = c.Expect(http.StatusOK, "PATCH", site+"/site-spaces/"+SS, `{"condition":null}`).Map(t)
 	if ss["condition"] != nil || ss["path"] != "a" {
 		t.Fatalf("after condition null = %v", ss)

@@ -7,6 +7,7 @@ package readerhttp
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -30,44 +31,77 @@ func Routes(api *httpapi.API, d *deps.Deps) {
 // visitor sent it (escaped), by Resolve: the route's parameters only
 // route it (and the wildcard may be empty: the site's root with a slash).
 type pageIn struct {
-	ShareKey    string `query:"shareKey" maxLength:"128"`
-	IfNoneMatch string `header:"If-None-Match" maxLength:"2048"`
-	path        string
+	ShareKey     string `query:"shareKey" maxLength:"128"`
+	JWTToken     string `query:"jwt_token" maxLength:"8192" doc:"A visitor token of a visitor-auth site (kept in a cookie once accepted)"`
+	VisitorToken string `cookie:"galley_visitor" maxLength:"8192"`
+	IfNoneMatch  string `header:"If-None-Match" maxLength:"2048"`
+	path         string
+	unsigned     map[string]string
 }
 
-// Resolve reads the request's path.
+// maxUnsigned bounds the unsigned claims a URL may carry.
+const maxUnsigned = 32
+
+// Resolve reads the request's path and its unsigned claims
+// (visitor.<name>=<value>).
 func (in *pageIn) Resolve(ctx huma.Context) []error {
 	u := ctx.URL()
 	in.path = u.EscapedPath()
 	if len(in.path) > 4096 {
 		return []error{&huma.ErrorDetail{Location: "path", Message: "the path is too long"}}
 	}
+	for k, v := range u.Query() {
+		if name, ok := strings.CutPrefix(k, "visitor."); ok && name != "" && len(v) > 0 {
+			if in.unsigned == nil {
+				in.unsigned = map[string]string{}
+			}
+			if len(in.unsigned) >= maxUnsigned {
+				return []error{&huma.ErrorDetail{Location: "query", Message: "too many visitor.<name> parameters"}}
+			}
+			in.unsigned[name] = v[0]
+		}
+	}
 	return nil
 }
 
+// visitorCookie is the cookie keeping a visitor-auth site's visitor token.
+const visitorCookie = "galley_visitor"
+
 type pageOut struct {
 	Status       int
-	ContentType  string `header:"Content-Type"`
-	ETag         string `header:"ETag"`
-	CacheControl string `header:"Cache-Control"`
-	Robots       string `header:"X-Robots-Tag"`
-	NoSniff      string `header:"X-Content-Type-Options"`
-	Location     string `header:"Location"`
+	ContentType  string      `header:"Content-Type"`
+	ETag         string      `header:"ETag"`
+	CacheControl string      `header:"Cache-Control"`
+	Robots       string      `header:"X-Robots-Tag"`
+	NoSniff      string      `header:"X-Content-Type-Options"`
+	Location     string      `header:"Location"`
+	SetCookie    http.Cookie `header:"Set-Cookie"`
 	Body         []byte
 }
 
 // Register adds the reader's operations on s.
 func Register(api *httpapi.API, s *reader.Service) {
 	const tag = "Reader"
-	serve := func(ctx context.Context, path, shareKey, inm string) (*pageOut, error) {
-		a, err := s.Serve(ctx, reader.Request{AppURL: httpapi.AppURL(ctx), Path: path, ShareKey: shareKey, IfNoneMatch: inm})
-		return answer(ctx, a, err), nil
+	serve := func(ctx context.Context, in *pageIn) (*pageOut, error) {
+		app := httpapi.AppURL(ctx)
+		a, err := s.Serve(ctx, reader.Request{AppURL: app, Path: in.path, ShareKey: in.ShareKey, IfNoneMatch: in.IfNoneMatch,
+			VisitorToken: in.JWTToken, KeptVisitorToken: in.VisitorToken, Unsigned: in.unsigned})
+		out := answer(ctx, a, err)
+		if a.KeepVisitorToken != "" {
+			// Kept for the site's URLs so that following links works; out
+			// of scripts' reach, sent on top-level navigations from other
+			// sites (the sign-in's redirect back) but not on their
+			// subrequests.
+			out.SetCookie = http.Cookie{Name: visitorCookie, Value: a.KeepVisitorToken, Path: a.VisitorTokenPath,
+				HttpOnly: true, Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}
+		}
+		return out, nil
 	}
 	op := func(id, path, summary string) httpapi.Op {
 		return httpapi.Op{ID: id, Method: http.MethodGet, Path: path, Tag: tag, Public: true, Hidden: true, Summary: summary}
 	}
 	handle := func(ctx context.Context, in *pageIn) (*pageOut, error) {
-		return serve(ctx, in.path, in.ShareKey, in.IfNoneMatch)
+		return serve(ctx, in)
 	}
 	httpapi.Register(api, op("readSiteById", "/sites/{orgId}", "A site without a basename, at its root"), handle)
 	httpapi.Register(api, op("readSite", "/sites/{orgId}/{basename}", "A published site's root"), handle)
@@ -91,6 +125,9 @@ func answer(ctx context.Context, a reader.Answer, err error) *pageOut {
 	out.CacheControl = "public, max-age=60"
 	if a.Private {
 		out.CacheControl = "private, max-age=60"
+	}
+	if a.NoStore {
+		out.CacheControl = "no-store"
 	}
 	if a.NoIndex {
 		out.Robots = "noindex"

@@ -29,6 +29,7 @@ func Register(api *httpapi.API, s *sites.Service) {
 	registerGroups(api, s)
 	registerSiteSpaces(api, s)
 	registerShareLinks(api, s)
+	registerPublishingAuth(api, s)
 	registerCustomization(api, s)
 	registerRedirects(api, s)
 	registerBulkRedirects(api, s)

@@ -2,6 +2,7 @@ package siteshttp
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -26,8 +27,9 @@ type PublishedSiteContent struct {
 	CanonicalURL string `json:"canonicalUrl"`
 }
 
-// SiteVisitorPayload is who visits (GitBook's SiteVisitorPayload);
-// Galley has no visitor authentication and keeps no claims.
+// SiteVisitorPayload is who visits (GitBook's SiteVisitorPayload): the
+// visitor token of a visitor-auth site, and unsigned claims (kept when the
+// site's adaptive schema declares them under unsigned).
 type SiteVisitorPayload struct {
 	Type           string         `json:"type,omitempty" enum:"human,agent"`
 	JWTToken       string         `json:"jwtToken,omitempty" maxLength:"8192"`
@@ -58,13 +60,13 @@ func viewResolved(ctx context.Context, r sites.Resolved) PublishedSiteContent {
 func registerURLs(api *httpapi.API, s *sites.Service) {
 	type getIn struct {
 		URL              string `query:"url" required:"true" maxLength:"2048" doc:"URL to resolve"`
-		VisitorAuthToken string `query:"visitorAuthToken" maxLength:"8192" doc:"Ignored: Galley has no visitor authentication"`
+		VisitorAuthToken string `query:"visitorAuthToken" maxLength:"8192" doc:"A visitor token of a visitor-auth site (when the URL has no jwt_token)"`
 		RedirectOnError  bool   `query:"redirectOnError" doc:"Ignored"`
 	}
 	httpapi.Register(api, httpapi.Op{ID: "getPublishedContentByUrl", Method: http.MethodGet, Path: "/v1/urls/published", Tag: tag, Public: true,
 		Summary: "Resolve a published URL to its site, site space, space and page path, with a site token for the visitor"},
 		func(ctx context.Context, in *getIn) (*publishedContentOut, error) {
-			r, err := s.ResolveURL(ctx, in.URL, httpapi.AppURL(ctx))
+			r, err := s.ResolveURL(ctx, in.URL, httpapi.AppURL(ctx), sites.Visitor{Token: in.VisitorAuthToken})
 			if err != nil {
 				return nil, err
 			}
@@ -76,7 +78,19 @@ func registerURLs(api *httpapi.API, s *sites.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "resolvePublishedContentByUrl", Method: http.MethodPost, Path: "/v1/urls/published", Tag: tag, Public: true,
 		Summary: "Resolve a published URL (as getPublishedContentByUrl; GitBook's renderer posts it)"},
 		func(ctx context.Context, in *postIn) (*publishedContentOut, error) {
-			r, err := s.ResolveURL(ctx, in.Body.URL, httpapi.AppURL(ctx))
+			vis := sites.Visitor{}
+			if v := in.Body.Visitor; v != nil {
+				vis.Token = v.JWTToken
+				vis.Unsigned = map[string]string{}
+				for k, x := range v.UnsignedClaims {
+					if str, ok := x.(string); ok {
+						vis.Unsigned[k] = str
+					} else if b, err := json.Marshal(x); err == nil {
+						vis.Unsigned[k] = string(b)
+					}
+				}
+			}
+			r, err := s.ResolveURL(ctx, in.Body.URL, httpapi.AppURL(ctx), vis)
 			if err != nil {
 				return nil, err
 			}
