@@ -228,10 +228,10 @@
 // claim hides on public sites), groups still holding a section, and
 // makes a level's first visible item its default when the default is
 // hidden; the site token it issues names only the spaces left, so no
-// content read reaches a hidden space. Not yet: getSiteStructure and the
-// customization read with a visitor's site token are not filtered (the
-// token carries no claims), so they still name hidden sections and site
-// spaces; conditions on pages and header links are not evaluated.
+// content read reaches a hidden space, and a structure read with it
+// (getSiteStructure, the published view, the reader's navigation) keeps
+// only the site spaces of those spaces, their sections and groups. Not
+// yet: conditions on pages and header links are not evaluated.
 //
 // # Search and structure
 //

@@ -309,6 +309,10 @@ func (s *Service) view(ctx context.Context, l Loaded, shareKey string, liveOnly 
 	if err != nil {
 		return View{}, err
 	}
+	if vis, ok := access.VisitorFrom(ctx); ok && vis.SiteID == l.Site.ID {
+		// A visitor's token reads only what the site showed them.
+		l.Site = seenBy(l.Site, vis.SpaceIDs)
+	}
 	var spaceIDs []string
 	for _, ss := range l.Site.SiteSpaces {
 		spaceIDs = append(spaceIDs, ss.SpaceID)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -102,13 +103,43 @@ func (s *Service) readSchema(ctx context.Context, siteID string) (json.RawMessag
 // visible item (in display order) is the default for this visitor. The
 // site given is not changed.
 func visibleTo(site model.Site, claims map[string]any) model.Site {
+	return prune(site, func(sec model.SiteSection) bool { return ConditionHolds(sec.Condition, claims) },
+		func(ss model.SiteSpace) bool { return ConditionHolds(ss.Condition, claims) }, false)
+}
+
+// seenBy is the part of a site's structure a site visitor's token shows:
+// the site spaces of the spaces it names, the sections holding them and
+// their groups (a structure read with a visitor's token names nothing the
+// visitor was not shown).
+func seenBy(site model.Site, spaceIDs []string) model.Site {
+	return prune(site, func(model.SiteSection) bool { return true },
+		func(ss model.SiteSpace) bool { return slices.Contains(spaceIDs, ss.SpaceID) }, true)
+}
+
+// prune keeps the sections and site spaces shown (the site spaces of a
+// hidden section are hidden too; with dropEmpty, a section left without
+// site spaces goes), and the groups that still hold a section; a level
+// whose default went gets its first item as default. The site given is
+// not changed.
+func prune(site model.Site, section func(model.SiteSection) bool, space func(model.SiteSpace) bool, dropEmpty bool) model.Site {
 	out := site
 	out.Sections, out.Groups, out.SiteSpaces = nil, nil, nil
 	shown := map[string]bool{}
 	for _, sec := range site.Sections {
-		if ConditionHolds(sec.Condition, claims) {
-			out.Sections = append(out.Sections, sec)
+		if section(sec) {
 			shown[sec.ID] = true
+		}
+	}
+	used := map[string]bool{}
+	for _, ss := range site.SiteSpaces {
+		if (ss.Section == "" || shown[ss.Section]) && space(ss) {
+			out.SiteSpaces = append(out.SiteSpaces, ss)
+			used[ss.Section] = true
+		}
+	}
+	for _, sec := range site.Sections {
+		if shown[sec.ID] && (!dropEmpty || used[sec.ID]) {
+			out.Sections = append(out.Sections, sec)
 		}
 	}
 	grouped := map[string]bool{}
@@ -118,11 +149,6 @@ func visibleTo(site model.Site, claims map[string]any) model.Site {
 	for _, g := range site.Groups {
 		if grouped[g.ID] {
 			out.Groups = append(out.Groups, g)
-		}
-	}
-	for _, ss := range site.SiteSpaces {
-		if (ss.Section == "" || shown[ss.Section]) && ConditionHolds(ss.Condition, claims) {
-			out.SiteSpaces = append(out.SiteSpaces, ss)
 		}
 	}
 	tree := TreeOf(&out)

@@ -154,4 +154,15 @@ func TestConditionalSections(t *testing.T) {
 			t.Errorf("%s: %v", q, m)
 		}
 	}
+	// The structure read with a visitor's token names only what they were
+	// shown: the anonymous visitor's token does not name the Beta section.
+	for token, want := range map[string]bool{
+		f.resolve(t, http.StatusOK, u)["apiToken"].(string):                             false,
+		f.resolve(t, http.StatusOK, u+"?visitor.prefersDark=true")["apiToken"].(string): true,
+	} {
+		body := string(f.as(t, token).Expect(http.StatusOK, "GET", path+"/structure", nil).Body)
+		if strings.Contains(body, b) != want || strings.Contains(body, sb) != want || !strings.Contains(body, sa) {
+			t.Errorf("structure with a visitor's token (Beta shown: %v): %s", want, body)
+		}
+	}
 }
