@@ -195,13 +195,14 @@ func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) outcome {
 	parsed, err := s.parse(ctx, raw)
 	if err != nil {
 		s.d.Logger.InfoContext(ctx, "OpenAPI parse failed", "spec", sp.ID, "err", err.Error())
-		return failed(model.OpenAPIParseError, truncate(err.Error(), 1000))
+		return failed(model.OpenAPIParseError, Truncate(err.Error(), 1000))
 	}
 	return outcome{parsed: parsed, name: name, from: from}
 }
 
-// truncate cuts s to at most n bytes, on a rune boundary.
-func truncate(s string, n int) string {
+// Truncate cuts s to at most n bytes, on a rune boundary (an ellipsis
+// marks the cut): reasons and warnings shown through the API stay short.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi2"
 	"github.com/getkin/kin-openapi/openapi2conv"
@@ -84,7 +83,7 @@ func Parse(ctx context.Context, raw []byte) (openapispecs.Parsed, error) {
 	for _, problem := range validate(ctx, t) {
 		out.WarningCount++
 		if len(out.Warnings) < model.MaxOpenAPIProblems {
-			out.Warnings = append(out.Warnings, truncate(problem, 1000))
+			out.Warnings = append(out.Warnings, openapispecs.Truncate(problem, 1000))
 		}
 	}
 	return out, nil
@@ -175,17 +174,6 @@ func validate(ctx context.Context, t *openapi3.T) (problems []string) {
 		return problems
 	}
 	return []string{err.Error()}
-}
-
-// truncate cuts s to at most n bytes, on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // jsonable turns what YAML decodes (maps with non-string keys, such as

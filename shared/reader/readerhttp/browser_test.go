@@ -283,9 +283,10 @@ func luminance(t *testing.T, css string) float64 {
 	return 0.2126*l[0] + 0.7152*l[1] + 0.0722*l[2]
 }
 
-// browserSite is standardSite with a variant and two sections (as
-// TestSectionsAndVariants makes them); it returns the sections' paths.
-func browserSite(t *testing.T) (f *fixture, first, second string) {
+// sectionsSite is standardSite with a second site space in the default
+// level (a variant: Guide v2) and two sections (API, Ops); it returns the
+// sections' paths.
+func sectionsSite(t *testing.T) (f *fixture, first, second string) {
 	f = standardSite(t, nil)
 	v2, _ := f.newSpace(t, "Guide v2", page("home", "", "# Home v2\n\nThe second version.\n"))
 	apiSpace, _ := f.newSpace(t, "API reference", page("ops", "", "# Operations\n\nEndpoints.\n"))
@@ -303,7 +304,7 @@ func browserSite(t *testing.T) (f *fixture, first, second string) {
 
 func TestBrowser(t *testing.T) {
 	b := startBrowser(t)
-	f, first, second := browserSite(t)
+	f, first, second := sectionsSite(t)
 	b.srv = httptest.NewServer(f.h)
 	t.Cleanup(b.srv.Close)
 	blocks := f.base + "/" + first + "/blocks"

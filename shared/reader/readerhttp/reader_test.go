@@ -89,22 +89,7 @@ func TestTreeAndNavigation(t *testing.T) {
 }
 
 func TestSectionsAndVariants(t *testing.T) {
-	f := standardSite(t, nil)
-	v2, _ := f.newSpace(t, "Guide v2", page("home", "", "# Home v2\n\nThe second version.\n"))
-	apiSpace, _ := f.newSpace(t, "API reference", page("ops", "", "# Operations\n\nEndpoints.\n"))
-	opsSpace, _ := f.newSpace(t, "Operations", page("run", "", "# Running\n\nHow to run.\n"))
-	c := f.as(t)
-	// A second site space in the default level: a variant.
-	c.Expect(http.StatusCreated, "POST", f.sitePth+"/site-spaces", map[string]any{"spaceId": v2})
-	// Sections: the first holds the site's site spaces, the second its own.
-	c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": apiSpace, "title": "API"})
-	c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": opsSpace, "title": "Ops"})
-	secs := c.Expect(http.StatusOK, "GET", f.sitePth+"/sections", nil).Map(t)["items"].([]any)
-	if len(secs) != 2 {
-		t.Fatalf("%d sections", len(secs))
-	}
-	first := secs[0].(map[string]any)["path"].(string)
-	second := secs[1].(map[string]any)["path"].(string)
+	f, first, second := sectionsSite(t)
 	root, _ := f.body(t, http.StatusOK, f.base+"/")
 	top := between(root, `<nav class="sections"`, "</nav>")
 	contains(t, "sections", top, `href="`+f.base+`/`+first+`/" aria-current="true">`, `href="`+f.base+`/`+second+`/">Ops</a>`)
