@@ -111,6 +111,57 @@ func (s *Service) llms(st *site, req Request) (Answer, error) {
 	})
 }
 
+// maxFullPages bounds the pages llms-full.txt holds (each is one read).
+const maxFullPages = 2000
+
+// llmsFull answers llms-full.txt: every page llms.txt lists, in order, as
+// markdown under its title and URL (at most maxFullPages; a last line says
+// when the site has more).
+func (s *Service) llmsFull(st *site, req Request) (Answer, error) {
+	if st.res.View.Site.AgentsContext == "excluded" {
+		err := agentsExcluded()
+		return s.errorPage(st, err), err
+	}
+	return s.answer(st, req, "llms-full.txt", TypeText, func() ([]byte, error) {
+		all, err := s.all(st)
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		title := st.res.View.Site.Title
+		if t := setting(st.custom, "title"); t != "" {
+			title = t
+		}
+		fmt.Fprintf(&b, "# %s\n", title)
+		n := 0
+		for _, sn := range all {
+			sp := st.res.View.Spaces[sn.ss.SpaceID]
+			at := content.At{SpaceID: sp.ID, Revision: sp.Revision}
+			for _, p := range sn.nav.order {
+				if n == maxFullPages {
+					fmt.Fprintf(&b, "\n(The site has more pages; llms.txt lists them all.)\n")
+					return b.Bytes(), nil
+				}
+				n++
+				rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatMarkdown, false)
+				if err != nil {
+					return nil, err
+				}
+				fmt.Fprintf(&b, "\n---\n\nSource: %s%s%s%s\n\n", st.origin, sn.base, escapePath(p.Path), st.query)
+				if rp.Markdown == nil {
+					fmt.Fprintf(&b, "# %s\n", rp.Title)
+					continue
+				}
+				b.WriteString(*rp.Markdown)
+				if !strings.HasSuffix(*rp.Markdown, "\n") {
+					b.WriteByte('\n')
+				}
+			}
+		}
+		return b.Bytes(), nil
+	})
+}
+
 func mdLabel(s string) string {
 	return strings.NewReplacer("[", `\[`, "]", `\]`).Replace(s)
 }

@@ -123,7 +123,8 @@ type site struct {
 }
 
 // Serve answers a request of a published URL: a page as HTML (or as
-// markdown with .md), or the site's sitemap.xml, robots.txt or llms.txt.
+// markdown with .md), or the site's sitemap.xml, robots.txt, llms.txt or
+// llms-full.txt.
 // An error comes with an HTML error page (Answer.Body) in the site's look
 // when the site is known; its kind decides the status.
 func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
@@ -178,6 +179,8 @@ func (s *Service) serveResolved(st *site, req Request, path string, markdown boo
 		return s.robots(st, req)
 	case atRoot && !markdown && res.Pathname == "llms.txt":
 		return s.llms(st, req)
+	case atRoot && !markdown && res.Pathname == "llms-full.txt":
+		return s.llmsFull(st, req)
 	}
 	if markdown {
 		return s.markdown(st, req)

@@ -88,10 +88,15 @@ func TestMarkdownAndLLMs(t *testing.T) {
 	contains(t, "llms.txt", llms, "# Acme Docs\n", "\n## Guide\n", "- [Introduction]("+abs+"/introduction.md)\n",
 		"- [Blocks]("+abs+"/blocks.md): Every block\n", "- [Child page]("+abs+"/blocks/child-page.md)\n")
 	lacks(t, "llms.txt", llms, "Secret")
+	full, _ := f.body(t, http.StatusOK, f.base+"/llms-full.txt")
+	contains(t, "llms-full.txt", full, "# Acme Docs\n", "Source: "+abs+"/introduction\n\n# Introduction\n\nWelcome.",
+		"Source: "+abs+"/blocks/child-page\n\n# Child page\n\nA child.\n")
+	lacks(t, "llms-full.txt", full, "Secret", "Not in navigation")
 	// agentsContext: excluded closes them.
 	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "excluded"})
 	f.body(t, http.StatusNotFound, f.base+"/blocks/child-page.md")
 	f.body(t, http.StatusNotFound, f.base+"/llms.txt")
+	f.body(t, http.StatusNotFound, f.base+"/llms-full.txt")
 	html, _ = f.body(t, http.StatusOK, f.base+"/blocks/child-page")
 	lacks(t, "page", html, "text/markdown")
 }
