@@ -53,11 +53,17 @@ type pageData struct {
 	Sidebar                                        []sideItem
 	Crumbs                                         []link
 	PageTitle, Emoji, PageDescription              string
-	Body                                           template.HTML
-	Outline                                        []heading
-	Prev, Next                                     *link
-	Markdown                                       string
-	Status                                         string
+	// HideTitle keeps the title for screen readers only (the page's
+	// layout hides it); Cover is the cover image's URL, CoverFull its
+	// full-width size (else hero).
+	HideTitle  bool
+	Cover      string
+	CoverFull  bool
+	Body       template.HTML
+	Outline    []heading
+	Prev, Next *link
+	Markdown   string
+	Status     string
 }
 
 // page renders a page of the site space.
@@ -77,7 +83,8 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		if rp.Document != nil {
 			nodes = rp.Document.Nodes
 		}
-		body, outline := renderDocument(nodes, s.hl, &pageLinks{s: s, st: st, at: at, files: map[string]fileInfo{}})
+		links := &pageLinks{s: s, st: st, at: at, files: map[string]fileInfo{}}
+		body, outline := renderDocument(nodes, s.hl, links)
 		d := s.chrome(st, p)
 		d.PageTitle, d.Emoji, d.PageDescription, d.Body, d.Outline = rp.Title, rp.Emoji, rp.Description, body, outline
 		d.Title = rp.Title + " | " + d.SiteTitle
@@ -98,8 +105,45 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		if st.res.View.Site.AgentsContext != "excluded" {
 			d.Markdown = st.res.BasePath + escapePath(p.Path) + ".md" + st.query
 		}
+		applyLayout(d, rp, links)
 		return s.render(d)
 	})
+}
+
+// applyLayout follows the page's layout flags: its title and description,
+// cover (with its size), page tree, outline and previous/next links shown
+// or not; and finds the cover's URL (a file of the space, or a URL).
+func applyLayout(d *pageData, rp content.RevisionPage, links *pageLinks) {
+	l := content.DefaultLayout()
+	if rp.Layout != nil {
+		l = *rp.Layout
+	}
+	d.HideTitle = !l.Title
+	if !l.Description {
+		d.PageDescription = ""
+	}
+	if !l.TableOfContents {
+		d.Sidebar = nil
+	}
+	if !l.Outline {
+		d.Outline = nil
+	}
+	if !l.Pagination {
+		d.Prev, d.Next = nil, nil
+	}
+	if c := rp.Cover; c != nil && l.Cover {
+		switch c.Ref.Kind {
+		case "file":
+			if f, ok := links.file(c.Ref.File); ok {
+				d.Cover = f.URL
+			}
+		case "url":
+			if u := safeURL(c.Ref.URL); u != "#" {
+				d.Cover = u
+			}
+		}
+		d.CoverFull = l.CoverSize == "full"
+	}
 }
 
 func (s *Service) render(d *pageData) ([]byte, error) {

@@ -54,7 +54,9 @@ const pageTemplate = `<!doctype html>
 {{- if gt (len .Crumbs) 1}}
 <nav class="breadcrumbs" aria-label="Breadcrumb"><ol>{{range .Crumbs}}<li>{{if .Href}}<a href="{{.Href}}">{{.Title}}</a>{{else}}<span{{if .Current}} aria-current="page"{{end}}>{{.Title}}</span>{{end}}</li>{{end}}</ol></nav>{{end}}
 <article>
-<h1>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.PageTitle}}</h1>
+{{- with .Cover}}
+<img class="cover{{if $.CoverFull}} cover-full{{end}}" src="{{.}}" alt="">{{end}}
+<h1{{if .HideTitle}} class="visually-hidden"{{end}}>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.PageTitle}}</h1>
 {{- with .PageDescription}}
 <p class="description">{{.}}</p>{{end}}
 {{.Body}}
@@ -77,7 +79,9 @@ const pageTemplate = `<!doctype html>
 
 const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f;--muted:#5f6368;--line:#e3e5e8;--soft:` + lightSoft + `;--radius:8px;` +
 	`--info:#2b6cb0;--warning:#8a5a00;--danger:#c0262d;--success:#137a3f}` +
-	`*{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}` +
+	`*{box-sizing:border-box}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
+	`img.cover{display:block;width:100%;height:12rem;object-fit:cover;border-radius:var(--radius);margin:0 0 1.5rem}img.cover-full{height:18rem}` +
+	`body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}` +
 	`a{color:var(--primary-text)}a:focus-visible,summary:focus-visible,label:focus-visible{outline:2px solid var(--primary-text);outline-offset:2px}` +
 	`.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:var(--bg);padding:4px 8px;z-index:9}` +
 	`.site-header{display:flex;flex-wrap:wrap;align-items:center;gap:16px;padding:12px 24px;border-bottom:1px solid var(--line)}` +

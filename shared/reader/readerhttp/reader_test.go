@@ -105,3 +105,26 @@ func TestSectionsAndVariants(t *testing.T) {
 	contains(t, "section", api, "<h1>Running</h1>", `href="`+f.base+`/`+second+`/" aria-current="true">Ops</a>`)
 	lacks(t, "section", api, `class="menu variants"`)
 }
+
+// A page's layout flags and cover, from its frontmatter: a full cover, a
+// title kept for screen readers only, no outline, no previous/next links.
+func TestLayoutFlagsAndCover(t *testing.T) {
+	f := newFixture(t)
+	f.space, f.pages = f.newSpace(t, "Guide",
+		page("landing", "", "---\ncover: https://x.test/cover.png\nlayout:\n  title:\n    visible: false\n  cover:\n    visible: true\n    size: full\n"+
+			"  outline:\n    visible: false\n  pagination:\n    visible: false\n---\n# Landing\n\n## Part\n\nText.\n"),
+		page("next", "", "# Next\n\n## Part two\n\nMore.\n"))
+	c := f.as(t)
+	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Acme Docs", "spaces": []string{f.space}}).Map(t)
+	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
+	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "docs"})
+	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
+	f.base = "/sites/" + f.org.ID + "/docs"
+	landing, _ := f.body(t, http.StatusOK, f.base+"/")
+	contains(t, "landing", landing, `<img class="cover cover-full" src="https://x.test/cover.png" alt="">`,
+		`<h1 class="visually-hidden">Landing</h1>`)
+	lacks(t, "landing", landing, `class="outline"`, `class="pagination"`)
+	next, _ := f.body(t, http.StatusOK, f.base+"/next")
+	contains(t, "next", next, "<h1>Next</h1>", `class="outline"`, `class="pagination"`)
+	lacks(t, "next", next, `class="cover`)
+}
