@@ -98,6 +98,37 @@ func (r *renderer) w(s ...string) {
 
 func esc(s string) string { return template.HTMLEscapeString(s) }
 
+// playerURL is the embeddable player of a video URL from a known provider
+// (YouTube, Vimeo, Loom), with a title for the frame; "" for others (they
+// are shown as link cards).
+func playerURL(u string) (src, title string) {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "https" && p.Scheme != "http") {
+		return "", ""
+	}
+	host := strings.TrimPrefix(strings.ToLower(p.Host), "www.")
+	seg := strings.Split(strings.Trim(p.Path, "/"), "/")
+	id := func(s string) string {
+		for _, c := range s {
+			if !(c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				return ""
+			}
+		}
+		return s
+	}
+	switch {
+	case (host == "youtube.com" || host == "m.youtube.com") && p.Path == "/watch" && id(p.Query().Get("v")) != "":
+		return "https://www.youtube-nocookie.com/embed/" + p.Query().Get("v"), "YouTube video"
+	case host == "youtu.be" && len(seg) == 1 && id(seg[0]) != "":
+		return "https://www.youtube-nocookie.com/embed/" + seg[0], "YouTube video"
+	case host == "vimeo.com" && len(seg) == 1 && id(seg[0]) != "":
+		return "https://player.vimeo.com/video/" + seg[0] + "?dnt=1", "Vimeo video"
+	case host == "loom.com" && len(seg) == 2 && seg[0] == "share" && id(seg[1]) != "":
+		return "https://www.loom.com/embed/" + seg[1], "Loom video"
+	}
+	return "", ""
+}
+
 // safeURL keeps http(s), mailto, relative and fragment URLs; anything else
 // (javascript:, data:) becomes "#".
 func safeURL(u string) string {
@@ -260,8 +291,16 @@ func (r *renderer) block(n map[string]any, top bool) {
 		if p, err := url.Parse(u); err == nil && p.Host != "" {
 			host = strings.TrimPrefix(p.Host, "www.")
 		}
-		r.w(`<div class="card embed"><a href="`, esc(safeURL(u)), `" rel="noopener"><span class="card-title">`, esc(host),
-			`</span><span class="card-url">`, esc(u), `</span></a>`)
+		if src, title := playerURL(u); src != "" {
+			// A known video provider: its player, without cookies where it
+			// has such a mode, lazily loaded; the link stays below it.
+			r.w(`<div class="card embed embed-player"><iframe src="`, esc(src), `" title="`, esc(title),
+				`" loading="lazy" allow="fullscreen; picture-in-picture" referrerpolicy="strict-origin-when-cross-origin"></iframe>`,
+				`<a href="`, esc(safeURL(u)), `" rel="noopener"><span class="card-url">`, esc(u), `</span></a>`)
+		} else {
+			r.w(`<div class="card embed"><a href="`, esc(safeURL(u)), `" rel="noopener"><span class="card-title">`, esc(host),
+				`</span><span class="card-url">`, esc(u), `</span></a>`)
+		}
 		if c := fragment(n, "caption"); len(c) > 0 {
 			r.w(`<div class="caption">`)
 			r.inlineBlocks(c)

@@ -80,6 +80,7 @@ const pageTemplate = `<!doctype html>
 const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f;--muted:#5f6368;--line:#e3e5e8;--soft:` + lightSoft + `;--radius:8px;` +
 	`--info:#2b6cb0;--warning:#8a5a00;--danger:#c0262d;--success:#137a3f}` +
 	`*{box-sizing:border-box}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
+	`.embed-player iframe{display:block;width:100%;aspect-ratio:16/9;border:0;border-radius:var(--radius) var(--radius) 0 0}` +
 	`img.cover{display:block;width:100%;height:12rem;object-fit:cover;border-radius:var(--radius);margin:0 0 1.5rem}img.cover-full{height:18rem}` +
 	`body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}` +
 	`a{color:var(--primary-text)}a:focus-visible,summary:focus-visible,label:focus-visible{outline:2px solid var(--primary-text);outline-offset:2px}` +
