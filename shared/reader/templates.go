@@ -48,8 +48,8 @@ const pageTemplate = `<!doctype html>
 </header>
 <div class="layout">
 {{- if .Sidebar}}
-<details class="nav-toggle"><summary>Menu</summary></details>
-<nav class="sidebar" aria-label="Pages">{{template "tree" .Sidebar}}</nav>{{end}}
+<details class="nav-toggle"><summary aria-controls="pages">Menu</summary></details>
+<nav class="sidebar" id="pages" aria-label="Pages">{{template "tree" .Sidebar}}</nav>{{end}}
 <main id="content">
 {{- if gt (len .Crumbs) 1}}
 <nav class="breadcrumbs" aria-label="Breadcrumb"><ol>{{range .Crumbs}}<li>{{if .Href}}<a href="{{.Href}}">{{.Title}}</a>{{else}}<span{{if .Current}} aria-current="page"{{end}}>{{.Title}}</span>{{end}}</li>{{end}}</ol></nav>{{end}}
