@@ -64,6 +64,9 @@ type pageData struct {
 	Prev, Next *link
 	Markdown   string
 	Status     string
+	// Search is the site's search page (served by the search function);
+	// ShareKey goes with its form on share-link sites.
+	Search, ShareKey string
 }
 
 // page renders a page of the site space.
@@ -208,7 +211,8 @@ func setting(m map[string]any, path string) string {
 func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	c := st.custom
 	d := &pageData{Lang: setting(c, "internationalization.locale"), SiteTitle: st.res.View.Site.Title,
-		NoIndex: st.res.View.Site.Visibility != "public", Home: st.res.SiteBasePath + st.query}
+		NoIndex: st.res.View.Site.Visibility != "public", Home: st.res.SiteBasePath + st.query,
+		Search: st.res.SiteBasePath + "~search", ShareKey: st.res.View.ShareKey}
 	if d.Lang == "" {
 		d.Lang = "en"
 	}

@@ -42,6 +42,8 @@ const pageTemplate = `<!doctype html>
 {{- else}}<li><details class="menu"><summary{{if .Group.Current}} class="current"{{end}}>{{.Group.Title}}</summary><ul>
 {{- range .Group.Sections}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}>{{.Title}}</a></li>{{end}}</ul></details></li>{{end}}
 {{- end}}</ul></nav>{{end}}
+{{- with .Search}}
+<form class="search" role="search" action="{{.}}" method="get"><input type="search" name="q" aria-label="Search this site" placeholder="Search">{{with $.ShareKey}}<input type="hidden" name="shareKey" value="{{.}}">{{end}}</form>{{end}}
 {{- if .Variants}}
 <details class="menu variants"><summary aria-label="Variant: {{.Variant}}">{{.Variant}}</summary><ul>
 {{- range .Variants}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}>{{.Title}}</a></li>{{end}}</ul></details>{{end}}
@@ -80,6 +82,7 @@ const pageTemplate = `<!doctype html>
 const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f;--muted:#5f6368;--line:#e3e5e8;--soft:` + lightSoft + `;--radius:8px;` +
 	`--info:#2b6cb0;--warning:#8a5a00;--danger:#c0262d;--success:#137a3f}` +
 	`*{box-sizing:border-box}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
+	`form.search input{font:inherit;font-size:.9rem;padding:4px 10px;border:1px solid var(--muted);border-radius:var(--radius);background:var(--bg);color:var(--fg);width:10rem}` +
 	`.embed-player iframe{display:block;width:100%;aspect-ratio:16/9;border:0;border-radius:var(--radius) var(--radius) 0 0}` +
 	`img.cover{display:block;width:100%;height:12rem;object-fit:cover;border-radius:var(--radius);margin:0 0 1.5rem}img.cover-full{height:18rem}` +
 	`body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}` +

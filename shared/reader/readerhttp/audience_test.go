@@ -171,3 +171,20 @@ func TestRedirects(t *testing.T) {
 	}
 	f.body(t, http.StatusNotFound, f.base+"/nowhere")
 }
+
+// The search box leads to the site's search page, which works without
+// JavaScript: results by site space and page, linked to their published
+// URLs; only published sites, in the visitor's view.
+func TestSearchPage(t *testing.T) {
+	f := standardSite(t, nil)
+	root, _ := f.body(t, http.StatusOK, f.base+"/")
+	contains(t, "root", root, `<form class="search" role="search" action="`+f.base+`/~search" method="get"><input type="search" name="q" aria-label="Search this site"`)
+	res, _ := f.body(t, http.StatusOK, f.base+"/~search?q=welcome")
+	contains(t, "results", res, "<h2>Guide</h2>", `<a href="`+f.base+`/introduction">Introduction</a>`, `value="welcome"`)
+	none, _ := f.body(t, http.StatusOK, f.base+"/~search?q=zzzqqq")
+	contains(t, "no results", none, "No page matches")
+	empty, _ := f.body(t, http.StatusOK, f.base+"/~search")
+	lacks(t, "empty query", empty, "<h2>", "No page matches")
+	f.as(t).Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
+	f.body(t, http.StatusNotFound, f.base+"/~search?q=welcome")
+}

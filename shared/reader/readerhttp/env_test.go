@@ -14,6 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/reader/readerhttp"
+	"github.com/galleydocs/galley/shared/search/searchhttp"
 	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -44,6 +45,7 @@ func newFixture(t testing.TB) *fixture {
 	contenthttp.Routes(api, k.Deps)
 	changerequestshttp.Routes(api, k.Deps)
 	readerhttp.Routes(api, k.Deps)
+	searchhttp.Routes(api, k.Deps) // the site's search page runs in the search function
 	f := &fixture{kit: k, api: api, h: api.Handler()}
 	ua, ta := k.User("alice")
 	f.admin = ta

@@ -146,6 +146,7 @@ func Register(api *httpapi.API, s *search.Service) {
 			return &spacesOut{Body: httpapi.ListPage(found, view)}, nil
 		})
 	registerSite(api, s, tag)
+	registerSitePage(api, s)
 }
 
 func spaceResult(ctx context.Context, sp model.Space, pages []search.PageHit) SpaceResult {

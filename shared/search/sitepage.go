@@ -1,0 +1,146 @@
+package search
+
+import (
+	"context"
+	"net/url"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/users"
+)
+
+// A published site's search page (the reader's search box leads there):
+// the site's pages that match, grouped by site space (section › space)
+// then page, each with its matching sections, linked to their published
+// URLs; what the visitor may read only (the site as its URL resolves for
+// them: published, share key, visitor token, conditions). It runs here,
+// where the index is: the reader's function does not link the search
+// engine (docs/functions.md).
+
+// MaxSitePageResults bounds the pages one search page shows.
+const MaxSitePageResults = 50
+
+// SitePageRequest is a search of a published site as a visitor asks it.
+type SitePageRequest struct {
+	// AppURL is the application's base; SitePath the site's root path
+	// (/sites/<org>/<basename>).
+	AppURL, SitePath string
+	ShareKey         string
+	Visitor          sites.Visitor
+	Query            string
+}
+
+// SiteResults are a search page's results.
+type SiteResults struct {
+	SiteTitle string
+	// Home is the site's root URL (with its share key).
+	Home   string
+	Query  string
+	Groups []SiteResultGroup
+	// NoIndex: the site is not public.
+	NoIndex bool
+}
+
+// SiteResultGroup is one site space's pages found.
+type SiteResultGroup struct {
+	Title string
+	Pages []SiteResultPage
+}
+
+// SiteResultPage is a page found, with its matching sections.
+type SiteResultPage struct {
+	Title, URL, Description string
+	Ancestors               []string
+	Sections                []SiteResultSection
+}
+
+// SiteResultSection is a section of a page found.
+type SiteResultSection struct {
+	Heading, URL, Excerpt string
+}
+
+// SitePage searches a published site for a visitor.
+func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResults, error) {
+	raw := strings.TrimRight(req.AppURL, "/") + strings.TrimRight(req.SitePath, "/") + "/"
+	if req.ShareKey != "" {
+		raw += "?shareKey=" + url.QueryEscape(req.ShareKey)
+	}
+	res, err := sites.New(s.d).ResolveURL(ctx, raw, req.AppURL, req.Visitor)
+	if err != nil {
+		return SiteResults{}, err
+	}
+	caller, err := users.New(s.d).Authenticate(ctx, res.APIToken)
+	if err != nil {
+		return SiteResults{}, err
+	}
+	vctx := access.WithCaller(ctx, caller)
+	site := res.View.Site
+	query := ""
+	if res.View.ShareKey != "" {
+		query = "?shareKey=" + url.QueryEscape(res.View.ShareKey)
+	}
+	out := SiteResults{SiteTitle: site.Title, Home: res.SiteBasePath + query, Query: strings.TrimSpace(req.Query),
+		NoIndex: site.Visibility != "public"}
+	if out.Query == "" {
+		return out, nil
+	}
+	if len(out.Query) > 512 {
+		return SiteResults{}, apperr.Field("q", "at most 512 characters")
+	}
+	found, err := s.Site(vctx, site.OrgID, site.ID, nil, out.Query, paging.Request{Limit: MaxSitePageResults})
+	if err != nil {
+		return SiteResults{}, err
+	}
+	tree := sites.TreeOf(&site)
+	for _, hits := range found.Items {
+		// The first site space showing the space is where its pages are.
+		var base, title string
+		for _, ss := range tree.All() {
+			if ss.SpaceID != hits.Space.ID {
+				continue
+			}
+			base, title = res.SiteBasePath, hits.Space.Title
+			if ss.Section != "" {
+				if sec, err := tree.Section(ss.Section); err == nil {
+					base += url.PathEscape(sec.Path) + "/"
+					if sec.Title != title {
+						title = sec.Title + " › " + title
+					}
+				}
+			}
+			if !ss.Default {
+				base += url.PathEscape(ss.Path) + "/"
+			}
+			break
+		}
+		if base == "" {
+			continue
+		}
+		g := SiteResultGroup{Title: title}
+		for _, p := range hits.Pages {
+			page := SiteResultPage{Title: p.Title, URL: base + escapePath(p.Path) + query, Description: p.Description, Ancestors: p.Ancestors}
+			for _, sec := range p.Sections {
+				u := page.URL
+				if sec.Anchor != "" {
+					u = base + escapePath(p.Path) + query + "#" + url.PathEscape(sec.Anchor)
+				}
+				page.Sections = append(page.Sections, SiteResultSection{Heading: sec.Heading, URL: u, Excerpt: sec.Excerpt})
+			}
+			g.Pages = append(g.Pages, page)
+		}
+		out.Groups = append(out.Groups, g)
+	}
+	return out, nil
+}
+
+// escapePath escapes each part of a slash-separated path.
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = url.PathEscape(s)
+	}
+	return strings.Join(parts, "/")
+}
