@@ -218,3 +218,48 @@ func TestOpenAPIBlocksResolveToTheOrganizationsSpecs(t *testing.T) {
 		t.Errorf("computed=false resolved the block: %v", ref)
 	}
 }
+
+// Every fixture document (GitHub Enterprise Server's OpenAPI 3.0 JSON,
+// Docker Engine's Swagger 2.0 YAML, Blockfrost's OpenAPI 3.0 YAML) makes a
+// computed page whose tag pages hold each of its operations once, as
+// openapi-operation blocks.
+func TestComputedPagePerFixtureSpec(t *testing.T) {
+	for slug, file := range map[string]string{"ghes": "github-ghes-3.6.json", "docker": "docker-engine-swagger2.yaml", "blockfrost": "blockfrost.yaml"} {
+		t.Run(slug, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join(openapiFixtures, file))
+			if err != nil {
+				testenv.Missing(t, "OpenAPI fixture "+file+" ("+err.Error()+")")
+			}
+			f := setupSpecs(t)
+			admin := f.as(t, f.admin)
+			admin.Expect(http.StatusCreated, "POST", f.specs(), map[string]any{"slug": slug, "source": map[string]any{"text": string(raw)}})
+			f.work(t)
+			ops := admin.Expect(http.StatusOK, "GET", f.specs()+"/"+slug+"/versions/latest/operations?limit=1000", nil).Map(t)["items"].([]any)
+			f.create(t, f.editor, "API reference")
+			got := f.author(t, f.editor, 1, map[string]any{"operation": "insert_page", "ref": "api", "type": "computed", "title": "API reference",
+				"computed": map[string]any{"type": "builtin:openapi", "dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": slug}}}}})
+			reader := f.as(t, f.reader)
+			p := reader.Expect(http.StatusOK, "GET", f.cr(1)+"/content/page/"+got["refs"].(map[string]any)["api"].(string)+"?format=document", nil).Map(t)
+			seen := map[string]int{}
+			for _, tg := range p["pages"].([]any) {
+				tp := reader.Expect(http.StatusOK, "GET", f.cr(1)+"/content/page/"+tg.(map[string]any)["id"].(string)+"?format=document", nil).Map(t)
+				for _, b := range blocks(tp) {
+					d := b["data"].(map[string]any)
+					if b["type"] != "openapi-operation" {
+						t.Fatalf("block %v", b)
+					}
+					seen[d["method"].(string)+" "+d["path"].(string)]++
+				}
+			}
+			if len(ops) == 0 || len(seen) != len(ops) {
+				t.Fatalf("%d operations in the pages, the version has %d", len(seen), len(ops))
+			}
+			for k, n := range seen {
+				if n != 1 {
+					t.Errorf("operation %s in %d pages", k, n)
+				}
+			}
+			t.Logf("%s: %d operations in %d tag pages", slug, len(ops), len(p["pages"].([]any)))
+		})
+	}
+}
