@@ -38,7 +38,7 @@ var linked = map[string][]string{
 	"git":            {"users", "orgs", "spaces", "content", "changerequests", "gitsync"},
 	"gitworker":      {"users", "orgs", "spaces", "content", "changerequests", "gitsync"},
 	"imports":        {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "imports"},
-	"reader":         {"users", "orgs", "spaces", "content", "sites", "reader"}, // asks sites what a URL names, content for the pages
+	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "reader"}, // asks sites what a URL names, content for the pages (computed from the specs)
 }
 
 // heavy are the large libraries, and the only functions that may link them.

@@ -47,6 +47,10 @@ var grants = map[string]struct {
 	"reader":         {tableRead, false},
 }
 
+// blobReaders read the bucket without writing it (S3ReadPolicy): the
+// reader renders pages whose bodies are stored there.
+var blobReaders = map[string]bool{"reader": true}
+
 // Each function's policies name exactly the access of grants: the table
 // read-only where it only reads, the bucket only where it stores, queues
 // only where it enqueues; nothing else (no wildcard statement).
@@ -101,6 +105,9 @@ func TestTemplatePoliciesAreLeastPrivilege(t *testing.T) {
 		}
 		if g.blobs {
 			want = append(want, "S3CrudPolicy")
+		}
+		if blobReaders[name] {
+			want = append(want, "S3ReadPolicy")
 		}
 		queues := 0
 		for v := range env.Environment.Variables {

@@ -157,6 +157,7 @@ var policyActions = map[string][]string{
 	"S3CrudPolicy": {"s3:GetObject", "s3:ListBucket", "s3:GetBucketLocation", "s3:GetObjectVersion", "s3:PutObject",
 		"s3:PutObjectAcl", "s3:GetLifecycleConfiguration", "s3:PutLifecycleConfiguration", "s3:DeleteObject"},
 	"SQSSendMessagePolicy": {"sqs:SendMessage"},
+	"S3ReadPolicy":         {"s3:GetObject", "s3:ListBucket", "s3:GetBucketLocation", "s3:GetObjectVersion", "s3:GetLifecycleConfiguration"},
 }
 
 // onlySecretOrTokens tells writes (partition keys) that only the
@@ -187,6 +188,9 @@ func allowed(name string, actions, writes map[string]bool) []string {
 	}
 	if g.blobs {
 		add("S3CrudPolicy")
+	}
+	if blobReaders[name] {
+		add("S3ReadPolicy")
 	}
 	add("SQSSendMessagePolicy") // checked against the queue variables by TestTemplatePoliciesAreLeastPrivilege
 	var denied []string

@@ -199,7 +199,7 @@ func TestTemplateFunctionsAreFamilies(t *testing.T) {
 		}
 		// Which policies each function has: TestTemplatePoliciesAreLeastPrivilege.
 		for name, target := range policies {
-			want := map[string]string{"DynamoDBCrudPolicy": "Table", "DynamoDBReadPolicy": "Table", "S3CrudPolicy": "BlobBucket"}[name]
+			want := map[string]string{"DynamoDBCrudPolicy": "Table", "DynamoDBReadPolicy": "Table", "S3CrudPolicy": "BlobBucket", "S3ReadPolicy": "BlobBucket"}[name]
 			if target != want {
 				t.Errorf("%s: %s on %q, want on %q", f.Function, name, target, want)
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/users"
@@ -52,7 +53,10 @@ func New(d *deps.Deps) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reader: templates: %w", err)
 	}
-	s := &Service{d: d, sites: sites.New(d), content: content.New(d), users: users.New(d), hl: hl, pages: t, navs: newNavCache(navCacheSize)}
+	// Content with the organization's OpenAPI specs: computed API pages and
+	// OpenAPI blocks read as in the API.
+	c := content.New(d).WithSpecs(openapispecs.New(d).ForContent())
+	s := &Service{d: d, sites: sites.New(d), content: c, users: users.New(d), hl: hl, pages: t, navs: newNavCache(navCacheSize)}
 	s.css = map[string]string{
 		"light":  baseCSS + hl.light,
 		"dark":   baseCSS + darkVars + hl.dark,

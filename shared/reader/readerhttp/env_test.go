@@ -31,6 +31,7 @@ type fixture struct {
 	h       http.Handler
 	org     model.Organization
 	admin   string // token
+	adminID string
 	space   string
 	sitePth string // the site's API path
 	base    string // the site's published path, /sites/<org>/docs
@@ -48,7 +49,7 @@ func newFixture(t testing.TB) *fixture {
 	searchhttp.Routes(api, k.Deps) // the site's search page runs in the search function
 	f := &fixture{kit: k, api: api, h: api.Handler()}
 	ua, ta := k.User("alice")
-	f.admin = ta
+	f.admin, f.adminID = ta, ua.ID
 	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin})
 	return f
 }

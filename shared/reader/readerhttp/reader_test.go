@@ -1,6 +1,9 @@
 package readerhttp_test
 
 import (
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"net/http"
 	"regexp"
 	"strings"
@@ -127,4 +130,36 @@ func TestLayoutFlagsAndCover(t *testing.T) {
 	next, _ := f.body(t, http.StatusOK, f.base+"/next")
 	contains(t, "next", next, "<h1>Next</h1>", `class="outline"`, `class="pagination"`)
 	lacks(t, "next", next, `class="cover`)
+}
+
+// A computed API reference page reads as in the API: its generated tag
+// pages are in the page tree, each showing its operations.
+func TestComputedAPIPages(t *testing.T) {
+	f := newFixture(t)
+	ctx := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.adminID})
+	spec := `{"openapi":"3.0.3","info":{"title":"Pets","version":"1"},"paths":{` +
+		`"/pets":{"get":{"tags":["pets"],"summary":"List pets","responses":{"200":{"description":"OK"}}},"post":{"tags":["pets"],"summary":"Add a pet","responses":{"201":{"description":"Made"}}}},` +
+		`"/stores":{"get":{"tags":["stores"],"summary":"List stores","responses":{"200":{"description":"OK"}}}}}}`
+	if _, _, err := openapiworker.Service(f.kit.Deps).Create(ctx, f.org.ID, "pets", openapispecs.Source{Text: spec}); err != nil {
+		t.Fatal(err)
+	}
+	f.space, f.pages = f.newSpace(t, "API",
+		page("intro", "", "# Welcome\n\nThe API.\n"),
+		map[string]any{"operation": "insert_page", "ref": "ref", "type": "computed", "title": "Reference",
+			"computed": map[string]any{"type": "builtin:openapi", "dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "pets"}}}}})
+	c := f.as(t)
+	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Pets Docs", "spaces": []string{f.space}}).Map(t)
+	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
+	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "docs"})
+	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
+	f.base = "/sites/" + f.org.ID + "/docs"
+	root, _ := f.body(t, http.StatusOK, f.base+"/")
+	side := between(root, `<nav class="sidebar"`, "</nav>")
+	contains(t, "sidebar", side, ">Reference</a>")
+	ref, _ := f.body(t, http.StatusOK, f.base+"/reference")
+	contains(t, "reference", between(ref, `<nav class="sidebar"`, "</nav>"), ">pets</a>", ">stores</a>")
+	pets, _ := f.body(t, http.StatusOK, f.base+"/reference/pets")
+	contains(t, "pets", pets, `<span class="method method-get">GET</span> <code class="api-path">/pets</code>`,
+		`<span class="method method-post">POST</span> <code class="api-path">/pets</code>`)
+	lacks(t, "pets", between(pets, "<article>", "</article>"), "/stores")
 }
