@@ -65,6 +65,8 @@ type Service struct {
 	// MaxDocumentBytes bounds a fetched document (default the constant).
 	MaxDocumentBytes int64
 	parse            Parser
+	// docs keeps parsed documents for the content reads (SpecOperation).
+	docs *docCache
 }
 
 // Parser reads an OpenAPI document (JSON or YAML): an error when it is not
@@ -94,7 +96,7 @@ func (s *Service) WithParser(p Parser) *Service {
 
 // New returns the OpenAPI specs service.
 func New(d *deps.Deps) *Service {
-	return &Service{d: d, FetchTimeout: fetch.Timeout, MaxDocumentBytes: MaxDocumentBytes}
+	return &Service{d: d, FetchTimeout: fetch.Timeout, MaxDocumentBytes: MaxDocumentBytes, docs: newDocCache()}
 }
 
 // Source is where a spec's document comes from: exactly one of URL and Text.

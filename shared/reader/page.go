@@ -175,6 +175,14 @@ func (l *pageLinks) page(id string) (string, string) {
 	return l.st.pageURL(p), p.Title
 }
 
+func (l *pageLinks) operation(spec, method, path string) *content.OperationDetail {
+	od, err := l.s.content.Operation(l.st.vctx, l.at, spec, method, path)
+	if err != nil {
+		return nil // the block stays a card naming the spec
+	}
+	return od
+}
+
 func (l *pageLinks) file(id string) (fileInfo, bool) {
 	if f, ok := l.files[id]; ok {
 		return f, f.URL != ""

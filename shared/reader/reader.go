@@ -19,8 +19,8 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/users"
 )

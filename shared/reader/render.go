@@ -2,6 +2,7 @@ package reader
 
 import (
 	"fmt"
+	"github.com/galleydocs/galley/shared/content"
 	"html/template"
 	"net/url"
 	"sort"
@@ -31,6 +32,9 @@ type links interface {
 	page(id string) (href, title string)
 	// file is a file of the space (ok false for one not found).
 	file(id string) (fileInfo, bool)
+	// operation describes an operation of one of the organization's specs
+	// (nil when unknown).
+	operation(spec, method, path string) *content.OperationDetail
 }
 
 type renderer struct {
@@ -49,6 +53,62 @@ func renderDocument(nodes []map[string]any, hl *highlighter, l links) (template.
 	r := &renderer{hl: hl, links: l, ids: map[string]int{}}
 	r.blocks(nodes, true)
 	return template.HTML(r.b.String()), r.outline
+}
+
+// operation writes an OpenAPI operation's details: summary, description,
+// parameters, request body and responses.
+func (r *renderer) operation(od *content.OperationDetail) {
+	if od.Summary != "" {
+		r.w(`<div class="card-title">`, esc(od.Summary))
+		if od.Deprecated {
+			r.w(` <span class="deprecated">deprecated</span>`)
+		}
+		r.w(`</div>`)
+	}
+	for _, para := range strings.Split(strings.TrimSpace(od.Description), "\n\n") {
+		if para != "" {
+			r.w(`<p>`, esc(para), `</p>`)
+		}
+	}
+	if len(od.Parameters) > 0 {
+		r.w(`<div class="table"><table class="api-params"><caption>Parameters</caption><thead><tr><th scope="col">Name</th><th scope="col">In</th>`,
+			`<th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>`)
+		for _, p := range od.Parameters {
+			r.w(`<tr><td><code>`, esc(p.Name), `</code>`)
+			if p.Required {
+				r.w(` <span class="required">required</span>`)
+			}
+			r.w(`</td><td>`, esc(p.In), `</td><td><code>`, esc(p.Type), `</code></td><td>`, esc(p.Description), `</td></tr>`)
+		}
+		r.w(`</tbody></table></div>`)
+	}
+	if b := od.RequestBody; b != nil {
+		r.w(`<p class="api-section"><strong>Request body</strong>`)
+		if b.Required {
+			r.w(` <span class="required">required</span>`)
+		}
+		for _, t := range b.ContentTypes {
+			r.w(` <code>`, esc(t), `</code>`)
+		}
+		if b.Schema != "" {
+			r.w(`: <code>`, esc(b.Schema), `</code>`)
+		}
+		r.w(`</p>`)
+		if b.Description != "" {
+			r.w(`<p>`, esc(b.Description), `</p>`)
+		}
+	}
+	if len(od.Responses) > 0 {
+		r.w(`<p class="api-section"><strong>Responses</strong></p><ul class="api-responses">`)
+		for _, resp := range od.Responses {
+			r.w(`<li><code>`, esc(resp.Status), `</code> `, esc(resp.Description))
+			if resp.Schema != "" {
+				r.w(`: <code>`, esc(resp.Schema), `</code>`)
+			}
+			r.w(`</li>`)
+		}
+		r.w(`</ul>`)
+	}
 }
 
 // nodesOf returns a node list, whether built in Go or decoded from JSON.
@@ -363,7 +423,11 @@ func (r *renderer) block(n map[string]any, top bool) {
 		}
 		if ref, ok := d["ref"].(map[string]any); ok {
 			if spec := str(ref, "spec"); spec != "" {
-				r.w(`<div class="api-spec">OpenAPI specification: `, esc(spec), `</div>`)
+				if od := r.links.operation(spec, str(d, "method"), str(d, "path")); od != nil {
+					r.operation(od)
+				} else {
+					r.w(`<div class="api-spec">OpenAPI specification: `, esc(spec), `</div>`)
+				}
 			} else if u := str(d, "baseUrl"); u != "" {
 				r.w(`<div class="api-spec">`, esc(u), `</div>`)
 			} else if u := str(ref, "url"); u != "" {

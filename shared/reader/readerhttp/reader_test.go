@@ -138,8 +138,12 @@ func TestComputedAPIPages(t *testing.T) {
 	f := newFixture(t)
 	ctx := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.adminID})
 	spec := `{"openapi":"3.0.3","info":{"title":"Pets","version":"1"},"paths":{` +
-		`"/pets":{"get":{"tags":["pets"],"summary":"List pets","responses":{"200":{"description":"OK"}}},"post":{"tags":["pets"],"summary":"Add a pet","responses":{"201":{"description":"Made"}}}},` +
-		`"/stores":{"get":{"tags":["stores"],"summary":"List stores","responses":{"200":{"description":"OK"}}}}}}`
+		`"/pets":{"get":{"tags":["pets"],"summary":"List pets","parameters":[{"$ref":"#/components/parameters/limit"}],` +
+		`"responses":{"200":{"description":"The pets","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Pet"}}}}}}},` +
+		`"post":{"tags":["pets"],"summary":"Add a pet","requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/Pet"}}}},"responses":{"201":{"description":"Made"}}}},` +
+		`"/stores":{"get":{"tags":["stores"],"summary":"List stores","responses":{"200":{"description":"OK"}}}}},` +
+		`"components":{"parameters":{"limit":{"name":"limit","in":"query","required":true,"description":"How many","schema":{"type":"integer"}}},` +
+		`"schemas":{"Pet":{"type":"object","properties":{"name":{"type":"string"}}}}}}`
 	if _, _, err := openapiworker.Service(f.kit.Deps).Create(ctx, f.org.ID, "pets", openapispecs.Source{Text: spec}); err != nil {
 		t.Fatal(err)
 	}
@@ -162,4 +166,9 @@ func TestComputedAPIPages(t *testing.T) {
 	contains(t, "pets", pets, `<span class="method method-get">GET</span> <code class="api-path">/pets</code>`,
 		`<span class="method method-post">POST</span> <code class="api-path">/pets</code>`)
 	lacks(t, "pets", between(pets, "<article>", "</article>"), "/stores")
+	// Each operation with its details, from the spec's document.
+	contains(t, "operation details", pets, `<div class="card-title">List pets</div>`,
+		`<tr><td><code>limit</code> <span class="required">required</span></td><td>query</td><td><code>integer</code></td><td>How many</td></tr>`,
+		`<li><code>200</code> The pets: <code>Pet[]</code></li>`,
+		`<strong>Request body</strong> <span class="required">required</span> <code>application/json</code>: <code>Pet</code>`)
 }

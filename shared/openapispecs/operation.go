@@ -1,0 +1,180 @@
+package openapispecs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// docCacheSize is how many parsed documents a process keeps (a computed
+// API page shows a few operations of one spec per read; parsing a large
+// document each time would cost more than the page).
+const docCacheSize = 4
+
+// docCache keeps parsed version documents by digest (versions never
+// change), the least recently used going first.
+type docCache struct {
+	mu    sync.Mutex
+	docs  map[string]map[string]any
+	order []string
+}
+
+func newDocCache() *docCache { return &docCache{docs: map[string]map[string]any{}} }
+
+func (c *docCache) get(digest string, load func() (map[string]any, error)) (map[string]any, error) {
+	c.mu.Lock()
+	if d, ok := c.docs[digest]; ok {
+		c.touch(digest)
+		c.mu.Unlock()
+		return d, nil
+	}
+	c.mu.Unlock()
+	d, err := load()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.docs[digest]; !ok {
+		if len(c.order) >= docCacheSize {
+			delete(c.docs, c.order[0])
+			c.order = c.order[1:]
+		}
+		c.docs[digest] = d
+		c.order = append(c.order, digest)
+	}
+	return d, nil
+}
+
+func (c *docCache) touch(digest string) {
+	for i, d := range c.order {
+		if d == digest {
+			c.order = append(append(c.order[:i:i], c.order[i+1:]...), digest)
+			return
+		}
+	}
+}
+
+// SpecOperation describes an operation of the spec's latest version, read
+// from its stored document (OpenAPI 3; Swagger 2.0 documents are stored
+// converted). References to components are followed one level.
+func (f ForContent) SpecOperation(ctx context.Context, spec content.SpecInfo, method, path string) (*content.OperationDetail, error) {
+	if spec.LastVersion == "" {
+		return nil, nil
+	}
+	ver, _, err := records.Get[model.OpenAPISpecVersion](ctx, f.s.d.Store, keys.OpenAPIVersion(spec.ID, spec.LastVersion))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read OpenAPI spec version: %w", err)
+	}
+	doc, err := f.s.docs.get(ver.Digest, func() (map[string]any, error) {
+		raw, err := f.s.d.Blobs.Get(ctx, contentKey(spec.OrgID, spec.ID, ver.Digest))
+		if errors.Is(err, blob.ErrNotFound) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read OpenAPI spec version: %w", err)
+		}
+		var d map[string]any
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return nil, fmt.Errorf("decode OpenAPI spec version: %w", err)
+		}
+		return d, nil
+	})
+	if err != nil || doc == nil {
+		return nil, err
+	}
+	item := obj(obj(doc["paths"])[path])
+	op := obj(item[strings.ToLower(method)])
+	if op == nil {
+		return nil, nil
+	}
+	out := &content.OperationDetail{Method: strings.ToUpper(method), Path: path, Summary: str(op["summary"]),
+		Description: str(op["description"]), Deprecated: op["deprecated"] == true}
+	seen := map[string]bool{}
+	for _, list := range []any{op["parameters"], item["parameters"]} { // the operation's win
+		for _, x := range arr(list) {
+			p := resolve(doc, obj(x))
+			key := str(p["in"]) + " " + str(p["name"])
+			if p == nil || seen[key] {
+				continue
+			}
+			seen[key] = true
+			out.Parameters = append(out.Parameters, content.OperationParameter{Name: str(p["name"]), In: str(p["in"]),
+				Type: schemaName(doc, obj(p["schema"])), Description: str(p["description"]), Required: p["required"] == true})
+		}
+	}
+	if rb := resolve(doc, obj(op["requestBody"])); rb != nil {
+		types, schema := media(doc, obj(rb["content"]))
+		out.RequestBody = &content.OperationBody{Description: str(rb["description"]), Required: rb["required"] == true, ContentTypes: types, Schema: schema}
+	}
+	responses := obj(op["responses"])
+	codes := make([]string, 0, len(responses))
+	for code := range responses {
+		codes = append(codes, code)
+	}
+	sort.Strings(codes)
+	for _, code := range codes {
+		r := resolve(doc, obj(responses[code]))
+		types, schema := media(doc, obj(r["content"]))
+		out.Responses = append(out.Responses, content.OperationResponse{Status: code, Description: str(r["description"]), ContentTypes: types, Schema: schema})
+	}
+	return out, nil
+}
+
+// resolve follows a local $ref (#/components/...) once.
+func resolve(doc, v map[string]any) map[string]any {
+	ref, ok := v["$ref"].(string)
+	if !ok {
+		return v
+	}
+	cur := any(doc)
+	for _, part := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
+		cur = obj(cur)[strings.NewReplacer("~1", "/", "~0", "~").Replace(part)]
+	}
+	return obj(cur)
+}
+
+// schemaName is a schema's name (the component it refers to) or type.
+func schemaName(doc, s map[string]any) string {
+	if ref, ok := s["$ref"].(string); ok {
+		return ref[strings.LastIndex(ref, "/")+1:]
+	}
+	t := str(s["type"])
+	if t == "array" {
+		if item := schemaName(doc, obj(s["items"])); item != "" {
+			return item + "[]"
+		}
+	}
+	return t
+}
+
+// media lists a content map's types and its first schema's name.
+func media(doc, c map[string]any) ([]string, string) {
+	types := make([]string, 0, len(c))
+	for t := range c {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	if len(types) == 0 {
+		return nil, ""
+	}
+	return types, schemaName(doc, obj(obj(c[types[0]])["schema"]))
+}
+
+func obj(v any) map[string]any { m, _ := v.(map[string]any); return m }
+func arr(v any) []any          { a, _ := v.([]any); return a }
+func str(v any) string         { s, _ := v.(string); return s }
