@@ -35,9 +35,9 @@ var linked = map[string][]string{
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},
 	"openapi":        {"users", "orgs", "spaces", "content", "openapispecs"},
 	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},
-	"git":            {"users", "orgs", "spaces", "content", "changerequests", "gitsync"},
-	"gitworker":      {"users", "orgs", "spaces", "content", "changerequests", "gitsync"},
-	"imports":        {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "imports"},
+	"git":            {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "sites"},
+	"gitworker":      {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "sites"},
+	"imports":        {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "imports", "sites"},
 	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "reader"}, // asks sites what a URL names, content for the pages (computed from the specs)
 }
 

@@ -2,6 +2,8 @@ package gitsync_test
 
 import (
 	"context"
+	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/sites"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -351,5 +353,38 @@ func TestGitBookYAMLPlacesTheProject(t *testing.T) {
 	redirects, err := f.svc.Redirects(f.adminCtx, sp)
 	if err != nil || len(redirects) != 1 || redirects["old/page"] != guide {
 		t.Errorf("redirects %v (%v), want old/page -> %s", redirects, err, guide)
+	}
+	// In a site, they are the site's (permanent, to the page); the next
+	// import takes a removed one away and leaves the API's alone.
+	site, _, err := sites.New(f.kit.Deps).Create(f.adminCtx, f.org.ID, sites.CreateSite{Title: "Docs", SpaceIDs: []string{sp}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	siteSpace := site.SiteSpaces[0].ID
+	own := "/mine"
+	if _, err := sites.New(f.kit.Deps).CreateRedirect(f.adminCtx, f.org.ID, site.ID, sites.RedirectInput{Source: &own,
+		Destination: &sites.RedirectDestination{Kind: sites.DestSiteSpace, SiteSpaceID: siteSpace}}); err != nil {
+		t.Fatal(err)
+	}
+	f.importRepo(t, sp, "docs", map[string]any{"force": true})
+	live := func() map[string]sites.Redirect {
+		p, err := sites.New(f.kit.Deps).Redirects(f.adminCtx, f.org.ID, site.ID, sites.RedirectFilter{}, paging.Request{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]sites.Redirect{}
+		for _, r := range p.Items {
+			out[r.Source] = r
+		}
+		return out
+	}
+	got := live()
+	if r, ok := got["/old/page"]; !ok || !r.Permanent || r.Destination.Kind != sites.DestPage || r.Destination.PageID != guide || len(got) != 2 {
+		t.Fatalf("site redirects after the import: %+v", got)
+	}
+	f.git.commit(t, "docs", "no redirects", map[string]string{".gitbook.yaml": "root: ./docs/\n\nstructure:\n  readme: intro.md\n  summary: toc.md\n"})
+	f.importRepo(t, sp, "docs", map[string]any{"force": true})
+	if got := live(); len(got) != 1 || got["/mine"].Source != "/mine" {
+		t.Fatalf("site redirects after the repository dropped its own: %+v", got)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -193,6 +194,7 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 	}
 	files.treeURL = p.RepoTreeURL
 	var revision string
+	var redirects map[string]string // .gitbook.yaml's, resolved to pages
 	rev, _, err := s.crs.LandOnSpace(ctx, p.SpaceID, p.Standalone, func(ctx context.Context, base model.Revision, head *content.Index) (model.Revision, []store.Op, error) {
 		st, v, err := s.state(ctx, p.SpaceID)
 		if err != nil {
@@ -205,6 +207,7 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 		if err != nil {
 			return model.Revision{}, nil, err
 		}
+		redirects = b.redirectsOf(layout.redirects)
 		rev, err := s.content.Repo.NewRevision(ctx, p.SpaceID, content.RevisionEdits, []string{base.ID}, b.ix)
 		if err != nil {
 			return model.Revision{}, nil, err
@@ -213,7 +216,7 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 		revision = rev.ID
 		finish(&st, p, j, s.d.Clock(), func(op *model.GitOperation) {
 			op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, revision
-		}, &synced{commit: commit, revision: revision, files: b.synced, redirects: b.redirectsOf(layout.redirects), imported: true})
+		}, &synced{commit: commit, revision: revision, files: b.synced, redirects: redirects, imported: true})
 		return rev, []store.Op{stateOp(st, v)}, nil
 	})
 	switch {
@@ -229,6 +232,15 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 	}
 	s.d.Logger.InfoContext(ctx, "Git import", "space", p.SpaceID, "job", j.ID, "url", fetch.Redact(p.URL), "ref", p.Ref,
 		"commit", commit, "revision", rev.ID, "standalone", p.Standalone)
+	if !p.Standalone {
+		// The repository's redirects become its sites' redirects (the
+		// import stands whatever happens to them: they follow the next one).
+		if sp, err := s.readSpace(ctx, p.SpaceID); err == nil {
+			if err := sites.New(s.d).SyncGitRedirects(ctx, sp.OrgID, p.SpaceID, redirects); err != nil {
+				s.d.Logger.WarnContext(ctx, "Git import: site redirects", "space", p.SpaceID, "err", err.Error())
+			}
+		}
+	}
 	return nil
 }
 

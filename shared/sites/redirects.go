@@ -30,6 +30,10 @@ type Redirect struct {
 	Destination     RedirectDestination `json:"destination"`
 	CreatedAt       time.Time           `json:"createdAt"`
 	UpdatedAt       time.Time           `json:"updatedAt"`
+	// Origin is "git:<siteSpaceId>" for a redirect Git Sync made from the
+	// site space's repository (SyncGitRedirects), "" for one made through
+	// the API.
+	Origin string `json:"origin,omitempty"`
 }
 
 // RedirectDestination is where a redirect leads: a section, a site space,
