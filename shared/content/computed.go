@@ -111,9 +111,9 @@ type Specs interface {
 	// SpecOperations lists the operations of the spec's latest version
 	// (none when it has no version yet).
 	SpecOperations(ctx context.Context, spec SpecInfo) ([]SpecOperation, error)
-	// SpecOperation describes one operation of the spec's latest version
-	// (nil when it has none such).
-	SpecOperation(ctx context.Context, spec SpecInfo, method, path string) (*OperationDetail, error)
+	// SpecOperationReader reads the spec's latest version once and answers
+	// a lookup of its operations (nil before the first version).
+	SpecOperationReader(ctx context.Context, spec SpecInfo) (func(method, path string) *OperationDetail, error)
 }
 
 // SpecInfo is a spec as content sees it.

@@ -34,11 +34,12 @@ type OperationResponse struct {
 	Schema              string
 }
 
-// Operation reads an operation of one of the organization's specs (by
-// slug, id or URL), as the content at at may show it (the read level on
-// the space; the spec is read on the content's behalf). nil when the spec
-// or the operation is unknown, or without specs.
-func (s *Service) Operation(ctx context.Context, at At, specRef, method, path string) (*OperationDetail, error) {
+// Operations answers a lookup of the operations of one of the
+// organization's specs (by slug, id or URL), as the content at at may show
+// them: the read level on the space is checked and the spec read once (on
+// the content's behalf), for every operation a page shows. The lookup is
+// nil when the spec is unknown, or without specs.
+func (s *Service) Operations(ctx context.Context, at At, specRef string) (func(method, path string) *OperationDetail, error) {
 	src, err := s.source(ctx, at)
 	if err != nil {
 		return nil, err
@@ -50,5 +51,5 @@ func (s *Service) Operation(ctx context.Context, at At, specRef, method, path st
 	if err != nil || !ok {
 		return nil, err
 	}
-	return s.specs.SpecOperation(ctx, spec, method, path)
+	return s.specs.SpecOperationReader(ctx, spec)
 }

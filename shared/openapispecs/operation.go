@@ -11,10 +11,6 @@ import (
 
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/keys"
-	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/records"
-	"github.com/galleydocs/galley/shared/store"
 )
 
 // docCacheSize is how many parsed documents a process keeps (a computed
@@ -66,19 +62,14 @@ func (c *docCache) touch(digest string) {
 	}
 }
 
-// SpecOperation describes an operation of the spec's latest version, read
-// from its stored document (OpenAPI 3; Swagger 2.0 documents are stored
-// converted). References to components are followed one level.
-func (f ForContent) SpecOperation(ctx context.Context, spec content.SpecInfo, method, path string) (*content.OperationDetail, error) {
-	if spec.LastVersion == "" {
-		return nil, nil
-	}
-	ver, _, err := records.Get[model.OpenAPISpecVersion](ctx, f.s.d.Store, keys.OpenAPIVersion(spec.ID, spec.LastVersion))
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read OpenAPI spec version: %w", err)
+// SpecOperationReader reads the spec's latest document once (kept parsed
+// by digest) and answers a lookup of its operations (OpenAPI 3; Swagger 2.0
+// documents are stored converted; references to components are followed
+// one level). nil when the spec has no version.
+func (f ForContent) SpecOperationReader(ctx context.Context, spec content.SpecInfo) (func(method, path string) *content.OperationDetail, error) {
+	ver, ok, err := f.s.latestVersion(ctx, spec)
+	if err != nil || !ok {
+		return nil, err
 	}
 	doc, err := f.s.docs.get(ver.Digest, func() (map[string]any, error) {
 		raw, err := f.s.d.Blobs.Get(ctx, contentKey(spec.OrgID, spec.ID, ver.Digest))
@@ -97,10 +88,16 @@ func (f ForContent) SpecOperation(ctx context.Context, spec content.SpecInfo, me
 	if err != nil || doc == nil {
 		return nil, err
 	}
+	return func(method, path string) *content.OperationDetail { return operationOf(doc, method, path) }, nil
+}
+
+// operationOf describes an operation of a parsed document (nil when it
+// has none such).
+func operationOf(doc map[string]any, method, path string) *content.OperationDetail {
 	item := obj(obj(doc["paths"])[path])
 	op := obj(item[strings.ToLower(method)])
 	if op == nil {
-		return nil, nil
+		return nil
 	}
 	out := &content.OperationDetail{Method: strings.ToUpper(method), Path: path, Summary: str(op["summary"]),
 		Description: str(op["description"]), Deprecated: op["deprecated"] == true}
@@ -132,7 +129,7 @@ func (f ForContent) SpecOperation(ctx context.Context, spec content.SpecInfo, me
 		types, schema := media(doc, obj(r["content"]))
 		out.Responses = append(out.Responses, content.OperationResponse{Status: code, Description: str(r["description"]), ContentTypes: types, Schema: schema})
 	}
-	return out, nil
+	return out
 }
 
 // resolve follows a local $ref (#/components/...) once.

@@ -508,17 +508,27 @@ func (f ForContent) FindSpec(ctx context.Context, orgID, ref string) (content.Sp
 	return content.SpecInfo{}, false, nil
 }
 
-// SpecOperations lists the operations of the spec's latest version.
-func (f ForContent) SpecOperations(ctx context.Context, spec content.SpecInfo) ([]content.SpecOperation, error) {
+// latestVersion reads the spec's latest version (ok false before the
+// first).
+func (s *Service) latestVersion(ctx context.Context, spec content.SpecInfo) (model.OpenAPISpecVersion, bool, error) {
 	if spec.LastVersion == "" {
-		return nil, nil
+		return model.OpenAPISpecVersion{}, false, nil
 	}
-	ver, _, err := records.Get[model.OpenAPISpecVersion](ctx, f.s.d.Store, keys.OpenAPIVersion(spec.ID, spec.LastVersion))
+	ver, _, err := records.Get[model.OpenAPISpecVersion](ctx, s.d.Store, keys.OpenAPIVersion(spec.ID, spec.LastVersion))
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil
+		return ver, false, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read OpenAPI spec version: %w", err)
+		return ver, false, fmt.Errorf("read OpenAPI spec version: %w", err)
+	}
+	return ver, true, nil
+}
+
+// SpecOperations lists the operations of the spec's latest version.
+func (f ForContent) SpecOperations(ctx context.Context, spec content.SpecInfo) ([]content.SpecOperation, error) {
+	ver, ok, err := f.s.latestVersion(ctx, spec)
+	if err != nil || !ok {
+		return nil, err
 	}
 	raw, err := f.s.d.Blobs.Get(ctx, operationsKey(spec.OrgID, spec.ID, ver.Digest))
 	if errors.Is(err, blob.ErrNotFound) {

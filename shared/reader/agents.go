@@ -82,32 +82,18 @@ func (s *Service) all(st *site) ([]siteSpaceNav, error) {
 // llms answers llms.txt: the site's title and, by site space, its visible
 // pages as links to their markdown.
 func (s *Service) llms(st *site, req Request) (Answer, error) {
-	if st.res.View.Site.AgentsContext == "excluded" {
-		err := agentsExcluded()
-		return s.errorPage(st, err), err
-	}
-	return s.answer(st, req, "llms.txt", TypeText, func() ([]byte, error) {
-		all, err := s.all(st)
-		if err != nil {
-			return nil, err
-		}
-		var b bytes.Buffer
-		title := st.res.View.Site.Title
-		if t := setting(st.custom, "title"); t != "" {
-			title = t
-		}
-		fmt.Fprintf(&b, "# %s\n", title)
+	return s.agentText(st, req, "llms.txt", func(b *bytes.Buffer, all []siteSpaceNav) error {
 		for _, sn := range all {
-			fmt.Fprintf(&b, "\n## %s\n\n", sn.title)
+			fmt.Fprintf(b, "\n## %s\n\n", sn.title)
 			for _, p := range sn.nav.order {
-				fmt.Fprintf(&b, "- [%s](%s%s%s.md%s)", mdLabel(p.Title), st.origin, sn.base, escapePath(p.Path), st.query)
+				fmt.Fprintf(b, "- [%s](%s%s%s.md%s)", mdLabel(p.Title), st.origin, sn.base, escapePath(p.Path), st.query)
 				if p.Description != "" {
-					fmt.Fprintf(&b, ": %s", strings.ReplaceAll(p.Description, "\n", " "))
+					fmt.Fprintf(b, ": %s", strings.ReplaceAll(p.Description, "\n", " "))
 				}
 				b.WriteByte('\n')
 			}
 		}
-		return b.Bytes(), nil
+		return nil
 	})
 }
 
@@ -118,11 +104,45 @@ const maxFullPages = 2000
 // markdown under its title and URL (at most maxFullPages; a last line says
 // when the site has more).
 func (s *Service) llmsFull(st *site, req Request) (Answer, error) {
+	return s.agentText(st, req, "llms-full.txt", func(b *bytes.Buffer, all []siteSpaceNav) error {
+		n := 0
+		for _, sn := range all {
+			sp := st.res.View.Spaces[sn.ss.SpaceID]
+			at := content.At{SpaceID: sp.ID, Revision: sp.Revision}
+			for _, p := range sn.nav.order {
+				if n == maxFullPages {
+					fmt.Fprintf(b, "\n(The site has more pages; llms.txt lists them all.)\n")
+					return nil
+				}
+				n++
+				rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatMarkdown, false)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(b, "\n---\n\nSource: %s%s%s%s\n\n", st.origin, sn.base, escapePath(p.Path), st.query)
+				if rp.Markdown == nil {
+					fmt.Fprintf(b, "# %s\n", rp.Title)
+					continue
+				}
+				b.WriteString(*rp.Markdown)
+				if !strings.HasSuffix(*rp.Markdown, "\n") {
+					b.WriteByte('\n')
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// agentText answers a text file for agents at the site's root (closed by
+// agentsContext excluded): the site's title as a heading, then what body
+// writes of its site spaces.
+func (s *Service) agentText(st *site, req Request, name string, body func(*bytes.Buffer, []siteSpaceNav) error) (Answer, error) {
 	if st.res.View.Site.AgentsContext == "excluded" {
 		err := agentsExcluded()
 		return s.errorPage(st, err), err
 	}
-	return s.answer(st, req, "llms-full.txt", TypeText, func() ([]byte, error) {
+	return s.answer(st, req, name, TypeText, func() ([]byte, error) {
 		all, err := s.all(st)
 		if err != nil {
 			return nil, err
@@ -133,30 +153,8 @@ func (s *Service) llmsFull(st *site, req Request) (Answer, error) {
 			title = t
 		}
 		fmt.Fprintf(&b, "# %s\n", title)
-		n := 0
-		for _, sn := range all {
-			sp := st.res.View.Spaces[sn.ss.SpaceID]
-			at := content.At{SpaceID: sp.ID, Revision: sp.Revision}
-			for _, p := range sn.nav.order {
-				if n == maxFullPages {
-					fmt.Fprintf(&b, "\n(The site has more pages; llms.txt lists them all.)\n")
-					return b.Bytes(), nil
-				}
-				n++
-				rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatMarkdown, false)
-				if err != nil {
-					return nil, err
-				}
-				fmt.Fprintf(&b, "\n---\n\nSource: %s%s%s%s\n\n", st.origin, sn.base, escapePath(p.Path), st.query)
-				if rp.Markdown == nil {
-					fmt.Fprintf(&b, "# %s\n", rp.Title)
-					continue
-				}
-				b.WriteString(*rp.Markdown)
-				if !strings.HasSuffix(*rp.Markdown, "\n") {
-					b.WriteByte('\n')
-				}
-			}
+		if err := body(&b, all); err != nil {
+			return nil, err
 		}
 		return b.Bytes(), nil
 	})

@@ -165,6 +165,8 @@ type pageLinks struct {
 	st    *site
 	at    content.At
 	files map[string]fileInfo
+	// specs are the operation lookups of the specs the page's blocks name.
+	specs map[string]func(method, path string) *content.OperationDetail
 }
 
 func (l *pageLinks) page(id string) (string, string) {
@@ -175,12 +177,23 @@ func (l *pageLinks) page(id string) (string, string) {
 	return l.st.pageURL(p), p.Title
 }
 
+// operation looks an operation up in its spec, read once per page.
 func (l *pageLinks) operation(spec, method, path string) *content.OperationDetail {
-	od, err := l.s.content.Operation(l.st.vctx, l.at, spec, method, path)
-	if err != nil {
-		return nil // the block stays a card naming the spec
+	lookup, ok := l.specs[spec]
+	if !ok {
+		var err error
+		if lookup, err = l.s.content.Operations(l.st.vctx, l.at, spec); err != nil {
+			lookup = nil // the blocks stay cards naming the spec
+		}
+		if l.specs == nil {
+			l.specs = map[string]func(method, path string) *content.OperationDetail{}
+		}
+		l.specs[spec] = lookup
 	}
-	return od
+	if lookup == nil {
+		return nil
+	}
+	return lookup(method, path)
 }
 
 func (l *pageLinks) file(id string) (fileInfo, bool) {
