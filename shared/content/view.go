@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/galleydocs/galley/shared/model"
@@ -278,4 +279,14 @@ func FileView(f *File, o Options) RevisionFile {
 func escapePath(p string) string {
 	u := url.URL{Path: p}
 	return u.EscapedPath()
+}
+
+// EscapeSegments escapes each part of a slash-separated path as a path
+// segment (a published page's URL: readers and the site search page).
+func EscapeSegments(p string) string {
+	parts := strings.Split(p, "/")
+	for i, x := range parts {
+		parts[i] = url.PathEscape(x)
+	}
+	return strings.Join(parts, "/")
 }

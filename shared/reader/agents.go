@@ -86,7 +86,7 @@ func (s *Service) llms(st *site, req Request) (Answer, error) {
 		for _, sn := range all {
 			fmt.Fprintf(b, "\n## %s\n\n", sn.title)
 			for _, p := range sn.nav.order {
-				fmt.Fprintf(b, "- [%s](%s%s%s.md%s)", mdLabel(p.Title), st.origin, sn.base, escapePath(p.Path), st.query)
+				fmt.Fprintf(b, "- [%s](%s%s%s.md%s)", mdLabel(p.Title), st.origin, sn.base, content.EscapeSegments(p.Path), st.query)
 				if p.Description != "" {
 					fmt.Fprintf(b, ": %s", strings.ReplaceAll(p.Description, "\n", " "))
 				}
@@ -119,7 +119,7 @@ func (s *Service) llmsFull(st *site, req Request) (Answer, error) {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(b, "\n---\n\nSource: %s%s%s%s\n\n", st.origin, sn.base, escapePath(p.Path), st.query)
+				fmt.Fprintf(b, "\n---\n\nSource: %s%s%s%s\n\n", st.origin, sn.base, content.EscapeSegments(p.Path), st.query)
 				if rp.Markdown == nil {
 					fmt.Fprintf(b, "# %s\n", rp.Title)
 					continue
@@ -185,7 +185,7 @@ func (s *Service) sitemap(st *site, req Request) (Answer, error) {
 				}
 				loc := st.origin + sn.base
 				if i > 0 {
-					loc += escapePath(p.Path)
+					loc += content.EscapeSegments(p.Path)
 				}
 				b.WriteString("<url><loc>")
 				_ = xml.EscapeText(&b, []byte(loc))

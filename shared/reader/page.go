@@ -106,7 +106,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 			}
 		}
 		if st.res.View.Site.AgentsContext != "excluded" {
-			d.Markdown = st.res.BasePath + escapePath(p.Path) + ".md" + st.query
+			d.Markdown = st.res.BasePath + content.EscapeSegments(p.Path) + ".md" + st.query
 		}
 		applyLayout(d, rp, links)
 		return s.render(d)

@@ -251,16 +251,7 @@ func (st *site) pageURL(p *navPage) string {
 	if first := st.nav.first(); first != nil && first.ID == p.ID {
 		return st.res.BasePath + st.query
 	}
-	return st.res.BasePath + escapePath(p.Path) + st.query
-}
-
-// escapePath escapes each part of a slash-separated path.
-func escapePath(p string) string {
-	parts := strings.Split(p, "/")
-	for i, x := range parts {
-		parts[i] = url.PathEscape(x)
-	}
-	return strings.Join(parts, "/")
+	return st.res.BasePath + content.EscapeSegments(p.Path) + st.query
 }
 
 // etag is the validator of an answer: it changes with the revision, the

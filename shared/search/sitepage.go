@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"github.com/galleydocs/galley/shared/content"
 	"net/url"
 	"strings"
 
@@ -121,11 +122,11 @@ func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResult
 		}
 		g := SiteResultGroup{Title: title}
 		for _, p := range hits.Pages {
-			page := SiteResultPage{Title: p.Title, URL: base + escapePath(p.Path) + query, Description: p.Description, Ancestors: p.Ancestors}
+			page := SiteResultPage{Title: p.Title, URL: base + content.EscapeSegments(p.Path) + query, Description: p.Description, Ancestors: p.Ancestors}
 			for _, sec := range p.Sections {
 				u := page.URL
 				if sec.Anchor != "" {
-					u = base + escapePath(p.Path) + query + "#" + url.PathEscape(sec.Anchor)
+					u = base + content.EscapeSegments(p.Path) + query + "#" + url.PathEscape(sec.Anchor)
 				}
 				page.Sections = append(page.Sections, SiteResultSection{Heading: sec.Heading, URL: u, Excerpt: sec.Excerpt})
 			}
@@ -134,13 +135,4 @@ func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResult
 		out.Groups = append(out.Groups, g)
 	}
 	return out, nil
-}
-
-// escapePath escapes each part of a slash-separated path.
-func escapePath(p string) string {
-	parts := strings.Split(p, "/")
-	for i, s := range parts {
-		parts[i] = url.PathEscape(s)
-	}
-	return strings.Join(parts, "/")
 }
