@@ -1,7 +1,6 @@
 package reader
 
 import (
-	"net/url"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/apperr"
@@ -28,37 +27,18 @@ func (s *Service) redirect(st *site, path string) (target string, permanent, ok 
 		return "", false, false, err
 	}
 	d := f.Redirect.Destination
-	suffix := ""
-	if f.Redirect.CaptureWildcard && f.Suffix != "" {
-		suffix = "/" + f.Suffix
-	}
-	if d.Kind == sites.DestExternal {
-		return d.URL + suffix, f.Redirect.Permanent, true, nil
-	}
-	base := strings.TrimSuffix(st.res.SiteBasePath, "/")
-	u := base
-	section := func(id string) {
-		if sec, err := st.tree.Section(id); err == nil {
-			u = base + "/" + url.PathEscape(sec.Path)
+	if d.Kind == sites.DestPage && d.SiteSpaceID == st.res.SiteSpace.ID {
+		if p := st.nav.byID[d.PageID]; p != nil {
+			suffix := ""
+			if f.Redirect.CaptureWildcard && f.Suffix != "" {
+				suffix = "/" + f.Suffix
+			}
+			return strings.TrimSuffix(st.pageURL(p), st.query) + suffix + st.query, f.Redirect.Permanent, true, nil
 		}
 	}
-	switch d.Kind {
-	case sites.DestSection:
-		section(d.SiteSectionID)
-	case sites.DestSiteSpace, sites.DestPage:
-		if ss, err := st.tree.SiteSpace(d.SiteSpaceID); err == nil {
-			if ss.Section != "" {
-				section(ss.Section)
-			}
-			if !ss.Default {
-				u += "/" + url.PathEscape(ss.Path)
-			}
-		}
-		if d.Kind == sites.DestPage && d.SiteSpaceID == st.res.SiteSpace.ID {
-			if p := st.nav.byID[d.PageID]; p != nil {
-				return strings.TrimSuffix(st.pageURL(p), st.query) + suffix + st.query, f.Redirect.Permanent, true, nil
-			}
-		}
+	u, external := f.Target(strings.TrimSuffix(st.res.SiteBasePath, "/"))
+	if !external {
+		u += st.query
 	}
-	return u + suffix + st.query, f.Redirect.Permanent, true, nil
+	return u, f.Redirect.Permanent, true, nil
 }

@@ -309,6 +309,43 @@ type FoundRedirect struct {
 	View   View
 }
 
+// Target is where a found redirect leads: an external URL (external true),
+// else, under base (the site's root, no trailing slash), a section's or a
+// site space's root; a page's destination leads to its site space's root
+// (callers that know the page's path go there). The wildcard's rest comes
+// after when the redirect captures it.
+func (f FoundRedirect) Target(base string) (target string, external bool) {
+	suffix := ""
+	if f.Redirect.CaptureWildcard && f.Suffix != "" {
+		suffix = "/" + f.Suffix
+	}
+	d := f.Redirect.Destination
+	if d.Kind == DestExternal {
+		return d.URL + suffix, true
+	}
+	tree := TreeOf(&f.View.Site)
+	u := base
+	section := func(id string) {
+		if sec, err := tree.Section(id); err == nil {
+			u = base + "/" + url.PathEscape(sec.Path)
+		}
+	}
+	switch d.Kind {
+	case DestSection:
+		section(d.SiteSectionID)
+	case DestSiteSpace, DestPage:
+		if ss, err := tree.SiteSpace(d.SiteSpaceID); err == nil {
+			if ss.Section != "" {
+				section(ss.Section)
+			}
+			if !ss.Default {
+				u += "/" + url.PathEscape(ss.Path)
+			}
+		}
+	}
+	return u + suffix, false
+}
+
 // RedirectBySource finds the live redirect of a path: the one of that exact
 // source, else the wildcard source matching the longest prefix of it.
 // NotFound when none (the renderer asks for each unknown path). A

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -108,40 +107,11 @@ type SiteRedirectFound struct {
 
 // redirectTarget is the URL a redirect leads to.
 func redirectTarget(ctx context.Context, f sites.FoundRedirect) string {
-	d := f.Redirect.Destination
-	if d.Kind == sites.DestExternal {
-		return d.URL + suffix(f)
-	}
-	site := f.View.Site
-	tree := sites.TreeOf(&site)
-	u := publishedBase(ctx, site)
-	sectionURL := func(id string) string {
-		if sec, err := tree.Section(id); err == nil {
-			return u + "/" + url.PathEscape(sec.Path)
-		}
+	u, external := f.Target(publishedBase(ctx, f.View.Site))
+	if external {
 		return u
 	}
-	switch d.Kind {
-	case sites.DestSection:
-		u = sectionURL(d.SiteSectionID)
-	case sites.DestSiteSpace, sites.DestPage:
-		if ss, err := tree.SiteSpace(d.SiteSpaceID); err == nil {
-			if ss.Section != "" {
-				u = sectionURL(ss.Section)
-			}
-			if !ss.Default {
-				u += "/" + url.PathEscape(ss.Path)
-			}
-		}
-	}
-	return withKey(u+suffix(f), f.View.ShareKey)
-}
-
-func suffix(f sites.FoundRedirect) string {
-	if !f.Redirect.CaptureWildcard || f.Suffix == "" {
-		return ""
-	}
-	return "/" + f.Suffix
+	return withKey(u, f.View.ShareKey)
 }
 
 type redirectOut struct{ Body SiteRedirect }
