@@ -31,7 +31,7 @@ func TestOfficialClientEndToEnd(t *testing.T) {
 		return
 	}
 	const token = "gb_client_e2e_admin_token_0123456789"
-	base := serveLocal(t, app.Config{BootstrapToken: token})
+	base := serveLocal(t, app.Config{BootstrapToken: token, Lazy: true})
 	cmd := exec.Command("node", "node/client-e2e.mjs")
 	cmd.Env = append(os.Environ(), "GALLEY_URL="+base, "GALLEY_TOKEN="+token, "GITBOOK_API="+entry)
 	out, err := cmd.CombinedOutput()

@@ -31,7 +31,7 @@ func TestSchemathesisFindsNoServerErrors(t *testing.T) {
 		return
 	}
 	const token = "gb_fuzz_admin_token_0123456789abcdef"
-	base := serveLocal(t, app.Config{BootstrapToken: token, LogLevel: 8})
+	base := serveLocal(t, app.Config{BootstrapToken: token, LogLevel: 8, Lazy: true})
 	run, stop := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer stop()
 	report := t.TempDir()

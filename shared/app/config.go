@@ -44,6 +44,10 @@ type Config struct {
 	// by StartLambda: stdout, which Lambda sends to CloudWatch Logs; nil
 	// in local mode).
 	Metrics *slog.Logger
+	// Lazy builds each API operation on its first request (httpapi.Config.
+	// Lazy): set by ConfigFromEnv, so for Lambda functions and `make run`;
+	// the zero Config (tests reading the API's document) builds them all.
+	Lazy bool
 }
 
 // ConfigFromEnv reads the configuration.
@@ -65,6 +69,7 @@ func ConfigFromEnv() Config {
 			Burst:             envInt("RATE_LIMIT_BURST", DefaultRateLimitBurst),
 			TrustForwardedFor: os.Getenv("RATE_LIMIT_TRUST_FORWARDED_FOR") == "1",
 		},
+		Lazy: true,
 	}
 	_ = c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "info")))
 	return c

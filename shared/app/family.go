@@ -45,12 +45,12 @@ func NewFamily(name, function string, routes ...Routes) Family {
 func NewAPI(c Config, d *deps.Deps, families ...Family) *httpapi.API {
 	api := httpapi.New(httpapi.Config{Logger: d.Logger, Auth: users.New(d), APIURL: c.APIURL, AppURL: c.AppURL,
 		Version: Version, Build: c.Build, Metrics: c.Metrics, Family: familyName(families),
-		RateLimit: c.RateLimit})
+		RateLimit: c.RateLimit, Lazy: c.Lazy})
 	if d.Cursors != nil {
 		// The cursors' secret is read before the first operation runs, not at
 		// start-up; a failed read answers 500 (and is tried again next time).
 		pager := d.Cursors
-		api.Huma.UseMiddleware(func(ctx huma.Context, next func(huma.Context)) {
+		api.Use(func(ctx huma.Context, next func(huma.Context)) {
 			if err := pager.Load(ctx.Context()); err != nil {
 				httpapi.LoggerFrom(ctx.Context()).Error("load the instance secret", "err", err.Error())
 				_ = huma.WriteErr(api.Huma, ctx, http.StatusInternalServerError, "Internal error")

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
@@ -45,6 +46,15 @@ type Config struct {
 	Family  string
 	// RateLimit limits each caller (ratelimit.go); the zero value none.
 	RateLimit RateLimit
+	// Lazy defers each operation's registration (huma reflects its input
+	// and output types into schemas, validators and the document) to the
+	// operation's first request, which then pays for that operation only.
+	// A Lambda function serves few of its family's operations per
+	// instance, so building them all before its first invocation is most
+	// of its start-up (docs/functions.md, "Init"). A lazy API's OpenAPI
+	// document holds no operation: what reads it (the generated document,
+	// the test client) builds an eager API.
+	Lazy bool
 }
 
 // Route is one operation an API serves.
@@ -60,9 +70,13 @@ type API struct {
 	cfg    Config
 	routes []Route
 	limit  *limiter // nil: no rate limit
+	// middlewares run around every operation, in order (Use).
+	middlewares []func(huma.Context, func(huma.Context))
 	// unique lists, by operation id, the body's uniqueItems arrays
-	// (inputs.go); written by Register only, before the API serves.
-	unique map[string][]string
+	// (inputs.go); written when an operation is registered, which a lazy
+	// API does while serving.
+	uniqueMu sync.RWMutex
+	unique   map[string][]string
 }
 
 // New returns an empty API.
@@ -72,7 +86,16 @@ func New(cfg Config) *API {
 		cfg.Logger = slog.Default()
 	}
 	mux := http.NewServeMux()
-	hc := huma.DefaultConfig("Galley API", cfg.Version)
+	a := &API{Huma: humago.New(mux, humaConfig(cfg.Version)), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit), unique: map[string][]string{}}
+	a.Use(a.authenticate, a.strictJSON)
+	return a
+}
+
+// humaConfig is the configuration of the API's huma API (and, in a lazy
+// API, of each operation's: a fresh one each time, since it holds the
+// schema registry).
+func humaConfig(version string) huma.Config {
+	hc := huma.DefaultConfig("Galley API", version)
 	hc.Info.Description = "Galley: a self-hostable documentation publishing service with a GitBook-compatible API."
 	hc.OpenAPIPath, hc.DocsPath, hc.SchemasPath = "", "", ""
 	// No "$schema" links in bodies: responses carry only the API's fields.
@@ -81,11 +104,13 @@ func New(cfg Config) *API {
 		"bearer": {Type: "http", Scheme: "bearer", Description: "An API token: Authorization: Bearer <token>"},
 	}
 	hc.Security = []map[string][]string{{"bearer": {}}}
-	// Bodies are JSON: a request without Content-Type is read as JSON, one
-	// declaring another type (curl -d sends form encoding) answers 415.
-	a := &API{Huma: humago.New(mux, hc), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit), unique: map[string][]string{}}
-	a.Huma.UseMiddleware(a.authenticate, a.strictJSON)
-	return a
+	return hc
+}
+
+// Use adds middlewares around every operation registered after it.
+func (a *API) Use(mw ...func(huma.Context, func(huma.Context))) {
+	a.middlewares = append(a.middlewares, mw...)
+	a.Huma.UseMiddleware(mw...)
 }
 
 // Routes lists the operations registered so far.
@@ -132,19 +157,61 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		hop.Metadata = map[string]any{publicMeta: true}
 	}
 	a.routes = append(a.routes, Route{Method: op.Method, Path: op.Path})
-	huma.Register(a.Huma, hop, func(ctx context.Context, in *I) (*O, error) {
+	handler := func(ctx context.Context, in *I) (*O, error) {
 		out, err := h(ctx, in)
 		if err != nil {
 			return nil, problem(ctx, err)
 		}
 		return out, nil
+	}
+	if !a.cfg.Lazy {
+		huma.Register(a.Huma, hop, handler)
+		a.noteUnique(a.Huma, op)
+		return
+	}
+	// Lazy: the route is the API's now; the operation is built on its first
+	// request, on a huma API of its own (its own schema registry, so that
+	// operations built by concurrent requests share nothing).
+	var (
+		once  sync.Once
+		serve http.HandlerFunc
+	)
+	build := func() {
+		var c capture
+		api := humago.NewAdapter(&c, "")
+		hapi := huma.NewAPI(humaConfig(a.cfg.Version), api)
+		hapi.UseMiddleware(a.middlewares...)
+		huma.Register(hapi, hop, handler)
+		a.noteUnique(hapi, op)
+		serve = c.handler
+	}
+	a.mux.HandleFunc(strings.ToUpper(op.Method)+" "+op.Path, func(w http.ResponseWriter, r *http.Request) {
+		once.Do(build)
+		serve(w, r)
 	})
-	if item := a.Huma.OpenAPI().Paths[op.Path]; item != nil {
-		for _, o := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
-			if o != nil && o.OperationID == op.ID && o.RequestBody != nil && o.RequestBody.Content["application/json"] != nil {
-				if locs := uniqueArrays(a.Huma.OpenAPI().Components.Schemas, o.RequestBody.Content["application/json"].Schema, "", 0); len(locs) > 0 {
-					a.unique[op.ID] = locs
-				}
+}
+
+// capture is the mux of a lazily built operation: it keeps the one
+// handler huma registers, which the API's own mux (same pattern, so the
+// same path values) calls.
+type capture struct{ handler http.HandlerFunc }
+
+func (c *capture) HandleFunc(_ string, h func(http.ResponseWriter, *http.Request)) { c.handler = h }
+func (c *capture) ServeHTTP(w http.ResponseWriter, r *http.Request)                { c.handler(w, r) }
+
+// noteUnique keeps the uniqueItems arrays of op's JSON body (strictJSON
+// checks them), read from the document of the huma API it was built on.
+func (a *API) noteUnique(h huma.API, op Op) {
+	item := h.OpenAPI().Paths[op.Path]
+	if item == nil {
+		return
+	}
+	for _, o := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
+		if o != nil && o.OperationID == op.ID && o.RequestBody != nil && o.RequestBody.Content["application/json"] != nil {
+			if locs := uniqueArrays(h.OpenAPI().Components.Schemas, o.RequestBody.Content["application/json"].Schema, "", 0); len(locs) > 0 {
+				a.uniqueMu.Lock()
+				a.unique[op.ID] = locs
+				a.uniqueMu.Unlock()
 			}
 		}
 	}

@@ -115,7 +115,10 @@ func (a *API) strictJSON(ctx huma.Context, next func(huma.Context)) {
 	r.Body = readCloser{io.MultiReader(bytes.NewReader(data), rest), r.Body}
 	if err == nil && int64(len(data)) < limit {
 		msg := duplicateKey(data)
-		if locs := a.unique[op.OperationID]; msg == "" && len(locs) > 0 {
+		a.uniqueMu.RLock()
+		locs := a.unique[op.OperationID]
+		a.uniqueMu.RUnlock()
+		if msg == "" && len(locs) > 0 {
 			msg = checkUniqueArrays(data, locs)
 		}
 		if msg != "" {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -49,21 +50,28 @@ func customizationAnswer(c sites.Customization, err error) (*customizationOut, e
 
 // settingsValidator checks customization settings, given as a JSON
 // object, against the schema of SiteCustomizationInput (the reference's
-// fields, enums, colours and limits).
+// fields, enums, colours and limits). A lazy API (httpapi.Config.Lazy)
+// builds the schema on the first check, an eager one at once (its registry
+// is then complete before the API serves).
 type settingsValidator struct {
 	reg    huma.Registry
-	schema *huma.Schema
+	schema func() *huma.Schema
 }
 
 func newSettingsValidator(api *httpapi.API) settingsValidator {
 	reg := api.Huma.OpenAPI().Components.Schemas
-	return settingsValidator{reg: reg, schema: reg.Schema(reflect.TypeFor[SiteCustomizationInput](), true, "")}
+	build := func() *huma.Schema { return reg.Schema(reflect.TypeFor[SiteCustomizationInput](), true, "") }
+	if !api.Config().Lazy {
+		s := build()
+		build = func() *huma.Schema { return s }
+	}
+	return settingsValidator{reg: reg, schema: sync.OnceValue(build)}
 }
 
 // check answers a 400 naming each offending field.
 func (v settingsValidator) check(settings map[string]any) error {
 	res := &huma.ValidateResult{}
-	huma.Validate(v.reg, v.schema, huma.NewPathBuffer([]byte{}, 0), huma.ModeWriteToServer, settings, res)
+	huma.Validate(v.reg, v.schema(), huma.NewPathBuffer([]byte{}, 0), huma.ModeWriteToServer, settings, res)
 	if len(res.Errors) == 0 {
 		return nil
 	}
