@@ -16,6 +16,7 @@ require (
 	github.com/beevik/etree v1.5.0
 	github.com/blevesearch/bleve/v2 v2.5.7
 	github.com/blevesearch/bleve_index_api v1.2.11
+	github.com/blevesearch/vellum v1.1.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/crewjam/saml v0.5.1
@@ -54,7 +55,6 @@ require (
 	github.com/blevesearch/segment v0.9.1 // indirect
 	github.com/blevesearch/snowballstem v0.9.0 // indirect
 	github.com/blevesearch/upsidedown_store_api v1.0.2 // indirect
-	github.com/blevesearch/vellum v1.1.0 // indirect
 	github.com/blevesearch/zapx/v11 v11.4.2 // indirect
 	github.com/blevesearch/zapx/v12 v12.4.2 // indirect
 	github.com/blevesearch/zapx/v13 v13.4.2 // indirect
@@ -89,3 +89,9 @@ require (
 )
 
 replace github.com/json-iterator/go => ./infra/shims/jsoniter
+
+replace github.com/blevesearch/vellum => ./infra/shims/vellum
+
+replace github.com/santhosh-tekuri/jsonschema/v6 => ./infra/shims/jsonschema
+
+replace github.com/alecthomas/chroma/v2 => ./infra/shims/chroma
