@@ -6,6 +6,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/gitsync/gitsynchttp"
+	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
-func main() { app.StartLambda(app.NewFamily("git", "GitFunction", gitsynchttp.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("git", "GitFunction", gitsynchttp.Routes).WithQueues(sqsqueue.Connect))
+}

@@ -7,6 +7,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
+	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
-func main() { app.StartLambda(app.NewFamily("openapi", "OpenAPIFunction", openapispecshttp.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("openapi", "OpenAPIFunction", openapispecshttp.Routes).WithQueues(sqsqueue.Connect))
+}

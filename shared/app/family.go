@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/secret"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -31,6 +33,20 @@ type Family struct {
 	Function string
 	// Routes add the family's operations; most families have one.
 	Routes []Routes
+	// Queues connects the function's job queues (QUEUE_URL, GIT_QUEUE_URL)
+	// in AWS: set by the main.go of a function that enqueues jobs
+	// (WithQueues), nil elsewhere, so that only those link an SQS client.
+	Queues Queues
+}
+
+// Queues returns the constructor of the queues at given URLs, over AWS
+// configuration (sqsqueue.Connect).
+type Queues func(aws.Config) func(url string) queue.Queue
+
+// WithQueues returns f whose Lambda function sends jobs to queues.
+func (f Family) WithQueues(queues Queues) Family {
+	f.Queues = queues
+	return f
 }
 
 // NewFamily returns the family name served by the function of that logical

@@ -11,17 +11,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 	"github.com/galleydocs/galley/shared/blob/s3blob"
 	"github.com/galleydocs/galley/shared/deps"
-	"github.com/galleydocs/galley/shared/queue"
-	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 	"github.com/galleydocs/galley/shared/store/dynamostore"
 )
 
-// AWSDeps assembles the dependencies on DynamoDB, S3 and SQS.
-func AWSDeps(ctx context.Context, c Config) (*deps.Deps, error) {
+// AWSDeps assembles the dependencies on DynamoDB, S3 and, when queues
+// connects them (a function that enqueues jobs), SQS.
+func AWSDeps(ctx context.Context, c Config, queues Queues) (*deps.Deps, error) {
 	if c.TableName == "" || c.BucketName == "" {
 		return nil, fmt.Errorf("TABLE_NAME and BUCKET_NAME must be set")
 	}
@@ -35,9 +33,12 @@ func AWSDeps(ctx context.Context, c Config) (*deps.Deps, error) {
 	}
 	// Each worker's jobs go to its queue; a function given no queue URL
 	// runs the jobs it makes itself (see queueRouter).
-	sqsClient := sqs.NewFromConfig(awsCfg)
-	d.Queue = queueRouter(map[string]string{"QUEUE_URL": c.QueueURL, "GIT_QUEUE_URL": c.GitQueueURL},
-		func(url string) queue.Queue { return sqsqueue.New(sqsClient, url) })
+	switch {
+	case queues != nil:
+		d.Queue = queueRouter(map[string]string{"QUEUE_URL": c.QueueURL, "GIT_QUEUE_URL": c.GitQueueURL}, queues(awsCfg))
+	case c.QueueURL != "" || c.GitQueueURL != "":
+		return nil, fmt.Errorf("QUEUE_URL or GIT_QUEUE_URL is set but this function links no SQS client: its main.go gives its family sqsqueue.Connect (Family.WithQueues)")
+	}
 	return NewDeps(ctx, c, d)
 }
 
@@ -47,7 +48,7 @@ func AWSDeps(ctx context.Context, c Config) (*deps.Deps, error) {
 func StartLambda(f Family) {
 	ctx := context.Background()
 	c := ConfigFromEnv()
-	d, err := AWSDeps(ctx, c)
+	d, err := AWSDeps(ctx, c, f.Queues)
 	if err != nil {
 		c.Logger().Error("start", "family", f.Name, "err", err.Error())
 		panic(err)

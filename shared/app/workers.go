@@ -88,7 +88,7 @@ func StartWorker(name string, handlers Handlers) {
 	if _, err := WorkerByName(name); err != nil {
 		panic(err)
 	}
-	d, err := AWSDeps(ctx, c)
+	d, err := AWSDeps(ctx, c, sqsqueue.Connect)
 	if err != nil {
 		c.Logger().Error("start", "worker", name, "err", err.Error())
 		panic(err)

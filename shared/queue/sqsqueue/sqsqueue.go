@@ -34,6 +34,14 @@ func New(client *sqs.Client, queueURL string) *Queue {
 	return &Queue{client: client, url: queueURL}
 }
 
+// Connect returns the constructor of queues at SQS URLs over one client
+// (app.Family.Queues): the functions that enqueue jobs pass it, so that
+// the others link no SQS client.
+func Connect(cfg aws.Config) func(url string) queue.Queue {
+	client := sqs.NewFromConfig(cfg)
+	return func(url string) queue.Queue { return New(client, url) }
+}
+
 // Enqueue implements queue.Queue. A job without an ID gets a random one, so
 // that handlers always have a key to make redelivery harmless.
 func (q *Queue) Enqueue(ctx context.Context, job queue.Job) error {
