@@ -15,9 +15,8 @@ import (
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
-	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/paging"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -26,14 +25,14 @@ import (
 // ContentLocation, the kinds Galley answers): a page or a file of a space's
 // revision or change request, or a URL.
 type ContentLocation struct {
-	Kind             string                 `json:"kind" enum:"page,file,url"`
-	Organization     *orgshttp.Organization `json:"organization,omitempty"`
-	Space            *spaceshttp.Space      `json:"space,omitempty"`
-	VersionContext   *VersionContext        `json:"versionContext,omitempty"`
-	Page             *RevisionPage          `json:"page,omitempty" doc:"The page (kind page), without its children"`
-	File             *RevisionFile          `json:"file,omitempty" doc:"The file (kind file)"`
-	URL              string                 `json:"url,omitempty" doc:"The URL as written (kind url; broken links are URLs)"`
-	InternalLocation *PageAnchorLocation    `json:"internalLocation,omitempty" doc:"Where in the page (kind page)"`
+	Kind             string              `json:"kind" enum:"page,file,url"`
+	Organization     *orgs.Organization  `json:"organization,omitempty"`
+	Space            *spaces.Space       `json:"space,omitempty"`
+	VersionContext   *VersionContext     `json:"versionContext,omitempty"`
+	Page             *RevisionPage       `json:"page,omitempty" doc:"The page (kind page), without its children"`
+	File             *RevisionFile       `json:"file,omitempty" doc:"The file (kind file)"`
+	URL              string              `json:"url,omitempty" doc:"The URL as written (kind url; broken links are URLs)"`
+	InternalLocation *PageAnchorLocation `json:"internalLocation,omitempty" doc:"Where in the page (kind page)"`
 }
 
 // PageAnchorLocation is a place in a page: the heading it is under.
@@ -91,8 +90,8 @@ type Links struct {
 // locations renders the organization, space and version every location
 // of a read shares.
 type locations struct {
-	org     orgshttp.Organization
-	space   spaceshttp.Space
+	org     orgs.Organization
+	space   spaces.Space
 	version VersionContext
 	opts    Options
 }
@@ -102,8 +101,9 @@ func (s *Service) locations(ctx context.Context, src source, rev model.Revision)
 	if err != nil {
 		return nil, err
 	}
-	l := &locations{org: orgshttp.ViewOrganization(ctx, o), space: spaceshttp.View(ctx, src.space, src.role),
-		opts: s.options(src, true)}
+	l := &locations{org: orgs.ViewOrganization(src.bases.API, src.bases.App, o),
+		space: spaces.ViewSpace(src.bases.API, src.bases.App, src.space, src.role),
+		opts:  s.options(src, true)}
 	if src.cr != nil {
 		by, err := s.User(ctx, src.cr.CreatedBy)
 		if err != nil {

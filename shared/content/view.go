@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/users/usershttp"
+	"github.com/galleydocs/galley/shared/users"
 )
 
 // Revision is the API shape of a revision (the reference's Revision).
@@ -127,7 +127,7 @@ type ChangeRequest struct {
 	Number                 int               `json:"number"`
 	Status                 string            `json:"status" enum:"draft,open,archived,merged"`
 	Subject                string            `json:"subject" maxLength:"100"`
-	CreatedBy              usershttp.User    `json:"createdBy"`
+	CreatedBy              users.User        `json:"createdBy"`
 	CreatedAt              time.Time         `json:"createdAt"`
 	UpdatedAt              time.Time         `json:"updatedAt"`
 	Space                  string            `json:"space" doc:"ID of the space the request belongs to"`
@@ -151,7 +151,7 @@ type ChangeRequestURLs struct {
 // based on another).
 func ChangeRequestView(ctx context.Context, b Bases, cr model.ChangeRequest, head string, by model.User) ChangeRequest {
 	return ChangeRequest{Object: "change-request", ID: cr.ID, Number: cr.Number, Status: cr.Status, Subject: cr.Subject,
-		CreatedBy: usershttp.View(ctx, by), CreatedAt: cr.CreatedAt, UpdatedAt: cr.UpdatedAt, Space: cr.SpaceID,
+		CreatedBy: users.ViewUser(b.API, by), CreatedAt: cr.CreatedAt, UpdatedAt: cr.UpdatedAt, Space: cr.SpaceID,
 		Revision: cr.Revision, RevisionInitial: cr.RevisionInitial, RevisionMergedAncestor: cr.RevisionMergedAncestor,
 		RevisionMerged: cr.RevisionMerged, Comments: cr.Comments, Outdated: cr.Active() && cr.Base() != head,
 		URLs: ChangeRequestURLs{

@@ -29,14 +29,6 @@ func Register(api *httpapi.API, s *orgs.Service) {
 	registerInvites(api, s)
 }
 
-func rolePtr(r model.Role) *string {
-	if r == model.RoleGuest {
-		return nil
-	}
-	s := string(r)
-	return &s
-}
-
 func roleOf(p *string) model.Role {
 	if p == nil {
 		return model.RoleGuest

@@ -21,7 +21,7 @@ type InviteLinkToOrganization struct {
 
 // ViewInvite renders an invite link.
 func ViewInvite(inv model.Invite) InviteLinkToOrganization {
-	return InviteLinkToOrganization{Object: "invite", ID: inv.ID, Role: rolePtr(inv.Role)}
+	return InviteLinkToOrganization{Object: "invite", ID: inv.ID, Role: orgs.RoleView(inv.Role)}
 }
 
 // OrganizationJoinResult answers POST /v1/orgs/{organizationId}/invites/{inviteId}: {}.

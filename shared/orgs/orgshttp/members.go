@@ -29,7 +29,7 @@ type OrganizationMember struct {
 // ViewMember renders a member.
 func ViewMember(ctx context.Context, mu orgs.MemberWithUser) OrganizationMember {
 	m := mu.Member
-	return OrganizationMember{Object: "member", ID: m.UserID, Role: rolePtr(m.Role), User: usershttp.View(ctx, mu.User),
+	return OrganizationMember{Object: "member", ID: m.UserID, Role: orgs.RoleView(m.Role), User: usershttp.View(ctx, mu.User),
 		Disabled: m.Disabled, JoinedAt: m.JoinedAt, LastSeenAt: m.LastSeenAt, SSO: m.SSO, Spaces: m.Spaces, Teams: m.Teams}
 }
 

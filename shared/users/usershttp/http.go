@@ -16,28 +16,16 @@ import (
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// User is the API shape of a user.
-type User struct {
-	Object      string   `json:"object" enum:"user"`
-	ID          string   `json:"id"`
-	DisplayName string   `json:"displayName"`
-	Email       string   `json:"email,omitempty"`
-	PhotoURL    string   `json:"photoURL,omitempty"`
-	URLs        UserURLs `json:"urls"`
-}
-
-// UserURLs are a user's links.
-type UserURLs struct {
-	Location string `json:"location" format:"uri"`
-}
-
-// View renders a user for the API.
-func View(ctx context.Context, u model.User) User {
-	return User{Object: "user", ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, PhotoURL: u.PhotoURL,
-		URLs: UserURLs{Location: httpapi.APIURL(ctx) + "/v1/users/" + u.ID}}
-}
-
 // APIInfo answers GET /v1/.
+// User is a user in the API (users.User).
+type User = users.User
+
+// UserURLs are a user's links (users.UserURLs).
+type UserURLs = users.UserURLs
+
+// View renders a user for the API, with links under the request's base.
+func View(ctx context.Context, u model.User) User { return users.ViewUser(httpapi.APIURL(ctx), u) }
+
 type APIInfo struct {
 	Version string `json:"version" doc:"Release of Galley"`
 	Build   string `json:"build" doc:"Build date in ISO format"`
