@@ -24,18 +24,16 @@ import (
 // site and read a page's markdown as the visitor (search.SiteAgent).
 // docs/reader.md, "MCP endpoint".
 
-// mcpVersions are the protocol versions served, latest first.
-var mcpVersions = []string{"2025-06-18", "2025-03-26", "2024-11-05"}
-
-// mcpDefaultVersion is assumed when a request names none (the transport's
-// rule for clients that predate the header).
-const mcpDefaultVersion = "2025-03-26"
+// The protocol versions served: the latest, and all of them for messages.
+const (
+	mcpLatest   = "2025-06-18"
+	mcpVersions = "2025-06-18, 2025-03-26, 2024-11-05"
+)
 
 func supportedVersion(v string) bool {
-	for _, s := range mcpVersions {
-		if s == v {
-			return true
-		}
+	switch v {
+	case "2025-06-18", "2025-03-26", "2024-11-05":
+		return true
 	}
 	return false
 }
@@ -135,11 +133,9 @@ type rpcResponse struct {
 	Error   *rpcError       `json:"error,omitempty"`
 }
 
-var nullID = json.RawMessage("null")
-
 func rpcFail(id json.RawMessage, code int, format string, args ...any) *rpcResponse {
 	if id == nil {
-		id = nullID
+		id = json.RawMessage("null")
 	}
 	return &rpcResponse{JSONRPC: "2.0", ID: id, Error: &rpcError{Code: code, Message: fmt.Sprintf(format, args...)}}
 }
@@ -147,32 +143,35 @@ func rpcFail(id json.RawMessage, code int, format string, args ...any) *rpcRespo
 // mcpServer answers the messages of one POST for one opened site.
 type mcpServer struct {
 	agent *search.SiteAgent
+	tools []map[string]any
 }
 
-// tool input schemas (JSON Schema objects).
-var mcpTools = []map[string]any{
-	{
-		"name":        "searchDocumentation",
-		"title":       "Search the documentation",
-		"description": "Search this documentation site. Returns the matching pages with their titles, published URLs and excerpts; read one with getPage.",
-		"inputSchema": map[string]any{
-			"type":                 "object",
-			"properties":           map[string]any{"query": map[string]any{"type": "string", "description": "What to search for", "minLength": 1, "maxLength": 512}},
-			"required":             []string{"query"},
-			"additionalProperties": false,
+// mcpTools are the tools, with their input schemas (JSON Schema objects).
+func mcpTools() []map[string]any {
+	return []map[string]any{
+		{
+			"name":        "searchDocumentation",
+			"title":       "Search the documentation",
+			"description": "Search this documentation site. Returns the matching pages with their titles, published URLs and excerpts; read one with getPage.",
+			"inputSchema": map[string]any{
+				"type":                 "object",
+				"properties":           map[string]any{"query": map[string]any{"type": "string", "description": "What to search for", "minLength": 1, "maxLength": 512}},
+				"required":             []string{"query"},
+				"additionalProperties": false,
+			},
 		},
-	},
-	{
-		"name":        "getPage",
-		"title":       "Read a page",
-		"description": "Read a page of this documentation site as markdown, by its published URL (as searchDocumentation gives it) or its path within the site.",
-		"inputSchema": map[string]any{
-			"type":                 "object",
-			"properties":           map[string]any{"url": map[string]any{"type": "string", "description": "The page's published URL, or its path within the site", "minLength": 1, "maxLength": 4096}},
-			"required":             []string{"url"},
-			"additionalProperties": false,
+		{
+			"name":        "getPage",
+			"title":       "Read a page",
+			"description": "Read a page of this documentation site as markdown, by its published URL (as searchDocumentation gives it) or its path within the site.",
+			"inputSchema": map[string]any{
+				"type":                 "object",
+				"properties":           map[string]any{"url": map[string]any{"type": "string", "description": "The page's published URL, or its path within the site", "minLength": 1, "maxLength": 4096}},
+				"required":             []string{"url"},
+				"additionalProperties": false,
+			},
 		},
-	},
+	}
 }
 
 // handle answers one message; nil when it needs no answer (a
@@ -255,7 +254,7 @@ func (m *mcpServer) call(ctx context.Context, method string, raw json.RawMessage
 		if p.ProtocolVersion == "" {
 			return nil, rpcFail(nil, rpcInvalidParams, "protocolVersion is required")
 		}
-		v := mcpVersions[0]
+		v := mcpLatest
 		if supportedVersion(p.ProtocolVersion) {
 			v = p.ProtocolVersion
 		}
@@ -275,7 +274,7 @@ func (m *mcpServer) call(ctx context.Context, method string, raw json.RawMessage
 		if fail := params(raw, &p); fail != nil {
 			return nil, fail
 		}
-		return map[string]any{"tools": mcpTools}, nil
+		return map[string]any{"tools": m.tools}, nil
 	case "tools/call":
 		return m.callTool(ctx, raw)
 	}
@@ -381,7 +380,7 @@ func searchText(res search.SiteResults) string {
 // serveMCP answers one POST: the messages' answers as JSON, or 202 when
 // none needs one. The site is opened first (its audience decides 404 or
 // 401 for the whole endpoint).
-func serveMCP(ctx context.Context, s *search.Service, in *mcpIn) (*mcpOut, error) {
+func serveMCP(ctx context.Context, s *search.Service, tools []map[string]any, in *mcpIn) (*mcpOut, error) {
 	path := "/sites/" + in.OrgID
 	if in.Basename != "" {
 		path += "/" + in.Basename
@@ -412,7 +411,7 @@ func serveMCP(ctx context.Context, s *search.Service, in *mcpIn) (*mcpOut, error
 	}
 	if in.ProtocolVersion != "" && !supportedVersion(in.ProtocolVersion) {
 		return fail(http.StatusBadRequest, rpcFail(nil, rpcInvalidRequest, "unsupported MCP-Protocol-Version %q (supported: %s)",
-			in.ProtocolVersion, strings.Join(mcpVersions, ", ")))
+			in.ProtocolVersion, mcpVersions))
 	}
 	if in.tooLarge {
 		return fail(http.StatusRequestEntityTooLarge, rpcFail(nil, rpcInvalidRequest, "the body is larger than %d bytes", httpapi.MaxBodyBytes))
@@ -421,7 +420,7 @@ func serveMCP(ctx context.Context, s *search.Service, in *mcpIn) (*mcpOut, error
 	if !json.Valid(body) {
 		return fail(http.StatusBadRequest, rpcFail(nil, rpcParseError, "parse error: the body is not JSON"))
 	}
-	m := &mcpServer{agent: agent}
+	m := &mcpServer{agent: agent, tools: tools}
 	if body[0] != '[' {
 		r := m.handle(ctx, body)
 		if r == nil {
@@ -467,7 +466,8 @@ type mcpNotAllowedIn struct {
 // API's document: it speaks JSON-RPC to agents). GET (a server-sent events
 // stream) and DELETE (ending a session) are not offered: 405.
 func registerMCP(api *httpapi.API, s *search.Service) {
-	post := func(ctx context.Context, in *mcpIn) (*mcpOut, error) { return serveMCP(ctx, s, in) }
+	tools := mcpTools()
+	post := func(ctx context.Context, in *mcpIn) (*mcpOut, error) { return serveMCP(ctx, s, tools, in) }
 	notAllowed := func(ctx context.Context, in *mcpNotAllowedIn) (*mcpOut, error) {
 		body, _ := json.Marshal(map[string]any{"error": map[string]any{"code": http.StatusMethodNotAllowed,
 			"message": "this MCP endpoint takes POST only: no server-sent events stream, no sessions"}})
