@@ -156,6 +156,15 @@ var expected = map[string]expectation{
 			}
 		}},
 	"reader-read-page-of-unknown-site.json": {status: 404, html: []string{"<h1>Page not found</h1>", `<meta name="robots" content="noindex">`}},
+	// A site's MCP endpoint (the search function): an unknown site is 404
+	// whatever the JSON-RPC message asks.
+	"search-site-mcp-initialize-of-unknown-site.json": {status: 404, fields: []string{"error"},
+		check: func(t *testing.T, b map[string]any) {
+			e, _ := b["error"].(map[string]any)
+			if msg, _ := e["message"].(string); !strings.Contains(msg, "published content") {
+				t.Errorf("error.message %q", msg)
+			}
+		}},
 	"spaces-get-unknown-space.json": {status: 404, fields: []string{"error"},
 		check: func(t *testing.T, b map[string]any) {
 			e, _ := b["error"].(map[string]any)

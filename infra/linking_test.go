@@ -31,7 +31,7 @@ var linked = map[string][]string{
 	"content":        {"users", "orgs", "spaces", "content", "openapispecs"},                               // computed pages and OpenAPI blocks read the organization's specs
 	"changerequests": {"users", "orgs", "spaces", "content", "changerequests", "comments", "openapispecs"}, // a review's comment is posted by comments; computed pages read specs
 	"comments":       {"users", "orgs", "spaces", "content", "changerequests", "comments"},
-	"search":         {"users", "orgs", "spaces", "content", "sites", "search"}, // searchSiteContent asks sites.SearchScope
+	"search":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "search"}, // searchSiteContent asks sites.SearchScope; the sites' MCP getPage reads computed pages as the reader does
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},
 	"openapi":        {"users", "orgs", "spaces", "content", "openapispecs"},
 	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},

@@ -2,7 +2,9 @@
 # Installs the npm packages the tests use (pinned in infra/node/package.json
 # and package-lock.json, from the npm registry) into
 # "${GALLEY_CACHE:-$HOME/.cache/galley}/node": GitBook's official API client
-# (@gitbook/api), which infra/client_test.go drives, and axe-core, which
+# (@gitbook/api), which infra/client_test.go drives, the MCP TypeScript SDK
+# (@modelcontextprotocol/sdk), whose client infra/mcp_test.go connects to a
+# site's MCP endpoint, and axe-core, which
 # shared/reader/readerhttp/browser_test.go injects into the reader's pages. Idempotent: a stamp of the lock file's hash skips npm.
 set -euo pipefail
 
@@ -21,7 +23,7 @@ command -v npm >/dev/null 2>&1 || die "npm not found on PATH; install npm (Debia
 
 want="$(cat "$here/package.json" "$here/package-lock.json" | sha256sum | cut -d' ' -f1)"
 # package -> a file the tests read from it
-declare -A files=([@gitbook/api]=package.json [axe-core]=axe.min.js)
+declare -A files=([@gitbook/api]=package.json [@modelcontextprotocol/sdk]=dist/esm/client/streamableHttp.js [axe-core]=axe.min.js)
 installed() {
 	local p
 	for p in "${!files[@]}"; do

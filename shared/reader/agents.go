@@ -39,10 +39,7 @@ func (s *Service) markdown(st *site, req Request) (Answer, error) {
 		if err != nil {
 			return nil, err
 		}
-		if rp.Markdown == nil {
-			return []byte("# " + rp.Title + "\n"), nil
-		}
-		return []byte(*rp.Markdown), nil
+		return []byte(content.AgentMarkdown(rp)), nil
 	})
 	return a, err
 }
@@ -120,12 +117,9 @@ func (s *Service) llmsFull(st *site, req Request) (Answer, error) {
 					return err
 				}
 				fmt.Fprintf(b, "\n---\n\nSource: %s%s%s%s\n\n", st.origin, sn.base, content.EscapeSegments(p.Path), st.query)
-				if rp.Markdown == nil {
-					fmt.Fprintf(b, "# %s\n", rp.Title)
-					continue
-				}
-				b.WriteString(*rp.Markdown)
-				if !strings.HasSuffix(*rp.Markdown, "\n") {
+				md := content.AgentMarkdown(rp)
+				b.WriteString(md)
+				if !strings.HasSuffix(md, "\n") {
 					b.WriteByte('\n')
 				}
 			}

@@ -35,6 +35,7 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
@@ -50,12 +51,16 @@ const PagesPerSpace = 10
 type Service struct {
 	d       *deps.Deps
 	content *content.Service
-	cache   *Cache
+	// pages reads published pages for agents (SiteAgent.Page) as the
+	// reader does: computed API pages from the organization's specs.
+	pages *content.Service
+	cache *Cache
 }
 
 // New returns the search service, with its own cache of indexes.
 func New(d *deps.Deps) *Service {
-	return &Service{d: d, content: content.New(d), cache: NewCache(CachedIndexes)}
+	return &Service{d: d, content: content.New(d), pages: content.New(d).WithSpecs(openapispecs.New(d).ForContent()),
+		cache: NewCache(CachedIndexes)}
 }
 
 // Close releases the indexes the service holds open.

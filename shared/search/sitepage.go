@@ -65,25 +65,41 @@ type SiteResultSection struct {
 
 // SitePage searches a published site for a visitor.
 func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResults, error) {
-	raw := strings.TrimRight(req.AppURL, "/") + strings.TrimRight(req.SitePath, "/") + "/"
-	if req.ShareKey != "" {
-		raw += "?shareKey=" + url.QueryEscape(req.ShareKey)
-	}
-	res, err := sites.New(s.d).ResolveURL(ctx, raw, req.AppURL, req.Visitor)
+	res, caller, err := s.openSite(ctx, req.AppURL, req.SitePath, req.ShareKey, req.Visitor)
 	if err != nil {
 		return SiteResults{}, err
+	}
+	return s.siteResults(access.WithCaller(ctx, caller), res, req.Query)
+}
+
+// openSite resolves a published site's root for a visitor (published,
+// share key, visitor token, conditions: sites.ResolveURL) and
+// authenticates the site token it issues them.
+func (s *Service) openSite(ctx context.Context, appURL, sitePath, shareKey string, vis sites.Visitor) (sites.Resolved, access.Caller, error) {
+	raw := strings.TrimRight(appURL, "/") + strings.TrimRight(sitePath, "/") + "/"
+	if shareKey != "" {
+		raw += "?shareKey=" + url.QueryEscape(shareKey)
+	}
+	res, err := sites.New(s.d).ResolveURL(ctx, raw, appURL, vis)
+	if err != nil {
+		return sites.Resolved{}, access.Caller{}, err
 	}
 	caller, err := users.New(s.d).Authenticate(ctx, res.APIToken)
 	if err != nil {
-		return SiteResults{}, err
+		return sites.Resolved{}, access.Caller{}, err
 	}
-	vctx := access.WithCaller(ctx, caller)
+	return res, caller, nil
+}
+
+// siteResults searches a resolved site as its visitor (vctx carries the
+// visitor's site token): results linked by their paths.
+func (s *Service) siteResults(vctx context.Context, res sites.Resolved, q string) (SiteResults, error) {
 	site := res.View.Site
 	query := ""
 	if res.View.ShareKey != "" {
 		query = "?shareKey=" + url.QueryEscape(res.View.ShareKey)
 	}
-	out := SiteResults{SiteTitle: site.Title, Home: res.SiteBasePath + query, Query: strings.TrimSpace(req.Query),
+	out := SiteResults{SiteTitle: site.Title, Home: res.SiteBasePath + query, Query: strings.TrimSpace(q),
 		NoIndex: site.Visibility != "public"}
 	if out.Query == "" {
 		return out, nil

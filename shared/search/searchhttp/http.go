@@ -147,6 +147,7 @@ func Register(api *httpapi.API, s *search.Service) {
 		})
 	registerSite(api, s, tag)
 	registerSitePage(api, s)
+	registerMCP(api, s)
 }
 
 func spaceResult(ctx context.Context, sp model.Space, pages []search.PageHit) SpaceResult {
