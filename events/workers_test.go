@@ -105,7 +105,7 @@ func TestEveryWorkerHasASample(t *testing.T) {
 	}
 }
 
-// Each SQS sample goes through its worker's handler as app.StartWorker
+// Each SQS sample goes through its worker's handler as sqsworker.StartWorker
 // builds it, on a temporary local store.
 func TestWorkerSampleEvents(t *testing.T) {
 	for name, want := range expectedWorkers {

@@ -5,8 +5,8 @@
 package main
 
 import (
-	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/sqsworker"
 	"github.com/galleydocs/galley/shared/gitsync"
 )
 
-func main() { app.StartWorker("gitworker", gitsync.Handlers) }
+func main() { sqsworker.StartWorker("gitworker", gitsync.Handlers) }

@@ -1,21 +1,17 @@
 package app
 
 import (
-	"context"
 	"fmt"
-
-	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/queue"
-	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
 // Worker is one worker Lambda function: the job kinds it runs, taken from
 // one SQS queue (docs/workers.md). The table is data only, so that every
 // function can route the jobs it makes to the right queue without linking
 // the workers' code; each worker's main.go passes its handlers to
-// StartWorker, and package families holds them all for local mode.
+// sqsworker.StartWorker, and package families holds them all for local mode.
 type Worker struct {
 	// Name selects the worker (functions/<name>).
 	Name string
@@ -77,21 +73,4 @@ func queueRouter(urls map[string]string, newQueue func(url string) queue.Queue) 
 		return nil
 	}
 	return r
-}
-
-// StartWorker runs the named worker as a Lambda function fed by SQS,
-// reporting failed records one by one; functions/<worker>/main.go calls it
-// and nothing else.
-func StartWorker(name string, handlers Handlers) {
-	ctx := context.Background()
-	c := ConfigFromEnv()
-	if _, err := WorkerByName(name); err != nil {
-		panic(err)
-	}
-	d, err := AWSDeps(ctx, c, sqsqueue.Connect)
-	if err != nil {
-		c.Logger().Error("start", "worker", name, "err", err.Error())
-		panic(err)
-	}
-	lambda.Start(sqsqueue.Handler(handlers(d)))
 }

@@ -140,7 +140,7 @@ func TestMainsMatchFamilies(t *testing.T) {
 }
 
 // parseMain reads the call of app.StartLambda(app.NewFamily(...)) or
-// app.StartWorker(...) in a main.go: its string arguments and the
+// sqsworker.StartWorker(...) in a main.go: its string arguments and the
 // functions it passes, qualified by their import paths.
 func parseMain(path string) (struct{ args, fns []string }, error) {
 	var out struct{ args, fns []string }

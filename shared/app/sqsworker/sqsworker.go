@@ -1,0 +1,29 @@
+// Package sqsworker starts a worker Lambda function fed by SQS. It is
+// apart from package app so that only the workers' binaries link the SQS
+// client and event handling (docs/functions.md).
+package sqsworker
+
+import (
+	"context"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/queue/sqsqueue"
+)
+
+// StartWorker runs the named worker as a Lambda function fed by SQS,
+// reporting failed records one by one; functions/<worker>/main.go calls it
+// and nothing else.
+func StartWorker(name string, handlers app.Handlers) {
+	ctx := context.Background()
+	c := app.ConfigFromEnv()
+	if _, err := app.WorkerByName(name); err != nil {
+		panic(err)
+	}
+	d, err := app.AWSDeps(ctx, c, sqsqueue.Connect)
+	if err != nil {
+		c.Logger().Error("start", "worker", name, "err", err.Error())
+		panic(err)
+	}
+	lambda.Start(sqsqueue.Handler(handlers(d)))
+}
