@@ -64,7 +64,7 @@ type Change struct {
 	// Condition sets the page's condition ("" removes it); it must parse
 	// (package condition).
 	Condition *string
-	URL           *string
+	URL       *string
 	// Computed is what a page of type computed is computed from.
 	Computed *ComputedSource
 	Revision string

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/users"
