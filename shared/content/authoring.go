@@ -297,6 +297,11 @@ func (e *Editor) setMarkdown(p *Page, md string, field func(string) string) erro
 
 // checkFrontmatter validates the values frontmatter may set.
 func checkFrontmatter(f Frontmatter) error {
+	if f.If != nil && strings.TrimSpace(*f.If) != "" {
+		if _, err := condition.Parse(*f.If); err != nil {
+			return fmt.Errorf("if: %v", err)
+		}
+	}
 	if f.Description != nil && len(*f.Description) > 300 {
 		return fmt.Errorf("description: expected length <= 300")
 	}

@@ -56,6 +56,11 @@ func TestPageConditionAPI(t *testing.T) {
 	// Change requests: bad syntax is refused, "" removes the condition.
 	crs := "/v1/spaces/" + f.space + "/change-requests"
 	n := jsonNumber(c.Expect(http.StatusCreated, "POST", crs, map[string]any{"subject": "conditions"}).Map(t)["number"])
+	body := c.Expect(http.StatusBadRequest, "POST", crs+"/"+n+"/content", map[string]any{"changes": []any{
+		map[string]any{"operation": "update_page", "page": f.pages["beta"], "document": map[string]any{"markdown": "---\nif: visitor.claims.x ===\n---\n# Beta\n"}}}}).Body
+	if !strings.Contains(string(body), "changes[0].document.markdown") {
+		t.Errorf("a bad if: in frontmatter: error %s", body)
+	}
 	for _, bad := range []string{"visitor.claims.isBeta ===", "visitor.isBeta", "alert(1)"} {
 		body := c.Expect(http.StatusBadRequest, "POST", crs+"/"+n+"/content", map[string]any{"changes": []any{
 			map[string]any{"operation": "update_page", "page": f.pages["beta"], "condition": bad}}}).Body
@@ -63,15 +68,20 @@ func TestPageConditionAPI(t *testing.T) {
 			t.Errorf("%q: error %s does not name changes[0].condition", bad, body)
 		}
 	}
-	c.Expect(http.StatusOK, "POST", crs+"/"+n+"/content", map[string]any{"changes": []any{
+	refs := c.Expect(http.StatusOK, "POST", crs+"/"+n+"/content?compat=false", map[string]any{"changes": []any{
 		map[string]any{"operation": "update_page", "page": f.pages["beta"], "condition": ""},
-		map[string]any{"operation": "update_page", "page": f.pages["after"], "condition": "visitor.claims.plan == 'pro'"}}})
+		map[string]any{"operation": "update_page", "page": f.pages["after"], "condition": "visitor.claims.plan == 'pro'"},
+		page("premium", "", "---\nif: visitor.claims.premium\n---\n# Premium\n")}}).Map(t)["refs"].(map[string]any)
 	cr := crs + "/" + n + "/content/page/"
 	if got := c.Expect(http.StatusOK, "GET", cr+f.pages["beta"], nil).Map(t); got["condition"] != nil {
 		t.Errorf("condition not removed: %v", got["condition"])
 	}
 	if got := c.Expect(http.StatusOK, "GET", cr+f.pages["after"], nil).Map(t); got["condition"] != "visitor.claims.plan == 'pro'" {
 		t.Errorf("condition set by update_page: %v", got["condition"])
+	}
+	// GitBook's frontmatter `if:` sets it too.
+	if got := c.Expect(http.StatusOK, "GET", cr+refs["premium"].(string), nil).Map(t); got["condition"] != "visitor.claims.premium" {
+		t.Errorf("condition set by frontmatter: %v", got["condition"])
 	}
 }
 
