@@ -174,7 +174,7 @@ func (s *Service) resolveRef(st *site, v any) (string, bool) {
 		if u == "#" || u == "" {
 			return "", false
 		}
-		return u, strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")
+		return u, external(u)
 	case "anchor":
 		if a := str(ref, "anchor"); a != "" {
 			return "#" + url.PathEscape(a), false
@@ -223,6 +223,12 @@ func (s *Service) resolveRef(st *site, v any) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// external tells whether a URL leads to another site (an absolute http or
+// https URL).
+func external(u string) bool {
+	return strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "//")
 }
 
 // siteSpaceOf is the first site space (in the site's order) showing a

@@ -669,7 +669,7 @@ func (r *renderer) inlines(nodes []map[string]any) {
 		case "link":
 			t, _ := r.ref(d["ref"])
 			r.w(`<a href="`, esc(safeURL(t.href)), `"`)
-			if ref, _ := d["ref"].(map[string]any); r.links.newTab() && str(ref, "kind") == "url" {
+			if ref, _ := d["ref"].(map[string]any); r.links.newTab() && str(ref, "kind") == "url" && external(t.href) {
 				r.w(` target="_blank" rel="noopener"`)
 			}
 			r.w(`>`)
