@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/condition"
 )
 
 // Change kinds of an authoring batch.
@@ -25,7 +26,8 @@ const (
 //     At among its siblings (absent: last), of PageType (document by
 //     default). A document's Markdown is authored markdown: frontmatter, a
 //     leading "# " heading for the title, the body. Title, Slug,
-//     Description, Emoji, Icon, Hidden override what the markdown says.
+//     Description, Emoji, Icon, Hidden, Condition override what the
+//     markdown says.
 //     The slug defaults to the title's, made unique among the siblings. A
 //     link page needs URL; a group, which sits at the top level, a title.
 //     A computed page needs Computed (builtin:openapi and its spec); its
@@ -59,7 +61,10 @@ type Change struct {
 	Hidden        *bool
 	NoIndex       *bool
 	NoRobotsIndex *bool
-	URL           *string
+	// Condition sets the page's condition ("" removes it); it must parse
+	// (package condition).
+	Condition *string
+	URL       *string
 	// Computed is what a page of type computed is computed from.
 	Computed *ComputedSource
 	Revision string
@@ -292,6 +297,11 @@ func (e *Editor) setMarkdown(p *Page, md string, field func(string) string) erro
 
 // checkFrontmatter validates the values frontmatter may set.
 func checkFrontmatter(f Frontmatter) error {
+	if f.If != nil && strings.TrimSpace(*f.If) != "" {
+		if _, err := condition.Parse(*f.If); err != nil {
+			return fmt.Errorf("if: %v", err)
+		}
+	}
 	if f.Description != nil && len(*f.Description) > 300 {
 		return fmt.Errorf("description: expected length <= 300")
 	}
@@ -340,6 +350,15 @@ func (e *Editor) fields(p *Page, c Change, field func(string) string) error {
 	}
 	if c.NoRobotsIndex != nil {
 		p.NoRobotsIndex = *c.NoRobotsIndex
+	}
+	if c.Condition != nil {
+		src := strings.TrimSpace(*c.Condition)
+		if src != "" {
+			if err := condition.Validate(field("condition"), src); err != nil {
+				return err
+			}
+		}
+		p.Condition = src
 	}
 	if c.URL != nil {
 		if p.Type != TypeLink {

@@ -33,6 +33,9 @@ type Frontmatter struct {
 	// the page's file; CoverY its vertical offset.
 	Cover  *string  `yaml:"cover"`
 	CoverY *float64 `yaml:"coverY"`
+	// If is the page's adaptive-content condition (Page.Condition), as
+	// GitBook documents its frontmatter (`if: visitor.claims...`).
+	If *string `yaml:"if"`
 }
 
 // LayoutFields are layout options set in frontmatter; nil fields keep
@@ -182,6 +185,9 @@ func RenderMarkdown(p *Page, body string, fields FrontFields) string {
 			front["cover"] = c.Ref.URL
 			front["coverY"] = c.YPos
 		}
+		if p.Condition != "" {
+			front["if"] = p.Condition
+		}
 	}
 	var b strings.Builder
 	if len(front) > 0 {
@@ -221,6 +227,9 @@ func (f Frontmatter) Apply(p *Page) {
 	setb(&p.Hidden, f.Hidden)
 	setb(&p.NoIndex, f.NoIndex)
 	setb(&p.NoRobotsIndex, f.NoRobotsIndex)
+	if f.If != nil {
+		p.Condition = strings.TrimSpace(*f.If)
+	}
 	if l := f.Layout; l != nil {
 		layout := DefaultLayout()
 		if p.Layout != nil {

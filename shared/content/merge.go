@@ -122,7 +122,7 @@ var metaFields = func() []int {
 func samePage(a, b *Page) bool {
 	if a.Parent != b.Parent || a.Pos != b.Pos || a.Document != b.Document || a.Title != b.Title || a.Slug != b.Slug ||
 		a.Type != b.Type || a.Emoji != b.Emoji || a.Icon != b.Icon || a.Description != b.Description ||
-		a.Hidden != b.Hidden || a.NoIndex != b.NoIndex || a.NoRobotsIndex != b.NoRobotsIndex {
+		a.Hidden != b.Hidden || a.NoIndex != b.NoIndex || a.NoRobotsIndex != b.NoRobotsIndex || a.Condition != b.Condition {
 		return false
 	}
 	if a.Layout == b.Layout && a.Cover == b.Cover && a.Target == b.Target && a.Git == b.Git {

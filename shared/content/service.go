@@ -98,6 +98,9 @@ type source struct {
 	bases Bases
 	// noCompute is At.NoCompute.
 	noCompute bool
+	// visitor: the caller is a site visitor (a site token), who is not
+	// shown pages' conditions (RevisionPage.Condition).
+	visitor bool
 }
 
 // source checks the caller may read the content at names (the space's
@@ -109,6 +112,7 @@ func (s *Service) source(ctx context.Context, at At) (source, error) {
 	}
 	src := source{space: sp, role: role, revision: sp.Revision, appBase: at.Bases.App + "/s/" + sp.ID, scope: "space:" + sp.ID, bases: at.Bases,
 		noCompute: at.NoCompute}
+	_, src.visitor = access.VisitorFrom(ctx)
 	if at.Revision != "" {
 		// Revisions are keyed under their space: another space's is not
 		// found.
@@ -164,7 +168,8 @@ func ReadChangeRequest(ctx context.Context, st store.Store, spaceID, ref string)
 }
 
 func (s *Service) options(src source, metadata bool) Options {
-	return Options{Metadata: metadata, AppBase: src.appBase, APIBase: src.bases.API, Downloads: s.Downloads, SpaceID: src.space.ID}
+	return Options{Metadata: metadata, AppBase: src.appBase, APIBase: src.bases.API, Downloads: s.Downloads, SpaceID: src.space.ID,
+		Conditions: !src.visitor}
 }
 
 // RevisionOf reads the whole content at at.

@@ -34,20 +34,24 @@ const (
 // so that pages inserted or moved on two lines of edits merge without
 // renumbering anyone.
 type Page struct {
-	ID            string  `json:"id"`
-	Parent        string  `json:"parent,omitempty"`
-	Pos           string  `json:"pos"`
-	Type          string  `json:"type"`
-	Title         string  `json:"title"`
-	Slug          string  `json:"slug,omitempty"`
-	Emoji         string  `json:"emoji,omitempty"`
-	Icon          string  `json:"icon,omitempty"`
-	Description   string  `json:"description,omitempty"`
-	Hidden        bool    `json:"hidden,omitempty"`
-	NoIndex       bool    `json:"noIndex,omitempty"`
-	NoRobotsIndex bool    `json:"noRobotsIndex,omitempty"`
-	Layout        *Layout `json:"layout,omitempty"`
-	Cover         *Cover  `json:"cover,omitempty"`
+	ID            string `json:"id"`
+	Parent        string `json:"parent,omitempty"`
+	Pos           string `json:"pos"`
+	Type          string `json:"type"`
+	Title         string `json:"title"`
+	Slug          string `json:"slug,omitempty"`
+	Emoji         string `json:"emoji,omitempty"`
+	Icon          string `json:"icon,omitempty"`
+	Description   string `json:"description,omitempty"`
+	Hidden        bool   `json:"hidden,omitempty"`
+	NoIndex       bool   `json:"noIndex,omitempty"`
+	NoRobotsIndex bool   `json:"noRobotsIndex,omitempty"`
+	// Condition is the page's adaptive-content condition (package
+	// condition): the page, and its children, are shown to the visitors
+	// for whom it holds; "" to everyone.
+	Condition string  `json:"condition,omitempty"`
+	Layout    *Layout `json:"layout,omitempty"`
+	Cover     *Cover  `json:"cover,omitempty"`
 	// Target is where a link page points.
 	Target *Ref `json:"target,omitempty"`
 	// Computed is what a computed page is computed from (computed.go).

@@ -153,6 +153,22 @@ func TestParseMarkdownSplitsFrontmatterTitleAndBody(t *testing.T) {
 	if err != nil || full.Front.Hidden == nil || !*full.Front.Hidden || full.Front.Layout == nil || *full.Front.Layout.Width != "wide" {
 		t.Fatalf("FrontMetadata round trip: %+v, %v", full, err)
 	}
+	// A page's condition is GitBook's `if:`, written for Git Sync only.
+	cond, err := ParseMarkdown("---\nif: visitor.claims.unsigned.isPremium === true\n---\n# Premium\n")
+	if err != nil || cond.Front.If == nil {
+		t.Fatalf("if: %+v, %v", cond, err)
+	}
+	cp := &Page{Title: cond.Title}
+	cond.Front.Apply(cp)
+	if cp.Condition != "visitor.claims.unsigned.isPremium === true" {
+		t.Fatalf("applied condition %q", cp.Condition)
+	}
+	if md := RenderMarkdown(cp, "", FrontMetadata); !strings.Contains(md, "if: visitor.claims.unsigned.isPremium === true\n") {
+		t.Errorf("FrontMetadata lacks the condition: %q", md)
+	}
+	if md := RenderMarkdown(cp, "", FrontDescription); strings.Contains(md, "if:") {
+		t.Errorf("FrontDescription writes the condition: %q", md)
+	}
 	for _, bad := range []string{"---\ndescription: x\n", "---\nunknown: 1\n---\n# T\n", "---\ndescription: [\n---\n"} {
 		if _, err := ParseMarkdown(bad); err == nil {
 			t.Errorf("ParseMarkdown(%q) accepted", bad)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galleydocs/galley/shared/condition"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -49,33 +50,38 @@ type RevisionURLs struct {
 // RevisionPage is the API shape of a page (the reference's RevisionPage:
 // its document, group and link variants in one shape, told apart by type).
 type RevisionPage struct {
-	ID            string          `json:"id"`
-	Title         string          `json:"title"`
-	Kind          string          `json:"kind" enum:"sheet,group,link" doc:"Deprecated form of type"`
-	Type          string          `json:"type" enum:"document,group,link,computed"`
-	Emoji         string          `json:"emoji,omitempty"`
-	Icon          string          `json:"icon,omitempty"`
-	CreatedAt     *time.Time      `json:"createdAt,omitempty"`
-	UpdatedAt     *time.Time      `json:"updatedAt,omitempty"`
-	URLs          *PageURLs       `json:"urls,omitempty"`
-	Slug          string          `json:"slug" doc:"The page's slug in its parent (empty for links)"`
-	Path          string          `json:"path" doc:"The page's slug path from the root (empty for links)"`
-	Description   string          `json:"description,omitempty"`
-	DocumentID    string          `json:"documentId,omitempty"`
-	Pages         []RevisionPage  `json:"pages" doc:"Child pages (document and group pages; empty for a leaf and for links)"`
-	Tags          []PageTag       `json:"tags" doc:"The page's tags (Galley has none yet: always empty)"`
-	Git           *GitBlob        `json:"git,omitempty"`
-	Layout        *Layout         `json:"layout,omitempty"`
-	Cover         *Cover          `json:"cover,omitempty"`
-	Hidden        bool            `json:"hidden"`
-	NoIndex       *bool           `json:"noIndex,omitempty"`
-	NoRobotsIndex *bool           `json:"noRobotsIndex,omitempty"`
-	Target        *Ref            `json:"target,omitempty"`
-	Href          string          `json:"href,omitempty"`
-	Markdown      *string         `json:"markdown,omitempty" doc:"The page as markdown (format=markdown)"`
-	Document      *JSONDocument   `json:"document,omitempty" doc:"The page as a document tree (format=document)"`
-	Computed      *ComputedSource `json:"computed,omitempty" doc:"What the page is computed from: on a computed page (type computed, read with computed=false), and on the pages a computed read generates"`
-	ComputedSeed  string          `json:"computedSeed,omitempty" doc:"Seed of the ids of a computed read's generated pages"`
+	ID            string         `json:"id"`
+	Title         string         `json:"title"`
+	Kind          string         `json:"kind" enum:"sheet,group,link" doc:"Deprecated form of type"`
+	Type          string         `json:"type" enum:"document,group,link,computed"`
+	Emoji         string         `json:"emoji,omitempty"`
+	Icon          string         `json:"icon,omitempty"`
+	CreatedAt     *time.Time     `json:"createdAt,omitempty"`
+	UpdatedAt     *time.Time     `json:"updatedAt,omitempty"`
+	URLs          *PageURLs      `json:"urls,omitempty"`
+	Slug          string         `json:"slug" doc:"The page's slug in its parent (empty for links)"`
+	Path          string         `json:"path" doc:"The page's slug path from the root (empty for links)"`
+	Description   string         `json:"description,omitempty"`
+	DocumentID    string         `json:"documentId,omitempty"`
+	Pages         []RevisionPage `json:"pages" doc:"Child pages (document and group pages; empty for a leaf and for links)"`
+	Tags          []PageTag      `json:"tags" doc:"The page's tags (Galley has none yet: always empty)"`
+	Git           *GitBlob       `json:"git,omitempty"`
+	Layout        *Layout        `json:"layout,omitempty"`
+	Cover         *Cover         `json:"cover,omitempty"`
+	Hidden        bool           `json:"hidden"`
+	NoIndex       *bool          `json:"noIndex,omitempty"`
+	NoRobotsIndex *bool          `json:"noRobotsIndex,omitempty"`
+	Condition     string         `json:"condition,omitempty" doc:"The page's adaptive-content condition: the page and its children are shown to the site's visitors for whom it holds. Only with a user's token, never with a site token"`
+	// VisitorCondition is the page's condition whoever reads: for the
+	// reader and the site search, which read as a visitor in process and
+	// leave out the pages it hides (HiddenFor). Never written out.
+	VisitorCondition string          `json:"-"`
+	Target           *Ref            `json:"target,omitempty"`
+	Href             string          `json:"href,omitempty"`
+	Markdown         *string         `json:"markdown,omitempty" doc:"The page as markdown (format=markdown)"`
+	Document         *JSONDocument   `json:"document,omitempty" doc:"The page as a document tree (format=document)"`
+	Computed         *ComputedSource `json:"computed,omitempty" doc:"What the page is computed from: on a computed page (type computed, read with computed=false), and on the pages a computed read generates"`
+	ComputedSeed     string          `json:"computedSeed,omitempty" doc:"Seed of the ids of a computed read's generated pages"`
 }
 
 // PageTag is a tag of a page (the reference's RevisionPageTag).
@@ -172,6 +178,9 @@ type Options struct {
 	// Downloads signs file download URLs.
 	Downloads *Downloads
 	SpaceID   string
+	// Conditions shows pages' conditions (RevisionPage.Condition): to
+	// users' tokens, never to site tokens (as GitBook).
+	Conditions bool
 }
 
 // RevisionView renders a revision and its tree.
@@ -211,7 +220,10 @@ func PagesView(ix *Index, o Options) []RevisionPage {
 // PageView renders one page without its children.
 func PageView(p *Page, path string, o Options) RevisionPage {
 	v := RevisionPage{ID: p.ID, Title: p.Title, Type: p.Type, Emoji: p.Emoji, Icon: p.Icon, Hidden: p.Hidden,
-		Pages: []RevisionPage{}, Tags: []PageTag{}}
+		Pages: []RevisionPage{}, Tags: []PageTag{}, VisitorCondition: p.Condition}
+	if o.Conditions {
+		v.Condition = p.Condition
+	}
 	if !p.CreatedAt.IsZero() {
 		c, u := p.CreatedAt, p.UpdatedAt
 		v.CreatedAt, v.UpdatedAt = &c, &u
@@ -289,4 +301,28 @@ func EscapeSegments(p string) string {
 		parts[i] = url.PathEscape(x)
 	}
 	return strings.Join(parts, "/")
+}
+
+// HiddenFor returns the ids of the pages of a tree that a site's visitor
+// with claims is not shown: those whose condition (VisitorCondition) does
+// not hold for them, and their descendants (package condition evaluates;
+// a page without a condition is shown). Nil when none is hidden.
+func HiddenFor(pages []RevisionPage, claims map[string]any) map[string]bool {
+	var out map[string]bool
+	var walk func(ps []RevisionPage, hidden bool)
+	walk = func(ps []RevisionPage, hidden bool) {
+		for i := range ps {
+			p := &ps[i]
+			h := hidden || (p.VisitorCondition != "" && !condition.Holds(p.VisitorCondition, claims))
+			if h {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[p.ID] = true
+			}
+			walk(p.Pages, h)
+		}
+	}
+	walk(pages, false)
+	return out
 }

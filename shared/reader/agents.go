@@ -61,7 +61,7 @@ func (s *Service) all(st *site) ([]siteSpaceNav, error) {
 		if !ok {
 			continue
 		}
-		n, err := s.navOf(st.vctx, sp.ID, sp.Revision)
+		n, err := s.navOf(st, sp.ID, sp.Revision)
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/sites"
 )
 
 // navPage is a page of a space's tree as the reader shows it.
@@ -14,8 +15,12 @@ type navPage struct {
 	// Hidden pages are served at their URL but left out of navigation,
 	// sitemaps and llms.txt; NoIndex ones are left out of sitemaps.
 	Hidden, NoIndex bool
-	Parent          *navPage
-	Children        []*navPage
+	// Condition is the page's own condition ("" for none): the page and
+	// its children are shown to the visitors for whom it holds
+	// (nav.forVisitor).
+	Condition string
+	Parent    *navPage
+	Children  []*navPage
 	// Order is the page's index in nav.order (-1 when not in it).
 	Order int
 }
@@ -28,6 +33,8 @@ type nav struct {
 	byID   map[string]*navPage
 	// order is the reading order: the visible document pages, depth first.
 	order []*navPage
+	// conditional: some page has a condition.
+	conditional bool
 }
 
 func buildNav(pages []content.RevisionPage) *nav {
@@ -39,15 +46,10 @@ func buildNav(pages []content.RevisionPage) *nav {
 			p := &ps[i]
 			np := &navPage{ID: p.ID, Title: p.Title, Path: p.Path, Emoji: p.Emoji, Type: p.Type, Href: p.Href,
 				Description: p.Description, Hidden: p.Hidden || hidden, Parent: parent, Order: -1,
-				NoIndex: (p.NoIndex != nil && *p.NoIndex) || (p.NoRobotsIndex != nil && *p.NoRobotsIndex)}
-			n.byID[np.ID] = np
-			if np.Type == content.TypeDocument && np.Path != "" {
-				n.byPath[np.Path] = np
-				if !np.Hidden {
-					np.Order = len(n.order)
-					n.order = append(n.order, np)
-				}
-			}
+				NoIndex:   (p.NoIndex != nil && *p.NoIndex) || (p.NoRobotsIndex != nil && *p.NoRobotsIndex),
+				Condition: p.VisitorCondition}
+			n.conditional = n.conditional || np.Condition != ""
+			n.index(np)
 			np.Children = walk(p.Pages, np, np.Hidden)
 			out = append(out, np)
 		}
@@ -55,6 +57,49 @@ func buildNav(pages []content.RevisionPage) *nav {
 	}
 	n.top = walk(pages, nil, false)
 	return n
+}
+
+// index adds a page to the lookups and the reading order (pages are
+// indexed depth first).
+func (n *nav) index(np *navPage) {
+	n.byID[np.ID] = np
+	if np.Type == content.TypeDocument && np.Path != "" {
+		n.byPath[np.Path] = np
+		if !np.Hidden {
+			np.Order = len(n.order)
+			n.order = append(n.order, np)
+		}
+	}
+}
+
+// forVisitor is the navigation a visitor sees: without the pages whose
+// condition does not hold for their claims (sites.ConditionHolds, the one
+// evaluator), nor their children: out of the tree, the reading order and
+// the lookups, so that their URLs, .md, sitemap and llms.txt entries are
+// gone too. n itself when no page has a condition; the cached n is never
+// changed (the visitor's copy is new pages).
+func (n *nav) forVisitor(claims map[string]any) *nav {
+	if !n.conditional {
+		return n
+	}
+	out := &nav{byPath: map[string]*navPage{}, byID: map[string]*navPage{}}
+	var walk func(ps []*navPage, parent *navPage) []*navPage
+	walk = func(ps []*navPage, parent *navPage) []*navPage {
+		kept := make([]*navPage, 0, len(ps))
+		for _, p := range ps {
+			if !sites.ConditionHolds(p.Condition, claims) {
+				continue
+			}
+			cp := *p
+			cp.Parent, cp.Order = parent, -1
+			out.index(&cp)
+			cp.Children = walk(p.Children, &cp)
+			kept = append(kept, &cp)
+		}
+		return kept
+	}
+	out.top = walk(n.top, nil)
+	return out
 }
 
 // first is the page a site space's root shows: its first visible document.

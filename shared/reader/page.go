@@ -64,6 +64,14 @@ type pageData struct {
 	Prev, Next *link
 	Markdown   string
 	Status     string
+	// HeaderLinks and FooterGroups are the site's links (customization);
+	// FooterLogo (FooterLogoDark) and Copyright the footer's.
+	HeaderLinks                []headerLink
+	FooterGroups               []footerGroup
+	FooterLogo, FooterLogoDark string
+	Copyright                  string
+	// W are the interface's strings in the site's language.
+	W words
 	// Search is the site's search page (served by the search function);
 	// ShareKey goes with its form on share-link sites.
 	Search, ShareKey string
@@ -169,6 +177,8 @@ type pageLinks struct {
 	specs map[string]func(method, path string) *content.OperationDetail
 }
 
+func (l *pageLinks) newTab() bool { return l.st.newTab() }
+
 func (l *pageLinks) page(id string) (string, string) {
 	p := l.st.nav.byID[id]
 	if p == nil {
@@ -237,6 +247,7 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	if d.Lang == "" {
 		d.Lang = "en"
 	}
+	d.W = wordsFor(d.Lang)
 	if t := setting(c, "title"); t != "" {
 		d.SiteTitle = t
 	}
@@ -264,6 +275,13 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	default:
 		d.Vars = lightPrimary + "@media (prefers-color-scheme: dark){" + darkPrimary + "}"
 	}
+	d.Vars += styleVars(c)
+	d.HeaderLinks, d.FooterGroups = s.headerLinks(st), s.footerGroups(st)
+	d.FooterLogo, d.FooterLogoDark = safeImage(setting(c, "footer.logo.light")), safeImage(setting(c, "footer.logo.dark"))
+	if d.FooterLogoDark == d.FooterLogo {
+		d.FooterLogoDark = ""
+	}
+	d.Copyright = setting(c, "footer.copyright")
 	d.Logo, d.LogoDark = setting(c, "header.logo.light"), setting(c, "header.logo.dark")
 	if d.LogoDark == d.Logo {
 		d.LogoDark = ""
@@ -378,7 +396,7 @@ func (s *Service) errorPage(st *site, err error) Answer {
 	if st != nil {
 		d = s.chrome(st, nil)
 	} else {
-		d = &pageData{Lang: "en", CSS: s.css["system"], Vars: ":root{--primary:#346DDB}", SiteTitle: "Galley"}
+		d = &pageData{Lang: "en", CSS: s.css["system"], Vars: ":root{--primary:#346DDB}", SiteTitle: "Galley", W: wordsFor("en")}
 	}
 	d.Title, d.PageTitle, d.PageDescription, d.Status, d.NoIndex = title, title, msg, title, true
 	b, rerr := s.render(d)

@@ -26,7 +26,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-1"
+const renderVersion = "reader-2"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64
@@ -225,19 +225,24 @@ func (s *Service) open(ctx context.Context, res sites.Resolved, appURL string) (
 	if res.View.ShareKey != "" {
 		st.query = "?shareKey=" + url.QueryEscape(res.View.ShareKey)
 	}
-	st.nav, err = s.navOf(vctx, res.Space.ID, res.Space.Revision)
+	st.nav, err = s.navOf(st, res.Space.ID, res.Space.Revision)
 	if err != nil {
 		return nil, err
 	}
 	return st, nil
 }
 
-// navOf returns the navigation of a space's revision, read as the visitor
-// on a miss (the content family checks the visitor may read the space).
-func (s *Service) navOf(vctx context.Context, spaceID, revision string) (*nav, error) {
-	return s.navs.get(vctx, spaceID, revision, func(ctx context.Context) ([]content.RevisionPage, error) {
+// navOf returns the navigation of a space's revision as the site's
+// visitor sees it (pages' conditions), read as the visitor on a miss (the
+// content family checks the visitor may read the space).
+func (s *Service) navOf(st *site, spaceID, revision string) (*nav, error) {
+	n, err := s.navs.get(st.vctx, spaceID, revision, func(ctx context.Context) ([]content.RevisionPage, error) {
 		return s.content.Pages(ctx, content.At{SpaceID: spaceID, Revision: revision}, false)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return n.forVisitor(st.res.Claims), nil
 }
 
 // pageURL is the published path of a page of the current site space.
@@ -267,7 +272,9 @@ func (s *Service) etag(st *site, what string) string {
 		sp := st.res.View.Spaces[ss.SpaceID]
 		fmt.Fprintf(h, "%s %s %s\n", ss.ID, sp.Title, sp.Revision)
 	}
-	fmt.Fprintf(h, "%s\n", st.query)
+	// The visitor's claims decide which conditional pages they see.
+	claims, _ := json.Marshal(st.res.Claims)
+	fmt.Fprintf(h, "%s\n%s\n", st.query, claims)
 	return `"` + hex.EncodeToString(h.Sum(nil)[:16]) + `"`
 }
 

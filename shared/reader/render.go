@@ -35,6 +35,8 @@ type links interface {
 	// operation describes an operation of one of the organization's specs
 	// (nil when unknown).
 	operation(spec, method, path string) *content.OperationDetail
+	// newTab: links to other sites open in a new tab.
+	newTab() bool
 }
 
 type renderer struct {
@@ -666,7 +668,11 @@ func (r *renderer) inlines(nodes []map[string]any) {
 		switch n["type"] {
 		case "link":
 			t, _ := r.ref(d["ref"])
-			r.w(`<a href="`, esc(safeURL(t.href)), `">`)
+			r.w(`<a href="`, esc(safeURL(t.href)), `"`)
+			if ref, _ := d["ref"].(map[string]any); r.links.newTab() && str(ref, "kind") == "url" && external(t.href) {
+				r.w(` target="_blank" rel="noopener"`)
+			}
+			r.w(`>`)
 			r.inlines(nodesOf(n["nodes"]))
 			r.w("</a>")
 		case "inline-math":

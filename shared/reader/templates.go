@@ -33,7 +33,7 @@ const pageTemplate = `<!doctype html>
 <style>{{css .CSS}}{{css .Vars}}</style>
 </head>
 <body>
-<a class="skip" href="#content">Skip to content</a>
+<a class="skip" href="#content">{{.W.SkipToContent}}</a>
 <header class="site-header">
 <a class="brand" href="{{.Home}}">{{if .Logo}}<img class="logo{{if .LogoDark}} logo-light{{end}}" src="{{.Logo}}" alt="">{{with .LogoDark}}<img class="logo logo-dark" src="{{.}}" alt="">{{end}}{{end}}<span>{{.SiteTitle}}</span></a>
 {{- if .Top}}
@@ -42,15 +42,18 @@ const pageTemplate = `<!doctype html>
 {{- else}}<li><details class="menu"><summary{{if .Group.Current}} class="current"{{end}}>{{.Group.Title}}</summary><ul>
 {{- range .Group.Sections}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}>{{.Title}}</a></li>{{end}}</ul></details></li>{{end}}
 {{- end}}</ul></nav>{{end}}
+{{- if .HeaderLinks}}
+<nav class="header-links" aria-label="{{.SiteTitle}}"><ul>
+{{- range .HeaderLinks}}<li>{{if .Links}}<details class="menu"><summary class="hl-{{.Style}}">{{.Title}}</summary><ul>{{if .Href}}<li>{{template "link" .}}</li>{{end}}{{range .Links}}<li>{{template "link" .}}</li>{{end}}</ul></details>{{else}}{{template "link" .}}{{end}}</li>{{end}}</ul></nav>{{end}}
 {{- with .Search}}
-<form class="search" role="search" action="{{.}}" method="get"><input type="search" name="q" aria-label="Search this site" placeholder="Search">{{with $.ShareKey}}<input type="hidden" name="shareKey" value="{{.}}">{{end}}</form>{{end}}
+<form class="search" role="search" action="{{.}}" method="get"><input type="search" name="q" aria-label="{{$.W.SearchLabel}}" placeholder="{{$.W.Search}}">{{with $.ShareKey}}<input type="hidden" name="shareKey" value="{{.}}">{{end}}</form>{{end}}
 {{- if .Variants}}
 <details class="menu variants"><summary aria-label="Variant: {{.Variant}}">{{.Variant}}</summary><ul>
 {{- range .Variants}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}>{{.Title}}</a></li>{{end}}</ul></details>{{end}}
 </header>
 <div class="layout">
 {{- if .Sidebar}}
-<details class="nav-toggle"><summary aria-controls="pages">Menu</summary></details>
+<details class="nav-toggle"><summary aria-controls="pages">{{.W.Menu}}</summary></details>
 <nav class="sidebar" id="pages" aria-label="Pages">{{template "tree" .Sidebar}}</nav>{{end}}
 <main id="content">
 {{- if gt (len .Crumbs) 1}}
@@ -65,21 +68,24 @@ const pageTemplate = `<!doctype html>
 </article>
 {{- if or .Prev .Next}}
 <nav class="pagination" aria-label="Previous and next pages">
-{{- with .Prev}}<a class="prev" rel="prev" href="{{.Href}}"><small>Previous</small><span>{{.Title}}</span></a>{{end}}
-{{- with .Next}}<a class="next" rel="next" href="{{.Href}}"><small>Next</small><span>{{.Title}}</span></a>{{end}}
+{{- with .Prev}}<a class="prev" rel="prev" href="{{.Href}}"><small>{{$.W.Previous}}</small><span>{{.Title}}</span></a>{{end}}
+{{- with .Next}}<a class="next" rel="next" href="{{.Href}}"><small>{{$.W.Next}}</small><span>{{.Title}}</span></a>{{end}}
 </nav>{{end}}
 </main>
 {{- if .Outline}}
-<aside class="outline" aria-labelledby="outline-title"><h2 id="outline-title">On this page</h2><ul>
+<aside class="outline" aria-labelledby="outline-title"><h2 id="outline-title">{{.W.OnThisPage}}</h2><ul>
 {{- range .Outline}}<li class="level-{{.Level}}"><a href="#{{.ID}}">{{.Text}}</a></li>{{end}}</ul></aside>{{end}}
 </div>
-<footer class="site-footer"><span>{{.SiteTitle}}</span>{{with .Markdown}} · <a href="{{.}}">Markdown</a>{{end}}</footer>
+<footer class="site-footer">
+{{- if .FooterGroups}}<div class="footer-groups">{{range .FooterGroups}}<nav aria-label="{{.Title}}"><h2>{{.Title}}</h2><ul>{{range .Links}}<li>{{template "link" .}}</li>{{end}}</ul></nav>{{end}}</div>{{end}}
+<div class="footer-end">{{if .FooterLogo}}<img class="footer-logo{{if .FooterLogoDark}} logo-light{{end}}" src="{{.FooterLogo}}" alt="">{{with .FooterLogoDark}}<img class="footer-logo logo-dark" src="{{.}}" alt="">{{end}}{{end}}<span>{{.SiteTitle}}</span>{{with .Markdown}} · <a href="{{.}}">Markdown</a>{{end}}{{with .Copyright}}<p class="copyright">{{.}}</p>{{end}}</div></footer>
 <script>document.querySelectorAll("button.copy").forEach(function(b){b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},1500)})}})</script>
 </body>
 </html>
+{{define "link"}}<a class="hl-{{.Style}}" href="{{.Href}}"{{if .NewTab}} target="_blank" rel="noopener"{{end}}>{{.Title}}</a>{{end}}
 {{define "tree"}}<ul>{{range .}}<li{{if .Group}} class="group"{{end}}>{{if .Group}}<span class="group-title">{{.Title}}</span>{{else}}<a href="{{.Href}}"{{if .Current}} aria-current="page"{{end}}>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.Title}}</a>{{end}}{{if .Children}}{{template "tree" .Children}}{{end}}</li>{{end}}</ul>{{end}}`
 
-const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f;--muted:#5f6368;--line:#e3e5e8;--soft:` + lightSoft + `;--radius:8px;` +
+const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f;--muted:#5f6368;--line:#e3e5e8;--soft:` + lightSoft + `;--radius:8px;--small-radius:6px;--button-radius:8px;` +
 	`--info:#2b6cb0;--warning:#8a5a00;--danger:#c0262d;--success:#137a3f}` +
 	`*{box-sizing:border-box}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
 	`.api .required,.api .deprecated{font-size:.75rem;color:var(--danger);text-transform:uppercase}.api-params caption{text-align:left;font-weight:600;padding:4px 0}` +
@@ -92,11 +98,11 @@ const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f
 	`.skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:var(--bg);padding:4px 8px;z-index:9}` +
 	`.site-header{display:flex;flex-wrap:wrap;align-items:center;gap:16px;padding:12px 24px;border-bottom:1px solid var(--line)}` +
 	`.brand{display:flex;align-items:center;gap:8px;font-weight:600;color:var(--fg);text-decoration:none}.logo{height:28px;width:auto}.logo-dark{display:none}` +
-	`.sections ul,.menu ul,.sidebar ul,.outline ul,.breadcrumbs ol{list-style:none;margin:0;padding:0}` +
+	`.sections ul,.menu ul,.header-links ul,.sidebar ul,.outline ul,.breadcrumbs ol{list-style:none;margin:0;padding:0}` +
 	`.sections>ul{display:flex;flex-wrap:wrap;gap:4px 16px}.sections a{color:var(--muted);text-decoration:none}.sections a[aria-current]{color:var(--primary-text);font-weight:600}` +
 	`.menu{position:relative}.menu summary{cursor:pointer;color:var(--muted)}.menu ul{position:absolute;z-index:5;background:var(--bg);border:1px solid var(--line);border-radius:var(--radius);padding:6px 10px;min-width:160px}` +
 	`.variants{margin-left:auto}.layout{display:grid;grid-template-columns:260px minmax(0,1fr) 220px;gap:32px;max-width:1400px;margin:0 auto;padding:0 24px}` +
-	`.sidebar{padding:24px 0;font-size:15px}.sidebar ul ul{padding-left:14px}.sidebar a{display:block;padding:3px 8px;border-radius:6px;color:var(--fg);text-decoration:none}` +
+	`.sidebar{padding:24px 0;font-size:15px}.sidebar ul ul{padding-left:14px}.sidebar a{display:block;padding:3px 8px;border-radius:var(--small-radius);color:var(--fg);text-decoration:none}` +
 	`.sidebar a:hover{background:var(--soft)}.sidebar a[aria-current]{color:var(--primary-text);background:var(--soft);font-weight:600}` +
 	`.group-title{display:block;margin-top:16px;padding:3px 8px;font-size:12px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}` +
 	`.nav-toggle{display:none}main{min-width:0;padding:24px 0 48px}` +
@@ -108,7 +114,7 @@ const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f
 	`img{max-width:100%;height:auto}figure{margin:1.2em 0}figcaption{font-size:14px;color:var(--muted);text-align:center}` +
 	`.code{position:relative;border:1px solid var(--line);border-radius:var(--radius);overflow:hidden}.code-title{text-align:left;padding:6px 12px;border-bottom:1px solid var(--line);font:13px ui-monospace,monospace;color:var(--muted)}` +
 	`.code pre{margin:0;padding:12px 14px;overflow-x:auto;font-size:14px;line-height:1.5}.code pre code{background:none;padding:0}.code.wrap pre{white-space:pre-wrap}` +
-	`.copy{position:absolute;right:8px;bottom:8px;font-size:12px;padding:2px 8px;border:1px solid var(--line);border-radius:6px;background:var(--bg);color:var(--fg);cursor:pointer}` +
+	`.copy{position:absolute;right:8px;bottom:8px;font-size:12px;padding:2px 8px;border:1px solid var(--line);border-radius:var(--small-radius);background:var(--bg);color:var(--fg);cursor:pointer}` +
 	`.hint{margin:1em 0;padding:10px 14px;border-radius:var(--radius);border-left:4px solid var(--info);background:var(--soft)}.hint>p{margin:.3em 0}` +
 	`.hint-label{display:block;font-size:13px;font-weight:700;color:var(--info)}.hint-warning{border-color:var(--warning)}.hint-warning .hint-label{color:var(--warning)}` +
 	`.hint-danger{border-color:var(--danger)}.hint-danger .hint-label{color:var(--danger)}.hint-success{border-color:var(--success)}.hint-success .hint-label{color:var(--success)}` +
@@ -131,6 +137,11 @@ const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f
 	`.pagination small{display:block;color:var(--muted)}.outline{padding:24px 0;font-size:14px}.outline h2{font-size:13px;margin:0 0 8px;color:var(--muted);text-transform:uppercase}` +
 	`.outline a{color:var(--muted);text-decoration:none}.outline .level-2{padding-left:12px}.outline .level-3{padding-left:24px}` +
 	`.site-footer{border-top:1px solid var(--line);padding:16px 24px;color:var(--muted);font-size:14px}` +
+	`.header-links>ul,.footer-groups{display:flex;flex-wrap:wrap;align-items:center;gap:6px 14px}.header-links a{text-decoration:none}.hl-link{color:var(--muted)}` +
+	`.header-links .hl-button-primary,.header-links .hl-button-secondary{display:inline-block;padding:3px 12px;border-radius:var(--button-radius);border:1px solid var(--primary)}` +
+	`.header-links .hl-button-primary{background:var(--primary-text);color:var(--bg)}.header-links .hl-button-secondary{color:var(--primary-text)}` +
+	`.footer-groups{align-items:flex-start;gap:16px 48px;margin-bottom:16px}.site-footer h2{font-size:13px;margin:0 0 6px;text-transform:uppercase}` +
+	`.site-footer nav ul{list-style:none;margin:0;padding:0}.site-footer nav a{color:var(--fg)}.footer-logo{height:24px;width:auto;vertical-align:middle;margin-right:8px}.copyright{margin:6px 0 0}` +
 	`@media (max-width:1100px){.layout{grid-template-columns:240px minmax(0,1fr)}.outline{display:none}}` +
 	`@media (max-width:760px){.layout{display:block;padding:0 16px}.nav-toggle{display:block;margin-top:12px}.nav-toggle>summary{cursor:pointer;font-weight:600}` +
 	`.sidebar{display:none;padding:8px 0}.nav-toggle[open]+.sidebar{display:block}.columns{flex-direction:column}.site-header{padding:12px 16px}}`

@@ -2,12 +2,12 @@ package search
 
 import (
 	"context"
-	"github.com/galleydocs/galley/shared/content"
 	"net/url"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/users"
@@ -136,8 +136,18 @@ func (s *Service) siteResults(vctx context.Context, res sites.Resolved, q string
 		if base == "" {
 			continue
 		}
+		// Pages whose condition hides them from the visitor (and their
+		// children) are left out, as the reader leaves them out.
+		pages, err := s.content.Pages(vctx, content.At{SpaceID: hits.Space.ID, Revision: hits.Space.Revision, NoCompute: true}, false)
+		if err != nil {
+			return SiteResults{}, err
+		}
+		hidden := content.HiddenFor(pages, res.Claims)
 		g := SiteResultGroup{Title: title}
 		for _, p := range hits.Pages {
+			if hidden[p.ID] {
+				continue
+			}
 			page := SiteResultPage{Title: p.Title, URL: base + content.EscapeSegments(p.Path) + query, Description: p.Description, Ancestors: p.Ancestors}
 			for _, sec := range p.Sections {
 				u := page.URL
@@ -148,7 +158,9 @@ func (s *Service) siteResults(vctx context.Context, res sites.Resolved, q string
 			}
 			g.Pages = append(g.Pages, page)
 		}
-		out.Groups = append(out.Groups, g)
+		if len(g.Pages) > 0 {
+			out.Groups = append(out.Groups, g)
+		}
 	}
 	return out, nil
 }

@@ -217,7 +217,8 @@
 // # Adaptive conditions
 //
 // A section's or site space's condition is an expression on the visitor's
-// claims, read by a small parser (condition.go; nothing is executed):
+// claims, read by a small parser (package condition, shared with the
+// content family's page conditions; nothing is executed):
 // visitor.claims.<path> compared with ===, !==, == or != against true,
 // false, null, strings and numbers; &&, ||, !, parentheses; a bare operand
 // is truthy as in JavaScript; a missing claim is undefined (=== null is

@@ -45,7 +45,7 @@ type ContentChangeInput struct {
 	Hidden        *bool            `json:"hidden,omitempty"`
 	NoIndex       *bool            `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool            `json:"noRobotsIndex,omitempty"`
-	Condition     *string          `json:"condition,omitempty" maxLength:"1024" doc:"Adaptive-content conditions on pages are not supported: only \"\" is accepted"`
+	Condition     *string          `json:"condition,omitempty" maxLength:"1024" doc:"insert_page, update_page: the page's adaptive-content condition (an expression on visitor.claims, as sections'); \"\" removes it"`
 	Revision      string           `json:"revision,omitempty" maxLength:"64" doc:"revert_page: the revision to revert the page to (default: the request's base)"`
 	Block         []string         `json:"block,omitempty" maxItems:"100" doc:"revert_page: block-level reverts are not supported"`
 	Files         []InputFileEntry `json:"files,omitempty" maxItems:"20" doc:"insert_files: the files"`
@@ -224,16 +224,13 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 		field := func(name string) string { return fmt.Sprintf("changes[%d].%s", i, name) }
 		ch := content.Change{Type: c.Operation, Page: c.Page, Ref: c.Ref, Into: c.Into, At: c.At, Title: c.Title, Slug: c.Slug,
 			Description: c.Description, Emoji: c.Emoji, Icon: c.Icon, Hidden: c.Hidden, NoIndex: c.NoIndex,
-			NoRobotsIndex: c.NoRobotsIndex, Revision: c.Revision, Block: c.Block, PageType: c.Type, URL: c.Href}
+			NoRobotsIndex: c.NoRobotsIndex, Condition: c.Condition, Revision: c.Revision, Block: c.Block, PageType: c.Type, URL: c.Href}
 		if c.Nulls.Has("into") {
 			if c.Operation != content.UpdatePage {
 				return b, apperr.Field(field("into"), "null is for update_page (to the top level); omit it to insert at the top level")
 			}
 			top := ""
 			ch.Into = &top
-		}
-		if c.Condition != nil && *c.Condition != "" {
-			return b, apperr.Field(field("condition"), "adaptive-content conditions on pages are not supported")
 		}
 		for name, set := range map[string]bool{"page": c.Page != "", "ref": c.Ref != "", "into": c.Into != nil || c.Nulls.Has("into"),
 			"at": c.At != nil, "document": c.Document != nil, "type": c.Type != "", "computed": c.Computed != nil, "href": c.Href != nil, "revision": c.Revision != "", "block": c.Block != nil, "files": c.Files != nil} {

@@ -305,6 +305,24 @@ func sectionsSite(t *testing.T) (f *fixture, first, second string) {
 func TestBrowser(t *testing.T) {
 	b := startBrowser(t)
 	f, first, second := sectionsSite(t)
+	// Header links (a link, a button, a menu) and a footer, in every
+	// screenshot and every accessibility check.
+	f.customize(t, map[string]map[string]any{
+		"header": {"links": []any{
+			map[string]any{"title": "Website", "style": "link", "to": map[string]any{"kind": "url", "url": "https://example.com/"}, "links": []any{}},
+			map[string]any{"title": "Get the API", "style": "button-primary", "to": map[string]any{"kind": "page", "page": f.pages["api"]}, "links": []any{}},
+			map[string]any{"title": "More", "style": "button-secondary", "to": nil, "links": []any{
+				map[string]any{"title": "Guide home", "to": map[string]any{"kind": "space", "space": f.space}},
+				map[string]any{"title": "Status", "to": map[string]any{"kind": "url", "url": "https://status.example.com/"}}}},
+		}},
+		"footer": {"groups": []any{
+			map[string]any{"title": "Product", "links": []any{
+				map[string]any{"title": "Start here", "to": map[string]any{"kind": "page", "page": f.pages["intro"]}},
+				map[string]any{"title": "Changelog", "to": map[string]any{"kind": "url", "url": "https://example.com/changes"}}}},
+			map[string]any{"title": "Company", "links": []any{
+				map[string]any{"title": "About us", "to": map[string]any{"kind": "url", "url": "https://example.com/about"}}}},
+		}, "copyright": "© 2026 Acme Corp"},
+	})
 	b.srv = httptest.NewServer(f.h)
 	t.Cleanup(b.srv.Close)
 	blocks := f.base + "/" + first + "/blocks"
@@ -342,6 +360,27 @@ func TestBrowser(t *testing.T) {
 		if current != "Blocks" {
 			t.Errorf("the tree marks %q as the current page, want Blocks", current)
 		}
+	})
+
+	t.Run("header links and footer", func(t *testing.T) {
+		ctx := b.tab(t)
+		b.open(t, ctx, blocks)
+		for _, sel := range []string{`nav.header-links a.hl-link[href="https://example.com/"]`, `nav.header-links a.hl-button-primary`,
+			`nav.header-links details.menu > summary`, `footer .footer-groups nav[aria-label="Product"]`, `footer .copyright`} {
+			if !visible(t, ctx, sel) {
+				t.Errorf("%s is not visible", sel)
+			}
+		}
+		if visible(t, ctx, `nav.header-links details.menu ul`) {
+			t.Error("the header's menu is open before a click")
+		}
+		run(t, ctx, "open the header's menu", chromedp.Click(chromedp.CSS(`nav.header-links details.menu > summary`)))
+		if !visible(t, ctx, `nav.header-links details.menu a[href$="/`+first+`/"]`) {
+			t.Fatal("the header's menu did not open")
+		}
+		follow(t, ctx, `nav.header-links details.menu a[href$="/`+first+`/"]`, "/"+first+"/", "Introduction")
+		follow(t, ctx, `nav.header-links a.hl-button-primary`, "/reference/api", "API")
+		follow(t, ctx, `footer nav a[href$="/`+first+`/"]`, "/"+first+"/", "Introduction")
 	})
 
 	t.Run("tabs and expandables", func(t *testing.T) {

@@ -1,4 +1,4 @@
-package sites
+package condition
 
 import (
 	"encoding/json"
@@ -73,18 +73,18 @@ func TestConditionEval(t *testing.T) {
 		{"", false},
 	} {
 		got := false
-		if cond, err := ParseCondition(c.src); err == nil {
+		if cond, err := Parse(c.src); err == nil {
 			got = cond.Eval(claims)
 		}
 		if got != c.want {
 			t.Errorf("%q: %v, want %v", c.src, got, c.want)
 		}
-		if c.src != "" && ConditionHolds(c.src, claims) != c.want {
-			t.Errorf("ConditionHolds(%q) != %v", c.src, c.want)
+		if c.src != "" && Holds(c.src, claims) != c.want {
+			t.Errorf("Holds(%q) != %v", c.src, c.want)
 		}
 	}
 	// Anonymous visitors have no claims.
-	if ConditionHolds("visitor.claims.isAdmin", nil) || !ConditionHolds("!visitor.claims.isAdmin", nil) || !ConditionHolds("", nil) {
+	if Holds("visitor.claims.isAdmin", nil) || !Holds("!visitor.claims.isAdmin", nil) || !Holds("", nil) {
 		t.Error("anonymous visitor")
 	}
 }
@@ -98,17 +98,17 @@ func TestConditionDepth(t *testing.T) {
 	for range 40 {
 		deep += ")"
 	}
-	if _, err := ParseCondition(deep); err == nil {
+	if _, err := Parse(deep); err == nil {
 		t.Error("40 levels accepted")
 	}
 	nots := ""
 	for range 40 {
 		nots += "!"
 	}
-	if _, err := ParseCondition(nots + "true"); err == nil {
+	if _, err := Parse(nots + "true"); err == nil {
 		t.Error("40 nots accepted")
 	}
-	if err := ValidateCondition("condition", "visitor.claims.x ==="); err == nil {
+	if err := Validate("condition", "visitor.claims.x ==="); err == nil {
 		t.Error("invalid condition validated")
 	}
 }

@@ -1,0 +1,275 @@
+package reader
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
+)
+
+// The site's customization beyond colours and logos (docs/reader.md,
+// "Customization"): header links, the footer, the body font, corners,
+// links' style, external links' target and the interface's language.
+
+// headerLink is an item of the header's links: a link, or a menu of links
+// (Links) when it has some.
+type headerLink struct {
+	Title, Href string
+	// Style is link, button-primary or button-secondary.
+	Style    string
+	External bool
+	// NewTab: an external link, opened in a new tab (externalLinks.target).
+	NewTab bool
+	Links  []headerLink
+}
+
+// footerGroup is a titled group of the footer's links.
+type footerGroup struct {
+	Title string
+	Links []headerLink
+}
+
+// words are the interface's few strings in one language.
+type words struct {
+	Search, SearchLabel, Previous, Next, OnThisPage, Menu, SkipToContent string
+}
+
+// interfaceWords are the interface's strings by locale
+// (internationalization.locale); another locale reads English.
+var interfaceWords = map[string]words{
+	"en": {"Search", "Search this site", "Previous", "Next", "On this page", "Menu", "Skip to content"},
+	"fr": {"Rechercher", "Rechercher dans ce site", "Précédent", "Suivant", "Sur cette page", "Menu", "Aller au contenu"},
+	"de": {"Suchen", "Diese Website durchsuchen", "Zurück", "Weiter", "Auf dieser Seite", "Menü", "Zum Inhalt springen"},
+	"es": {"Buscar", "Buscar en este sitio", "Anterior", "Siguiente", "En esta página", "Menú", "Ir al contenido"},
+	"ja": {"検索", "このサイトを検索", "前へ", "次へ", "このページの内容", "メニュー", "本文へスキップ"},
+	"zh": {"搜索", "搜索本站", "上一页", "下一页", "本页内容", "菜单", "跳到正文"},
+}
+
+// wordsFor returns the interface's strings for a locale.
+func wordsFor(locale string) words {
+	if w, ok := interfaceWords[locale]; ok {
+		return w
+	}
+	return interfaceWords["en"]
+}
+
+// fontStacks map GitBook's font names (styling.font) to CSS font stacks:
+// the font by name, used when the visitor has it installed, then system
+// fonts of the same kind. No font file is loaded (no third-party request,
+// nothing added to a page's weight).
+var fontStacks = map[string]string{
+	"ABCFavorit":    `"ABC Favorit",` + sansStack,
+	"Inter":         `Inter,` + sansStack,
+	"Roboto":        `Roboto,` + sansStack,
+	"RobotoSlab":    `"Roboto Slab",Rockwell,"DejaVu Serif",Georgia,serif`,
+	"OpenSans":      `"Open Sans",` + sansStack,
+	"SourceSansPro": `"Source Sans Pro","Source Sans 3",` + sansStack,
+	"Lato":          `Lato,` + sansStack,
+	"Ubuntu":        `Ubuntu,` + sansStack,
+	"Raleway":       `Raleway,` + sansStack,
+	"Merriweather":  `Merriweather,Georgia,Cambria,"DejaVu Serif","Times New Roman",serif`,
+	"Overpass":      `Overpass,` + sansStack,
+	"NotoSans":      `"Noto Sans",` + sansStack,
+	"IBMPlexSerif":  `"IBM Plex Serif",Georgia,Cambria,"DejaVu Serif","Times New Roman",serif`,
+	"Poppins":       `Poppins,` + sansStack,
+	"FiraSans":      `"Fira Sans",` + sansStack,
+}
+
+// sansStack is the system's sans-serif fonts (the default body font).
+const sansStack = `system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif`
+
+// styleVars is the CSS the site's styling settings add: the body font,
+// the corners and the links' style.
+func styleVars(c map[string]any) string {
+	var b strings.Builder
+	// A custom font (an object with font faces) is served from its URLs:
+	// a request to another origin; it falls back to the system's fonts.
+	if stack, ok := fontStacks[setting(c, "styling.font")]; ok {
+		b.WriteString("body{font-family:" + stack + "}")
+	}
+	switch setting(c, "styling.corners") {
+	case "straight":
+		b.WriteString(":root{--radius:0;--small-radius:0;--button-radius:0}")
+	case "circular":
+		b.WriteString(":root{--radius:16px;--small-radius:10px;--button-radius:999px}")
+	}
+	if setting(c, "styling.links") == "accent" {
+		b.WriteString("article a,.header-links a.hl-link,.site-footer a{color:var(--fg);text-decoration-color:var(--primary)}")
+	}
+	return b.String()
+}
+
+// newTab tells whether external links open in a new tab
+// (externalLinks.target).
+func (st *site) newTab() bool { return setting(st.custom, "externalLinks.target") == "blank" }
+
+// headerLinks are the header's items the visitor is shown: each item's
+// condition holds for their claims, and its target resolves (an item with
+// neither a target nor links is left out).
+func (s *Service) headerLinks(st *site) []headerLink {
+	var out []headerLink
+	for _, it := range listOf(st.custom, "header.links") {
+		if !sites.ConditionHolds(str(it, "condition"), st.res.Claims) {
+			continue
+		}
+		l := headerLink{Title: st.title(it), Style: str(it, "style")}
+		if l.Style != "button-primary" && l.Style != "button-secondary" {
+			l.Style = "link"
+		}
+		l.Href, l.External = s.resolveRef(st, it["to"])
+		l.NewTab = l.External && st.newTab()
+		for _, sub := range listOf(it, "links") {
+			if h, ext := s.resolveRef(st, sub["to"]); h != "" {
+				l.Links = append(l.Links, headerLink{Title: st.title(sub), Href: h, External: ext, NewTab: ext && st.newTab(), Style: "link"})
+			}
+		}
+		if l.Title == "" || (l.Href == "" && len(l.Links) == 0) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// title is an item's title in the site's language (localizedTitle), else
+// its title.
+func (st *site) title(it map[string]any) string {
+	if lt, ok := it["localizedTitle"].(map[string]any); ok {
+		if t, ok := lt[setting(st.custom, "internationalization.locale")].(string); ok && t != "" {
+			return t
+		}
+	}
+	return str(it, "title")
+}
+
+// footerGroups are the footer's groups with the links that resolve.
+func (s *Service) footerGroups(st *site) []footerGroup {
+	var out []footerGroup
+	for _, g := range listOf(st.custom, "footer.groups") {
+		fg := footerGroup{Title: st.title(g)}
+		for _, l := range listOf(g, "links") {
+			if h, ext := s.resolveRef(st, l["to"]); h != "" {
+				fg.Links = append(fg.Links, headerLink{Title: st.title(l), Href: h, External: ext, NewTab: ext && st.newTab(), Style: "link"})
+			}
+		}
+		if len(fg.Links) > 0 {
+			out = append(out, fg)
+		}
+	}
+	return out
+}
+
+// resolveRef is a content reference's published URL: a URL (external),
+// a page (of the site space read, or of another site space showing its
+// space), a site space's root, a file's download link, an anchor. "" when
+// it does not resolve for the visitor (a page hidden from them, a space
+// the site does not show to them).
+func (s *Service) resolveRef(st *site, v any) (string, bool) {
+	ref, _ := v.(map[string]any)
+	switch str(ref, "kind") {
+	case "url":
+		u := safeURL(str(ref, "url"))
+		if u == "#" || u == "" {
+			return "", false
+		}
+		return u, external(u)
+	case "anchor":
+		if a := str(ref, "anchor"); a != "" {
+			return "#" + url.PathEscape(a), false
+		}
+	case "page":
+		space := str(ref, "space")
+		if space == "" || space == st.res.Space.ID {
+			if p := st.nav.byID[str(ref, "page")]; p != nil && p.Type != content.TypeGroup {
+				return st.pageURL(p), p.Type == content.TypeLink
+			}
+			return "", false
+		}
+		ss, ok := st.siteSpaceOf(space)
+		if !ok {
+			return "", false
+		}
+		sp := st.res.View.Spaces[space]
+		n, err := s.navOf(st, space, sp.Revision)
+		if err != nil {
+			return "", false
+		}
+		p := n.byID[str(ref, "page")]
+		if p == nil || p.Type != content.TypeDocument {
+			return "", false
+		}
+		base := st.siteSpaceBase(ss.Section, ss.Path, ss.Default)
+		if first := n.first(); first != nil && first.ID == p.ID {
+			return base + st.query, false
+		}
+		return base + content.EscapeSegments(p.Path) + st.query, false
+	case "space":
+		if ss, ok := st.siteSpaceOf(str(ref, "space")); ok {
+			return st.siteSpaceBase(ss.Section, ss.Path, ss.Default) + st.query, false
+		}
+	case "file":
+		space := str(ref, "space")
+		if space == "" {
+			space = st.res.Space.ID
+		}
+		if _, ok := st.res.View.Spaces[space]; !ok {
+			return "", false
+		}
+		f, err := s.content.File(st.vctx, content.At{SpaceID: space}, str(ref, "file"), false)
+		if err == nil {
+			return f.DownloadURL, false
+		}
+	}
+	return "", false
+}
+
+// external tells whether a URL leads to another site (an absolute http or
+// https URL).
+func external(u string) bool {
+	return strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "//")
+}
+
+// siteSpaceOf is the first site space (in the site's order) showing a
+// space the visitor sees.
+func (st *site) siteSpaceOf(spaceID string) (*model.SiteSpace, bool) {
+	if _, ok := st.res.View.Spaces[spaceID]; !ok {
+		return nil, false
+	}
+	for _, ss := range st.tree.All() {
+		if ss.SpaceID == spaceID {
+			return ss, true
+		}
+	}
+	return nil, false
+}
+
+// listOf reads a list of objects from a customization setting's path.
+func listOf(m map[string]any, path string) []map[string]any {
+	var v any = m
+	for _, k := range strings.Split(path, ".") {
+		mm, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = mm[k]
+	}
+	items, _ := v.([]any)
+	out := make([]map[string]any, 0, len(items))
+	for _, it := range items {
+		if o, ok := it.(map[string]any); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// safeImage is an image URL of the settings as the page may show it ("" for
+// none or an unsafe one).
+func safeImage(u string) string {
+	if u = safeURL(u); u == "#" {
+		return ""
+	}
+	return u
+}

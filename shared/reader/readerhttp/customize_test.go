@@ -1,0 +1,113 @@
+package readerhttp_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// customize sets the site's customization: the current settings with
+// changes (each a top-level section, merged member by member).
+func (f *fixture) customize(t testing.TB, changes map[string]map[string]any) {
+	t.Helper()
+	c := f.as(t)
+	cur := c.Expect(http.StatusOK, "GET", f.sitePth+"/customization", nil).Map(t)
+	delete(cur, "updatedAt")
+	for section, members := range changes {
+		m, _ := cur[section].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+		}
+		for k, v := range members {
+			m[k] = v
+		}
+		cur[section] = m
+	}
+	c.Expect(http.StatusOK, "PUT", f.sitePth+"/customization", cur)
+}
+
+// siteCustomization are settings with header links of each style and
+// kind of target (a URL, a page, a space in a menu), two with a
+// condition, one with an unsafe URL; footer groups, copyright and logo;
+// a font, straight corners, accent links, external links in new tabs, and
+// French.
+func siteCustomization(f *fixture) map[string]map[string]any {
+	url := func(u string) map[string]any { return map[string]any{"kind": "url", "url": u} }
+	return map[string]map[string]any{
+		"header": {"links": []any{
+			map[string]any{"title": "Website", "style": "link", "to": url("https://example.com/home"), "links": []any{}},
+			map[string]any{"title": "API", "style": "button-primary", "to": map[string]any{"kind": "page", "page": f.pages["api"]}, "links": []any{}},
+			map[string]any{"title": "More", "style": "button-secondary", "to": nil, "links": []any{
+				map[string]any{"title": "Guide home", "to": map[string]any{"kind": "space", "space": f.space}},
+				map[string]any{"title": "Status", "to": url("https://status.example.com")}}},
+			map[string]any{"title": "Beta programme", "to": url("https://beta.example.com"), "links": []any{}, "condition": "visitor.claims.isBeta === true"},
+			map[string]any{"title": "Everyone", "to": url("https://all.example.com"), "links": []any{}, "condition": "!visitor.claims.isBeta",
+				"localizedTitle": map[string]any{"fr": "Pour tous"}},
+			map[string]any{"title": "Sneaky", "to": url("javascript:alert(1)"), "links": []any{}},
+		}},
+		"footer": {
+			"groups": []any{map[string]any{"title": "Company", "links": []any{
+				map[string]any{"title": "About us", "to": url("https://example.com/about")},
+				map[string]any{"title": "Start here", "to": map[string]any{"kind": "page", "page": f.pages["intro"]}}}}},
+			"copyright": "© 2026 Acme Corp",
+			"logo":      map[string]any{"light": "https://example.com/footer.png", "dark": "https://example.com/footer-dark.png"},
+		},
+		"styling":              {"font": "Merriweather", "corners": "straight", "links": "accent"},
+		"externalLinks":        {"target": "blank"},
+		"internationalization": {"locale": "fr"},
+	}
+}
+
+// TestCustomizationRendered: the header's links (styles, menus, targets
+// resolved to published URLs, conditions for the visitor), the footer,
+// the font, corners, links' style, external links' target and the
+// interface's language follow the site's settings.
+func TestCustomizationRendered(t *testing.T) {
+	f := standardSite(t, nil)
+	before, _ := f.body(t, http.StatusOK, f.base+"/blocks")
+	contains(t, "default page", before, `placeholder="Search"`, "<small>Previous</small>", "On this page", `<a href="https://example.com">link</a>`)
+	lacks(t, "default page", before, `class="header-links"`, `class="footer-groups"`, "font-family:Merriweather", "--radius:0")
+
+	f.customize(t, siteCustomization(f))
+	html, _ := f.body(t, http.StatusOK, f.base+"/blocks")
+	header := between(html, `<nav class="header-links"`, "</nav>")
+	contains(t, "header links", header,
+		`<a class="hl-link" href="https://example.com/home" target="_blank" rel="noopener">Website</a>`,
+		`<a class="hl-button-primary" href="`+f.base+`/reference/api">API</a>`,
+		`<details class="menu"><summary class="hl-button-secondary">More</summary><ul><li><a class="hl-link" href="`+f.base+`/">Guide home</a></li>`,
+		`<a class="hl-link" href="https://status.example.com" target="_blank" rel="noopener">Status</a>`,
+		`>Pour tous</a>`)
+	lacks(t, "header links", header, "Beta programme", "Sneaky", "javascript")
+	footer := between(html, `<footer class="site-footer">`, "</footer>")
+	contains(t, "footer", footer, `<nav aria-label="Company"><h2>Company</h2>`,
+		`<a class="hl-link" href="https://example.com/about" target="_blank" rel="noopener">About us</a>`,
+		`<a class="hl-link" href="`+f.base+`/">Start here</a>`, `<p class="copyright">© 2026 Acme Corp</p>`,
+		`<img class="footer-logo logo-light" src="https://example.com/footer.png" alt="">`,
+		`<img class="footer-logo logo-dark" src="https://example.com/footer-dark.png" alt="">`)
+	contains(t, "styles", html, `body{font-family:Merriweather,Georgia,`, `:root{--radius:0;`, `article a,.header-links a.hl-link,.site-footer a{color:var(--fg);text-decoration-color:var(--primary)}`)
+	// External links of the content open in a new tab, the site's own don't.
+	contains(t, "content links", html, `<a href="https://example.com" target="_blank" rel="noopener">link</a>`, `<a href="`+f.base+`/">page link</a>`)
+	// French interface.
+	contains(t, "French", html, `<html lang="fr">`, `aria-label="Rechercher dans ce site" placeholder="Rechercher"`, "<small>Précédent</small>",
+		"<small>Suivant</small>", `<h2 id="outline-title">Sur cette page</h2>`, `<summary aria-controls="pages">Menu</summary>`, "Aller au contenu")
+	lacks(t, "French", html, "On this page", "<small>Previous</small>")
+
+	// Circular corners, another font, Japanese; unknown locales read English.
+	f.customize(t, map[string]map[string]any{"styling": {"corners": "circular", "font": "Inter"}, "internationalization": {"locale": "ja"}})
+	html, _ = f.body(t, http.StatusOK, f.base+"/")
+	contains(t, "Japanese", html, `--button-radius:999px`, `body{font-family:Inter,system-ui`, "<small>次へ</small>", "メニュー", "本文へスキップ")
+	f.customize(t, map[string]map[string]any{"internationalization": {"locale": "nl"}})
+	html, _ = f.body(t, http.StatusOK, f.base+"/")
+	contains(t, "Dutch (English strings)", html, `<html lang="nl">`, "<small>Next</small>")
+
+	// A visitor with the claim sees the conditional item, not its opposite.
+	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"visibility": "visitor-auth"})
+	tok := f.visitorToken(t, map[string]any{"isBeta": true})
+	html, _ = f.body(t, http.StatusOK, f.base+"/?jwt_token="+tok)
+	header = between(html, `<nav class="header-links"`, "</nav>")
+	contains(t, "tester's header", header, "Beta programme")
+	lacks(t, "tester's header", header, "Everyone")
+	if n := len(html); n > 100<<10 || strings.Count(html, "<script") > 1 {
+		t.Errorf("page of %d bytes with %d scripts", n, strings.Count(html, "<script"))
+	}
+}
