@@ -69,8 +69,13 @@ func New(d *deps.Deps) (*Service, error) {
 type Request struct {
 	// AppURL is the public URL published URLs are under (APP_URL).
 	AppURL string
-	// Path is the URL's escaped path, from /sites/ on.
-	Path     string
+	// Path is the URL's escaped path, from /sites/ on (or, with Origin,
+	// the path at that origin).
+	Path string
+	// Origin is the scheme and host the visitor asked when a reverse proxy
+	// forwards a site's proxy origin (X-Forwarded-Host, docs/reader.md,
+	// "Proxy origins"); empty: the public URL (AppURL).
+	Origin   string
 	ShareKey string
 	// VisitorToken is a visitor-auth site's visitor token given in the URL
 	// (jwt_token): once accepted, the answer asks to keep it
@@ -137,7 +142,11 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 	if p, ok := strings.CutSuffix(path, ".md"); ok && !strings.HasSuffix(p, "/") {
 		path, markdown = p, true
 	}
-	raw := strings.TrimRight(req.AppURL, "/") + path
+	base := req.AppURL
+	if req.Origin != "" {
+		base = req.Origin
+	}
+	raw := strings.TrimRight(base, "/") + path
 	if req.ShareKey != "" {
 		raw += "?shareKey=" + url.QueryEscape(req.ShareKey)
 	}

@@ -36,6 +36,7 @@ type pageIn struct {
 	VisitorToken string `cookie:"galley_visitor" maxLength:"8192"`
 	IfNoneMatch  string `header:"If-None-Match" maxLength:"2048"`
 	path         string
+	origin       string // a proxy origin's https://<host>
 	unsigned     map[string]string
 }
 
@@ -47,6 +48,16 @@ const maxUnsigned = 32
 func (in *pageIn) Resolve(ctx huma.Context) []error {
 	u := ctx.URL()
 	in.path = u.EscapedPath()
+	if rest, ok := strings.CutPrefix(in.path, proxyPrefix); ok {
+		// A reverse proxy forwards https://<host>/<path> as
+		// <APP_URL>/~proxy/<path> with X-Forwarded-Host: <host>.
+		host := strings.ToLower(ctx.Header("X-Forwarded-Host"))
+		if !validHost(host) {
+			return []error{&huma.ErrorDetail{Location: "header.X-Forwarded-Host",
+				Message: "a proxied request names the host the visitor asked (a DNS name, optionally with a port)"}}
+		}
+		in.path, in.origin = "/"+rest, "https://"+host
+	}
 	if len(in.path) > 4096 {
 		return []error{&huma.ErrorDetail{Location: "path", Message: "the path is too long"}}
 	}
@@ -84,7 +95,7 @@ func Register(api *httpapi.API, s *reader.Service) {
 	const tag = "Reader"
 	serve := func(ctx context.Context, in *pageIn) (*pageOut, error) {
 		app := httpapi.AppURL(ctx)
-		a, err := s.Serve(ctx, reader.Request{AppURL: app, Path: in.path, ShareKey: in.ShareKey, IfNoneMatch: in.IfNoneMatch,
+		a, err := s.Serve(ctx, reader.Request{AppURL: app, Origin: in.origin, Path: in.path, ShareKey: in.ShareKey, IfNoneMatch: in.IfNoneMatch,
 			VisitorToken: in.JWTToken, KeptVisitorToken: in.VisitorToken, Unsigned: in.unsigned})
 		out := answer(ctx, a, err)
 		if a.KeepVisitorToken != "" {
@@ -107,6 +118,31 @@ func Register(api *httpapi.API, s *reader.Service) {
 	httpapi.Register(api, op("readSite", "/sites/{orgId}/{basename}", "A published site's root"), handle)
 	httpapi.Register(api, op("readSitePage", "/sites/{orgId}/{basename}/{path...}",
 		"A page of a published site (.md: as markdown), or its sitemap.xml, robots.txt or llms.txt"), handle)
+	httpapi.Register(api, op("readProxiedSite", proxyPrefix+"{path...}",
+		"A URL of a site's proxy origin, forwarded by the reverse proxy serving it (X-Forwarded-Host)"), handle)
+}
+
+// proxyPrefix is where a reverse proxy forwards the URLs of a site's
+// proxy origin (docs/reader.md, "Proxy origins").
+const proxyPrefix = "/~proxy/"
+
+// validHost reports whether h is a DNS name, optionally with a port: what
+// a proxy origin's host may be.
+func validHost(h string) bool {
+	name, port, hasPort := strings.Cut(h, ":")
+	if hasPort && (port == "" || len(port) > 5 || strings.Trim(port, "0123456789") != "") {
+		return false
+	}
+	if name == "" || len(name) > 253 || strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") {
+		return false
+	}
+	for _, label := range strings.Split(name, ".") {
+		if label == "" || len(label) > 63 || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") ||
+			strings.Trim(label, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // answer turns the reader's answer into the response: an error's kind
