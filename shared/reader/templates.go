@@ -75,6 +75,8 @@ const pageTemplate = `<!doctype html>
 </div>
 <footer class="site-footer"><span>{{.SiteTitle}}</span>{{with .Markdown}} · <a href="{{.}}">Markdown</a>{{end}}</footer>
 <script>document.querySelectorAll("button.copy").forEach(function(b){b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},1500)})}})</script>
+{{- if .Search}}
+<script>` + searchScript + `</script>{{end}}
 </body>
 </html>
 {{define "tree"}}<ul>{{range .}}<li{{if .Group}} class="group"{{end}}>{{if .Group}}<span class="group-title">{{.Title}}</span>{{else}}<a href="{{.Href}}"{{if .Current}} aria-current="page"{{end}}>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.Title}}</a>{{end}}{{if .Children}}{{template "tree" .Children}}{{end}}</li>{{end}}</ul>{{end}}`

@@ -24,6 +24,13 @@ import (
 // MaxSitePageResults bounds the pages one search page shows.
 const MaxSitePageResults = 50
 
+// MaxSuggestResults and MaxSuggestSections bound the results as you type
+// (the search page's JSON): pages, and matching sections of each page.
+const (
+	MaxSuggestResults  = 8
+	MaxSuggestSections = 3
+)
+
 // SitePageRequest is a search of a published site as a visitor asks it.
 type SitePageRequest struct {
 	// AppURL is the application's base; SitePath the site's root path
@@ -32,6 +39,9 @@ type SitePageRequest struct {
 	ShareKey         string
 	Visitor          sites.Visitor
 	Query            string
+	// Limit bounds the pages found (at most MaxSitePageResults, the
+	// default); Sections, when positive, the sections of each page.
+	Limit, Sections int
 }
 
 // SiteResults are a search page's results.
@@ -91,12 +101,22 @@ func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResult
 	if len(out.Query) > 512 {
 		return SiteResults{}, apperr.Field("q", "at most 512 characters")
 	}
-	found, err := s.Site(vctx, site.OrgID, site.ID, nil, out.Query, paging.Request{Limit: MaxSitePageResults})
+	limit := MaxSitePageResults
+	if req.Limit > 0 && req.Limit < limit {
+		limit = req.Limit
+	}
+	// Limit counts site spaces here: each brings at most PagesPerSpace
+	// pages, of which the first limit in all are kept.
+	found, err := s.Site(vctx, site.OrgID, site.ID, nil, out.Query, paging.Request{Limit: limit})
 	if err != nil {
 		return SiteResults{}, err
 	}
 	tree := sites.TreeOf(&site)
+	shown := 0
 	for _, hits := range found.Items {
+		if shown == limit {
+			break
+		}
 		// The first site space showing the space is where its pages are.
 		var base, title string
 		for _, ss := range tree.All() {
@@ -122,8 +142,15 @@ func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResult
 		}
 		g := SiteResultGroup{Title: title}
 		for _, p := range hits.Pages {
+			if shown == limit {
+				break
+			}
+			shown++
 			page := SiteResultPage{Title: p.Title, URL: base + content.EscapeSegments(p.Path) + query, Description: p.Description, Ancestors: p.Ancestors}
-			for _, sec := range p.Sections {
+			for i, sec := range p.Sections {
+				if req.Sections > 0 && i == req.Sections {
+					break
+				}
 				u := page.URL
 				if sec.Anchor != "" {
 					u = base + content.EscapeSegments(p.Path) + query + "#" + url.PathEscape(sec.Anchor)
