@@ -78,7 +78,11 @@ func (r *renderer) operation(od *content.OperationDetail) {
 			if p.Required {
 				r.w(` <span class="required">required</span>`)
 			}
-			r.w(`</td><td>`, esc(p.In), `</td><td><code>`, esc(p.Type), `</code></td><td>`, esc(p.Description), `</td></tr>`)
+			r.w(`</td><td>`, esc(p.In), `</td><td><code>`, esc(p.Type), `</code></td><td>`, esc(p.Description))
+			if p.Example != "" {
+				r.w(` <span class="api-param-example">Example: <code>`, esc(p.Example), `</code></span>`)
+			}
+			r.w(`</td></tr>`)
 		}
 		r.w(`</tbody></table></div>`)
 	}
@@ -97,6 +101,7 @@ func (r *renderer) operation(od *content.OperationDetail) {
 		if b.Description != "" {
 			r.w(`<p>`, esc(b.Description), `</p>`)
 		}
+		r.schema("Request body fields", b.SchemaDetail)
 	}
 	if len(od.Responses) > 0 {
 		r.w(`<p class="api-section"><strong>Responses</strong></p><ul class="api-responses">`)
@@ -105,9 +110,37 @@ func (r *renderer) operation(od *content.OperationDetail) {
 			if resp.Schema != "" {
 				r.w(`: <code>`, esc(resp.Schema), `</code>`)
 			}
+			r.schema("Response "+resp.Status+" fields", resp.SchemaDetail)
 			r.w(`</li>`)
 		}
 		r.w(`</ul>`)
+	}
+}
+
+// schema writes a body's fields (a table, nested ones indented under their
+// parent) and its example.
+func (r *renderer) schema(caption string, sd content.SchemaDetail) {
+	if len(sd.Fields) > 0 {
+		r.w(`<div class="table"><table class="api-params api-fields"><caption>`, esc(caption), `</caption><thead><tr><th scope="col">Field</th>`,
+			`<th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>`)
+		for _, f := range sd.Fields {
+			r.w(`<tr><td class="depth-`, strconv.Itoa(min(f.Depth, 3)), `"><code>`, esc(f.Path), `</code>`)
+			if f.Required {
+				r.w(` <span class="required">required</span>`)
+			}
+			r.w(`</td><td><code>`, esc(f.Type), `</code></td><td>`, esc(f.Description), `</td></tr>`)
+		}
+		r.w(`</tbody></table></div>`)
+		if sd.FieldsCut {
+			r.w(`<p class="api-more">More fields are in the specification.</p>`)
+		}
+	}
+	if sd.Example != "" {
+		label := "Example"
+		if sd.Generated {
+			label = "Example (made from the schema)"
+		}
+		r.w(`<figure class="code api-example"><figcaption class="code-title">`, esc(label), `</figcaption><pre tabindex="0"><code>`, esc(sd.Example), `</code></pre></figure>`)
 	}
 }
 
