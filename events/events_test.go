@@ -157,7 +157,7 @@ var expected = map[string]expectation{
 				t.Errorf("error.message %q does not name the space", msg)
 			}
 		}},
-	"reader-read-published-page.json": {status: 200, html: []string{"<h1>Setup</h1>", "<title>Setup | Acme Docs</title>", "Install it", `<link rel="canonical" href="https://`}},
+	"reader-read-published-page.json":       {status: 200, html: []string{"<h1>Setup</h1>", "<title>Setup | Acme Docs</title>", "Install it", `<link rel="canonical" href="https://`}},
 	"reader-read-page-of-unknown-site.json": {status: 404, html: []string{"<h1>Page not found</h1>", `<meta name="robots" content="noindex">`}},
 	"spaces-get-unknown-space.json": {status: 404, fields: []string{"error"},
 		check: func(t *testing.T, b map[string]any) {
