@@ -17,7 +17,8 @@ const searchCSS = `form.search{position:relative}` +
 	`background:var(--bg);border:1px solid var(--line);border-radius:var(--radius);padding:6px;box-shadow:0 6px 24px rgba(0,0,0,.18)}` +
 	`.search-group-title{padding:6px 10px 2px;font-size:12px;font-weight:700;text-transform:uppercase;letter-spacing:.04em;color:var(--muted)}` +
 	`.search-option{padding:5px 10px;border-radius:6px;cursor:pointer}.search-option[aria-selected=true]{background:var(--soft);box-shadow:inset 3px 0 var(--primary-text)}` +
-	`.search-option:hover{background:var(--soft)}.search-title{display:block;font-weight:600}.search-sub{display:block;font-size:13px;color:var(--muted)}` +
+	`.search-option:hover{background:var(--soft)}.search-title{display:block;font-weight:600}` +
+	`.search-sub{display:-webkit-box;-webkit-line-clamp:2;-webkit-box-orient:vertical;overflow:hidden;font-size:13px;color:var(--muted)}` +
 	`.search-section{padding-left:24px}.search-section .search-title{font-weight:400}.search-status{margin:4px 10px;color:var(--muted)}`
 
 // searchScript must hold no "{{": it is part of the page's template.

@@ -512,6 +512,9 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("the results' group is %q, want the site space Guide", group)
 		}
 		b.checkA11y(t, ctx, "every-block page, search results open")
+		screenshot(t, ctx, "search-results.png")
+		run(t, ctx, "prefers-color-scheme: dark", dark())
+		b.checkA11y(t, ctx, "every-block page, search results open (dark)")
 		// Escape closes the list; ArrowDown opens it again.
 		run(t, ctx, "Escape", chromedp.KeyEvent(kb.Escape))
 		if visible(t, ctx, `#search-results`) || eval[string](t, ctx, `document.querySelector("`+box+`").getAttribute("aria-expanded")`) != "false" {
