@@ -536,6 +536,19 @@ func TestBrowser(t *testing.T) {
 		if h1 := eval[string](t, ctx, `document.querySelector("h1").textContent`); strings.TrimSpace(h1) != "Child page" {
 			t.Errorf("after Enter on a result: heading %q", h1)
 		}
+		// Without JavaScript the box is the plain form: no combobox, and
+		// Enter leads to the results page.
+		noJS := b.tab(t)
+		run(t, noJS, "disable scripts", command(emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}))
+		b.open(t, noJS, blocks)
+		if eval[bool](t, noJS, `document.querySelector("`+box+`").hasAttribute("role") || !!document.querySelector("#search-results")`) {
+			t.Error("without JavaScript the search box is a combobox")
+		}
+		run(t, noJS, "type and press Enter", chromedp.Click(chromedp.CSS(box)), chromedp.SendKeys(chromedp.CSS(box), "child"), chromedp.KeyEvent(kb.Enter))
+		waitFor(t, noJS, `location.pathname.endsWith("/~search") && location.search === "?q=child" && document.readyState === "complete"`, "the results page")
+		if n := eval[int](t, noJS, `Array.prototype.filter.call(document.querySelectorAll("main a"), a => a.textContent === "Child page").length`); n != 1 {
+			t.Errorf("the results page links Child page %d times, want once", n)
+		}
 	})
 
 	t.Run("accessibility", func(t *testing.T) {
