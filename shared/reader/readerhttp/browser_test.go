@@ -487,6 +487,13 @@ func TestBrowser(t *testing.T) {
 				t.Fatal("at 390 px the menu button does not show the page tree")
 			}
 		}
+		// The results as you type fit the phone's width.
+		run(t, ctx, "type in the search box", chromedp.Click(chromedp.CSS(`form.search input[name=q]`)), chromedp.SendKeys(chromedp.CSS(`form.search input[name=q]`), "child"))
+		waitFor(t, ctx, `!!document.querySelector("#search-results [role=option]")`, "results as you type")
+		if r := eval[[]float64](t, ctx, `(function(){var b=document.querySelector(".search-pop").getBoundingClientRect();return [b.left,b.right]})()`); r[0] < 0 || r[1] > float64(width) {
+			t.Errorf("at 390 px the results span %v, outside the viewport", r)
+		}
+		run(t, ctx, "Escape", chromedp.KeyEvent(kb.Escape))
 		b.checkA11y(t, ctx, "every-block page, 390 px, menu open")
 		screenshot(t, ctx, "blocks-narrow-menu.png")
 		follow(t, ctx, tree, "/api", "API")
