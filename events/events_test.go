@@ -1,6 +1,7 @@
 package events_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -15,6 +16,7 @@ import (
 	lambdaevents "github.com/aws/aws-lambda-go/events"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
+	"github.com/galleydocs/galley/events"
 	"github.com/galleydocs/galley/infra"
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/families"
@@ -155,6 +157,7 @@ var expected = map[string]expectation{
 				t.Errorf("error.message %q does not name the space", msg)
 			}
 		}},
+	"reader-read-published-page.json":       {status: 200, html: []string{"<h1>Setup</h1>", "<title>Setup | Acme Docs</title>", "Install it", `<link rel="canonical" href="https://`}},
 	"reader-read-page-of-unknown-site.json": {status: 404, html: []string{"<h1>Page not found</h1>", `<meta name="robots" content="noindex">`}},
 	// A site's MCP endpoint (the search function): an unknown site is 404
 	// whatever the JSON-RPC message asks.
@@ -229,6 +232,17 @@ func TestSampleEvents(t *testing.T) {
 			if err := json.Unmarshal(raw, &ev); err != nil {
 				t.Fatalf("%s is not an API Gateway v2 event: %v", name, err)
 			}
+			ctx := context.Background()
+			handler, d := familyHandler(t, ctx, name, bearer(t, ev))
+			if seed := events.Seeds[name]; seed != nil {
+				for from, to := range seed(t, d, bearer(t, ev)) {
+					raw = bytes.ReplaceAll(raw, []byte(from), []byte(to))
+				}
+				ev = lambdaevents.APIGatewayV2HTTPRequest{}
+				if err := json.Unmarshal(raw, &ev); err != nil {
+					t.Fatal(err)
+				}
+			}
 			familyName, _, _ := strings.Cut(name, "-")
 			family, err := families.ByName(familyName)
 			if err != nil {
@@ -240,8 +254,6 @@ func TestSampleEvents(t *testing.T) {
 					ev.RouteKey, family.Function, family.Name, keys(routes[family.Name]))
 			}
 
-			ctx := context.Background()
-			handler := familyHandler(t, ctx, family, bearer(t, ev))
 			resp, err := httpadapter.NewV2(handler).ProxyWithContext(ctx, ev)
 			if err != nil {
 				t.Fatalf("proxy: %v", err)
@@ -285,7 +297,7 @@ func TestSampleEvents(t *testing.T) {
 // familyHandler builds family's handler as app.StartLambda does, on a
 // temporary bbolt store and blob folder instead of DynamoDB and S3, with the
 // instance administrator holding token.
-func familyHandler(t *testing.T, ctx context.Context, family app.Family, token string) http.Handler {
+func familyHandler(t *testing.T, ctx context.Context, name, token string) (http.Handler, *deps.Deps) {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := boltstore.Open(filepath.Join(dir, "galley.db"))
@@ -306,7 +318,12 @@ func familyHandler(t *testing.T, ctx context.Context, family app.Family, token s
 	if err != nil || !created {
 		t.Fatalf("bootstrap the administrator: created %v, err %v", created, err)
 	}
-	return app.NewAPI(c, d, family).Handler()
+	familyName, _, _ := strings.Cut(name, "-")
+	family, err := families.ByName(familyName)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return app.NewAPI(c, d, family).Handler(), d
 }
 
 // checkShape checks the fields API Gateway always sets in a 2.0 payload.

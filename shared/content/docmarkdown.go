@@ -3,6 +3,7 @@ package content
 import (
 	"fmt"
 	"html"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -219,7 +220,7 @@ func (w *mdWriter) block(n map[string]any, at, indent string) (string, error) {
 	return "", fmt.Errorf("%s.type: block %q is not supported in authored documents (write it as markdown)", at, typ)
 }
 
-// refHref is the markdown destination of a ref ({kind: url|page|file|anchor}).
+// refHref is the markdown destination of a ref ({kind: url|page|file|anchor|space}).
 func refHref(raw any, at string) (string, error) {
 	ref, _ := raw.(map[string]any)
 	if ref == nil {
@@ -236,7 +237,12 @@ func refHref(raw any, at string) (string, error) {
 		if str("page") == "" {
 			return "", fmt.Errorf("%s.page: required", at)
 		}
-		return "/pages/" + str("page"), nil
+		return spacePrefix(str("space")) + "/pages/" + str("page"), nil
+	case "space":
+		if str("space") == "" {
+			return "", fmt.Errorf("%s.space: required", at)
+		}
+		return spacePrefix(str("space")) + "/", nil
 	case "file":
 		if str("file") == "" {
 			return "", fmt.Errorf("%s.file: required", at)
@@ -244,11 +250,21 @@ func refHref(raw any, at string) (string, error) {
 		return "/files/" + str("file"), nil
 	case "anchor":
 		if p := str("page"); p != "" {
-			return "/pages/" + p + "#" + str("anchor"), nil
+			return spacePrefix(str("space")) + "/pages/" + p + "#" + str("anchor"), nil
 		}
 		return "#" + str("anchor"), nil
 	}
-	return "", fmt.Errorf("%s.kind: expected url, page, file or anchor", at)
+	return "", fmt.Errorf("%s.kind: expected url, page, file, anchor or space", at)
+}
+
+// spacePrefix is how a link names another space: /s/<spaceId> before its
+// /pages/<pageId> (the space's app path; SpaceLink reads it back), or
+// nothing for the page's own space (no space given).
+func spacePrefix(space string) string {
+	if space == "" {
+		return ""
+	}
+	return "/s/" + url.PathEscape(space)
 }
 
 func escapeLabel(s string) string {

@@ -61,11 +61,42 @@ func PagesLink(loc PageLocator, href string) (id, anchor string, ok bool) {
 	return loc.PageAtGitPath(target), anchor, true
 }
 
+// SpaceLink reads a link to another space (spacePrefix writes them):
+// /s/<spaceId>/pages/<pageId>[#anchor] names a page of it, /s/<spaceId>
+// or /s/<spaceId>/ the space. ok is false for any other link.
+func SpaceLink(href string) (space, page, anchor string, ok bool) {
+	rest, found := strings.CutPrefix(href, "/s/")
+	if !found {
+		return "", "", "", false
+	}
+	rest, anchor, _ = strings.Cut(rest, "#")
+	space, rest, _ = strings.Cut(rest, "/")
+	if space == "" || strings.ContainsAny(space, "?%") {
+		return "", "", "", false
+	}
+	switch {
+	case rest == "" && anchor == "":
+		return space, "", "", true
+	case strings.HasPrefix(rest, "pages/") && !strings.Contains(rest[len("pages/"):], "/") && len(rest) > len("pages/"):
+		return space, rest[len("pages/"):], anchor, true
+	}
+	return "", "", "", false
+}
+
 // Ref resolves a link target.
 func (r Resolver) Ref(href string) Node {
 	loc := r.Locator
 	if r.Index != nil {
 		loc = r.Index
+	}
+	if space, page, anchor, ok := SpaceLink(href); ok {
+		switch {
+		case page == "":
+			return Node{"kind": "space", "space": space}
+		case anchor != "":
+			return Node{"kind": "anchor", "anchor": anchor, "page": page, "space": space}
+		}
+		return Node{"kind": "page", "page": page, "space": space}
 	}
 	if id, anchor, ok := PagesLink(loc, href); ok && id != "" {
 		if anchor != "" {

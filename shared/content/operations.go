@@ -13,10 +13,12 @@ type OperationDetail struct {
 }
 
 // OperationParameter is a parameter of an operation; Type is its schema's
-// type or the name of the schema it refers to.
+// type or the name of the schema it refers to; Example the spec's example
+// of it (JSON, or the text as is), if any.
 type OperationParameter struct {
 	Name, In, Type, Description string
 	Required                    bool
+	Example                     string
 }
 
 // OperationBody is an operation's request body.
@@ -25,6 +27,7 @@ type OperationBody struct {
 	Required     bool
 	ContentTypes []string
 	Schema       string
+	SchemaDetail
 }
 
 // OperationResponse is one response of an operation.
@@ -32,6 +35,26 @@ type OperationResponse struct {
 	Status, Description string
 	ContentTypes        []string
 	Schema              string
+	SchemaDetail
+}
+
+// SchemaDetail is what a body's schema (of its first content type) shows:
+// its fields, depth first, and an example (the spec's, else one made from
+// the schema; Generated says which), both bounded.
+type SchemaDetail struct {
+	Fields []SchemaField
+	// FieldsCut: the schema has more fields than are listed.
+	FieldsCut bool
+	Example   string
+	Generated bool
+}
+
+// SchemaField is a property of a schema: Path names it from the top
+// (a.b, an array's items as a[].b), Depth is its nesting (0 at the top).
+type SchemaField struct {
+	Path, Name, Type, Description string
+	Required                      bool
+	Depth                         int
 }
 
 // Operations answers a lookup of the operations of one of the

@@ -64,8 +64,9 @@ func (c *docCache) touch(digest string) {
 
 // SpecOperationReader reads the spec's latest document once (kept parsed
 // by digest) and answers a lookup of its operations (OpenAPI 3; Swagger 2.0
-// documents are stored converted; references to components are followed
-// one level). nil when the spec has no version.
+// documents, stored as written, are read with their body parameters as
+// request bodies and their responses' schemas as JSON content;
+// references to components are followed one level). nil when the spec has no version.
 func (f ForContent) SpecOperationReader(ctx context.Context, spec content.SpecInfo) (func(method, path string) *content.OperationDetail, error) {
 	ver, ok, err := f.s.latestVersion(ctx, spec)
 	if err != nil || !ok {
@@ -102,6 +103,7 @@ func operationOf(doc map[string]any, method, path string) *content.OperationDeta
 	out := &content.OperationDetail{Method: strings.ToUpper(method), Path: path, Summary: str(op["summary"]),
 		Description: str(op["description"]), Deprecated: op["deprecated"] == true}
 	seen := map[string]bool{}
+	rb := resolve(doc, obj(op["requestBody"]))
 	for _, list := range []any{op["parameters"], item["parameters"]} { // the operation's win
 		for _, x := range arr(list) {
 			p := resolve(doc, obj(x))
@@ -110,13 +112,26 @@ func operationOf(doc map[string]any, method, path string) *content.OperationDeta
 				continue
 			}
 			seen[key] = true
+			if str(p["in"]) == "body" && rb == nil {
+				// Swagger 2.0 (stored as written): the body parameter is the
+				// request body, of the operation's (or document's) consumes.
+				rb = map[string]any{"description": p["description"], "required": p["required"],
+					"content": swagger2Content(doc, op, "consumes", p["schema"], nil)}
+				continue
+			}
+			typ := schemaName(doc, obj(p["schema"]))
+			if typ == "" { // Swagger 2.0: the type is the parameter's
+				typ = schemaName(doc, p)
+			}
 			out.Parameters = append(out.Parameters, content.OperationParameter{Name: str(p["name"]), In: str(p["in"]),
-				Type: schemaName(doc, obj(p["schema"])), Description: str(p["description"]), Required: p["required"] == true})
+				Type: typ, Description: str(p["description"]), Required: p["required"] == true,
+				Example: paramExample(doc, p)})
 		}
 	}
-	if rb := resolve(doc, obj(op["requestBody"])); rb != nil {
+	if rb != nil {
 		types, schema := media(doc, obj(rb["content"]))
-		out.RequestBody = &content.OperationBody{Description: str(rb["description"]), Required: rb["required"] == true, ContentTypes: types, Schema: schema}
+		out.RequestBody = &content.OperationBody{Description: str(rb["description"]), Required: rb["required"] == true, ContentTypes: types, Schema: schema,
+			SchemaDetail: schemaDetail(doc, obj(rb["content"]))}
 	}
 	responses := obj(op["responses"])
 	codes := make([]string, 0, len(responses))
@@ -126,10 +141,36 @@ func operationOf(doc map[string]any, method, path string) *content.OperationDeta
 	sort.Strings(codes)
 	for _, code := range codes {
 		r := resolve(doc, obj(responses[code]))
+		if r["content"] == nil && r["schema"] != nil {
+			r = map[string]any{"description": r["description"], "content": swagger2Content(doc, op, "produces", r["schema"], obj(r["examples"]))}
+		}
 		types, schema := media(doc, obj(r["content"]))
-		out.Responses = append(out.Responses, content.OperationResponse{Status: code, Description: str(r["description"]), ContentTypes: types, Schema: schema})
+		out.Responses = append(out.Responses, content.OperationResponse{Status: code, Description: str(r["description"]), ContentTypes: types, Schema: schema,
+			SchemaDetail: schemaDetail(doc, obj(r["content"]))})
 	}
 	return out
+}
+
+// swagger2Content makes an OpenAPI 3 content map of a Swagger 2.0 schema:
+// one entry per media type of the operation's consumes or produces (else
+// the document's, else JSON), with the examples given by media type.
+func swagger2Content(doc, op map[string]any, key string, schema any, examples map[string]any) map[string]any {
+	types := arr(op[key])
+	if len(types) == 0 {
+		types = arr(doc[key])
+	}
+	if len(types) == 0 {
+		types = []any{"application/json"}
+	}
+	c := map[string]any{}
+	for _, t := range types {
+		mt := map[string]any{"schema": schema}
+		if ex, ok := examples[str(t)]; ok {
+			mt["example"] = ex
+		}
+		c[str(t)] = mt
+	}
+	return c
 }
 
 // resolve follows a local $ref (#/components/...) once.

@@ -175,16 +175,77 @@ type pageLinks struct {
 	files map[string]fileInfo
 	// specs are the operation lookups of the specs the page's blocks name.
 	specs map[string]func(method, path string) *content.OperationDetail
+	// otherNavs are the site's other site spaces (others).
+	otherNavs []siteSpaceNav
 }
 
 func (l *pageLinks) newTab() bool { return l.st.newTab() }
 
-func (l *pageLinks) page(id string) (string, string) {
-	p := l.st.nav.byID[id]
-	if p == nil {
+// page resolves a page of a space: of the site space being read when it
+// is there (and space is its space or ""), else of the first site space
+// the visitor is shown that holds it (a page of another space: the first
+// showing that space; without a space, a page id of none of this space's
+// pages is looked for in the other site spaces). "" when none does: pages
+// of spaces no site space shows, or hidden from the visitor, stay
+// unlinked.
+func (l *pageLinks) page(space, id string) (string, string) {
+	if space == "" || space == l.st.res.Space.ID {
+		if p := l.st.nav.byID[id]; p != nil {
+			return l.st.pageURL(p), p.Title
+		}
+	}
+	others, err := l.others()
+	if err != nil {
 		return "", ""
 	}
-	return l.st.pageURL(p), p.Title
+	for _, o := range others {
+		if space != "" && o.ss.SpaceID != space {
+			continue
+		}
+		if p := o.nav.byID[id]; p != nil && p.Type != content.TypeGroup {
+			if p.Type == content.TypeLink {
+				return p.Href, p.Title
+			}
+			if first := o.nav.first(); first != nil && first.ID == p.ID {
+				return o.base + l.st.query, p.Title
+			}
+			return o.base + content.EscapeSegments(p.Path) + l.st.query, p.Title
+		}
+	}
+	return "", ""
+}
+
+// space resolves a space's root: the first site space the visitor is
+// shown that shows it ("" when none does).
+func (l *pageLinks) space(id string) (string, string) {
+	if id == l.st.res.Space.ID {
+		return l.st.res.BasePath + l.st.query, l.st.res.Space.Title
+	}
+	for _, ss := range l.st.tree.All() {
+		if sp, ok := l.st.res.View.Spaces[ss.SpaceID]; ok && ss.SpaceID == id {
+			return l.st.siteSpaceBase(ss.Section, ss.Path, ss.Default) + l.st.query, sp.Title
+		}
+	}
+	return "", ""
+}
+
+// others are the site's other site spaces the visitor is shown, with
+// their navigation (read once per page, on its first link that needs it;
+// each revision's navigation is cached by the service).
+func (l *pageLinks) others() ([]siteSpaceNav, error) {
+	if l.otherNavs == nil {
+		all, err := l.s.all(l.st)
+		if err != nil {
+			return nil, err
+		}
+		l.otherNavs = []siteSpaceNav{}
+		for _, o := range all {
+			if o.ss.ID != l.st.res.SiteSpace.ID {
+				l.otherNavs = append(l.otherNavs, o)
+			}
+		}
+	}
+	return l.otherNavs, nil
 }
 
 // operation looks an operation up in its spec, read once per page.

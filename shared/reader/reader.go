@@ -58,9 +58,9 @@ func New(d *deps.Deps) (*Service, error) {
 	c := content.New(d).WithSpecs(openapispecs.New(d).ForContent())
 	s := &Service{d: d, sites: sites.New(d), content: c, users: users.New(d), hl: hl, pages: t, navs: newNavCache(navCacheSize)}
 	s.css = map[string]string{
-		"light":  baseCSS + hl.light,
-		"dark":   baseCSS + darkVars + hl.dark,
-		"system": baseCSS + hl.light + "@media (prefers-color-scheme: dark){" + darkVars + hl.dark + "}",
+		"light":  baseCSS + searchCSS + hl.light,
+		"dark":   baseCSS + searchCSS + darkVars + hl.dark,
+		"system": baseCSS + searchCSS + hl.light + "@media (prefers-color-scheme: dark){" + darkVars + hl.dark + "}",
 	}
 	return s, nil
 }

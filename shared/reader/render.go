@@ -28,8 +28,11 @@ type fileInfo struct {
 
 // links resolves the references of a document for one page.
 type links interface {
-	// page is the published URL of a page ("" when it is not published).
-	page(id string) (href, title string)
+	// page is the published URL of a page of a space (the page's own
+	// space when space is ""), "" when the visitor is shown no such page.
+	page(space, id string) (href, title string)
+	// space is the published URL of a space's root ("" likewise).
+	space(id string) (href, title string)
 	// file is a file of the space (ok false for one not found).
 	file(id string) (fileInfo, bool)
 	// operation describes an operation of one of the organization's specs
@@ -80,7 +83,11 @@ func (r *renderer) operation(od *content.OperationDetail) {
 			if p.Required {
 				r.w(` <span class="required">required</span>`)
 			}
-			r.w(`</td><td>`, esc(p.In), `</td><td><code>`, esc(p.Type), `</code></td><td>`, esc(p.Description), `</td></tr>`)
+			r.w(`</td><td>`, esc(p.In), `</td><td><code>`, esc(p.Type), `</code></td><td>`, esc(p.Description))
+			if p.Example != "" {
+				r.w(` <span class="api-param-example">Example: <code>`, esc(p.Example), `</code></span>`)
+			}
+			r.w(`</td></tr>`)
 		}
 		r.w(`</tbody></table></div>`)
 	}
@@ -99,6 +106,7 @@ func (r *renderer) operation(od *content.OperationDetail) {
 		if b.Description != "" {
 			r.w(`<p>`, esc(b.Description), `</p>`)
 		}
+		r.schema("Request body fields", b.SchemaDetail)
 	}
 	if len(od.Responses) > 0 {
 		r.w(`<p class="api-section"><strong>Responses</strong></p><ul class="api-responses">`)
@@ -107,9 +115,37 @@ func (r *renderer) operation(od *content.OperationDetail) {
 			if resp.Schema != "" {
 				r.w(`: <code>`, esc(resp.Schema), `</code>`)
 			}
+			r.schema("Response "+resp.Status+" fields", resp.SchemaDetail)
 			r.w(`</li>`)
 		}
 		r.w(`</ul>`)
+	}
+}
+
+// schema writes a body's fields (a table, nested ones indented under their
+// parent) and its example.
+func (r *renderer) schema(caption string, sd content.SchemaDetail) {
+	if len(sd.Fields) > 0 {
+		r.w(`<div class="table"><table class="api-params api-fields"><caption>`, esc(caption), `</caption><thead><tr><th scope="col">Field</th>`,
+			`<th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>`)
+		for _, f := range sd.Fields {
+			r.w(`<tr><td class="depth-`, strconv.Itoa(min(f.Depth, 3)), `"><code>`, esc(f.Path), `</code>`)
+			if f.Required {
+				r.w(` <span class="required">required</span>`)
+			}
+			r.w(`</td><td><code>`, esc(f.Type), `</code></td><td>`, esc(f.Description), `</td></tr>`)
+		}
+		r.w(`</tbody></table></div>`)
+		if sd.FieldsCut {
+			r.w(`<p class="api-more">More fields are in the specification.</p>`)
+		}
+	}
+	if sd.Example != "" {
+		label := "Example"
+		if sd.Generated {
+			label = "Example (made from the schema)"
+		}
+		r.w(`<figure class="code api-example"><figcaption class="code-title">`, esc(label), `</figcaption><pre tabindex="0"><code>`, esc(sd.Example), `</code></pre></figure>`)
 	}
 }
 
@@ -375,6 +411,10 @@ func (r *renderer) block(n map[string]any, top bool) {
 		if title == "" {
 			title = t.href
 		}
+		if t.internal && t.href == "" {
+			r.w(`<div class="card content-ref unavailable"><span class="card-title">Page not available on this site</span></div>`)
+			break
+		}
 		r.w(`<a class="card content-ref" href="`, esc(safeURL(t.href)), `"><span class="card-title">`, esc(title), `</span></a>`)
 	case "file":
 		t, _ := r.ref(d["ref"])
@@ -594,8 +634,13 @@ func (r *renderer) image(n map[string]any) {
 	r.w("</figure>")
 }
 
-// target is a resolved reference.
-type target struct{ href, title string }
+// target is a resolved reference; internal: a page or space of the
+// organization, whose href is "" when the visitor is shown no such thing
+// (the reference is then written as text, never as a broken link).
+type target struct {
+	href, title string
+	internal    bool
+}
 
 // ref resolves a content reference to a URL (and a title, for pages and
 // files), with the file's details for files.
@@ -603,17 +648,36 @@ func (r *renderer) ref(v any) (target, fileInfo) {
 	ref, _ := v.(map[string]any)
 	switch str(ref, "kind") {
 	case "url":
-		return target{href: str(ref, "url")}, fileInfo{}
+		u := str(ref, "url")
+		// A link to a page GitBook's way (/pages/<id>) whose page is not
+		// of this space, or to another space's page or root: to where
+		// the visitor is shown it, else no link.
+		if rest, ok := strings.CutPrefix(u, "/pages/"); ok && rest != "" {
+			id, a, _ := strings.Cut(rest, "#")
+			href, title := r.links.page("", strings.Trim(id, "/"))
+			if href != "" && a != "" {
+				href += "#" + url.PathEscape(a)
+			}
+			return target{href: href, title: title, internal: true}, fileInfo{}
+		}
+		if space, page, a, ok := content.SpaceLink(u); ok {
+			return r.ref(map[string]any{"kind": map[bool]string{true: "space", false: "anchor"}[page == ""], "space": space, "page": page, "anchor": a})
+		}
+		return target{href: u}, fileInfo{}
 	case "page":
-		href, title := r.links.page(str(ref, "page"))
-		return target{href: href, title: title}, fileInfo{}
+		href, title := r.links.page(str(ref, "space"), str(ref, "page"))
+		return target{href: href, title: title, internal: true}, fileInfo{}
+	case "space":
+		href, title := r.links.space(str(ref, "space"))
+		return target{href: href, title: title, internal: true}, fileInfo{}
 	case "anchor":
 		a := "#" + url.PathEscape(str(ref, "anchor"))
 		if p := str(ref, "page"); p != "" {
-			href, title := r.links.page(p)
-			if href != "" {
-				return target{href: href + a, title: title}, fileInfo{}
+			href, title := r.links.page(str(ref, "space"), p)
+			if href != "" && str(ref, "anchor") != "" {
+				href += a
 			}
+			return target{href: href, title: title, internal: true}, fileInfo{}
 		}
 		return target{href: a}, fileInfo{}
 	case "file":
@@ -668,6 +732,10 @@ func (r *renderer) inlines(nodes []map[string]any) {
 		switch n["type"] {
 		case "link":
 			t, _ := r.ref(d["ref"])
+			if t.internal && t.href == "" {
+				r.inlines(nodesOf(n["nodes"])) // a page the visitor is not shown: its text
+				continue
+			}
 			r.w(`<a href="`, esc(safeURL(t.href)), `"`)
 			if ref, _ := d["ref"].(map[string]any); r.links.newTab() && str(ref, "kind") == "url" && external(t.href) {
 				r.w(` target="_blank" rel="noopener"`)

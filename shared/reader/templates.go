@@ -80,6 +80,8 @@ const pageTemplate = `<!doctype html>
 {{- if .FooterGroups}}<div class="footer-groups">{{range .FooterGroups}}<nav aria-label="{{.Title}}"><h2>{{.Title}}</h2><ul>{{range .Links}}<li>{{template "link" .}}</li>{{end}}</ul></nav>{{end}}</div>{{end}}
 <div class="footer-end">{{if .FooterLogo}}<img class="footer-logo{{if .FooterLogoDark}} logo-light{{end}}" src="{{.FooterLogo}}" alt="">{{with .FooterLogoDark}}<img class="footer-logo logo-dark" src="{{.}}" alt="">{{end}}{{end}}<span>{{.SiteTitle}}</span>{{with .Markdown}} · <a href="{{.}}">Markdown</a>{{end}}{{with .Copyright}}<p class="copyright">{{.}}</p>{{end}}</div></footer>
 <script>document.querySelectorAll("button.copy").forEach(function(b){b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},1500)})}})</script>
+{{- if .Search}}
+<script>` + searchScript + `</script>{{end}}
 </body>
 </html>
 {{define "link"}}<a class="hl-{{.Style}}" href="{{.Href}}"{{if .NewTab}} target="_blank" rel="noopener"{{end}}>{{.Title}}</a>{{end}}
@@ -90,6 +92,8 @@ const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f
 	`*{box-sizing:border-box}.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}` +
 	`.api .required,.api .deprecated{font-size:.75rem;color:var(--danger);text-transform:uppercase}.api-params caption{text-align:left;font-weight:600;padding:4px 0}` +
 	`.api-section{margin:.75rem 0 .25rem}.api-responses{margin:0;padding-left:1.2rem}` +
+	`.api-fields .depth-1{padding-left:26px}.api-fields .depth-2{padding-left:42px}.api-fields .depth-3{padding-left:58px}.api-more,.api-param-example{font-size:14px;color:var(--muted)}` +
+	`.api-example pre{max-height:24rem;overflow:auto}.api-example{margin:.5rem 0 1rem}` +
 	`form.search input{font:inherit;font-size:.9rem;padding:4px 10px;border:1px solid var(--muted);border-radius:var(--radius);background:var(--bg);color:var(--fg);width:10rem}` +
 	`.embed-player iframe{display:block;width:100%;aspect-ratio:16/9;border:0;border-radius:var(--radius) var(--radius) 0 0}` +
 	`img.cover{display:block;width:100%;height:12rem;object-fit:cover;border-radius:var(--radius);margin:0 0 1.5rem}img.cover-full{height:18rem}` +

@@ -71,7 +71,7 @@ func (a *SiteAgent) Search(ctx context.Context, query string) (SiteResults, erro
 	if len(query) > 512 {
 		return SiteResults{}, apperr.Field("query", "at most 512 characters")
 	}
-	out, err := a.s.siteResults(access.WithCaller(ctx, a.caller), a.res, query)
+	out, err := a.s.siteResults(access.WithCaller(ctx, a.caller), a.res, query, 0, 0)
 	if err != nil {
 		return SiteResults{}, err
 	}

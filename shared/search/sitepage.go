@@ -24,6 +24,13 @@ import (
 // MaxSitePageResults bounds the pages one search page shows.
 const MaxSitePageResults = 50
 
+// MaxSuggestResults and MaxSuggestSections bound the results as you type
+// (the search page's JSON): pages, and matching sections of each page.
+const (
+	MaxSuggestResults  = 8
+	MaxSuggestSections = 3
+)
+
 // SitePageRequest is a search of a published site as a visitor asks it.
 type SitePageRequest struct {
 	// AppURL is the application's base; SitePath the site's root path
@@ -32,6 +39,9 @@ type SitePageRequest struct {
 	ShareKey         string
 	Visitor          sites.Visitor
 	Query            string
+	// Limit bounds the pages found (at most MaxSitePageResults, the
+	// default); Sections, when positive, the sections of each page.
+	Limit, Sections int
 }
 
 // SiteResults are a search page's results.
@@ -69,7 +79,7 @@ func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResult
 	if err != nil {
 		return SiteResults{}, err
 	}
-	return s.siteResults(access.WithCaller(ctx, caller), res, req.Query)
+	return s.siteResults(access.WithCaller(ctx, caller), res, req.Query, req.Limit, req.Sections)
 }
 
 // openSite resolves a published site's root for a visitor (published,
@@ -92,8 +102,9 @@ func (s *Service) openSite(ctx context.Context, appURL, sitePath, shareKey strin
 }
 
 // siteResults searches a resolved site as its visitor (vctx carries the
-// visitor's site token): results linked by their paths.
-func (s *Service) siteResults(vctx context.Context, res sites.Resolved, q string) (SiteResults, error) {
+// visitor's site token): results linked by their paths, at most maxPages
+// pages and maxSections sections a page when above 0 (SitePageRequest).
+func (s *Service) siteResults(vctx context.Context, res sites.Resolved, q string, maxPages, maxSections int) (SiteResults, error) {
 	site := res.View.Site
 	query := ""
 	if res.View.ShareKey != "" {
@@ -107,12 +118,22 @@ func (s *Service) siteResults(vctx context.Context, res sites.Resolved, q string
 	if len(out.Query) > 512 {
 		return SiteResults{}, apperr.Field("q", "at most 512 characters")
 	}
-	found, err := s.Site(vctx, site.OrgID, site.ID, nil, out.Query, paging.Request{Limit: MaxSitePageResults})
+	limit := MaxSitePageResults
+	if maxPages > 0 && maxPages < limit {
+		limit = maxPages
+	}
+	// Limit counts site spaces here: each brings at most PagesPerSpace
+	// pages, of which the first limit in all are kept.
+	found, err := s.Site(vctx, site.OrgID, site.ID, nil, out.Query, paging.Request{Limit: limit})
 	if err != nil {
 		return SiteResults{}, err
 	}
 	tree := sites.TreeOf(&site)
+	shown := 0
 	for _, hits := range found.Items {
+		if shown == limit {
+			break
+		}
 		// The first site space showing the space is where its pages are.
 		var base, title string
 		for _, ss := range tree.All() {
@@ -148,8 +169,15 @@ func (s *Service) siteResults(vctx context.Context, res sites.Resolved, q string
 			if hidden[p.ID] {
 				continue
 			}
+			if shown == limit {
+				break
+			}
+			shown++
 			page := SiteResultPage{Title: p.Title, URL: base + content.EscapeSegments(p.Path) + query, Description: p.Description, Ancestors: p.Ancestors}
-			for _, sec := range p.Sections {
+			for i, sec := range p.Sections {
+				if maxSections > 0 && i == maxSections {
+					break
+				}
 				u := page.URL
 				if sec.Anchor != "" {
 					u = base + content.EscapeSegments(p.Path) + query + "#" + url.PathEscape(sec.Anchor)

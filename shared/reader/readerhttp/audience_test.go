@@ -1,10 +1,14 @@
 package readerhttp_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/search"
 )
 
 func TestUnpublishedSiteIs404(t *testing.T) {
@@ -185,6 +189,81 @@ func TestSearchPage(t *testing.T) {
 	contains(t, "no results", none, "No page matches")
 	empty, _ := f.body(t, http.StatusOK, f.base+"/~search")
 	lacks(t, "empty query", empty, "<h2>", "No page matches")
+	// The results as you type: JSON, by format=json or Accept.
+	for _, r := range []struct {
+		path   string
+		header []string
+	}{{f.base + "/~search?q=welcome&format=json", nil}, {f.base + "/~search?q=welcome", []string{"Accept", "application/json"}}} {
+		res := f.get(t, r.path, r.header...)
+		var got struct {
+			Query  string `json:"query"`
+			Groups []struct {
+				Title string `json:"title"`
+				Pages []struct {
+					Title, URL string
+					Sections   []struct{ Heading, URL, Excerpt string }
+				} `json:"pages"`
+			} `json:"groups"`
+		}
+		if err := json.NewDecoder(res.Body).Decode(&got); err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s %v: %d %v", r.path, r.header, res.StatusCode, err)
+		}
+		if ct := res.Header.Get("Content-Type"); ct != "application/json" || res.Header.Get("Cache-Control") != "private, no-store" {
+			t.Errorf("JSON results: Content-Type %q, Cache-Control %q", ct, res.Header.Get("Cache-Control"))
+		}
+		if got.Query != "welcome" || len(got.Groups) != 1 || got.Groups[0].Title != "Guide" || len(got.Groups[0].Pages) != 1 ||
+			got.Groups[0].Pages[0].Title != "Introduction" || got.Groups[0].Pages[0].URL != f.base+"/introduction" {
+			t.Errorf("JSON results: %+v", got)
+		}
+	}
+	// A browser's own request (Accept: text/html...) is the page.
+	if res := f.get(t, f.base+"/~search?q=welcome", "Accept", "text/html,application/json;q=0.9"); !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("Accept text/html: %s", res.Header.Get("Content-Type"))
+	}
 	f.as(t).Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
 	f.body(t, http.StatusNotFound, f.base+"/~search?q=welcome")
+	if res := f.get(t, f.base+"/~search?q=welcome&format=json"); res.StatusCode != http.StatusNotFound || res.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("JSON results of an unpublished site: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+	}
+}
+
+// The results as you type are bounded: at most search.MaxSuggestResults
+// pages, search.MaxSuggestSections sections each; the page shows more.
+func TestSearchJSONBounded(t *testing.T) {
+	f := newFixture(t)
+	var changes []map[string]any
+	for i := range 12 {
+		md := fmt.Sprintf("# Widget %d\n\nA widget.\n", i)
+		for j := range 5 {
+			md += fmt.Sprintf("\n## Part %d\n\nMore widget text.\n", j)
+		}
+		changes = append(changes, page(fmt.Sprintf("p%d", i), "", md))
+	}
+	f.space, _ = f.newSpace(t, "Widgets", changes...)
+	c := f.as(t)
+	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Widgets site", "spaces": []string{f.space}}).Map(t)
+	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
+	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "w"})
+	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
+	res := f.get(t, "/sites/"+f.org.ID+"/w/~search?q=widget&format=json")
+	var got struct {
+		Groups []struct {
+			Pages []struct{ Sections []any } `json:"pages"`
+		} `json:"groups"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&got); err != nil || len(got.Groups) != 1 {
+		t.Fatalf("%d %v %+v", res.StatusCode, err, got)
+	}
+	if n := len(got.Groups[0].Pages); n != search.MaxSuggestResults {
+		t.Errorf("%d pages, want %d", n, search.MaxSuggestResults)
+	}
+	for _, p := range got.Groups[0].Pages {
+		if len(p.Sections) > search.MaxSuggestSections {
+			t.Errorf("%d sections", len(p.Sections))
+		}
+	}
+	html, _ := f.body(t, http.StatusOK, "/sites/"+f.org.ID+"/w/~search?q=widget")
+	if n, want := strings.Count(html, ">Widget "), min(12, search.PagesPerSpace); n != want {
+		t.Errorf("the page shows %d pages, want %d", n, want)
+	}
 }

@@ -156,6 +156,22 @@ func follow(t *testing.T, ctx context.Context, sel, suffix, heading string) {
 	}
 }
 
+// waitFor waits until the JavaScript expression cond is true in the page.
+func waitFor(t *testing.T, ctx context.Context, cond, what string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		// Evaluation fails while a next document replaces this one.
+		if ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](cond)); err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // visible says whether the element sel is shown: it has a box, and neither
 // it nor an ancestor is hidden (checkVisibility: display, visibility, and
 // the content of a closed <details>, which keeps its boxes but is not
@@ -510,9 +526,75 @@ func TestBrowser(t *testing.T) {
 				t.Fatal("at 390 px the menu button does not show the page tree")
 			}
 		}
+		// The results as you type fit the phone's width.
+		run(t, ctx, "type in the search box", chromedp.Click(chromedp.CSS(`form.search input[name=q]`)), chromedp.SendKeys(chromedp.CSS(`form.search input[name=q]`), "child"))
+		waitFor(t, ctx, `!!document.querySelector("#search-results [role=option]")`, "results as you type")
+		if r := eval[[]float64](t, ctx, `(function(){var b=document.querySelector(".search-pop").getBoundingClientRect();return [b.left,b.right]})()`); r[0] < 0 || r[1] > float64(width) {
+			t.Errorf("at 390 px the results span %v, outside the viewport", r)
+		}
+		run(t, ctx, "Escape", chromedp.KeyEvent(kb.Escape))
 		b.checkA11y(t, ctx, "every-block page, 390 px, menu open")
 		screenshot(t, ctx, "blocks-narrow-menu.png")
 		follow(t, ctx, tree, "/api", "API")
+	})
+
+	t.Run("search as you type", func(t *testing.T) {
+		ctx := b.tab(t)
+		b.open(t, ctx, blocks)
+		box := `form.search input[name=q]`
+		if role := eval[string](t, ctx, `document.querySelector("`+box+`").getAttribute("role") || ""`); role != "combobox" {
+			t.Fatalf("the search box's role is %q, want combobox", role)
+		}
+		run(t, ctx, "type in the search box", chromedp.Click(chromedp.CSS(box)), chromedp.SendKeys(chromedp.CSS(box), "child"))
+		waitFor(t, ctx, `Array.prototype.some.call(document.querySelectorAll("#search-results [role=option] .search-title"), e => e.textContent === "Child page")`, "a result Child page")
+		if !visible(t, ctx, `#search-results`) {
+			t.Fatal("the results are not shown")
+		}
+		if exp := eval[string](t, ctx, `document.querySelector("`+box+`").getAttribute("aria-expanded")`); exp != "true" {
+			t.Errorf("aria-expanded %q with the results open", exp)
+		}
+		group := eval[string](t, ctx, `document.querySelector("#search-results [role=group] .search-group-title").textContent`)
+		if !strings.Contains(group, "Guide") {
+			t.Errorf("the results' group is %q, want the site space Guide", group)
+		}
+		b.checkA11y(t, ctx, "every-block page, search results open")
+		screenshot(t, ctx, "search-results.png")
+		run(t, ctx, "prefers-color-scheme: dark", dark())
+		b.checkA11y(t, ctx, "every-block page, search results open (dark)")
+		// Escape closes the list; ArrowDown opens it again.
+		run(t, ctx, "Escape", chromedp.KeyEvent(kb.Escape))
+		if visible(t, ctx, `#search-results`) || eval[string](t, ctx, `document.querySelector("`+box+`").getAttribute("aria-expanded")`) != "false" {
+			t.Error("Escape did not close the results")
+		}
+		if v := eval[string](t, ctx, `document.querySelector("`+box+`").value`); v != "child" {
+			t.Errorf("Escape with the results open changed the query to %q", v)
+		}
+		at := eval[int](t, ctx, `Array.prototype.findIndex.call(document.querySelectorAll("#search-results [role=option]"), o => o.querySelector(".search-title").textContent === "Child page")`)
+		for i := 0; i <= at; i++ {
+			run(t, ctx, "ArrowDown", chromedp.KeyEvent(kb.ArrowDown))
+		}
+		active := eval[string](t, ctx, `(function(){var id=document.querySelector("`+box+`").getAttribute("aria-activedescendant");var o=id&&document.getElementById(id);return o&&o.getAttribute("aria-selected")==="true"?o.querySelector(".search-title").textContent:""})()`)
+		if active != "Child page" {
+			t.Fatalf("after %d ArrowDown the active option is %q, want Child page", at+1, active)
+		}
+		run(t, ctx, "Enter", chromedp.KeyEvent(kb.Enter))
+		waitFor(t, ctx, `location.pathname.endsWith("/blocks/child-page") && document.readyState === "complete"`, "the page Child page")
+		if h1 := eval[string](t, ctx, `document.querySelector("h1").textContent`); strings.TrimSpace(h1) != "Child page" {
+			t.Errorf("after Enter on a result: heading %q", h1)
+		}
+		// Without JavaScript the box is the plain form: no combobox, and
+		// Enter leads to the results page.
+		noJS := b.tab(t)
+		run(t, noJS, "disable scripts", command(emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}))
+		b.open(t, noJS, blocks)
+		if eval[bool](t, noJS, `document.querySelector("`+box+`").hasAttribute("role") || !!document.querySelector("#search-results")`) {
+			t.Error("without JavaScript the search box is a combobox")
+		}
+		run(t, noJS, "type and press Enter", chromedp.Click(chromedp.CSS(box)), chromedp.SendKeys(chromedp.CSS(box), "child"), chromedp.KeyEvent(kb.Enter))
+		waitFor(t, noJS, `location.pathname.endsWith("/~search") && location.search === "?q=child" && document.readyState === "complete"`, "the results page")
+		if n := eval[int](t, noJS, `Array.prototype.filter.call(document.querySelectorAll("main a"), a => a.textContent === "Child page").length`); n != 1 {
+			t.Errorf("the results page links Child page %d times, want once", n)
+		}
 	})
 
 	t.Run("accessibility", func(t *testing.T) {

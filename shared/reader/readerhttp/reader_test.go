@@ -169,7 +169,9 @@ func TestComputedAPIPages(t *testing.T) {
 	// Each operation with its details, from the spec's document.
 	contains(t, "operation details", pets, `<div class="card-title">List pets</div>`,
 		`<tr><td><code>limit</code> <span class="required">required</span></td><td>query</td><td><code>integer</code></td><td>How many</td></tr>`,
-		`<li><code>200</code> The pets: <code>Pet[]</code></li>`,
+		`<li><code>200</code> The pets: <code>Pet[]</code><div class="table"><table class="api-params api-fields"><caption>Response 200 fields</caption>`,
+		`<tr><td class="depth-0"><code>name</code></td><td><code>string</code></td><td></td></tr>`,
+		"<figcaption class=\"code-title\">Example (made from the schema)</figcaption><pre tabindex=\"0\"><code>[\n  {\n    &#34;name&#34;: &#34;string&#34;\n  }\n]</code></pre>",
 		`<strong>Request body</strong> <span class="required">required</span> <code>application/json</code>: <code>Pet</code>`)
 	// The site's MCP getPage (the search function) reads a generated page
 	// as its .md serves it.

@@ -3,8 +3,10 @@ package searchhttp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"html/template"
 	"net/http"
+	"strings"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -22,12 +24,66 @@ type sitePageIn struct {
 	Query        string `query:"q" maxLength:"512" doc:"What to search for"`
 	ShareKey     string `query:"shareKey" maxLength:"128"`
 	VisitorToken string `cookie:"galley_visitor" maxLength:"8192"`
+	Format       string `query:"format" enum:"html,json" doc:"json: the results as you type (also by Accept: application/json)"`
+	Accept       string `header:"Accept" maxLength:"1024"`
+}
+
+// wantsJSON says whether the results as you type are asked: format=json,
+// or an Accept naming application/json and not text/html.
+func (in *sitePageIn) wantsJSON() bool {
+	if in.Format != "" {
+		return in.Format == "json"
+	}
+	return strings.Contains(in.Accept, "application/json") && !strings.Contains(in.Accept, "text/html")
+}
+
+// suggestJSON is the results as you type: the search page's, bounded
+// (search.MaxSuggestResults pages, search.MaxSuggestSections sections each).
+type suggestJSON struct {
+	Query  string         `json:"query"`
+	Groups []suggestGroup `json:"groups"`
+}
+
+type suggestGroup struct {
+	Title string        `json:"title"`
+	Pages []suggestPage `json:"pages"`
+}
+
+type suggestPage struct {
+	Title       string           `json:"title"`
+	URL         string           `json:"url"`
+	Description string           `json:"description,omitempty"`
+	Ancestors   []string         `json:"ancestors,omitempty"`
+	Sections    []suggestSection `json:"sections,omitempty"`
+}
+
+type suggestSection struct {
+	Heading string `json:"heading,omitempty"`
+	URL     string `json:"url"`
+	Excerpt string `json:"excerpt,omitempty"`
+}
+
+func suggestOf(res search.SiteResults) suggestJSON {
+	out := suggestJSON{Query: res.Query, Groups: []suggestGroup{}}
+	for _, g := range res.Groups {
+		sg := suggestGroup{Title: g.Title}
+		for _, p := range g.Pages {
+			sp := suggestPage{Title: p.Title, URL: p.URL, Description: p.Description, Ancestors: p.Ancestors}
+			for _, sec := range p.Sections {
+				sp.Sections = append(sp.Sections, suggestSection(sec))
+			}
+			sg.Pages = append(sg.Pages, sp)
+		}
+		out.Groups = append(out.Groups, sg)
+	}
+	return out
 }
 
 type sitePageOut struct {
 	Status       int
 	ContentType  string `header:"Content-Type"`
 	CacheControl string `header:"Cache-Control"`
+	Vary         string `header:"Vary"`
 	Robots       string `header:"X-Robots-Tag"`
 	Body         []byte
 }
@@ -89,13 +145,23 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 		if in.Basename != "" {
 			path += "/" + in.Basename
 		}
-		res, err := s.SitePage(ctx, search.SitePageRequest{AppURL: httpapi.AppURL(ctx), SitePath: path, ShareKey: in.ShareKey,
-			Visitor: sites.Visitor{Token: in.VisitorToken}, Query: in.Query})
-		out := &sitePageOut{Status: http.StatusOK, ContentType: "text/html; charset=utf-8", CacheControl: "private, no-store"}
+		req := search.SitePageRequest{AppURL: httpapi.AppURL(ctx), SitePath: path, ShareKey: in.ShareKey,
+			Visitor: sites.Visitor{Token: in.VisitorToken}, Query: in.Query}
+		asJSON := in.wantsJSON()
+		if asJSON {
+			req.Limit, req.Sections = search.MaxSuggestResults, search.MaxSuggestSections
+		}
+		res, err := s.SitePage(ctx, req)
+		out := &sitePageOut{Status: http.StatusOK, ContentType: "text/html; charset=utf-8", CacheControl: "private, no-store", Vary: "Accept"}
 		if err != nil {
 			out.Status, out.Robots = httpapi.Status(apperr.KindOf(err)), "noindex"
 			if out.Status == http.StatusInternalServerError {
 				return nil, err
+			}
+			if asJSON {
+				out.ContentType = "application/json"
+				out.Body, _ = json.Marshal(map[string]any{"status": out.Status, "message": http.StatusText(out.Status)})
+				return out, nil
 			}
 			why := "This site is not published."
 			switch out.Status {
@@ -111,6 +177,11 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 		if res.NoIndex {
 			out.Robots = "noindex"
 		}
+		if asJSON {
+			out.ContentType = "application/json"
+			out.Body, err = json.Marshal(suggestOf(res))
+			return out, err
+		}
 		var b bytes.Buffer
 		if err := page.Execute(&b, sitePageData{SiteResults: res, ShareKey: in.ShareKey}); err != nil {
 			return nil, err
@@ -123,6 +194,6 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 		{"readSiteSearch", "/sites/{orgId}/{basename}/~search"},
 	} {
 		httpapi.Register(api, httpapi.Op{ID: p.id, Method: http.MethodGet, Path: p.path, Tag: "Reader", Public: true, Hidden: true,
-			Summary: "A published site's search page (HTML; works without JavaScript)"}, handle)
+			Summary: "A published site's search page (HTML; works without JavaScript), or its results as you type (JSON)"}, handle)
 	}
 }
