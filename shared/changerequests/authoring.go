@@ -7,6 +7,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/fileinfo"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -134,7 +135,7 @@ func (s *Service) files(ctx context.Context, spaceID string, b *Batch) error {
 			if len(data) > content.MaxFileBytes {
 				return apperr.New(apperr.TooLarge, "%s: a file may have at most %d bytes", field, content.MaxFileBytes)
 			}
-			ct, w, h := content.DescribeFile(in.Name, data)
+			ct, w, h := fileinfo.Describe(in.Name, data)
 			if in.ContentType != "" {
 				ct = in.ContentType
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/fileinfo"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -119,7 +120,7 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 		if err != nil {
 			return built{}, err
 		}
-		ct, w, h := content.DescribeFile(path.Base(rel), data)
+		ct, w, h := fileinfo.Describe(path.Base(rel), data)
 		blob, err := s.content.Repo.PutFileBytes(ctx, spaceID, data, ct)
 		if err != nil {
 			return built{}, err
