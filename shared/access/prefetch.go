@@ -199,22 +199,31 @@ func (v *Viewer) teamGrants(ctx context.Context, nodes []Node) (map[string]model
 	if v.m.Member.Teams*len(nodes) > maxTeamGrantKeys {
 		return nil, nil
 	}
-	items, err := store.QueryAll(ctx, v.a.store, store.Query{Index: store.GSI1, PK: keys.MemberTeams(v.OrgID(), v.caller.UserID)})
-	if err != nil {
-		return nil, fmt.Errorf("read teams of member: %w", err)
+	// The member's record names every team when it holds as many ids as it
+	// counts teams (model.Member.TeamIDs); else the teams are queried.
+	teamIDs := v.m.Member.TeamIDs
+	if len(teamIDs) != v.m.Member.Teams {
+		items, err := store.QueryAll(ctx, v.a.store, store.Query{Index: store.GSI1, PK: keys.MemberTeams(v.OrgID(), v.caller.UserID)})
+		if err != nil {
+			return nil, fmt.Errorf("read teams of member: %w", err)
+		}
+		tms, err := records.DecodeAll[model.TeamMembership](items)
+		if err != nil {
+			return nil, err
+		}
+		teamIDs = make([]string, len(tms))
+		for i, tm := range tms {
+			teamIDs[i] = tm.TeamID
+		}
 	}
-	tms, err := records.DecodeAll[model.TeamMembership](items)
-	if err != nil {
-		return nil, err
-	}
-	if len(tms)*len(nodes) > maxTeamGrantKeys {
+	if len(teamIDs)*len(nodes) > maxTeamGrantKeys {
 		return nil, nil
 	}
 	var ks []store.ItemKey
 	on := map[store.ItemKey]Node{}
-	for _, tm := range tms {
+	for _, teamID := range teamIDs {
 		for _, n := range nodes {
-			gk := itemKey(keys.Grant(n.Kind, n.ID, model.PrincipalTeam, tm.TeamID))
+			gk := itemKey(keys.Grant(n.Kind, n.ID, model.PrincipalTeam, teamID))
 			if _, ok := on[gk]; !ok {
 				ks, on[gk] = append(ks, gk), n
 			}

@@ -97,6 +97,11 @@ type Member struct {
 	SSO        bool       `json:"sso"`
 	// Teams counts the teams the member belongs to.
 	Teams int `json:"teams"`
+	// TeamIDs are the teams the member joined since the list exists (kept
+	// with Teams, in the same writes): when it holds Teams ids it is every
+	// team, and authorization reads their grants without querying the
+	// member's teams (a record written before holds fewer: the query).
+	TeamIDs []string `json:"teamIds,omitempty"`
 	// Spaces counts the spaces granted to the member explicitly.
 	Spaces int `json:"spaces"`
 }

@@ -443,6 +443,14 @@ func TestMemberTeams(t *testing.T) {
 		}
 		return get(m, "team.id").(string)
 	}
+	t.Run("the member's record lists their teams as it counts them", func(t *testing.T) {
+		// Authorization reads the teams' grants from this list without
+		// querying the member's teams (access.Viewer.teamGrants).
+		m, _, err := records.Get[model.Member](context.Background(), e.d.Store, keys.Member(c.org, c.dave.ID))
+		if err != nil || m.Teams != 3 || !slices.Equal(m.TeamIDs, ids) {
+			t.Fatalf("dave's record: %d teams, ids %v (%v), want %v", m.Teams, m.TeamIDs, err, ids)
+		}
+	})
 	t.Run("200 the member's teams over pages", func(t *testing.T) {
 		e := e.on(t)
 		if got := e.collect(p(c.dave.ID), c.bob.Token, 2, teamID); !slices.Equal(got, ids) {
@@ -481,6 +489,12 @@ func TestMemberTeams(t *testing.T) {
 				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
 			}
 		})
+	}
+	// Leaving a team (its deletion) keeps the list in step.
+	e.must(204, "DELETE", "/v1/orgs/"+c.org+"/teams/"+ids[1], c.alice.Token, nil)
+	m, _, err := records.Get[model.Member](context.Background(), e.d.Store, keys.Member(c.org, c.dave.ID))
+	if err != nil || m.Teams != 2 || !slices.Equal(m.TeamIDs, []string{ids[0], ids[2]}) {
+		t.Fatalf("dave's record after a team's deletion: %d teams, ids %v (%v)", m.Teams, m.TeamIDs, err)
 	}
 }
 

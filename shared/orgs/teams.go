@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -238,6 +239,9 @@ func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, crea
 				return err
 			}
 			m.Teams++
+			if !slices.Contains(m.TeamIDs, teamID) {
+				m.TeamIDs = append(m.TeamIDs, teamID)
+			}
 			tm := model.TeamMembership{OrgID: orgID, TeamID: teamID, UserID: uid, Role: model.TeamMember, AddedAt: now}
 			ops = append(ops, store.Put(teamMemberItem(tm, 1), store.IfNotExists), store.PutIfVersion(memberItem(m, mv+1), mv))
 		}
@@ -290,6 +294,7 @@ func (s *Service) removeTeamMembers(ctx context.Context, orgID, teamID string, u
 				return err
 			}
 			m.Teams = max(0, m.Teams-1)
+			m.TeamIDs = slices.DeleteFunc(m.TeamIDs, func(id string) bool { return id == teamID })
 			ops = append(ops, store.PutIfVersion(memberItem(m, mv+1), mv))
 		}
 		if n == 0 {
@@ -340,6 +345,7 @@ func (s *Service) leaveTeams(ctx context.Context, orgID, userID string, batch []
 			}
 			ops = append(ops, store.DeleteIfVersion(k.PK, k.SK, it.Version))
 			n++
+			m.TeamIDs = slices.DeleteFunc(m.TeamIDs, func(id string) bool { return id == tm.TeamID })
 			t, tv, err := s.getTeam(ctx, orgID, tm.TeamID)
 			if apperr.Is(err, apperr.NotFound) {
 				continue
