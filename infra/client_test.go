@@ -30,16 +30,24 @@ func TestOfficialClientEndToEnd(t *testing.T) {
 		testenv.Missing(t, "@gitbook/api (npm; make test-deps installs it: infra/node/install.sh)")
 		return
 	}
-	const token = "gb_client_e2e_admin_token_0123456789"
+	runNodeE2E(t, "node/client-e2e.mjs", "gb_client_e2e_admin_token_0123456789", "GITBOOK_API="+entry)
+}
+
+// runNodeE2E serves local mode (operations built lazily, as `make run`
+// does) with an administrator holding token, runs the Node script with
+// GALLEY_URL, GALLEY_TOKEN and env, and checks it ran to its last line
+// ("done").
+func runNodeE2E(t *testing.T, script, token string, env ...string) {
+	t.Helper()
 	base := serveLocal(t, app.Config{BootstrapToken: token, Lazy: true})
-	cmd := exec.Command("node", "node/client-e2e.mjs")
-	cmd.Env = append(os.Environ(), "GALLEY_URL="+base, "GALLEY_TOKEN="+token, "GITBOOK_API="+entry)
+	cmd := exec.Command("node", script)
+	cmd.Env = append(append(os.Environ(), "GALLEY_URL="+base, "GALLEY_TOKEN="+token), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("client-e2e.mjs failed: %v\n%s", err, out)
+		t.Fatalf("%s failed: %v\n%s", script, err, out)
 	}
 	if !strings.HasSuffix(strings.TrimSpace(string(out)), "\ndone") {
-		t.Fatalf("client-e2e.mjs did not finish:\n%s", out)
+		t.Fatalf("%s did not finish:\n%s", script, out)
 	}
 	t.Logf("%s", out)
 }

@@ -4,10 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/testenv"
 )
 
@@ -26,16 +24,5 @@ func TestOfficialMCPClient(t *testing.T) {
 		testenv.Missing(t, "@modelcontextprotocol/sdk (npm; make test-deps installs it: infra/node/install.sh)")
 		return
 	}
-	const token = "gb_mcp_e2e_admin_token_0123456789abc"
-	base := serveLocal(t, app.Config{BootstrapToken: token})
-	cmd := exec.Command("node", "node/mcp-e2e.mjs")
-	cmd.Env = append(os.Environ(), "GALLEY_URL="+base, "GALLEY_TOKEN="+token, "MCP_SDK="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("mcp-e2e.mjs failed: %v\n%s", err, out)
-	}
-	if !strings.HasSuffix(strings.TrimSpace(string(out)), "\ndone") {
-		t.Fatalf("mcp-e2e.mjs did not finish:\n%s", out)
-	}
-	t.Logf("%s", out)
+	runNodeE2E(t, "node/mcp-e2e.mjs", "gb_mcp_e2e_admin_token_0123456789abc", "MCP_SDK="+dir)
 }
