@@ -102,7 +102,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		if rp.Description != "" {
 			d.Description = rp.Description
 		}
-		d.Canonical = st.origin + strings.TrimSuffix(st.pageURL(p), st.query)
+		d.Canonical = st.canonical(p)
 		if p.Order >= 0 {
 			if p.Order > 0 {
 				prev := st.nav.order[p.Order-1]

@@ -26,7 +26,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-2"
+const renderVersion = "reader-3"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64
@@ -255,6 +255,18 @@ func (s *Service) navOf(st *site, spaceID, revision string) (*nav, error) {
 }
 
 // pageURL is the published path of a page of the current site space.
+// canonical is a page's URL at the site's published origin: its proxy
+// origin when it has one, whichever URL the visitor came by (the public
+// URL under /sites/ serves the same pages).
+func (st *site) canonical(p *navPage) string {
+	path := strings.TrimSuffix(st.pageURL(p), st.query)
+	proxy := st.res.View.Site.Proxy
+	if proxy == "" || strings.HasPrefix(st.res.SiteBase, "https://"+proxy) {
+		return st.origin + path
+	}
+	return "https://" + proxy + strings.TrimPrefix(path, strings.TrimSuffix(st.res.SiteBasePath, "/"))
+}
+
 func (st *site) pageURL(p *navPage) string {
 	if p == nil {
 		return ""

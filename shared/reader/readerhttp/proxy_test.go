@@ -52,9 +52,9 @@ func TestProxyOrigin(t *testing.T) {
 			t.Errorf("GET %s (X-Forwarded-Host %q): %d, want %d\n%.300s", c.path, c.host, code, c.want, body)
 		}
 	}
-	// The site's public URL still answers (what the proxy would forward
-	// to without /~proxy).
-	if body, _ := f.body(t, http.StatusOK, f.base+"/blocks"); !strings.Contains(body, "<h1") {
-		t.Fatalf("the public URL:\n%.3000s", body)
+	// The site's public URL still answers; its pages' canonical URLs are
+	// the proxy origin's (the site's published URLs).
+	if body, _ := f.body(t, http.StatusOK, f.base+"/blocks"); !strings.Contains(body, `<link rel="canonical" href="https://example.com/docs/blocks">`) {
+		t.Fatalf("the public URL's canonical link:\n%.3000s", body)
 	}
 }
