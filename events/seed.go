@@ -46,5 +46,9 @@ func SeedPublishedSite(tb testing.TB, d *deps.Deps, token string) map[string]str
 	sitePath := "/v1/orgs/" + org + "/sites/" + site
 	c.Expect(http.StatusOK, "PATCH", sitePath, map[string]any{"basename": "docs", "visibility": "public"})
 	c.Expect(http.StatusOK, "POST", sitePath+"/publish", nil)
+	// A first read of the revision (here, the API's) writes its tree index
+	// (content builds it lazily); the reader's function, which may only
+	// read the bucket, then finds it (docs/reader.md, "In AWS").
+	c.Expect(http.StatusOK, "GET", "/v1/spaces/"+space+"/content/path/setup", nil)
 	return map[string]string{PublishedOrgPlaceholder: org}
 }

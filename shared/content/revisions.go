@@ -123,17 +123,6 @@ func (r *Repo) PutTree(ctx context.Context, spaceID string, t *Tree) (string, er
 	if err := r.d.Blobs.Put(ctx, treeKey(spaceID, hash), buf.Bytes(), "application/gzip"); err != nil {
 		return "", fmt.Errorf("write tree: %w", err)
 	}
-	// Its read index too (treeindex.go), now, by the function writing the
-	// tree: readers' functions may not write to the bucket (the reader's
-	// policy is read-only), and would otherwise build it from the whole
-	// tree on every cold read.
-	b := buildIndex(NewIndex(t))
-	if err := r.writeIndex(ctx, spaceID, hash, b); err != nil {
-		// The index only saves work: the first read builds it.
-		r.d.Logger.WarnContext(ctx, "tree index not written", "space", spaceID, "tree", hash, "err", err)
-	} else {
-		r.manifests.put(indexKey(spaceID, hash, "manifest"), b.manifest)
-	}
 	return hash, nil
 }
 
