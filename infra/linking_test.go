@@ -13,10 +13,11 @@ import (
 )
 
 // familyPackages are the packages under shared/ that hold a family's
-// operations (each exports Routes); the rest of shared/ is infrastructure
-// every function may link.
+// operations (each exports Routes), and gitsync/gitstate, the Git Sync
+// state's typed store without Git (the reader's edit links); the rest of
+// shared/ is infrastructure every function may link.
 var familyPackages = []string{"users", "apidoc", "orgs", "spaces", "collections", "customfields", "changerequests",
-	"sites", "content", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "imports", "reader"}
+	"sites", "content", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "imports", "reader"}
 
 // linked lists, for each function, the families' packages its binary may
 // link: its own, and those its family asks (docs/functions.md says why).
@@ -35,10 +36,10 @@ var linked = map[string][]string{
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},
 	"openapi":        {"users", "orgs", "spaces", "content", "openapispecs"},
 	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},
-	"git":            {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "sites"},
-	"gitworker":      {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "sites"},
-	"imports":        {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "imports", "sites"},
-	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "reader"}, // asks sites what a URL names, content for the pages (computed from the specs)
+	"git":            {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "gitsync/gitstate", "sites"},
+	"gitworker":      {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "gitsync/gitstate", "sites"},
+	"imports":        {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "gitsync/gitstate", "imports", "sites"},
+	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader"}, // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git)
 }
 
 // heavy are the large libraries, and the only functions that may link them.

@@ -101,7 +101,7 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	done := func(commit string) error {
 		return s.conclude(ctx, p, j, func(op *model.GitOperation) {
 			op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, rev.ID
-		}, &synced{commit: commit, revision: rev.ID, files: owned})
+		}, &synced{commit: commit, revision: rev.ID, files: owned, dir: l.dir})
 	}
 	old := plumbing.ZeroHash
 	if target.commit != nil {

@@ -14,10 +14,21 @@ import (
 
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testenv"
 )
+
+// syncedPage tells whether a state's synced files give page the file rel.
+func syncedPage(st model.GitSync, page, rel string) bool {
+	for _, f := range st.Synced {
+		if f.Page == page {
+			return f.Path == rel
+		}
+	}
+	return false
+}
 
 // fixtureBundle is a Git bundle of ../shared/fixtures/gitsync (real
 // repositories GitBook's Git Sync wrote).
@@ -348,6 +359,11 @@ func TestGitBookYAMLPlacesTheProject(t *testing.T) {
 	}
 	if got := gitOK(bare, "show", "main:.gitbook.yaml"); got != yml {
 		t.Errorf(".gitbook.yaml changed:\n%s", got)
+	}
+	// The state keeps the docs' root its synced files are relative to
+	// (the reader's edit links join them).
+	if st, _, err := gitstate.Get(f.kit.Ctx, f.kit.Deps.Store, sp); err != nil || st.Dir != "docs" || !syncedPage(st, guide, "guide.md") {
+		t.Errorf("state dir %q, synced %+v (%v)", st.Dir, st.Synced, err)
 	}
 	// Its redirects are the space's, resolved to pages, for readers.
 	redirects, err := f.svc.Redirects(f.adminCtx, sp)

@@ -95,6 +95,8 @@ func (s *Service) conclude(ctx context.Context, p payload, j queue.Job, outcome 
 type synced struct {
 	commit, revision string
 	files            []model.SyncedFile
+	// dir is the docs' root the files are relative to.
+	dir string
 	// imported: the redirects are the ones the import read (an export
 	// leaves the state's).
 	imported  bool
@@ -115,7 +117,7 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 		}
 		if applied.commit != "" {
 			st.LastCommit, st.LastURL, st.LastRef = applied.commit, p.URL, p.Ref
-			st.LastRevision, st.Synced = applied.revision, applied.files
+			st.LastRevision, st.Synced, st.Dir = applied.revision, applied.files, applied.dir
 			if applied.imported {
 				st.Redirects = applied.redirects
 			}
@@ -216,7 +218,7 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 		revision = rev.ID
 		finish(&st, p, j, s.d.Clock(), func(op *model.GitOperation) {
 			op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, revision
-		}, &synced{commit: commit, revision: revision, files: b.synced, redirects: redirects, imported: true})
+		}, &synced{commit: commit, revision: revision, files: b.synced, dir: layout.dir, redirects: redirects, imported: true})
 		return rev, []store.Op{stateOp(st, v)}, nil
 	})
 	switch {

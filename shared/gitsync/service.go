@@ -45,11 +45,10 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/fetch"
+	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
-	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -216,12 +215,12 @@ func (s *Service) Info(ctx context.Context, spaceID string) (model.GitSync, erro
 	if _, _, err := s.content.Space(ctx, spaceID, access.ReadContent); err != nil {
 		return model.GitSync{}, err
 	}
-	st, _, err := records.Get[model.GitSync](ctx, s.d.Store, keys.GitSync(spaceID))
-	if errors.Is(err, store.ErrNotFound) {
-		return st, apperr.NotFoundf("no Git provider is set up on space %s", spaceID)
-	}
+	st, v, err := gitstate.Get(ctx, s.d.Store, spaceID)
 	if err != nil {
-		return st, fmt.Errorf("read Git Sync state: %w", err)
+		return st, err
+	}
+	if v == 0 {
+		return st, apperr.NotFoundf("no Git provider is set up on space %s", spaceID)
 	}
 	return st, nil
 }
@@ -242,23 +241,12 @@ func (s *Service) Redirects(ctx context.Context, spaceID string) (map[string]str
 
 // state reads a space's Git Sync state and its version (0: none yet).
 func (s *Service) state(ctx context.Context, spaceID string) (model.GitSync, int64, error) {
-	st, v, err := records.Get[model.GitSync](ctx, s.d.Store, keys.GitSync(spaceID))
-	if errors.Is(err, store.ErrNotFound) {
-		return model.GitSync{SpaceID: spaceID}, 0, nil
-	}
-	if err != nil {
-		return st, 0, fmt.Errorf("read Git Sync state: %w", err)
-	}
-	return st, v, nil
+	return gitstate.Get(ctx, s.d.Store, spaceID)
 }
 
 // stateOp writes a state read at version v (0: new).
 func stateOp(st model.GitSync, v int64) store.Op {
-	it := records.Item(keys.GitSync(st.SpaceID), st, v+1)
-	if v == 0 {
-		return store.Put(it, store.IfNotExists)
-	}
-	return store.PutIfVersion(it, v)
+	return gitstate.WriteOp(st, v)
 }
 
 // updateState changes a space's state with fn, guarded by its version.

@@ -32,10 +32,10 @@ func Owners() map[string]string {
 		"content":      {"Revision"},
 		"changerequests": {"ChangeRequest", "ChangeRequestNumber", "ChangeRequestByStatus", "SpaceChangeRequests", "ChangeRequestContributor", "ContributorByStatus", "ContributorChangeRequests",
 			"ChangeRequestReview", "ReviewPrefix", "ReviewRequest", "ReviewRequestPrefix"},
-		"comments":     {"CommentPrefix", "CommentThread", "Comment", "CommentByStatus", "CommentsOfStatus", "CommentByPage", "CommentsOnPage", "CommentReply", "ReplyPrefix"},
-		"sites":        {"Site", "SitePartition", "SiteInOrg", "OrgSites", "SiteAdaptiveSchema", "SiteBasename", "SiteCustomization", "SitePublishingAuth", "SiteRedirectPrefix", "SiteRedirect", "SiteRedirectID", "SiteOrigin"},
-		"openapispecs": {"OpenAPISpecPrefix", "OpenAPISpec", "OpenAPIVersionPrefix", "OpenAPIVersions", "OpenAPIVersion"},
-		"gitsync":      {"GitSync"},
+		"comments":         {"CommentPrefix", "CommentThread", "Comment", "CommentByStatus", "CommentsOfStatus", "CommentByPage", "CommentsOnPage", "CommentReply", "ReplyPrefix"},
+		"sites":            {"Site", "SitePartition", "SiteInOrg", "OrgSites", "SiteAdaptiveSchema", "SiteBasename", "SiteCustomization", "SitePublishingAuth", "SiteRedirectPrefix", "SiteRedirect", "SiteRedirectID", "SiteOrigin"},
+		"openapispecs":     {"OpenAPISpecPrefix", "OpenAPISpec", "OpenAPIVersionPrefix", "OpenAPIVersions", "OpenAPIVersion"},
+		"gitsync/gitstate": {"GitSync"},
 	} {
 		for _, n := range names {
 			owners[n] = owner
@@ -61,7 +61,7 @@ func EntityOwners() map[string]string {
 		"Site": "sites", "Site adaptive schema": "sites", "Site basename reservation": "sites",
 		"Site customization": "sites", "Site origin reservation": "sites", "Site publishing auth": "sites", "Site redirect": "sites", "Site redirect id": "sites",
 		"OpenAPI spec": "openapispecs", "OpenAPI spec version": "openapispecs",
-		"Git sync state": "gitsync",
+		"Git sync state": "gitsync/gitstate",
 	}
 }
 

@@ -33,6 +33,10 @@ type GitSync struct {
 	LastCommit string `json:"lastCommit,omitempty"`
 	LastURL    string `json:"lastURL,omitempty"`
 	LastRef    string `json:"lastRef,omitempty"`
+	// Dir is the docs' root in LastCommit, relative to the repository
+	// ("" the top): the project directory, moved by its .gitbook.yaml's
+	// root. Synced paths are relative to it.
+	Dir string `json:"dir,omitempty"`
 	// LastRevision is the space's revision LastCommit holds (imported or
 	// exported); Synced the files of the project directory the space owns
 	// in LastCommit, each with its blob and what it holds. An export

@@ -34,17 +34,20 @@ type footerGroup struct {
 // words are the interface's few strings in one language.
 type words struct {
 	Search, SearchLabel, Previous, Next, OnThisPage, Menu, SkipToContent string
+	// EditOn is the label of the page's edit link, %s the provider
+	// ("Edit on GitHub").
+	EditOn string
 }
 
 // interfaceWords are the interface's strings by locale
 // (internationalization.locale); another locale reads English.
 var interfaceWords = map[string]words{
-	"en": {"Search", "Search this site", "Previous", "Next", "On this page", "Menu", "Skip to content"},
-	"fr": {"Rechercher", "Rechercher dans ce site", "Précédent", "Suivant", "Sur cette page", "Menu", "Aller au contenu"},
-	"de": {"Suchen", "Diese Website durchsuchen", "Zurück", "Weiter", "Auf dieser Seite", "Menü", "Zum Inhalt springen"},
-	"es": {"Buscar", "Buscar en este sitio", "Anterior", "Siguiente", "En esta página", "Menú", "Ir al contenido"},
-	"ja": {"検索", "このサイトを検索", "前へ", "次へ", "このページの内容", "メニュー", "本文へスキップ"},
-	"zh": {"搜索", "搜索本站", "上一页", "下一页", "本页内容", "菜单", "跳到正文"},
+	"en": {"Search", "Search this site", "Previous", "Next", "On this page", "Menu", "Skip to content", "Edit on %s"},
+	"fr": {"Rechercher", "Rechercher dans ce site", "Précédent", "Suivant", "Sur cette page", "Menu", "Aller au contenu", "Modifier sur %s"},
+	"de": {"Suchen", "Diese Website durchsuchen", "Zurück", "Weiter", "Auf dieser Seite", "Menü", "Zum Inhalt springen", "Auf %s bearbeiten"},
+	"es": {"Buscar", "Buscar en este sitio", "Anterior", "Siguiente", "En esta página", "Menú", "Ir al contenido", "Editar en %s"},
+	"ja": {"検索", "このサイトを検索", "前へ", "次へ", "このページの内容", "メニュー", "本文へスキップ", "%s で編集"},
+	"zh": {"搜索", "搜索本站", "上一页", "下一页", "本页内容", "菜单", "跳到正文", "在 %s 上编辑"},
 }
 
 // wordsFor returns the interface's strings for a locale.

@@ -23,6 +23,11 @@ type navPage struct {
 	Children  []*navPage
 	// Order is the page's index in nav.order (-1 when not in it).
 	Order int
+	// GitFile is the page's markdown file in a synced repository,
+	// relative to the docs' root: the one it was imported from, else
+	// where Git Sync writes a page made in Galley (<path>.md, or
+	// <path>/README.md when it has child pages; DEVELOPERS.md).
+	GitFile string
 }
 
 // nav is a revision's page tree, as navigation needs it: built once per
@@ -49,6 +54,17 @@ func buildNav(pages []content.RevisionPage) *nav {
 				NoIndex:   (p.NoIndex != nil && *p.NoIndex) || (p.NoRobotsIndex != nil && *p.NoRobotsIndex),
 				Condition: p.VisitorCondition}
 			n.conditional = n.conditional || np.Condition != ""
+			if p.Git != nil && p.Git.Path != "" {
+				np.GitFile = p.Git.Path
+			} else if p.Type == content.TypeDocument && p.Path != "" {
+				np.GitFile = p.Path + ".md"
+				for _, c := range p.Pages {
+					if c.Type != content.TypeLink {
+						np.GitFile = p.Path + "/README.md"
+						break
+					}
+				}
+			}
 			n.index(np)
 			np.Children = walk(p.Pages, np, np.Hidden)
 			out = append(out, np)

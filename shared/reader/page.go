@@ -2,6 +2,7 @@ package reader
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 	"net/url"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 )
 
 // link is a titled link of the page's navigation.
@@ -72,6 +74,9 @@ type pageData struct {
 	Copyright                  string
 	// W are the interface's strings in the site's language.
 	W words
+	// Edit is the link to edit the page in its space's Git repository
+	// (the `git` page action), nil without one.
+	Edit *headerLink
 	// Search is the site's search page (served by the search function);
 	// ShareKey goes with its form on share-link sites.
 	Search, ShareKey string
@@ -84,7 +89,12 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		err := notFound("/" + st.res.Pathname)
 		return s.errorPage(st, err), err
 	}
-	return s.answer(st, req, "html "+p.ID, TypeHTML, func() ([]byte, error) {
+	edit := s.editLink(st, p)
+	what := "html " + p.ID
+	if edit != nil {
+		what += " " + edit.Href
+	}
+	return s.answer(st, req, what, TypeHTML, func() ([]byte, error) {
 		at := content.At{SpaceID: st.res.Space.ID, Revision: st.res.Space.Revision}
 		rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatDocument, false)
 		if err != nil {
@@ -116,9 +126,48 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		if st.res.View.Site.AgentsContext != "excluded" {
 			d.Markdown = st.res.BasePath + content.EscapeSegments(p.Path) + ".md" + st.query
 		}
+		d.Edit = edit
 		applyLayout(d, rp, links)
 		return s.render(d)
 	})
+}
+
+// editLink is the page's "Edit on GitHub" (GitLab) link: when the site
+// space's customization lists the `git` page action (pageActions.items,
+// the list of the actions enabled) and the space is synced with a
+// github.com or gitlab.com repository (gitstate.EditorOf); nil otherwise.
+// A failed read of the Git Sync state leaves the link out.
+func (s *Service) editLink(st *site, p *navPage) *headerLink {
+	if !pageAction(st.custom, "git") || p.GitFile == "" {
+		return nil
+	}
+	e, ok, err := gitstate.EditorOf(st.vctx, s.d.Store, st.res.Space.ID)
+	if err != nil {
+		s.d.Logger.WarnContext(st.vctx, "reader: Git Sync state", "space", st.res.Space.ID, "err", err.Error())
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	href := e.URL(p.ID, p.GitFile)
+	if href == "" {
+		return nil
+	}
+	w := wordsFor(setting(st.custom, "internationalization.locale"))
+	return &headerLink{Title: fmt.Sprintf(w.EditOn, e.Provider), Href: href, External: true, NewTab: st.newTab()}
+}
+
+// pageAction tells whether the customization enables a page action: the
+// actions in pageActions.items are the enabled ones.
+func pageAction(c map[string]any, action string) bool {
+	pa, _ := c["pageActions"].(map[string]any)
+	items, _ := pa["items"].([]any)
+	for _, it := range items {
+		if it == action {
+			return true
+		}
+	}
+	return false
 }
 
 // applyLayout follows the page's layout flags: its title and description,

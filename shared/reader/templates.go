@@ -66,6 +66,8 @@ const pageTemplate = `<!doctype html>
 <p class="description">{{.}}</p>{{end}}
 {{.Body}}
 </article>
+{{- with .Edit}}
+<p class="edit-link"><a href="{{.Href}}"{{if .NewTab}} target="_blank"{{end}} rel="noopener">{{.Title}}</a></p>{{end}}
 {{- if or .Prev .Next}}
 <nav class="pagination" aria-label="Previous and next pages">
 {{- with .Prev}}<a class="prev" rel="prev" href="{{.Href}}"><small>{{$.W.Previous}}</small><span>{{.Title}}</span></a>{{end}}
@@ -136,7 +138,7 @@ const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f
 	`.columns{display:flex;gap:24px}.column{flex:1 1 0;min-width:0}` +
 	`.api-head{font-family:ui-monospace,monospace}.method{display:inline-block;padding:0 6px;border-radius:4px;font-size:13px;font-weight:700;background:var(--soft)}` +
 	`.method-get{color:var(--success)}.method-post{color:var(--info)}.method-put,.method-patch{color:var(--warning)}.method-delete{color:var(--danger)}.api-spec{font-size:13px;color:var(--muted)}` +
-	`.tasks{list-style:none;padding-left:4px}.tasks>li{display:flex;gap:8px;align-items:baseline}.tasks>li>p{margin:.2em 0}.pagination{display:flex;justify-content:space-between;gap:16px;margin-top:48px}` +
+	`.tasks{list-style:none;padding-left:4px}.tasks>li{display:flex;gap:8px;align-items:baseline}.tasks>li>p{margin:.2em 0}.edit-link{margin:32px 0 0;font-size:14px}.pagination{display:flex;justify-content:space-between;gap:16px;margin-top:48px}` +
 	`.pagination a{flex:1;padding:12px 16px;border:1px solid var(--line);border-radius:var(--radius);text-decoration:none}.pagination .next{text-align:right}` +
 	`.pagination small{display:block;color:var(--muted)}.outline{padding:24px 0;font-size:14px}.outline h2{font-size:13px;margin:0 0 8px;color:var(--muted);text-transform:uppercase}` +
 	`.outline a{color:var(--muted);text-decoration:none}.outline .level-2{padding-left:12px}.outline .level-3{padding-left:24px}` +

@@ -1,0 +1,169 @@
+package readerhttp_test
+
+import (
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/gitsync"
+	"github.com/galleydocs/galley/shared/gitsync/gitstate"
+	"github.com/galleydocs/galley/shared/testenv"
+)
+
+// gitRepo serves a repository of files, one commit on main, over smart
+// HTTP on loopback (git http-backend) and answers its URL.
+func gitRepo(t *testing.T, files map[string]string) string {
+	t.Helper()
+	out, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		testenv.Missing(t, "git")
+	}
+	root, work := t.TempDir(), t.TempDir()
+	run := func(dir string, args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		var env []string
+		for _, kv := range os.Environ() {
+			if !strings.HasPrefix(kv, "GIT_") {
+				env = append(env, kv)
+			}
+		}
+		cmd.Env = append(env, "HOME="+work, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com",
+			"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, b)
+		}
+	}
+	src := filepath.Join(work, "src")
+	for p, c := range files {
+		full := filepath.Join(src, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(src, "init", "-q", "-b", "main")
+	run(src, "add", "-A")
+	run(src, "commit", "-q", "-m", "Docs")
+	run(root, "clone", "-q", "--bare", src, filepath.Join(root, "handbook.git"))
+	h := &cgi.Handler{Path: filepath.Join(strings.TrimSpace(string(out)), "git-http-backend"),
+		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL + "/handbook.git"
+}
+
+// A page of a space synced with a GitHub or GitLab repository links to
+// its file there when the site's page actions list `git`: an imported
+// page to the file it came from (under the .gitbook.yaml root), a page
+// made in Galley to where an export writes it. No link without the page
+// action, for a space never synced, nor for another host.
+func TestEditOnGitLinks(t *testing.T) {
+	repoURL := gitRepo(t, map[string]string{
+		".gitbook.yaml":               "root: ./docs/\n",
+		"docs/SUMMARY.md":             "# Contents\n\n* [Welcome](README.md)\n* [Setup](guides/setup-guide.md)\n",
+		"docs/README.md":              "# Welcome\n\nHello.\n",
+		"docs/guides/setup-guide.md":  "# Setup\n\nSteps.\n",
+		"docs/guides/not-in-toc.md":   "# Elsewhere\n",
+		"README.md":                   "# The repository's readme\n",
+		"docs/guides/.keep-this-file": "",
+	})
+	f := newFixture(t)
+	f.kit.Deps.FetchAllowPrivate = true // the repository is on loopback
+	f.kit.Deps.Queue = nil              // Git Sync runs the import at once
+	c := f.as(t)
+	f.space = c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": "Handbook"}).Map(t)["id"].(string)
+	admin := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.adminID})
+	if err := gitsync.New(f.kit.Deps).Import(admin, f.space, gitsync.Request{URL: repoURL, Ref: "refs/heads/main"}); err != nil {
+		t.Fatal(err)
+	}
+	// A page made in Galley after the import, with a child: a folder's README.md.
+	crs := "/v1/spaces/" + f.space + "/change-requests"
+	n := c.Expect(http.StatusCreated, "POST", crs, map[string]any{"subject": "new pages"}).Map(t)["number"]
+	cr := crs + "/" + jsonNumber(n)
+	c.Expect(http.StatusOK, "POST", cr+"/content?compat=false", map[string]any{"changes": []any{
+		page("faq", "", "# FAQ\n\nAsk.\n"), page("billing", "faq", "# Billing\n\nPay.\n")}})
+	c.Expect(http.StatusOK, "POST", cr+"/merge", nil)
+	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Handbook", "spaces": []string{f.space}}).Map(t)
+	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
+	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "handbook"})
+	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
+	f.base = "/sites/" + f.org.ID + "/handbook"
+
+	// remote makes the state name another repository, as an import from
+	// it would have left it (the same commit, files and root).
+	remote := func(u string) {
+		t.Helper()
+		st, v, err := gitstate.Get(f.kit.Ctx, f.kit.Deps.Store, f.space)
+		if err != nil || st.LastCommit == "" || st.Dir != "docs" {
+			t.Fatalf("state after the import: %+v, %v", st, err)
+		}
+		st.LastURL = u
+		if err := f.kit.Deps.Store.Write(f.kit.Ctx, gitstate.WriteOp(st, v)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	editLink := func(path string) string {
+		t.Helper()
+		b, _ := f.body(t, http.StatusOK, f.base+path)
+		return between(b, `<p class="edit-link">`, "</p>")
+	}
+
+	// The page action is off by default (pageActions.items is empty).
+	remote("https://x-access-token:ghp_secret@github.com/acme/handbook.git")
+	if l := editLink("/setup-guide"); l != "" {
+		t.Errorf("an edit link without the git page action: %s", l)
+	}
+	f.customize(t, map[string]map[string]any{"pageActions": {"items": []any{"markdown", "git"}}})
+	contains(t, "imported page", editLink("/setup-guide"),
+		`<a href="https://github.com/acme/handbook/edit/main/docs/guides/setup-guide.md" rel="noopener">Edit on GitHub</a>`)
+	contains(t, "first page", editLink("/"), `href="https://github.com/acme/handbook/edit/main/docs/README.md"`)
+	contains(t, "Galley page with a child", editLink("/faq"), `href="https://github.com/acme/handbook/edit/main/docs/faq/README.md"`)
+	contains(t, "Galley page", editLink("/faq/billing"), `href="https://github.com/acme/handbook/edit/main/docs/faq/billing.md"`)
+	b, _ := f.body(t, http.StatusOK, f.base+"/setup-guide")
+	lacks(t, "page", b, "ghp_secret", "x-access-token")
+
+	// GitLab, in the site's language.
+	remote("https://gitlab.com/acme/docs-team/handbook")
+	f.customize(t, map[string]map[string]any{"internationalization": {"locale": "fr"}})
+	contains(t, "GitLab", editLink("/setup-guide"),
+		`<a href="https://gitlab.com/acme/docs-team/handbook/-/edit/main/docs/guides/setup-guide.md" rel="noopener">Modifier sur GitLab</a>`)
+
+	// Another host (the loopback repository itself, a self-hosted
+	// GitLab): no link.
+	for _, u := range []string{repoURL, "https://gitlab.example.com/acme/handbook.git", "http://github.com/acme/handbook"} {
+		remote(u)
+		if l := editLink("/setup-guide"); l != "" {
+			t.Errorf("%s: an edit link %s", u, l)
+		}
+	}
+
+	// The customization turns it off again.
+	remote("https://github.com/acme/handbook")
+	if editLink("/setup-guide") == "" {
+		t.Fatal("no edit link for a GitHub repository")
+	}
+	f.customize(t, map[string]map[string]any{"pageActions": {"items": []any{"markdown"}}})
+	if l := editLink("/setup-guide"); l != "" {
+		t.Errorf("an edit link with the git page action off: %s", l)
+	}
+}
+
+// A space never synced shows no edit link, whatever the page actions.
+func TestNoEditLinkForUnsyncedSpace(t *testing.T) {
+	f := standardSite(t, nil)
+	f.customize(t, map[string]map[string]any{"pageActions": {"items": []any{"git"}}})
+	for _, p := range []string{"/", "/blocks"} {
+		b, _ := f.body(t, http.StatusOK, f.base+p)
+		lacks(t, p, b, `class="edit-link"`, "Edit on")
+	}
+}
