@@ -32,10 +32,15 @@ type Repo struct {
 	d *deps.Deps
 	// manifests are the tree index manifests this process read last.
 	manifests *manifestCache
+	// unwritten are the indexes this process built but could not write
+	// (treeindex.go): its next reads of those trees use them.
+	unwritten *builtCache
 }
 
 // NewRepo returns the revision storage of d.
-func NewRepo(d *deps.Deps) *Repo { return &Repo{d: d, manifests: &manifestCache{}} }
+func NewRepo(d *deps.Deps) *Repo {
+	return &Repo{d: d, manifests: &manifestCache{}, unwritten: &builtCache{}}
+}
 
 // Blob keys: content-addressed, per space (so a space's blobs can be
 // removed with it). Trees are gzipped JSON; documents and files raw.

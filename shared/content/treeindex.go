@@ -320,6 +320,16 @@ func (r *Repo) Reader(ctx context.Context, rev model.Revision) (*TreeReader, err
 		tr.manifest = m
 		return tr, nil
 	}
+	if u := r.unwritten.get(key); u != nil {
+		tr.manifest, tr.built = u.manifest, true
+		for i, l := range u.lookups {
+			tr.lookups[i] = l
+		}
+		for c, lines := range u.chunks {
+			tr.chunks[c] = &indexChunk{lines: lines, entries: make([]*indexEntry, len(lines))}
+		}
+		return tr, nil
+	}
 	raw, err := tr.get(ctx, "manifest")
 	if errors.Is(err, blob.ErrNotFound) {
 		return tr, tr.build(ctx)
@@ -349,13 +359,25 @@ func (tr *TreeReader) build(ctx context.Context) error {
 		return err
 	}
 	b := buildIndex(NewIndex(t))
+	key := indexKey(tr.rev.SpaceID, tr.rev.Tree, "manifest")
 	if err := tr.r.writeIndex(ctx, tr.rev.SpaceID, tr.rev.Tree, b); err != nil {
 		// The index only saves work: this read answers from the index
-		// in memory, and the next one tries again.
+		// in memory, and so do this process's next reads of the tree (a
+		// function that may only read the bucket, like the reader's,
+		// builds it once, not on every read); another process writes it.
 		tr.r.d.Logger.WarnContext(ctx, "tree index not written", "space", tr.rev.SpaceID, "tree", tr.rev.Tree, "err", err)
+		if u, err := encodeIndex(b); err == nil {
+			tr.r.unwritten.put(key, u)
+		}
 	} else {
-		tr.r.manifests.put(indexKey(tr.rev.SpaceID, tr.rev.Tree, "manifest"), b.manifest)
+		tr.r.manifests.put(key, b.manifest)
 	}
+	tr.use(b)
+	return nil
+}
+
+// use makes b, an index built in memory, the reader's.
+func (tr *TreeReader) use(b *builtIndex) {
 	tr.built = true
 	tr.manifest = b.manifest
 	for c := 0; c*b.manifest.Chunk < len(b.entries); c++ {
@@ -374,7 +396,75 @@ func (tr *TreeReader) build(ctx context.Context) error {
 		}
 		tr.lookups[i] = buf.Bytes()
 	}
-	return nil
+}
+
+// unwrittenIndex is an index built in memory that could not be written,
+// kept as its blobs would hold it (chunks as lines, decoded by each reader
+// as it needs them), so that readers share nothing they change.
+type unwrittenIndex struct {
+	manifest indexManifest
+	chunks   map[int][][]byte
+	lookups  map[int][]byte
+}
+
+// encodeIndex is b as its blobs would hold it, uncompressed.
+func encodeIndex(b *builtIndex) (*unwrittenIndex, error) {
+	u := &unwrittenIndex{manifest: b.manifest, chunks: map[int][][]byte{}, lookups: map[int][]byte{}}
+	for c := 0; c*b.manifest.Chunk < len(b.entries); c++ {
+		entries := b.chunk(c)
+		lines := make([][]byte, len(entries))
+		for i := range entries {
+			raw, err := json.Marshal(&entries[i])
+			if err != nil {
+				return nil, err
+			}
+			lines[i] = raw
+		}
+		u.chunks[c] = lines
+	}
+	for i, l := range b.lookups {
+		var buf bytes.Buffer
+		for _, line := range l {
+			buf.WriteString(line)
+			buf.WriteByte('\n')
+		}
+		u.lookups[i] = buf.Bytes()
+	}
+	return u, nil
+}
+
+// builtCache keeps the last indexes built in memory that could not be
+// written (their trees' reads in this process use them); a few, since a
+// 5,000-page tree's index is a few megabytes in memory.
+type builtCache struct {
+	mu    sync.Mutex
+	m     map[string]*unwrittenIndex
+	order []string
+}
+
+// builtCacheSize bounds the cache.
+const builtCacheSize = 4
+
+func (c *builtCache) get(k string) *unwrittenIndex {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[k]
+}
+
+func (c *builtCache) put(k string, b *unwrittenIndex) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]*unwrittenIndex{}
+	}
+	if _, ok := c.m[k]; !ok {
+		c.order = append(c.order, k)
+	}
+	c.m[k] = b
+	for len(c.order) > builtCacheSize {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
 }
 
 // zipped tells the parts of an index stored gzipped: the manifest and the

@@ -287,8 +287,11 @@ func TestAnEmptyRevisionHasNoPageNorFile(t *testing.T) {
 	}
 }
 
-// The index only saves work: when it cannot be written, reads answer from
-// the tree, and a later read writes it.
+// The index only saves work: when it cannot be written (a function that
+// may only read the bucket), reads answer from the tree, the process keeps
+// the index it built for its next reads of the tree (built once, not on
+// every read: no second write attempt), and a process that can write
+// writes it.
 func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
 	f := setup(t)
 	blobs := &countingPuts{Store: f.kit.Deps.Blobs}
@@ -299,15 +302,35 @@ func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
 	src := f.head()
 	svc := content.New(f.kit.Deps)
 	blobs.fail.Store(true)
-	for i := 0; i < 2; i++ {
+	var afterFirst int64
+	for i := 0; i < 3; i++ {
 		p, err := svc.Page(ctx, src, "intro", content.FormatDocument, true)
 		if err != nil || len(p.Pages) != 1 || p.Pages[0].Path != "intro/setup" || p.Document == nil {
 			t.Fatalf("read %d: %+v %v", i, p, err)
 		}
+		if i == 0 {
+			afterFirst = blobs.indexPuts.Load()
+		}
 	}
-	failed := blobs.indexPuts.Load()
+	if afterFirst == 0 || blobs.indexPuts.Load() != afterFirst {
+		t.Fatalf("index writes tried: %d by the first read, %d by all three (want the later reads to use the index in memory)",
+			afterFirst, blobs.indexPuts.Load())
+	}
+	// Reads of the index kept in memory, at once, share nothing they change.
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if p, err := svc.PageByPath(ctx, src, "intro/setup", content.FormatMarkdown, true); err != nil || p.ID != "setup" {
+				t.Errorf("by path from the index in memory: %+v %v", p, err)
+			}
+		}()
+	}
+	wg.Wait()
 	blobs.fail.Store(false)
-	if p, err := svc.PageByPath(ctx, src, "intro/setup", content.FormatMarkdown, true); err != nil || p.ID != "setup" {
+	failed := blobs.indexPuts.Load()
+	if p, err := content.New(f.kit.Deps).PageByPath(ctx, src, "intro/setup", content.FormatMarkdown, true); err != nil || p.ID != "setup" {
 		t.Fatalf("by path: %+v %v", p, err)
 	}
 	if blobs.indexPuts.Load() == failed {
