@@ -30,6 +30,7 @@ import (
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -50,11 +51,7 @@ type gitServer struct {
 
 func newGitServer(t testing.TB) *gitServer {
 	t.Helper()
-	out, err := exec.Command("git", "--exec-path").Output()
-	if err != nil {
-		t.Skipf("git is not installed: %v", err)
-	}
-	backend := filepath.Join(strings.TrimSpace(string(out)), "git-http-backend")
+	backend := filepath.Join(testenv.GitExecPath(t), "git-http-backend")
 	gs := &gitServer{root: t.TempDir()}
 	h := &cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + gs.root, "GIT_HTTP_EXPORT_ALL=1", "REMOTE_USER=" + gitUser}}
 	gs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -72,16 +69,8 @@ func newGitServer(t testing.TB) *gitServer {
 // git runs the git command line in dir.
 func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	home := t.TempDir()
-	cmd.Env = append(cleanEnv(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com",
-		"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	out := testenv.Git(t, dir, args...)
+	return strings.TrimSpace(out)
 }
 
 // repo makes a bare repository name.git; files (path -> content) are its
@@ -127,23 +116,10 @@ func (gs *gitServer) commit(t testing.TB, name, message string, files map[string
 	return git(t, work, "rev-parse", "HEAD")
 }
 
-// cleanEnv is the environment without Git's variables: a GIT_INDEX_FILE
-// or GIT_DIR of whoever runs the tests must not reach the test
-// repositories (nor the test repositories reach theirs).
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GIT_") {
-			env = append(env, kv)
-		}
-	}
-	return append(env, "GIT_CONFIG_NOSYSTEM=1")
-}
-
 func gitOK(dir string, args ...string) string {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = cleanEnv()
+	cmd.Env = testenv.GitEnv(os.TempDir())
 	out, _ := cmd.Output()
 	return string(out)
 }

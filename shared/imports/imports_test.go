@@ -6,11 +6,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
-	"net/http/cgi"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -26,6 +22,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -254,50 +251,12 @@ func TestMarkdownZipAndWikiSources(t *testing.T) {
 	}
 
 	// A GitHub wiki: a Git repository of flat markdown pages.
-	wiki := wikiServer(t, map[string]string{"Home.md": "Welcome to the wiki.\n", "Getting-Started.md": "Install it.\n", "_Sidebar.md": "* [Home](Home)\n"})
+	wiki := testenv.GitRepo(t, "repo.wiki", "master", map[string]string{"Home.md": "Welcome to the wiki.\n", "Getting-Started.md": "Install it.\n", "_Sidebar.md": "* [Home](Home)\n"})
 	res = f.importInto(t, "/v1/spaces/"+f.space+"/content/import", wiki, "github-wiki")
 	lines, _, _ = f.pages(t, res["revision"].(string))
 	if got := strings.Join(lines[len(lines)-2:], "|"); got != "home Home|getting-started Getting Started" || res["importedResources"] != 2.0 {
 		t.Errorf("wiki pages %v (%v)", lines, res)
 	}
-}
-
-// wikiServer serves a Git repository with the files over smart HTTP.
-func wikiServer(t *testing.T, files map[string]string) string {
-	t.Helper()
-	out, err := exec.Command("git", "--exec-path").Output()
-	if err != nil {
-		t.Skipf("git is not installed: %v", err)
-	}
-	root := t.TempDir()
-	run := func(dir string, args ...string) {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		var env []string
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "GIT_") { // a caller's GIT_INDEX_FILE must not reach these repositories
-				env = append(env, kv)
-			}
-		}
-		cmd.Env = append(env, "HOME="+root, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=A", "GIT_AUTHOR_EMAIL=a@example.com",
-			"GIT_COMMITTER_NAME=A", "GIT_COMMITTER_EMAIL=a@example.com")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	work := filepath.Join(root, "work")
-	os.MkdirAll(work, 0o755)
-	run(work, "init", "-q", "-b", "master")
-	for name, c := range files {
-		os.WriteFile(filepath.Join(work, name), []byte(c), 0o644)
-	}
-	run(work, "add", "-A")
-	run(work, "commit", "-q", "-m", "wiki")
-	run(root, "clone", "-q", "--bare", work, filepath.Join(root, "repo.wiki.git"))
-	backend := filepath.Join(strings.TrimSpace(string(out)), "git-http-backend")
-	srv := httptest.NewServer(&cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}})
-	t.Cleanup(srv.Close)
-	return srv.URL + "/repo.wiki.git"
 }
 
 func TestChangeRequestImportLeavesTheSpace(t *testing.T) {

@@ -2,12 +2,6 @@ package readerhttp_test
 
 import (
 	"net/http"
-	"net/http/cgi"
-	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -16,59 +10,13 @@ import (
 	"github.com/galleydocs/galley/shared/testenv"
 )
 
-// gitRepo serves a repository of files, one commit on main, over smart
-// HTTP on loopback (git http-backend) and answers its URL.
-func gitRepo(t *testing.T, files map[string]string) string {
-	t.Helper()
-	out, err := exec.Command("git", "--exec-path").Output()
-	if err != nil {
-		testenv.Missing(t, "git")
-	}
-	root, work := t.TempDir(), t.TempDir()
-	run := func(dir string, args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		var env []string
-		for _, kv := range os.Environ() {
-			if !strings.HasPrefix(kv, "GIT_") {
-				env = append(env, kv)
-			}
-		}
-		cmd.Env = append(env, "HOME="+work, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com",
-			"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, b)
-		}
-	}
-	src := filepath.Join(work, "src")
-	for p, c := range files {
-		full := filepath.Join(src, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	run(src, "init", "-q", "-b", "main")
-	run(src, "add", "-A")
-	run(src, "commit", "-q", "-m", "Docs")
-	run(root, "clone", "-q", "--bare", src, filepath.Join(root, "handbook.git"))
-	h := &cgi.Handler{Path: filepath.Join(strings.TrimSpace(string(out)), "git-http-backend"),
-		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	return srv.URL + "/handbook.git"
-}
-
 // A page of a space synced with a GitHub or GitLab repository links to
 // its file there when the site's page actions list `git`: an imported
 // page to the file it came from (under the .gitbook.yaml root), a page
 // made in Galley to where an export writes it. No link without the page
 // action, for a space never synced, nor for another host.
 func TestEditOnGitLinks(t *testing.T) {
-	repoURL := gitRepo(t, map[string]string{
+	repoURL := testenv.GitRepo(t, "handbook", "main", map[string]string{
 		".gitbook.yaml":               "root: ./docs/\n",
 		"docs/SUMMARY.md":             "# Contents\n\n* [Welcome](README.md)\n* [Setup](guides/setup-guide.md)\n",
 		"docs/README.md":              "# Welcome\n\nHello.\n",

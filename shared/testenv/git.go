@@ -1,0 +1,77 @@
+package testenv
+
+import (
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// GitExecPath is the folder of git's programs (git --exec-path); a test
+// without git calls Missing.
+func GitExecPath(tb testing.TB) string {
+	tb.Helper()
+	out, err := exec.Command("git", "--exec-path").Output()
+	if err != nil {
+		Missing(tb, "git (the git command line, which serves the tests' repositories)")
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// GitEnv is the environment of a test's git commands: the runner's
+// without Git's variables (a GIT_INDEX_FILE or GIT_DIR of whoever runs the
+// tests must not reach the test repositories), home as HOME, no system
+// configuration, and a fixed author and committer.
+func GitEnv(home string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=Ada", "GIT_AUTHOR_EMAIL=ada@example.com",
+		"GIT_COMMITTER_NAME=Ada", "GIT_COMMITTER_EMAIL=ada@example.com")
+}
+
+// Git runs the git command line in dir (GitEnv, a temporary HOME) and
+// returns its output; a failure fails tb.
+func Git(tb testing.TB, dir string, args ...string) string {
+	tb.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = GitEnv(tb.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		tb.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// GitRepo makes a repository of files (one commit on branch), serves a
+// bare clone of it named name over smart HTTP on loopback (the system's
+// git http-backend, without authentication) until the test ends, and
+// returns its URL.
+func GitRepo(tb testing.TB, name, branch string, files map[string]string) string {
+	tb.Helper()
+	backend := filepath.Join(GitExecPath(tb), "git-http-backend")
+	root, work := tb.TempDir(), tb.TempDir()
+	for p, c := range files {
+		full := filepath.Join(work, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	Git(tb, work, "init", "-q", "-b", branch)
+	Git(tb, work, "add", "-A")
+	Git(tb, work, "commit", "-q", "-m", "Docs")
+	Git(tb, root, "clone", "-q", "--bare", work, filepath.Join(root, name+".git"))
+	srv := httptest.NewServer(&cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}})
+	tb.Cleanup(srv.Close)
+	return srv.URL + "/" + name + ".git"
+}
