@@ -81,6 +81,10 @@ func OrgMembers(orgID string) string { return "ORG#" + orgID + "#MEMBERS" }
 // EmailDomain lists an organization under one of its email domains.
 func EmailDomain(domain, orgID string) Key { return Key{DomainPartition(domain), OrgPrefix + orgID} }
 
+// OrgHostname reserves an organization's hostname (uniqueness: its sites
+// are published under <hostname>.<SITES_DOMAIN>).
+func OrgHostname(hostname string) Key { return Key{"HOSTNAME#" + hostname, "HOSTNAME"} }
+
 // DomainPartition is the partition of the organizations of an email domain.
 func DomainPartition(domain string) string { return "DOMAIN#" + domain }
 

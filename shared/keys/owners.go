@@ -19,7 +19,7 @@ func Owners() map[string]string {
 	for owner, names := range map[string][]string{
 		"secret": {"InstanceSecret"},
 		"users":  {"InstanceAdmin", "User", "Email", "Token", "UserInList", "AllUsers", "TokenRef", "TokenRefPrefix"},
-		"orgs": {"Org", "Member", "MemberByUser", "UserOrgs", "MemberByJoined", "OrgMembers", "EmailDomain", "DomainPartition",
+		"orgs": {"Org", "Member", "MemberByUser", "UserOrgs", "MemberByJoined", "OrgMembers", "EmailDomain", "DomainPartition", "OrgHostname",
 			"Team", "TeamMember", "TeamMembersPrefix", "TeamMemberByUser", "MemberTeams", "Invite",
 			"MemberPrefix", "TeamPrefix", "InvitePrefix", "OrgPrefix"},
 		"tree": {"Collection", "CollectionPartition", "CollectionInOrg", "OrgCollections", "CollectionAmongSiblings",

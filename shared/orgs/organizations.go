@@ -118,7 +118,15 @@ func (s *Service) CreateOrganization(ctx context.Context, in NewOrganization) (O
 	for _, d := range domains {
 		ops = append(ops, store.Put(domainItem(d, o.ID), store.Always))
 	}
-	if err := s.d.Store.Write(ctx, ops...); err != nil {
+	if hostname != "" {
+		if err := s.hostnameFree(ctx, hostname, o.ID); err != nil {
+			return OrgForCaller{}, err
+		}
+		ops = append(ops, store.Put(hostnameItem(hostname, o.ID), store.IfNotExists))
+	}
+	if err := s.d.Store.Write(ctx, ops...); errors.Is(err, store.ErrConflict) && hostname != "" {
+		return OrgForCaller{}, hostnameTaken(hostname)
+	} else if err != nil {
 		return OrgForCaller{}, fmt.Errorf("create organization: %w", err)
 	}
 	return OrgForCaller{Org: o, Member: true, Role: model.RoleAdmin}, nil
@@ -249,6 +257,26 @@ func (s *Service) UpdateOrganization(ctx context.Context, orgID string, p Organi
 			o.EmailDomains = domains
 		}
 		if p.Hostname != nil {
+			if hostname != "" {
+				owner, err := HostnameOrg(ctx, s.d.Store, hostname)
+				if err != nil {
+					return nil, err
+				}
+				if owner != "" && owner != orgID {
+					return nil, hostnameTaken(hostname)
+				}
+				if owner == "" {
+					ops = append(ops, store.Put(hostnameItem(hostname, orgID), store.IfNotExists))
+				}
+			}
+			if o.Hostname != "" && o.Hostname != hostname {
+				if owner, err := HostnameOrg(ctx, s.d.Store, o.Hostname); err != nil {
+					return nil, err
+				} else if owner == orgID {
+					k := keys.OrgHostname(o.Hostname)
+					ops = append(ops, store.Delete(k.PK, k.SK, store.Always))
+				}
+			}
 			o.Hostname = hostname
 		}
 		if p.DefaultRole != nil {
@@ -358,6 +386,47 @@ func checkTitle(title string) (string, error) {
 		return "", apperr.Field("title", "must be 2 to 255 characters")
 	}
 	return title, nil
+}
+
+// hostnameRef is the reservation of an organization's hostname.
+type hostnameRef struct {
+	OrgID string `json:"orgId"`
+}
+
+func hostnameItem(hostname, orgID string) store.Item {
+	return records.Item(keys.OrgHostname(hostname), hostnameRef{OrgID: orgID}, 1)
+}
+
+// HostnameOrg returns the organization holding hostname ("" for none):
+// the sites family resolves <hostname>.<SITES_DOMAIN> with it. An
+// organization that set its hostname before hostnames were reserved holds
+// none until it sets it again.
+func HostnameOrg(ctx context.Context, st store.Store, hostname string) (string, error) {
+	ref, _, err := records.Get[hostnameRef](ctx, st, keys.OrgHostname(hostname))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read hostname: %w", err)
+	}
+	return ref.OrgID, nil
+}
+
+// hostnameFree fails with a Conflict naming hostname when another
+// organization holds it.
+func (s *Service) hostnameFree(ctx context.Context, hostname, orgID string) error {
+	owner, err := HostnameOrg(ctx, s.d.Store, hostname)
+	if err != nil {
+		return err
+	}
+	if owner != "" && owner != orgID {
+		return hostnameTaken(hostname)
+	}
+	return nil
+}
+
+func hostnameTaken(hostname string) error {
+	return apperr.Conflictf("hostname: %q is another organization's", hostname)
 }
 
 // checkHostname lower-cases a hostname and checks that it is one DNS label

@@ -1,10 +1,12 @@
 package orgs_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 )
 
 func TestCreateOrganization(t *testing.T) {
@@ -300,5 +302,48 @@ func TestOrganizationsOfEmailDomain(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An organization's hostname is its own: another organization cannot take
+// it (409 naming hostname, at creation and by PATCH); changing or removing
+// it frees the old one; HostnameOrg finds the holder.
+func TestHostnamesAreUnique(t *testing.T) {
+	e := newEnv(t)
+	alice, bob := e.user("alice"), e.user("bob")
+	a := e.must(201, "POST", "/v1/orgs", alice.Token, map[string]any{"title": "Acme", "hostname": "acme"}).obj()["id"].(string)
+	b := e.org(bob, "Bobs", nil)
+	holder := func(h string) string {
+		t.Helper()
+		id, err := orgs.HostnameOrg(context.Background(), e.d.Store, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	if holder("acme") != a {
+		t.Fatalf("acme is held by %q, want %s", holder("acme"), a)
+	}
+	for _, r := range []*struct {
+		method, path string
+		body         map[string]any
+	}{
+		{"POST", "/v1/orgs", map[string]any{"title": "Copycat", "hostname": "ACME"}},
+		{"PATCH", "/v1/orgs/" + b, map[string]any{"hostname": "acme"}},
+	} {
+		res := e.do(r.method, r.path, bob.Token, r.body)
+		if res.Code != 409 || !strings.Contains(string(res.Raw), "hostname") {
+			t.Fatalf("%s %s taking acme: %d %s", r.method, r.path, res.Code, res.Raw)
+		}
+	}
+	// The holder may set it again; changing it frees the old one.
+	e.must(200, "PATCH", "/v1/orgs/"+a, alice.Token, map[string]any{"hostname": "acme"})
+	e.must(200, "PATCH", "/v1/orgs/"+a, alice.Token, map[string]any{"hostname": "acme-docs"})
+	if holder("acme") != "" || holder("acme-docs") != a {
+		t.Fatalf("after the change: acme held by %q, acme-docs by %q", holder("acme"), holder("acme-docs"))
+	}
+	e.must(200, "PATCH", "/v1/orgs/"+b, bob.Token, map[string]any{"hostname": "acme"})
+	if holder("acme") != b {
+		t.Fatalf("acme is held by %q, want %s", holder("acme"), b)
 	}
 }
