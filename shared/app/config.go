@@ -33,8 +33,12 @@ type Config struct {
 	APIURL            string // API_URL: base of urls.location; default from the request
 	AppURL            string // APP_URL: base of urls.app; default API_URL
 	FetchAllowPrivate bool   // FETCH_ALLOW_PRIVATE=1
-	LogLevel          slog.Level
-	Build             string // BUILD: build date, reported by GET /v1/
+	// SitesDomain is SITES_DOMAIN: organizations with a hostname publish
+	// their sites at https://<hostname>.<SITES_DOMAIN>/<basename> (a
+	// wildcard domain whose proxy forwards to /~proxy/, docs/reader.md).
+	SitesDomain string
+	LogLevel    slog.Level
+	Build       string // BUILD: build date, reported by GET /v1/
 	// RateLimit is each caller's limit (docs/http.md): RATE_LIMIT_PER_MINUTE
 	// (default DefaultRateLimitPerMinute; 0 disables), RATE_LIMIT_BURST
 	// (default DefaultRateLimitBurst) and RATE_LIMIT_TRUST_FORWARDED_FOR=1.
@@ -63,6 +67,7 @@ func ConfigFromEnv() Config {
 		APIURL:            strings.TrimRight(os.Getenv("API_URL"), "/"),
 		AppURL:            strings.TrimRight(os.Getenv("APP_URL"), "/"),
 		FetchAllowPrivate: os.Getenv("FETCH_ALLOW_PRIVATE") == "1",
+		SitesDomain:       strings.ToLower(strings.Trim(os.Getenv("SITES_DOMAIN"), ". ")),
 		Build:             env("BUILD", "unknown"),
 		RateLimit: httpapi.RateLimit{
 			PerMinute:         envInt("RATE_LIMIT_PER_MINUTE", DefaultRateLimitPerMinute),

@@ -31,6 +31,10 @@ type Deps struct {
 	// FetchAllowPrivate lets server-side fetches reach loopback and private
 	// addresses (local testing only).
 	FetchAllowPrivate bool
+	// SitesDomain is the domain under which organizations with a hostname
+	// publish their sites, https://<hostname>.<SitesDomain>/<basename>
+	// (SITES_DOMAIN; empty: they do not, docs/reader.md).
+	SitesDomain string
 }
 
 // Clock returns the current time in UTC, truncated to milliseconds so that

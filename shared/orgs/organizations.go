@@ -412,6 +412,24 @@ func HostnameOrg(ctx context.Context, st store.Store, hostname string) (string, 
 	return ref.OrgID, nil
 }
 
+// HeldHostname returns the hostname of the organization orgID when it
+// holds it ("" when it has none, or set it before hostnames were
+// reserved): the sites family publishes under it.
+func HeldHostname(ctx context.Context, st store.Store, orgID string) (string, error) {
+	o, _, err := records.Get[model.Organization](ctx, st, keys.Org(orgID))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && o.Hostname == "") {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read organization: %w", err)
+	}
+	holder, err := HostnameOrg(ctx, st, o.Hostname)
+	if err != nil || holder != orgID {
+		return "", err
+	}
+	return o.Hostname, nil
+}
+
 // hostnameFree fails with a Conflict naming hostname when another
 // organization holds it.
 func (s *Service) hostnameFree(ctx context.Context, hostname, orgID string) error {

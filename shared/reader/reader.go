@@ -255,16 +255,17 @@ func (s *Service) navOf(st *site, spaceID, revision string) (*nav, error) {
 }
 
 // pageURL is the published path of a page of the current site space.
-// canonical is a page's URL at the site's published origin: its proxy
-// origin when it has one, whichever URL the visitor came by (the public
-// URL under /sites/ serves the same pages).
+// canonical is a page's URL under the site's published root (its proxy
+// origin, hostname, or organization's hostname: sites.PublishedBase),
+// whichever URL the visitor came by (the public URL under /sites/ serves
+// the same pages).
 func (st *site) canonical(p *navPage) string {
 	path := strings.TrimSuffix(st.pageURL(p), st.query)
-	proxy := st.res.View.Site.Proxy
-	if proxy == "" || strings.HasPrefix(st.res.SiteBase, "https://"+proxy) {
+	root := sites.PublishedBase(st.res.View.Site, st.res.View.OrgBase, st.appURL)
+	if strings.EqualFold(root, st.res.SiteBase) {
 		return st.origin + path
 	}
-	return "https://" + proxy + strings.TrimPrefix(path, strings.TrimSuffix(st.res.SiteBasePath, "/"))
+	return root + strings.TrimPrefix(path, strings.TrimSuffix(st.res.SiteBasePath, "/"))
 }
 
 func (st *site) pageURL(p *navPage) string {

@@ -83,9 +83,11 @@
 // # Published URLs and share links
 //
 // A site's published URL is https://<proxy origin>, else
-// https://<hostname>, else under the public URL (APP_URL):
-// <APP_URL>/sites/<orgId>/<basename>, or <APP_URL>/sites/<siteId> without a
-// basename. A section adds /<path>; a site space adds /<path> unless it is
+// https://<hostname>, else, with SITES_DOMAIN set and a basename, under its
+// organization's hostname: https://<org hostname>.<SITES_DOMAIN>/<basename>
+// (PublishedBase; the reader resolves such hosts), else under the public
+// URL (APP_URL): <APP_URL>/sites/<orgId>/<basename>, or
+// <APP_URL>/sites/<siteId> without a basename. A section adds /<path>; a site space adds /<path> unless it is
 // its level's default. Published URLs are shown only for a published site;
 // for a share-link site only when the request's shareKey is an active
 // link's key, and they then carry it (?shareKey=<key>). A shareKey that

@@ -4,8 +4,11 @@ import (
 	"context"
 	"crypto/subtle"
 	"fmt"
+	"github.com/galleydocs/galley/shared/orgs"
+	"net/url"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -135,6 +138,10 @@ func resolveShareKey(site model.Site, key string) (string, error) {
 // published URLs carry, and the spaces its site spaces show.
 type View struct {
 	Loaded
+	// OrgBase is https://<hostname>.<SITES_DOMAIN> when SITES_DOMAIN is set
+	// and the site's organization holds its hostname (SitesBase): a site
+	// with a basename is published under it.
+	OrgBase  string
 	ShareKey string
 	Spaces   map[string]model.Space
 	// Customizations, in the published view only.
@@ -309,6 +316,10 @@ func (s *Service) view(ctx context.Context, l Loaded, shareKey string, liveOnly 
 	if err != nil {
 		return View{}, err
 	}
+	orgBase, err := s.SitesBase(ctx, l.Site.OrgID)
+	if err != nil {
+		return View{}, err
+	}
 	if vis, ok := access.VisitorFrom(ctx); ok && vis.SiteID == l.Site.ID {
 		// A visitor's token reads only what the site showed them.
 		l.Site = seenBy(l.Site, vis.SpaceIDs)
@@ -321,7 +332,7 @@ func (s *Service) view(ctx context.Context, l Loaded, shareKey string, liveOnly 
 	if err != nil {
 		return View{}, err
 	}
-	return View{Loaded: l, ShareKey: key, Spaces: sps}, nil
+	return View{Loaded: l, OrgBase: orgBase, ShareKey: key, Spaces: sps}, nil
 }
 
 // fewSpaces is the most spaces read one by one; more are read with one
@@ -364,4 +375,37 @@ func (s *Service) spacesOf(ctx context.Context, orgID string, spaceIDs []string,
 		out[id] = sp
 	}
 	return out, nil
+}
+
+// SitesBase is where the organization's sites with a basename are
+// published when SITES_DOMAIN is set and it holds its hostname
+// (orgs.HostnameOrg): https://<hostname>.<SITES_DOMAIN>; else "" (no read
+// when SITES_DOMAIN is not set).
+func (s *Service) SitesBase(ctx context.Context, orgID string) (string, error) {
+	if s.d.SitesDomain == "" {
+		return "", nil
+	}
+	h, err := orgs.HeldHostname(ctx, s.d.Store, orgID)
+	if err != nil || h == "" {
+		return "", err
+	}
+	return "https://" + h + "." + s.d.SitesDomain, nil
+}
+
+// PublishedBase is the root URL of a site's published content: its proxy
+// origin, its hostname, its basename under its organization's hostname
+// (orgBase: View.OrgBase), or a path under the public URL appURL, by
+// basename within the organization or else by the site's id.
+func PublishedBase(site model.Site, orgBase, appURL string) string {
+	switch {
+	case site.Proxy != "":
+		return "https://" + site.Proxy
+	case site.Hostname != "":
+		return "https://" + site.Hostname
+	case site.Basename != "" && orgBase != "":
+		return orgBase + "/" + url.PathEscape(site.Basename)
+	case site.Basename != "":
+		return strings.TrimSuffix(appURL, "/") + "/sites/" + site.OrgID + "/" + url.PathEscape(site.Basename)
+	}
+	return strings.TrimSuffix(appURL, "/") + "/sites/" + site.ID
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/galleydocs/galley/shared/orgs"
 	"net/url"
 	"sort"
 	"strings"
@@ -254,6 +255,31 @@ func (s *Service) findSite(ctx context.Context, u *url.URL, segs []string, appUR
 			return site, "", nil, err
 		}
 		return site, "https://" + site.Proxy, segs[strings.Count(o, "/"):], nil
+	}
+	// <hostname>.<SITES_DOMAIN>/<basename>: a site of the organization
+	// holding that hostname (orgs.HostnameOrg). A host under the sites
+	// domain names nothing else.
+	if dom := s.d.SitesDomain; dom != "" && strings.HasSuffix(host, "."+dom) {
+		label := strings.TrimSuffix(host, "."+dom)
+		if len(segs) == 0 || strings.Contains(label, ".") {
+			return model.Site{}, "", nil, nil
+		}
+		orgID, err := orgs.HostnameOrg(ctx, s.d.Store, label)
+		if err != nil || orgID == "" {
+			return model.Site{}, "", nil, err
+		}
+		c, _, err := records.Get[basenameClaim](ctx, s.d.Store, keys.SiteBasename(orgID, segs[0]))
+		if errors.Is(err, store.ErrNotFound) {
+			return model.Site{}, "", nil, nil
+		}
+		if err != nil {
+			return model.Site{}, "", nil, fmt.Errorf("find the site of a URL: %w", err)
+		}
+		site, err := s.readSite(ctx, c.SiteID)
+		if err != nil || site.ID == "" || site.OrgID != orgID || site.Basename != segs[0] {
+			return model.Site{}, "", nil, err
+		}
+		return site, "https://" + host + "/" + url.PathEscape(site.Basename), segs[1:], nil
 	}
 	if !under {
 		return model.Site{}, "", nil, nil

@@ -107,7 +107,7 @@ type SiteRedirectFound struct {
 
 // redirectTarget is the URL a redirect leads to.
 func redirectTarget(ctx context.Context, f sites.FoundRedirect) string {
-	u, external := f.Target(publishedBase(ctx, f.View.Site))
+	u, external := f.Target(publishedBase(ctx, f.View.Site, f.View.OrgBase))
 	if external {
 		return u
 	}

@@ -38,12 +38,16 @@ func (b *ShareLinkPatchBody) UnmarshalJSON(data []byte) error {
 
 type shareLinkOut struct{ Body ShareLink }
 
-func shareLinkAnswer(ctx context.Context, site model.Site, id string) (*shareLinkOut, error) {
+func shareLinkAnswer(ctx context.Context, s *sites.Service, site model.Site, id string) (*shareLinkOut, error) {
 	l, err := sites.FindShareLink(&site, id)
 	if err != nil {
 		return nil, err
 	}
-	return &shareLinkOut{Body: viewShareLink(ctx, site, *l)}, nil
+	base, err := s.SitesBase(ctx, site.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	return &shareLinkOut{Body: viewShareLink(ctx, site, *l, base)}, nil
 }
 
 func registerShareLinks(api *httpapi.API, s *sites.Service) {
@@ -59,7 +63,11 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &listOut{Body: httpapi.ListPage(p, func(x model.ShareLink) ShareLink { return viewShareLink(ctx, l.Site, x) })}, nil
+			base, err := s.SitesBase(ctx, l.Site.OrgID)
+			if err != nil {
+				return nil, err
+			}
+			return &listOut{Body: httpapi.ListPage(p, func(x model.ShareLink) ShareLink { return viewShareLink(ctx, l.Site, x, base) })}, nil
 		})
 	type createIn struct {
 		SiteParams
@@ -71,7 +79,7 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return shareLinkAnswer(ctx, site, id)
+			return shareLinkAnswer(ctx, s, site, id)
 		})
 	type patchIn struct {
 		ShareLinkParams
@@ -91,7 +99,7 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return shareLinkAnswer(ctx, site, in.ShareLinkID)
+			return shareLinkAnswer(ctx, s, site, in.ShareLinkID)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteShareLinkById", Method: http.MethodDelete, Path: path + "/{shareLinkId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a share link (its key stops working)"},

@@ -109,7 +109,11 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &listOut{Body: httpapi.ListPage(p, func(site model.Site) Site { return viewSite(ctx, site, role) })}, nil
+			base, err := s.SitesBase(ctx, in.OrganizationID)
+			if err != nil {
+				return nil, err
+			}
+			return &listOut{Body: httpapi.ListPage(p, func(site model.Site) Site { return viewSite(ctx, site, role, base) })}, nil
 		})
 	type createIn struct {
 		OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -129,7 +133,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &siteOut{Body: viewSite(ctx, site, role)}, nil
+			return siteAnswer(ctx, s, site, role)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getSiteById", Method: http.MethodGet, Path: site1, Tag: tag, Summary: "Get a site"},
 		func(ctx context.Context, in *SiteParams) (*siteOut, error) {
@@ -137,7 +141,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &siteOut{Body: viewSite(ctx, l.Site, l.Role)}, nil
+			return siteAnswer(ctx, s, l.Site, l.Role)
 		})
 	type patchIn struct {
 		SiteParams
@@ -158,7 +162,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &siteOut{Body: viewSite(ctx, site, role)}, nil
+			return siteAnswer(ctx, s, site, role)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteById", Method: http.MethodDelete, Path: site1, Tag: tag, Status: http.StatusResetContent,
 		Summary: "Delete a site with its structure, share links and adaptive schema"},
@@ -176,7 +180,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 				if err != nil {
 					return nil, err
 				}
-				return &siteOut{Body: viewSite(ctx, site, role)}, nil
+				return siteAnswer(ctx, s, site, role)
 			})
 	}
 	type publishedIn struct {
@@ -243,4 +247,14 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			}
 			return out, nil
 		})
+}
+
+// siteAnswer renders a site after an operation on it, under its
+// organization's sites base (sites.Service.SitesBase).
+func siteAnswer(ctx context.Context, s *sites.Service, site model.Site, role model.Role) (*siteOut, error) {
+	base, err := s.SitesBase(ctx, site.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	return &siteOut{Body: viewSite(ctx, site, role, base)}, nil
 }

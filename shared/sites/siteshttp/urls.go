@@ -50,7 +50,7 @@ func viewResolved(ctx context.Context, r sites.Resolved) PublishedSiteContent {
 	out := PublishedSiteContent{Site: site.ID, SiteSpace: r.SiteSpace.ID, Space: r.Space.ID, Revision: r.Space.Revision,
 		Pathname: r.Pathname, BasePath: r.BasePath, SiteBasePath: r.SiteBasePath, APIToken: r.APIToken, Organization: site.OrgID,
 		ShareKey: r.View.ShareKey, Complete: true,
-		CanonicalURL: publishedBase(ctx, site) + "/" + r.CanonicalPath + r.Pathname}
+		CanonicalURL: publishedBase(ctx, site, r.View.OrgBase) + "/" + r.CanonicalPath + r.Pathname}
 	if r.Section != nil {
 		out.SiteSection = r.Section.ID
 	}

@@ -251,29 +251,20 @@ type viewer struct {
 
 func newViewer(ctx context.Context, v sites.View) *viewer {
 	site := v.Site
-	return &viewer{ctx: ctx, v: v, tree: sites.TreeOf(&site), base: publishedBase(ctx, site),
+	return &viewer{ctx: ctx, v: v, tree: sites.TreeOf(&site), base: publishedBase(ctx, site, v.OrgBase),
 		published: site.Published && (site.Visibility != "share-link" || v.ShareKey != "")}
 }
 
-// publishedBase is the root URL of a site's published content: its proxy
-// origin, its hostname, or a path under the public URL (APP_URL), by
-// basename within the organization or else by the site's id.
-func publishedBase(ctx context.Context, site model.Site) string {
-	if site.Proxy != "" {
-		return "https://" + site.Proxy
-	}
-	return directBase(ctx, site)
+// publishedBase is the root URL of a site's published content
+// (sites.PublishedBase, under the request's public URL).
+func publishedBase(ctx context.Context, site model.Site, orgBase string) string {
+	return sites.PublishedBase(site, orgBase, httpapi.AppURL(ctx))
 }
 
 // directBase is publishedBase without the proxy (the proxy's target).
-func directBase(ctx context.Context, site model.Site) string {
-	switch {
-	case site.Hostname != "":
-		return "https://" + site.Hostname
-	case site.Basename != "":
-		return httpapi.AppURL(ctx) + "/sites/" + site.OrgID + "/" + url.PathEscape(site.Basename)
-	}
-	return httpapi.AppURL(ctx) + "/sites/" + site.ID
+func directBase(ctx context.Context, site model.Site, orgBase string) string {
+	site.Proxy = ""
+	return publishedBase(ctx, site, orgBase)
 }
 
 // withKey adds a share key to a published URL.
@@ -300,7 +291,7 @@ func (w *viewer) site() Site {
 		URLs: SiteURLs{Location: httpapi.APIURL(w.ctx) + "/v1/orgs/" + s.OrgID + "/sites/" + s.ID,
 			App: httpapi.AppURL(w.ctx) + "/o/" + s.OrgID + "/sites/" + s.ID, Published: w.url(w.base), Preview: w.base}}
 	if s.Proxy != "" {
-		out.Proxy = &SiteProxy{Origin: s.Proxy, Target: directBase(w.ctx, s)}
+		out.Proxy = &SiteProxy{Origin: s.Proxy, Target: directBase(w.ctx, s, w.v.OrgBase)}
 	}
 	return out
 }
@@ -375,12 +366,13 @@ func (w *viewer) structure() SiteStructure {
 	return out
 }
 
-func viewShareLink(ctx context.Context, site model.Site, l model.ShareLink) ShareLink {
+func viewShareLink(ctx context.Context, site model.Site, l model.ShareLink, orgBase string) ShareLink {
 	return ShareLink{Object: "share-link", ID: l.ID, CreatedAt: l.CreatedAt, Name: l.Name, Active: l.Active,
-		URLs: ShareLinkURLs{Published: withKey(publishedBase(ctx, site), l.Key)}}
+		URLs: ShareLinkURLs{Published: withKey(publishedBase(ctx, site, orgBase), l.Key)}}
 }
 
-// viewSite renders a site without reading its spaces (its answer embeds none).
-func viewSite(ctx context.Context, site model.Site, role model.Role) Site {
-	return newViewer(ctx, sites.View{Loaded: sites.Loaded{Site: site, Role: role}}).site()
+// viewSite renders a site without reading its spaces (its answer embeds
+// none); orgBase is sites.Service.SitesBase of its organization.
+func viewSite(ctx context.Context, site model.Site, role model.Role, orgBase string) Site {
+	return newViewer(ctx, sites.View{Loaded: sites.Loaded{Site: site, Role: role}, OrgBase: orgBase}).site()
 }
