@@ -24,16 +24,22 @@ const minContrast = 4.5
 // written. The primary colour is the site's choice (GitBook's default,
 // #346DDB, is 4.49:1 on the light soft panels and 3.8:1 on the dark page),
 // so links, the current page and the focus ring use this colour instead.
-func readable(color string, dark bool) string {
+// bgs are the backgrounds to read it on (tinted ones, see tinted); none:
+// the theme's own.
+func readable(color string, dark bool, bgs ...string) string {
 	rgb, ok := parseHex(color)
 	if !ok {
 		return color
 	}
-	bgs := []string{lightBg, lightSoft}
 	target := [3]float64{0, 0, 0}
 	if dark {
-		bgs = []string{darkBg, darkSoft}
 		target = [3]float64{255, 255, 255}
+	}
+	if len(bgs) == 0 {
+		bgs = []string{lightBg, lightSoft}
+		if dark {
+			bgs = []string{darkBg, darkSoft}
+		}
 	}
 	var lums []float64
 	for _, bg := range bgs {
@@ -64,6 +70,30 @@ func readable(color string, dark bool) string {
 		}
 	}
 	return fmt.Sprintf("#%02x%02x%02x", int(target[0]), int(target[1]), int(target[2]))
+}
+
+// tinted returns the theme's page and panel backgrounds tinted toward the
+// site's tint colour (styling.tint): 4% of it in the page, 8% in the soft
+// panels, enough to colour the site, too little to cost text its contrast
+// (the primary colour's is computed on them, readable).
+func tinted(tint string, dark bool) (bg, soft string) {
+	bg, soft = lightBg, lightSoft
+	if dark {
+		bg, soft = darkBg, darkSoft
+	}
+	t, ok := parseHex(tint)
+	if !ok {
+		return bg, soft
+	}
+	mix := func(base string, w float64) string {
+		b, _ := parseHex(base)
+		var c [3]float64
+		for i := range c {
+			c[i] = math.Round(b[i] + (t[i]-b[i])*w)
+		}
+		return fmt.Sprintf("#%02x%02x%02x", int(c[0]), int(c[1]), int(c[2]))
+	}
+	return mix(bg, 0.04), mix(soft, 0.08)
 }
 
 // parseHex reads #rgb and #rrggbb.

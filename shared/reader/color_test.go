@@ -57,3 +57,34 @@ func TestReadable(t *testing.T) {
 		t.Error("a colour that is not hex should be left alone")
 	}
 }
+
+// A tint moves the backgrounds a little toward its colour, and the primary
+// colour as text stays readable (4.5:1) on the tinted backgrounds.
+func TestTintedBackgrounds(t *testing.T) {
+	for _, c := range []struct {
+		tint string
+		dark bool
+	}{{"#ff0000", false}, {"#346DDB", false}, {"#00ff00", true}, {"#ffffff", true}} {
+		bg, soft := tinted(c.tint, c.dark)
+		base, baseSoft := lightBg, lightSoft
+		if c.dark {
+			base, baseSoft = darkBg, darkSoft
+		}
+		if bg == base || soft == baseSoft || !reColor.MatchString(bg) || !reColor.MatchString(soft) {
+			t.Errorf("tint %s (dark %v): backgrounds %s %s", c.tint, c.dark, bg, soft)
+		}
+		for _, primary := range []string{"#346DDB", "#ffcc00", "#111111"} {
+			got := readable(primary, c.dark, bg, soft)
+			g, _ := parseHex(got)
+			for _, b := range []string{bg, soft} {
+				bb, _ := parseHex(b)
+				if r := contrast(relLuminance(g), relLuminance(bb)); r < minContrast {
+					t.Errorf("tint %s: %s as text %s is %.2f:1 on %s", c.tint, primary, got, r, b)
+				}
+			}
+		}
+	}
+	if bg, soft := tinted("not a colour", false); bg != lightBg || soft != lightSoft {
+		t.Errorf("an invalid tint changed the backgrounds: %s %s", bg, soft)
+	}
+}

@@ -375,8 +375,20 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	}
 	// --primary is the site's colour as chosen (borders); --primary-text
 	// the same, made readable as text on the theme's backgrounds.
-	lightPrimary := ":root{--primary:" + light + ";--primary-text:" + readable(light, false) + "}"
-	darkPrimary := ":root{--primary:" + dark + ";--primary-text:" + readable(dark, true) + "}"
+	// A tint colours the page and panel backgrounds (styling.tint); the
+	// primary colour as text is made readable on those.
+	themeVars := func(primary, tint string, isDark bool) string {
+		if !reColor.MatchString(tint) {
+			return ":root{--primary:" + primary + ";--primary-text:" + readable(primary, isDark) + "}"
+		}
+		bg, soft := tinted(tint, isDark)
+		return ":root{--bg:" + bg + ";--soft:" + soft + ";--primary:" + primary + ";--primary-text:" + readable(primary, isDark, bg, soft) + "}"
+	}
+	tintLight, tintDark := setting(c, "styling.tint.color.light"), setting(c, "styling.tint.color.dark")
+	if !reColor.MatchString(tintDark) {
+		tintDark = tintLight
+	}
+	lightPrimary, darkPrimary := themeVars(light, tintLight, false), themeVars(dark, tintDark, true)
 	switch theme {
 	case "light":
 		d.Vars = lightPrimary

@@ -26,7 +26,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-3"
+const renderVersion = "reader-4"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64

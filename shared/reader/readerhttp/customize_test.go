@@ -113,3 +113,16 @@ func TestCustomizationRendered(t *testing.T) {
 		t.Errorf("page of %d bytes with %d scripts", n, strings.Count(html, "<script"))
 	}
 }
+
+// A tint (styling.tint) colours the page and panel backgrounds in each
+// theme; without one they are the theme's own.
+func TestTintColoursTheBackgrounds(t *testing.T) {
+	f := standardSite(t, nil)
+	before, _ := f.body(t, http.StatusOK, f.base+"/blocks")
+	lacks(t, "untinted page", before, "}:root{--bg:#")
+	f.customize(t, map[string]map[string]any{"styling": {"tint": map[string]any{"color": map[string]any{"light": "#ff0000", "dark": "#00ff00"}}}})
+	html, _ := f.body(t, http.StatusOK, f.base+"/blocks")
+	// #fff 4% toward red; the dark page 4% toward green, inside the dark
+	// theme's media query (the default theme follows the system).
+	contains(t, "tinted page", html, ":root{--bg:#fff5f5;--soft:#f7e3e5;", "@media (prefers-color-scheme: dark){:root{--bg:#131e16;--soft:#1c3221;")
+}
