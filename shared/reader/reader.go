@@ -75,8 +75,12 @@ type Request struct {
 	// Origin is the scheme and host the visitor asked when a reverse proxy
 	// forwards a site's proxy origin (X-Forwarded-Host, docs/reader.md,
 	// "Proxy origins"); empty: the public URL (AppURL).
-	Origin   string
-	ShareKey string
+	Origin string
+	// ShareKey is a share-link site's key given in the URL (shareKey): once
+	// it opens an active link, the answer asks to keep it
+	// (Answer.KeepShareKey). KeptShareKey is the one kept (used when the
+	// URL gives none).
+	ShareKey, KeptShareKey string
 	// VisitorToken is a visitor-auth site's visitor token given in the URL
 	// (jwt_token): once accepted, the answer asks to keep it
 	// (Answer.KeepVisitorToken). KeptVisitorToken is the one kept (used
@@ -109,6 +113,10 @@ type Answer struct {
 	// site's URLs (those under VisitorTokenPath): the visitor gave it in
 	// the URL and it opened the site.
 	KeepVisitorToken, VisitorTokenPath string
+	// KeepShareKey, when set, is the share-link key to keep for the site's
+	// URLs (those under KeepPath): the visitor gave it in the URL and it
+	// opens an active link.
+	KeepShareKey, KeepPath string
 }
 
 // Content types of answers.
@@ -146,15 +154,27 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 	if req.Origin != "" {
 		base = req.Origin
 	}
-	raw := strings.TrimRight(base, "/") + path
-	if req.ShareKey != "" {
-		raw += "?shareKey=" + url.QueryEscape(req.ShareKey)
-	}
 	vis := sites.Visitor{Token: req.VisitorToken, Unsigned: req.Unsigned}
 	if vis.Token == "" {
 		vis.Token = req.KeptVisitorToken
 	}
-	res, err := s.sites.ResolveURL(ctx, raw, req.AppURL, vis)
+	key := req.ShareKey
+	if key == "" {
+		key = req.KeptShareKey
+	}
+	resolve := func(key string) (sites.Resolved, error) {
+		raw := strings.TrimRight(base, "/") + path
+		if key != "" {
+			raw += "?shareKey=" + url.QueryEscape(key)
+		}
+		return s.sites.ResolveURL(ctx, raw, req.AppURL, vis)
+	}
+	res, err := resolve(key)
+	if apperr.Is(err, apperr.Forbidden) && req.ShareKey == "" && req.KeptShareKey != "" {
+		// The kept key opens no active link (deactivated, or the site is
+		// no longer a share-link site): as if there were none.
+		res, err = resolve("")
+	}
 	var vae *sites.VisitorAuthError
 	if errors.As(err, &vae) && vae.FallbackURL != "" {
 		// A visitor-auth site sends visitors without a valid token to its
@@ -171,6 +191,13 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 		return s.errorPage(nil, err), err
 	}
 	ans, err := s.serveResolved(st, req, path, markdown)
+	if req.ShareKey != "" && res.View.ShareKey == req.ShareKey {
+		ans.KeepShareKey = req.ShareKey
+		ans.KeepPath = strings.TrimSuffix(res.SiteBasePath, "/")
+		if ans.KeepPath == "" {
+			ans.KeepPath = "/"
+		}
+	}
 	if req.VisitorToken != "" && res.VisitorToken == req.VisitorToken {
 		ans.KeepVisitorToken = res.VisitorToken
 		ans.VisitorTokenPath = strings.TrimSuffix(res.SiteBasePath, "/")

@@ -53,9 +53,29 @@ func TestShareLinkSite(t *testing.T) {
 	// Links carry the key.
 	contains(t, "share-link page", html, `href="`+f.base+`/blocks?shareKey=`+key+`"`)
 	f.body(t, http.StatusNotFound, f.base+"/?shareKey=wrong")
-	// A deactivated link closes the site at once.
+	// The key given once is kept in a cookie for the site's URLs: a page
+	// without the key in its URL opens with it.
+	var kept *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == "galley_share" {
+			kept = c
+		}
+	}
+	if kept == nil || kept.Value != key || kept.Path != f.base || !kept.HttpOnly || kept.SameSite != http.SameSiteLaxMode {
+		t.Fatalf("share key cookie %+v (all: %v)", kept, res.Header.Values("Set-Cookie"))
+	}
+	if res := f.get(t, f.base+"/blocks", "Cookie", "galley_share="+key); res.StatusCode != http.StatusOK {
+		t.Fatalf("a page with the kept key: %d", res.StatusCode)
+	}
+	if res := f.get(t, f.base+"/blocks", "Cookie", "galley_share=wrong"); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("a page with a wrong kept key: %d", res.StatusCode)
+	}
+	// A deactivated link closes the site at once, given in the URL or kept.
 	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
 	f.body(t, http.StatusNotFound, pub)
+	if res := f.get(t, f.base+"/blocks", "Cookie", "galley_share="+key); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("a page with the deactivated link's kept key: %d", res.StatusCode)
+	}
 }
 
 func TestSitemapAndRobots(t *testing.T) {

@@ -32,6 +32,7 @@ func Routes(api *httpapi.API, d *deps.Deps) {
 // route it (and the wildcard may be empty: the site's root with a slash).
 type pageIn struct {
 	ShareKey     string `query:"shareKey" maxLength:"128"`
+	KeptShareKey string `cookie:"galley_share" maxLength:"128" doc:"A share-link site's key, kept in a cookie once accepted"`
 	JWTToken     string `query:"jwt_token" maxLength:"8192" doc:"A visitor token of a visitor-auth site (kept in a cookie once accepted)"`
 	VisitorToken string `cookie:"galley_visitor" maxLength:"8192"`
 	IfNoneMatch  string `header:"If-None-Match" maxLength:"2048"`
@@ -78,6 +79,9 @@ func (in *pageIn) Resolve(ctx huma.Context) []error {
 // visitorCookie is the cookie keeping a visitor-auth site's visitor token.
 const visitorCookie = "galley_visitor"
 
+// shareCookie is the cookie keeping a share-link site's key.
+const shareCookie = "galley_share"
+
 type pageOut struct {
 	Status       int
 	ContentType  string      `header:"Content-Type"`
@@ -95,7 +99,7 @@ func Register(api *httpapi.API, s *reader.Service) {
 	const tag = "Reader"
 	serve := func(ctx context.Context, in *pageIn) (*pageOut, error) {
 		app := httpapi.AppURL(ctx)
-		a, err := s.Serve(ctx, reader.Request{AppURL: app, Origin: in.origin, Path: in.path, ShareKey: in.ShareKey, IfNoneMatch: in.IfNoneMatch,
+		a, err := s.Serve(ctx, reader.Request{AppURL: app, Origin: in.origin, Path: in.path, ShareKey: in.ShareKey, KeptShareKey: in.KeptShareKey, IfNoneMatch: in.IfNoneMatch,
 			VisitorToken: in.JWTToken, KeptVisitorToken: in.VisitorToken, Unsigned: in.unsigned})
 		out := answer(ctx, a, err)
 		if a.KeepVisitorToken != "" {
@@ -104,6 +108,12 @@ func Register(api *httpapi.API, s *reader.Service) {
 			// sites (the sign-in's redirect back) but not on their
 			// subrequests.
 			out.SetCookie = http.Cookie{Name: visitorCookie, Value: a.KeepVisitorToken, Path: a.VisitorTokenPath,
+				HttpOnly: true, Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}
+		} else if a.KeepShareKey != "" {
+			// The same for a share link's key: the link opens the site once
+			// given in a URL; deactivating it closes the site at once (the
+			// key is checked on every request).
+			out.SetCookie = http.Cookie{Name: shareCookie, Value: a.KeepShareKey, Path: a.KeepPath,
 				HttpOnly: true, Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}
 		}
 		return out, nil
@@ -160,7 +170,10 @@ func answer(ctx context.Context, a reader.Answer, err error) *pageOut {
 	}
 	out.CacheControl = "public, max-age=60"
 	if a.Private {
-		out.CacheControl = "private, max-age=60"
+		// A share link's key or a visitor's token decides each answer:
+		// browsers keep the page but ask again (a 304 when unchanged), so a
+		// deactivated link or an expired token closes the site at once.
+		out.CacheControl = "private, no-cache"
 	}
 	if a.NoStore {
 		out.CacheControl = "no-store"
