@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
@@ -57,10 +58,28 @@ func (m Membership) Role() model.Role { return m.Member.Role }
 // Authorizer answers "may the caller do this" from stored memberships.
 type Authorizer struct {
 	store store.Store
+	// members keeps the last membership records decoded (every request
+	// decodes the caller's).
+	members *records.Memo[model.Member]
 }
 
 // NewAuthorizer returns an Authorizer reading memberships from s.
-func NewAuthorizer(s store.Store) *Authorizer { return &Authorizer{store: s} }
+func NewAuthorizer(s store.Store) *Authorizer {
+	return &Authorizer{store: s, members: records.NewMemo(maxDecodedMembers, cloneMember)}
+}
+
+// maxDecodedMembers bounds the kept membership records.
+const maxDecodedMembers = 4096
+
+// cloneMember is a copy of m sharing nothing a caller could change.
+func cloneMember(m model.Member) model.Member {
+	m.TeamIDs = slices.Clone(m.TeamIDs)
+	if m.LastSeenAt != nil {
+		t := *m.LastSeenAt
+		m.LastSeenAt = &t
+	}
+	return m
+}
 
 // Membership returns the caller's membership of org. A caller who is not a
 // member (or whose membership is disabled) gets NotFound: organizations are
@@ -93,7 +112,7 @@ func (a *Authorizer) membership(ctx context.Context, c Caller, orgID string, it 
 	if it.PK == "" {
 		return Membership{}, apperr.NotFoundf("organization %s not found", orgID)
 	}
-	m, err := records.Decode[model.Member](it)
+	m, err := a.members.Decode(it)
 	if err != nil {
 		return Membership{}, fmt.Errorf("read membership: %w", err)
 	}

@@ -39,10 +39,14 @@ const (
 // Service manages spaces.
 type Service struct {
 	d *deps.Deps
+	// decoded keeps the spaces this service read last (decoded.go).
+	decoded *records.Memo[model.Space]
 }
 
 // New returns the spaces service.
-func New(d *deps.Deps) *Service { return &Service{d: d} }
+func New(d *deps.Deps) *Service {
+	return &Service{d: d, decoded: records.NewMemo(maxDecodedSpaces, cloneSpace)}
+}
 
 // MaxTitle is the longest space title, in characters (the API's limit).
 const MaxTitle = 50
@@ -90,7 +94,7 @@ func (s *Service) load(ctx context.Context, spaceID string, op access.OrgOp) (mo
 	if err != nil {
 		return model.Space{}, 0, nil, "", err
 	}
-	sp, v, err := records.Get[model.Space](ctx, s.d.Store, keys.Space(spaceID))
+	sp, v, err := s.read(ctx, spaceID)
 	if errors.Is(err, store.ErrNotFound) {
 		return sp, 0, nil, "", apperr.NotFoundf("space %s not found", spaceID)
 	}
