@@ -316,9 +316,11 @@ func (s *Service) view(ctx context.Context, l Loaded, shareKey string, liveOnly 
 	if err != nil {
 		return View{}, err
 	}
-	orgBase, err := s.SitesBase(ctx, l.Site.OrgID)
-	if err != nil {
-		return View{}, err
+	var orgBase string
+	if ByBasename(l.Site) {
+		if orgBase, err = s.SitesBase(ctx, l.Site.OrgID); err != nil {
+			return View{}, err
+		}
 	}
 	if vis, ok := access.VisitorFrom(ctx); ok && vis.SiteID == l.Site.ID {
 		// A visitor's token reads only what the site showed them.
@@ -390,6 +392,13 @@ func (s *Service) SitesBase(ctx context.Context, orgID string) (string, error) {
 		return "", err
 	}
 	return "https://" + h + "." + s.d.SitesDomain, nil
+}
+
+// ByBasename tells a site published by its basename (no proxy origin, no
+// hostname): the only kind its organization's hostname (SitesBase) can
+// place, so the others skip reading it.
+func ByBasename(site model.Site) bool {
+	return site.Proxy == "" && site.Hostname == "" && site.Basename != ""
 }
 
 // PublishedBase is the root URL of a site's published content: its proxy

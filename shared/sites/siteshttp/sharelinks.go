@@ -43,9 +43,11 @@ func shareLinkAnswer(ctx context.Context, s *sites.Service, site model.Site, id 
 	if err != nil {
 		return nil, err
 	}
-	base, err := s.SitesBase(ctx, site.OrgID)
-	if err != nil {
-		return nil, err
+	var base string
+	if sites.ByBasename(site) {
+		if base, err = s.SitesBase(ctx, site.OrgID); err != nil {
+			return nil, err
+		}
 	}
 	return &shareLinkOut{Body: viewShareLink(ctx, site, *l, base)}, nil
 }

@@ -252,9 +252,12 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 // siteAnswer renders a site after an operation on it, under its
 // organization's sites base (sites.Service.SitesBase).
 func siteAnswer(ctx context.Context, s *sites.Service, site model.Site, role model.Role) (*siteOut, error) {
-	base, err := s.SitesBase(ctx, site.OrgID)
-	if err != nil {
-		return nil, err
+	var base string
+	if sites.ByBasename(site) {
+		var err error
+		if base, err = s.SitesBase(ctx, site.OrgID); err != nil {
+			return nil, err
+		}
 	}
 	return &siteOut{Body: viewSite(ctx, site, role, base)}, nil
 }
