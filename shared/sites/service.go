@@ -24,7 +24,7 @@ import (
 const (
 	DefaultType          = "basic"
 	DefaultVisibility    = "public"
-	DefaultAgentsContext = "excluded"
+	DefaultAgentsContext = "included"
 	DefaultTitle         = "Untitled site"
 )
 

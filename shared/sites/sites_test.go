@@ -12,7 +12,7 @@ func TestCreateSiteDefaultsToBasic(t *testing.T) {
 	f := setup(t)
 	s := f.as(t, f.creator).Expect(http.StatusCreated, "POST", f.sitesPath(), map[string]any{"title": "Docs"}).Map(t)
 	for k, want := range map[string]any{"object": "site", "type": "basic", "title": "Docs", "visibility": "public",
-		"published": false, "siteSpaces": 0.0, "agentsContext": "excluded"} {
+		"published": false, "siteSpaces": 0.0, "agentsContext": "included"} {
 		if s[k] != want {
 			t.Errorf("%s = %v, want %v", k, s[k], want)
 		}

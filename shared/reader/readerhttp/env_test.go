@@ -124,7 +124,7 @@ func standardSite(t testing.TB, settings map[string]any) *fixture {
 	c := f.as(t)
 	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Acme Docs", "spaces": []string{f.space}}).Map(t)
 	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
-	patch := map[string]any{"basename": "docs", "agentsContext": "included"}
+	patch := map[string]any{"basename": "docs"}
 	for k, v := range settings {
 		patch[k] = v
 	}

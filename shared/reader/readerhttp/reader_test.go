@@ -175,7 +175,6 @@ func TestComputedAPIPages(t *testing.T) {
 		`<strong>Request body</strong> <span class="required">required</span> <code>application/json</code>: <code>Pet</code>`)
 	// The site's MCP getPage (the search function) reads a generated page
 	// as its .md serves it.
-	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "included"})
 	md, _ := f.body(t, http.StatusOK, f.base+"/reference/pets.md")
 	contains(t, "generated page's markdown", md, "/pets")
 	ans, _ := f.mcpPost(t, http.StatusOK, f.base+"/~gitbook/mcp", callTool(1, "getPage", map[string]any{"url": "reference/pets"}))
