@@ -330,20 +330,24 @@ func (s *Service) RequestReviewers(ctx context.Context, spaceID, ref string, use
 	return out, err
 }
 
-// RemoveRequestedReviewer withdraws a pending review request (edit level).
-func (s *Service) RemoveRequestedReviewer(ctx context.Context, spaceID, ref, userID string) error {
+// RemoveRequestedReviewer withdraws a pending review request (edit level);
+// false when the user had none.
+func (s *Service) RemoveRequestedReviewer(ctx context.Context, spaceID, ref, userID string) (bool, error) {
 	if _, _, err := s.content.Space(ctx, spaceID, access.EditContent); err != nil {
-		return err
+		return false, err
 	}
 	cr, _, err := s.read(ctx, spaceID, ref)
 	if err != nil {
-		return err
+		return false, err
 	}
 	k := keys.ReviewRequest(spaceID, cr.ID, userID)
 	if _, _, err := records.Read[model.ReviewRequest](ctx, s.d.Store, k, "requested reviewer", userID); err != nil {
-		return err
+		if apperr.Is(err, apperr.NotFound) {
+			return false, nil
+		}
+		return false, err
 	}
-	return s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.Always))
+	return true, s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.Always))
 }
 
 // currentReviews are the reviews merge rules count and the pending

@@ -328,13 +328,18 @@ func sameBody(a, b *string) bool {
 
 // Delete removes a comment (its author or a space admin), then its
 // replies. The open comments count changes with the comment.
-func (s *Service) Delete(ctx context.Context, w Where, commentID string) error {
+func (s *Service) Delete(ctx context.Context, w Where, commentID string) (bool, error) {
 	t, err := s.thread(ctx, w, access.ReadContent)
 	if err != nil {
-		return err
+		return false, err
 	}
+	missing := false
 	err = store.Retry(ctx, func() error {
 		c, v, err := s.read(ctx, t, commentID)
+		if apperr.Is(err, apperr.NotFound) {
+			missing = true
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -348,10 +353,10 @@ func (s *Service) Delete(ctx context.Context, w Where, commentID string) error {
 		k := keys.Comment(t.Key(), c.ID)
 		return s.d.Store.Write(ctx, append([]store.Op{store.DeleteIfVersion(k.PK, k.SK, v)}, ops...)...)
 	})
-	if err != nil {
-		return err
+	if err != nil || missing {
+		return false, err
 	}
-	return s.deleteReplies(ctx, t, commentID)
+	return true, s.deleteReplies(ctx, t, commentID)
 }
 
 // deleteReplies removes the replies of a deleted comment, a transaction

@@ -146,26 +146,33 @@ func (s *Service) UpdateReply(ctx context.Context, w Where, commentID, replyID s
 
 // DeleteReply removes a reply (its author or a space admin); the comment's
 // replies count changes in the same transaction.
-func (s *Service) DeleteReply(ctx context.Context, w Where, commentID, replyID string) error {
+func (s *Service) DeleteReply(ctx context.Context, w Where, commentID, replyID string) (bool, error) {
 	t, err := s.thread(ctx, w, access.ReadContent)
 	if err != nil {
-		return err
+		return false, err
 	}
-	return store.Retry(ctx, func() error {
+	missing := false
+	err = store.Retry(ctx, func() error {
 		c, cv, err := s.read(ctx, t, commentID)
-		if err != nil {
-			return err
+		if err == nil {
+			var r model.CommentReply
+			var rv int64
+			r, rv, err = s.readReply(ctx, t, commentID, replyID)
+			if err == nil {
+				if !t.Owns(r.PostedBy) {
+					return apperr.Forbiddenf("only its author or an admin of the space may delete a reply")
+				}
+				c.Replies = max(0, c.Replies-1)
+				c.RemoveReplier(r.PostedBy)
+				k := keys.CommentReply(t.Key(), commentID, replyID)
+				return s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, rv), store.PutIfVersion(commentItem(t.Key(), c, cv+1), cv))
+			}
 		}
-		r, rv, err := s.readReply(ctx, t, commentID, replyID)
-		if err != nil {
-			return err
+		missing = apperr.Is(err, apperr.NotFound)
+		if missing {
+			return nil
 		}
-		if !t.Owns(r.PostedBy) {
-			return apperr.Forbiddenf("only its author or an admin of the space may delete a reply")
-		}
-		c.Replies = max(0, c.Replies-1)
-		c.RemoveReplier(r.PostedBy)
-		k := keys.CommentReply(t.Key(), commentID, replyID)
-		return s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, rv), store.PutIfVersion(commentItem(t.Key(), c, cv+1), cv))
+		return err
 	})
+	return !missing && err == nil, err
 }

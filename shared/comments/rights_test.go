@@ -141,14 +141,12 @@ func TestUnknownThingsAnswer404(t *testing.T) {
 		"ReplyToUnknownComment":    {"POST", f.comments() + "/nope/replies"},
 		"UnknownReply":             {"GET", th.commentPath() + "/replies/nope"},
 		"UpdateUnknownReply":       {"PUT", th.commentPath() + "/replies/nope"},
-		"DeleteUnknownReply":       {"DELETE", th.commentPath() + "/replies/nope"},
 		"ReplyOfAnotherComment":    {"GET", f.comments() + "/" + crTh.comment + "/replies/" + th.reply},
 		"UnknownRequestNumber":     {"GET", f.crComments(99)},
 		"UnknownRequestID":         {"GET", f.crComments("nope")},
 		"RequestCommentOnTheSpace": {"GET", f.comments() + "/" + crTh.comment},
 		"SpaceCommentInTheRequest": {"GET", f.crComments(cr["number"]) + "/" + th.comment},
 		"UpdateUnknownComment":     {"PUT", f.comments() + "/nope"},
-		"DeleteUnknownComment":     {"DELETE", f.comments() + "/nope"},
 		"RequestOfAnotherSpace":    {"GET", "/v1/spaces/" + id(deleted) + "/change-requests/1/comments"},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -159,6 +157,17 @@ func TestUnknownThingsAnswer404(t *testing.T) {
 			f.as(t, f.admin).Expect(http.StatusNotFound, tc.method, tc.path, body)
 		})
 	}
+	// A delete of what is not there, in a thread the caller sees, is GitBook's
+	// 204 ("did not exist"), not a 404.
+	for name, path := range map[string]string{
+		"DeleteUnknownReply":          th.commentPath() + "/replies/nope",
+		"DeleteReplyOfUnknownComment": f.comments() + "/nope/replies/nope",
+		"DeleteUnknownComment":        f.comments() + "/nope",
+	} {
+		t.Run(name, func(t *testing.T) { f.as(t, f.admin).Expect(http.StatusNoContent, "DELETE", path, nil) })
+	}
+	// In a space the caller cannot see, still 404.
+	f.as(t, f.admin).Expect(http.StatusNotFound, "DELETE", "/v1/spaces/"+id(deleted)+"/comments/nope", nil)
 }
 
 // TestValidationNamesTheField: each limit of each operation answers 400

@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -133,6 +134,34 @@ type Op struct {
 	// Hidden operations are left out of the API's OpenAPI document (the
 	// reader's pages: HTML for visitors, not the API).
 	Hidden bool
+	// Also lists the operation's other success statuses with what each
+	// says (GitBook's pairs: a DELETE answers 205 when it removed
+	// something, 204 when there was nothing to remove; a PUT 200 when it
+	// updated, 201 when it created). The handler picks one by setting its
+	// output's Status field (Removed does it for deletes); a response
+	// with a body is documented with the default status's body.
+	Also map[int]string
+}
+
+// RemovedOut is the answer of a DELETE that says whether something was
+// removed (205) or there was nothing to remove (204).
+type RemovedOut struct{ Status int }
+
+// Removed answers a delete: 205 when removed, 204 when there was nothing
+// to remove. The operation declares both (Status 205, Also 204).
+func Removed(removed bool, err error) (*RemovedOut, error) {
+	if err != nil {
+		return nil, err
+	}
+	if !removed {
+		return &RemovedOut{Status: http.StatusNoContent}, nil
+	}
+	return &RemovedOut{Status: http.StatusResetContent}, nil
+}
+
+// NothingToRemove is the description of a removal's 204.
+func NothingToRemove(what string) map[int]string {
+	return map[int]string{http.StatusNoContent: "There was no such " + what}
 }
 
 // Register adds an operation whose handler returns service errors; they are
@@ -152,6 +181,12 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 	if hop.MaxBodyBytes == 0 {
 		hop.MaxBodyBytes = MaxBodyBytes
 	}
+	if len(op.Also) > 0 {
+		hop.Responses = map[string]*huma.Response{}
+		for status, desc := range op.Also {
+			hop.Responses[strconv.Itoa(status)] = &huma.Response{Description: desc}
+		}
+	}
 	if op.Public {
 		hop.Security = []map[string][]string{}
 		hop.Metadata = map[string]any{publicMeta: true}
@@ -166,6 +201,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 	}
 	if !a.cfg.Lazy {
 		huma.Register(a.Huma, hop, handler)
+		alsoBodies(hop, op)
 		a.noteUnique(a.Huma, op)
 		return
 	}
@@ -182,6 +218,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		hapi := huma.NewAPI(humaConfig(a.cfg.Version), api)
 		hapi.UseMiddleware(a.middlewares...)
 		huma.Register(hapi, hop, handler)
+		alsoBodies(hop, op)
 		a.noteUnique(hapi, op)
 		serve = c.handler
 	}
@@ -189,6 +226,25 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		once.Do(build)
 		serve(w, r)
 	})
+}
+
+// alsoBodies gives op's other success statuses that carry a body (201
+// beside a 200) the body of its default status. huma filled that one in
+// hop.Responses, the map Register was given.
+func alsoBodies(hop huma.Operation, op Op) {
+	def := hop.Responses[strconv.Itoa(op.Status)]
+	if op.Status == 0 {
+		def = hop.Responses[strconv.Itoa(http.StatusOK)]
+	}
+	if def == nil {
+		return
+	}
+	for status := range op.Also {
+		if r := hop.Responses[strconv.Itoa(status)]; r != nil && r.Content == nil &&
+			status != http.StatusNoContent && status != http.StatusResetContent {
+			r.Content, r.Headers = def.Content, def.Headers
+		}
+	}
 }
 
 // capture is the mux of a lazily built operation: it keeps the one

@@ -153,16 +153,16 @@ func (s *Service) UpdateInviteLink(ctx context.Context, orgID, inviteID string, 
 }
 
 // DeleteInviteLink removes an invite link (admins only).
-func (s *Service) DeleteInviteLink(ctx context.Context, orgID, inviteID string) error {
+func (s *Service) DeleteInviteLink(ctx context.Context, orgID, inviteID string) (bool, error) {
 	if _, _, err := s.require(ctx, orgID, access.ManageInvites); err != nil {
-		return err
+		return false, err
 	}
 	k := keys.Invite(orgID, inviteID)
 	err := s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.IfExists))
 	if errors.Is(err, store.ErrConflict) {
-		return apperr.NotFoundf("invite %s not found", inviteID)
+		return false, nil
 	}
-	return err
+	return err == nil, err
 }
 
 // JoinWithInvite makes the caller a member with the invite's role. Any

@@ -2,7 +2,9 @@ package sites
 
 import (
 	"context"
+	"errors"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/store"
@@ -80,12 +82,13 @@ func setOrClear(field *string, v *string, clear bool) {
 	}
 }
 
-// DeleteSection removes a section and its site spaces.
-func (s *Service) DeleteSection(ctx context.Context, orgID, siteID, sectionID string) error {
-	_, _, err := s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
-		return nil, st.deleteSection(sectionID)
-	})
-	return err
+// DeleteSection removes a section with its site spaces; false when the
+// site has no such section.
+func (s *Service) DeleteSection(ctx context.Context, orgID, siteID, sectionID string) (bool, error) {
+	return s.remove(ctx, orgID, siteID, opStructure, func(st *structure) error {
+		_, err := st.section(sectionID)
+		return err
+	}, func(st *structure) error { return st.deleteSection(sectionID) })
 }
 
 // MoveSection moves a section (see structure.moveSection).
@@ -128,12 +131,13 @@ func (s *Service) UpdateGroup(ctx context.Context, orgID, siteID, groupID string
 	})
 }
 
-// DeleteGroup removes a section group, keeping its sections.
-func (s *Service) DeleteGroup(ctx context.Context, orgID, siteID, groupID string) error {
-	_, _, err := s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
-		return nil, st.deleteGroup(groupID)
-	})
-	return err
+// DeleteGroup removes a section group, keeping its sections; false when
+// the site has no such group.
+func (s *Service) DeleteGroup(ctx context.Context, orgID, siteID, groupID string) (bool, error) {
+	return s.remove(ctx, orgID, siteID, opStructure, func(st *structure) error {
+		_, err := st.group(groupID)
+		return err
+	}, func(st *structure) error { return st.deleteGroup(groupID) })
 }
 
 // AddToGroup appends a section to a group.
@@ -206,12 +210,38 @@ func (s *Service) UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpaceI
 	})
 }
 
-// DeleteSiteSpace removes a site space.
-func (s *Service) DeleteSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string) error {
-	_, _, err := s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
-		return nil, st.deleteSiteSpace(siteSpaceID)
+// DeleteSiteSpace removes a site space; false when the site has no such
+// site space.
+func (s *Service) DeleteSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string) (bool, error) {
+	return s.remove(ctx, orgID, siteID, opStructure, func(st *structure) error {
+		_, err := st.siteSpace(siteSpaceID)
+		return err
+	}, func(st *structure) error { return st.deleteSiteSpace(siteSpaceID) })
+}
+
+// errAbsent stops a removal whose item is not there, before anything is
+// written.
+var errAbsent = errors.New("nothing to remove")
+
+// remove runs a removal from the site's item: exists says whether the item
+// is there (a NotFound error when not); when it is, del removes it. It
+// answers whether something was removed: false, without writing, when the
+// item was not there (authorization and the site itself are checked
+// first, so a site the caller may not change is still an error).
+func (s *Service) remove(ctx context.Context, orgID, siteID string, op access.OrgOp, exists, del func(st *structure) error) (bool, error) {
+	_, _, err := s.mutate(ctx, orgID, siteID, op, func(st *structure) ([]store.Op, error) {
+		if err := exists(st); err != nil {
+			if apperr.Is(err, apperr.NotFound) {
+				return nil, errAbsent
+			}
+			return nil, err
+		}
+		return nil, del(st)
 	})
-	return err
+	if errors.Is(err, errAbsent) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // MoveSiteSpace moves a site space (see structure.moveSiteSpace).

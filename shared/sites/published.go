@@ -63,12 +63,13 @@ func (s *Service) UpdateShareLink(ctx context.Context, orgID, siteID, linkID str
 	})
 }
 
-// DeleteShareLink removes a share link and its key.
-func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, linkID string) error {
-	_, _, err := s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
-		if _, err := FindShareLink(st.s, linkID); err != nil {
-			return nil, err
-		}
+// DeleteShareLink removes a share link and its key; false when the site
+// has no such link.
+func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, linkID string) (bool, error) {
+	return s.remove(ctx, orgID, siteID, opAdmin, func(st *structure) error {
+		_, err := FindShareLink(st.s, linkID)
+		return err
+	}, func(st *structure) error {
 		kept := st.s.ShareLinks[:0]
 		for _, l := range st.s.ShareLinks {
 			if l.ID != linkID {
@@ -76,9 +77,8 @@ func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, linkID str
 			}
 		}
 		st.s.ShareLinks = kept
-		return nil, nil
+		return nil
 	})
-	return err
 }
 
 // ShareLinks returns a page of a site's share links, in creation order,

@@ -186,17 +186,17 @@ func (s *Service) Replace(ctx context.Context, orgID, id, title string, langs []
 }
 
 // Delete removes translation settings (admins).
-func (s *Service) Delete(ctx context.Context, orgID, id string) error {
+func (s *Service) Delete(ctx context.Context, orgID, id string) (bool, error) {
 	if _, err := s.require(ctx, orgID, access.AdminOrg); err != nil {
-		return err
+		return false, err
 	}
 	k := keys.Translation(orgID, id)
 	err := s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.IfExists))
 	if errors.Is(err, store.ErrConflict) {
-		return notFound(id)
+		return false, nil
 	}
 	if err != nil {
-		return fmt.Errorf("delete translation settings: %w", err)
+		return false, fmt.Errorf("delete translation settings: %w", err)
 	}
-	return nil
+	return true, nil
 }

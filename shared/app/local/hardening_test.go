@@ -108,7 +108,9 @@ func errorShape(t *testing.T, what string, status int, ct string, body []byte) s
 	return *e.Error.Message
 }
 
-func do(h http.Handler, method, target string, body []byte) *httptest.ResponseRecorder {
+// do sends a request as the administrator; headers are name, value pairs
+// set after the defaults.
+func do(h http.Handler, method, target string, body []byte, headers ...string) *httptest.ResponseRecorder {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -119,6 +121,9 @@ func do(h http.Handler, method, target string, body []byte) *httptest.ResponseRe
 	req.Header.Set("Authorization", "Bearer "+hardToken)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
 	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)

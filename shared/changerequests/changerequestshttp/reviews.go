@@ -309,9 +309,10 @@ func registerReviews(api *httpapi.API, s *changerequests.Service, cs *comments.S
 			return out, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "removeRequestedReviewerFromChangeRequest", Method: http.MethodDelete, Path: base + "/requested-reviewers/{userId}", Tag: tag,
-		Status: http.StatusNoContent, Summary: "Withdraw a review request"},
-		func(ctx context.Context, in *removeReviewerIn) (*struct{}, error) {
-			return nil, s.RemoveRequestedReviewer(ctx, in.SpaceID, in.ChangeRequestID, in.UserID)
+		Status: http.StatusResetContent, Summary: "Withdraw a review request (205; 204 when the user had none)",
+		Also: map[int]string{http.StatusNoContent: "The user was not a requested reviewer"}},
+		func(ctx context.Context, in *removeReviewerIn) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.RemoveRequestedReviewer(ctx, in.SpaceID, in.ChangeRequestID, in.UserID))
 		})
 }
 

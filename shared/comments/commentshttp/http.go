@@ -388,9 +388,9 @@ func update[I interface {
 func remove[I interface {
 	located
 	comment() string
-}](s *comments.Service) func(context.Context, *I) (*struct{}, error) {
-	return func(ctx context.Context, in *I) (*struct{}, error) {
-		return nil, s.Delete(ctx, (*in).where(), (*in).comment())
+}](s *comments.Service) func(context.Context, *I) (*httpapi.RemovedOut, error) {
+	return func(ctx context.Context, in *I) (*httpapi.RemovedOut, error) {
+		return httpapi.Removed(s.Delete(ctx, (*in).where(), (*in).comment()))
 	}
 }
 
@@ -480,9 +480,9 @@ func removeReply[I interface {
 	located
 	comment() string
 	reply() string
-}](s *comments.Service) func(context.Context, *I) (*struct{}, error) {
-	return func(ctx context.Context, in *I) (*struct{}, error) {
-		return nil, s.DeleteReply(ctx, (*in).where(), (*in).comment(), (*in).reply())
+}](s *comments.Service) func(context.Context, *I) (*httpapi.RemovedOut, error) {
+	return func(ctx context.Context, in *I) (*httpapi.RemovedOut, error) {
+		return httpapi.Removed(s.DeleteReply(ctx, (*in).where(), (*in).comment(), (*in).reply()))
 	}
 }
 
@@ -499,6 +499,10 @@ func Register(api *httpapi.API, s *comments.Service) {
 		o := httpapi.Op{ID: id, Method: method, Path: path, Tag: tag, Summary: summary}
 		if method == http.MethodDelete {
 			o.Status = http.StatusResetContent
+			o.Also = httpapi.NothingToRemove("comment")
+			if strings.HasSuffix(path, "{commentReplyId}") {
+				o.Also = httpapi.NothingToRemove("reply")
+			}
 		}
 		return o
 	}

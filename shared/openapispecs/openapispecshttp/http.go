@@ -7,10 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"time"
-
-	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/deps"
@@ -180,10 +177,6 @@ type putOut struct {
 	Body   OpenAPISpec
 }
 
-type statusOut struct {
-	Status int
-}
-
 type versionOut struct {
 	Body OpenAPISpecVersion
 }
@@ -237,7 +230,8 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			return &specOut{Body: View(ctx, sp, role)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrUpdateOpenAPISpecBySlug", Method: http.MethodPut, Path: base + "/{specSlug}", Tag: tag,
-		MaxBodyBytes: maxTextBytes, Summary: "Create or update an OpenAPI spec (200 updated, 201 created; processed in the background)"},
+		MaxBodyBytes: maxTextBytes, Summary: "Create or update an OpenAPI spec (200 updated, 201 created; processed in the background)",
+		Also: map[int]string{http.StatusCreated: "The spec was created"}},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
@@ -253,20 +247,11 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			}
 			return out, nil
 		})
-	alsoAnswers(api, http.MethodPut, base+"/{specSlug}", http.StatusOK, http.StatusCreated, "The spec was created")
 	httpapi.Register(api, httpapi.Op{ID: "deleteOpenAPISpecBySlug", Method: http.MethodDelete, Path: base + "/{specSlug}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete an OpenAPI spec and its versions (204 when there was none)"},
-		func(ctx context.Context, in *specPath) (*statusOut, error) {
-			existed, err := s.Delete(ctx, in.OrganizationID, in.SpecSlug)
-			if err != nil {
-				return nil, err
-			}
-			if !existed {
-				return &statusOut{Status: http.StatusNoContent}, nil
-			}
-			return &statusOut{Status: http.StatusResetContent}, nil
+		Status: http.StatusResetContent, Summary: "Delete an OpenAPI spec and its versions (204 when there was none)", Also: httpapi.NothingToRemove("spec")},
+		func(ctx context.Context, in *specPath) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.Delete(ctx, in.OrganizationID, in.SpecSlug))
 		})
-	alsoAnswers(api, http.MethodDelete, base+"/{specSlug}", http.StatusResetContent, http.StatusNoContent, "There was no such spec")
 	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecVersions", Method: http.MethodGet, Path: base + "/{specSlug}/versions", Tag: tag,
 		Summary: "List a spec's versions (newest first)"},
 		func(ctx context.Context, in *struct {
@@ -333,28 +318,4 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 		func(ctx context.Context, in *versionPath) (*contentOut, error) {
 			return content(ctx, in.OrganizationID, in.SpecSlug, in.VersionID)
 		})
-}
-
-// alsoAnswers declares a second success status of an operation, with the
-// same body as its default one (an operation whose handler sets Status).
-func alsoAnswers(api *httpapi.API, method, path string, def, status int, desc string) {
-	item := api.Huma.OpenAPI().Paths[path]
-	if item == nil {
-		return
-	}
-	var op *huma.Operation
-	switch method {
-	case http.MethodPut:
-		op = item.Put
-	case http.MethodDelete:
-		op = item.Delete
-	case http.MethodPost:
-		op = item.Post
-	}
-	if op == nil || op.Responses == nil {
-		return
-	}
-	resp := *op.Responses[strconv.Itoa(def)]
-	resp.Description = desc
-	op.Responses[strconv.Itoa(status)] = &resp
 }

@@ -150,9 +150,9 @@ func registerInvites(api *httpapi.API, s *orgs.Service) {
 			return inviteOut(s.UpdateInviteLink(ctx, in.OrganizationID, in.InviteID, roleOf(in.Body.Role)))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationInviteById", Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete an invite link"},
-		func(ctx context.Context, in *InvitePath) (*struct{}, error) {
-			return nil, s.DeleteInviteLink(ctx, in.OrganizationID, in.InviteID)
+		Status: http.StatusResetContent, Summary: "Delete an invite link (205; 204 when there was none)", Also: httpapi.NothingToRemove("invite")},
+		func(ctx context.Context, in *InvitePath) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.DeleteInviteLink(ctx, in.OrganizationID, in.InviteID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "joinOrganizationWithInvite", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/invites/{inviteId}", Tag: tag,
 		Summary: "Join an organization with an invite link"},

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -153,39 +152,10 @@ func registerCustomization(api *httpapi.API, s *sites.Service) {
 			}
 			return customizationAnswer(s.OverrideSiteSpaceCustomization(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID, in.Body))
 		})
-	type deleteOut struct {
-		Status int
-	}
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceCustomizationById", Method: http.MethodDelete, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
-		Tag: tag, Status: http.StatusResetContent, Summary: "Remove a site space's overrides (205; 204 when it had none)"},
-		func(ctx context.Context, in *SiteSpaceParams) (*deleteOut, error) {
-			existed, err := s.DeleteSiteSpaceCustomization(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID)
-			if err != nil {
-				return nil, err
-			}
-			if !existed {
-				return &deleteOut{Status: http.StatusNoContent}, nil
-			}
-			return &deleteOut{Status: http.StatusResetContent}, nil
+		Tag: tag, Status: http.StatusResetContent, Summary: "Remove a site space's overrides (205; 204 when it had none)",
+		Also: map[int]string{http.StatusNoContent: "The site space had no overrides"}},
+		func(ctx context.Context, in *SiteSpaceParams) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.DeleteSiteSpaceCustomization(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID))
 		})
-	alsoAnswers(api, http.MethodDelete, site1+"/site-spaces/{siteSpaceId}/customization", http.StatusResetContent, http.StatusNoContent, "The site space had no overrides")
-}
-
-// alsoAnswers declares a second success status of an operation (a DELETE
-// that answers 205, or 204 when there was nothing to delete).
-func alsoAnswers(api *httpapi.API, method, path string, def, status int, desc string) {
-	item := api.Huma.OpenAPI().Paths[path]
-	if item == nil {
-		return
-	}
-	op := item.Delete
-	if method == http.MethodPut {
-		op = item.Put
-	}
-	if op == nil || op.Responses == nil || op.Responses[strconv.Itoa(def)] == nil {
-		return
-	}
-	resp := *op.Responses[strconv.Itoa(def)]
-	resp.Description = desc
-	op.Responses[strconv.Itoa(status)] = &resp
 }

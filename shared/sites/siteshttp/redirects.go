@@ -176,20 +176,11 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 			}
 			return &redirectOut{Body: viewRedirect(r)}, nil
 		})
-	type statusOut struct{ Status int }
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteRedirectById", Method: http.MethodDelete, Path: site1 + "/redirects/{siteRedirectId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete a redirect (205; 204 when there was none)"},
-		func(ctx context.Context, in *oneIn) (*statusOut, error) {
-			existed, err := s.DeleteRedirect(ctx, in.OrganizationID, in.SiteID, in.SiteRedirectID)
-			if err != nil {
-				return nil, err
-			}
-			if !existed {
-				return &statusOut{Status: http.StatusNoContent}, nil
-			}
-			return &statusOut{Status: http.StatusResetContent}, nil
+		Status: http.StatusResetContent, Summary: "Delete a redirect (205; 204 when there was none)", Also: httpapi.NothingToRemove("redirect")},
+		func(ctx context.Context, in *oneIn) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.DeleteRedirect(ctx, in.OrganizationID, in.SiteID, in.SiteRedirectID))
 		})
-	alsoAnswers(api, http.MethodDelete, site1+"/redirects/{siteRedirectId}", http.StatusResetContent, http.StatusNoContent, "There was no such redirect")
 	type bySourceIn struct {
 		SiteParams
 		ShareKey string `query:"shareKey" maxLength:"128" doc:"Key of an active share link: the target carries it"`

@@ -137,9 +137,9 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 			return groupAnswer(ctx, s, site, role, in.SiteSectionGroupID)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionGroupById", Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete a section group (its sections stay, at its place)"},
-		func(ctx context.Context, in *GroupParams) (*struct{}, error) {
-			return nil, s.DeleteGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID)
+		Status: http.StatusResetContent, Summary: "Delete a section group (its sections stay, at its place)", Also: httpapi.NothingToRemove("section group")},
+		func(ctx context.Context, in *GroupParams) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.DeleteGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID))
 		})
 	type addIn struct {
 		GroupParams

@@ -142,9 +142,9 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 			return sectionAnswer(ctx, s, site, role, in.SiteSectionID)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionById", Method: http.MethodDelete, Path: path + "/{siteSectionId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete a section with its site spaces"},
-		func(ctx context.Context, in *SectionParams) (*struct{}, error) {
-			return nil, s.DeleteSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID)
+		Status: http.StatusResetContent, Summary: "Delete a section with its site spaces", Also: httpapi.NothingToRemove("section")},
+		func(ctx context.Context, in *SectionParams) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.DeleteSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID))
 		})
 	type moveIn struct {
 		SectionParams

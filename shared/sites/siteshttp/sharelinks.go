@@ -104,8 +104,8 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 			return shareLinkAnswer(ctx, s, site, in.ShareLinkID)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteShareLinkById", Method: http.MethodDelete, Path: path + "/{shareLinkId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete a share link (its key stops working)"},
-		func(ctx context.Context, in *ShareLinkParams) (*struct{}, error) {
-			return nil, s.DeleteShareLink(ctx, in.OrganizationID, in.SiteID, in.ShareLinkID)
+		Status: http.StatusResetContent, Summary: "Delete a share link (its key stops working)", Also: httpapi.NothingToRemove("share link")},
+		func(ctx context.Context, in *ShareLinkParams) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.DeleteShareLink(ctx, in.OrganizationID, in.SiteID, in.ShareLinkID))
 		})
 }

@@ -145,9 +145,9 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 			return siteSpaceAnswer(ctx, s, site, role, in.SiteSpaceID)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceById", Method: http.MethodDelete, Path: path + "/{siteSpaceId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Remove a space from a site"},
-		func(ctx context.Context, in *SiteSpaceParams) (*struct{}, error) {
-			return nil, s.DeleteSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID)
+		Status: http.StatusResetContent, Summary: "Remove a space from a site", Also: httpapi.NothingToRemove("site space")},
+		func(ctx context.Context, in *SiteSpaceParams) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.DeleteSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID))
 		})
 	type moveIn struct {
 		SiteSpaceParams

@@ -136,8 +136,8 @@ func Register(api *httpapi.API, s *translations.Service) {
 			return &settingsOut{Body: View(ctx, t, role)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteTranslation", Method: http.MethodDelete, Path: base + "/{translationSettingsId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete translation settings"},
-		func(ctx context.Context, in *settingsPath) (*struct{}, error) {
-			return nil, s.Delete(ctx, in.OrganizationID, in.TranslationSettingsID)
+		Status: http.StatusResetContent, Summary: "Delete translation settings (205; 204 when there were none)", Also: httpapi.NothingToRemove("translation")},
+		func(ctx context.Context, in *settingsPath) (*httpapi.RemovedOut, error) {
+			return httpapi.Removed(s.Delete(ctx, in.OrganizationID, in.TranslationSettingsID))
 		})
 }
