@@ -20,6 +20,11 @@ type SAMLProvider struct {
 	DefaultRole Role      `json:"defaultRole,omitempty"`
 	CreatedAt   time.Time `json:"createdAt"`
 	UpdatedAt   time.Time `json:"updatedAt"`
+
+	// AllowRSA15KeyTransport lets the identity provider wrap the key of an
+	// encrypted assertion with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML
+	// Encryption 1.1 forbids; false (the default) refuses such responses.
+	AllowRSA15KeyTransport bool `json:"allowRSA15KeyTransport,omitempty"`
 }
 
 // Active reports whether the provider is configured enough to sign people in.

@@ -213,7 +213,9 @@ func keycloakLogin(t *testing.T, galleyStart, username, password string) (action
 // with Keycloak's default encryption settings, a user in a group; Galley's
 // provider is configured from Keycloak's IdP metadata through Galley's
 // API. Then browser-less sign-ins: Galley's start, Keycloak's form, the
-// auto-posted SAMLResponse to Galley's ACS.
+// auto-posted SAMLResponse to Galley's ACS; last, with the key wrapped by
+// rsa-oaep-mgf1p and SHA-256 (accepted) and by rsa-1_5 (refused, then
+// accepted once the provider allows it), on the same Keycloak.
 func TestKeycloakSignIn(t *testing.T) {
 	kc := testenv.KeycloakFor(t)
 	started := time.Now()
@@ -438,4 +440,74 @@ func TestKeycloakSignIn(t *testing.T) {
 	}
 	// The same response, untampered, was good.
 	g.do(http.StatusOK, "POST", action, "", form)
+
+	// Other key transports, chosen on Keycloak's client (its "Key
+	// encryption algorithm", "Digest method" and "Mask generation function"
+	// settings), on the same Keycloak.
+	setEncryption := func(t *testing.T, keyAlgorithm, digest, mgf string) {
+		t.Helper()
+		var clients []map[string]any
+		if err := json.Unmarshal(admin.do(http.StatusOK, "GET", "/realms/"+realm+"/clients?clientId="+url.QueryEscape(svc["entityID"].(string)), nil), &clients); err != nil || len(clients) != 1 {
+			t.Fatalf("Keycloak's client: %v %v", err, clients)
+		}
+		c := clients[0]
+		attrs := c["attributes"].(map[string]any)
+		attrs["saml.encryption.algorithm"] = "http://www.w3.org/2009/xmlenc11#aes256-gcm"
+		attrs["saml.encryption.keyAlgorithm"] = keyAlgorithm
+		attrs["saml.encryption.digestMethod"] = digest
+		attrs["saml.encryption.maskGenerationFunction"] = mgf
+		admin.do(http.StatusNoContent, "PUT", "/realms/"+realm+"/clients/"+c["id"].(string), c)
+	}
+	// keyTransport signs in at Keycloak and reads how it wrapped the key.
+	keyTransport := func(t *testing.T) (action string, form url.Values, key, digest, mgf string) {
+		t.Helper()
+		action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
+		raw, _ := base64.StdEncoding.DecodeString(form.Get("SAMLResponse"))
+		doc := etree.NewDocument()
+		if err := doc.ReadFromBytes(raw); err != nil {
+			t.Fatal(err)
+		}
+		alg := func(path string) string {
+			if el := doc.FindElement(path); el != nil {
+				return el.SelectAttrValue("Algorithm", "")
+			}
+			return ""
+		}
+		const em = "//EncryptedAssertion//EncryptedKey/EncryptionMethod"
+		key, digest, mgf = alg(em), alg(em+"/DigestMethod"), alg(em+"/MGF")
+		t.Logf("Keycloak wraps the key with %s (digest %q, MGF %q)", key, digest, mgf)
+		return action, form, key, digest, mgf
+	}
+	t.Run("rsa-oaep-mgf1p with SHA-256 signs in", func(t *testing.T) {
+		setEncryption(t, "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p", "http://www.w3.org/2001/04/xmlenc#sha256", "")
+		action, form, key, digest, mgf := keyTransport(t)
+		if key != "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p" || digest != "http://www.w3.org/2001/04/xmlenc#sha256" ||
+			(mgf != "" && mgf != "http://www.w3.org/2009/xmlenc11#mgf1sha1") {
+			t.Errorf("Keycloak wraps the key with %q (digest %q, MGF %q); want rsa-oaep-mgf1p, SHA-256, MGF1 with SHA-1", key, digest, mgf)
+		}
+		_, page := g.do(http.StatusOK, "POST", action, "", form)
+		if me := g.json(http.StatusOK, "GET", api+"/v1/user", tokenOf(t, page), nil); me["id"] != uid {
+			t.Errorf("signed in as %v, want %s", me["id"], uid)
+		}
+	})
+	t.Run("rsa-1_5 is refused, then allowed for the provider", func(t *testing.T) {
+		setEncryption(t, "http://www.w3.org/2001/04/xmlenc#rsa-1_5", "", "")
+		action, form, key, _, _ := keyTransport(t)
+		if key != "http://www.w3.org/2001/04/xmlenc#rsa-1_5" {
+			t.Fatalf("Keycloak wraps the key with %q, want rsa-1_5", key)
+		}
+		_, body := g.do(http.StatusUnauthorized, "POST", action, "", form)
+		t.Logf("refused: %s", body)
+		for _, want := range []string{"http://www.w3.org/2001/04/xmlenc#rsa-1_5", "allowRSA15KeyTransport"} {
+			if !strings.Contains(string(body), want) {
+				t.Errorf("the refusal does not name %q: %s", want, body)
+			}
+		}
+		g.json(http.StatusOK, "PATCH", orgURL+"/saml/"+pr["id"].(string), f.admin, map[string]any{"allowRSA15KeyTransport": true})
+		action, form, _, _, _ = keyTransport(t)
+		_, page := g.do(http.StatusOK, "POST", action, "", form)
+		if me := g.json(http.StatusOK, "GET", api+"/v1/user", tokenOf(t, page), nil); me["id"] != uid {
+			t.Errorf("signed in as %v, want %s", me["id"], uid)
+		}
+	})
 }

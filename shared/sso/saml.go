@@ -358,6 +358,9 @@ func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlRespon
 	if err != nil {
 		return SignIn{}, err
 	}
+	if p.AllowRSA15KeyTransport {
+		sp.Key = rsa15Key{id.key} // xmlenc.go: RSA PKCS#1 v1.5 unwraps for this sign-in only
+	}
 	assertion, err := parse(sp, raw, head.InResponseTo)
 	if err != nil {
 		return SignIn{}, refuse(err)

@@ -75,6 +75,10 @@ type Settings struct {
 	DefaultTeam                          *string
 	ClearTeam                            bool
 	DefaultRole                          *model.Role
+	// AllowRSA15KeyTransport accepts assertions whose key is wrapped with
+	// RSA PKCS#1 v1.5 (xmlenc.go), for an identity provider that cannot use
+	// RSA-OAEP.
+	AllowRSA15KeyTransport *bool
 }
 
 // ServiceURLs are Galley's service-provider URLs for one identity
@@ -225,6 +229,9 @@ func apply(p *model.SAMLProvider, in Settings) {
 	}
 	if in.DefaultRole != nil {
 		p.DefaultRole = *in.DefaultRole
+	}
+	if in.AllowRSA15KeyTransport != nil {
+		p.AllowRSA15KeyTransport = *in.AllowRSA15KeyTransport
 	}
 }
 

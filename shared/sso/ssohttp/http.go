@@ -34,6 +34,9 @@ type SAMLProvider struct {
 	Status      string                     `json:"status" enum:"active,pending" doc:"active once ssoURL, entityID and certificate are set"`
 	Service     SAMLServiceProviderInfo    `json:"service"`
 	URLs        SAMLProviderURLs           `json:"urls"`
+
+	// AllowRSA15KeyTransport is Galley's own setting (docs/sso.md).
+	AllowRSA15KeyTransport bool `json:"allowRSA15KeyTransport" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; false by default"`
 }
 
 // SAMLServiceProviderInfo is what the identity provider needs to know of
@@ -56,7 +59,7 @@ func View(ctx context.Context, v sso.ProviderView) SAMLProvider {
 	out := SAMLProvider{Object: "saml-provider", ID: p.ID, Label: p.Label, SSOURL: p.SSOURL, EntityID: p.EntityID,
 		Certificate: p.Certificate, CreatedAt: p.CreatedAt, Status: "pending",
 		Service: SAMLServiceProviderInfo{ACSURL: urls.ACS, StartURL: urls.Start, EntityID: urls.EntityID},
-		URLs:    SAMLProviderURLs{Location: urls.Location}}
+		URLs:    SAMLProviderURLs{Location: urls.Location}, AllowRSA15KeyTransport: p.AllowRSA15KeyTransport}
 	if p.Active() {
 		out.Status = "active"
 	}
@@ -79,6 +82,8 @@ type CreateSAMLProviderBody struct {
 	SSOURL      string  `json:"ssoURL,omitempty" format:"uri" maxLength:"2048" doc:"The identity provider's single sign-on URL (HTTP-Redirect binding)"`
 	DefaultTeam string  `json:"defaultTeam,omitempty" maxLength:"64" doc:"ID of a team of the organization that people signing in join"`
 	DefaultRole *string `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null or omitted: guest"`
+
+	AllowRSA15KeyTransport bool `json:"allowRSA15KeyTransport,omitempty" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; omitted: false"`
 }
 
 func (b CreateSAMLProviderBody) settings() sso.Settings {
@@ -96,12 +101,16 @@ func (b CreateSAMLProviderBody) settings() sso.Settings {
 		r := model.Role(*b.DefaultRole)
 		in.DefaultRole = &r
 	}
+	if b.AllowRSA15KeyTransport {
+		in.AllowRSA15KeyTransport = &b.AllowRSA15KeyTransport
+	}
 	return in
 }
 
 // UpdateSAMLProviderBody is the body of PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}.
-// An omitted field is unchanged; null clears defaultTeam and makes
-// defaultRole guest, and is refused for the other fields.
+// An omitted field is unchanged; null clears defaultTeam, makes defaultRole
+// guest and allowRSA15KeyTransport false (its default), and is refused for
+// the other fields.
 type UpdateSAMLProviderBody struct {
 	Label       *string       `json:"label,omitempty" minLength:"1" maxLength:"30"`
 	EntityID    *string       `json:"entityID,omitempty" maxLength:"1024"`
@@ -110,6 +119,8 @@ type UpdateSAMLProviderBody struct {
 	DefaultTeam *string       `json:"defaultTeam,omitempty" maxLength:"64" nullable:"true" doc:"null: sign-ins join no team"`
 	DefaultRole *string       `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null: guest"`
 	Nulls       httpapi.Nulls `json:"-"`
+
+	AllowRSA15KeyTransport *bool `json:"allowRSA15KeyTransport,omitempty" nullable:"true" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; null: false"`
 }
 
 // UnmarshalJSON records which fields were sent as null.
@@ -136,6 +147,10 @@ func (b UpdateSAMLProviderBody) settings() (sso.Settings, error) {
 			r = model.Role(*b.DefaultRole)
 		}
 		in.DefaultRole = &r
+	}
+	if b.AllowRSA15KeyTransport != nil || b.Nulls.Has("allowRSA15KeyTransport") {
+		allow := b.AllowRSA15KeyTransport != nil && *b.AllowRSA15KeyTransport
+		in.AllowRSA15KeyTransport = &allow
 	}
 	return in, nil
 }
