@@ -102,7 +102,7 @@ test-deps:
 	@echo "== test-deps: npm packages (@gitbook/api, axe-core): infra/node/install.sh"
 	@test -f infra/node/install.sh || { echo "test-deps: infra/node/install.sh is missing" >&2; exit 1; }
 	bash infra/node/install.sh
-	@echo "== test-deps: Debian packages (poppler-utils, jq, curl, chromium, fonts-dejavu-core): infra/debian/install.sh"
+	@echo "== test-deps: Debian packages (poppler-utils, jq, curl, chromium, fonts-dejavu-core, python-flask-doc, python3.11-doc): infra/debian/install.sh"
 	@test -f infra/debian/install.sh || { echo "test-deps: infra/debian/install.sh is missing" >&2; exit 1; }
 	bash infra/debian/install.sh
 

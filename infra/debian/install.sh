@@ -4,8 +4,11 @@
 # walk-through, which infra/readme_test.go runs as pasted), chromium (the
 # headless browser of the reader's browser tests,
 # shared/reader/readerhttp/browser_test.go, at /usr/bin/chromium) and
-# fonts-dejavu-core (glyphs for its pages and screenshots). Idempotent:
-# nothing is done when the tools and files are already there.
+# fonts-dejavu-core (glyphs for its pages and screenshots), and two real
+# Sphinx sites that the content import tests serve on loopback
+# (shared/imports/sphinx_test.go): python-flask-doc (Flask's documentation,
+# 77 pages) and python3.11-doc (Python's, 530 pages). Idempotent: nothing is
+# done when the tools and files are already there.
 set -euo pipefail
 
 die() {
@@ -16,7 +19,9 @@ die() {
 # command -> the package that provides it
 declare -A packages=([pdftotext]=poppler-utils [jq]=jq [curl]=curl [chromium]=chromium)
 # file -> the package that provides it
-declare -A files=([/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf]=fonts-dejavu-core)
+declare -A files=([/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf]=fonts-dejavu-core
+	[/usr/share/doc/python-flask-doc/html/index.html]=python-flask-doc
+	[/usr/share/doc/python3.11/html/index.html]=python3.11-doc)
 missing=()
 for cmd in "${!packages[@]}"; do
 	command -v "$cmd" >/dev/null 2>&1 || missing+=("${packages[$cmd]}")

@@ -275,7 +275,7 @@ func hasDescendant(n *html.Node, a atom.Atom) bool {
 
 // prune removes what is not content: comments, navigation, headers (but,
 // when titleHeader, a header holding the title: Docusaurus's), footers,
-// asides (but admonitions), scripts, styles, forms, buttons, the chrome
+// asides (but admonitions and docutils' footnotes and citations), scripts, styles, forms, buttons, the chrome
 // of generators (isChrome) and headings' permalinks.
 func prune(n *html.Node, titleHeader bool) {
 	for c := n.FirstChild; c != nil; {
@@ -291,7 +291,9 @@ func prune(n *html.Node, titleHeader bool) {
 			case atom.Header:
 				drop = drop || !titleHeader || !hasDescendant(c, atom.H1)
 			case atom.Aside:
-				drop = drop || !isAdmonition(c)
+				// docutils (0.18 and later) writes footnotes and
+				// citations as asides: content.
+				drop = drop || !(isAdmonition(c) || hasClass(c, "footnote-list", "footnote", "citation-list", "citation"))
 			case atom.A:
 				drop = drop || (insideHeading(c) && isPermalink(c))
 			}
@@ -504,10 +506,17 @@ func codeText(pre *html.Node) string {
 	return b.String()
 }
 
-// codeLanguage is the language of a code block: a language class on the
-// <pre> or its <code>, else on the wrappers above (at most four, holding
-// this one code block and no paragraph).
+// codeLanguage is the language of a code block (languageName of the one
+// its source declares): a language class on the <pre> or its <code>, else
+// on the wrappers above (at most four, holding this one code block and no
+// paragraph).
 func codeLanguage(pre *html.Node) string {
+	return languageName(declaredLanguage(pre), pre)
+}
+
+// declaredLanguage is the language a code block's source declares, as
+// written (lower case), "" for none.
+func declaredLanguage(pre *html.Node) string {
 	if l := classLanguage(pre); l != "" {
 		return l
 	}
@@ -530,22 +539,57 @@ func codeLanguage(pre *html.Node) string {
 	return ""
 }
 
-// classLanguage reads "language-x", "lang-x" and Sphinx's "highlight-x".
+// classLanguage reads "language-x", "lang-x" and Sphinx's "highlight-x"
+// (x in lower case).
 func classLanguage(n *html.Node) string {
 	for _, c := range classes(n) {
 		for _, prefix := range []string{"language-", "lang-", "highlight-"} {
 			if l, ok := strings.CutPrefix(c, prefix); ok && l != "" {
-				switch l = strings.ToLower(l); l {
-				case "default", "none", "text", "plaintext", "plain", "nohighlight":
-					return ""
-				case "python3", "py3", "ipython3":
-					return "python"
-				}
-				return l
+				return strings.ToLower(l)
 			}
 		}
 	}
 	return ""
+}
+
+// languageName is the name a code block of a declared language gets: one
+// that GitBook's code blocks (Prism) and Galley's reader (chroma) both
+// highlight, where the source's name (Pygments' lexer aliases in Sphinx's
+// "highlight-x", highlight.js's and Prism's in "language-x") is one that
+// either does not know; else the name as declared.
+//
+// Sphinx writes "highlight-default" for a block in the project's default
+// language when the project sets none (its highlight_language "default":
+// Python 3, with a fallback to plain text when the block does not lex as
+// Python): a block Pygments coloured (its <pre> holds token spans, which
+// have classes) is python, one it left plain is text. A project that sets
+// highlight_language (or a page's ".. highlight::") has its blocks written
+// "highlight-<that language>". Python console sessions and tracebacks,
+// which neither highlighter has a lexer for, are python; shell sessions
+// ("console") are shell-session; Jinja templates (Pygments' "html+jinja")
+// are django (Prism's Django/Jinja2, chroma's Django/Jinja); "none",
+// "plaintext", "nohighlight" are text (the source says "plain text", which
+// is kept as the block's language).
+func languageName(declared string, pre *html.Node) string {
+	switch declared {
+	case "default":
+		if len(elements(pre, func(n *html.Node) bool { return n.DataAtom == atom.Span && attrVal(n, "class") != "" })) == 0 {
+			return "text"
+		}
+		return "python"
+	case "guess":
+		return "" // Sphinx's "let Pygments guess": nothing declared
+	case "python3", "py3", "pycon", "pycon3", "python-console", "ipython", "ipython3", "ipythonconsole",
+		"pytb", "py3tb", "pytb3", "python-traceback":
+		return "python"
+	case "console", "shellsession", "bash-session":
+		return "shell-session"
+	case "html+jinja", "html+django", "htmldjango", "jinja", "jinja2":
+		return "django"
+	case "none", "plaintext", "plain", "nohighlight", "txt":
+		return "text"
+	}
+	return declared
 }
 
 // hintStyle maps the kinds of admonitions (Sphinx's and docutils',
@@ -571,7 +615,7 @@ func hintStyle(kind string) string {
 // and the kind; MkDocs's collapsible <details class="note">; Docusaurus:
 // "theme-admonition theme-admonition-warning" (v3), "admonition
 // admonition-warning" (v2); Sphinx's version notes (div.versionadded,
-// div.deprecated...).
+// div.deprecated...); docutils' sidebars ("sidebar", an info hint).
 func admonitionKind(n *html.Node) (string, bool) {
 	if n.Type != html.ElementNode {
 		return "", false
@@ -581,6 +625,12 @@ func admonitionKind(n *html.Node) (string, bool) {
 		if k, ok := strings.CutPrefix(c, "theme-admonition-"); ok {
 			return k, true
 		}
+	}
+	// docutils' sidebar (a side note of the text, in Sphinx's body):
+	// <aside class="sidebar"> (<div> before docutils 0.18) and its
+	// p.sidebar-title; other sites' "sidebar" is their navigation.
+	if hasClass(n, "sidebar") && len(elements(n, func(c *html.Node) bool { return c.DataAtom == atom.P && hasClass(c, "sidebar-title") })) > 0 {
+		return "sidebar", true
 	}
 	// Sphinx's version notes: <div class="versionadded">.
 	if n.DataAtom == atom.Div {
@@ -650,11 +700,11 @@ func normalizeAdmonitions(main *html.Node) {
 }
 
 // admonitionTitle is the title element of an admonition: Sphinx's and
-// MkDocs's p.admonition-title, a <details>'s <summary>, Docusaurus's
+// MkDocs's p.admonition-title, docutils' p.sidebar-title, a <details>'s <summary>, Docusaurus's
 // heading.
 func admonitionTitle(n *html.Node) *html.Node {
 	ts := elements(n, func(c *html.Node) bool {
-		return hasClass(c, "admonition-title", "admonition-heading") || hasClassPrefix(c, "admonitionHeading") ||
+		return hasClass(c, "admonition-title", "admonition-heading", "sidebar-title") || hasClassPrefix(c, "admonitionHeading") ||
 			(n.DataAtom == atom.Details && c.DataAtom == atom.Summary)
 	})
 	if len(ts) == 0 {

@@ -104,7 +104,7 @@ func TestSphinxPageReadsLikeItsSource(t *testing.T) {
 		"{% hint style=\"info\" %}\nWidget needs Python 3.9 or later.\n{% endhint %}",
 		"\n## Installing\n",
 		"```python\nimport widget\nwidget.run()\n```",
-		"```console\n$ pip install widget\n$ widget --version\n```",
+		"```shell-session\n$ pip install widget\n$ widget --version\n```",
 		"{% hint style=\"warning\" %}\nDeprecated since version 2.0: The `--legacy` flag.\n{% endhint %}",
 		"{% hint style=\"warning\" %}\nDo not run it as root.\n{% endhint %}",
 		"{% hint style=\"info\" %}\n**Beware of dragons**\n\nThey bite.\n{% endhint %}",

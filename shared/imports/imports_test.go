@@ -156,6 +156,10 @@ func TestWebsiteImportCrawlsNestsAndConverts(t *testing.T) {
 	if res["importedResources"] != 5.0 || res["totalResources"] != 7.0 {
 		t.Errorf("result %v, want 5 imported of 7 found", res)
 	}
+	// The two broken links are listed.
+	if got := strings.Join(skippedOf(t, res, srv.URL), "|"); got != "/ unreadable|/docs/missing unreadable" {
+		t.Errorf("skipped %q", got)
+	}
 	lines, bodies, ix := f.pages(t, res["revision"].(string))
 	want := "docs Welcome|docs/guide The guide|docs/guide/install Install|docs/api API|about About us"
 	if strings.Join(lines, "|") != want {
@@ -338,5 +342,76 @@ func TestRejects(t *testing.T) {
 	}
 	if hits.Load() != before {
 		t.Error("the loopback site was reached")
+	}
+}
+
+// skippedOf reads an import's answer's skipped pages as "path reason"
+// lines (the path from the site's URL).
+func skippedOf(t *testing.T, res map[string]any, site string) []string {
+	t.Helper()
+	list, ok := res["skipped"].([]any)
+	if !ok {
+		t.Fatalf("no skipped list in %v", res)
+	}
+	var out []string
+	for _, s := range list {
+		m := s.(map[string]any)
+		out = append(out, strings.TrimPrefix(m["url"].(string), site)+" "+m["reason"].(string))
+	}
+	if res["skippedResources"] != float64(len(out)) {
+		t.Errorf("skippedResources %v, %d listed", res["skippedResources"], len(out))
+	}
+	return out
+}
+
+// A page whose markdown is over 1 MiB, or whose HTML is over 2 MB, is
+// left out of a website import, which imports the others and lists it;
+// links to it become links to its URL, and pages under it in URL path
+// move up. A single page too large answers 413.
+func TestPagesTooLargeAreLeftOut(t *testing.T) {
+	f := setup(t)
+	para := "<p>" + strings.Repeat("word ", 20) + "</p>\n"
+	big := strings.Repeat(para, 12000) // about 1.2 MB of HTML and of markdown
+	pages := map[string]string{
+		"/":          `<h1>Home</h1><p><a href="/big">Big</a> <a href="/big/child">Child</a> <a href="/huge">Huge</a></p>`,
+		"/big":       `<h1>Big</h1>` + big,
+		"/big/child": `<h1>Child</h1><p>Back to <a href="/big#top">big</a> and <a href="/">home</a>.</p>`,
+		"/huge":      `<h1>Huge</h1>` + strings.Repeat(para, 22000), // over 2 MB
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, ok := pages[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<html><body><main>%s</main></body></html>", p)
+	}))
+	defer srv.Close()
+	if len(pages["/huge"]) <= imports.MaxPageBytes || len(big) >= imports.MaxPageBytes {
+		t.Fatalf("pages of %d and %d bytes", len(big), len(pages["/huge"]))
+	}
+	res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/", "website")
+	if got := strings.Join(skippedOf(t, res, srv.URL), "|"); got != "/huge too-large|/big too-large" {
+		t.Errorf("skipped %q, want /huge then /big, too large", got)
+	}
+	if res["importedResources"] != 2.0 || res["totalResources"] != 4.0 {
+		t.Errorf("result %v, want 2 imported of 4 found", res)
+	}
+	lines, bodies, ix := f.pages(t, res["revision"].(string))
+	// The child nests under the closest page above it that is imported.
+	if strings.Join(lines, "|") != "home Home|home/child Child" {
+		t.Fatalf("pages %v", lines)
+	}
+	if want := "Back to [big](" + srv.URL + "/big#top) and [home](/pages/" + ix.ByPath("home").ID + ")."; !strings.Contains(bodies["home/child"], want) {
+		t.Errorf("child body lacks %q:\n%s", want, bodies["home/child"])
+	}
+	if want := "[Big](" + srv.URL + "/big) [Child](/pages/" + ix.ByPath("home/child").ID + ")"; !strings.Contains(bodies["home"], want) {
+		t.Errorf("home body lacks %q:\n%s", want, bodies["home"])
+	}
+	r := f.as(t, f.editor).Expect(http.StatusRequestEntityTooLarge, "POST", "/v1/spaces/"+f.space+"/content/import",
+		map[string]any{"url": srv.URL + "/big", "source": "html"})
+	if !strings.Contains(string(r.Body), "1048576 bytes") {
+		t.Errorf("a single page too large: %s", r.Body)
 	}
 }

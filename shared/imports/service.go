@@ -14,8 +14,14 @@
 //   - A web page reads like its source (clean.go): its main content
 //     without the chrome of documentation generators (Sphinx, MkDocs
 //     Material, Docusaurus...), headings without permalink marks, code
-//     blocks with their language, admonitions as GitBook hints, GFM
-//     tables.
+//     blocks with their language (named as GitBook's and the reader's
+//     highlighters know it: Sphinx's highlight-default is python),
+//     admonitions as GitBook hints, GFM tables.
+//   - A website import leaves out, and lists in the answer (Skipped), the
+//     pages Sphinx generates (indices, search: not fetched), the pages too
+//     large (over MaxPageBytes of HTML or gitsync.MaxMarkdownBytes of
+//     markdown) and the pages that cannot be read: a page never fails the
+//     import but the first.
 //   - Imported pages are added after the top-level pages of the space's
 //     head (or of the change request's revision), with their files, in
 //     one revision written by a version-guarded write (changerequests
@@ -119,7 +125,30 @@ type Result struct {
 	Revision string
 	Imported int
 	Total    int
+	// Skipped are the pages found and left out, in the order found (a
+	// website's: Sphinx's generated pages, pages too large, pages that
+	// could not be read); pages beyond the bounds are not listed
+	// (Total counts them).
+	Skipped []Skipped
 }
+
+// Skipped is a page an import found and left out, and why.
+type Skipped struct {
+	URL    string
+	Reason string // a Skip constant
+}
+
+// Why a page is left out.
+const (
+	// SkipGenerated: a page Sphinx generates (its indices, its search
+	// page), not fetched.
+	SkipGenerated = "generated"
+	// SkipTooLarge: a page over MaxPageBytes, or whose markdown is over
+	// gitsync.MaxMarkdownBytes.
+	SkipTooLarge = "too-large"
+	// SkipUnreadable: a broken link, or not an HTML page.
+	SkipUnreadable = "unreadable"
+)
 
 var errNotHTML = errors.New("the URL is not an HTML page")
 
@@ -166,10 +195,11 @@ func (s *Service) Import(ctx context.Context, spaceID, crRef, rawURL, source str
 	defer cancel()
 	client := fetch.NewWithTimeout(s.d.FetchAllowPrivate, min(fetch.Timeout, s.Budget))
 	var pr *gitsync.Project
+	var skipped []Skipped
 	total := 1
 	switch source {
 	case "website", "html":
-		pages, found, err := s.crawl(fctx, client, u, source == "website")
+		pages, found, crawlSkipped, err := s.crawl(fctx, client, u, source == "website")
 		if err != nil {
 			if errors.Is(err, errNotHTML) {
 				return Result{}, apperr.Field("url", "%s", err.Error())
@@ -177,9 +207,11 @@ func (s *Service) Import(ctx context.Context, spaceID, crRef, rawURL, source str
 			return Result{}, err
 		}
 		total = found
-		if pr, err = s.websiteProject(fctx, client, pages); err != nil {
+		var tooLarge []Skipped
+		if pr, tooLarge, err = s.websiteProject(fctx, client, pages); err != nil {
 			return Result{}, err
 		}
+		skipped = append(crawlSkipped, tooLarge...)
 	case "markdown":
 		res, err := client.Fetch(fctx, rawURL, gitsync.MaxMarkdownBytes)
 		if err != nil {
@@ -212,7 +244,7 @@ func (s *Service) Import(ctx context.Context, spaceID, crRef, rawURL, source str
 			return model.Revision{}, nil, apperr.Field("url", "%s", err.Error())
 		}
 		rev, err := s.content.Repo.NewRevision(ctx, spaceID, content.RevisionEdits, []string{base.ID}, ix)
-		out = Result{Revision: rev.ID, Imported: n, Total: max(total, n)}
+		out = Result{Revision: rev.ID, Imported: n, Total: max(total, n), Skipped: skipped}
 		return rev, nil, err
 	}
 	if crRef != "" {
@@ -224,7 +256,7 @@ func (s *Service) Import(ctx context.Context, spaceID, crRef, rawURL, source str
 		return Result{}, err
 	}
 	s.d.Logger.InfoContext(ctx, "content import", "space", spaceID, "changeRequest", crRef, "source", source,
-		"url", fetch.Redact(rawURL), "revision", out.Revision, "imported", out.Imported, "total", out.Total)
+		"url", fetch.Redact(rawURL), "revision", out.Revision, "imported", out.Imported, "total", out.Total, "skipped", len(out.Skipped))
 	return out, nil
 }
 

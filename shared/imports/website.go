@@ -3,10 +3,13 @@ package imports
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"mime"
 	"net/url"
 	"path"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -45,15 +48,17 @@ const crawlWorkers = 4
 
 // fetched is a page read by a crawl: its document, or why not.
 type fetched struct {
-	doc *html.Node
-	err error
+	doc      *html.Node
+	err      error
+	tooLarge bool // over MaxPageBytes
 }
 
 // fetchPage reads and parses an HTML page.
 func fetchPage(ctx context.Context, c *fetch.Client, u *url.URL) fetched {
 	res, err := c.Fetch(ctx, u.String(), MaxPageBytes)
 	if err != nil {
-		return fetched{err: fetchFailure(err)}
+		var fe *fetch.Error
+		return fetched{err: fetchFailure(err), tooLarge: errors.As(err, &fe) && fe.Code == fetch.CodeTooLarge}
 	}
 	if mt, _, _ := mime.ParseMediaType(res.ContentType); mt != "text/html" && mt != "application/xhtml+xml" {
 		return fetched{err: errNotHTML}
@@ -68,12 +73,15 @@ func fetchPage(ctx context.Context, c *fetch.Client, u *url.URL) fetched {
 // crawl reads the same-origin pages reachable from start, breadth first,
 // at most s.Pages pages s.Depth links away, crawlWorkers at a time (in
 // the order of a crawl of one page at a time). It returns the pages read,
-// in that order, and how many same-origin pages it found (read or not).
-func (s *Service) crawl(ctx context.Context, c *fetch.Client, start *url.URL, follow bool) ([]*webPage, int, error) {
+// in that order, how many same-origin pages it found (read or not), and
+// the pages found and left out: Sphinx's generated pages (not fetched),
+// pages over MaxPageBytes, pages that could not be read.
+func (s *Service) crawl(ctx context.Context, c *fetch.Client, start *url.URL, follow bool) ([]*webPage, int, []Skipped, error) {
 	origin := strings.ToLower(start.Scheme + "://" + start.Host)
 	seen := map[string]bool{pageKey(start): true}
 	queue := []*webPage{{url: start, key: pageKey(start)}}
 	var pages []*webPage
+	var skipped []Skipped
 	for len(queue) > 0 && len(pages) < s.Pages {
 		if ctx.Err() != nil {
 			break // the time budget is spent: what was read is imported
@@ -94,17 +102,27 @@ func (s *Service) crawl(ctx context.Context, c *fetch.Client, start *url.URL, fo
 			doc, err := results[i].doc, results[i].err
 			if err != nil {
 				if len(pages) == 0 {
-					return nil, 0, err
+					return nil, 0, nil, err
 				}
-				continue // a broken link of the site, or not a page: skipped
+				if ctx.Err() != nil {
+					continue // cut by the budget: not read, not skipped
+				}
+				// A broken link of the site, not a page, or too large.
+				reason := SkipUnreadable
+				if results[i].tooLarge {
+					reason = SkipTooLarge
+				}
+				skipped = append(skipped, Skipped{URL: fetch.Redact(pg.url.String()), Reason: reason})
+				continue
 			}
 			// Links first: the navigation, where sites list their pages,
 			// is not content and goes with extract.
 			links := hrefs(doc)
+			sphinx := isSphinx(doc)
 			pg.title, pg.main = extract(doc)
 			pages = append(pages, pg)
 			if !follow {
-				return pages, len(seen), nil
+				return pages, len(seen), nil, nil
 			}
 			for _, href := range links {
 				u, err := pg.url.Parse(href)
@@ -120,13 +138,71 @@ func (s *Service) crawl(ctx context.Context, c *fetch.Client, start *url.URL, fo
 					continue
 				}
 				seen[k] = true
+				if sphinx && sphinxGenerated(u.Path) {
+					skipped = append(skipped, Skipped{URL: fetch.Redact(u.String()), Reason: SkipGenerated})
+					continue
+				}
 				if pg.depth+1 <= s.Depth {
 					queue = append(queue, &webPage{url: u, key: k, depth: pg.depth + 1})
 				}
 			}
 		}
 	}
-	return pages, len(seen), nil
+	return pages, len(seen), skipped, nil
+}
+
+// isSphinx tells a page Sphinx wrote: its themes (all built on its
+// "basic" layout) load _static/documentation_options.js (with the id
+// "documentation_options" before Sphinx 7); some say so in a generator
+// meta tag.
+func isSphinx(doc *html.Node) bool {
+	found := false
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if found {
+			return
+		}
+		if n.Type == html.ElementNode {
+			switch {
+			case n.DataAtom == atom.Body:
+				return // both are in the head
+			case n.DataAtom == atom.Script && (attrVal(n, "id") == "documentation_options" || isDocumentationOptions(attrVal(n, "src"))),
+				n.DataAtom == atom.Meta && strings.EqualFold(attrVal(n, "name"), "generator") && strings.HasPrefix(attrVal(n, "content"), "Sphinx"):
+				found = true
+				return
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return found
+}
+
+// isDocumentationOptions tells the URL of Sphinx's
+// documentation_options.js.
+func isDocumentationOptions(src string) bool {
+	u, err := url.Parse(src)
+	return err == nil && path.Base(u.Path) == "documentation_options.js"
+}
+
+// sphinxGenerated tells the pages Sphinx generates rather than writes
+// from a document, which a person importing the site leaves out: the
+// general index (genindex, its letters genindex-A..., genindex-all), the
+// domain indices (py-modindex...), the search page, and the highlighted
+// sources of sphinx.ext.viewcode (_modules/). Sphinx reserves these
+// names: no document can take them. Both builders' URLs are read
+// ("genindex.html", dirhtml's "genindex/").
+func sphinxGenerated(p string) bool {
+	p = strings.TrimSuffix(strings.TrimSuffix(p, "/index.html"), "/")
+	if strings.Contains(p+"/", "/_modules/") {
+		return true
+	}
+	name := strings.ToLower(path.Base(p))
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".html"), ".htm")
+	return name == "genindex" || strings.HasPrefix(name, "genindex-") || name == "modindex" ||
+		strings.HasSuffix(name, "-modindex") || name == "search"
 }
 
 // isPagePath tells page links from links to files (images, archives...).
@@ -264,19 +340,180 @@ func attr(n *html.Node, key string) *html.Attribute {
 	return nil
 }
 
+// Placeholders of links in a page's markdown until the files of the
+// pages are known (websiteProject): refPage<i>: (and a fragment) the
+// page pages[i], refAsset<i>: the image assets[i].
+const (
+	refPage  = "galley-import-page-"
+	refAsset = "galley-import-asset-"
+)
+
+var reRef = regexp.MustCompile(`galley-import-(page|asset)-([0-9]+):`)
+
+// asset is an image fetched for an import.
+type asset struct {
+	path string // in the project
+	data []byte
+}
+
 // websiteProject turns crawled pages into a project: one markdown file per
 // page, at a path from its URL, nested under the closest page above it in
 // a SUMMARY.md in crawl order; links between the pages become relative
 // paths between their files; images are fetched (within the bounds) into
-// .gitbook/assets.
-func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*webPage) (*gitsync.Project, error) {
-	pr := gitsync.NewProject()
+// .gitbook/assets. A page whose markdown is over gitsync.MaxMarkdownBytes
+// is left out (a link to it stays a link to its URL) and answered in the
+// skipped pages; when every page is, the import is too large.
+//
+// Each page is converted once, with placeholders for the links to pages
+// and images: leaving a page out moves the files of the pages nested
+// under it, and so the links, which are then written again in the
+// markdown.
+func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*webPage) (*gitsync.Project, []Skipped, error) {
+	index := map[string]int{}
+	for i, pg := range pages {
+		index[pg.key] = i
+	}
+	var assets []asset
+	byURL := map[string]int{} // image URL -> assets index
+	images := 0
+	md := make([]string, len(pages))
+	for i, pg := range pages {
+		var walk func(n *html.Node)
+		walk = func(n *html.Node) {
+			if n.Type == html.ElementNode {
+				switch n.DataAtom {
+				case atom.A:
+					if a := attr(n, "href"); a != nil {
+						if u, err := pg.url.Parse(a.Val); err == nil {
+							anchor := u.Fragment
+							u.Fragment, u.RawQuery = "", ""
+							if target, ok := index[pageKey(u)]; ok {
+								a.Val = fmt.Sprintf("%s%d:", refPage, target)
+							} else if u.Scheme == "http" || u.Scheme == "https" {
+								a.Val = u.String()
+							} else {
+								anchor = "" // left as written
+							}
+							if anchor != "" {
+								a.Val += "#" + anchor
+							}
+						}
+					}
+				case atom.Img:
+					if a := attr(n, "src"); a != nil {
+						if u, err := pg.url.Parse(a.Val); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+							a.Val = u.String()
+							k, ok := byURL[a.Val]
+							if !ok && images < MaxImages && ctx.Err() == nil {
+								images++
+								if res, err := c.Fetch(ctx, a.Val, content.MaxFileBytes); err == nil {
+									base := path.Base(u.Path)
+									if base == "." || base == "/" || base == "" {
+										base = "image"
+									}
+									k, ok = len(assets), true
+									assets = append(assets, asset{path: path.Join(".gitbook/assets", fmt.Sprintf("%d-%s", k+1, base)), data: res.Body})
+									byURL[a.Val] = k
+								}
+							}
+							if ok {
+								a.Val = fmt.Sprintf("%s%d:", refAsset, k)
+							}
+						}
+					}
+				}
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c)
+			}
+		}
+		walk(pg.main)
+		out, err := s.conv.ConvertNode(pg.main)
+		if err != nil {
+			return nil, nil, fmt.Errorf("convert %s: %w", fetch.Redact(pg.url.String()), err)
+		}
+		title := pg.title
+		if title == "" {
+			title = "Untitled"
+		}
+		md[i] = "# " + title + "\n\n" + string(out) + "\n"
+	}
+	// Files, and bodies with their links; again without the pages found
+	// too large, until none is.
+	left := make([]bool, len(pages))
+	var skipped []Skipped
+	for {
+		var kept []*webPage
+		for i, pg := range pages {
+			if !left[i] {
+				kept = append(kept, pg)
+			}
+		}
+		if len(kept) == 0 {
+			return nil, skipped, apperr.New(apperr.TooLarge, "url: the page's markdown is larger than %d bytes", gitsync.MaxMarkdownBytes)
+		}
+		top, children := layout(kept)
+		bodies := make([]string, len(pages))
+		used := map[int]bool{} // assets
+		over := false
+		for i, pg := range pages {
+			if left[i] {
+				continue
+			}
+			bodies[i] = reRef.ReplaceAllStringFunc(md[i], func(ref string) string {
+				m := reRef.FindStringSubmatch(ref)
+				k, err := strconv.Atoi(m[2])
+				if err != nil || (m[1] == "asset" && k >= len(assets)) || (m[1] == "page" && k >= len(pages)) {
+					return ref // the page's own text
+				}
+				if m[1] == "asset" {
+					used[k] = true
+					return relPath(pg.file, assets[k].path)
+				}
+				if left[k] {
+					return pages[k].url.String()
+				}
+				return relPath(pg.file, pages[k].file)
+			})
+			if len(bodies[i]) > gitsync.MaxMarkdownBytes {
+				left[i], over = true, true
+				skipped = append(skipped, Skipped{URL: fetch.Redact(pg.url.String()), Reason: SkipTooLarge})
+			}
+		}
+		if over {
+			continue
+		}
+		pr := gitsync.NewProject()
+		for k, a := range assets {
+			if used[k] {
+				if err := pr.Add(a.path, a.data); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		for i, pg := range pages {
+			if !left[i] {
+				if err := pr.Add(pg.file, []byte(bodies[i])); err != nil {
+					return nil, nil, err
+				}
+			}
+		}
+		if err := pr.Add("SUMMARY.md", []byte(summary(top, children))); err != nil {
+			return nil, nil, err
+		}
+		return pr, skipped, nil
+	}
+}
+
+// layout gives pages their files: by URL path, a page with pages under
+// it as a folder's README. It answers the top pages and the pages nested
+// under each.
+func layout(pages []*webPage) ([]*webPage, map[*webPage][]*webPage) {
 	byKey := map[string]*webPage{}
 	used := map[string]bool{}
 	for _, pg := range pages {
 		byKey[pg.key] = pg
 	}
-	// Files: by URL path, a page with pages under it as a folder's README.
 	parent := map[*webPage]*webPage{}
 	children := map[*webPage][]*webPage{}
 	var top []*webPage
@@ -300,8 +537,7 @@ func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*
 			children[best] = append(children[best], pg)
 		}
 	}
-	var name func(pg *webPage) string
-	name = func(pg *webPage) string {
+	name := func(pg *webPage) string {
 		seg := path.Base(strings.TrimRight(pg.url.Path, "/"))
 		seg = strings.TrimSuffix(seg, path.Ext(seg))
 		if seg == "" || seg == "." || seg == "/" || seg == "index" {
@@ -335,77 +571,12 @@ func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*
 		}
 	}
 	assign(top)
-	// Images, then bodies.
-	images := 0
-	assets := map[string]string{} // image URL -> asset path
-	for _, pg := range pages {
-		var walk func(n *html.Node)
-		walk = func(n *html.Node) {
-			if n.Type == html.ElementNode {
-				switch n.DataAtom {
-				case atom.A:
-					if a := attr(n, "href"); a != nil {
-						if u, err := pg.url.Parse(a.Val); err == nil {
-							anchor := u.Fragment
-							u.Fragment, u.RawQuery = "", ""
-							if target, ok := byKey[pageKey(u)]; ok {
-								a.Val = relPath(pg.file, target.file)
-								if anchor != "" {
-									a.Val += "#" + anchor
-								}
-							} else if u.Scheme == "http" || u.Scheme == "https" {
-								a.Val = u.String()
-								if anchor != "" {
-									a.Val += "#" + anchor
-								}
-							}
-						}
-					}
-				case atom.Img:
-					if a := attr(n, "src"); a != nil {
-						if u, err := pg.url.Parse(a.Val); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
-							asset, ok := assets[u.String()]
-							if !ok && images < MaxImages && ctx.Err() == nil {
-								images++
-								if res, err := c.Fetch(ctx, u.String(), content.MaxFileBytes); err == nil {
-									base := path.Base(u.Path)
-									if base == "." || base == "/" || base == "" {
-										base = "image"
-									}
-									asset = path.Join(".gitbook/assets", fmt.Sprintf("%d-%s", len(assets)+1, base))
-									if err := pr.Add(asset, res.Body); err == nil {
-										assets[u.String()] = asset
-										ok = true
-									}
-								}
-							}
-							if ok {
-								a.Val = relPath(pg.file, asset)
-							} else {
-								a.Val = u.String()
-							}
-						}
-					}
-				}
-			}
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				walk(c)
-			}
-		}
-		walk(pg.main)
-		md, err := s.conv.ConvertNode(pg.main)
-		if err != nil {
-			return nil, fmt.Errorf("convert %s: %w", pg.url.Redacted(), err)
-		}
-		title := pg.title
-		if title == "" {
-			title = "Untitled"
-		}
-		if err := pr.Add(pg.file, []byte("# "+title+"\n\n"+string(md)+"\n")); err != nil {
-			return nil, err
-		}
-	}
-	// The table of contents, in crawl order, nested by URL path.
+	return top, children
+}
+
+// summary is the table of contents: the pages in crawl order, nested by
+// URL path.
+func summary(top []*webPage, children map[*webPage][]*webPage) string {
 	var b strings.Builder
 	b.WriteString("# Table of contents\n\n")
 	var write func(list []*webPage, depth int)
@@ -420,10 +591,7 @@ func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*
 		}
 	}
 	write(top, 0)
-	if err := pr.Add("SUMMARY.md", []byte(b.String())); err != nil {
-		return nil, err
-	}
-	return pr, nil
+	return b.String()
 }
 
 // relPath is the relative path from the folder of file from to file to.
