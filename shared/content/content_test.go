@@ -240,6 +240,7 @@ func TestFilesPageAndDownloadThroughSignedLinks(t *testing.T) {
 	}
 	// Users' files never run as pages of the API's origin.
 	if got.Header.Get("X-Content-Type-Options") != "nosniff" || !strings.Contains(got.Header.Get("Content-Security-Policy"), "sandbox") ||
+		got.Header.Get("Referrer-Policy") != "strict-origin-when-cross-origin" ||
 		!strings.HasPrefix(got.Header.Get("Content-Disposition"), "attachment") {
 		t.Errorf("download headers %v", got.Header)
 	}

@@ -10,20 +10,23 @@ import (
 // site's structure is one read and every structural change is one
 // version-guarded write (package sites keeps the invariants).
 type Site struct {
-	ID              string    `json:"id"`
-	OrgID           string    `json:"orgId"`
-	Type            string    `json:"type"`
-	Title           string    `json:"title"`
-	Hostname        string    `json:"hostname,omitempty"`
-	Basename        string    `json:"basename,omitempty"`
-	Proxy           string    `json:"proxy,omitempty"` // origin, e.g. company.com/docs
-	Visibility      string    `json:"visibility"`
-	Published       bool      `json:"published"`
-	AdaptiveContent bool      `json:"adaptiveContent"`
-	AgentsContext   string    `json:"agentsContext"`
-	CreatedAt       time.Time `json:"createdAt"`
-	UpdatedAt       time.Time `json:"updatedAt"`
-	CreatedBy       string    `json:"createdBy"`
+	ID              string `json:"id"`
+	OrgID           string `json:"orgId"`
+	Type            string `json:"type"`
+	Title           string `json:"title"`
+	Hostname        string `json:"hostname,omitempty"`
+	Basename        string `json:"basename,omitempty"`
+	Proxy           string `json:"proxy,omitempty"` // origin, e.g. company.com/docs
+	Visibility      string `json:"visibility"`
+	Published       bool   `json:"published"`
+	AdaptiveContent bool   `json:"adaptiveContent"`
+	AgentsContext   string `json:"agentsContext"`
+	// FrameAncestors are the origins (scheme://host[:port]) that may frame
+	// the site's pages besides its own (Galley's own setting, docs/reader.md).
+	FrameAncestors []string  `json:"frameAncestors,omitempty"`
+	CreatedAt      time.Time `json:"createdAt"`
+	UpdatedAt      time.Time `json:"updatedAt"`
+	CreatedBy      string    `json:"createdBy"`
 
 	Sections   []SiteSection      `json:"sections,omitempty"`
 	Groups     []SiteSectionGroup `json:"groups,omitempty"`

@@ -46,15 +46,19 @@ type pageData struct {
 	OGImage                                        string
 	Favicon                                        template.URL
 	Logo, LogoDark                                 string
-	CSS                                            string
-	Vars                                           string
-	Home                                           string
-	Top                                            []topItem
-	Variants                                       []link
-	Variant                                        string
-	Sidebar                                        []sideItem
-	Crumbs                                         []link
-	PageTitle, Emoji, PageDescription              string
+	// Theme names the style sheet CSS (light, dark, system).
+	Theme string
+	// CSS and Vars are the site's style sheet and its colours; PageCSS
+	// the page's own rules (columns' widths). The three are the text of
+	// the page's style element, whose hash is in the page's CSP.
+	CSS, Vars, PageCSS                string
+	Home                              string
+	Top                               []topItem
+	Variants                          []link
+	Variant                           string
+	Sidebar                           []sideItem
+	Crumbs                            []link
+	PageTitle, Emoji, PageDescription string
 	// HideTitle keeps the title for screen readers only (the page's
 	// layout hides it); Cover is the cover image's URL, CoverFull its
 	// full-width size (else hero).
@@ -94,20 +98,20 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 	if edit != nil {
 		what += " " + edit.Href
 	}
-	return s.answer(st, req, what, TypeHTML, func() ([]byte, error) {
+	return s.respond(st, req, what, TypeHTML, func() ([]byte, string, error) {
 		at := content.At{SpaceID: st.res.Space.ID, Revision: st.res.Space.Revision}
 		rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatDocument, false)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		var nodes []map[string]any
 		if rp.Document != nil {
 			nodes = rp.Document.Nodes
 		}
 		links := &pageLinks{s: s, st: st, at: at, files: map[string]fileInfo{}}
-		body, outline := renderDocument(nodes, s.hl, links)
+		body, outline, pageCSS := renderDocument(nodes, s.hl, links)
 		d := s.chrome(st, p)
-		d.PageTitle, d.Emoji, d.PageDescription, d.Body, d.Outline = rp.Title, rp.Emoji, rp.Description, body, outline
+		d.PageTitle, d.Emoji, d.PageDescription, d.Body, d.Outline, d.PageCSS = rp.Title, rp.Emoji, rp.Description, body, outline, pageCSS
 		d.Title = rp.Title + " | " + d.SiteTitle
 		if rp.Description != "" {
 			d.Description = rp.Description
@@ -128,7 +132,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		}
 		d.Edit = edit
 		applyLayout(d, rp, links)
-		return s.render(d)
+		return s.render(st, d)
 	})
 }
 
@@ -206,13 +210,20 @@ func applyLayout(d *pageData, rp content.RevisionPage, links *pageLinks) {
 	}
 }
 
-func (s *Service) render(d *pageData) ([]byte, error) {
+// render renders a page of the site st (nil: a site not known) and
+// returns it with its Content-Security-Policy.
+func (s *Service) render(st *site, d *pageData) ([]byte, string, error) {
 	var b bytes.Buffer
 	b.Grow(32 << 10)
 	if err := s.pages.Execute(&b, d); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return b.Bytes(), nil
+	frame := "'self'"
+	var origins []string
+	if st != nil {
+		frame, origins = st.frameAncestors(), httpOrigins(st.appURL, st.apiURL)
+	}
+	return b.Bytes(), s.pagePolicy(s.styles.source(d.Theme, d.CSS, d.Vars+d.PageCSS), frame, origins), nil
 }
 
 // pageLinks resolves a page's references: pages of the site space to their
@@ -365,7 +376,7 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	if _, ok := s.css[theme]; !ok {
 		theme = "system"
 	}
-	d.CSS = s.css[theme]
+	d.Theme, d.CSS = theme, s.css[theme]
 	light, dark := setting(c, "styling.primaryColor.light"), setting(c, "styling.primaryColor.dark")
 	if !reColor.MatchString(light) {
 		light = "#346DDB"
@@ -518,12 +529,12 @@ func (s *Service) errorPage(st *site, err error) Answer {
 	if st != nil {
 		d = s.chrome(st, nil)
 	} else {
-		d = &pageData{Lang: "en", CSS: s.css["system"], Vars: ":root{--primary:#346DDB}", SiteTitle: "Galley", W: wordsFor("en")}
+		d = &pageData{Lang: "en", Theme: "system", CSS: s.css["system"], Vars: ":root{--primary:#346DDB}", SiteTitle: "Galley", W: wordsFor("en")}
 	}
 	d.Title, d.PageTitle, d.PageDescription, d.Status, d.NoIndex = title, title, msg, title, true
-	b, rerr := s.render(d)
+	b, csp, rerr := s.render(st, d)
 	if rerr != nil {
-		b = []byte("<!doctype html><title>" + title + "</title><h1>" + title + "</h1>")
+		b, csp = []byte("<!doctype html><title>"+title+"</title><h1>"+title+"</h1>"), DataPolicy
 	}
-	return Answer{ContentType: TypeHTML, Body: b, NoIndex: true}
+	return Answer{ContentType: TypeHTML, Body: b, NoIndex: true, CSP: csp}
 }

@@ -26,7 +26,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-4"
+const renderVersion = "reader-5"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64
@@ -41,6 +41,8 @@ type Service struct {
 	pages   *template.Template
 	css     map[string]string // by theme: light, dark, system
 	navs    *navCache
+	scripts string // the CSP sources of the pages' scripts (security.go)
+	styles  *styleHasher
 }
 
 // New returns the reader. Templates and styles are made here; no I/O.
@@ -56,19 +58,22 @@ func New(d *deps.Deps) (*Service, error) {
 	// Content with the organization's OpenAPI specs: computed API pages and
 	// OpenAPI blocks read as in the API.
 	c := content.New(d).WithSpecs(openapispecs.New(d).ForContent())
-	s := &Service{d: d, sites: sites.New(d), content: c, users: users.New(d), hl: hl, pages: t, navs: newNavCache(navCacheSize)}
+	s := &Service{d: d, sites: sites.New(d), content: c, users: users.New(d), hl: hl, pages: t, navs: newNavCache(navCacheSize),
+		scripts: scriptSources()}
 	s.css = map[string]string{
 		"light":  baseCSS + searchCSS + hl.light,
 		"dark":   baseCSS + searchCSS + darkVars + hl.dark,
 		"system": baseCSS + searchCSS + hl.light + "@media (prefers-color-scheme: dark){" + darkVars + hl.dark + "}",
 	}
+	s.styles = newStyleHasher(s.css)
 	return s, nil
 }
 
 // Request is a visitor's request of a published URL under the public URL.
 type Request struct {
-	// AppURL is the public URL published URLs are under (APP_URL).
-	AppURL string
+	// AppURL is the public URL published URLs are under (APP_URL);
+	// APIURL the API's (API_URL: file links are under it).
+	AppURL, APIURL string
 	// Path is the URL's escaped path, from /sites/ on (or, with Origin,
 	// the path at that origin).
 	Path string
@@ -104,6 +109,13 @@ type Answer struct {
 	Private bool
 	// NoIndex asks search engines not to index the answer.
 	NoIndex bool
+	// CSP is the answer's Content-Security-Policy: a page's allows its own
+	// script and style elements (by their hashes) and frames by the
+	// site's own origins and those it names; other answers' is DataPolicy.
+	// Empty on a page's 304 (its hashes are known only once rendered):
+	// the cached answer's header holds, as a 304 updates only the
+	// header fields it carries.
+	CSP string
 	// Location, when set, redirects there (301 when Permanent, else 302).
 	Location  string
 	Permanent bool
@@ -137,6 +149,7 @@ type site struct {
 	origin string // scheme and host of published URLs
 	query  string // "?shareKey=..." on share-link sites
 	appURL string
+	apiURL string
 }
 
 // Serve answers a request of a published URL: a page as HTML (or as
@@ -186,7 +199,7 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 		a.NoStore = true
 		return a, err
 	}
-	st, err := s.open(ctx, res, req.AppURL)
+	st, err := s.open(ctx, res, req.AppURL, req.APIURL)
 	if err != nil {
 		return s.errorPage(nil, err), err
 	}
@@ -239,7 +252,7 @@ func (s *Service) serveResolved(st *site, req Request, path string, markdown boo
 
 // open reads what every answer of a resolved site needs: the visitor's
 // context (from the site token), the customization, the navigation.
-func (s *Service) open(ctx context.Context, res sites.Resolved, appURL string) (*site, error) {
+func (s *Service) open(ctx context.Context, res sites.Resolved, appURL, apiURL string) (*site, error) {
 	caller, err := s.users.Authenticate(ctx, res.APIToken)
 	if err != nil {
 		return nil, err
@@ -250,7 +263,7 @@ func (s *Service) open(ctx context.Context, res sites.Resolved, appURL string) (
 	if err != nil {
 		return nil, err
 	}
-	st := &site{res: res, vctx: vctx, tree: sites.TreeOf(ms), appURL: appURL}
+	st := &site{res: res, vctx: vctx, tree: sites.TreeOf(ms), appURL: appURL, apiURL: apiURL}
 	st.custom = pv.Customizations.Site.Settings
 	if c, ok := pv.Customizations.SiteSpaces[res.SiteSpace.ID]; ok {
 		st.custom = c.Settings
@@ -338,20 +351,43 @@ func matches(ifNoneMatch, etag string) bool {
 	return false
 }
 
-// answer completes an answer for a resolved site.
+// answer completes an answer for a resolved site that is not a page
+// (markdown, text, XML): DataPolicy is its Content-Security-Policy.
 func (s *Service) answer(st *site, req Request, what, contentType string, body func() ([]byte, error)) (Answer, error) {
+	return s.respond(st, req, what, contentType, func() ([]byte, string, error) {
+		b, err := body()
+		return b, "", err
+	})
+}
+
+// respond completes an answer for a resolved site. body gives the
+// answer's bytes and, for a page, its Content-Security-Policy ("":
+// DataPolicy).
+func (s *Service) respond(st *site, req Request, what, contentType string, body func() ([]byte, string, error)) (Answer, error) {
 	a := Answer{ContentType: contentType, ETag: s.etag(st, what), Private: st.private(),
 		NoIndex: st.res.View.Site.Visibility != "public"}
+	if contentType != TypeHTML {
+		a.CSP = DataPolicy
+	}
 	if matches(req.IfNoneMatch, a.ETag) {
 		a.NotModified = true
 		return a, nil
 	}
-	b, err := body()
+	b, csp, err := body()
 	if err != nil {
 		return s.errorPage(st, err), err
 	}
 	a.Body = b
+	if csp != "" {
+		a.CSP = csp
+	}
 	return a, nil
+}
+
+// frameAncestors is the source list of the origins that may frame the
+// site's pages: its own and those it names (sites.FrameAncestors).
+func (st *site) frameAncestors() string {
+	return sites.FrameAncestors(st.res.View.Site, st.res.View.OrgBase, st.appURL)
 }
 
 // private tells whether the site's answers are the visitor's own (cached

@@ -1,13 +1,14 @@
 package reader
 
 import (
-	"fmt"
-	"github.com/galleydocs/galley/shared/content"
 	"html/template"
+	"math"
 	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/galleydocs/galley/shared/content"
 )
 
 // Rendering GitBook's document model (content.ToDocument) as HTML. Every
@@ -50,14 +51,45 @@ type renderer struct {
 	ids      map[string]int
 	tabs     int
 	depthTop bool
+	// widths are the columns' widths the document uses, by class name:
+	// the page's style sheet sizes them (the Content-Security-Policy
+	// allows no style attribute).
+	widths map[string]string
 }
 
-// renderDocument renders a document's nodes and returns the HTML and the
-// outline (headings of the first three levels, in order).
-func renderDocument(nodes []map[string]any, hl *highlighter, l links) (template.HTML, []heading) {
+// renderDocument renders a document's nodes and returns the HTML, the
+// outline (headings of the first three levels, in order) and the CSS its
+// elements need beyond the site's (the columns' widths).
+func renderDocument(nodes []map[string]any, hl *highlighter, l links) (template.HTML, []heading, string) {
 	r := &renderer{hl: hl, links: l, ids: map[string]int{}}
 	r.blocks(nodes, true)
-	return template.HTML(r.b.String()), r.outline
+	return template.HTML(r.b.String()), r.outline, r.css()
+}
+
+// width names the class of a column v% wide (0 < v <= 100).
+func (r *renderer) width(v float64) string {
+	n := strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+	name := "w-" + strings.ReplaceAll(n, ".", "_")
+	if r.widths == nil {
+		r.widths = map[string]string{}
+	}
+	r.widths[name] = n
+	return name
+}
+
+// css is the rules of the classes the document's elements use beyond the
+// site's style sheet, in a stable order.
+func (r *renderer) css() string {
+	names := make([]string, 0, len(r.widths))
+	for n := range r.widths {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString(".column." + n + "{flex-basis:" + r.widths[n] + "%}")
+	}
+	return b.String()
 }
 
 // operation writes an OpenAPI operation's details: summary, description,
@@ -442,16 +474,16 @@ func (r *renderer) block(n map[string]any, top bool) {
 	case "columns":
 		r.w(`<div class="columns">`)
 		for _, c := range kids {
-			style := ""
+			class := ""
 			if w, ok := dataOf(c)["width"].(map[string]any); ok {
 				if v, ok := w["value"].(float64); ok && v > 0 && v <= 100 && (w["unit"] == "%" || w["unit"] == nil) {
-					style = fmt.Sprintf(` style="flex-basis:%g%%"`, v)
+					class = " " + r.width(v)
 				}
 				if v, ok := w["value"].(int); ok && v > 0 && v <= 100 {
-					style = fmt.Sprintf(` style="flex-basis:%d%%"`, v)
+					class = " " + r.width(float64(v))
 				}
 			}
-			r.w(`<div class="column"`, style, `>`)
+			r.w(`<div class="column`, class, `">`)
 			r.blocks(nodesOf(c["nodes"]), false)
 			r.w("</div>")
 		}
@@ -564,7 +596,7 @@ func (r *renderer) table(n, d map[string]any) {
 		if c, ok := def[col].(map[string]any); ok {
 			switch a := str(c, "textAlignment"); a {
 			case "center", "right":
-				return ` style="text-align:` + a + `"`
+				return ` class="align-` + a + `"`
 			}
 		}
 		return ""

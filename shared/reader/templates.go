@@ -1,8 +1,15 @@
 package reader
 
 // The page template and the site's style sheet. Pages work without
-// JavaScript: tabs are radio buttons, expandables and menus <details>; the
-// one script shows the code blocks' copy buttons.
+// JavaScript: tabs are radio buttons, expandables and menus <details>; one
+// script shows the code blocks' copy buttons, the other makes the search
+// box show results as you type. Both are allowed by their hashes
+// (security.go): a page has no other script, no event handler attribute
+// and no style attribute.
+
+// copyScript shows the code blocks' copy buttons. It must hold no "{{": it
+// is part of the page's template.
+const copyScript = `document.querySelectorAll("button.copy").forEach(function(b){b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},1500)})}})`
 
 const pageTemplate = `<!doctype html>
 <html lang="{{.Lang}}">
@@ -30,7 +37,7 @@ const pageTemplate = `<!doctype html>
 <meta name="twitter:card" content="summary_large_image">{{end}}
 {{- with .Favicon}}
 <link rel="icon" href="{{.}}">{{end}}
-<style>{{css .CSS}}{{css .Vars}}</style>
+<style>{{css .CSS}}{{css .Vars}}{{css .PageCSS}}</style>
 </head>
 <body>
 <a class="skip" href="#content">{{.W.SkipToContent}}</a>
@@ -81,7 +88,7 @@ const pageTemplate = `<!doctype html>
 <footer class="site-footer">
 {{- if .FooterGroups}}<div class="footer-groups">{{range .FooterGroups}}<nav aria-label="{{.Title}}"><h2>{{.Title}}</h2><ul>{{range .Links}}<li>{{template "link" .}}</li>{{end}}</ul></nav>{{end}}</div>{{end}}
 <div class="footer-end">{{if .FooterLogo}}<img class="footer-logo{{if .FooterLogoDark}} logo-light{{end}}" src="{{.FooterLogo}}" alt="">{{with .FooterLogoDark}}<img class="footer-logo logo-dark" src="{{.}}" alt="">{{end}}{{end}}<span>{{.SiteTitle}}</span>{{with .Markdown}} · <a href="{{.}}">Markdown</a>{{end}}{{with .Copyright}}<p class="copyright">{{.}}</p>{{end}}</div></footer>
-<script>document.querySelectorAll("button.copy").forEach(function(b){b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent="Copied";setTimeout(function(){b.textContent="Copy"},1500)})}})</script>
+<script>` + copyScript + `</script>
 {{- if .Search}}
 <script>` + searchScript + `</script>{{end}}
 </body>
@@ -135,7 +142,7 @@ const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f
 	`.caption{font-size:14px;color:var(--muted)}.file .card-title::before{content:"⤓ "}` +
 	`.math{margin:1em 0;text-align:center}.stepper{counter-reset:step;list-style:none;padding-left:0}.step{counter-increment:step;position:relative;padding-left:44px;margin:1em 0}` +
 	`.step::before{content:counter(step);position:absolute;left:0;top:0;width:28px;height:28px;border-radius:50%;background:var(--primary-text);color:var(--bg);text-align:center;line-height:28px;font-size:14px}` +
-	`.columns{display:flex;gap:24px}.column{flex:1 1 0;min-width:0}` +
+	`.columns{display:flex;gap:24px}.column{flex:1 1 0;min-width:0}.align-center{text-align:center}.align-right{text-align:right}` +
 	`.api-head{font-family:ui-monospace,monospace}.method{display:inline-block;padding:0 6px;border-radius:4px;font-size:13px;font-weight:700;background:var(--soft)}` +
 	`.method-get{color:var(--success)}.method-post{color:var(--info)}.method-put,.method-patch{color:var(--warning)}.method-delete{color:var(--danger)}.api-spec{font-size:13px;color:var(--muted)}` +
 	`.tasks{list-style:none;padding-left:4px}.tasks>li{display:flex;gap:8px;align-items:baseline}.tasks>li>p{margin:.2em 0}.edit-link{margin:32px 0 0;font-size:14px}.pagination{display:flex;justify-content:space-between;gap:16px;margin-top:48px}` +

@@ -53,6 +53,10 @@ type SiteResults struct {
 	Groups []SiteResultGroup
 	// NoIndex: the site is not public.
 	NoIndex bool
+	// FrameAncestors is the source list of the origins that may frame the
+	// search page: the site's own and those it names
+	// (sites.FrameAncestors).
+	FrameAncestors string
 }
 
 // SiteResultGroup is one site space's pages found.
@@ -79,7 +83,9 @@ func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResult
 	if err != nil {
 		return SiteResults{}, err
 	}
-	return s.siteResults(access.WithCaller(ctx, caller), res, req.Query, req.Limit, req.Sections)
+	out, err := s.siteResults(access.WithCaller(ctx, caller), res, req.Query, req.Limit, req.Sections)
+	out.FrameAncestors = sites.FrameAncestors(res.View.Site, res.View.OrgBase, req.AppURL)
+	return out, err
 }
 
 // openSite resolves a published site's root for a visitor (published,

@@ -340,6 +340,9 @@ type SiteChange struct {
 	// Proxy sets the proxy origin; ClearProxy removes it.
 	Proxy      *string
 	ClearProxy bool
+	// FrameAncestors, when not nil, replaces the origins that may frame
+	// the site's pages besides its own (empty: its own only).
+	FrameAncestors *[]string
 }
 
 // Update changes a site's settings and, with defaultSiteSection and
@@ -377,6 +380,13 @@ func (s *Service) update(ctx context.Context, orgID, siteID string, ch SiteChang
 		}
 		if ch.AdaptiveContent != nil {
 			site.AdaptiveContent = *ch.AdaptiveContent
+		}
+		if ch.FrameAncestors != nil {
+			origins, err := frameOrigins(*ch.FrameAncestors)
+			if err != nil {
+				return nil, err
+			}
+			site.FrameAncestors = origins
 		}
 		proxy := site.Proxy
 		if ch.ClearProxy {

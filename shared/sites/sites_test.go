@@ -1,6 +1,7 @@
 package sites_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -234,6 +235,13 @@ func TestPatchSite(t *testing.T) {
 		{"400BasenameTooLong", f.admin, map[string]any{"basename": strings.Repeat("b", 101)}, 400, "basename"},
 		{"400ProxyPattern", f.admin, map[string]any{"proxy": "not a url"}, 400, "proxy"},
 		{"400ProxyTooLong", f.admin, map[string]any{"proxy": "a.com/" + strings.Repeat("d", 510)}, 400, "proxy"},
+		{"400FrameAncestorPath", f.admin, map[string]any{"frameAncestors": []string{"https://app.example.com/embed"}}, 400, "frameAncestors"},
+		{"400FrameAncestorScheme", f.admin, map[string]any{"frameAncestors": []string{"ftp://app.example.com"}}, 400, "frameAncestors"},
+		{"400FrameAncestorBare", f.admin, map[string]any{"frameAncestors": []string{"app.example.com"}}, 400, "frameAncestors"},
+		{"400FrameAncestorWildcard", f.admin, map[string]any{"frameAncestors": []string{"https://*.example.com"}}, 400, "frameAncestors"},
+		{"400FrameAncestorInjection", f.admin, map[string]any{"frameAncestors": []string{"https://a.com; script-src *"}}, 400, "frameAncestors"},
+		{"400FrameAncestorPort", f.admin, map[string]any{"frameAncestors": []string{"https://a.com:99999"}}, 400, "frameAncestors"},
+		{"400FrameAncestorsTooMany", f.admin, map[string]any{"frameAncestors": manyOrigins(21)}, 400, "frameAncestors"},
 		{"400BadAgentsContext", f.admin, map[string]any{"agentsContext": "maybe"}, 400, "agentsContext"},
 		{"400UnknownDefaultSiteSpace", f.admin, map[string]any{"defaultSiteSpace": "nope"}, 400, "defaultSiteSpace"},
 		{"400UnknownDefaultSiteSection", f.admin, map[string]any{"defaultSiteSection": "nope"}, 400, "defaultSiteSection"},
@@ -259,6 +267,43 @@ func TestPatchSite(t *testing.T) {
 	// Another organization may use the same basename.
 	_, theirs := f.siteIn(t, f.outsider, f.other.ID)
 	f.as(t, f.outsider).Expect(http.StatusOK, "PATCH", "/v1/orgs/"+f.other.ID+"/sites/"+theirs, map[string]any{"basename": "docs"})
+}
+
+func manyOrigins(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("https://a%d.example.com", i)
+	}
+	return out
+}
+
+// The origins that may frame a site's pages (Galley's own setting): kept
+// lower-case and once each, shown on the site, replaced by each PATCH,
+// removed by null or [].
+func TestPatchSiteFrameAncestors(t *testing.T) {
+	f := setup(t)
+	path, _ := f.site(t, map[string]any{"title": "Docs"})
+	admin := f.as(t, f.admin)
+	if s := admin.Expect(http.StatusOK, "GET", path, nil).Map(t); fmt.Sprint(s["frameAncestors"]) != "[]" {
+		t.Errorf("a new site's frameAncestors = %v, want []", s["frameAncestors"])
+	}
+	s := admin.Expect(http.StatusOK, "PATCH", path, map[string]any{"frameAncestors": []string{"https://App.Example.com", "http://localhost:3000", "https://app.example.com"}}).Map(t)
+	if got := fmt.Sprint(s["frameAncestors"]); got != "[https://app.example.com http://localhost:3000]" {
+		t.Errorf("frameAncestors = %s", got)
+	}
+	s = admin.Expect(http.StatusOK, "PATCH", path, map[string]any{"title": "Docs 2"}).Map(t)
+	if got := fmt.Sprint(s["frameAncestors"]); got != "[https://app.example.com http://localhost:3000]" {
+		t.Errorf("after a PATCH without it, frameAncestors = %s", got)
+	}
+	s = admin.Expect(http.StatusOK, "PATCH", path, `{"frameAncestors":null}`).Map(t)
+	if got := fmt.Sprint(s["frameAncestors"]); got != "[]" {
+		t.Errorf("after null, frameAncestors = %s", got)
+	}
+	admin.Expect(http.StatusOK, "PATCH", path, map[string]any{"frameAncestors": manyOrigins(20)})
+	s = admin.Expect(http.StatusOK, "PATCH", path, map[string]any{"frameAncestors": []string{}}).Map(t)
+	if got := fmt.Sprint(s["frameAncestors"]); got != "[]" {
+		t.Errorf("after [], frameAncestors = %s", got)
+	}
 }
 
 // siteIn creates a site in another organization.

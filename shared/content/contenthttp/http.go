@@ -109,7 +109,9 @@ type downloadOut struct {
 	// never run as a page of it.
 	ContentSecurityPolicy string `header:"Content-Security-Policy"`
 	NoSniff               string `header:"X-Content-Type-Options"`
-	Body                  []byte
+	// The link's token is in its query: other origins learn the origin only.
+	Referrer string `header:"Referrer-Policy"`
+	Body     []byte
 }
 
 // disposition shows images inline and has every other file downloaded.
@@ -218,7 +220,8 @@ func Register(api *httpapi.API, s *content.Service) {
 			}
 			return &downloadOut{ContentType: dl.ContentType, Body: data, CacheControl: "private, max-age=3600",
 				ContentDisposition:    disposition(dl.ContentType, dl.Name),
-				ContentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox", NoSniff: "nosniff"}, nil
+				ContentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox", NoSniff: "nosniff",
+				Referrer: "strict-origin-when-cross-origin"}, nil
 		})
 	registerLinks(api, s)
 	registerRevisions(api, s)

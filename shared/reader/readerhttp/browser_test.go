@@ -23,12 +23,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	cdppage "github.com/chromedp/cdproto/page"
+	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -86,13 +90,90 @@ func startBrowser(t *testing.T) *browser {
 	return &browser{ctx: bctx, axe: string(axe)}
 }
 
-// tab opens a tab of the browser for t, closed when t ends.
+// tab opens a tab of the browser for t, closed when t ends. Every
+// Content-Security-Policy violation its pages report fails t.
 func (b *browser) tab(t *testing.T) context.Context {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(b.ctx)
+	ctx, _ := b.tabCSP(t)
+	return ctx
+}
+
+// cspBinding is the function through which pages report the violations
+// of their Content-Security-Policy to the test.
+const cspBinding = "galleyCSPViolation"
+
+// cspReporter reports every securitypolicyviolation event of a document:
+// installed in each document before its own scripts run (a script
+// evaluated on a new document by DevTools is not subject to the page's
+// policy).
+const cspReporter = `document.addEventListener("securitypolicyviolation", function (e) {
+	window.` + cspBinding + `(e.effectiveDirective + " blocked " + (e.blockedURI || "?") + (e.sample ? " (" + e.sample + ")" : "") + " in " + e.documentURI);
+});`
+
+// cspLog is the Content-Security-Policy violations a tab reported: the
+// securitypolicyviolation events of its documents and the browser's own
+// messages about them ("Refused to ... because it violates the following
+// Content Security Policy directive"), in the order they came.
+type cspLog struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+// listen takes a tab's events (chromedp.WithListener: in order, on the
+// goroutine reading them).
+func (l *cspLog) listen(ev any) {
+	var msg string
+	switch e := ev.(type) {
+	case *cdpruntime.EventBindingCalled:
+		if e.Name == cspBinding {
+			msg = "event: " + e.Payload
+		}
+	case *cdplog.EventEntryAdded:
+		if strings.Contains(e.Entry.Text, "Content Security Policy") {
+			msg = "browser: " + e.Entry.Text
+		}
+	}
+	if msg != "" {
+		l.mu.Lock()
+		l.seen = append(l.seen, msg)
+		l.mu.Unlock()
+	}
+}
+
+// take returns the violations reported so far, once the tab's pending
+// events have come, and forgets them.
+func (l *cspLog) take(ctx context.Context) []string {
+	// A task queued after the violations' events: its answer comes after
+	// their reports, which the listener has then taken. (Bounded: a tab
+	// whose scripts are disabled may run no timer; its violations are the
+	// browser's messages, sent before the answer anyway.)
+	flush, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	_, _ = chromedp.Run(flush, chromedp.Evaluate[bool](`new Promise(function (ok) { setTimeout(function () { ok(true) }, 0) })`, chromedp.EvalAwaitPromise))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := l.seen
+	l.seen = nil
+	return out
+}
+
+// tabCSP is tab, with the log of the violations its pages report: what a
+// subtest takes from it is not counted against it.
+func (b *browser) tabCSP(t *testing.T) (context.Context, *cspLog) {
+	t.Helper()
+	l := &cspLog{}
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithListener(l.listen))
 	ctx, cancelTimeout := context.WithTimeout(ctx, tabTimeout)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
-	return ctx
+	run(t, ctx, "report CSP violations", command(cdpruntime.AddBinding, cdpruntime.AddBindingParams{Name: cspBinding}),
+		command(cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{Source: cspReporter}))
+	// Before the tab closes (cleanups run last first).
+	t.Cleanup(func() {
+		if v := l.take(ctx); len(v) > 0 {
+			t.Errorf("%d Content-Security-Policy violations:\n  %s", len(v), strings.Join(v, "\n  "))
+		}
+	})
+	return ctx, l
 }
 
 // run runs steps in ctx, failing t on an error.
@@ -594,6 +675,82 @@ func TestBrowser(t *testing.T) {
 		waitFor(t, noJS, `location.pathname.endsWith("/~search") && location.search === "?q=child" && document.readyState === "complete"`, "the results page")
 		if n := eval[int](t, noJS, `Array.prototype.filter.call(document.querySelectorAll("main a"), a => a.textContent === "Child page").length`); n != 1 {
 			t.Errorf("the results page links Child page %d times, want once", n)
+		}
+	})
+
+	t.Run("content security policy", func(t *testing.T) {
+		// Every subtest's tab fails on a violation (tabCSP): the pages'
+		// own scripts and styles all run under the policy. Here: the
+		// page's own rules apply, and what the policy does not allow is
+		// refused, and reported (the check above can fail).
+		ctx, csp := b.tabCSP(t)
+		b.open(t, ctx, blocks)
+		if w := eval[string](t, ctx, `getComputedStyle(document.querySelector(".columns > .column.w-50")).flexBasis`); w != "50%" {
+			t.Errorf("the 50%% column's flex-basis is %q", w)
+		}
+		if a := eval[string](t, ctx, `getComputedStyle(document.querySelector("th.align-center")).textAlign`); a != "center" {
+			t.Errorf("the centred column's heading is aligned %q", a)
+		}
+		if v := csp.take(ctx); len(v) > 0 {
+			t.Fatalf("the every-block page reports violations:\n  %s", strings.Join(v, "\n  "))
+		}
+		bg := eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`)
+		eval[bool](t, ctx, `(function () {
+			var s = document.createElement("script"); s.textContent = "window.injected = true"; document.body.appendChild(s);
+			var st = document.createElement("style"); st.textContent = "body { background: rgb(255, 0, 0) !important }"; document.head.appendChild(st);
+			var d = document.createElement("div"); d.setAttribute("style", "display: none"); d.id = "styled"; document.body.appendChild(d);
+			var i = document.createElement("iframe"); i.src = "https://example.com/"; document.body.appendChild(i);
+			return true })()`)
+		if eval[bool](t, ctx, `window.injected === true`) {
+			t.Error("an injected inline script ran")
+		}
+		if got := eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`); got != bg {
+			t.Errorf("an injected style element applied: background %s, was %s", got, bg)
+		}
+		if got := eval[string](t, ctx, `getComputedStyle(document.getElementById("styled")).display`); got == "none" {
+			t.Error("a style attribute applied")
+		}
+		v := strings.Join(csp.take(ctx), "\n")
+		for _, d := range []string{"script-src-elem", "style-src-elem", "style-src-attr", "frame-src"} {
+			if !strings.Contains(v, "event: "+d+" blocked") {
+				t.Errorf("no %s violation reported; reported:\n%s", d, v)
+			}
+		}
+	})
+
+	t.Run("framing", func(t *testing.T) {
+		// A page of another origin frames the every-block page: refused
+		// by default (the site's own origins only), shown once the site
+		// names that origin (frameAncestors). Each framing asks its own
+		// URL of the page (a query it ignores): the browser keeps a page
+		// a minute (max-age=60), with the policy it came with.
+		framer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><title>framer</title><iframe src="%s%s?%s"></iframe>`+
+				`<script>document.querySelector("iframe").onload = function () { document.title = "loaded" }</script>`, b.srv.URL, blocks, r.URL.RawQuery)
+		}))
+		t.Cleanup(framer.Close)
+		frame := func(t *testing.T, query string) (string, []string) {
+			ctx, csp := b.tabCSP(t)
+			run(t, ctx, "open the framing page", chromedp.Navigate(framer.URL+"/?"+query))
+			waitFor(t, ctx, `document.title === "loaded"`, "the frame's load")
+			tree, err := chromedp.Call(ctx, cdppage.GetFrameTree, cdp.Empty{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tree.FrameTree.ChildFrames) != 1 {
+				t.Fatalf("%d frames", len(tree.FrameTree.ChildFrames))
+			}
+			return tree.FrameTree.ChildFrames[0].Frame.URL, csp.take(ctx)
+		}
+		url, v := frame(t, "first")
+		if url == b.srv.URL+blocks+"?first" || !strings.Contains(strings.Join(v, "\n"), "frame-ancestors") {
+			t.Errorf("framed by another origin by default: the frame is at %s; violations: %v", url, v)
+		}
+		f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"frameAncestors": []string{framer.URL}})
+		t.Cleanup(func() { f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, `{"frameAncestors":null}`) })
+		if url, v := frame(t, "second"); url != b.srv.URL+blocks+"?second" || len(v) > 0 {
+			t.Errorf("framed by an origin the site names: the frame is at %s; violations: %v", url, v)
 		}
 	})
 

@@ -89,6 +89,8 @@ type pageOut struct {
 	CacheControl string      `header:"Cache-Control"`
 	Robots       string      `header:"X-Robots-Tag"`
 	NoSniff      string      `header:"X-Content-Type-Options"`
+	CSP          string      `header:"Content-Security-Policy"`
+	Referrer     string      `header:"Referrer-Policy"`
 	Location     string      `header:"Location"`
 	SetCookie    http.Cookie `header:"Set-Cookie"`
 	Body         []byte
@@ -99,7 +101,7 @@ func Register(api *httpapi.API, s *reader.Service) {
 	const tag = "Reader"
 	serve := func(ctx context.Context, in *pageIn) (*pageOut, error) {
 		app := httpapi.AppURL(ctx)
-		a, err := s.Serve(ctx, reader.Request{AppURL: app, Origin: in.origin, Path: in.path, ShareKey: in.ShareKey, KeptShareKey: in.KeptShareKey, IfNoneMatch: in.IfNoneMatch,
+		a, err := s.Serve(ctx, reader.Request{AppURL: app, APIURL: httpapi.APIURL(ctx), Origin: in.origin, Path: in.path, ShareKey: in.ShareKey, KeptShareKey: in.KeptShareKey, IfNoneMatch: in.IfNoneMatch,
 			VisitorToken: in.JWTToken, KeptVisitorToken: in.VisitorToken, Unsigned: in.unsigned})
 		out := answer(ctx, a, err)
 		if a.KeepVisitorToken != "" {
@@ -159,7 +161,8 @@ func validHost(h string) bool {
 // decides the status (httpapi.Status, the one table), its body is the
 // reader's HTML error page.
 func answer(ctx context.Context, a reader.Answer, err error) *pageOut {
-	out := &pageOut{Status: http.StatusOK, ContentType: a.ContentType, ETag: a.ETag, Body: a.Body, NoSniff: "nosniff"}
+	out := &pageOut{Status: http.StatusOK, ContentType: a.ContentType, ETag: a.ETag, Body: a.Body, NoSniff: "nosniff",
+		CSP: a.CSP, Referrer: reader.ReferrerPolicy}
 	if err != nil {
 		out.Status = httpapi.Status(apperr.KindOf(err))
 		if out.Status == http.StatusInternalServerError {

@@ -107,7 +107,19 @@ type mcpOut struct {
 	Robots       string `header:"X-Robots-Tag"`
 	Allow        string `header:"Allow"`
 	Auth         string `header:"WWW-Authenticate"`
+	NoSniff      string `header:"X-Content-Type-Options"`
+	CSP          string `header:"Content-Security-Policy"`
+	Referrer     string `header:"Referrer-Policy"`
 	Body         []byte
+}
+
+// secured sets the headers every answer of the endpoint carries, as the
+// reader's answers that are not pages (docs/reader.md, "Security headers").
+func (out *mcpOut) secured() *mcpOut {
+	if out != nil {
+		out.NoSniff, out.CSP, out.Referrer = "nosniff", dataPolicy, referrerPolicy
+	}
+	return out
 }
 
 // rpcRequest is a JSON-RPC message as received: a request (with an id),
@@ -467,12 +479,16 @@ type mcpNotAllowedIn struct {
 // stream) and DELETE (ending a session) are not offered: 405.
 func registerMCP(api *httpapi.API, s *search.Service) {
 	tools := mcpTools()
-	post := func(ctx context.Context, in *mcpIn) (*mcpOut, error) { return serveMCP(ctx, s, tools, in) }
+	post := func(ctx context.Context, in *mcpIn) (*mcpOut, error) {
+		out, err := serveMCP(ctx, s, tools, in)
+		return out.secured(), err
+	}
 	notAllowed := func(ctx context.Context, in *mcpNotAllowedIn) (*mcpOut, error) {
 		body, _ := json.Marshal(map[string]any{"error": map[string]any{"code": http.StatusMethodNotAllowed,
 			"message": "this MCP endpoint takes POST only: no server-sent events stream, no sessions"}})
-		return &mcpOut{Status: http.StatusMethodNotAllowed, ContentType: "application/json", Allow: http.MethodPost,
-			CacheControl: "no-store", Body: body}, nil
+		out := &mcpOut{Status: http.StatusMethodNotAllowed, ContentType: "application/json", Allow: http.MethodPost,
+			CacheControl: "no-store", Body: body}
+		return out.secured(), nil
 	}
 	for _, p := range []struct{ id, path string }{
 		{"SiteMCPById", "/sites/{orgId}/~gitbook/mcp"},

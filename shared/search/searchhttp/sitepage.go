@@ -3,6 +3,8 @@ package searchhttp
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"html/template"
 	"net/http"
@@ -85,7 +87,39 @@ type sitePageOut struct {
 	CacheControl string `header:"Cache-Control"`
 	Vary         string `header:"Vary"`
 	Robots       string `header:"X-Robots-Tag"`
+	NoSniff      string `header:"X-Content-Type-Options"`
+	CSP          string `header:"Content-Security-Policy"`
+	Referrer     string `header:"Referrer-Policy"`
 	Body         []byte
+}
+
+// The security headers of the search page and the results as you type,
+// as the reader's (shared/reader/security.go; that package is not linked
+// here: the search function links no chroma). docs/reader.md, "Security
+// headers".
+const (
+	referrerPolicy = "strict-origin-when-cross-origin"
+	dataPolicy     = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+)
+
+// sitePagePolicy is the search page's Content-Security-Policy: its one
+// style element (by its hash: the page has no script), its form, framed
+// by the site's own origins and those it names (frameAncestors).
+func sitePagePolicy(styleHash, frameAncestors string) string {
+	return "default-src 'none'; style-src " + styleHash + "; form-action 'self'; base-uri 'none'; frame-ancestors " + frameAncestors
+}
+
+// sitePageStyle is the text of the search page's style element.
+func sitePageStyle() string {
+	_, rest, _ := strings.Cut(sitePageHTML, "<style>")
+	style, _, _ := strings.Cut(rest, "</style>")
+	return style
+}
+
+// hashSource is the CSP source allowing an inline element whose text is s.
+func hashSource(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
 // sitePageHTML is the search page: a form (it works without JavaScript)
@@ -140,6 +174,7 @@ type sitePageData struct {
 // the API's document: it answers HTML to visitors).
 func registerSitePage(api *httpapi.API, s *search.Service) {
 	page := template.Must(template.New("search").Parse(sitePageHTML))
+	styleHash := hashSource(sitePageStyle())
 	handle := func(ctx context.Context, in *sitePageIn) (*sitePageOut, error) {
 		path := "/sites/" + in.OrgID
 		if in.Basename != "" {
@@ -152,7 +187,8 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 			req.Limit, req.Sections = search.MaxSuggestResults, search.MaxSuggestSections
 		}
 		res, err := s.SitePage(ctx, req)
-		out := &sitePageOut{Status: http.StatusOK, ContentType: "text/html; charset=utf-8", CacheControl: "private, no-store", Vary: "Accept"}
+		out := &sitePageOut{Status: http.StatusOK, ContentType: "text/html; charset=utf-8", CacheControl: "private, no-store", Vary: "Accept",
+			NoSniff: "nosniff", CSP: dataPolicy, Referrer: referrerPolicy}
 		if err != nil {
 			out.Status, out.Robots = httpapi.Status(apperr.KindOf(err)), "noindex"
 			if out.Status == http.StatusInternalServerError {
@@ -186,6 +222,7 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 		if err := page.Execute(&b, sitePageData{SiteResults: res, ShareKey: in.ShareKey}); err != nil {
 			return nil, err
 		}
+		out.CSP = sitePagePolicy(styleHash, res.FrameAncestors)
 		out.Body = b.Bytes()
 		return out, nil
 	}

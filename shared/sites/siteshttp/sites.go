@@ -56,6 +56,7 @@ type SitePatchBody struct {
 	DefaultSiteSpace   *string              `json:"defaultSiteSpace,omitempty" maxLength:"64" doc:"Site space made the default of the root, or of the default section"`
 	DefaultSiteSection *string              `json:"defaultSiteSection,omitempty" maxLength:"64"`
 	Proxy              *string              `json:"proxy,omitempty" maxLength:"512" pattern:"^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$" nullable:"true" doc:"null removes the proxy"`
+	FrameAncestors     *[]string            `json:"frameAncestors,omitempty" maxItems:"20" nullable:"true" doc:"Galley's extension: origins (scheme://host[:port]) that may show the site's pages in a frame, besides the site's own; null or [] leaves the site's own only"`
 	Nulls              httpapi.Nulls        `json:"-"`
 }
 
@@ -154,7 +155,10 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 				return nil, err
 			}
 			ch := sites.SiteChange{Title: b.Title, Visibility: b.Visibility, Basename: b.Basename, AgentsContext: b.AgentsContext,
-				DefaultSiteSpace: b.DefaultSiteSpace, DefaultSiteSection: b.DefaultSiteSection, Proxy: b.Proxy, ClearProxy: b.Nulls.Has("proxy")}
+				DefaultSiteSpace: b.DefaultSiteSpace, DefaultSiteSection: b.DefaultSiteSection, Proxy: b.Proxy, ClearProxy: b.Nulls.Has("proxy"), FrameAncestors: b.FrameAncestors}
+			if b.Nulls.Has("frameAncestors") {
+				ch.FrameAncestors = &[]string{}
+			}
 			if b.AdaptiveContent != nil {
 				ch.AdaptiveContent = &b.AdaptiveContent.Enabled
 			}

@@ -38,6 +38,7 @@ type Site struct {
 	AgentsContext   string              `json:"agentsContext" enum:"excluded,included"`
 	Features        []SiteFeature       `json:"features" nullable:"false"`
 	URLs            SiteURLs            `json:"urls"`
+	FrameAncestors  []string            `json:"frameAncestors" nullable:"false" doc:"Galley's extension: origins that may show the site's pages in a frame, besides the site's own (docs/reader.md)"`
 }
 
 // SitePermissions are what the caller may do with a site.
@@ -287,7 +288,7 @@ func (w *viewer) site() Site {
 	out := Site{Object: "site", ID: s.ID, Type: s.Type, AppliedType: s.Type, DefaultLevel: "inherit", Permissions: sitePermissions(w.v.Role), Title: s.Title, Hostname: s.Hostname, Basename: s.Basename,
 		Visibility: s.Visibility, Published: s.Published, SiteSpaces: len(s.SiteSpaces), CreatedAt: s.CreatedAt,
 		AdaptiveContent: SiteAdaptiveContent{Enabled: s.AdaptiveContent}, AgentsContext: s.AgentsContext,
-		Features: []SiteFeature{},
+		Features: []SiteFeature{}, FrameAncestors: append([]string{}, s.FrameAncestors...),
 		URLs: SiteURLs{Location: httpapi.APIURL(w.ctx) + "/v1/orgs/" + s.OrgID + "/sites/" + s.ID,
 			App: httpapi.AppURL(w.ctx) + "/o/" + s.OrgID + "/sites/" + s.ID, Published: w.url(w.base), Preview: w.base}}
 	if s.Proxy != "" {
