@@ -44,7 +44,8 @@ type Config struct {
 	// record per request (see metrics.go); Family names the dimension.
 	Metrics *slog.Logger
 	Family  string
-	// RateLimit limits each caller (ratelimit.go); the zero value none.
+	// RateLimit limits callers by class (ratelimit.go); the zero value
+	// none.
 	RateLimit RateLimit
 	// Lazy defers each operation's registration (huma reflects its input
 	// and output types into schemas, validators and the document) to the
@@ -70,6 +71,10 @@ type API struct {
 	cfg    Config
 	routes []Route
 	limit  *limiter // nil: no rate limit
+	// classes is each operation's class for the limiter, by its mux
+	// pattern ("GET /v1/spaces/{spaceId}"); written by Register only,
+	// before the API serves.
+	classes map[string]opClass
 	// middlewares run around every operation, in order (Use).
 	middlewares []func(huma.Context, func(huma.Context))
 	// unique lists, by operation id, the body's uniqueItems arrays
@@ -86,7 +91,8 @@ func New(cfg Config) *API {
 		cfg.Logger = slog.Default()
 	}
 	mux := http.NewServeMux()
-	a := &API{Huma: humago.New(mux, humaConfig(cfg.Version)), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit), unique: map[string][]string{}}
+	a := &API{Huma: humago.New(mux, humaConfig(cfg.Version)), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit),
+		classes: map[string]opClass{}, unique: map[string][]string{}}
 	a.Use(a.authenticate, a.strictJSON)
 	return a
 }
@@ -133,6 +139,11 @@ type Op struct {
 	// Hidden operations are left out of the API's OpenAPI document (the
 	// reader's pages: HTML for visitors, not the API).
 	Hidden bool
+	// Expensive operations (imports, Git, PDF rendering, OpenAPI fetches:
+	// seconds of a worker or a browser each) count against a rate limit of
+	// their own per caller, authenticated callers too (docs/http.md,
+	// "Rate limits").
+	Expensive bool
 }
 
 // Register adds an operation whose handler returns service errors; they are
@@ -157,6 +168,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		hop.Metadata = map[string]any{publicMeta: true}
 	}
 	a.routes = append(a.routes, Route{Method: op.Method, Path: op.Path})
+	a.classes[strings.ToUpper(op.Method)+" "+op.Path] = opClass{public: op.Public, expensive: op.Expensive}
 	handler := func(ctx context.Context, in *I) (*O, error) {
 		out, err := h(ctx, in)
 		if err != nil {
@@ -223,12 +235,18 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		next(ctx)
 		return
 	}
-	scheme, token, _ := strings.Cut(ctx.Header("Authorization"), " ")
-	if !strings.EqualFold(scheme, "bearer") || strings.TrimSpace(token) == "" {
+	token := bearerToken(ctx.Header("Authorization"))
+	if token == "" {
 		_ = huma.WriteErr(a.Huma, ctx, http.StatusUnauthorized, "missing bearer token in the Authorization header")
 		return
 	}
-	caller, err := a.cfg.Auth.Authenticate(ctx.Context(), strings.TrimSpace(token))
+	caller, err := a.cfg.Auth.Authenticate(ctx.Context(), token)
+	info := requestInfoFrom(ctx.Context())
+	if a.limit != nil && info != nil && (err == nil || apperr.KindOf(err) == apperr.Unauthorized) {
+		// The limiter counts this token as authenticated from now on,
+		// or, refused, as anonymous again.
+		a.limit.noteAuthentication(&info.limit, err == nil)
+	}
 	if err != nil {
 		status := Status(apperr.KindOf(err))
 		msg := err.Error()
@@ -243,7 +261,7 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(a.Huma, ctx, http.StatusUnauthorized, "a site token only reads its site's published content")
 		return
 	}
-	if info := requestInfoFrom(ctx.Context()); info != nil {
+	if info != nil {
 		info.userID = caller.UserID
 	}
 	next(huma.WithContext(ctx, access.WithCaller(ctx.Context(), caller)))
