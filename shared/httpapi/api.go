@@ -168,7 +168,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		hop.Metadata = map[string]any{publicMeta: true}
 	}
 	a.routes = append(a.routes, Route{Method: op.Method, Path: op.Path})
-	a.classes[strings.ToUpper(op.Method)+" "+op.Path] = opClass{public: op.Public, expensive: op.Expensive}
+	a.classes[strings.ToUpper(op.Method)+" "+op.Path] = opClass{expensive: op.Expensive}
 	handler := func(ctx context.Context, in *I) (*O, error) {
 		out, err := h(ctx, in)
 		if err != nil {
@@ -229,9 +229,17 @@ func (a *API) noteUnique(h huma.API, op Op) {
 	}
 }
 
-// authenticate identifies the caller of every non-public operation.
+// authenticate identifies the caller of every non-public operation. A
+// public one needs no caller; a token it is sent is checked only for the
+// rate limiter, when it has not verified it lately (ratelimit.go).
 func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 	if op := ctx.Operation(); op != nil && op.Metadata[publicMeta] == true {
+		if info := requestInfoFrom(ctx.Context()); a.limit != nil && info != nil && info.limit.needsCheck() {
+			_, err := a.cfg.Auth.Authenticate(ctx.Context(), bearerToken(ctx.Header("Authorization")))
+			if err == nil || apperr.KindOf(err) == apperr.Unauthorized {
+				a.limit.noteAuthentication(&info.limit, err == nil)
+			}
+		}
 		next(ctx)
 		return
 	}

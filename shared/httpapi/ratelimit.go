@@ -19,12 +19,11 @@ import (
 // effective limit is per instance; API Gateway's stage throttling
 // (template.yaml) is the global guard. The zero value limits nothing.
 //
-// A caller is authenticated when its bearer token has been verified by an
-// operation that authenticates (this process remembers which tokens it
+// A caller is authenticated when its bearer token has been verified in
+// this process within verifiedFor (the process remembers which tokens it
 // verified, and forgets one as soon as it fails); anything else, a
-// request without a token, with a token not verified yet or never valid,
-// and every public operation (which reads no token), is anonymous and
-// counts against its client address.
+// request without a token, or with a token not verified yet or never
+// valid, is anonymous and counts against its client address.
 type RateLimit struct {
 	// Authenticated limits each verified bearer token. Zero (Galley's
 	// default) lets authenticated callers through unthrottled.
@@ -65,23 +64,37 @@ type limiter struct {
 }
 
 // opClass is what the limiter knows of an operation, declared with its
-// route (Op.Public, Op.Expensive).
+// route (Op.Expensive).
 type opClass struct {
-	public, expensive bool
+	expensive bool
 }
 
 // limitState is a request's rate-limit state, kept in its requestInfo: the
-// key of the bearer token it carries to an operation that authenticates,
-// which the authenticate middleware reports as verified or not, and the
-// address's anonymous bucket it spent from meanwhile (given back if it
-// is).
+// key of the bearer token it carries, whether the limiter counted it as
+// verified (and whether that verification is due for renewal), which the
+// authenticate middleware settles, and the address's anonymous bucket it
+// spent from meanwhile (given back if the token proves valid).
 type limitState struct {
 	token    uint64
 	hasToken bool
 	verified bool
+	stale    bool
 	addr     uint64
 	spent    *buckets
 }
+
+// verifiedFor is how long a verification counts. Operations that
+// authenticate check the token on every request anyway (and renew it);
+// public ones check a token only when its verification is missing or
+// half as old as this, so a revoked token stops counting as authenticated
+// there within this time.
+const verifiedFor = 5 * time.Minute
+
+// needsCheck reports whether the authenticate middleware should check
+// the token of a request to a public operation (which needs none) for
+// the limiter: the request carries one not verified, or verified long
+// enough ago to be renewed.
+func (st *limitState) needsCheck() bool { return st.hasToken && (!st.verified || st.stale) }
 
 const defaultMaxKeys = 1 << 16
 
@@ -99,7 +112,7 @@ func newLimiter(cfg RateLimit) *limiter {
 		authenticated: newBuckets(cfg, cfg.Authenticated, "authenticated requests", "token"),
 		anonymous:     newBuckets(cfg, cfg.Anonymous, "anonymous requests", "address"),
 		expensive:     newBuckets(cfg, cfg.Expensive, "expensive operations", "caller"),
-		verified:      tokenSet{m: map[uint64]struct{}{}, max: cfg.MaxKeys}}
+		verified:      tokenSet{m: map[uint64]time.Time{}, max: cfg.MaxKeys}}
 }
 
 // bearerToken is the token of an Authorization header, or "" when it is
@@ -151,11 +164,11 @@ func (l *limiter) clientAddr(r *http.Request) string {
 // limit, answers 429 with Retry-After and returns false.
 func (l *limiter) allow(w http.ResponseWriter, r *http.Request, c opClass, st *limitState) bool {
 	class, key, authenticated := l.anonymous, uint64(0), false
-	if !c.public {
-		if tok := bearerToken(r.Header.Get("Authorization")); tok != "" {
-			st.token, st.hasToken = l.hash('t', tok), true
-			if l.verified.has(st.token) {
-				st.verified, authenticated = true, true
+	if tok := bearerToken(r.Header.Get("Authorization")); tok != "" {
+		st.token, st.hasToken = l.hash('t', tok), true
+		if at, ok := l.verified.get(st.token); ok {
+			if age := l.cfg.Now().Sub(at); age < verifiedFor {
+				st.verified, st.stale, authenticated = true, age > verifiedFor/2, true
 				class, key = l.authenticated, st.token
 			}
 		}
@@ -196,16 +209,17 @@ func (l *limiter) allow(w http.ResponseWriter, r *http.Request, c opClass, st *l
 
 // noteAuthentication records the outcome of authenticating the token of
 // a request allow saw: a valid token is remembered (its next requests are
-// the authenticated class's), a refused one forgotten.
+// the authenticated class's) or its verification renewed, a refused one
+// forgotten.
 func (l *limiter) noteAuthentication(st *limitState, valid bool) {
 	switch {
 	case !st.hasToken:
-	case valid && !st.verified:
-		l.verified.add(st.token)
-		if st.spent != nil {
+	case valid && (!st.verified || st.stale):
+		l.verified.add(st.token, l.cfg.Now())
+		if !st.verified && st.spent != nil {
 			st.spent.give(st.addr)
 		}
-	case !valid && st.verified:
+	case !valid:
 		l.verified.remove(st.token)
 	}
 }
@@ -315,11 +329,15 @@ func (bs *buckets) makeRoom(now time.Time) {
 // headers sets GitBook's X-RateLimit-* headers of d's bucket.
 func (d decision) headers(w http.ResponseWriter) {
 	// Canonical keys (X-Ratelimit-*) set directly: Header.Set would
-	// canonicalize GitBook's spelling again on every request.
+	// canonicalize GitBook's spelling again on every request. The three
+	// values share one allocation.
+	v := [...]string{d.b.limitValue, strconv.Itoa(d.remaining),
+		strconv.FormatInt(int64(math.Ceil(float64(d.reset.UnixNano())/1e9)), 10)}
+	vals := v[:]
 	h := w.Header()
-	h["X-Ratelimit-Limit"] = []string{d.b.limitValue}
-	h["X-Ratelimit-Remaining"] = []string{strconv.Itoa(d.remaining)}
-	h["X-Ratelimit-Reset"] = []string{strconv.FormatInt(int64(math.Ceil(float64(d.reset.UnixNano())/1e9)), 10)}
+	h["X-Ratelimit-Limit"] = vals[0:1:1]
+	h["X-Ratelimit-Remaining"] = vals[1:2:2]
+	h["X-Ratelimit-Reset"] = vals[2:3:3]
 }
 
 // refuse answers 429 for d's bucket, with its headers and Retry-After.
@@ -335,32 +353,34 @@ func (d decision) refuse(w http.ResponseWriter) bool {
 	return false
 }
 
-// tokenSet is the keys of the tokens verified in this process, bounded:
-// when full, an arbitrary one goes (its next request is anonymous again
-// until verified anew). Only valid tokens enter it, so callers cannot
-// fill it with made-up ones.
+// tokenSet is the keys of the tokens verified in this process, with when,
+// bounded: when full, an arbitrary one goes (its next request is
+// anonymous again until verified anew). Only valid tokens enter it, so
+// callers cannot fill it with made-up ones.
 type tokenSet struct {
 	mu  sync.RWMutex
-	m   map[uint64]struct{}
+	m   map[uint64]time.Time
 	max int
 }
 
-func (s *tokenSet) has(k uint64) bool {
+func (s *tokenSet) get(k uint64) (time.Time, bool) {
 	s.mu.RLock()
-	_, ok := s.m[k]
+	at, ok := s.m[k]
 	s.mu.RUnlock()
-	return ok
+	return at, ok
 }
 
-func (s *tokenSet) add(k uint64) {
+func (s *tokenSet) add(k uint64, at time.Time) {
 	s.mu.Lock()
-	for old := range s.m {
-		if len(s.m) < s.max {
-			break
+	if _, renew := s.m[k]; !renew {
+		for old := range s.m {
+			if len(s.m) < s.max {
+				break
+			}
+			delete(s.m, old)
 		}
-		delete(s.m, old)
 	}
-	s.m[k] = struct{}{}
+	s.m[k] = at
 	s.mu.Unlock()
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -180,10 +181,67 @@ func TestRateLimitAuthenticatedUnthrottled(t *testing.T) {
 	if w := get(h, "/v1/me", "good-alice", "10.0.0.1:1"); w.Code != 200 {
 		t.Errorf("verified token from a throttled address: %d", w.Code)
 	}
-	// A public operation reads no token: it is the address's, whatever the
-	// header says.
-	throttled(t, "public operation with a verified token", get(h, "/v1/ping", "good-alice", "10.0.0.1:1"), "3")
+	// So does it on public operations; a made-up token there is the
+	// address's.
+	if w := get(h, "/v1/ping", "good-alice", "10.0.0.1:1"); w.Code != 200 || !unlimited(w) {
+		t.Errorf("public operation with a verified token: %d %v", w.Code, w.Header())
+	}
+	throttled(t, "public operation with a made-up token", get(h, "/v1/ping", "made-up", "10.0.0.1:1"), "3")
 }
+
+// Public operations need no token, but one sent to them is checked for
+// the limiter when it has not been verified lately: a valid one is then
+// unthrottled as on any operation, a made-up one stays its address's (and
+// is checked only while the address may make requests); a revoked one
+// stops counting within verifiedFor (5 minutes), being checked again once
+// its verification is half as old.
+func TestRateLimitPublicOperationsCheckTokens(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	h, auth := limitedAPI(httpapi.RateLimit{Anonymous: httpapi.Limit{PerMinute: 60, Burst: 3}, Now: func() time.Time { return now }})
+	if w := get(h, "/v1/ping", "good-renderer", "10.0.0.1:1"); w.Code != 200 || auth.calls != 1 {
+		t.Fatalf("a token's first request to a public operation: %d, %d authentications", w.Code, auth.calls)
+	}
+	for i := 0; i < 100; i++ {
+		if w := get(h, "/v1/ping", "good-renderer", "10.0.0.1:1"); w.Code != 200 || !unlimited(w) {
+			t.Fatalf("verified token on a public operation, request %d: %d %v", i, w.Code, w.Header())
+		}
+	}
+	if auth.calls != 1 {
+		t.Errorf("%d authentications, want 1 (a fresh verification is not checked again)", auth.calls)
+	}
+	auth.revoke("good-renderer")
+	now = now.Add(2 * time.Minute) // not yet half of verifiedFor
+	if w := get(h, "/v1/ping", "good-renderer", "10.0.0.1:1"); w.Code != 200 || !unlimited(w) || auth.calls != 1 {
+		t.Errorf("revoked, 2 minutes after its verification: %d %v, %d authentications", w.Code, w.Header(), auth.calls)
+	}
+	now = now.Add(time.Minute) // 3 minutes: checked again, and refused
+	if w := get(h, "/v1/ping", "good-renderer", "10.0.0.1:1"); w.Code != 200 || !unlimited(w) || auth.calls != 2 {
+		t.Errorf("revoked, 3 minutes after its verification: %d %v, %d authentications", w.Code, w.Header(), auth.calls)
+	}
+	for i := 0; i < 3; i++ { // the address's bucket is full again
+		if w := get(h, "/v1/ping", "good-renderer", "10.0.0.1:1"); w.Code != 200 || unlimited(w) {
+			t.Fatalf("revoked token, forgotten, request %d: %d %v", i, w.Code, w.Header())
+		}
+	}
+	throttled(t, "revoked token past the address's burst", get(h, "/v1/ping", "good-renderer", "10.0.0.1:1"), "3")
+	if auth.calls != 5 {
+		t.Errorf("%d authentications, want 5 (none once the address is throttled)", auth.calls)
+	}
+	// A valid token whose verification is past verifiedFor is the
+	// address's until verified anew.
+	now = now.Add(time.Hour)
+	get(h, "/v1/me", "good-dave", "10.0.0.2:1")
+	now = now.Add(verifiedFor)
+	if w := get(h, "/v1/me", "good-dave", "10.0.0.2:1"); w.Code != 200 || unlimited(w) {
+		t.Errorf("a verification past verifiedFor: %d %v, want the address's headers", w.Code, w.Header())
+	}
+	if w := get(h, "/v1/me", "good-dave", "10.0.0.2:1"); w.Code != 200 || !unlimited(w) {
+		t.Errorf("verified anew: %d %v", w.Code, w.Header())
+	}
+}
+
+// verifiedFor is httpapi's (ratelimit.go).
+const verifiedFor = 5 * time.Minute
 
 // The limiter runs before authentication: a token it has not seen
 // verified counts against the address, so made-up tokens neither escape
@@ -265,7 +323,7 @@ func TestRateLimitExpensivePerCaller(t *testing.T) {
 			t.Fatalf("anonymous expensive %d: %d %v", i, w.Code, w.Header())
 		}
 	}
-	throttled(t, "anonymous past the expensive burst", get(h, "/v1/public-render", "good-alice", "10.0.0.9:2"), "2")
+	throttled(t, "anonymous past the expensive burst", get(h, "/v1/public-render", "made-up", "10.0.0.9:2"), "2")
 	if w := get(h, "/v1/ping", "", "10.0.0.9:1"); w.Code != 200 || w.Header().Get("X-RateLimit-Limit") != "100" ||
 		w.Header().Get("X-RateLimit-Remaining") != "96" {
 		t.Errorf("the address's anonymous bucket: %d %v, want 4 of 100 spent (one refused request counted)", w.Code, w.Header())
@@ -406,45 +464,74 @@ func TestRateLimitEvictsKeys(t *testing.T) {
 // The limiter's cost: one request through the handler, without a limiter
 // and with the default limits (app.ConfigFromEnv's: anonymous 600 a
 // minute, burst 120; expensive 30, burst 10; authenticated none; the
-// buckets made large enough never to refuse), for a caller with a
-// verified token (GET /v1/me: the token's lookup only), an anonymous one
-// (GET /v1/ping: its address's bucket) and an expensive operation (POST
-// /v1/render, authenticated: the caller's expensive bucket).
+// bursts made large enough never to refuse), for a caller with a verified
+// token (GET /v1/me: the token's lookup only), an anonymous one (GET
+// /v1/ping: its address's bucket) and an expensive operation (POST
+// /v1/render, authenticated: the caller's expensive bucket). The two
+// handlers take turns of 1,000 requests, so that both see the same
+// machine; each reports wall and CPU time per request (the process's CPU
+// time, which other processes on a shared machine disturb less than the
+// wall clock) and allocations, and the differences.
 func BenchmarkRateLimit(b *testing.B) {
 	defaults := httpapi.RateLimit{Anonymous: httpapi.Limit{PerMinute: 600, Burst: 1 << 30},
 		Expensive: httpapi.Limit{PerMinute: 30, Burst: 1 << 30}}
-	for _, req := range []struct {
+	for _, rc := range []struct {
 		name, method, path, token string
 	}{
 		{"authenticated", http.MethodGet, "/v1/me", "good_0123456789abcdef0123456789abcdef"},
 		{"anonymous", http.MethodGet, "/v1/ping", ""},
 		{"expensive", http.MethodPost, "/v1/render", "good_0123456789abcdef0123456789abcdef"},
 	} {
-		for _, bc := range []struct {
-			name string
-			rl   httpapi.RateLimit
-		}{
-			{"without", httpapi.RateLimit{}},
-			{"with", defaults},
-		} {
-			b.Run(req.name+"/"+bc.name, func(b *testing.B) {
-				h, _ := limitedAPI(bc.rl)
-				r := httptest.NewRequest(req.method, req.path, nil)
-				if req.token != "" {
-					r.Header.Set("Authorization", "Bearer "+req.token)
+		b.Run(rc.name, func(b *testing.B) {
+			r := httptest.NewRequest(rc.method, rc.path, nil)
+			if rc.token != "" {
+				r.Header.Set("Authorization", "Bearer "+rc.token)
+			}
+			serve := func(h http.Handler) {
+				w := httptest.NewRecorder()
+				w.Body = bytes.NewBuffer(make([]byte, 0, 64))
+				h.ServeHTTP(w, r)
+				if w.Code != 200 {
+					b.Fatal(w.Code, w.Body)
 				}
-				h.ServeHTTP(httptest.NewRecorder(), r) // verifies the token
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					w := httptest.NewRecorder()
-					w.Body = bytes.NewBuffer(make([]byte, 0, 64))
-					h.ServeHTTP(w, r)
-					if w.Code != 200 {
-						b.Fatal(w.Code, w.Body)
+			}
+			without, _ := limitedAPI(httpapi.RateLimit{})
+			with, _ := limitedAPI(defaults)
+			serve(with) // verifies the token
+			allocs := func(h http.Handler) float64 { return testing.AllocsPerRun(1000, func() { serve(h) }) }
+			withoutAllocs, withAllocs := allocs(without), allocs(with)
+			var wall, cpu [2]time.Duration
+			b.ResetTimer()
+			for done := 0; done < b.N; {
+				n := min(1000, b.N-done)
+				for i, h := range []http.Handler{without, with} {
+					cpu0, start := cpuTime(b), time.Now()
+					for range n {
+						serve(h)
 					}
+					wall[i] += time.Since(start)
+					cpu[i] += cpuTime(b) - cpu0
 				}
-			})
-		}
+				done += n
+			}
+			b.StopTimer()
+			per := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+			b.ReportMetric(per(wall[0]), "without-ns/req")
+			b.ReportMetric(per(wall[1]), "with-ns/req")
+			b.ReportMetric(per(cpu[0]), "without-cpu-ns/req")
+			b.ReportMetric(per(cpu[1]), "with-cpu-ns/req")
+			b.ReportMetric(per(cpu[1]-cpu[0]), "limiter-cpu-ns/req")
+			b.ReportMetric(withoutAllocs, "without-allocs/req")
+			b.ReportMetric(withAllocs-withoutAllocs, "limiter-allocs/req")
+		})
 	}
+}
+
+// cpuTime is the user and system time the process has used.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"testing"
@@ -90,15 +91,18 @@ func checkThrottled(t *testing.T, what string, a answer, limit int) {
 
 // With the default configuration an authenticated script is not
 // throttled: it makes an organization, a space with a page and a site,
-// then 5,000 calls in a burst (reads and writes, 8 at a time), none
-// answered 429.
+// then 5,000 calls in a burst (reads, writes and a public operation, 8 at
+// a time), none answered 429.
 func TestDefaultRateLimitLetsAuthenticatedCallsThrough(t *testing.T) {
 	s := start(t, defaultLimits(t, "admin", nil))
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
-	orgID, spaceID, _ := publishSite(t, client, s.url, "admin")
+	orgID, spaceID, page := publishSite(t, client, s.url, "admin")
 	calls := []struct{ method, path string }{
 		{"GET", "/v1/user"}, {"GET", "/v1/orgs/" + orgID}, {"GET", "/v1/spaces/" + spaceID},
 		{"GET", "/v1/orgs/" + orgID + "/spaces"}, {"GET", "/v1/orgs/" + orgID + "/sites"},
+		// A public operation (GitBook's renderer resolves each page view's
+		// URL so), sent the token.
+		{"GET", "/v1/urls/published?url=" + url.QueryEscape(s.url+page)},
 	}
 	const total, workers = 5000, 8
 	var (
