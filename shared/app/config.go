@@ -39,10 +39,10 @@ type Config struct {
 	SitesDomain string
 	LogLevel    slog.Level
 	Build       string // BUILD: build date, reported by GET /v1/
-	// RateLimit is each caller's limit (docs/http.md): RATE_LIMIT_PER_MINUTE
-	// (default DefaultRateLimitPerMinute; 0 disables), RATE_LIMIT_BURST
-	// (default DefaultRateLimitBurst) and RATE_LIMIT_TRUST_FORWARDED_FOR=1.
-	// The zero Config (tests) has none.
+	// RateLimit is the rate limits by caller class (docs/http.md, "Rate
+	// limits"): RATE_LIMIT_{AUTHENTICATED,ANONYMOUS,EXPENSIVE}_PER_MINUTE
+	// and _BURST (defaults below; 0 a minute disables the class) and
+	// RATE_LIMIT_TRUST_FORWARDED_FOR=1. The zero Config (tests) has none.
 	RateLimit httpapi.RateLimit
 	// Metrics receives the API's CloudWatch embedded-metric records (set
 	// by StartLambda: stdout, which Lambda sends to CloudWatch Logs; nil
@@ -69,22 +69,47 @@ func ConfigFromEnv() Config {
 		FetchAllowPrivate: os.Getenv("FETCH_ALLOW_PRIVATE") == "1",
 		SitesDomain:       strings.ToLower(strings.Trim(os.Getenv("SITES_DOMAIN"), ". ")),
 		Build:             env("BUILD", "unknown"),
-		RateLimit: httpapi.RateLimit{
-			PerMinute:         envInt("RATE_LIMIT_PER_MINUTE", DefaultRateLimitPerMinute),
-			Burst:             envInt("RATE_LIMIT_BURST", DefaultRateLimitBurst),
-			TrustForwardedFor: os.Getenv("RATE_LIMIT_TRUST_FORWARDED_FOR") == "1",
-		},
-		Lazy: true,
+		RateLimit:         rateLimitFromEnv(),
+		Lazy:              true,
 	}
 	_ = c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "info")))
 	return c
 }
 
-// The default rate limit of each caller, per process (docs/http.md).
+// The default rate limits by caller class, each per caller and per
+// process (docs/http.md, "Rate limits"): authenticated callers are not
+// limited; anonymous ones 600 a minute per address with bursts of 120;
+// expensive operations 30 a minute per caller with bursts of 10.
 const (
-	DefaultRateLimitPerMinute = 600
-	DefaultRateLimitBurst     = 120
+	DefaultRateLimitAuthenticatedPerMinute = 0
+	DefaultRateLimitAuthenticatedBurst     = 0
+	DefaultRateLimitAnonymousPerMinute     = 600
+	DefaultRateLimitAnonymousBurst         = 120
+	DefaultRateLimitExpensivePerMinute     = 30
+	DefaultRateLimitExpensiveBurst         = 10
 )
+
+// rateLimitFromEnv reads the rate limits. RATE_LIMIT_PER_MINUTE and
+// RATE_LIMIT_BURST, the single per-caller limit they replace, still set
+// the anonymous class when its own variables are unset: a limit an
+// operator set keeps holding for anonymous callers.
+func rateLimitFromEnv() httpapi.RateLimit {
+	return httpapi.RateLimit{
+		Authenticated: httpapi.Limit{
+			PerMinute: envInt("RATE_LIMIT_AUTHENTICATED_PER_MINUTE", DefaultRateLimitAuthenticatedPerMinute),
+			Burst:     envInt("RATE_LIMIT_AUTHENTICATED_BURST", DefaultRateLimitAuthenticatedBurst),
+		},
+		Anonymous: httpapi.Limit{
+			PerMinute: envInt("RATE_LIMIT_ANONYMOUS_PER_MINUTE", envInt("RATE_LIMIT_PER_MINUTE", DefaultRateLimitAnonymousPerMinute)),
+			Burst:     envInt("RATE_LIMIT_ANONYMOUS_BURST", envInt("RATE_LIMIT_BURST", DefaultRateLimitAnonymousBurst)),
+		},
+		Expensive: httpapi.Limit{
+			PerMinute: envInt("RATE_LIMIT_EXPENSIVE_PER_MINUTE", DefaultRateLimitExpensivePerMinute),
+			Burst:     envInt("RATE_LIMIT_EXPENSIVE_BURST", DefaultRateLimitExpensiveBurst),
+		},
+		TrustForwardedFor: os.Getenv("RATE_LIMIT_TRUST_FORWARDED_FOR") == "1",
+	}
+}
 
 // envInt reads a non-negative integer; unset or malformed means def.
 func envInt(name string, def int) int {

@@ -45,7 +45,8 @@ type Config struct {
 	// record per request (see metrics.go); Family names the dimension.
 	Metrics *slog.Logger
 	Family  string
-	// RateLimit limits each caller (ratelimit.go); the zero value none.
+	// RateLimit limits callers by class (ratelimit.go); the zero value
+	// none.
 	RateLimit RateLimit
 	// Lazy defers each operation's registration (huma reflects its input
 	// and output types into schemas, validators and the document) to the
@@ -71,6 +72,10 @@ type API struct {
 	cfg    Config
 	routes []Route
 	limit  *limiter // nil: no rate limit
+	// classes is each operation's class for the limiter, by its mux
+	// pattern ("GET /v1/spaces/{spaceId}"); written by Register only,
+	// before the API serves.
+	classes map[string]opClass
 	// middlewares run around every operation, in order (Use).
 	middlewares []func(huma.Context, func(huma.Context))
 	// unique lists, by operation id, the body's uniqueItems arrays
@@ -87,7 +92,8 @@ func New(cfg Config) *API {
 		cfg.Logger = slog.Default()
 	}
 	mux := http.NewServeMux()
-	a := &API{Huma: humago.New(mux, humaConfig(cfg.Version)), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit), unique: map[string][]string{}}
+	a := &API{Huma: humago.New(mux, humaConfig(cfg.Version)), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit),
+		classes: map[string]opClass{}, unique: map[string][]string{}}
 	a.Use(a.authenticate, a.strictJSON)
 	return a
 }
@@ -134,6 +140,11 @@ type Op struct {
 	// Hidden operations are left out of the API's OpenAPI document (the
 	// reader's pages: HTML for visitors, not the API).
 	Hidden bool
+	// Expensive operations (imports, Git, PDF rendering, OpenAPI fetches:
+	// seconds of a worker or a browser each) count against a rate limit of
+	// their own per caller, authenticated callers too (docs/http.md,
+	// "Rate limits").
+	Expensive bool
 	// Also lists the operation's other success statuses with what each
 	// says (GitBook's pairs: a DELETE answers 205 when it removed
 	// something, 204 when there was nothing to remove; a PUT 200 when it
@@ -192,6 +203,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		hop.Metadata = map[string]any{publicMeta: true}
 	}
 	a.routes = append(a.routes, Route{Method: op.Method, Path: op.Path})
+	a.classes[strings.ToUpper(op.Method)+" "+op.Path] = opClass{expensive: op.Expensive}
 	handler := func(ctx context.Context, in *I) (*O, error) {
 		out, err := h(ctx, in)
 		if err != nil {
@@ -273,18 +285,32 @@ func (a *API) noteUnique(h huma.API, op Op) {
 	}
 }
 
-// authenticate identifies the caller of every non-public operation.
+// authenticate identifies the caller of every non-public operation. A
+// public one needs no caller; a token it is sent is checked only for the
+// rate limiter, when it has not verified it lately (ratelimit.go).
 func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 	if op := ctx.Operation(); op != nil && op.Metadata[publicMeta] == true {
+		if info := requestInfoFrom(ctx.Context()); a.limit != nil && info != nil && info.limit.needsCheck() {
+			_, err := a.cfg.Auth.Authenticate(ctx.Context(), bearerToken(ctx.Header("Authorization")))
+			if err == nil || apperr.KindOf(err) == apperr.Unauthorized {
+				a.limit.noteAuthentication(&info.limit, err == nil)
+			}
+		}
 		next(ctx)
 		return
 	}
-	scheme, token, _ := strings.Cut(ctx.Header("Authorization"), " ")
-	if !strings.EqualFold(scheme, "bearer") || strings.TrimSpace(token) == "" {
+	token := bearerToken(ctx.Header("Authorization"))
+	if token == "" {
 		_ = huma.WriteErr(a.Huma, ctx, http.StatusUnauthorized, "missing bearer token in the Authorization header")
 		return
 	}
-	caller, err := a.cfg.Auth.Authenticate(ctx.Context(), strings.TrimSpace(token))
+	caller, err := a.cfg.Auth.Authenticate(ctx.Context(), token)
+	info := requestInfoFrom(ctx.Context())
+	if a.limit != nil && info != nil && (err == nil || apperr.KindOf(err) == apperr.Unauthorized) {
+		// The limiter counts this token as authenticated from now on,
+		// or, refused, as anonymous again.
+		a.limit.noteAuthentication(&info.limit, err == nil)
+	}
 	if err != nil {
 		status := Status(apperr.KindOf(err))
 		msg := err.Error()
@@ -299,7 +325,7 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(a.Huma, ctx, http.StatusUnauthorized, "a site token only reads its site's published content")
 		return
 	}
-	if info := requestInfoFrom(ctx.Context()); info != nil {
+	if info != nil {
 		info.userID = caller.UserID
 	}
 	next(huma.WithContext(ctx, access.WithCaller(ctx.Context(), caller)))

@@ -19,6 +19,7 @@ type requestInfo struct {
 	appURL  string
 	base    *slog.Logger // the API's logger; LoggerFrom adds the request id
 	version string
+	limit   limitState
 }
 
 type infoKey struct{}
@@ -100,13 +101,20 @@ func (a *API) Handler() http.Handler {
 					slog.Int64("duration_ms", time.Since(start).Milliseconds()), slog.String("user", info.userID))
 			}
 		}()
-		if a.limit != nil && !a.limit.allow(rec, r) {
-			return
-		}
 		// A pattern ending in "/" (GET /v1/) matches its whole subtree in
 		// ServeMux; only the exact path is an operation.
 		_, pattern := a.mux.Handler(r)
-		if pattern == "" || (strings.HasSuffix(pattern, "/") && !strings.HasSuffix(pattern, " "+r.URL.Path)) {
+		routed := pattern != "" && (!strings.HasSuffix(pattern, "/") || strings.HasSuffix(pattern, " "+r.URL.Path))
+		if a.limit != nil {
+			var c opClass // a path no operation serves: the zero class
+			if routed {
+				c = a.classes[pattern]
+			}
+			if !a.limit.allow(rec, r, c, &info.limit) {
+				return
+			}
+		}
+		if !routed {
 			a.noRoute(rec, r)
 			return
 		}

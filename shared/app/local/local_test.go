@@ -15,6 +15,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/local"
+	"github.com/galleydocs/galley/shared/httpapi"
 )
 
 // server runs the whole local program on a loopback port until the test ends
@@ -82,8 +83,8 @@ func call(t *testing.T, method, url, token string, body any) (int, map[string]an
 func config(dir, token string) app.Config {
 	c := app.ConfigFromEnv()
 	c.DataDir, c.BootstrapToken, c.APIURL, c.AppURL = dir, token, "", ""
-	c.LogLevel = 8            // quiet
-	c.RateLimit.PerMinute = 0 // TestLocalRateLimit sets its own
+	c.LogLevel = 8                    // quiet
+	c.RateLimit = httpapi.RateLimit{} // ratelimit_test.go tests the default limits
 	return c
 }
 

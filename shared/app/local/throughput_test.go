@@ -17,6 +17,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/local"
+	"github.com/galleydocs/galley/shared/httpapi"
 )
 
 // loadClients is how many keep-alive clients the load generator runs at once.
@@ -46,7 +47,7 @@ func BenchmarkLocalGetSpaceVsStatic(b *testing.B) {
 	os.Stderr = logFile
 	c := app.ConfigFromEnv()
 	c.DataDir, c.BootstrapToken, c.APIURL, c.AppURL = filepath.Join(dir, "data"), "bench-token", "", ""
-	c.RateLimit.PerMinute = 0 // measures the service, not the limiter
+	c.RateLimit = httpapi.RateLimit{} // measures the service, not the limiter
 	l, err := local.Open(context.Background(), c)
 	os.Stderr = stderr
 	if err != nil {

@@ -45,7 +45,7 @@ type pdfDownloadOut struct {
 func registerPDF(api *httpapi.API, s *changerequests.Service) {
 	const tag = "Change requests"
 	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf"
-	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestPDF", Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestPDF", Expensive: true, Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a link to a PDF of a change request's content (or one page)"},
 		func(ctx context.Context, in *pdfIn) (*pdfOut, error) {
 			l, err := s.PDF(ctx, in.SpaceID, in.ChangeRequestID, in.Page, in.Only)

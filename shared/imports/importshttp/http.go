@@ -57,7 +57,7 @@ func Register(api *httpapi.API, s *imports.Service) {
 		return &resultOut{Body: ImportContentResult{Revision: r.Revision, ImportedResources: r.Imported, TotalResources: r.Total,
 			SkippedResources: len(r.Skipped), Skipped: skipped}}
 	}
-	httpapi.Register(api, httpapi.Op{ID: "importContent", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/content/import", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "importContent", Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/content/import", Tag: tag,
 		Status: http.StatusCreated, Summary: "Import content from a URL into a space (a new revision of its content)"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`
@@ -69,7 +69,7 @@ func Register(api *httpapi.API, s *imports.Service) {
 			}
 			return view(r), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "importContentInChangeRequest", Method: http.MethodPost,
+	httpapi.Register(api, httpapi.Op{ID: "importContentInChangeRequest", Expensive: true, Method: http.MethodPost,
 		Path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", Tag: tag,
 		Status: http.StatusCreated, Summary: "Import content from a URL into a change request (a new revision of it)"},
 		func(ctx context.Context, in *struct {

@@ -208,7 +208,7 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			view := func(sp model.OpenAPISpec) OpenAPISpec { return View(ctx, sp, role) }
 			return &struct{ Body httpapi.List[OpenAPISpec] }{httpapi.ListPage(p, view)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Method: http.MethodPost, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Expensive: true, Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, MaxBodyBytes: maxTextBytes, Summary: "Create an OpenAPI spec (processed in the background)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -229,7 +229,7 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			}
 			return &specOut{Body: View(ctx, sp, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createOrUpdateOpenAPISpecBySlug", Method: http.MethodPut, Path: base + "/{specSlug}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createOrUpdateOpenAPISpecBySlug", Expensive: true, Method: http.MethodPut, Path: base + "/{specSlug}", Tag: tag,
 		MaxBodyBytes: maxTextBytes, Summary: "Create or update an OpenAPI spec (200 updated, 201 created; processed in the background)",
 		Also: map[int]string{http.StatusCreated: "The spec was created"}},
 		func(ctx context.Context, in *struct {
