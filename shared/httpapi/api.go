@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -164,7 +165,9 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		}
 		return out, nil
 	}
+	in, out := reflect.TypeFor[I](), reflect.TypeFor[O]()
 	if !a.cfg.Lazy {
+		hop.RequestBody = answerFieldsBody(a.Huma.OpenAPI().Components.Schemas, &hop, in, out)
 		huma.Register(a.Huma, hop, handler)
 		a.noteUnique(a.Huma, op)
 		return
@@ -181,6 +184,8 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		api := humago.NewAdapter(&c, "")
 		hapi := huma.NewAPI(humaConfig(a.cfg.Version), api)
 		hapi.UseMiddleware(a.middlewares...)
+		hop := hop
+		hop.RequestBody = answerFieldsBody(hapi.OpenAPI().Components.Schemas, &hop, in, out)
 		huma.Register(hapi, hop, handler)
 		a.noteUnique(hapi, op)
 		serve = c.handler
