@@ -249,7 +249,7 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 		if err != nil {
 			return err
 		}
-		from := cr.Status
+		from, was := cr.Status, cr
 		if ch.Status != nil {
 			if err := allowed(from, *ch.Status); err != nil {
 				return err
@@ -259,7 +259,9 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 		if ch.Subject != nil {
 			cr.Subject = *ch.Subject
 		}
-		cr.UpdatedAt = s.d.Clock()
+		if !records.Same(was, cr) {
+			cr.UpdatedAt = s.d.Clock()
+		}
 		ops := crOps(cr, v)
 		if cr.Status != from {
 			old, cur, err := s.readSpace(ctx, spaceID)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -35,8 +36,12 @@ type Change struct {
 	// SetBody replaces the body with Body (nil: the empty body).
 	SetBody bool
 	Body    *string
-	Added   []string
-	Removed []string
+	// Document, with SetBody and no Body: the body sent back as the GET
+	// answer shows it (read only): kept when it is the body's own,
+	// refused otherwise (keptBody).
+	Document *content.JSONDocument
+	Added    []string
+	Removed  []string
 }
 
 // List orders and statuses.
@@ -283,7 +288,11 @@ func (s *Service) Update(ctx context.Context, w Where, commentID string, ch Chan
 			if !t.Owns(c.PostedBy) {
 				return apperr.Forbiddenf("only its author or an admin of the space may edit a comment")
 			}
-			if !sameBody(c.Body, ch.Body) {
+			if ch.Document != nil {
+				if err := keptBody(c.Body, ch.Document); err != nil {
+					return err
+				}
+			} else if !sameBody(c.Body, ch.Body) {
 				c.Body, c.EditedAt = ch.Body, &now
 			}
 		}
@@ -319,6 +328,16 @@ func resolve(c *model.Comment, resolved bool, userID string, now time.Time) {
 }
 
 // sameBody compares two bodies (nil is the empty body).
+// keptBody accepts a body sent as a document tree (read only: Galley
+// takes bodies as markdown) when it is body's own, as a GET answer shows
+// it; another one answers 400.
+func keptBody(body *string, doc *content.JSONDocument) error {
+	if body != nil && records.Same(content.ToDocument(*body, content.Resolver{}), doc) {
+		return nil
+	}
+	return apperr.Field("body.document", "is read only: send the new body as markdown")
+}
+
 func sameBody(a, b *string) bool {
 	if a == nil || b == nil {
 		return a == b

@@ -7,6 +7,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -20,8 +21,10 @@ type ReplyChange struct {
 	// SetBody replaces the body with Body (nil: the empty body).
 	SetBody bool
 	Body    *string
-	Added   []string
-	Removed []string
+	// Document: as in Change.
+	Document *content.JSONDocument
+	Added    []string
+	Removed  []string
 }
 
 func replyItem(thread string, r model.CommentReply, version int64) store.Item {
@@ -128,7 +131,11 @@ func (s *Service) UpdateReply(ctx context.Context, w Where, commentID, replyID s
 			if !t.Owns(r.PostedBy) {
 				return apperr.Forbiddenf("only its author or an admin of the space may edit a reply")
 			}
-			if !sameBody(r.Body, ch.Body) {
+			if ch.Document != nil {
+				if err := keptBody(r.Body, ch.Document); err != nil {
+					return err
+				}
+			} else if !sameBody(r.Body, ch.Body) {
 				r.Body, r.EditedAt = ch.Body, &now
 			}
 		}

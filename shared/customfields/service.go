@@ -198,6 +198,7 @@ func (s *Service) Update(ctx context.Context, orgID, name string, ch Change) (mo
 		return model.CustomField{}, "", err
 	}
 	f, err := records.Update(ctx, s.d.Store, keys.CustomField(orgID, name), nil, func(f *model.CustomField) ([]store.Op, error) {
+		was := *f
 		if ch.Options != nil {
 			if err := checkOptions(f.Type, ch.Options); err != nil {
 				return nil, err
@@ -213,7 +214,9 @@ func (s *Service) Update(ctx context.Context, orgID, name string, ch Change) (mo
 		if ch.Placeholder != nil {
 			f.Placeholder = *ch.Placeholder
 		}
-		f.UpdatedAt = s.d.Clock()
+		if !records.Same(was, *f) {
+			f.UpdatedAt = s.d.Clock()
+		}
 		return nil, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -211,7 +212,9 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		}
 		return out, nil
 	}
+	in, out := reflect.TypeFor[I](), reflect.TypeFor[O]()
 	if !a.cfg.Lazy {
+		hop.RequestBody = answerFieldsBody(a.Huma.OpenAPI().Components.Schemas, &hop, in, out)
 		huma.Register(a.Huma, hop, handler)
 		alsoBodies(hop, op)
 		a.noteUnique(a.Huma, op)
@@ -229,6 +232,8 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		api := humago.NewAdapter(&c, "")
 		hapi := huma.NewAPI(humaConfig(a.cfg.Version), api)
 		hapi.UseMiddleware(a.middlewares...)
+		hop := hop
+		hop.RequestBody = answerFieldsBody(hapi.OpenAPI().Components.Schemas, &hop, in, out)
 		huma.Register(hapi, hop, handler)
 		alsoBodies(hop, op)
 		a.noteUnique(hapi, op)

@@ -65,6 +65,9 @@ func TestLazyOperationsAnswerAsEagerOnes(t *testing.T) {
 		{"PUT", "/v1/things/a1", `{"title":"a","title":"b"}`},
 		{"PUT", "/v1/things/a1", `{"title":"a","tags":["x","x"]}`},
 		{"PUT", "/v1/things/a1", `{"title":`},
+		{"PUT", "/v1/things/a1", `{"title":"a","id":"other","seen":"x"}`}, // the answer's fields: read only
+		{"PUT", "/v1/things/a1", `{"title":"a","seen":1}`},
+		{"PUT", "/v1/things/a1", `{"title":"a","typo":1}`},
 		{"GET", "/v1/things/a1", ``},
 		{"GET", "/v1/private", ``},
 		{"GET", "/v1/nowhere", ``},
@@ -89,6 +92,17 @@ func TestLazyOperationsAnswerAsEagerOnes(t *testing.T) {
 	lazy.ServeHTTP(rec, httptest.NewRequest("PUT", "/v1/things/a1", bytes.NewBufferString(`{"title":"a","tags":["x","x"]}`)))
 	if rec.Code != 400 || !bytes.Contains(rec.Body.Bytes(), []byte("tags")) {
 		t.Fatalf("duplicate tags: %d %s", rec.Code, rec.Body)
+	}
+	// The answer's fields sent back are accepted and ignored; others refused.
+	rec = httptest.NewRecorder()
+	lazy.ServeHTTP(rec, httptest.NewRequest("PUT", "/v1/things/a1", bytes.NewBufferString(`{"title":"a","id":"other","seen":"x"}`)))
+	if rec.Code != 200 || !bytes.Contains(rec.Body.Bytes(), []byte(`"id":"a1"`)) || !bytes.Contains(rec.Body.Bytes(), []byte(`"seen":"handler"`)) {
+		t.Fatalf("read-only fields: %d %s", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	lazy.ServeHTTP(rec, httptest.NewRequest("PUT", "/v1/things/a1", bytes.NewBufferString(`{"title":"a","typo":1}`)))
+	if rec.Code != 400 || !bytes.Contains(rec.Body.Bytes(), []byte("typo")) {
+		t.Fatalf("an unknown field: %d %s", rec.Code, rec.Body)
 	}
 	rec = httptest.NewRecorder()
 	lazy.ServeHTTP(rec, httptest.NewRequest("PUT", "/v1/things/a1", bytes.NewBufferString(`{"title":"hello"}`)))

@@ -24,6 +24,17 @@ func Item(k keys.Key, v any, version int64) store.Item {
 	return store.Item{PK: k.PK, SK: k.SK, Version: version, Data: data}
 }
 
+// Same reports whether a and b encode to the same JSON (maps by sorted
+// keys, so numbers read back from JSON equal those set in Go). An update
+// that would store what is there already leaves the record's updatedAt as
+// it is: a GET answer sent back with PUT or PATCH changes nothing
+// (docs/http.md, "Read-only fields").
+func Same(a, b any) bool {
+	ja, erra := json.Marshal(a)
+	jb, errb := json.Marshal(b)
+	return erra == nil && errb == nil && string(ja) == string(jb)
+}
+
 // Decode reads the record of an item.
 func Decode[T any](it store.Item) (T, error) {
 	var v T

@@ -132,6 +132,34 @@ func merge(base, over map[string]any, at string, prune bool) map[string]any {
 	return out
 }
 
+// dropShown returns patch without the members whose value is the one
+// shown (the effective settings) and that the override (over) does not
+// set, member by member in mergeable sections.
+func dropShown(patch, shown, over map[string]any, at string) map[string]any {
+	out := make(map[string]any, len(patch))
+	for k, v := range patch {
+		path := k
+		if at != "" {
+			path = at + "." + k
+		}
+		_, overridden := over[k]
+		sub, isObj := v.(map[string]any)
+		switch {
+		case v == nil:
+			out[k] = v
+		case isObj && mergeable[path]:
+			s, _ := shown[k].(map[string]any)
+			o, _ := over[k].(map[string]any)
+			if m := dropShown(sub, s, o, path); len(m) > 0 {
+				out[k] = m
+			}
+		case overridden || !records.Same(v, shown[k]):
+			out[k] = v
+		}
+	}
+	return out
+}
+
 func (s *Service) readCustomization(ctx context.Context, siteID string) (customizationRecord, error) {
 	rec, _, err := records.Get[customizationRecord](ctx, s.d.Store, keys.SiteCustomization(siteID))
 	if errors.Is(err, store.ErrNotFound) {
@@ -180,7 +208,11 @@ func (s *Service) Customization(ctx context.Context, orgID, siteID string) (Cust
 func (s *Service) PutCustomization(ctx context.Context, orgID, siteID string, settings map[string]any) (Customization, error) {
 	var out Customization
 	err := s.changeCustomization(ctx, orgID, siteID, "", func(rec *customizationRecord, now time.Time) error {
-		rec.Site, rec.SiteUpdatedAt = settings, &now
+		// The settings it shows already (a GET answer sent back) change
+		// nothing, its date included.
+		if !records.Same(rec.siteSettings().Settings, MergeCustomization(DefaultCustomization(), settings)) {
+			rec.Site, rec.SiteUpdatedAt = settings, &now
+		}
 		out = rec.siteSettings()
 		return nil
 	})
@@ -213,7 +245,15 @@ func (s *Service) OverrideSiteSpaceCustomization(ctx context.Context, orgID, sit
 		if rec.SiteSpaces == nil {
 			rec.SiteSpaces = map[string]siteSpaceOverride{}
 		}
-		rec.SiteSpaces[siteSpaceID] = siteSpaceOverride{Settings: patchOverride(rec.SiteSpaces[siteSpaceID].Settings, patch, ""), UpdatedAt: now}
+		old, had := rec.SiteSpaces[siteSpaceID]
+		// Members sent with the value the site space shows already, and
+		// not overridden, stay the site's: its GET answer sent back pins
+		// nothing and changes nothing, its date included.
+		patch = dropShown(patch, rec.siteSpaceSettings(siteSpaceID).Settings, old.Settings, "")
+		settings := patchOverride(old.Settings, patch, "")
+		if (had && !records.Same(old.Settings, settings)) || (!had && len(settings) > 0) {
+			rec.SiteSpaces[siteSpaceID] = siteSpaceOverride{Settings: settings, UpdatedAt: now}
+		}
 		out = rec.siteSpaceSettings(siteSpaceID)
 		return nil
 	})

@@ -196,7 +196,9 @@ func (s *Service) UpdateRedirect(ctx context.Context, orgID, siteID, id string, 
 			}
 			r.Destination = *in.Destination
 		}
-		r.UpdatedAt = s.d.Clock()
+		if !records.Same(old, r) {
+			r.UpdatedAt = s.d.Clock()
+		}
 		oldK, newK, pk := redirectKey(siteID, old.Source, old.Draft), redirectKey(siteID, r.Source, r.Draft), keys.SiteRedirectID(siteID, id)
 		var ops []store.Op
 		if oldK == newK {

@@ -66,6 +66,19 @@ func (s *Service) PutAdaptiveSchema(ctx context.Context, orgID, siteID string, s
 	if err != nil {
 		return model.SiteAdaptiveSchema{}, err
 	}
+	// The schema it has already (a GET answer sent back) changes nothing,
+	// its date included.
+	cur, _, err := records.Get[model.SiteAdaptiveSchema](ctx, s.d.Store, keys.SiteAdaptiveSchema(siteID))
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return model.SiteAdaptiveSchema{}, fmt.Errorf("read adaptive schema: %w", err)
+	}
+	if err != nil {
+		cur = model.SiteAdaptiveSchema{SiteID: siteID, JSONSchema: emptySchema(), UpdatedAt: l.Site.CreatedAt}
+	}
+	var was any
+	if json.Unmarshal(cur.JSONSchema, &was) == nil && records.Same(was, schema) {
+		return cur, nil
+	}
 	sch := model.SiteAdaptiveSchema{SiteID: siteID, JSONSchema: raw, UpdatedAt: s.d.Clock()}
 	site := keys.Site(siteID)
 	it := records.Item(keys.SiteAdaptiveSchema(siteID), sch, 1)

@@ -420,10 +420,13 @@ func (s *Service) modify(ctx context.Context, spaceID string, fn func(*tree.Tx, 
 		if err != nil {
 			return fmt.Errorf("read space: %w", err)
 		}
+		was := sp
 		if err := fn(tx, v, &sp); err != nil {
 			return err
 		}
-		sp.UpdatedAt = s.d.Clock()
+		if !records.Same(was, sp) {
+			sp.UpdatedAt = s.d.Clock()
+		}
 		tx.Add(store.PutIfVersion(Item(sp, version+1), version))
 		out = sp
 		return nil

@@ -367,12 +367,30 @@ func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (Pr
 	if err != nil {
 		return ProviderView{}, err
 	}
+	// An unset field shows as "" in the provider's answer; sent back
+	// (read-modify-write), it leaves the field unset rather than being
+	// refused as empty.
+	cur, _, err := s.provider(ctx, orgID, id)
+	if err != nil {
+		return ProviderView{}, err
+	}
+	for _, f := range []struct {
+		in     **string
+		stored string
+	}{{&in.EntityID, cur.EntityID}, {&in.Certificate, cur.Certificate}, {&in.SSOURL, cur.SSOURL}} {
+		if *f.in != nil && **f.in == "" && f.stored == "" {
+			*f.in = nil
+		}
+	}
 	if err := s.check(ctx, orgID, &in); err != nil {
 		return ProviderView{}, err
 	}
 	p, err := records.Update(ctx, s.d.Store, keys.SAMLProvider(orgID, id), nil, func(p *model.SAMLProvider) ([]store.Op, error) {
+		was := *p
 		apply(p, in)
-		p.UpdatedAt = s.d.Clock()
+		if !records.Same(was, *p) {
+			p.UpdatedAt = s.d.Clock()
+		}
 		return nil, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {

@@ -169,11 +169,14 @@ func (s *Service) Replace(ctx context.Context, orgID, id, title string, langs []
 		}
 	}
 	t, err := records.Update(ctx, s.d.Store, keys.Translation(orgID, id), nil, func(t *model.TranslationSettings) ([]store.Op, error) {
+		was := *t
 		t.Title = title
 		if langs != nil {
 			t.Languages = langs
 		}
-		t.UpdatedAt = s.d.Clock()
+		if !records.Same(was, *t) {
+			t.UpdatedAt = s.d.Clock()
+		}
 		return nil, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/comments"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/paging"
@@ -31,6 +32,25 @@ func (b *CommentBody) text() *string {
 	return &md
 }
 
+// CommentBodyUpdate is a body as sent to replace one: CommentBody, or
+// the body as the GET answer shows it ({document}, read only) sent back.
+type CommentBodyUpdate struct {
+	CommentBody
+	Document *content.JSONDocument `json:"document,omitempty" readOnly:"true" doc:"Read only (Galley takes bodies as markdown): accepted when it is the body's own, as the GET answer shows it, which then stays as it is"`
+}
+
+// change is the body's part of a change: set it (to nil: empty), or,
+// sent back as a document tree, keep it.
+func (b *CommentBodyUpdate) change() (set bool, text *string, doc *content.JSONDocument) {
+	if b == nil {
+		return false, nil, nil
+	}
+	if b.Markdown == nil && b.Document != nil {
+		return true, nil, b.Document
+	}
+	return true, b.text(), nil
+}
+
 // CreateCommentBody is the body of POST .../comments.
 type CreateCommentBody struct {
 	Node string      `json:"node,omitempty" maxLength:"64" doc:"The node of the page the comment is attached to (needs page)"`
@@ -45,17 +65,17 @@ type CreateReplyBody struct {
 
 // UpdateCommentBody is the body of PUT .../comments/{commentId}.
 type UpdateCommentBody struct {
-	Resolved         *bool        `json:"resolved,omitempty" doc:"true resolves the comment, false reopens it"`
-	Body             *CommentBody `json:"body,omitempty" doc:"Replaces the body (its author or a space admin)"`
-	AddedReactions   []string     `json:"addedReactions,omitempty" maxItems:"20" doc:"Emojis the caller reacts with"`
-	RemovedReactions []string     `json:"removedReactions,omitempty" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
+	Resolved         *bool              `json:"resolved,omitempty" doc:"true resolves the comment, false reopens it"`
+	Body             *CommentBodyUpdate `json:"body,omitempty" doc:"Replaces the body (its author or a space admin)"`
+	AddedReactions   []string           `json:"addedReactions,omitempty" maxItems:"20" doc:"Emojis the caller reacts with"`
+	RemovedReactions []string           `json:"removedReactions,omitempty" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
 }
 
 // UpdateReplyBody is the body of PUT .../replies/{commentReplyId}.
 type UpdateReplyBody struct {
-	Body             *CommentBody `json:"body,omitempty" doc:"Replaces the body (its author or a space admin)"`
-	AddedReactions   []string     `json:"addedReactions,omitempty" maxItems:"20" doc:"Emojis the caller reacts with"`
-	RemovedReactions []string     `json:"removedReactions,omitempty" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
+	Body             *CommentBodyUpdate `json:"body,omitempty" doc:"Replaces the body (its author or a space admin)"`
+	AddedReactions   []string           `json:"addedReactions,omitempty" maxItems:"20" doc:"Emojis the caller reacts with"`
+	RemovedReactions []string           `json:"removedReactions,omitempty" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
 }
 
 // emojis checks reactions as sent: 1 to 50 characters, no spaces.
@@ -375,7 +395,8 @@ func update[I interface {
 		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
 			return nil, err
 		}
-		ch := comments.Change{Resolved: b.Resolved, SetBody: b.Body != nil, Body: b.Body.text(), Added: b.AddedReactions, Removed: b.RemovedReactions}
+		ch := comments.Change{Resolved: b.Resolved, Added: b.AddedReactions, Removed: b.RemovedReactions}
+		ch.SetBody, ch.Body, ch.Document = b.Body.change()
 		t, c, err := s.Update(ctx, (*in).where(), (*in).comment(), ch)
 		if err != nil {
 			return nil, err
@@ -466,7 +487,8 @@ func updateReply[I interface {
 		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
 			return nil, err
 		}
-		ch := comments.ReplyChange{SetBody: b.Body != nil, Body: b.Body.text(), Added: b.AddedReactions, Removed: b.RemovedReactions}
+		ch := comments.ReplyChange{Added: b.AddedReactions, Removed: b.RemovedReactions}
+		ch.SetBody, ch.Body, ch.Document = b.Body.change()
 		t, x, err := s.UpdateReply(ctx, (*in).where(), (*in).comment(), (*in).reply(), ch)
 		if err != nil {
 			return nil, err

@@ -142,11 +142,12 @@ func registerCustomization(api *httpapi.API, s *sites.Service) {
 		})
 	type patchIn struct {
 		SiteSpaceParams
-		Body map[string]any `doc:"Settings overriding the site's, in the shape of the site's settings; null resets a member to the site's value"`
+		Body map[string]any `doc:"Settings overriding the site's, in the shape of the site's settings; null resets a member to the site's value. A member sent with the value the site space shows, and not overridden, stays the site's; updatedAt (read only) is ignored"`
 	}
 	httpapi.Register(api, httpapi.Op{ID: "overrideSiteSpaceCustomizationById", Method: http.MethodPatch, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
 		Tag: tag, Summary: "Override a site's customization settings for one site space"},
 		func(ctx context.Context, in *patchIn) (*customizationOut, error) {
+			delete(in.Body, "updatedAt") // read only: the GET answer's, sent back
 			if err := settings.check(sites.MergeCustomization(sites.DefaultCustomization(), withoutNulls(in.Body))); err != nil {
 				return nil, err
 			}
