@@ -153,6 +153,12 @@ func TestCustomizationRejects(t *testing.T) {
 		{"patch bad theme", "PATCH", ssPath, f.admin, map[string]any{"styling": map[string]any{"theme": "neon"}}, 400, "styling.theme"},
 		{"patch bad colour", "PATCH", ssPath, f.admin, map[string]any{"styling": map[string]any{"dangerColor": map[string]any{"light": "#12", "dark": "#000"}}}, 400, "styling.dangerColor.light"},
 		{"patch unknown field", "PATCH", ssPath, f.admin, map[string]any{"colour": "blue"}, 400, "colour"},
+		{"empty favicon url", "PUT", site + "/customization", f.admin, func() map[string]any {
+			c := with("themes", "default", "light")
+			c["favicon"] = map[string]any{"icon": map[string]any{"light": "https://example.com/i.png", "dark": ""}}
+			return c
+		}(), 400, "favicon"},
+		{"patch empty logo url", "PATCH", ssPath, f.admin, map[string]any{"header": map[string]any{"logo": map[string]any{"light": "", "dark": "https://example.com/l.png"}}}, 400, "header.logo.light"},
 		{"patch bad link target", "PATCH", ssPath, f.admin, map[string]any{"externalLinks": map[string]any{"target": "popup"}}, 400, "externalLinks.target"},
 	}
 	for _, c := range cases {

@@ -53,8 +53,8 @@ type CustomizationThemedColor struct {
 
 // CustomizationThemedURL is a URL for each theme mode.
 type CustomizationThemedURL struct {
-	Light string `json:"light" format:"uri" maxLength:"2048"`
-	Dark  string `json:"dark" format:"uri" maxLength:"2048"`
+	Light string `json:"light" format:"uri" minLength:"1" maxLength:"2048"`
+	Dark  string `json:"dark" format:"uri" minLength:"1" maxLength:"2048"`
 }
 
 // CustomizationTint colours the site's chrome.
