@@ -241,8 +241,6 @@ func TestTwoSuccessStatusesAnswerWhatHappened(t *testing.T) {
 	}
 }
 
-const petsSpec = `{"openapi":"3.0.3","info":{"title":"Pets","version":"1"},"paths":{}}`
-
 // doAs is do with the given bearer token.
 func doAs(h http.Handler, token, method, target string, body []byte) *httptest.ResponseRecorder {
 	w := do(h, method, target, body, "Authorization", "Bearer "+token)
