@@ -2,7 +2,8 @@
 // listener, the embedded bbolt store and blobs under DATA_DIR, and the
 // workers in-process. It is configured from the environment (ADDR,
 // DATA_DIR, BOOTSTRAP_TOKEN, ...; see app.ConfigFromEnv) and stops cleanly
-// on SIGINT or SIGTERM.
+// on SIGINT or SIGTERM. An invalid variable stops the start: the message
+// names it and the exit status is 1.
 //
 //	ADDR=127.0.0.1:8080 DATA_DIR=./.data go run ./functions/local
 package main
@@ -30,7 +31,10 @@ func run() error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	cfg := app.ConfigFromEnv()
+	cfg, err := app.ConfigFromEnv()
+	if err != nil {
+		return err
+	}
 	l, err := local.Open(ctx, cfg)
 	if err != nil {
 		return fmt.Errorf("open %s: %w", cfg.DataDir, err)

@@ -3,8 +3,11 @@
 package app
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -54,8 +57,14 @@ type Config struct {
 	Lazy bool
 }
 
-// ConfigFromEnv reads the configuration.
-func ConfigFromEnv() Config {
+// ConfigFromEnv reads the configuration. A variable set to a value it
+// cannot hold is an error naming it (all such variables, joined), so that a
+// typo stops the start instead of falling back to a default: LOG_LEVEL is
+// one of debug, info, warn or error; the rate limits are non-negative
+// integers; the switches are 1, 0, true or false; API_URL and APP_URL are
+// absolute http(s) URLs. An unset or empty variable takes its default.
+func ConfigFromEnv() (Config, error) {
+	var e envReader
 	c := Config{
 		Addr:              env("ADDR", "127.0.0.1:8080"),
 		DataDir:           env("DATA_DIR", "./.data"),
@@ -64,16 +73,87 @@ func ConfigFromEnv() Config {
 		BucketName:        os.Getenv("BUCKET_NAME"),
 		QueueURL:          os.Getenv("QUEUE_URL"),
 		GitQueueURL:       os.Getenv("GIT_QUEUE_URL"),
-		APIURL:            strings.TrimRight(os.Getenv("API_URL"), "/"),
-		AppURL:            strings.TrimRight(os.Getenv("APP_URL"), "/"),
-		FetchAllowPrivate: os.Getenv("FETCH_ALLOW_PRIVATE") == "1",
+		APIURL:            e.url("API_URL"),
+		AppURL:            e.url("APP_URL"),
+		FetchAllowPrivate: e.bool("FETCH_ALLOW_PRIVATE"),
 		SitesDomain:       strings.ToLower(strings.Trim(os.Getenv("SITES_DOMAIN"), ". ")),
+		LogLevel:          e.level("LOG_LEVEL"),
 		Build:             env("BUILD", "unknown"),
-		RateLimit:         rateLimitFromEnv(),
+		RateLimit:         e.rateLimit(),
 		Lazy:              true,
 	}
-	_ = c.LogLevel.UnmarshalText([]byte(env("LOG_LEVEL", "info")))
-	return c
+	if err := errors.Join(e.errs...); err != nil {
+		return Config{}, fmt.Errorf("configuration: %w", err)
+	}
+	return c, nil
+}
+
+// envReader reads typed variables, collecting one error per variable set
+// to a value of the wrong kind.
+type envReader struct{ errs []error }
+
+func (e *envReader) bad(name, v, want string) {
+	e.errs = append(e.errs, fmt.Errorf("%s=%q: want %s", name, v, want))
+}
+
+// int reads a non-negative integer; unset means def.
+func (e *envReader) int(name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		e.bad(name, v, "a non-negative integer")
+		return def
+	}
+	return n
+}
+
+// bool reads a switch: 1 or true, 0 or false (either case); unset is off.
+func (e *envReader) bool(name string) bool {
+	switch v := os.Getenv(name); strings.ToLower(v) {
+	case "", "0", "false":
+		return false
+	case "1", "true":
+		return true
+	default:
+		e.bad(name, v, "1, 0, true or false")
+		return false
+	}
+}
+
+// level reads a log level: debug, info, warn or error (either case); unset
+// is info.
+func (e *envReader) level(name string) slog.Level {
+	switch v := os.Getenv(name); strings.ToLower(v) {
+	case "debug":
+		return slog.LevelDebug
+	case "", "info":
+		return slog.LevelInfo
+	case "warn":
+		return slog.LevelWarn
+	case "error":
+		return slog.LevelError
+	default:
+		e.bad(name, v, "debug, info, warn or error")
+		return slog.LevelInfo
+	}
+}
+
+// url reads an absolute http or https URL, without its trailing slashes;
+// unset is "" (the default the variable's reader chooses).
+func (e *envReader) url(name string) string {
+	v := os.Getenv(name)
+	if v == "" {
+		return ""
+	}
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		e.bad(name, v, "an absolute http or https URL without query or fragment")
+		return ""
+	}
+	return strings.TrimRight(v, "/")
 }
 
 // The default rate limits by caller class, each per caller and per
@@ -89,34 +169,26 @@ const (
 	DefaultRateLimitExpensiveBurst         = 10
 )
 
-// rateLimitFromEnv reads the rate limits. RATE_LIMIT_PER_MINUTE and
+// rateLimit reads the rate limits. RATE_LIMIT_PER_MINUTE and
 // RATE_LIMIT_BURST, the single per-caller limit they replace, still set
 // the anonymous class when its own variables are unset: a limit an
 // operator set keeps holding for anonymous callers.
-func rateLimitFromEnv() httpapi.RateLimit {
+func (e *envReader) rateLimit() httpapi.RateLimit {
 	return httpapi.RateLimit{
 		Authenticated: httpapi.Limit{
-			PerMinute: envInt("RATE_LIMIT_AUTHENTICATED_PER_MINUTE", DefaultRateLimitAuthenticatedPerMinute),
-			Burst:     envInt("RATE_LIMIT_AUTHENTICATED_BURST", DefaultRateLimitAuthenticatedBurst),
+			PerMinute: e.int("RATE_LIMIT_AUTHENTICATED_PER_MINUTE", DefaultRateLimitAuthenticatedPerMinute),
+			Burst:     e.int("RATE_LIMIT_AUTHENTICATED_BURST", DefaultRateLimitAuthenticatedBurst),
 		},
 		Anonymous: httpapi.Limit{
-			PerMinute: envInt("RATE_LIMIT_ANONYMOUS_PER_MINUTE", envInt("RATE_LIMIT_PER_MINUTE", DefaultRateLimitAnonymousPerMinute)),
-			Burst:     envInt("RATE_LIMIT_ANONYMOUS_BURST", envInt("RATE_LIMIT_BURST", DefaultRateLimitAnonymousBurst)),
+			PerMinute: e.int("RATE_LIMIT_ANONYMOUS_PER_MINUTE", e.int("RATE_LIMIT_PER_MINUTE", DefaultRateLimitAnonymousPerMinute)),
+			Burst:     e.int("RATE_LIMIT_ANONYMOUS_BURST", e.int("RATE_LIMIT_BURST", DefaultRateLimitAnonymousBurst)),
 		},
 		Expensive: httpapi.Limit{
-			PerMinute: envInt("RATE_LIMIT_EXPENSIVE_PER_MINUTE", DefaultRateLimitExpensivePerMinute),
-			Burst:     envInt("RATE_LIMIT_EXPENSIVE_BURST", DefaultRateLimitExpensiveBurst),
+			PerMinute: e.int("RATE_LIMIT_EXPENSIVE_PER_MINUTE", DefaultRateLimitExpensivePerMinute),
+			Burst:     e.int("RATE_LIMIT_EXPENSIVE_BURST", DefaultRateLimitExpensiveBurst),
 		},
-		TrustForwardedFor: os.Getenv("RATE_LIMIT_TRUST_FORWARDED_FOR") == "1",
+		TrustForwardedFor: e.bool("RATE_LIMIT_TRUST_FORWARDED_FOR"),
 	}
-}
-
-// envInt reads a non-negative integer; unset or malformed means def.
-func envInt(name string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n >= 0 {
-		return n
-	}
-	return def
 }
 
 func env(name, def string) string {

@@ -44,10 +44,15 @@ func AWSDeps(ctx context.Context, c Config, queues Queues) (*deps.Deps, error) {
 
 // StartLambda runs one family as a Lambda function; functions/<family>/main.go
 // calls it and nothing else. Nothing is read from the network before the
-// first invocation.
+// first invocation. A configuration or dependency it cannot start with is
+// logged and fails the function's init (Lambda reports it).
 func StartLambda(f Family) {
 	ctx := context.Background()
-	c := ConfigFromEnv()
+	c, err := ConfigFromEnv()
+	if err != nil {
+		c.Logger().Error("start", "family", f.Name, "err", err.Error())
+		panic(err)
+	}
 	d, err := AWSDeps(ctx, c, f.Queues)
 	if err != nil {
 		c.Logger().Error("start", "family", f.Name, "err", err.Error())

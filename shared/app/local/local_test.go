@@ -81,7 +81,10 @@ func call(t *testing.T, method, url, token string, body any) (int, map[string]an
 }
 
 func config(dir, token string) app.Config {
-	c := app.ConfigFromEnv()
+	c, err := app.ConfigFromEnv()
+	if err != nil {
+		panic(err) // the test process's environment
+	}
 	c.DataDir, c.BootstrapToken, c.APIURL, c.AppURL = dir, token, "", ""
 	c.LogLevel = 8                    // quiet
 	c.RateLimit = httpapi.RateLimit{} // ratelimit_test.go tests the default limits

@@ -31,7 +31,10 @@ func defaultLimits(t *testing.T, token string, set map[string]string) app.Config
 	for _, v := range rateLimitVars {
 		t.Setenv(v, set[v])
 	}
-	c := app.ConfigFromEnv()
+	c, err := app.ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
 	c.DataDir, c.BootstrapToken, c.APIURL, c.AppURL = t.TempDir(), token, "", ""
 	c.LogLevel = 8 // quiet
 	stopped := time.Now()

@@ -43,9 +43,12 @@ func BenchmarkLocalGetSpaceVsStatic(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer logFile.Close()
+	c, err := app.ConfigFromEnv()
+	if err != nil {
+		b.Fatal(err)
+	}
 	stderr := os.Stderr
 	os.Stderr = logFile
-	c := app.ConfigFromEnv()
 	c.DataDir, c.BootstrapToken, c.APIURL, c.AppURL = filepath.Join(dir, "data"), "bench-token", "", ""
 	c.RateLimit = httpapi.RateLimit{} // measures the service, not the limiter
 	l, err := local.Open(context.Background(), c)

@@ -16,7 +16,11 @@ import (
 // and nothing else.
 func StartWorker(name string, handlers app.Handlers) {
 	ctx := context.Background()
-	c := app.ConfigFromEnv()
+	c, err := app.ConfigFromEnv()
+	if err != nil {
+		c.Logger().Error("start", "worker", name, "err", err.Error())
+		panic(err)
+	}
 	if _, err := app.WorkerByName(name); err != nil {
 		panic(err)
 	}
