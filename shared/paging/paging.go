@@ -10,10 +10,10 @@ package paging
 import (
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,30 +82,40 @@ func (s *Signer) Load(ctx context.Context) error {
 	return err
 }
 
-func (s *Signer) mac(scope string, payload []byte) []byte {
+// mac signs payload for scope. The secret is the installation's: when it
+// cannot be read, that is an error, never a stand-in key (a random key
+// would make cursors nobody can verify, which come back as a baffling
+// "invalid page token" 400 on the next page).
+func (s *Signer) mac(scope string, payload []byte) ([]byte, error) {
 	secret, err := s.secret(context.Background())
 	if err != nil {
-		// Unreachable once Load succeeded. A fresh random key makes a cursor
-		// nobody can verify, never one anybody can forge.
-		secret = make([]byte, 32)
-		_, _ = rand.Read(secret)
+		return nil, fmt.Errorf("paging: read the cursor secret: %w", err)
 	}
 	m := hmac.New(sha256.New, secret)
 	m.Write([]byte(scope))
 	m.Write([]byte{0})
 	m.Write(payload)
-	return m.Sum(nil)[:16]
+	return m.Sum(nil)[:16], nil
 }
 
-// Cursor returns the cursor resuming scope's list after key.
+// Cursor returns the cursor resuming scope's list after key. It panics when
+// the secret cannot be read: the API reads it (Load) before any operation
+// runs and keeps it, so in a request that is unreachable, and a panic (a
+// 500, logged, by the API's recovery) is the one answer that is neither a
+// cursor signed with a stand-in key nor a list silently cut short.
 func (s *Signer) Cursor(scope string, key store.Key) string {
 	payload, _ := json.Marshal(key)
-	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(s.mac(scope, payload))
+	sum, err := s.mac(scope, payload)
+	if err != nil {
+		panic(err)
+	}
+	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(sum)
 }
 
 // After reads a cursor of scope's list: the key its page resumes after, nil
 // for "" (the start). A cursor that was not made for scope is a 400 naming
-// the page parameter.
+// the page parameter; a secret that cannot be read is an internal error
+// (500), whatever the cursor.
 func (s *Signer) After(scope, cursor string) (*store.Key, error) {
 	if cursor == "" {
 		return nil, nil
@@ -117,7 +127,14 @@ func (s *Signer) After(scope, cursor string) (*store.Key, error) {
 	}
 	payload, err1 := base64.RawURLEncoding.DecodeString(a)
 	sig, err2 := base64.RawURLEncoding.DecodeString(b)
-	if err1 != nil || err2 != nil || !hmac.Equal(sig, s.mac(scope, payload)) {
+	if err1 != nil || err2 != nil {
+		return nil, bad
+	}
+	sum, err := s.mac(scope, payload)
+	if err != nil {
+		return nil, err
+	}
+	if !hmac.Equal(sig, sum) {
 		return nil, bad
 	}
 	var k store.Key

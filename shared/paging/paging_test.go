@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/apperr"
@@ -109,6 +110,41 @@ func TestLazySignerReadsItsSecretOnFirstUseAndRetriesAFailure(t *testing.T) {
 	want := NewSigner([]byte("secret")).Cursor("s", store.Key{SK: "k"})
 	if got := s.Cursor("s", store.Key{SK: "k"}); got != want {
 		t.Fatalf("lazy cursor %q, want %q", got, want)
+	}
+}
+
+// A secret that cannot be read is an error in every use, never a stand-in
+// key: reading a cursor is an internal error (not the 400 of a bad
+// cursor), making one panics (the API's recovery answers 500), and once
+// the secret reads again the cursors are those of the real secret.
+func TestUnreadableSecretIsAnErrorNotARandomKey(t *testing.T) {
+	fail := true
+	s := NewLazySigner(func(context.Context) ([]byte, error) {
+		if fail {
+			return nil, errors.New("store down")
+		}
+		return []byte("secret"), nil
+	})
+	good := NewSigner([]byte("secret")).Cursor("s", store.Key{SK: "k"})
+	_, err := s.After("s", good)
+	var coded *apperr.Error
+	if err == nil || errors.As(err, &coded) || !strings.Contains(err.Error(), "store down") {
+		t.Fatalf("After with the secret unreadable: %v, want the read's error, not a coded one", err)
+	}
+	func() {
+		defer func() {
+			if p := recover(); p == nil {
+				t.Fatal("Cursor signed with the secret unreadable")
+			}
+		}()
+		s.Cursor("s", store.Key{SK: "k"})
+	}()
+	fail = false
+	if k, err := s.After("s", good); err != nil || k.SK != "k" {
+		t.Fatalf("After once the secret reads: %v, %v", k, err)
+	}
+	if got := s.Cursor("s", store.Key{SK: "k"}); got != good {
+		t.Fatalf("cursor %q, want %q (the real secret's)", got, good)
 	}
 }
 
