@@ -101,6 +101,9 @@ func NewDeps(_ context.Context, c Config, d deps.Deps) (*deps.Deps, error) {
 	if d.Logger == nil {
 		d.Logger = c.Logger()
 	}
+	if d.Metrics == nil {
+		d.Metrics = c.Metrics
+	}
 	d.Authz = access.NewAuthorizer(d.Store)
 	if d.Secret == nil {
 		d.Secret = secret.New(d.Store)

@@ -53,14 +53,15 @@ func StartLambda(f Family) {
 		c.Logger().Error("start", "family", f.Name, "err", err.Error())
 		panic(err)
 	}
+	// One embedded-metric record per request (and per event the services
+	// count) on stdout, whatever the log level: CloudWatch makes the
+	// family's metrics from them.
+	c.Metrics = slog.New(slog.NewJSONHandler(os.Stdout, nil))
 	d, err := AWSDeps(ctx, c, f.Queues)
 	if err != nil {
 		c.Logger().Error("start", "family", f.Name, "err", err.Error())
 		panic(err)
 	}
-	// One embedded-metric record per request on stdout, whatever the log
-	// level: CloudWatch makes the family's metrics from them.
-	c.Metrics = slog.New(slog.NewJSONHandler(os.Stdout, nil))
 	h := NewAPI(c, d, f).Handler()
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
 }

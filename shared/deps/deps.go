@@ -22,7 +22,10 @@ type Deps struct {
 	Queue  queue.Queue
 	Now    func() time.Time
 	Logger *slog.Logger
-	Authz  *access.Authorizer
+	// Metrics receives the services' CloudWatch embedded-metric records
+	// (package metrics): stdout in a Lambda function, nil in local mode.
+	Metrics *slog.Logger
+	Authz   *access.Authorizer
 	// Cursors signs the cursors of lists (services take a paging.Request
 	// and return a paging.Page).
 	Cursors *paging.Signer

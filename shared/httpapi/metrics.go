@@ -5,10 +5,12 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/galleydocs/galley/shared/metrics"
 )
 
 // MetricsNamespace is the CloudWatch namespace of the API's metrics.
-const MetricsNamespace = "Galley"
+const MetricsNamespace = metrics.Namespace
 
 // emitMetrics writes one record in CloudWatch's embedded metric format
 // (EMF) for a request: CloudWatch Logs turns the JSON line a Lambda

@@ -174,12 +174,16 @@ func write(ctx context.Context, idx bleve.Index, removed []string, pages []Page,
 				headings = append(headings, s.Heading)
 			}
 			texts = append(texts, s.Text)
-			_ = b.Index("s:"+p.ID+":"+strconv.Itoa(i), map[string]any{fPage: p.ID,
-				fHeading: s.Heading, fText: s.Text, fAnchor: s.Anchor})
+			if err := b.Index("s:"+p.ID+":"+strconv.Itoa(i), map[string]any{fPage: p.ID,
+				fHeading: s.Heading, fText: s.Text, fAnchor: s.Anchor}); err != nil {
+				return fmt.Errorf("index page %s: %w", p.ID, err)
+			}
 		}
-		_ = b.Index("p:"+p.ID, map[string]any{fPage: p.ID, fTitle: p.Title,
+		if err := b.Index("p:"+p.ID, map[string]any{fPage: p.ID, fTitle: p.Title,
 			fHeadings: strings.Join(headings, "\n"), fBody: strings.Join(texts, "\n"), fPath: p.Path,
-			fDescription: p.Description, fAncestors: p.Ancestors})
+			fDescription: p.Description, fAncestors: p.Ancestors}); err != nil {
+			return fmt.Errorf("index page %s: %w", p.ID, err)
+		}
 		if b.Size() >= 1000 {
 			if err := flush(); err != nil {
 				return err

@@ -24,16 +24,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/metrics"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/paging"
@@ -70,30 +73,90 @@ func indexKey(spaceID, revisionID string) string {
 	return "spaces/" + spaceID + "/search/" + revisionID + "." + Format
 }
 
+// IndexErrorsMetric counts the failures of indexing (package metrics), by
+// Stage: "build" (the index could not be made: the search answered 500 and
+// the next one tries again), "store" (made and searched, but not stored
+// after StoreAttempts: the next process makes it again) and "read" (a
+// stored index could not be unpacked: made again and stored over it).
+const IndexErrorsMetric = "SearchIndexErrors"
+
+// StoreAttempts is how many times a made index is written to the blob
+// store before it is given up; storeBackoff is the wait after the first
+// failed attempt, doubled after each further one.
+const (
+	StoreAttempts = 3
+	storeBackoff  = 100 * time.Millisecond
+)
+
 // Index returns the open index of a revision of a space: from the
-// process, the blob store, or made (and stored) now.
+// process, the blob store, or made (and stored) now. Every failure is
+// logged at level ERROR with the space and revision, and counted
+// (IndexErrorsMetric); none leaves a page out of the index a query reads.
 func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handle, error) {
 	return s.cache.Acquire(ctx, spaceID+"/"+revisionID, func(ctx context.Context, dir string) error {
 		key := indexKey(spaceID, revisionID)
 		data, err := s.d.Blobs.Get(ctx, key)
 		if err == nil {
-			return Unarchive(data, dir)
-		}
-		if !errors.Is(err, blob.ErrNotFound) {
+			err = Unarchive(data, dir)
+			if err == nil {
+				return nil
+			}
+			// A damaged archive would fail every search of the revision
+			// for good: it is made again, and stored over.
+			s.indexError(ctx, "read", spaceID, revisionID, err)
+			if err := os.RemoveAll(dir); err != nil {
+				return err
+			}
+		} else if !errors.Is(err, blob.ErrNotFound) {
 			return fmt.Errorf("read search index: %w", err)
 		}
 		if err := s.make(ctx, spaceID, revisionID, dir); err != nil {
-			return err
+			if ctx.Err() == nil {
+				s.indexError(ctx, "build", spaceID, revisionID, err)
+			}
+			return fmt.Errorf("make the search index of space %s, revision %s: %w", spaceID, revisionID, err)
 		}
-		data, err = Archive(dir)
-		if err != nil {
-			return err
-		}
-		if err := s.d.Blobs.Put(ctx, key, data, "application/gzip"); err != nil {
-			return fmt.Errorf("write search index: %w", err)
+		if err := s.store(ctx, key, dir); err != nil {
+			// The index is made: this query and the next ones of this
+			// process read it. Not stored, it is missing for the others,
+			// which make it again (the blob's absence is the mark).
+			s.indexError(ctx, "store", spaceID, revisionID, err)
 		}
 		return nil
 	})
+}
+
+// store writes the index in dir to the blob store under key, trying
+// StoreAttempts times with a growing wait between attempts.
+func (s *Service) store(ctx context.Context, key, dir string) error {
+	data, err := Archive(dir)
+	if err != nil {
+		return err
+	}
+	wait := storeBackoff
+	for n := 1; ; n++ {
+		err = s.d.Blobs.Put(ctx, key, data, "application/gzip")
+		if err == nil || n == StoreAttempts {
+			break
+		}
+		s.d.Logger.WarnContext(ctx, "search index not stored, trying again", "key", key, "attempt", n, "err", err.Error())
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("write search index: %w (then %w)", err, ctx.Err())
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+	if err != nil {
+		return fmt.Errorf("write search index (%d attempts): %w", StoreAttempts, err)
+	}
+	return nil
+}
+
+// indexError logs and counts a failure of indexing at stage.
+func (s *Service) indexError(ctx context.Context, stage, spaceID, revisionID string, err error) {
+	s.d.Logger.ErrorContext(ctx, "search index", "stage", stage, "space", spaceID, "revision", revisionID, "err", err.Error())
+	metrics.Count(s.d.Metrics, IndexErrorsMetric, "Stage", stage)
 }
 
 // make writes the index of a revision into dir: its parent's index (when
@@ -122,7 +185,13 @@ func (s *Service) make(ctx context.Context, spaceID, revisionID, dir string) err
 			break // cheaper to build afresh
 		}
 		if err := Unarchive(data, dir); err != nil {
-			return err
+			// The parent's archive is damaged: this index is built afresh
+			// (the parent's is made again when it is searched).
+			s.indexError(ctx, "read", spaceID, parentID, err)
+			if err := os.RemoveAll(dir); err != nil {
+				return err
+			}
+			break
 		}
 		withBodies, err := s.bodies(ctx, spaceID, changed)
 		if err != nil {
