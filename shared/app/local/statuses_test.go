@@ -246,3 +246,15 @@ func doAs(h http.Handler, token, method, target string, body []byte) *httptest.R
 	w := do(h, method, target, body, "Authorization", "Bearer "+token)
 	return w
 }
+
+// GET /v1/ (GitBook's getApiInformation, "/" under the /v1 base) and
+// GET /v1 answer alike: API Gateway routes both to the route /v1 and
+// passes the path as the client wrote it (infra's
+// TestTemplateRoutesReachEveryServedPath checks the route).
+func TestAPIInformationWithAndWithoutSlash(t *testing.T) {
+	h := handler(t)
+	a, b := do(h, "GET", "/v1/", nil), do(h, "GET", "/v1", nil)
+	if a.Code != http.StatusOK || b.Code != http.StatusOK || a.Body.String() != b.Body.String() {
+		t.Fatalf("GET /v1/: %d %s; GET /v1: %d %s", a.Code, a.Body, b.Code, b.Body)
+	}
+}

@@ -1,0 +1,144 @@
+package infra_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/httpapi/apitest"
+)
+
+var anyParam = regexp.MustCompile(`\{[^}]+\}`)
+
+// gatewayMatches tells whether API Gateway's HTTP API routes a request for
+// path to the route routePath: segment by segment, a {name} parameter
+// taking one non-empty segment and a {name+} the rest; a trailing slash of
+// the request is not part of the match (API Gateway routes /v1/ to the
+// route /v1, and refuses routes ending in a slash: infra.GatewayPath).
+func gatewayMatches(routePath, path string) bool {
+	if len(path) > 1 {
+		path = strings.TrimSuffix(path, "/")
+	}
+	rs, ps := strings.Split(routePath, "/"), strings.Split(path, "/")
+	for i, r := range rs {
+		if strings.HasSuffix(r, "+}") {
+			return i < len(ps) && ps[i] != ""
+		}
+		if i >= len(ps) {
+			return false
+		}
+		if strings.HasPrefix(r, "{") {
+			if ps[i] == "" {
+				return false
+			}
+			continue
+		}
+		if r != ps[i] {
+			return false
+		}
+	}
+	return len(rs) == len(ps)
+}
+
+// Every operation of GitBook's current document that Galley serves reaches
+// its function in AWS: the template declares a route that API Gateway
+// matches for the path as GitBook's document and clients write it, with
+// its trailing slash where it has one (GET /v1/, getApiInformation).
+func TestTemplateRoutesReachEveryServedPath(t *testing.T) {
+	dir, err := apitest.ReferenceDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "gitbook-openapi-0.202.0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	// What Galley serves: its document's operations, parameters as {}.
+	doc, err := families.OpenAPI()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ours struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(doc, &ours); err != nil {
+		t.Fatal(err)
+	}
+	served := map[string]bool{}
+	for p, ops := range ours.Paths {
+		for m := range ops {
+			served[strings.ToUpper(m)+" "+anyParam.ReplaceAllString(p, "{x}")] = true
+		}
+	}
+	type route struct{ method, path string }
+	var routes []route
+	tpl := readTemplate(t)
+	for name, res := range tpl.Resources {
+		if res.Type != "AWS::Serverless::Function" {
+			continue
+		}
+		fn := decode[function](t, name, res.Properties)
+		for _, ev := range fn.Events {
+			if ev.Type == "HttpApi" {
+				routes = append(routes, route{ev.Properties.Method, ev.Properties.Path})
+			}
+		}
+	}
+	checked, slashed := 0, 0
+	for p, ops := range ref.Paths {
+		path := "/v1" + anyParam.ReplaceAllString(p, "{x}")
+		for m := range ops {
+			method := strings.ToUpper(m)
+			if !served[method+" "+path] && !served[method+" "+strings.TrimSuffix(path, "/")] {
+				continue
+			}
+			checked++
+			if strings.HasSuffix(path, "/") {
+				slashed++
+			}
+			request := strings.ReplaceAll(path, "{x}", "x1")
+			found := false
+			for _, r := range routes {
+				if r.method == method && gatewayMatches(r.path, request) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				t.Errorf("%s %s (GitBook's %s): no route of template.yaml reaches it", method, request, p)
+			}
+		}
+	}
+	if checked < 150 || slashed == 0 {
+		t.Fatalf("checked %d served operations (%d with a trailing slash)", checked, slashed)
+	}
+}
+
+func TestGatewayMatches(t *testing.T) {
+	for _, c := range []struct {
+		route, path string
+		want        bool
+	}{
+		{"/v1", "/v1/", true},
+		{"/v1", "/v1", true},
+		{"/v1/spaces/{spaceId}", "/v1/spaces/x1", true},
+		{"/v1/spaces/{spaceId}", "/v1/spaces/", false},
+		{"/v1/spaces/{spaceId}", "/v1/spaces/x1/y", false},
+		{"/v1/spaces/{spaceId}/content/path/{pagePath+}", "/v1/spaces/x1/content/path/a/b", true},
+		{"/v1/user", "/v1/users", false},
+	} {
+		if got := gatewayMatches(c.route, c.path); got != c.want {
+			t.Errorf("gatewayMatches(%q, %q) = %v", c.route, c.path, got)
+		}
+	}
+}
