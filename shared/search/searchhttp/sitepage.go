@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/sites"
@@ -154,7 +153,7 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 		res, err := s.SitePage(ctx, req)
 		out := &sitePageOut{Status: http.StatusOK, ContentType: "text/html; charset=utf-8", CacheControl: "private, no-store", Vary: "Accept"}
 		if err != nil {
-			out.Status, out.Robots = httpapi.Status(apperr.KindOf(err)), "noindex"
+			out.Status, out.Robots = httpapi.StatusOf(err), "noindex"
 			if out.Status == http.StatusInternalServerError {
 				return nil, err
 			}
