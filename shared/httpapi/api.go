@@ -17,6 +17,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/ids"
 )
 
 // MaxBodyBytes is the largest request body accepted by default (1 MiB);
@@ -79,11 +80,11 @@ type API struct {
 	classes map[string]opClass
 	// middlewares run around every operation, in order (Use).
 	middlewares []func(huma.Context, func(huma.Context))
-	// unique lists, by operation id, the body's uniqueItems arrays
-	// (inputs.go); written when an operation is registered, which a lazy
-	// API does while serving.
-	uniqueMu sync.RWMutex
-	unique   map[string][]string
+	// bodies holds, by operation id, what strictJSON checks in the body
+	// beyond its syntax (inputs.go); written when an operation is
+	// registered, which a lazy API does while serving.
+	bodiesMu sync.RWMutex
+	bodies   map[string]bodyRules
 }
 
 // New returns an empty API.
@@ -94,7 +95,7 @@ func New(cfg Config) *API {
 	}
 	mux := http.NewServeMux()
 	a := &API{Huma: humago.New(mux, humaConfig(cfg.Version)), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit),
-		classes: map[string]opClass{}, unique: map[string][]string{}}
+		classes: map[string]opClass{}, bodies: map[string]bodyRules{}}
 	a.Use(a.authenticate, a.strictJSON)
 	return a
 }
@@ -112,6 +113,8 @@ func humaConfig(version string) huma.Config {
 		"bearer": {Type: "http", Scheme: "bearer", Description: "An API token: Authorization: Bearer <token>"},
 	}
 	hc.Security = []map[string][]string{{"bearer": {}}}
+	// Ids named in bodies have one schema (inputs.go).
+	hc.Components.Schemas.RegisterTypeAlias(reflect.TypeFor[ids.ID](), reflect.TypeFor[idSchema]())
 	return hc
 }
 
@@ -217,7 +220,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		hop.RequestBody = answerFieldsBody(a.Huma.OpenAPI().Components.Schemas, &hop, in, out)
 		huma.Register(a.Huma, hop, handler)
 		alsoBodies(hop, op)
-		a.noteUnique(a.Huma, op)
+		a.noteBody(a.Huma, op)
 		return
 	}
 	// Lazy: the route is the API's now; the operation is built on its first
@@ -236,7 +239,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		hop.RequestBody = answerFieldsBody(hapi.OpenAPI().Components.Schemas, &hop, in, out)
 		huma.Register(hapi, hop, handler)
 		alsoBodies(hop, op)
-		a.noteUnique(hapi, op)
+		a.noteBody(hapi, op)
 		serve = c.handler
 	}
 	a.mux.HandleFunc(strings.ToUpper(op.Method)+" "+op.Path, func(w http.ResponseWriter, r *http.Request) {
@@ -272,19 +275,23 @@ type capture struct{ handler http.HandlerFunc }
 func (c *capture) HandleFunc(_ string, h func(http.ResponseWriter, *http.Request)) { c.handler = h }
 func (c *capture) ServeHTTP(w http.ResponseWriter, r *http.Request)                { c.handler(w, r) }
 
-// noteUnique keeps the uniqueItems arrays of op's JSON body (strictJSON
-// checks them), read from the document of the huma API it was built on.
-func (a *API) noteUnique(h huma.API, op Op) {
+// noteBody keeps what strictJSON checks in op's JSON body (its
+// uniqueItems arrays and its ids), read from the document of the huma API
+// it was built on.
+func (a *API) noteBody(h huma.API, op Op) {
 	item := h.OpenAPI().Paths[op.Path]
 	if item == nil {
 		return
 	}
+	reg := h.OpenAPI().Components.Schemas
 	for _, o := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
 		if o != nil && o.OperationID == op.ID && o.RequestBody != nil && o.RequestBody.Content["application/json"] != nil {
-			if locs := uniqueArrays(h.OpenAPI().Components.Schemas, o.RequestBody.Content["application/json"].Schema, "", 0); len(locs) > 0 {
-				a.uniqueMu.Lock()
-				a.unique[op.ID] = locs
-				a.uniqueMu.Unlock()
+			s := o.RequestBody.Content["application/json"].Schema
+			rules := bodyRules{unique: uniqueArrays(reg, s, "", 0), ids: idTree(reg, s, 0)}
+			if len(rules.unique) > 0 || rules.ids != nil {
+				a.bodiesMu.Lock()
+				a.bodies[op.ID] = rules
+				a.bodiesMu.Unlock()
 			}
 		}
 	}
@@ -317,13 +324,11 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		a.limit.noteAuthentication(&info.limit, err == nil)
 	}
 	if err != nil {
-		status := Status(apperr.KindOf(err))
-		msg := err.Error()
+		status, msg, _ := classify(err)
 		if status == http.StatusInternalServerError {
-			LoggerFrom(ctx.Context()).ErrorContext(ctx.Context(), "authenticate", "err", msg)
-			msg = "Internal error"
+			LoggerFrom(ctx.Context()).ErrorContext(ctx.Context(), "authenticate", "err", err.Error())
 		}
-		_ = huma.WriteErr(a.Huma, ctx, status, cleanMessage(msg))
+		_ = huma.WriteErr(a.Huma, ctx, status, msg)
 		return
 	}
 	if caller.Site != nil && (ctx.Operation() == nil || !access.VisitorMay(ctx.Operation().OperationID)) {

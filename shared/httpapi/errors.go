@@ -95,8 +95,15 @@ func installErrors() {
 	installOnce.Do(func() { huma.NewError = newError })
 }
 
-// ContentionMessage answers a write that lost every retry (store.ErrContention).
-const ContentionMessage = "too many concurrent changes; try again"
+// Answers to the storage errors a request causes (problem).
+const (
+	// ContentionMessage answers a write that lost every retry (store.ErrContention).
+	ContentionMessage = "too many concurrent changes; try again"
+	// InvalidKeyMessage answers a key the store cannot hold (store.ErrInvalidKey).
+	InvalidKeyMessage = "an id or name in the request cannot be stored: empty, too long or with a NUL character"
+	// TooLargeMessage answers an item over the store's limit (store.ErrItemTooLarge).
+	TooLargeMessage = "the change would make a record larger than the store holds"
+)
 
 // problem turns a service error into the response error, logging internal
 // ones (their text never reaches the caller).
@@ -105,18 +112,55 @@ func problem(ctx context.Context, err error) error {
 	if errors.As(err, &se) {
 		return se
 	}
+	status, msg, logMsg := classify(err)
+	switch {
+	case status == http.StatusInternalServerError:
+		LoggerFrom(ctx).Error("internal error", "err", err.Error())
+	case logMsg != "":
+		LoggerFrom(ctx).Warn(logMsg, "err", err.Error())
+	}
+	return &ErrorBody{Err: ErrorInfo{Code: status, Message: msg}}
+}
+
+// StatusOf is the status answering a service error: its kind's (Status),
+// or, for the storage errors a request can cause, classify's.
+func StatusOf(err error) int {
+	status, _, _ := classify(err)
+	return status
+}
+
+// MessageOf is the message answering a service error, fit for the caller
+// ("Internal error" for a 500).
+func MessageOf(err error) string {
+	_, msg, _ := classify(err)
+	return msg
+}
+
+// classify decides the status and message answering a service error, and
+// what to log (beyond 500s, which are always logged; "" nothing).
+func classify(err error) (status int, msg, logMsg string) {
 	kind := apperr.KindOf(err)
-	if kind == apperr.Internal && errors.Is(err, store.ErrContention) {
+	if kind != apperr.Internal {
+		return Status(kind), cleanMessage(err.Error()), ""
+	}
+	switch {
+	case errors.Is(err, store.ErrContention):
 		// store.Retry gave up: others kept changing the same records. The
 		// request was fine; the caller may try again (not a server fault).
-		return &ErrorBody{Err: ErrorInfo{Code: Status(apperr.Conflict), Message: ContentionMessage}}
+		return Status(apperr.Conflict), ContentionMessage, ""
+	case errors.Is(err, store.ErrInvalidKey):
+		// Keys are made of the ids and names requests give, so a key the
+		// store cannot hold is the request's fault. The edge refuses such
+		// ids first (inputs.go): one reaching the store means a check is
+		// missing, hence the log line.
+		return Status(apperr.Invalid), InvalidKeyMessage, "store refused a key"
+	case errors.Is(err, store.ErrItemTooLarge):
+		// Records grow with what requests put in them.
+		return Status(apperr.TooLarge), TooLargeMessage, "store refused a large item"
 	}
-	status := Status(kind)
-	if kind == apperr.Internal {
-		LoggerFrom(ctx).Error("internal error", "err", err.Error())
-		return &ErrorBody{Err: ErrorInfo{Code: status, Message: "Internal error"}}
-	}
-	return &ErrorBody{Err: ErrorInfo{Code: status, Message: cleanMessage(err.Error())}}
+	// Anything else, other store.ErrInvalid errors included (too many
+	// operations in one transaction, a bad query): the code's fault.
+	return http.StatusInternalServerError, "Internal error", ""
 }
 
 // writeError writes an error response outside of huma (routing, panics,

@@ -6,12 +6,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humago"
+	"github.com/galleydocs/galley/shared/ids"
 )
 
 // badText says what is wrong with a path or query value the API refuses:
@@ -114,12 +116,12 @@ func (a *API) strictJSON(ctx huma.Context, next func(huma.Context)) {
 	}
 	r.Body = readCloser{io.MultiReader(bytes.NewReader(data), rest), r.Body}
 	if err == nil && int64(len(data)) < limit {
-		msg := duplicateKey(data)
-		a.uniqueMu.RLock()
-		locs := a.unique[op.OperationID]
-		a.uniqueMu.RUnlock()
-		if msg == "" && len(locs) > 0 {
-			msg = checkUniqueArrays(data, locs)
+		a.bodiesMu.RLock()
+		rules := a.bodies[op.OperationID]
+		a.bodiesMu.RUnlock()
+		msg := checkBody(data, rules.ids)
+		if msg == "" && len(rules.unique) > 0 {
+			msg = checkUniqueArrays(data, rules.unique)
 		}
 		if msg != "" {
 			_ = huma.WriteErr(a.Huma, ctx, http.StatusBadRequest, msg)
@@ -144,18 +146,31 @@ type readCloser struct {
 	io.Closer
 }
 
-// duplicateKey returns "<path>: ..." for the first object in data with a
-// key twice or two keys equal regardless of case, "" when there is none or
-// data is not JSON.
-func duplicateKey(data []byte) string {
+// bodyRules is what strictJSON checks in an operation's body beyond its
+// syntax.
+type bodyRules struct {
+	unique []string // uniqueArrays
+	ids    *idNode  // idTree
+}
+
+// checkBody returns "<path>: ..." for the first problem in data: an object
+// with a key twice or two keys equal regardless of case, or an id (at a
+// location idAt marks) that is too long or holds a character badText
+// refuses. "" when there is none or data is not JSON.
+func checkBody(data []byte, idAt *idNode) string {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	msg, _ := walkJSON(dec, "")
+	msg, _ := walkJSON(dec, "", idAt)
 	return msg
 }
 
-// walkJSON reads one value from dec; path is its location (items[0].title).
-func walkJSON(dec *json.Decoder, path string) (string, error) {
+// fold is a key as Go's decoder matches it: upper then lower case folds as
+// it does (ſ, K).
+func fold(key string) string { return strings.ToLower(strings.ToUpper(key)) }
+
+// walkJSON reads one value from dec; path is its location (items[0].title),
+// idAt where the value's ids are (nil: it holds none).
+func walkJSON(dec *json.Decoder, path string, idAt *idNode) (string, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return "", err
@@ -173,8 +188,7 @@ func walkJSON(dec *json.Decoder, path string) (string, error) {
 			if path != "" {
 				sub = path + "." + key
 			}
-			// Upper then lower: folds as Go's decoder does (ſ, K).
-			folded := strings.ToLower(strings.ToUpper(key))
+			folded := fold(key)
 			if prev, ok := seen[folded]; ok {
 				if prev == key {
 					return sub + ": duplicate key", nil
@@ -182,7 +196,7 @@ func walkJSON(dec *json.Decoder, path string) (string, error) {
 				return sub + ": duplicates key " + strconv.Quote(prev) + " (keys are matched regardless of case)", nil
 			}
 			seen[folded] = key
-			if msg, err := walkJSON(dec, sub); msg != "" || err != nil {
+			if msg, err := walkJSON(dec, sub, idAt.property(folded)); msg != "" || err != nil {
 				return msg, err
 			}
 		}
@@ -190,14 +204,141 @@ func walkJSON(dec *json.Decoder, path string) (string, error) {
 		return "", err
 	case json.Delim('['):
 		for i := 0; dec.More(); i++ {
-			if msg, err := walkJSON(dec, path+"["+strconv.Itoa(i)+"]"); msg != "" || err != nil {
+			if msg, err := walkJSON(dec, path+"["+strconv.Itoa(i)+"]", idAt.item()); msg != "" || err != nil {
 				return msg, err
 			}
 		}
 		_, err = dec.Token() // ]
 		return "", err
 	}
+	if s, ok := tok.(string); ok && idAt != nil && idAt.id {
+		if msg := badText(s); msg != "" {
+			return path + ": " + msg, nil
+		}
+		if utf8.RuneCountInString(s) > idAt.maxLen {
+			return path + ": expected length <= " + strconv.Itoa(idAt.maxLen), nil
+		}
+	}
 	return "", nil
+}
+
+// IDPattern is the pattern of ids named in bodies (ids.ID) in the API's
+// document: no C0 or C1 control character, no DEL. It is written with
+// \xHH escapes, read alike by ECMA-262 (the document's dialect), Python
+// (schemathesis) and Go (huma); the bidirectional controls badText also
+// refuses have no escape common to the three, so the pattern leaves them
+// out; strictJSON refuses them too (docs/http.md says so).
+const IDPattern = `^[^\x00-\x1F\x7F-\x9F]*$`
+
+// idSchema stands for ids.ID in schemas (humaConfig registers it as its
+// alias): a string of at most ids.MaxLen characters matching IDPattern. A
+// field may set a larger maxLength (an email address).
+type idSchema string
+
+// Schema implements huma.SchemaProvider.
+func (idSchema) Schema(huma.Registry) *huma.Schema {
+	n := ids.MaxLen
+	return &huma.Schema{Type: huma.TypeString, MaxLength: &n, Pattern: IDPattern}
+}
+
+// IDSchema is the schema of an id named in a body, for types that write
+// their own schema (one of several forms): r's schema of ids.ID, with
+// maxLen when it is not 0.
+func IDSchema(r huma.Registry, maxLen int) *huma.Schema {
+	s := r.Schema(reflect.TypeFor[ids.ID](), false, "")
+	if maxLen > 0 {
+		s.MaxLength = &maxLen
+	}
+	return s
+}
+
+// idNode tells where a body holds ids: the string schemas with IDPattern,
+// found in the operation's schema by idTree. Properties are keyed by their
+// folded name, since Go's decoder fills a field from a key of any case
+// (which huma's validation, matching exact names, lets through).
+type idNode struct {
+	id     bool // a string here is an id
+	maxLen int
+	props  map[string]*idNode
+	items  *idNode // array items
+	extra  *idNode // additionalProperties
+}
+
+func (n *idNode) property(folded string) *idNode {
+	if n == nil {
+		return nil
+	}
+	if p, ok := n.props[folded]; ok {
+		return p
+	}
+	return n.extra
+}
+
+func (n *idNode) item() *idNode {
+	if n == nil {
+		return nil
+	}
+	return n.items
+}
+
+// idTree is where schema s holds ids, nil when it holds none. The
+// alternatives of oneOf, anyOf and allOf are merged: a value's JSON type
+// tells which applies.
+func idTree(reg huma.Registry, s *huma.Schema, depth int) *idNode {
+	if s != nil && s.Ref != "" {
+		s = reg.SchemaFromRef(s.Ref)
+	}
+	if s == nil || depth > 12 {
+		return nil
+	}
+	var n *idNode
+	if s.Type == huma.TypeString && s.Pattern == IDPattern {
+		n = &idNode{id: true, maxLen: ids.MaxLen}
+		if s.MaxLength != nil {
+			n.maxLen = *s.MaxLength
+		}
+	}
+	for name, p := range s.Properties {
+		if c := idTree(reg, p, depth+1); c != nil {
+			n = mergeIDs(n, &idNode{props: map[string]*idNode{fold(name): c}})
+		}
+	}
+	if c := idTree(reg, s.Items, depth+1); c != nil {
+		n = mergeIDs(n, &idNode{items: c})
+	}
+	if ap, ok := s.AdditionalProperties.(*huma.Schema); ok {
+		if c := idTree(reg, ap, depth+1); c != nil {
+			n = mergeIDs(n, &idNode{extra: c})
+		}
+	}
+	for _, alts := range [][]*huma.Schema{s.OneOf, s.AnyOf, s.AllOf} {
+		for _, alt := range alts {
+			n = mergeIDs(n, idTree(reg, alt, depth+1))
+		}
+	}
+	return n
+}
+
+// mergeIDs is where a or b holds ids.
+func mergeIDs(a, b *idNode) *idNode {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	out := &idNode{id: a.id || b.id, maxLen: max(a.maxLen, b.maxLen),
+		items: mergeIDs(a.items, b.items), extra: mergeIDs(a.extra, b.extra)}
+	if len(a.props)+len(b.props) > 0 {
+		out.props = map[string]*idNode{}
+		for k, v := range a.props {
+			out.props[k] = v
+		}
+		for k, v := range b.props {
+			out.props[k] = mergeIDs(out.props[k], v)
+		}
+	}
+	return out
 }
 
 // uniqueArrays lists the body locations ("languages", "a.b") of arrays

@@ -12,13 +12,15 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 )
 
 type echoIn struct {
 	ID   string `path:"id" maxLength:"8"`
 	Body struct {
-		Title string   `json:"title" maxLength:"5"`
-		Tags  []string `json:"tags,omitempty" uniqueItems:"true"`
+		Title  string   `json:"title" maxLength:"5"`
+		Tags   []string `json:"tags,omitempty" uniqueItems:"true"`
+		Owners []ids.ID `json:"owners,omitempty"`
 	}
 }
 
@@ -64,6 +66,8 @@ func TestLazyOperationsAnswerAsEagerOnes(t *testing.T) {
 		{"PUT", "/v1/things/toolongid", `{"title":"a"}`},
 		{"PUT", "/v1/things/a1", `{"title":"a","title":"b"}`},
 		{"PUT", "/v1/things/a1", `{"title":"a","tags":["x","x"]}`},
+		{"PUT", "/v1/things/a1", `{"title":"a","owners":["u1","u\u0000"]}`},
+		{"PUT", "/v1/things/a1", `{"title":"a","Owners":["u\u202e"]}`},
 		{"PUT", "/v1/things/a1", `{"title":`},
 		{"PUT", "/v1/things/a1", `{"title":"a","id":"other","seen":"x"}`}, // the answer's fields: read only
 		{"PUT", "/v1/things/a1", `{"title":"a","seen":1}`},
@@ -103,6 +107,11 @@ func TestLazyOperationsAnswerAsEagerOnes(t *testing.T) {
 	lazy.ServeHTTP(rec, httptest.NewRequest("PUT", "/v1/things/a1", bytes.NewBufferString(`{"title":"a","typo":1}`)))
 	if rec.Code != 400 || !bytes.Contains(rec.Body.Bytes(), []byte("typo")) {
 		t.Fatalf("an unknown field: %d %s", rec.Code, rec.Body)
+	}
+	rec = httptest.NewRecorder()
+	lazy.ServeHTTP(rec, httptest.NewRequest("PUT", "/v1/things/a1", bytes.NewBufferString(`{"title":"a","owners":["u1","u\u0000"]}`)))
+	if rec.Code != 400 || !bytes.Contains(rec.Body.Bytes(), []byte(`"owners[1]: contains a NUL character"`)) {
+		t.Fatalf("NUL in an id: %d %s", rec.Code, rec.Body)
 	}
 	rec = httptest.NewRecorder()
 	lazy.ServeHTTP(rec, httptest.NewRequest("PUT", "/v1/things/a1", bytes.NewBufferString(`{"title":"hello"}`)))

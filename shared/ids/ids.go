@@ -48,3 +48,41 @@ func Hash(secret string) string {
 // NormalizeEmail lower-cases and trims an address, the form emails are
 // compared and stored in.
 func NormalizeEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+// ID is an identifier a request names in its body: the id of another
+// record (a parent, a member, a space to add). The HTTP layer gives the
+// type its schema, so every such field has the same rule in the API's
+// document and at the edge: at most MaxLen characters, and none of the
+// characters refused in path ids (controls, bidirectional controls); see
+// docs/http.md, "Input hardening". Services take plain strings.
+type ID string
+
+// MaxLen is the longest id a request may name, in characters (the limit of
+// path ids too). Ids made by New have 20 characters, GitBook's 20 to 28,
+// generated pages' 33 (content.generatedID); a field that names something
+// longer (an email address) declares its own maxLength.
+const MaxLen = 64
+
+// Strings converts ids to the strings services take.
+func Strings(v []ID) []string {
+	if v == nil {
+		return nil
+	}
+	out := make([]string, len(v))
+	for i, id := range v {
+		out[i] = string(id)
+	}
+	return out
+}
+
+// FromStrings converts strings to ids (a record's ids, rendered).
+func FromStrings(v []string) []ID {
+	if v == nil {
+		return nil
+	}
+	out := make([]ID, len(v))
+	for i, s := range v {
+		out[i] = ID(s)
+	}
+	return out
+}

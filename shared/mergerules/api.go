@@ -1,6 +1,9 @@
 package mergerules
 
-import "github.com/galleydocs/galley/shared/model"
+import (
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/model"
+)
 
 // SpaceConfig is the API shape of a space's merge rules (the reference's
 // MergeRulesSpaceConfiguration).
@@ -19,7 +22,7 @@ type OrgConfig struct {
 // Rule is the API shape of one rule (the reference's MergeRule).
 type Rule struct {
 	Rule  string   `json:"rule" maxLength:"64" doc:"require_at_least_one_review, require_at_least_one_approved_review, require_all_reviews_approved, require_specific_reviewers, require_one_of_specific_reviewers, allow_bypass, require_up_to_date_change_request, require_change_request_subject or require_author_to_merge"`
-	Users []string `json:"users,omitempty" maxItems:"50" doc:"User ids, for the rules that name users"`
+	Users []ids.ID `json:"users,omitempty" maxItems:"50" doc:"User ids, for the rules that name users"`
 	// Expression and Message belong to GitBook's custom rule, which Galley
 	// refuses; they are read so that the refusal names the rule.
 	Expression any    `json:"expression,omitempty" doc:"Custom rules are not supported (refused)"`
@@ -33,7 +36,7 @@ func FromModel(r *model.MergeRules, def string) (string, []Rule) {
 	}
 	var rules []Rule
 	for _, x := range r.Rules {
-		rules = append(rules, Rule{Rule: x.Rule, Users: x.Users})
+		rules = append(rules, Rule{Rule: x.Rule, Users: ids.FromStrings(x.Users)})
 	}
 	return r.Type, rules
 }
@@ -42,7 +45,7 @@ func FromModel(r *model.MergeRules, def string) (string, []Rule) {
 func ToModel(typ string, rules []Rule) model.MergeRules {
 	out := model.MergeRules{Type: typ}
 	for _, x := range rules {
-		out.Rules = append(out.Rules, model.MergeRule{Rule: x.Rule, Users: x.Users})
+		out.Rules = append(out.Rules, model.MergeRule{Rule: x.Rule, Users: ids.Strings(x.Users)})
 	}
 	return out
 }

@@ -184,6 +184,25 @@ func TestCreateIsPendingThenCompleteWithAVersion(t *testing.T) {
 	}
 }
 
+// A computed page names its spec by slug, id or source URL; a URL longer
+// than a key can be is still found (among the specs, not by key).
+func TestFindSpecBySlugIDOrLongSourceURL(t *testing.T) {
+	f := setup(t)
+	ds := newDocServer(t, petstore)
+	long := ds.URL + "/petstore.yaml?pad=" + strings.Repeat("a", 1500)
+	sp := f.as(t, f.creator).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "petstore", "source": map[string]any{"url": long}}).Map(t)
+	find := f.svc.ForContent()
+	for _, ref := range []string{"petstore", sp["id"].(string), long} {
+		got, ok, err := find.FindSpec(context.Background(), f.org.ID, ref)
+		if err != nil || !ok || got.Slug != "petstore" {
+			t.Errorf("FindSpec(%.40q): %+v %v %v", ref, got, ok, err)
+		}
+	}
+	if _, ok, err := find.FindSpec(context.Background(), f.org.ID, long+"b"); ok || err != nil {
+		t.Errorf("FindSpec of another long URL: %v %v", ok, err)
+	}
+}
+
 func TestPutMakesANewVersionOnlyWhenTheDocumentChanged(t *testing.T) {
 	f := setup(t)
 	ds := newDocServer(t, petstore)

@@ -489,7 +489,9 @@ func (f ForContent) FindSpec(ctx context.Context, orgID, ref string) (content.Sp
 	if err == nil {
 		return info(sp), true, nil
 	}
-	if !apperr.Is(err, apperr.NotFound) {
+	// A ref the store cannot hold as a key (a source URL over its key
+	// limit) is no slug: look among the ids and URLs.
+	if !apperr.Is(err, apperr.NotFound) && !errors.Is(err, store.ErrInvalidKey) {
 		return content.SpecInfo{}, false, err
 	}
 	items, err := store.QueryAll(ctx, f.s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix})

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -38,7 +39,7 @@ type Organization struct {
 // OrganizationDefaultContent points at the content shown by default.
 type OrganizationDefaultContent struct {
 	Type string `json:"type" enum:"site"`
-	Site string `json:"site" minLength:"1" maxLength:"64" doc:"ID of the site"`
+	Site ids.ID `json:"site" minLength:"1" doc:"ID of the site"`
 }
 
 // OrganizationURLs are an organization's links.
@@ -69,7 +70,7 @@ func ViewOrganization(apiBase, appBase string, o OrgForCaller) Organization {
 		v.EmailDomains = []string{}
 	}
 	if o.Org.DefaultContent != nil {
-		v.DefaultContent = &OrganizationDefaultContent{Type: o.Org.DefaultContent.Type, Site: o.Org.DefaultContent.Site}
+		v.DefaultContent = &OrganizationDefaultContent{Type: o.Org.DefaultContent.Type, Site: ids.ID(o.Org.DefaultContent.Site)}
 	}
 	return v
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 )
 
@@ -124,8 +125,15 @@ func Validate(ops []Op) error {
 			if (op.Item.GSI1PK == "") != (op.Item.GSI1SK == "") || (op.Item.GSI2PK == "") != (op.Item.GSI2SK == "") {
 				return fmt.Errorf("%w: index keys of %s/%s must be set in pairs", ErrInvalid, k[0], k[1])
 			}
+			for _, ix := range [][2]string{{op.Item.GSI1PK, op.Item.GSI1SK}, {op.Item.GSI2PK, op.Item.GSI2SK}} {
+				if ix[0] != "" {
+					if err := ValidateKey(ix[0], ix[1]); err != nil {
+						return fmt.Errorf("index key of %s/%s: %w", k[0], k[1], err)
+					}
+				}
+			}
 			if n := op.Item.Size(); n > MaxItemBytes {
-				return fmt.Errorf("%w: item %s/%s is %d bytes, at most %d", ErrInvalid, k[0], k[1], n, MaxItemBytes)
+				return fmt.Errorf("%w: item %s/%s is %d bytes, at most %d", ErrItemTooLarge, k[0], k[1], n, MaxItemBytes)
 			}
 		case OpDelete:
 		case OpCheck:
@@ -137,22 +145,36 @@ func Validate(ops []Op) error {
 		}
 	}
 	if total > MaxTransactionBytes {
-		return fmt.Errorf("%w: transaction of %d bytes, at most %d", ErrInvalid, total, MaxTransactionBytes)
+		return fmt.Errorf("%w: transaction of %d bytes, at most %d", ErrItemTooLarge, total, MaxTransactionBytes)
 	}
 	return nil
 }
 
-// ValidateKey checks a primary key.
+// ValidateKey checks a key (a primary key, or an index's), failing with
+// ErrInvalidKey.
 func ValidateKey(pk, sk string) error {
 	if pk == "" || sk == "" {
-		return fmt.Errorf("%w: empty key", ErrInvalid)
+		return fmt.Errorf("%w: empty key", ErrInvalidKey)
 	}
-	for _, s := range []string{pk, sk} {
-		for i := 0; i < len(s); i++ {
-			if s[i] == 0 {
-				return fmt.Errorf("%w: key contains NUL", ErrInvalid)
-			}
-		}
+	if len(pk) > MaxPartitionKeyBytes || len(sk) > MaxSortKeyBytes {
+		return fmt.Errorf("%w: key of %d+%d bytes, at most %d+%d", ErrInvalidKey, len(pk), len(sk), MaxPartitionKeyBytes, MaxSortKeyBytes)
+	}
+	if strings.IndexByte(pk, 0) >= 0 || strings.IndexByte(sk, 0) >= 0 {
+		return fmt.Errorf("%w: key contains NUL", ErrInvalidKey)
+	}
+	return nil
+}
+
+// validatePartition checks a query's partition key, failing with
+// ErrInvalidKey.
+func validatePartition(pk string) error {
+	switch {
+	case pk == "":
+		return fmt.Errorf("%w: query without partition key", ErrInvalidKey)
+	case len(pk) > MaxPartitionKeyBytes:
+		return fmt.Errorf("%w: partition key of %d bytes, at most %d", ErrInvalidKey, len(pk), MaxPartitionKeyBytes)
+	case strings.IndexByte(pk, 0) >= 0:
+		return fmt.Errorf("%w: partition key contains NUL", ErrInvalidKey)
 	}
 	return nil
 }
@@ -177,8 +199,11 @@ func ValidateBatchGet(keys []ItemKey) error {
 
 // ValidateQuery checks a query against the rules of the port.
 func ValidateQuery(q Query) error {
-	if q.PK == "" {
-		return fmt.Errorf("%w: query without partition key", ErrInvalid)
+	if err := validatePartition(q.PK); err != nil {
+		return err
+	}
+	if len(q.SKPrefix) > MaxSortKeyBytes || strings.IndexByte(q.SKPrefix, 0) >= 0 {
+		return fmt.Errorf("%w: sort key prefix too long or with a NUL", ErrInvalidKey)
 	}
 	if q.Limit < 1 || q.Limit > MaxQueryLimit {
 		return fmt.Errorf("%w: query limit %d not in 1..%d", ErrInvalid, q.Limit, MaxQueryLimit)

@@ -13,6 +13,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 )
 
 // Limits shared by every adapter, so that code working on the embedded store
@@ -31,6 +32,10 @@ const (
 	// MaxBatchGetKeys is the most keys one BatchGet may read (DynamoDB's
 	// BatchGetItem limit).
 	MaxBatchGetKeys = 100
+	// MaxPartitionKeyBytes and MaxSortKeyBytes bound a key's parts, in the
+	// table and in its indexes (DynamoDB's limits).
+	MaxPartitionKeyBytes = 2048
+	MaxSortKeyBytes      = 1024
 )
 
 var (
@@ -41,6 +46,15 @@ var (
 	// ErrInvalid: the request breaks a rule of the port (empty key, duplicate
 	// key in one transaction, too many operations, item too large, bad cursor).
 	ErrInvalid = errors.New("store: invalid request")
+	// ErrInvalidKey (an ErrInvalid): a key the port cannot hold, empty, with
+	// a NUL (the embedded store's separator) or too long. Keys are made of
+	// ids, and ids of requests, so the HTTP layer answers it 400, where
+	// other ErrInvalid errors are the code's fault (500).
+	ErrInvalidKey = fmt.Errorf("%w: bad key", ErrInvalid)
+	// ErrItemTooLarge (an ErrInvalid): an item over MaxItemBytes, or a
+	// transaction over MaxTransactionBytes. Records grow with what requests
+	// put in them, so the HTTP layer answers it 413.
+	ErrItemTooLarge = fmt.Errorf("%w: too large", ErrInvalid)
 )
 
 // Item is one row of the single table.

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/app/local"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/httpapi"
 )
 
 // Input hardening (issue 16, item 6), as classes: each test goes over every
@@ -397,4 +399,196 @@ func TestEveryErrorIsTheErrorShape(t *testing.T) {
 		}
 		errorShape(t, name, res.StatusCode, res.Header.Get("Content-Type"), body)
 	}
+}
+
+// stringField is a string in an operation's JSON body: its location as
+// segments (a name, or "[]" for an array's items) and its schema.
+type stringField struct {
+	o      operation
+	segs   []string
+	schema *huma.Schema
+}
+
+// location is the field's name in messages: mergeRules.rules[0].users[0].
+func (f stringField) location() string {
+	var b strings.Builder
+	for _, s := range f.segs {
+		if s == "[]" {
+			b.WriteString("[0]")
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// body is a JSON body holding v at the field's location, and nothing else.
+func (f stringField) body(v any, segs ...string) []byte {
+	if segs == nil {
+		segs = f.segs
+	}
+	for i := len(segs) - 1; i >= 0; i-- {
+		if segs[i] == "[]" {
+			v = []any{v}
+		} else {
+			v = map[string]any{segs[i]: v}
+		}
+	}
+	raw, _ := json.Marshal(v)
+	return raw
+}
+
+// bodyStrings lists every string of every operation's JSON body, at any
+// depth: in objects, arrays, additional properties and every alternative
+// of oneOf, anyOf and allOf.
+func bodyStrings(ops []operation, reg huma.Registry) []stringField {
+	var out []stringField
+	var walk func(o operation, s *huma.Schema, segs []string, depth int)
+	walk = func(o operation, s *huma.Schema, segs []string, depth int) {
+		if s != nil && s.Ref != "" {
+			s = reg.SchemaFromRef(s.Ref)
+		}
+		if s == nil || depth > 12 {
+			return
+		}
+		if s.Type == huma.TypeString && len(segs) > 0 {
+			out = append(out, stringField{o, slices.Clone(segs), s})
+		}
+		for name, p := range s.Properties {
+			walk(o, p, append(segs, name), depth+1)
+		}
+		if s.Items != nil {
+			walk(o, s.Items, append(segs, "[]"), depth+1)
+		}
+		for _, alts := range [][]*huma.Schema{s.OneOf, s.AnyOf, s.AllOf} {
+			for _, alt := range alts {
+				walk(o, alt, segs, depth+1)
+			}
+		}
+	}
+	for _, o := range ops {
+		if o.op.RequestBody != nil && o.op.RequestBody.Content["application/json"] != nil {
+			walk(o, o.op.RequestBody.Content["application/json"].Schema, nil, 0)
+		}
+	}
+	return out
+}
+
+// idName matches the names of body fields that name another record: they
+// must be ids (ids.ID, whose schema has httpapi.IDPattern).
+var idName = regexp.MustCompile(`(?i)^(\w*id|\w*ids|parent|members|users|spaces|sections|organization|site|space|collection|` +
+	`siteSpace|siteSection|defaultTeam|defaultSiteSpace|defaultSiteSection|page|node|into|revision|emails?|basename|spec|target|owner|team|user)$`)
+
+// notIDs are body fields named like ids that name no record of Galley's.
+var notIDs = map[string]string{
+	"repoCacheID":              "GitBook's repository cache, accepted and ignored",
+	"entityID":                 "a SAML identity provider's issuer URI, compared, never a key",
+	"styling.font.id":          "a custom font's id, kept inside the site's customization",
+	"styling.headingFont.id":   "a custom font's id, kept inside the site's customization",
+	"styling.monospaceFont.id": "a custom font's id, kept inside the site's customization",
+}
+
+// Every id a body names (ids.ID: a parent, members, a space to add, an
+// invited address, ...) with a NUL, another control character, a
+// bidirectional control, too many characters or the wrong JSON type
+// answers 400 naming the field, before any operation runs: no such id
+// reaches a storage key. The fields come from the document, so a new id
+// field is covered once it is an ids.ID, and a field named like an id that
+// is not one fails the test.
+func TestEveryOperationRefusesBadBodyIDs(t *testing.T) {
+	ops, reg := apiDoc(t)
+	h := handler(t)
+	var idFields []stringField
+	have := map[string]bool{}
+	for _, f := range bodyStrings(ops, reg) {
+		if f.schema.Pattern == httpapi.IDPattern {
+			if !have[f.o.method+" "+f.o.path+" "+f.location()] {
+				idFields = append(idFields, f)
+				have[f.o.method+" "+f.o.path+" "+f.location()] = true
+			}
+			continue
+		}
+		name := f.segs[len(f.segs)-1]
+		if name == "[]" && len(f.segs) > 1 {
+			name = f.segs[len(f.segs)-2]
+		}
+		var named []string
+		for _, s := range f.segs {
+			if s != "[]" {
+				named = append(named, s)
+			}
+		}
+		if idName.MatchString(name) && len(f.schema.Enum) == 0 && notIDs[strings.Join(named, ".")] == "" {
+			t.Errorf("%s %s %s: named like an id, but not an ids.ID (or listed in notIDs)", f.o.method, f.o.path, f.location())
+		}
+	}
+	// The requests of issue 23, each a 500 before.
+	for _, want := range []string{
+		"POST /v1/orgs/{organizationId}/spaces parent",
+		"PATCH /v1/spaces/{spaceId} parent",
+		"POST /v1/orgs/{organizationId}/collections parent",
+		"POST /v1/collections/{collectionId}/move parent",
+		"POST /v1/collections/{collectionId}/move position.before.collection",
+		"POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces spaceId",
+		"POST /v1/orgs/{organizationId}/sites/{siteId}/sections spaceId",
+		"POST /v1/orgs/{organizationId}/sites spaces[0]",
+		"PUT /v1/orgs/{organizationId}/teams members[0]",
+		"POST /v1/orgs/{organizationId}/saml defaultTeam",
+		"POST /v1/orgs/{organizationId}/invites emails[0]",
+		"POST /v1/orgs/{organizationId}/invites emails[0].email",
+		"POST /v1/collections/{collectionId}/transfer organization",
+	} {
+		if !have[want] {
+			t.Errorf("%s: not an id field", want)
+		}
+	}
+	bad := map[string]string{"NUL": "a\x00b", "control": "a\x1bb", "newline": "a\nb", "tab": "a\tb", "DEL": "a\x7fb",
+		"C1": "a\u0085b", "bidi override": "a\u202eb", "bidi isolate": "a\u2066b", "Arabic letter mark": "a\u061cb"}
+	n := 0
+	check := func(f stringField, what string, w *httptest.ResponseRecorder, prefix string) {
+		t.Helper()
+		if w.Code != http.StatusBadRequest {
+			t.Errorf("%s: %d %s", what, w.Code, w.Body)
+			return
+		}
+		if msg := errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes()); !strings.HasPrefix(msg, prefix) {
+			t.Errorf("%s: message %q does not start with %q", what, msg, prefix)
+		}
+		n++
+	}
+	for _, f := range idFields {
+		target := fill(f.o.path, nil)
+		loc := f.location()
+		for kind, v := range bad {
+			w := do(h, f.o.method, target, f.body(v))
+			check(f, fmt.Sprintf("%s %s %s %s", f.o.method, f.o.path, loc, kind), w, loc+": contains a")
+		}
+		maxLen := 64
+		if f.schema.MaxLength != nil {
+			maxLen = *f.schema.MaxLength
+		}
+		w := do(h, f.o.method, target, f.body(strings.Repeat("a", maxLen+1)))
+		check(f, fmt.Sprintf("%s %s %s too long", f.o.method, f.o.path, loc), w, loc+": expected length <= "+strconv.Itoa(maxLen))
+		// Go's decoder fills a field from a key of any case.
+		segs := slices.Clone(f.segs)
+		segs[0] = strings.ToUpper(segs[0])
+		w = do(h, f.o.method, target, f.body("a\x00b", segs...))
+		check(f, fmt.Sprintf("%s %s %s upper case", f.o.method, f.o.path, loc), w, segs[0])
+		for _, v := range []any{1, true, map[string]any{}} {
+			w := do(h, f.o.method, target, f.body(v))
+			what := fmt.Sprintf("%s %s %s %v", f.o.method, f.o.path, loc, v)
+			if w.Code != http.StatusBadRequest {
+				t.Errorf("%s: %d %s", what, w.Code, w.Body)
+				continue
+			}
+			if msg := errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes()); !strings.Contains(msg, f.segs[0]) {
+				t.Errorf("%s: message %q does not name %s", what, msg, f.segs[0])
+			}
+			n++
+		}
+	}
+	t.Logf("%d id fields, %d requests", len(idFields), n)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 )
 
 // maxBatchBytes bounds an authoring request (files travel in it as
@@ -29,9 +30,9 @@ const maxBase64File = 1 << 20
 // fields. See content.Change for what each does.
 type ContentChangeInput struct {
 	Operation     string           `json:"operation" enum:"insert_page,update_page,delete_page,revert_page,insert_files"`
-	Page          string           `json:"page,omitempty" maxLength:"64" doc:"update_page, delete_page, revert_page: the page's id (or the ref of a page inserted earlier in the batch)"`
+	Page          ids.ID           `json:"page,omitempty" doc:"update_page, delete_page, revert_page: the page's id (or the ref of a page inserted earlier in the batch)"`
 	Ref           string           `json:"ref,omitempty" maxLength:"100" pattern:"^[A-Za-z0-9_./-]+$" doc:"insert_page: a name for the new page, valid in this request only; pages of the batch link to it as ./<ref>.md"`
-	Into          *string          `json:"into,omitempty" maxLength:"64" nullable:"true" doc:"The parent page (id or ref); null (update_page) or omitted (insert_page) for the top level"`
+	Into          *ids.ID          `json:"into,omitempty" nullable:"true" doc:"The parent page (id or ref); null (update_page) or omitted (insert_page) for the top level"`
 	At            *int             `json:"at,omitempty" minimum:"0" maximum:"100000" doc:"Index among the parent's children (default: last)"`
 	Type          string           `json:"type,omitempty" enum:"document,group,link,computed" doc:"insert_page (Galley's extension): the page's type, document by default; a group sits at the top level, a link needs href, a computed page computed"`
 	Computed      *ComputedInput   `json:"computed,omitempty" doc:"insert_page of type computed: what the page is computed from (the reference's ComputedContentSourceRevision; Galley computes builtin:openapi)"`
@@ -46,7 +47,7 @@ type ContentChangeInput struct {
 	NoIndex       *bool            `json:"noIndex,omitempty"`
 	NoRobotsIndex *bool            `json:"noRobotsIndex,omitempty"`
 	Condition     *string          `json:"condition,omitempty" maxLength:"1024" doc:"insert_page, update_page: the page's adaptive-content condition (an expression on visitor.claims, as sections'); \"\" removes it"`
-	Revision      string           `json:"revision,omitempty" maxLength:"64" doc:"revert_page: the revision to revert the page to (default: the request's base)"`
+	Revision      ids.ID           `json:"revision,omitempty" doc:"revert_page: the revision to revert the page to (default: the request's base)"`
 	Block         []string         `json:"block,omitempty" maxItems:"100" doc:"revert_page: block-level reverts are not supported"`
 	Files         []InputFileEntry `json:"files,omitempty" maxItems:"20" doc:"insert_files: the files"`
 	Nulls         httpapi.Nulls    `json:"-"`
@@ -73,7 +74,7 @@ type ComputedDependencyInput struct {
 	Spec struct {
 		Ref struct {
 			Kind string `json:"kind" enum:"openapi"`
-			Spec string `json:"spec" minLength:"1" maxLength:"2048" doc:"The spec's slug (Galley also accepts its id or its source URL)"`
+			Spec ids.ID `json:"spec" minLength:"1" maxLength:"2048" doc:"The spec's slug (Galley also accepts its id or its source URL)"`
 		} `json:"ref"`
 	} `json:"spec"`
 }
@@ -222,9 +223,9 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 	b := changerequests.Batch{Changes: make([]content.Change, len(body.Changes)), Inputs: make([][]changerequests.FileInput, len(body.Changes))}
 	for i, c := range body.Changes {
 		field := func(name string) string { return fmt.Sprintf("changes[%d].%s", i, name) }
-		ch := content.Change{Type: c.Operation, Page: c.Page, Ref: c.Ref, Into: c.Into, At: c.At, Title: c.Title, Slug: c.Slug,
+		ch := content.Change{Type: c.Operation, Page: string(c.Page), Ref: c.Ref, Into: (*string)(c.Into), At: c.At, Title: c.Title, Slug: c.Slug,
 			Description: c.Description, Emoji: c.Emoji, Icon: c.Icon, Hidden: c.Hidden, NoIndex: c.NoIndex,
-			NoRobotsIndex: c.NoRobotsIndex, Condition: c.Condition, Revision: c.Revision, Block: c.Block, PageType: c.Type, URL: c.Href}
+			NoRobotsIndex: c.NoRobotsIndex, Condition: c.Condition, Revision: string(c.Revision), Block: c.Block, PageType: c.Type, URL: c.Href}
 		if c.Nulls.Has("into") {
 			if c.Operation != content.UpdatePage {
 				return b, apperr.Field(field("into"), "null is for update_page (to the top level); omit it to insert at the top level")
@@ -248,7 +249,7 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 			}
 			if in := c.Computed; in != nil {
 				src := &content.ComputedSource{Type: in.Type}
-				src.Dependencies.Spec.Ref = content.OpenAPIRef{Kind: in.Dependencies.Spec.Ref.Kind, Spec: in.Dependencies.Spec.Ref.Spec}
+				src.Dependencies.Spec.Ref = content.OpenAPIRef{Kind: in.Dependencies.Spec.Ref.Kind, Spec: string(in.Dependencies.Spec.Ref.Spec)}
 				if in.Props != nil {
 					src.Props = content.ComputedProps{Models: in.Props.Models, DownloadLink: in.Props.DownloadLink, Grouping: in.Props.Grouping}
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/paging"
@@ -23,7 +24,7 @@ import (
 // CreateChangeRequestBody is the (optional) body of POST .../change-requests.
 type CreateChangeRequestBody struct {
 	Subject     string `json:"subject,omitempty" maxLength:"100" doc:"Subject of the change request"`
-	AgentTaskID string `json:"agentTaskId,omitempty" maxLength:"100" doc:"ID of the agent task to implement"`
+	AgentTaskID ids.ID `json:"agentTaskId,omitempty" maxLength:"100" doc:"ID of the agent task to implement"`
 }
 
 type createIn struct {
@@ -128,7 +129,7 @@ func Register(api *httpapi.API, s *changerequests.Service, cs *comments.Service)
 			if in.Body != nil {
 				b = *in.Body
 			}
-			cr, sp, err := s.Create(ctx, in.SpaceID, changerequests.Create{Subject: b.Subject, AgentTaskID: b.AgentTaskID})
+			cr, sp, err := s.Create(ctx, in.SpaceID, changerequests.Create{Subject: b.Subject, AgentTaskID: string(b.AgentTaskID)})
 			if err != nil {
 				return nil, err
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/comments/commentshttp"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/users/usershttp"
@@ -56,7 +57,7 @@ type SubmitReviewBody struct {
 
 // RequestReviewersBody is the body of POST .../requested-reviewers.
 type RequestReviewersBody struct {
-	Users       []string       `json:"users" minItems:"1" maxItems:"20" doc:"Ids of the users asked to review"`
+	Users       []ids.ID       `json:"users" minItems:"1" maxItems:"20" doc:"Ids of the users asked to review"`
 	Subject     *string        `json:"subject,omitempty" maxLength:"100" doc:"Also sets the change request's subject"`
 	Description map[string]any `json:"description,omitempty" doc:"Not kept: Galley's change requests have no description (refused when given)"`
 }
@@ -296,7 +297,7 @@ func registerReviews(api *httpapi.API, s *changerequests.Service, cs *comments.S
 			if in.Body.Description != nil {
 				return nil, apperr.Field("description", "Galley's change requests have no description")
 			}
-			qs, err := s.RequestReviewers(ctx, in.SpaceID, in.ChangeRequestID, in.Body.Users, in.Body.Subject)
+			qs, err := s.RequestReviewers(ctx, in.SpaceID, in.ChangeRequestID, ids.Strings(in.Body.Users), in.Body.Subject)
 			if err != nil {
 				return nil, err
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/collections"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/tree"
@@ -69,7 +70,7 @@ type collectionIn struct {
 // CreateCollectionBody is the (optional) body of POST /v1/orgs/{organizationId}/collections.
 type CreateCollectionBody struct {
 	Title  string `json:"title,omitempty" maxLength:"50"`
-	Parent string `json:"parent,omitempty" maxLength:"64" doc:"ID of a parent collection"`
+	Parent ids.ID `json:"parent,omitempty" doc:"ID of a parent collection"`
 }
 
 // UpdateCollectionBody is the body of PATCH /v1/collections/{collectionId}.
@@ -91,8 +92,8 @@ func (p *UpdateCollectionBody) UnmarshalJSON(b []byte) error {
 // CollectionMovePointer names a sibling: {"type":"space","space":id} or {"type":"collection","collection":id}.
 type CollectionMovePointer struct {
 	Type       string `json:"type" enum:"space,collection"`
-	Space      string `json:"space,omitempty" maxLength:"64"`
-	Collection string `json:"collection,omitempty" maxLength:"64"`
+	Space      ids.ID `json:"space,omitempty"`
+	Collection ids.ID `json:"collection,omitempty"`
 }
 
 // CollectionMovePosition places an item just before or just after a sibling.
@@ -103,7 +104,7 @@ type CollectionMovePosition struct {
 
 // MoveCollectionBody is the body of POST /v1/collections/{collectionId}/move.
 type MoveCollectionBody struct {
-	Parent   *string                 `json:"parent,omitempty" maxLength:"64" nullable:"true" doc:"The new parent collection; null for the top level; absent to stay in the current one"`
+	Parent   *ids.ID                 `json:"parent,omitempty" nullable:"true" doc:"The new parent collection; null for the top level; absent to stay in the current one"`
 	Position *CollectionMovePosition `json:"position,omitempty" doc:"Where to put the collection among its new siblings; at the end when absent"`
 	Nulls    httpapi.Nulls           `json:"-"`
 }
@@ -124,7 +125,7 @@ var (
 // target is where a move goes: the parent (nil: the current one; "" the
 // top level) and the position among its children.
 func (m MoveCollectionBody) target() (*string, tree.Position, error) {
-	parent := m.Parent
+	parent := (*string)(m.Parent)
 	if m.Nulls.Has("parent") {
 		top := ""
 		parent = &top
@@ -155,7 +156,7 @@ func position(p *CollectionMovePosition) (tree.Position, error) {
 		if id == "" {
 			return nil, apperr.Field(field+"."+ptr.Type, "the %s to place next to is missing", ptr.Type)
 		}
-		return &tree.Pointer{Kind: ptr.Type, ID: id}, nil
+		return &tree.Pointer{Kind: ptr.Type, ID: string(id)}, nil
 	}
 	before, err := conv(p.Before, "position.before")
 	if err != nil {
@@ -167,7 +168,7 @@ func position(p *CollectionMovePosition) (tree.Position, error) {
 
 // TransferCollectionBody is the body of POST /v1/collections/{collectionId}/transfer.
 type TransferCollectionBody struct {
-	Organization string `json:"organization" minLength:"1" maxLength:"64" doc:"The target organization"`
+	Organization ids.ID `json:"organization" minLength:"1" doc:"The target organization"`
 }
 
 type listIn struct {
@@ -205,7 +206,7 @@ func Register(api *httpapi.API, s *collections.Service) {
 			if in.Body != nil {
 				b = *in.Body
 			}
-			c, level, err := s.Create(ctx, in.OrganizationID, b.Title, b.Parent)
+			c, level, err := s.Create(ctx, in.OrganizationID, b.Title, string(b.Parent))
 			if err != nil {
 				return nil, err
 			}
@@ -291,6 +292,6 @@ func Register(api *httpapi.API, s *collections.Service) {
 			CollectionID string `path:"collectionId" maxLength:"64"`
 			Body         TransferCollectionBody
 		}) (*collectionOut, error) {
-			return out(s.Transfer(ctx, in.CollectionID, in.Body.Organization))(ctx)
+			return out(s.Transfer(ctx, in.CollectionID, string(in.Body.Organization)))(ctx)
 		})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/paging"
 )
 
@@ -53,8 +54,8 @@ func (b *CommentBodyUpdate) change() (set bool, text *string, doc *content.JSOND
 
 // CreateCommentBody is the body of POST .../comments.
 type CreateCommentBody struct {
-	Node string      `json:"node,omitempty" maxLength:"64" doc:"The node of the page the comment is attached to (needs page)"`
-	Page string      `json:"page,omitempty" maxLength:"64" doc:"The page the comment is about, in the current revision"`
+	Node ids.ID      `json:"node,omitempty" doc:"The node of the page the comment is attached to (needs page)"`
+	Page ids.ID      `json:"page,omitempty" doc:"The page the comment is about, in the current revision"`
 	Body CommentBody `json:"body"`
 }
 
@@ -357,7 +358,7 @@ func create[I interface {
 }](s *comments.Service) func(context.Context, *I) (*commentOut, error) {
 	return func(ctx context.Context, in *I) (*commentOut, error) {
 		b := (*in).create()
-		t, c, err := s.Create(ctx, (*in).where(), comments.NewComment{Body: b.Body.text(), Page: b.Page, Node: b.Node})
+		t, c, err := s.Create(ctx, (*in).where(), comments.NewComment{Body: b.Body.text(), Page: string(b.Page), Node: string(b.Node)})
 		if err != nil {
 			return nil, err
 		}

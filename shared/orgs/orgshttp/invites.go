@@ -45,11 +45,12 @@ type InviteEmail struct {
 
 // Schema documents and validates both forms.
 func (InviteEmail) Schema(r huma.Registry) *huma.Schema {
-	maxLen := 320
+	address := httpapi.IDSchema(r, 320)
+	address.Description = "Email address of a user, invited with the invitation's role"
 	return &huma.Schema{OneOf: []*huma.Schema{
-		{Type: huma.TypeString, MaxLength: &maxLen, Description: "Email address of a user, invited with the invitation's role"},
+		address,
 		{Type: huma.TypeObject, Required: []string{"email", "role"}, AdditionalProperties: false, Properties: map[string]*huma.Schema{
-			"email": {Type: huma.TypeString, MaxLength: &maxLen},
+			"email": httpapi.IDSchema(r, 320),
 			"role":  {Type: huma.TypeString, Nullable: true, Enum: []any{"admin", "create", "review", "edit", "comment", "read"}, Description: "null for a guest"},
 		}},
 	}}

@@ -92,7 +92,7 @@ func (b UpdateOrganizationBody) patch() (orgs.OrganizationPatch, error) {
 	if b.Nulls.Has("defaultContent") {
 		p.ClearDefaultContent = true
 	} else if b.DefaultContent != nil {
-		p.DefaultContent = &model.SitePointer{Type: b.DefaultContent.Type, Site: b.DefaultContent.Site}
+		p.DefaultContent = &model.SitePointer{Type: b.DefaultContent.Type, Site: string(b.DefaultContent.Site)}
 	}
 	if b.Nulls.Has("logo") {
 		empty := ""

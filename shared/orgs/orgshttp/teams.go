@@ -7,6 +7,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/orgs"
 )
 
@@ -61,10 +62,10 @@ func registerTeams(api *httpapi.API, s *orgs.Service) {
 			OrgPath
 			Body struct {
 				Title   string   `json:"title" minLength:"1" maxLength:"64"`
-				Members []string `json:"members,omitempty" maxItems:"1000" doc:"IDs of organization members to put in the team"`
+				Members []ids.ID `json:"members,omitempty" maxItems:"1000" doc:"IDs of organization members to put in the team"`
 			}
 		}) (*out[OrganizationTeam], error) {
-			return teamOut(s.CreateTeam(ctx, in.OrganizationID, in.Body.Title, in.Body.Members))
+			return teamOut(s.CreateTeam(ctx, in.OrganizationID, in.Body.Title, ids.Strings(in.Body.Members)))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getTeamInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
 		Summary: "Get a team"},

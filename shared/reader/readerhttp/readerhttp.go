@@ -11,7 +11,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/reader"
@@ -158,13 +157,13 @@ func validHost(h string) bool {
 }
 
 // answer turns the reader's answer into the response: an error's kind
-// decides the status (httpapi.Status, the one table), its body is the
+// decides the status (httpapi.StatusOf, the one table), its body is the
 // reader's HTML error page.
 func answer(ctx context.Context, a reader.Answer, err error) *pageOut {
 	out := &pageOut{Status: http.StatusOK, ContentType: a.ContentType, ETag: a.ETag, Body: a.Body, NoSniff: "nosniff",
 		CSP: a.CSP, Referrer: reader.ReferrerPolicy}
 	if err != nil {
-		out.Status = httpapi.Status(apperr.KindOf(err))
+		out.Status = httpapi.StatusOf(err)
 		if out.Status == http.StatusInternalServerError {
 			httpapi.LoggerFrom(ctx).Error("reader", "err", err.Error())
 		}

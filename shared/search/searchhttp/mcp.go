@@ -341,11 +341,11 @@ func (m *mcpServer) callTool(ctx context.Context, raw json.RawMessage) (any, *rp
 		}
 	}
 	if err != nil {
-		if httpapi.Status(apperr.KindOf(err)) == http.StatusInternalServerError {
+		if httpapi.StatusOf(err) == http.StatusInternalServerError {
 			httpapi.LoggerFrom(ctx).Error("mcp tool", "tool", p.Name, "err", err.Error())
 			return nil, rpcFail(nil, rpcInternalError, "Internal error")
 		}
-		return toolResult(err.Error(), true), nil
+		return toolResult(httpapi.MessageOf(err), true), nil
 	}
 	return toolResult(text, false), nil
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/search"
 )
 
@@ -12,9 +13,9 @@ import (
 // SiteSearchScope).
 type SiteSearchScope struct {
 	Mode             string   `json:"mode" enum:"default,specific,all"`
-	CurrentSiteSpace string   `json:"currentSiteSpace,omitempty" maxLength:"64"`
+	CurrentSiteSpace ids.ID   `json:"currentSiteSpace,omitempty"`
 	RestrictTo       string   `json:"restrictTo,omitempty" enum:"currentSiteSpace,otherSiteSpaces"`
-	SiteSpaceIDs     []string `json:"siteSpaceIds,omitempty" maxItems:"200"`
+	SiteSpaceIDs     []ids.ID `json:"siteSpaceIds,omitempty" maxItems:"200"`
 }
 
 // SiteSearchBody is the body of POST .../sites/{siteId}/search: a query
@@ -23,8 +24,8 @@ type SiteSearchBody struct {
 	Query        string           `json:"query" minLength:"1" maxLength:"512"`
 	Scope        *SiteSearchScope `json:"scope,omitempty"`
 	Mode         string           `json:"mode,omitempty" enum:"specific,current,all"`
-	SiteSpaceIDs []string         `json:"siteSpaceIds,omitempty" maxItems:"200"`
-	SiteSpaceID  string           `json:"siteSpaceId,omitempty" maxLength:"64"`
+	SiteSpaceIDs []ids.ID         `json:"siteSpaceIds,omitempty" maxItems:"200"`
+	SiteSpaceID  ids.ID           `json:"siteSpaceId,omitempty"`
 }
 
 // siteSpaces is the site spaces a body asks for; nil for all. Galley
@@ -35,18 +36,18 @@ func (b SiteSearchBody) siteSpaces() []string {
 	if sc := b.Scope; sc != nil {
 		switch {
 		case sc.Mode == "specific":
-			return nonEmpty(sc.SiteSpaceIDs)
+			return nonEmpty(ids.Strings(sc.SiteSpaceIDs))
 		case sc.Mode == "default" && sc.RestrictTo == "currentSiteSpace" && sc.CurrentSiteSpace != "":
-			return []string{sc.CurrentSiteSpace}
+			return []string{string(sc.CurrentSiteSpace)}
 		}
 		return nil
 	}
 	switch b.Mode {
 	case "specific":
-		return nonEmpty(b.SiteSpaceIDs)
+		return nonEmpty(ids.Strings(b.SiteSpaceIDs))
 	case "current":
 		if b.SiteSpaceID != "" {
-			return []string{b.SiteSpaceID}
+			return []string{string(b.SiteSpaceID)}
 		}
 	}
 	return nil

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/sites"
@@ -190,7 +189,7 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 		out := &sitePageOut{Status: http.StatusOK, ContentType: "text/html; charset=utf-8", CacheControl: "private, no-store", Vary: "Accept",
 			NoSniff: "nosniff", CSP: dataPolicy, Referrer: referrerPolicy}
 		if err != nil {
-			out.Status, out.Robots = httpapi.Status(apperr.KindOf(err)), "noindex"
+			out.Status, out.Robots = httpapi.StatusOf(err), "noindex"
 			if out.Status == http.StatusInternalServerError {
 				return nil, err
 			}

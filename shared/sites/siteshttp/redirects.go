@@ -9,6 +9,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -43,11 +44,11 @@ func (SiteRedirectDestination) Schema(huma.Registry) *huma.Schema {
 // SiteRedirectDestinationInput is a destination as a request gives it.
 type SiteRedirectDestinationInput struct {
 	Kind          string `json:"kind" enum:"site-section,site-space,site-page,external,path"`
-	SiteSectionID string `json:"siteSectionId,omitempty" maxLength:"64"`
-	SiteSpaceID   string `json:"siteSpaceId,omitempty" maxLength:"64"`
-	PageID        string `json:"pageId,omitempty" maxLength:"64"`
+	SiteSectionID ids.ID `json:"siteSectionId,omitempty"`
+	SiteSpaceID   ids.ID `json:"siteSpaceId,omitempty"`
+	PageID        ids.ID `json:"pageId,omitempty"`
 	URL           string `json:"url,omitempty" maxLength:"2048"`
-	SpaceID       string `json:"spaceId,omitempty" maxLength:"64"`
+	SpaceID       ids.ID `json:"spaceId,omitempty"`
 	Path          string `json:"path,omitempty" maxLength:"512"`
 }
 
@@ -58,7 +59,7 @@ func (d *SiteRedirectDestinationInput) dest() (*sites.RedirectDestination, error
 	if d.Kind == "path" {
 		return nil, apperr.Field("destination.kind", "Galley does not resolve \"path\" destinations; give the page's id (kind site-page)")
 	}
-	return &sites.RedirectDestination{Kind: d.Kind, SiteSectionID: d.SiteSectionID, SiteSpaceID: d.SiteSpaceID, PageID: d.PageID, URL: d.URL}, nil
+	return &sites.RedirectDestination{Kind: d.Kind, SiteSectionID: string(d.SiteSectionID), SiteSpaceID: string(d.SiteSpaceID), PageID: string(d.PageID), URL: d.URL}, nil
 }
 
 // SiteRedirect is the API shape of a redirect.

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -19,7 +20,7 @@ type GroupParams struct {
 type SiteSectionGroupCreateBody struct {
 	Title    string   `json:"title" minLength:"1" maxLength:"100"`
 	Icon     *string  `json:"icon,omitempty" maxLength:"50" nullable:"true"`
-	Sections []string `json:"sections,omitempty" maxItems:"100" doc:"IDs of sections to put in the group, in order"`
+	Sections []ids.ID `json:"sections,omitempty" maxItems:"100" doc:"IDs of sections to put in the group, in order"`
 }
 
 // SiteSectionGroupPatchBody is the body of PATCH .../section-groups/{id}.
@@ -39,13 +40,13 @@ func (b *SiteSectionGroupPatchBody) UnmarshalJSON(data []byte) error {
 
 // SiteSectionGroupAddBody is the body of POST .../section-groups/{id}/sections.
 type SiteSectionGroupAddBody struct {
-	SectionID string `json:"sectionId" minLength:"1" maxLength:"64"`
+	SectionID ids.ID `json:"sectionId" minLength:"1"`
 }
 
 // SiteSectionGroupPointer points at a top-level item: a section or a group.
 type SiteSectionGroupPointer struct {
 	Type string `json:"type" enum:"site-section,site-section-group"`
-	ID   string `json:"id" minLength:"1" maxLength:"64"`
+	ID   ids.ID `json:"id" minLength:"1"`
 }
 
 // SiteSectionGroupMovePosition is where a group moves.
@@ -65,10 +66,10 @@ func groupPosition(b *SiteSectionGroupMoveBody) sites.Position {
 		return pos
 	}
 	if x := b.Position.Before; x != nil {
-		pos.Before = pointer(x.Type, x.ID)
+		pos.Before = pointer(x.Type, string(x.ID))
 	}
 	if x := b.Position.After; x != nil {
-		pos.After = pointer(x.Type, x.ID)
+		pos.After = pointer(x.Type, string(x.ID))
 	}
 	return pos
 }
@@ -114,7 +115,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 			if in.Body.Icon != nil {
 				icon = *in.Body.Icon
 			}
-			site, id, role, err := s.AddGroup(ctx, in.OrganizationID, in.SiteID, in.Body.Title, icon, in.Body.Sections)
+			site, id, role, err := s.AddGroup(ctx, in.OrganizationID, in.SiteID, in.Body.Title, icon, ids.Strings(in.Body.Sections))
 			if err != nil {
 				return nil, err
 			}
@@ -148,7 +149,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "addSectionToGroup", Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/sections", Tag: tag,
 		Status: http.StatusCreated, Summary: "Put a section at the end of a group"},
 		func(ctx context.Context, in *addIn) (*groupOut, error) {
-			site, role, err := s.AddToGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, in.Body.SectionID)
+			site, role, err := s.AddToGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, string(in.Body.SectionID))
 			if err != nil {
 				return nil, err
 			}

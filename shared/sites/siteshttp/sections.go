@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -17,7 +18,7 @@ type SectionParams struct {
 
 // SiteSectionCreateBody is the body of POST .../sections.
 type SiteSectionCreateBody struct {
-	SpaceID string  `json:"spaceId" minLength:"1" maxLength:"64" doc:"Space shown by the new section"`
+	SpaceID ids.ID  `json:"spaceId" minLength:"1" doc:"Space shown by the new section"`
 	Title   *string `json:"title,omitempty" minLength:"2" maxLength:"64" nullable:"true" doc:"Default: the space's title"`
 	Icon    *string `json:"icon,omitempty" maxLength:"50" nullable:"true"`
 }
@@ -25,8 +26,8 @@ type SiteSectionCreateBody struct {
 // SiteSectionPatchBody is the body of PATCH .../sections/{siteSectionId}.
 type SiteSectionPatchBody struct {
 	Title            *string       `json:"title,omitempty" minLength:"2" maxLength:"128"`
-	Path             *string       `json:"path,omitempty" minLength:"1" maxLength:"100"`
-	DefaultSiteSpace *string       `json:"defaultSiteSpace,omitempty" maxLength:"64"`
+	Path             *ids.ID       `json:"path,omitempty" minLength:"1" maxLength:"100"`
+	DefaultSiteSpace *ids.ID       `json:"defaultSiteSpace,omitempty"`
 	Condition        *string       `json:"condition,omitempty" minLength:"1" maxLength:"1024" nullable:"true" doc:"null removes it"`
 	Icon             *string       `json:"icon,omitempty" maxLength:"50" nullable:"true" doc:"null removes it"`
 	Description      *string       `json:"description,omitempty" maxLength:"256" nullable:"true" doc:"null removes it"`
@@ -44,7 +45,7 @@ func (b *SiteSectionPatchBody) UnmarshalJSON(data []byte) error {
 // SiteSectionPointer points at a section.
 type SiteSectionPointer struct {
 	Type        string `json:"type" enum:"site-section"`
-	SiteSection string `json:"siteSection" minLength:"1" maxLength:"64"`
+	SiteSection ids.ID `json:"siteSection" minLength:"1"`
 }
 
 // SiteSectionMovePosition is where a section moves.
@@ -64,10 +65,10 @@ func sectionPosition(b *SiteSectionMoveBody) sites.Position {
 		return pos
 	}
 	if x := b.Position.Before; x != nil {
-		pos.Before = pointer(x.Type, x.SiteSection)
+		pos.Before = pointer(x.Type, string(x.SiteSection))
 	}
 	if x := b.Position.After; x != nil {
-		pos.After = pointer(x.Type, x.SiteSection)
+		pos.After = pointer(x.Type, string(x.SiteSection))
 	}
 	return pos
 }
@@ -116,7 +117,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 			if in.Body.Icon != nil {
 				icon = *in.Body.Icon
 			}
-			site, id, role, err := s.AddSection(ctx, in.OrganizationID, in.SiteID, in.Body.SpaceID, title, icon)
+			site, id, role, err := s.AddSection(ctx, in.OrganizationID, in.SiteID, string(in.Body.SpaceID), title, icon)
 			if err != nil {
 				return nil, err
 			}
@@ -133,7 +134,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 				return nil, err
 			}
 			site, role, err := s.UpdateSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sites.SectionChange{
-				Title: b.Title, Path: b.Path, DefaultSiteSpace: b.DefaultSiteSpace, Condition: b.Condition, Icon: b.Icon,
+				Title: b.Title, Path: (*string)(b.Path), DefaultSiteSpace: (*string)(b.DefaultSiteSpace), Condition: b.Condition, Icon: b.Icon,
 				Description: b.Description, ClearCondition: b.Nulls.Has("condition"), ClearIcon: b.Nulls.Has("icon"),
 				ClearDescription: b.Nulls.Has("description")})
 			if err != nil {

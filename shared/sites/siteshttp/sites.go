@@ -7,6 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -20,10 +21,10 @@ type SiteCreateSpaces struct {
 
 // Schema documents both forms.
 func (SiteCreateSpaces) Schema(r huma.Registry) *huma.Schema {
-	maxItems, maxLen := sites.MaxSiteSpaces, 64
+	maxItems := sites.MaxSiteSpaces
 	return &huma.Schema{OneOf: []*huma.Schema{
 		{Type: huma.TypeArray, MaxItems: &maxItems, Description: "IDs of spaces to add to the site",
-			Items: &huma.Schema{Type: huma.TypeString, MaxLength: &maxLen}},
+			Items: httpapi.IDSchema(r, 0)},
 		{Type: huma.TypeString, Enum: []any{"sample", "empty"}, Description: "Create a new space for the site"},
 	}}
 }
@@ -50,11 +51,11 @@ type SiteCreateBody struct {
 type SitePatchBody struct {
 	Title              *string              `json:"title,omitempty" minLength:"2" maxLength:"128"`
 	Visibility         *string              `json:"visibility,omitempty" enum:"public,unlisted,share-link,visitor-auth"`
-	Basename           *string              `json:"basename,omitempty" minLength:"1" maxLength:"100"`
+	Basename           *ids.ID              `json:"basename,omitempty" minLength:"1" maxLength:"100"`
 	AdaptiveContent    *SiteAdaptiveContent `json:"adaptiveContent,omitempty"`
 	AgentsContext      *string              `json:"agentsContext,omitempty" enum:"excluded,included"`
-	DefaultSiteSpace   *string              `json:"defaultSiteSpace,omitempty" maxLength:"64" doc:"Site space made the default of the root, or of the default section"`
-	DefaultSiteSection *string              `json:"defaultSiteSection,omitempty" maxLength:"64"`
+	DefaultSiteSpace   *ids.ID              `json:"defaultSiteSpace,omitempty" doc:"Site space made the default of the root, or of the default section"`
+	DefaultSiteSection *ids.ID              `json:"defaultSiteSection,omitempty"`
 	Proxy              *string              `json:"proxy,omitempty" maxLength:"512" pattern:"^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$" nullable:"true" doc:"null removes the proxy"`
 	FrameAncestors     *[]string            `json:"frameAncestors,omitempty" maxItems:"20" nullable:"true" doc:"Galley's extension: origins (scheme://host[:port]) that may show the site's pages in a frame, besides the site's own; null or [] leaves the site's own only"`
 	Nulls              httpapi.Nulls        `json:"-"`
@@ -154,8 +155,9 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			if err := refuseNulls(b.Nulls, "title", "visibility", "basename", "adaptiveContent", "agentsContext", "defaultSiteSpace", "defaultSiteSection"); err != nil {
 				return nil, err
 			}
-			ch := sites.SiteChange{Title: b.Title, Visibility: b.Visibility, Basename: b.Basename, AgentsContext: b.AgentsContext,
-				DefaultSiteSpace: b.DefaultSiteSpace, DefaultSiteSection: b.DefaultSiteSection, Proxy: b.Proxy, ClearProxy: b.Nulls.Has("proxy"), FrameAncestors: b.FrameAncestors}
+			ch := sites.SiteChange{Title: b.Title, Visibility: b.Visibility, Basename: (*string)(b.Basename), AgentsContext: b.AgentsContext,
+				DefaultSiteSpace: (*string)(b.DefaultSiteSpace), DefaultSiteSection: (*string)(b.DefaultSiteSection), Proxy: b.Proxy, ClearProxy: b.Nulls.Has("proxy"),
+				FrameAncestors: b.FrameAncestors}
 			if b.Nulls.Has("frameAncestors") {
 				ch.FrameAncestors = &[]string{}
 			}

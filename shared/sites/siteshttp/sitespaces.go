@@ -6,6 +6,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -18,13 +19,13 @@ type SiteSpaceParams struct {
 
 // SiteSpaceCreateBody is the body of POST .../site-spaces.
 type SiteSpaceCreateBody struct {
-	SpaceID   string `json:"spaceId" minLength:"1" maxLength:"64"`
-	SectionID string `json:"sectionId,omitempty" maxLength:"64" doc:"Absent: the default section, or the root of a site without sections"`
+	SpaceID   ids.ID `json:"spaceId" minLength:"1"`
+	SectionID ids.ID `json:"sectionId,omitempty" doc:"Absent: the default section, or the root of a site without sections"`
 }
 
 // SiteSpacePatchBody is the body of PATCH .../site-spaces/{siteSpaceId}.
 type SiteSpacePatchBody struct {
-	Path      *string       `json:"path,omitempty" minLength:"1" maxLength:"100"`
+	Path      *ids.ID       `json:"path,omitempty" minLength:"1" maxLength:"100"`
 	Condition *string       `json:"condition,omitempty" minLength:"1" maxLength:"1024" nullable:"true" doc:"null removes it"`
 	Nulls     httpapi.Nulls `json:"-"`
 }
@@ -40,7 +41,7 @@ func (b *SiteSpacePatchBody) UnmarshalJSON(data []byte) error {
 // SiteSpacePointer points at a site space.
 type SiteSpacePointer struct {
 	Type      string `json:"type" enum:"site-space"`
-	SiteSpace string `json:"siteSpace" minLength:"1" maxLength:"64"`
+	SiteSpace ids.ID `json:"siteSpace" minLength:"1"`
 }
 
 // SiteSpaceMovePosition is where a site space moves.
@@ -60,10 +61,10 @@ func siteSpacePosition(b *SiteSpaceMoveBody) sites.Position {
 		return pos
 	}
 	if x := b.Position.Before; x != nil {
-		pos.Before = pointer(x.Type, x.SiteSpace)
+		pos.Before = pointer(x.Type, string(x.SiteSpace))
 	}
 	if x := b.Position.After; x != nil {
-		pos.After = pointer(x.Type, x.SiteSpace)
+		pos.After = pointer(x.Type, string(x.SiteSpace))
 	}
 	return pos
 }
@@ -122,7 +123,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addSpaceToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a space to a site"},
 		func(ctx context.Context, in *createIn) (*siteSpaceOut, error) {
-			site, id, role, err := s.AddSiteSpace(ctx, in.OrganizationID, in.SiteID, in.Body.SpaceID, in.Body.SectionID)
+			site, id, role, err := s.AddSiteSpace(ctx, in.OrganizationID, in.SiteID, string(in.Body.SpaceID), string(in.Body.SectionID))
 			if err != nil {
 				return nil, err
 			}
@@ -138,7 +139,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 				return nil, err
 			}
 			site, role, err := s.UpdateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID,
-				sites.SiteSpaceChange{Path: in.Body.Path, Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")})
+				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")})
 			if err != nil {
 				return nil, err
 			}

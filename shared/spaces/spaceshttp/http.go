@@ -10,6 +10,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
@@ -40,7 +41,7 @@ type spaceIn struct {
 type CreateBody struct {
 	Title    string `json:"title,omitempty" maxLength:"50"`
 	Emoji    string `json:"emoji,omitempty" maxLength:"50"`
-	Parent   string `json:"parent,omitempty" maxLength:"64" doc:"ID of a parent collection"`
+	Parent   ids.ID `json:"parent,omitempty" doc:"ID of a parent collection"`
 	EditMode string `json:"editMode,omitempty" enum:"live,locked"`
 }
 
@@ -65,7 +66,7 @@ type PatchBody struct {
 	DefaultLevel *string                 `json:"defaultLevel,omitempty" enum:"admin,create,review,edit,comment,read,inherit" nullable:"true" doc:"null makes guests the default"`
 	Emoji        *string                 `json:"emoji,omitempty" maxLength:"50" nullable:"true" doc:"null removes the emoji"`
 	Icon         *string                 `json:"icon,omitempty" maxLength:"2048" format:"uri" nullable:"true" doc:"null removes the icon"`
-	Parent       *string                 `json:"parent,omitempty" maxLength:"64" nullable:"true" doc:"Moves the space to the end of this collection; null moves it to the top level"`
+	Parent       *ids.ID                 `json:"parent,omitempty" nullable:"true" doc:"Moves the space to the end of this collection; null moves it to the top level"`
 	MergeRules   *mergerules.SpaceConfig `json:"mergeRules,omitempty" doc:"What a change request needs before it is merged (admin)"`
 	Nulls        httpapi.Nulls           `json:"-"`
 }
@@ -98,7 +99,7 @@ func Register(api *httpapi.API, s *spaces.Service) {
 			if in.Body != nil {
 				b = *in.Body
 			}
-			sp, role, err := s.Create(ctx, in.OrganizationID, spaces.Create{Title: b.Title, Emoji: b.Emoji, Parent: b.Parent, EditMode: b.EditMode})
+			sp, role, err := s.Create(ctx, in.OrganizationID, spaces.Create{Title: b.Title, Emoji: b.Emoji, Parent: string(b.Parent), EditMode: b.EditMode})
 			if err != nil {
 				return nil, err
 			}
@@ -129,7 +130,7 @@ func Register(api *httpapi.API, s *spaces.Service) {
 		func(ctx context.Context, in *patchIn) (*spaceOut, error) {
 			b := in.Body
 			ch := spaces.Change{Title: b.Title, EditMode: b.EditMode, Emoji: b.Emoji, Icon: b.Icon, DefaultLevel: b.DefaultLevel,
-				ClearEmoji: b.Nulls.Has("emoji"), ClearIcon: b.Nulls.Has("icon"), Parent: b.Parent}
+				ClearEmoji: b.Nulls.Has("emoji"), ClearIcon: b.Nulls.Has("icon"), Parent: (*string)(b.Parent)}
 			if b.MergeRules != nil {
 				r := mergerules.ToModel(b.MergeRules.Type, b.MergeRules.Rules)
 				ch.MergeRules = &r

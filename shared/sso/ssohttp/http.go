@@ -14,6 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
@@ -80,7 +81,7 @@ type CreateSAMLProviderBody struct {
 	EntityID    string  `json:"entityID,omitempty" maxLength:"1024" doc:"The identity provider's entity ID (its Issuer)"`
 	Certificate string  `json:"certificate,omitempty" maxLength:"10000" doc:"The identity provider's X.509 signing certificate, PEM (bare base64 is accepted)"`
 	SSOURL      string  `json:"ssoURL,omitempty" format:"uri" maxLength:"2048" doc:"The identity provider's single sign-on URL (HTTP-Redirect binding)"`
-	DefaultTeam string  `json:"defaultTeam,omitempty" maxLength:"64" doc:"ID of a team of the organization that people signing in join"`
+	DefaultTeam ids.ID  `json:"defaultTeam,omitempty" doc:"ID of a team of the organization that people signing in join"`
 	DefaultRole *string `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null or omitted: guest"`
 
 	AllowRSA15KeyTransport bool `json:"allowRSA15KeyTransport,omitempty" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; omitted: false"`
@@ -91,7 +92,7 @@ func (b CreateSAMLProviderBody) settings() sso.Settings {
 	for _, f := range []struct {
 		dst **string
 		v   string
-	}{{&in.EntityID, b.EntityID}, {&in.Certificate, b.Certificate}, {&in.SSOURL, b.SSOURL}, {&in.DefaultTeam, b.DefaultTeam}} {
+	}{{&in.EntityID, b.EntityID}, {&in.Certificate, b.Certificate}, {&in.SSOURL, b.SSOURL}, {&in.DefaultTeam, string(b.DefaultTeam)}} {
 		if f.v != "" {
 			v := f.v
 			*f.dst = &v
@@ -116,7 +117,7 @@ type UpdateSAMLProviderBody struct {
 	EntityID    *string       `json:"entityID,omitempty" maxLength:"1024"`
 	Certificate *string       `json:"certificate,omitempty" maxLength:"10000"`
 	SSOURL      *string       `json:"ssoURL,omitempty" format:"uri" maxLength:"2048"`
-	DefaultTeam *string       `json:"defaultTeam,omitempty" maxLength:"64" nullable:"true" doc:"null: sign-ins join no team"`
+	DefaultTeam *ids.ID       `json:"defaultTeam,omitempty" nullable:"true" doc:"null: sign-ins join no team"`
 	DefaultRole *string       `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null: guest"`
 	Nulls       httpapi.Nulls `json:"-"`
 
@@ -139,7 +140,7 @@ func (b UpdateSAMLProviderBody) settings() (sso.Settings, error) {
 			return sso.Settings{}, apperr.Field(f, "may not be null")
 		}
 	}
-	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: b.DefaultTeam,
+	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: (*string)(b.DefaultTeam),
 		ClearTeam: b.Nulls.Has("defaultTeam")}
 	if b.DefaultRole != nil || b.Nulls.Has("defaultRole") {
 		r := model.RoleGuest

@@ -31,6 +31,7 @@ func RunTests(t *testing.T, newStore NewStore) {
 		{"TransactionFailsAsAWhole", testTransactionAtomic},
 		{"TransactionCheckOp", testTransactionCheck},
 		{"InvalidWritesRejected", testInvalidWrites},
+		{"InvalidKeysRejected", testInvalidKeys},
 		{"QueryOrderPrefixAndReverse", testQueryOrder},
 		{"QueryPartitionIsolation", testPartitionIsolation},
 		{"QueryPagingManyItems", testPaging},
@@ -189,7 +190,7 @@ func testInvalidWrites(t *testing.T, s store.Store) {
 	wantErr(t, s.Write(ctx, store.Put(item("", "S", "x"), store.Always)), store.ErrInvalid)
 	wantErr(t, s.Write(ctx, store.Put(item("P", "S", "x"), store.Always), store.Delete("P", "S", store.Always)), store.ErrInvalid)
 	big := item("P", "big", strings.Repeat("x", store.MaxItemBytes))
-	wantErr(t, s.Write(ctx, store.Put(big, store.Always)), store.ErrInvalid)
+	wantErr(t, s.Write(ctx, store.Put(big, store.Always)), store.ErrItemTooLarge)
 	ops := make([]store.Op, store.MaxTransactionOps+1)
 	for i := range ops {
 		ops[i] = store.Put(item("P", strconv.Itoa(i), "x"), store.Always)
@@ -199,12 +200,66 @@ func testInvalidWrites(t *testing.T, s store.Store) {
 	for i := 0; i < 11; i++ { // 11 items of 390 KB: within the item limit, over the transaction's
 		heavy = append(heavy, store.Put(item("P", fmt.Sprintf("heavy%d", i), strings.Repeat("x", 390*1024)), store.Always))
 	}
-	wantErr(t, s.Write(ctx, heavy...), store.ErrInvalid)
+	wantErr(t, s.Write(ctx, heavy...), store.ErrItemTooLarge)
 	// The largest allowed transaction goes through.
 	mustWrite(t, s, ops[:store.MaxTransactionOps]...)
 	half := item("P", "half", "x")
 	half.GSI1PK = "G"
 	wantErr(t, s.Write(ctx, store.Put(half, store.Always)), store.ErrInvalid)
+}
+
+// testInvalidKeys: every operation refuses a key that is empty, holds a
+// NUL or is too long, in the table or an index, with ErrInvalidKey (the
+// HTTP layer answers it 400); the longest keys go through.
+func testInvalidKeys(t *testing.T, s store.Store) {
+	longPK, longSK := strings.Repeat("p", store.MaxPartitionKeyBytes), strings.Repeat("s", store.MaxSortKeyBytes)
+	bad := []store.ItemKey{{PK: "", SK: "S"}, {PK: "P", SK: ""}, {PK: "P\x00", SK: "S"}, {PK: "P", SK: "a\x00b"},
+		{PK: longPK + "p", SK: "S"}, {PK: "P", SK: longSK + "s"}}
+	for _, k := range bad {
+		what := fmt.Sprintf("%.20q/%.20q", k.PK, k.SK)
+		_, err := s.Get(ctx, k.PK, k.SK)
+		if !errors.Is(err, store.ErrInvalidKey) {
+			t.Errorf("Get %s: %v", what, err)
+		}
+		if _, err := s.BatchGet(ctx, []store.ItemKey{k}); !errors.Is(err, store.ErrInvalidKey) {
+			t.Errorf("BatchGet %s: %v", what, err)
+		}
+		if err := s.Write(ctx, store.Put(item(k.PK, k.SK, "x"), store.Always)); !errors.Is(err, store.ErrInvalidKey) {
+			t.Errorf("Put %s: %v", what, err)
+		}
+		if err := s.Write(ctx, store.Delete(k.PK, k.SK, store.Always)); !errors.Is(err, store.ErrInvalidKey) {
+			t.Errorf("Delete %s: %v", what, err)
+		}
+		if k.PK == "" || k.SK == "" { // half an index key: a code error, not a key's
+			continue
+		}
+		indexed := item("P", "indexed", "x")
+		indexed.GSI1PK, indexed.GSI1SK = k.PK, k.SK
+		if err := s.Write(ctx, store.Put(indexed, store.Always)); !errors.Is(err, store.ErrInvalidKey) {
+			t.Errorf("Put with index key %s: %v", what, err)
+		}
+		if k.SK == "S" {
+			if _, err := s.Query(ctx, store.Query{PK: k.PK, Limit: 1}); !errors.Is(err, store.ErrInvalidKey) {
+				t.Errorf("Query %s: %v", what, err)
+			}
+		}
+	}
+	for _, prefix := range []string{"a\x00", longSK + "s"} {
+		if _, err := s.Query(ctx, store.Query{PK: "P", SKPrefix: prefix, Limit: 1}); !errors.Is(err, store.ErrInvalidKey) {
+			t.Errorf("Query with prefix %.20q: %v", prefix, err)
+		}
+	}
+	// The longest keys, in the table and an index, are stored and read.
+	longest := item(longPK, longSK, "x")
+	longest.GSI1PK, longest.GSI1SK = longPK, longSK
+	mustWrite(t, s, store.Put(longest, store.Always))
+	if got := mustGet(t, s, longPK, longSK); string(got.Data) != "x" {
+		t.Fatalf("longest key: %+v", got)
+	}
+	p, err := s.Query(ctx, store.Query{Index: store.GSI1, PK: longPK, Limit: 1})
+	if err != nil || len(p.Items) != 1 || p.Items[0].SK != longSK {
+		t.Fatalf("longest index key: %v, %d items", err, len(p.Items))
+	}
 }
 
 func putN(t *testing.T, s store.Store, pk string, n int) {

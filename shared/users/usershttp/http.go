@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -38,7 +39,7 @@ type body[T any] struct {
 // CreateUserInput is the body of POST /v1/admin/users.
 type CreateUserInput struct {
 	Body struct {
-		Email       string `json:"email" maxLength:"320" format:"email"`
+		Email       ids.ID `json:"email" maxLength:"320" format:"email"`
 		DisplayName string `json:"displayName" minLength:"1" maxLength:"100"`
 	}
 }
@@ -164,7 +165,7 @@ func Register(api *httpapi.API, s *users.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "createUser", Method: http.MethodPost, Path: "/v1/admin/users", Tag: tag, Status: http.StatusCreated,
 		Summary: "Create a user (instance administrator only)"},
 		func(ctx context.Context, in *CreateUserInput) (*body[CreatedUser], error) {
-			u, tok, err := s.Create(ctx, in.Body.Email, in.Body.DisplayName)
+			u, tok, err := s.Create(ctx, string(in.Body.Email), in.Body.DisplayName)
 			if err != nil {
 				return nil, err
 			}
