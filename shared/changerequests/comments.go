@@ -17,8 +17,12 @@ func (s *Service) Record(ctx context.Context, spaceID, ref string) (model.Change
 	return s.read(ctx, spaceID, ref)
 }
 
-// WriteOps returns the operations that rewrite cr, read at version, with
-// its contributors' copies (at most MaxContributors+1 operations), for a
-// transaction of another family; the request's write fails with
-// store.ErrConflict if it changed since it was read.
-func WriteOps(cr model.ChangeRequest, version int64) []store.Op { return crOps(cr, version) }
+// CountComments moves cr's comment counter by delta (never below 0): it
+// returns the request as changed and the operations that rewrite it, read
+// at version, with its contributors' copies (at most MaxContributors+1
+// operations), for a transaction of another family; the request's write
+// fails with store.ErrConflict if it changed since it was read.
+func CountComments(cr model.ChangeRequest, version int64, delta int) (model.ChangeRequest, []store.Op) {
+	cr.Comments = max(0, cr.Comments+delta)
+	return cr, crOps(cr, version)
+}

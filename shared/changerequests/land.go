@@ -6,6 +6,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -38,8 +39,9 @@ func (s *Service) LandOnSpace(ctx context.Context, spaceID string, standalone bo
 		}
 		ops := append([]store.Op{content.Put(rev)}, extra...)
 		if !standalone {
-			cur.Revision, cur.UpdatedAt = rev.ID, rev.CreatedAt
-			ops = append(ops, spaceOp(old, cur))
+			var op store.Op
+			cur, op = spaces.Apply(cur, old, spaces.SetHead(rev.ID, rev.CreatedAt))
+			ops = append(ops, op)
 		}
 		if err := s.d.Store.Write(ctx, ops...); err != nil {
 			return err

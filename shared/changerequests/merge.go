@@ -10,6 +10,7 @@ import (
 	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -155,9 +156,8 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		rev.MergedFrom = cr.ID
 		from := cr.Status
 		cr.Status, cr.RevisionMerged, cr.UpdatedAt = model.CRMerged, rev.ID, rev.CreatedAt
-		counters(&sp, from, cr.Status)
-		sp.Revision, sp.UpdatedAt = rev.ID, rev.CreatedAt
-		ops := append([]store.Op{spaceOp(old, sp), content.Put(rev)}, crOps(cr, v)...)
+		_, spOp := spaces.Apply(sp, old, spaces.MoveChangeRequest(from, cr.Status), spaces.SetHead(rev.ID, rev.CreatedAt))
+		ops := append([]store.Op{spOp, content.Put(rev)}, crOps(cr, v)...)
 		if err := s.d.Store.Write(ctx, ops...); err != nil {
 			return err
 		}

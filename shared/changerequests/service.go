@@ -99,13 +99,12 @@ func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.
 			return err
 		}
 		now := s.d.Clock()
-		cur.ChangeRequests++
-		cur.ChangeRequestsDraft++
+		cur, spOp := spaces.Apply(cur, old, spaces.NumberChangeRequest())
 		cr = model.ChangeRequest{ID: ids.New(now), SpaceID: spaceID, Number: cur.ChangeRequests, Status: model.CRDraft,
 			Subject: in.Subject, AgentTaskID: in.AgentTaskID, CreatedBy: userID, CreatedAt: now, UpdatedAt: now,
 			Revision: cur.Revision, RevisionInitial: cur.Revision, Contributors: []string{userID}}
 		sp = cur
-		ops := []store.Op{spaceOp(old, cur),
+		ops := []store.Op{spOp,
 			store.Put(records.Item(keys.ChangeRequestNumber(spaceID, cr.Number), content.ChangeRequestNumber{ID: cr.ID}, 1), store.IfNotExists)}
 		ops = append(ops, crOps(cr, 0)...)
 		return s.d.Store.Write(ctx, ops...)
@@ -119,10 +118,6 @@ func (s *Service) readSpace(ctx context.Context, spaceID string) (int64, model.S
 	sp, v, err := spaces.ReadLive(ctx, s.d.Store, spaceID)
 	return v, sp, err
 }
-
-// spaceOp rewrites a space read at version v if it is still at v. The
-// spaces family owns the record: it sets the item's index keys.
-func spaceOp(v int64, sp model.Space) store.Op { return spaces.WriteOp(sp, v) }
 
 // crOps writes a request (if still at version; 0 for a new one) and its
 // contributors' copies.
@@ -223,20 +218,6 @@ func allowed(from, to string) error {
 	return nil
 }
 
-// counters moves a request from one status to another in the space's counters.
-func counters(sp *model.Space, from, to string) {
-	add := func(status string, d int) {
-		switch status {
-		case model.CRDraft:
-			sp.ChangeRequestsDraft += d
-		case model.CROpen:
-			sp.ChangeRequestsOpen += d
-		}
-	}
-	add(from, -1)
-	add(to, +1)
-}
-
 // Update changes a request's subject or status.
 func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (model.ChangeRequest, model.Space, error) {
 	sp, _, err := s.content.Space(ctx, spaceID, access.EditContent)
@@ -268,9 +249,9 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 			if err != nil {
 				return err
 			}
-			counters(&cur, from, cr.Status)
-			ops = append(ops, spaceOp(old, cur))
-			sp = cur
+			var op store.Op
+			sp, op = spaces.Apply(cur, old, spaces.MoveChangeRequest(from, cr.Status))
+			ops = append(ops, op)
 		}
 		out = cr
 		return s.d.Store.Write(ctx, ops...)

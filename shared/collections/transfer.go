@@ -78,9 +78,8 @@ func (s *Service) Transfer(ctx context.Context, id, targetOrg string) (model.Col
 			tx.Write(cid)
 		}
 		for _, sp := range sub.spaces {
-			moved := sp.space
-			moved.OrgID, moved.UpdatedAt, moved.Ancestors = targetOrg, now, tree.Rebase(moved.Ancestors, *root)
-			tx.Add(store.PutIfVersion(spaces.Item(moved, sp.version+1), sp.version))
+			_, op := spaces.Apply(sp.space, sp.version, spaces.Transfer(targetOrg, tree.Rebase(sp.space.Ancestors, *root), now))
+			tx.Add(op)
 		}
 		if err := s.dropGrants(ctx, tx, from, sub); err != nil {
 			return err

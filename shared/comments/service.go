@@ -161,17 +161,17 @@ func (s *Service) counterOps(ctx context.Context, t *Thread, delta int) ([]store
 		if err != nil {
 			return nil, err
 		}
-		cr.Comments = max(0, cr.Comments+delta)
+		cr, ops := changerequests.CountComments(cr, v, delta)
 		*t.CR = cr
-		return changerequests.WriteOps(cr, v), nil
+		return ops, nil
 	}
 	sp, v, err := spaces.ReadLive(ctx, s.d.Store, t.Space.ID)
 	if err != nil {
 		return nil, err
 	}
-	sp.Comments = max(0, sp.Comments+delta)
+	sp, op := spaces.Apply(sp, v, spaces.CountComments(delta))
 	t.Space = sp
-	return []store.Op{spaces.WriteOp(sp, v)}, nil
+	return []store.Op{op}, nil
 }
 
 // openDelta is how a comment's change of status moves the open count.

@@ -71,9 +71,9 @@ func (s *Service) Duplicate(ctx context.Context, spaceID string) (model.Space, m
 		if err != nil {
 			return err
 		}
-		cur.Revision, cur.UpdatedAt, cur.Icon = rev.ID, rev.CreatedAt, src.Icon
+		cur, op := spaces.Apply(cur, v, spaces.SetHead(rev.ID, rev.CreatedAt), spaces.SetIcon(src.Icon))
 		out = cur
-		return s.d.Store.Write(ctx, Put(rev), spaces.WriteOp(cur, v))
+		return s.d.Store.Write(ctx, Put(rev), op)
 	})
 	if err != nil {
 		return model.Space{}, "", err

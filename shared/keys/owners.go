@@ -4,7 +4,8 @@ package keys
 // under shared/) whose typed store reads and writes it — its keys, items,
 // index keys and invariants. Other families ask the owner (a function it
 // exports) or take part in a transaction through an operation it exports
-// (spaces.WriteOp, for instance). ownership_test.go parses shared/** and
+// (spaces.Apply with a named edit, for instance; records_test.go fails
+// when another package assigns a field of a record). ownership_test.go parses shared/** and
 // fails when a package calls a constructor of this package that another
 // family owns, outside the short list of Exceptions; docs/storage.md shows
 // both tables (generated from here).

@@ -3,6 +3,7 @@ package spaces
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
@@ -32,12 +33,75 @@ func ReadLive(ctx context.Context, st store.Store, spaceID string) (model.Space,
 	return sp, v, err
 }
 
-// WriteOp is the operation that writes sp, read at version v, in the
+// writeOp is the operation that writes sp, read at version v, in the
 // caller's transaction if the space is still at v (a conflict otherwise,
 // for the caller's store.Retry). The index keys come from Item, so that
 // they follow the record whoever changed it.
-func WriteOp(sp model.Space, v int64) store.Op {
+func writeOp(sp model.Space, v int64) store.Op {
 	return store.PutIfVersion(Item(sp, v+1), v)
+}
+
+// An Edit is one of the changes other families make to a space record,
+// named here, where the record's fields and invariants are kept: no other
+// package assigns a field of model.Space (shared/keys' ownership test).
+type Edit func(*model.Space)
+
+// Apply makes the changes to sp, read at version v, and returns the space
+// as changed with the operation that writes it in the caller's transaction
+// if the space is still at v (a conflict otherwise, for store.Retry).
+func Apply(sp model.Space, v int64, changes ...Edit) (model.Space, store.Op) {
+	for _, c := range changes {
+		c(&sp)
+	}
+	return sp, writeOp(sp, v)
+}
+
+// SetHead makes revID, made at at, the space's current revision (a merge,
+// a content change landed on the space, a duplicate's first content).
+func SetHead(revID string, at time.Time) Edit {
+	return func(sp *model.Space) { sp.Revision, sp.UpdatedAt = revID, at }
+}
+
+// CountComments moves the space's comment counter by delta (never below 0).
+func CountComments(delta int) Edit {
+	return func(sp *model.Space) { sp.Comments = max(0, sp.Comments+delta) }
+}
+
+// NumberChangeRequest counts a new change request, a draft: the space's
+// ChangeRequests afterwards is its number.
+func NumberChangeRequest() Edit {
+	return func(sp *model.Space) {
+		sp.ChangeRequests++
+		sp.ChangeRequestsDraft++
+	}
+}
+
+// MoveChangeRequest moves a change request from one status to another in
+// the space's counters of draft and open requests.
+func MoveChangeRequest(from, to string) Edit {
+	return func(sp *model.Space) {
+		add := func(status string, d int) {
+			switch status {
+			case model.CRDraft:
+				sp.ChangeRequestsDraft += d
+			case model.CROpen:
+				sp.ChangeRequestsOpen += d
+			}
+		}
+		add(from, -1)
+		add(to, +1)
+	}
+}
+
+// Transfer moves the space to another organization, under the collections
+// ancestors (a collection's transfer takes its spaces along).
+func Transfer(orgID string, ancestors []string, at time.Time) Edit {
+	return func(sp *model.Space) { sp.OrgID, sp.Ancestors, sp.UpdatedAt = orgID, ancestors, at }
+}
+
+// SetIcon sets the space's icon (a duplicate takes its original's).
+func SetIcon(icon string) Edit {
+	return func(sp *model.Space) { sp.Icon = icon }
 }
 
 // OrgListKey is the partition a page token over an organization's live

@@ -443,11 +443,16 @@ func (f stringField) body(v any, segs ...string) []byte {
 
 // bodyStrings lists every string of every operation's JSON body, at any
 // depth: in objects, arrays, additional properties and every alternative
-// of oneOf, anyOf and allOf.
+// of oneOf, anyOf and allOf. Read-only fields (an answer's fields a PUT or
+// PATCH accepts and ignores: docs/http.md) are left out: nothing of them
+// is kept.
 func bodyStrings(ops []operation, reg huma.Registry) []stringField {
 	var out []stringField
 	var walk func(o operation, s *huma.Schema, segs []string, depth int)
 	walk = func(o operation, s *huma.Schema, segs []string, depth int) {
+		if s != nil && s.ReadOnly {
+			return
+		}
 		if s != nil && s.Ref != "" {
 			s = reg.SchemaFromRef(s.Ref)
 		}
