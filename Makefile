@@ -149,4 +149,4 @@ vet:
 	$(GO) vet ./...
 
 routes:
-	$(GO) run ./infra/cmd/routes -write template.yaml -openapi shared/apidoc/openapi.json
+	$(GO) run ./functions/routes -write template.yaml -openapi shared/apidoc/openapi.json

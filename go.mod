@@ -91,10 +91,11 @@ require (
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
 
-replace github.com/json-iterator/go => ./infra/shims/jsoniter
+// Forks: upstream release + patch, rebuilt by third_party/forked/rebuild.sh
+// and checked by infra/forks_test.go; docs/dependencies.md says why.
+replace github.com/alecthomas/chroma/v2 v2.27.0 => ./third_party/forked/github.com/alecthomas/chroma/v2@v2.27.0
 
-replace github.com/blevesearch/vellum => ./infra/shims/vellum
+replace github.com/blevesearch/vellum v1.1.0 => ./third_party/forked/github.com/blevesearch/vellum@v1.1.0
 
-replace github.com/santhosh-tekuri/jsonschema/v6 => ./infra/shims/jsonschema
-
-replace github.com/alecthomas/chroma/v2 => ./infra/shims/chroma
+// A stand-in, Galley's own code (third_party/jsoniter; docs/dependencies.md).
+replace github.com/json-iterator/go => ./third_party/jsoniter

@@ -17,7 +17,6 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/galleydocs/galley/events"
-	"github.com/galleydocs/galley/infra"
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
@@ -215,10 +214,10 @@ func TestSampleEvents(t *testing.T) {
 	}
 	sort.Strings(names)
 	routes := map[string]map[string]bool{} // family -> API Gateway route keys
-	for _, f := range infra.Functions() {
+	for _, f := range families.Functions() {
 		routes[f.Family] = map[string]bool{}
 		for _, r := range f.Routes {
-			routes[f.Family][r.Method+" "+infra.GatewayPath(r.Path)] = true
+			routes[f.Family][r.Method+" "+families.GatewayPath(r.Path)] = true
 		}
 	}
 	for _, name := range names {

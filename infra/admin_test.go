@@ -20,7 +20,7 @@ import (
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// After a deployment, the administration command (infra/cmd/admin), run
+// After a deployment, the administration command (functions/admin), run
 // with the deployer's credentials against the stack's table, creates the
 // first administrator once and prints their token, which the API accepts
 // as the instance administrator's; a second run makes nobody.
@@ -36,8 +36,8 @@ func TestAdminCommandCreatesTheFirstAdministratorOnce(t *testing.T) {
 	t.Cleanup(func() { _, _ = c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)}) })
 	bin := filepath.Join(t.TempDir(), "admin")
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(goBin, "build", "-o", bin, "./cmd/admin").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./infra/cmd/admin: %v\n%s", err, out)
+	if out, err := exec.Command(goBin, "build", "-o", bin, "../functions/admin").CombinedOutput(); err != nil {
+		t.Fatalf("go build ./functions/admin: %v\n%s", err, out)
 	}
 	run := func() (string, error) {
 		cmd := exec.Command(bin, "bootstrap", "-email", "ops@example.com", "-name", "Ops")

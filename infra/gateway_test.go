@@ -18,7 +18,7 @@ var anyParam = regexp.MustCompile(`\{[^}]+\}`)
 // path to the route routePath: segment by segment, a {name} parameter
 // taking one non-empty segment and a {name+} the rest; a trailing slash of
 // the request is not part of the match (API Gateway routes /v1/ to the
-// route /v1, and refuses routes ending in a slash: infra.GatewayPath).
+// route /v1, and refuses routes ending in a slash: families.GatewayPath).
 func gatewayMatches(routePath, path string) bool {
 	if len(path) > 1 {
 		path = strings.TrimSuffix(path, "/")

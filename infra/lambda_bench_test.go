@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/galleydocs/galley/shared/app/families"
 )
 
 // BenchmarkFunctionBinaries reports the size of each function's binary as
@@ -14,7 +16,7 @@ import (
 // and largest (docs/functions.md: median <= 15 MB, none > 25 MB).
 func BenchmarkFunctionBinaries(b *testing.B) {
 	dir := b.TempDir()
-	pkgs := []string{"../infra/cmd/hellolambda"}
+	pkgs := []string{"../infra/hellolambda"}
 	for _, n := range functionNames() {
 		pkgs = append(pkgs, "../functions/"+n)
 	}
@@ -51,7 +53,8 @@ func BenchmarkFunctionBinaries(b *testing.B) {
 // from process start to its first call of the Runtime API's
 // invocation/next, over DynamoDB Local, with the hello-world function
 // started alternately in the same loop as the baseline. It reports the
-// medians and their ratio (docs/functions.md: <= 3x hello world).
+// medians and their ratio (docs/functions.md: <= 3x hello world for the
+// API functions).
 func BenchmarkFunctionInit(b *testing.B) {
 	dir := binaries(b)
 	endpoint, table := functionTable(b)
@@ -68,7 +71,10 @@ func BenchmarkFunctionInit(b *testing.B) {
 		}
 		return 0
 	}
-	var worst float64
+	// The 3x budget is the API functions' (a request waits for their
+	// init); a worker's cold start delays a queued job, which nobody waits
+	// on (docs/dependencies.md), so workers are reported apart.
+	var worstAPI, worstWorker float64
 	for _, n := range functionNames() {
 		b.Run(n, func(b *testing.B) {
 			var fn, hello []float64
@@ -77,7 +83,11 @@ func BenchmarkFunctionInit(b *testing.B) {
 				fn = append(fn, float64(start(b, n))/1e6)
 			}
 			ratio := median(fn) / median(hello)
-			worst = max(worst, ratio)
+			if _, worker := families.WorkerHandlers()[n]; worker {
+				worstWorker = max(worstWorker, ratio)
+			} else {
+				worstAPI = max(worstAPI, ratio)
+			}
 			b.ReportMetric(median(fn), "ms-init")
 			b.ReportMetric(median(hello), "ms-hello")
 			b.ReportMetric(ratio, "x-hello")
@@ -86,7 +96,8 @@ func BenchmarkFunctionInit(b *testing.B) {
 	b.Run("all", func(b *testing.B) {
 		for b.Loop() {
 		}
-		b.ReportMetric(worst, "worst-x-hello")
+		b.ReportMetric(worstAPI, "worst-api-x-hello")
+		b.ReportMetric(worstWorker, "worst-worker-x-hello")
 	})
 }
 

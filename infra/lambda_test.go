@@ -87,7 +87,7 @@ func binaries(tb testing.TB) string {
 			hostBinaries.err = err
 			return
 		}
-		pkgs := []string{"../infra/cmd/hellolambda"}
+		pkgs := []string{"../infra/hellolambda"}
 		for _, n := range functionNames() {
 			pkgs = append(pkgs, "../functions/"+n)
 		}

@@ -15,7 +15,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/galleydocs/galley/infra"
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -222,7 +221,7 @@ func routeString(method, path string) string { return method + " " + path }
 func TestTemplateRoutesMatchCode(t *testing.T) {
 	tpl := readTemplate(t)
 	declaredBy := map[string]string{} // route -> function, across the API
-	for _, f := range infra.Functions() {
+	for _, f := range families.Functions() {
 		r, ok := tpl.Resources[f.Function]
 		if !ok {
 			continue // reported by TestTemplateFunctionsAreFamilies
@@ -231,7 +230,7 @@ func TestTemplateRoutesMatchCode(t *testing.T) {
 
 		served := map[string]httpapi.Route{}
 		for _, route := range f.Routes {
-			key := routeString(route.Method, infra.GatewayPath(route.Path))
+			key := routeString(route.Method, families.GatewayPath(route.Path))
 			if prev, dup := served[key]; dup {
 				t.Errorf("%s: %s %s and %s %s are one API Gateway route, %s", f.Function, prev.Method, prev.Path, route.Method, route.Path, key)
 			}
@@ -260,7 +259,7 @@ func TestTemplateRoutesMatchCode(t *testing.T) {
 				t.Errorf("%s declares %s (event %s), which the %s family does not serve", f.Function, key, name, f.Family)
 				continue
 			}
-			if want := infra.EventName(route); name != want {
+			if want := families.EventName(route); name != want {
 				t.Errorf("%s: the event for %s is named %s, want %s", f.Function, key, name, want)
 			}
 		}
@@ -276,7 +275,7 @@ func TestTemplateRoutesMatchCode(t *testing.T) {
 		}
 	}
 	if t.Failed() {
-		t.Log("regenerate the Events sections with: go run ./infra/cmd/routes -write template.yaml")
+		t.Log("regenerate the Events sections with: go run ./functions/routes -write template.yaml")
 	}
 }
 
@@ -288,12 +287,12 @@ func TestTemplateRoutesGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := infra.WriteRoutes(raw, infra.Functions())
+	got, err := families.WriteRoutes(raw, families.Functions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(got) != string(raw) {
-		t.Error("template.yaml's Events sections are stale: run go run ./infra/cmd/routes -write template.yaml")
+		t.Error("template.yaml's Events sections are stale: run go run ./functions/routes -write template.yaml")
 	}
 }
 
@@ -304,13 +303,13 @@ var pathParam = regexp.MustCompile(`^\{[A-Za-z_][A-Za-z0-9_]*\+?\}$`)
 // /v1/spaces/{spaceId} and /v1/spaces/{id}/x would be ambiguous.
 func TestRoutePathsSuitAPIGateway(t *testing.T) {
 	names := map[string]string{} // prefix with parameters as {} -> parameter name
-	for _, f := range infra.Functions() {
+	for _, f := range families.Functions() {
 		for _, r := range f.Routes {
 			if !strings.HasPrefix(r.Path, "/") {
 				t.Errorf("%s: %s %s: path must start with /", f.Function, r.Method, r.Path)
 			}
 			var prefix []string
-			segs := strings.Split(infra.GatewayPath(r.Path), "/")[1:]
+			segs := strings.Split(families.GatewayPath(r.Path), "/")[1:]
 			for i, seg := range segs {
 				if strings.ContainsAny(seg, "{}") {
 					if !pathParam.MatchString(seg) {

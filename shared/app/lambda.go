@@ -75,7 +75,7 @@ func StartLambda(f Family) {
 // reads files at start-up and links the STS, SSO and sign-in clients into
 // every binary (docs/functions.md).
 //
-// The administration command (infra/cmd/admin) reads the deployer's
+// The administration command (functions/admin) reads the deployer's
 // credentials the same way.
 func EnvAWSConfig() (aws.Config, error) {
 	region := os.Getenv("AWS_REGION")

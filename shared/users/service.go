@@ -149,7 +149,7 @@ func (s *Service) Bootstrap(ctx context.Context, token string) (bool, string, er
 }
 
 // BootstrapAs is Bootstrap with the administrator's email and name (the
-// administration command of a deployment, infra/cmd/admin).
+// administration command of a deployment, functions/admin).
 func (s *Service) BootstrapAs(ctx context.Context, email, displayName, token string) (bool, string, error) {
 	if _, err := s.d.Store.Get(ctx, keys.InstanceAdmin().PK, keys.InstanceAdmin().SK); err == nil {
 		return false, "", nil

@@ -1,6 +1,7 @@
 // Package families lists every family and worker of Galley with their
-// code: local mode serves them all, and infra/ checks the template, the
-// routes and the OpenAPI document against them. A Lambda function never
+// code: local mode serves them all, the route generator (functions/routes)
+// writes template.yaml's Events and the OpenAPI document from them, and
+// infra/ checks the template, the routes and the document against them. A Lambda function never
 // imports it: each functions/<name>/main.go names its own family, so that
 // its binary links only that family (TestMainsMatchFamilies keeps the two
 // in step).
