@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
@@ -134,12 +133,7 @@ func (b *UpdateSAMLProviderBody) UnmarshalJSON(data []byte) error {
 
 var _ json.Unmarshaler = (*UpdateSAMLProviderBody)(nil)
 
-func (b UpdateSAMLProviderBody) settings() (sso.Settings, error) {
-	for _, f := range []string{"label", "entityID", "certificate", "ssoURL"} {
-		if b.Nulls.Has(f) {
-			return sso.Settings{}, apperr.Field(f, "may not be null")
-		}
-	}
+func (b UpdateSAMLProviderBody) settings() sso.Settings {
 	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: (*string)(b.DefaultTeam),
 		ClearTeam: b.Nulls.Has("defaultTeam")}
 	if b.DefaultRole != nil || b.Nulls.Has("defaultRole") {
@@ -153,7 +147,7 @@ func (b UpdateSAMLProviderBody) settings() (sso.Settings, error) {
 		allow := b.AllowRSA15KeyTransport != nil && *b.AllowRSA15KeyTransport
 		in.AllowRSA15KeyTransport = &allow
 	}
-	return in, nil
+	return in
 }
 
 // SSOProviderLogin is one way to sign in to an organization.
@@ -233,11 +227,7 @@ func Register(api *httpapi.API, s *sso.Service) {
 			SAMLProviderID string `path:"samlProviderId" maxLength:"64"`
 			Body           UpdateSAMLProviderBody
 		}) (*providerOut, error) {
-			settings, err := in.Body.settings()
-			if err != nil {
-				return nil, err
-			}
-			v, err := s.Update(ctx, in.OrganizationID, in.SAMLProviderID, settings)
+			v, err := s.Update(ctx, in.OrganizationID, in.SAMLProviderID, in.Body.settings())
 			if err != nil {
 				return nil, err
 			}
