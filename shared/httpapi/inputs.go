@@ -218,6 +218,11 @@ func walkJSON(dec *json.Decoder, path string, idAt *idNode, nulls *nullNode) (st
 		_, err = dec.Token() // ]
 		return "", err
 	}
+	if s, ok := tok.(string); ok {
+		if msg := nulls.badURI(path, s); msg != "" {
+			return msg, nil
+		}
+	}
 	if s, ok := tok.(string); ok && idAt != nil && idAt.id {
 		if msg := badText(s); msg != "" {
 			return path + ": " + msg, nil

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -22,6 +23,7 @@ import (
 type nullNode struct {
 	allow bool   // null is a valid value here
 	want  string // the type(s) expected here, for the message
+	uri   bool   // a string here has format uri: see badURI
 	props map[string]*nullNode
 	items *nullNode // array items
 	extra *nullNode // additionalProperties
@@ -86,7 +88,8 @@ func nullOf(reg huma.Registry, s *huma.Schema, seen map[*huma.Schema]*nullNode) 
 	if s == nil {
 		return nil
 	}
-	n := &nullNode{allow: s.Nullable || s.Type == "null" || slices.Contains(s.Enum, nil), want: s.Type}
+	n := &nullNode{allow: s.Nullable || s.Type == "null" || slices.Contains(s.Enum, nil), want: s.Type,
+		uri: s.Type == huma.TypeString && s.Format == "uri"}
 	if len(s.Properties) > 0 {
 		n.props = make(map[string]*nullNode, len(s.Properties))
 		for name, p := range s.Properties {
@@ -171,19 +174,20 @@ func mergeNullChild(a, b *nullNode, depth int) *nullNode {
 	}
 	m := mergeNullAlt(a, b, depth+1)
 	m.allow = a.allow || b.allow
+	m.uri = a.uri && b.uri
 	if a.want != b.want && a.want != "" && b.want != "" {
 		m.want = a.want + " or " + b.want
 	}
 	return m
 }
 
-// refusesNull reports whether n refuses null anywhere.
+// refusesNull reports whether n refuses null (or checks a URI) anywhere.
 func (n *nullNode) refusesNull(seen map[*nullNode]bool) bool {
 	if n == nil || seen[n] {
 		return false
 	}
 	seen[n] = true
-	if !n.allow {
+	if !n.allow || n.uri {
 		return true
 	}
 	for _, p := range n.props {
@@ -192,6 +196,22 @@ func (n *nullNode) refusesNull(seen map[*nullNode]bool) bool {
 		}
 	}
 	return n.items.refusesNull(seen) || n.extra.refusesNull(seen)
+}
+
+// badURI returns the message for s at path where the schema's format is
+// uri (n.uri), "" when s is a URI. JSON Schema's uri is RFC 3986's URI,
+// which has a scheme; huma checks only that Go's url.Parse reads it,
+// which takes "" and any relative reference, and a handler then stores ""
+// as a fallback URL or an identity provider's address. (Schemathesis's
+// negative_data_rejection check sends "", issue 32.)
+func (n *nullNode) badURI(path, s string) string {
+	if n == nil || !n.uri {
+		return ""
+	}
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && len(s) > len(u.Scheme)+1 {
+		return ""
+	}
+	return path + ": expected a URI with a scheme (RFC 3986)"
 }
 
 // InlineSchema is the schema of T written where it is used rather than

@@ -718,3 +718,35 @@ func TestEveryOperationRefusesNullWhereTheSchemaDoes(t *testing.T) {
 	}
 	t.Logf("%d fields: %d refuse null, %d allow it", len(fields), refused, allowed)
 }
+
+// Every body string of format uri takes only a URI, which has a scheme
+// (RFC 3986; huma's check takes "" and relative references): "" and a
+// relative reference answer 400 naming the field.
+func TestEveryOperationRefusesURIsWithoutScheme(t *testing.T) {
+	ops, reg := apiDoc(t)
+	h := handler(t)
+	n, fields := 0, 0
+	for _, f := range bodyStrings(ops, reg) {
+		if f.schema.Format != "uri" {
+			continue
+		}
+		fields++
+		loc := f.location()
+		for _, v := range []string{"", "relative/path", "//host.example/x", "https:"} {
+			w := do(h, f.o.method, fill(f.o.path, nil), f.body(v))
+			what := fmt.Sprintf("%s %s %s %q", f.o.method, f.o.path, loc, v)
+			if w.Code != http.StatusBadRequest {
+				t.Errorf("%s: %d %s", what, w.Code, w.Body)
+				continue
+			}
+			if msg := errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes()); !strings.HasPrefix(msg, loc+": expected a URI") {
+				t.Errorf("%s: message %q", what, msg)
+			}
+			n++
+		}
+	}
+	if fields < 15 {
+		t.Errorf("only %d uri fields", fields)
+	}
+	t.Logf("%d uri fields, %d requests", fields, n)
+}

@@ -79,7 +79,7 @@ type CreateSAMLProviderBody struct {
 	Label       string  `json:"label" minLength:"1" maxLength:"30"`
 	EntityID    string  `json:"entityID,omitempty" maxLength:"1024" doc:"The identity provider's entity ID (its Issuer)"`
 	Certificate string  `json:"certificate,omitempty" maxLength:"10000" doc:"The identity provider's X.509 signing certificate, PEM (bare base64 is accepted)"`
-	SSOURL      string  `json:"ssoURL,omitempty" format:"uri" maxLength:"2048" doc:"The identity provider's single sign-on URL (HTTP-Redirect binding)"`
+	SSOURL      string  `json:"ssoURL,omitempty" maxLength:"2048" pattern:"^(https?://\\S+)?$" doc:"The identity provider's single sign-on URL (HTTP-Redirect binding), absolute http or https; \"\" as omitted"`
 	DefaultTeam ids.ID  `json:"defaultTeam,omitempty" doc:"ID of a team of the organization that people signing in join"`
 	DefaultRole *string `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null or omitted: guest"`
 
@@ -115,7 +115,7 @@ type UpdateSAMLProviderBody struct {
 	Label       *string       `json:"label,omitempty" minLength:"1" maxLength:"30"`
 	EntityID    *string       `json:"entityID,omitempty" maxLength:"1024"`
 	Certificate *string       `json:"certificate,omitempty" maxLength:"10000"`
-	SSOURL      *string       `json:"ssoURL,omitempty" format:"uri" maxLength:"2048"`
+	SSOURL      *string       `json:"ssoURL,omitempty" maxLength:"2048" pattern:"^(https?://\\S+)?$" doc:"Absolute http or https; \"\" (the answer's while pending) leaves an unset URL unset"`
 	DefaultTeam *ids.ID       `json:"defaultTeam,omitempty" nullable:"true" doc:"null: sign-ins join no team"`
 	DefaultRole *string       `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null: guest"`
 	Nulls       httpapi.Nulls `json:"-"`
