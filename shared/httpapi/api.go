@@ -276,7 +276,7 @@ func (c *capture) HandleFunc(_ string, h func(http.ResponseWriter, *http.Request
 func (c *capture) ServeHTTP(w http.ResponseWriter, r *http.Request)                { c.handler(w, r) }
 
 // noteBody keeps what strictJSON checks in op's JSON body (its
-// uniqueItems arrays and its ids), read from the document of the huma API
+// uniqueItems arrays, its ids and where it refuses null), read from the document of the huma API
 // it was built on.
 func (a *API) noteBody(h huma.API, op Op) {
 	item := h.OpenAPI().Paths[op.Path]
@@ -287,8 +287,12 @@ func (a *API) noteBody(h huma.API, op Op) {
 	for _, o := range []*huma.Operation{item.Get, item.Post, item.Put, item.Patch, item.Delete} {
 		if o != nil && o.OperationID == op.ID && o.RequestBody != nil && o.RequestBody.Content["application/json"] != nil {
 			s := o.RequestBody.Content["application/json"].Schema
-			rules := bodyRules{unique: uniqueArrays(reg, s, "", 0), ids: idTree(reg, s, 0)}
-			if len(rules.unique) > 0 || rules.ids != nil {
+			rules := bodyRules{unique: uniqueArrays(reg, s, "", 0), ids: idTree(reg, s, 0),
+				nulls: nullTree(reg, s, map[*huma.Schema]*nullNode{})}
+			if !rules.nulls.refusesNull(map[*nullNode]bool{}) {
+				rules.nulls = nil
+			}
+			if len(rules.unique) > 0 || rules.ids != nil || rules.nulls != nil {
 				a.bodiesMu.Lock()
 				a.bodies[op.ID] = rules
 				a.bodiesMu.Unlock()

@@ -89,7 +89,9 @@ func badParams(r *http.Request, pattern string) string {
 // to fields regardless of case and keeps the last, so {"title":"a",
 // "Title":"b"} would be validated as one thing and stored as another. It
 // reads the body (within the operation's limit) before huma does and gives
-// it back; a body that is not JSON is left to huma's own error.
+// it back; a body that is not JSON is left to huma's own error. It also
+// refuses ids huma's pattern lets through and null where the schema does
+// not allow it (nulls.go).
 func (a *API) strictJSON(ctx huma.Context, next func(huma.Context)) {
 	op := ctx.Operation()
 	if op == nil || op.RequestBody == nil || op.RequestBody.Content["application/json"] == nil {
@@ -119,7 +121,7 @@ func (a *API) strictJSON(ctx huma.Context, next func(huma.Context)) {
 		a.bodiesMu.RLock()
 		rules := a.bodies[op.OperationID]
 		a.bodiesMu.RUnlock()
-		msg := checkBody(data, rules.ids)
+		msg := checkBody(data, rules.ids, rules.nulls)
 		if msg == "" && len(rules.unique) > 0 {
 			msg = checkUniqueArrays(data, rules.unique)
 		}
@@ -149,18 +151,20 @@ type readCloser struct {
 // bodyRules is what strictJSON checks in an operation's body beyond its
 // syntax.
 type bodyRules struct {
-	unique []string // uniqueArrays
-	ids    *idNode  // idTree
+	unique []string  // uniqueArrays
+	ids    *idNode   // idTree
+	nulls  *nullNode // nullTree
 }
 
 // checkBody returns "<path>: ..." for the first problem in data: an object
-// with a key twice or two keys equal regardless of case, or an id (at a
+// with a key twice or two keys equal regardless of case, an id (at a
 // location idAt marks) that is too long or holds a character badText
-// refuses. "" when there is none or data is not JSON.
-func checkBody(data []byte, idAt *idNode) string {
+// refuses, or a null where nulls refuses it. "" when there is none or
+// data is not JSON.
+func checkBody(data []byte, idAt *idNode, nulls *nullNode) string {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	msg, _ := walkJSON(dec, "", idAt)
+	msg, _ := walkJSON(dec, "", idAt, nulls)
 	return msg
 }
 
@@ -169,13 +173,16 @@ func checkBody(data []byte, idAt *idNode) string {
 func fold(key string) string { return strings.ToLower(strings.ToUpper(key)) }
 
 // walkJSON reads one value from dec; path is its location (items[0].title),
-// idAt where the value's ids are (nil: it holds none).
-func walkJSON(dec *json.Decoder, path string, idAt *idNode) (string, error) {
+// idAt where the value's ids are (nil: it holds none), nulls where it
+// refuses null.
+func walkJSON(dec *json.Decoder, path string, idAt *idNode, nulls *nullNode) (string, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return "", err
 	}
 	switch tok {
+	case nil:
+		return nulls.refuses(path), nil
 	case json.Delim('{'):
 		seen := map[string]string{}
 		for dec.More() {
@@ -196,7 +203,7 @@ func walkJSON(dec *json.Decoder, path string, idAt *idNode) (string, error) {
 				return sub + ": duplicates key " + strconv.Quote(prev) + " (keys are matched regardless of case)", nil
 			}
 			seen[folded] = key
-			if msg, err := walkJSON(dec, sub, idAt.property(folded)); msg != "" || err != nil {
+			if msg, err := walkJSON(dec, sub, idAt.property(folded), nulls.property(folded)); msg != "" || err != nil {
 				return msg, err
 			}
 		}
@@ -204,12 +211,17 @@ func walkJSON(dec *json.Decoder, path string, idAt *idNode) (string, error) {
 		return "", err
 	case json.Delim('['):
 		for i := 0; dec.More(); i++ {
-			if msg, err := walkJSON(dec, path+"["+strconv.Itoa(i)+"]", idAt.item()); msg != "" || err != nil {
+			if msg, err := walkJSON(dec, path+"["+strconv.Itoa(i)+"]", idAt.item(), nulls.item()); msg != "" || err != nil {
 				return msg, err
 			}
 		}
 		_, err = dec.Token() // ]
 		return "", err
+	}
+	if s, ok := tok.(string); ok {
+		if msg := nulls.badURI(path, s); msg != "" {
+			return msg, nil
+		}
 	}
 	if s, ok := tok.(string); ok && idAt != nil && idAt.id {
 		if msg := badText(s); msg != "" {

@@ -9,20 +9,20 @@ import (
 // MergeRulesSpaceConfiguration).
 type SpaceConfig struct {
 	Type  string `json:"type" enum:"inherit,none,rules" doc:"inherit: the organization's rules apply"`
-	Rules []Rule `json:"rules,omitempty" maxItems:"20" doc:"With type rules: every rule must pass"`
+	Rules []Rule `json:"rules,omitempty" nullable:"false" maxItems:"20" doc:"With type rules: every rule must pass"`
 }
 
 // OrgConfig is the API shape of an organization's merge rules (the
 // reference's MergeRulesStandaloneConfiguration).
 type OrgConfig struct {
 	Type  string `json:"type" enum:"none,rules"`
-	Rules []Rule `json:"rules,omitempty" maxItems:"20" doc:"With type rules: every rule must pass"`
+	Rules []Rule `json:"rules,omitempty" nullable:"false" maxItems:"20" doc:"With type rules: every rule must pass"`
 }
 
 // Rule is the API shape of one rule (the reference's MergeRule).
 type Rule struct {
 	Rule  string   `json:"rule" maxLength:"64" doc:"require_at_least_one_review, require_at_least_one_approved_review, require_all_reviews_approved, require_specific_reviewers, require_one_of_specific_reviewers, allow_bypass, require_up_to_date_change_request, require_change_request_subject or require_author_to_merge"`
-	Users []ids.ID `json:"users,omitempty" maxItems:"50" doc:"User ids, for the rules that name users"`
+	Users []ids.ID `json:"users,omitempty" nullable:"false" maxItems:"50" doc:"User ids, for the rules that name users"`
 	// Expression and Message belong to GitBook's custom rule, which Galley
 	// refuses; they are read so that the refusal names the rule.
 	Expression any    `json:"expression,omitempty" doc:"Custom rules are not supported (refused)"`

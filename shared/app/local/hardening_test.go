@@ -172,10 +172,9 @@ func TestEveryOperationRefusesBadParameterText(t *testing.T) {
 	t.Logf("%d requests", n)
 }
 
-// wrongValues are JSON values of every type but the schema's.
-// null is wrong only where the field is required: huma reads null in an
-// optional field as the field left out (PATCH: "remove", where allowed).
-func wrongValues(s *huma.Schema, required bool) []any {
+// wrongValues are JSON values of every type but the schema's, null
+// included where the schema does not allow it (required or not).
+func wrongValues(s *huma.Schema) []any {
 	byType := map[string][]any{
 		"string":  {1, true, []any{"s"}, map[string]any{}},
 		"integer": {"1", true, []any{1}, map[string]any{}, 1.5},
@@ -188,7 +187,7 @@ func wrongValues(s *huma.Schema, required bool) []any {
 	if !ok {
 		return nil
 	}
-	if required && !s.Nullable {
+	if !s.Nullable {
 		vs = append(vs, nil)
 	}
 	return vs
@@ -215,25 +214,24 @@ func TestEveryOperationRefusesWrongJSONTypes(t *testing.T) {
 			continue
 		}
 		type field struct {
-			path     []string
-			schema   *huma.Schema
-			required bool
+			path   []string
+			schema *huma.Schema
 		}
 		var fields []field
 		for name, ps := range root.Properties {
 			ps = resolve(ps)
-			fields = append(fields, field{[]string{name}, ps, slices.Contains(root.Required, name)})
+			fields = append(fields, field{[]string{name}, ps})
 			if ps.Type == "object" { // one level down
 				for sub, ss := range ps.Properties {
-					fields = append(fields, field{[]string{name, sub}, resolve(ss), slices.Contains(ps.Required, sub)})
+					fields = append(fields, field{[]string{name, sub}, resolve(ss)})
 				}
 			}
 		}
 		for _, f := range fields {
-			vals := wrongValues(f.schema, f.required)
+			vals := wrongValues(f.schema)
 			if f.schema.Type == "array" {
 				if items := resolve(f.schema.Items); items != nil {
-					for _, v := range wrongValues(items, true) {
+					for _, v := range wrongValues(items) {
 						vals = append(vals, []any{v})
 					}
 				}
@@ -463,6 +461,9 @@ func bodyStrings(ops []operation, reg huma.Registry) []stringField {
 			out = append(out, stringField{o, slices.Clone(segs), s})
 		}
 		for name, p := range s.Properties {
+			if p.ReadOnly {
+				continue // the answer's fields a PUT or PATCH accepts and ignores: never stored
+			}
 			walk(o, p, append(segs, name), depth+1)
 		}
 		if s.Items != nil {
@@ -596,4 +597,161 @@ func TestEveryOperationRefusesBadBodyIDs(t *testing.T) {
 		}
 	}
 	t.Logf("%d id fields, %d requests", len(idFields), n)
+}
+
+// nullField is a value of an operation's JSON body: its location and
+// whether its schema allows null.
+type nullField struct {
+	f        stringField
+	nullable bool
+}
+
+// bodyNullFields lists every value of every operation's JSON body, at any
+// depth (objects, arrays, and the alternatives of oneOf and anyOf, a
+// location under several alternatives listed once, nullable when one of
+// them allows null), but free-form values (no type: any value goes).
+func bodyNullFields(ops []operation, reg huma.Registry) []nullField {
+	var out []nullField
+	for _, o := range ops {
+		if o.op.RequestBody == nil || o.op.RequestBody.Content["application/json"] == nil {
+			continue
+		}
+		at := map[string]int{} // location -> index in out
+		var allows func(s *huma.Schema, depth int) bool
+		allows = func(s *huma.Schema, depth int) bool {
+			if s != nil && s.Ref != "" {
+				s = reg.SchemaFromRef(s.Ref)
+			}
+			if s == nil || s.Nullable || slices.Contains(s.Enum, nil) {
+				return true
+			}
+			if s.Type != "" {
+				return false
+			}
+			alts := append(slices.Clone(s.OneOf), s.AnyOf...)
+			for _, a := range alts {
+				if allows(a, depth+1) {
+					return true
+				}
+			}
+			return len(alts) == 0
+		}
+		var walk func(s *huma.Schema, segs []string, depth int)
+		walk = func(s *huma.Schema, segs []string, depth int) {
+			if s != nil && s.Ref != "" {
+				s = reg.SchemaFromRef(s.Ref)
+			}
+			if s == nil || depth > 12 {
+				return
+			}
+			alts := append(slices.Clone(s.OneOf), s.AnyOf...)
+			if len(segs) > 0 && (s.Type != "" || len(alts) > 0) {
+				f := stringField{o, slices.Clone(segs), s}
+				if i, ok := at[f.location()]; ok {
+					out[i].nullable = out[i].nullable || allows(s, 0)
+				} else {
+					at[f.location()] = len(out)
+					out = append(out, nullField{f, allows(s, 0)})
+				}
+			}
+			for name, p := range s.Properties {
+				walk(p, append(segs, name), depth+1)
+			}
+			if s.Items != nil {
+				walk(s.Items, append(segs, "[]"), depth+1)
+			}
+			for _, alt := range alts {
+				walk(alt, segs, depth+1)
+			}
+		}
+		walk(o.op.RequestBody.Content["application/json"].Schema, nil, 0)
+	}
+	return out
+}
+
+// null where a body's schema does not allow it answers 400 naming the
+// field, at every depth, whether the field is required or not (huma's own
+// validation lets null through in an optional field, which Go then reads
+// as the field left out); null where the schema allows it (PATCH: remove
+// the field) is not refused for being null. The fields come from the
+// document, so a new field is covered once it is declared.
+func TestEveryOperationRefusesNullWhereTheSchemaDoes(t *testing.T) {
+	ops, reg := apiDoc(t)
+	h := handler(t)
+	fields := bodyNullFields(ops, reg)
+	refused, allowed := 0, 0
+	var nullable []string
+	for _, nf := range fields {
+		f := nf.f
+		loc := f.location()
+		w := do(h, f.o.method, fill(f.o.path, nil), f.body(nil))
+		what := fmt.Sprintf("%s %s %s: null", f.o.method, f.o.path, loc)
+		if !nf.nullable {
+			if w.Code != http.StatusBadRequest {
+				t.Errorf("%s: %d %s", what, w.Code, w.Body)
+				continue
+			}
+			msg := errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes())
+			if !strings.HasPrefix(msg, loc+": expected ") || !strings.HasSuffix(msg, ", got null") {
+				t.Errorf("%s: message %q, want %q", what, msg, loc+": expected <type>, got null")
+			}
+			refused++
+			continue
+		}
+		nullable = append(nullable, f.o.method+" "+f.o.path+" "+loc)
+		if w.Code == http.StatusBadRequest && strings.Contains(w.Body.String(), loc+": ") &&
+			strings.Contains(w.Body.String(), "null") {
+			t.Errorf("%s: refused though the schema allows null: %s", what, w.Body)
+		}
+		allowed++
+	}
+	// Fields whose null means something, each declared so.
+	for _, want := range []string{
+		"PATCH /v1/spaces/{spaceId} emoji",
+		"PATCH /v1/spaces/{spaceId} parent",
+		"PATCH /v1/collections/{collectionId} description",
+		"PATCH /v1/orgs/{organizationId} defaultContent",
+		"PATCH /v1/orgs/{organizationId} logo",
+		"PATCH /v1/orgs/{organizationId}/sites/{siteId} proxy",
+		"PATCH /v1/orgs/{organizationId}/sites/{siteId}/sections/{siteSectionId} condition",
+		"PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects redirects[0].destination",
+		"PATCH /v1/orgs/{organizationId}/saml/{samlProviderId} defaultTeam",
+	} {
+		if !slices.Contains(nullable, want) {
+			t.Errorf("%s: not declared nullable", want)
+		}
+	}
+	t.Logf("%d fields: %d refuse null, %d allow it", len(fields), refused, allowed)
+}
+
+// Every body string of format uri takes only a URI, which has a scheme
+// (RFC 3986; huma's check takes "" and relative references): "" and a
+// relative reference answer 400 naming the field.
+func TestEveryOperationRefusesURIsWithoutScheme(t *testing.T) {
+	ops, reg := apiDoc(t)
+	h := handler(t)
+	n, fields := 0, 0
+	for _, f := range bodyStrings(ops, reg) {
+		if f.schema.Format != "uri" {
+			continue
+		}
+		fields++
+		loc := f.location()
+		for _, v := range []string{"", "relative/path", "//host.example/x", "https:"} {
+			w := do(h, f.o.method, fill(f.o.path, nil), f.body(v))
+			what := fmt.Sprintf("%s %s %s %q", f.o.method, f.o.path, loc, v)
+			if w.Code != http.StatusBadRequest {
+				t.Errorf("%s: %d %s", what, w.Code, w.Body)
+				continue
+			}
+			if msg := errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes()); !strings.HasPrefix(msg, loc+": expected a URI") {
+				t.Errorf("%s: message %q", what, msg)
+			}
+			n++
+		}
+	}
+	if fields < 15 {
+		t.Errorf("only %d uri fields", fields)
+	}
+	t.Logf("%d uri fields, %d requests", fields, n)
 }

@@ -48,8 +48,8 @@ type ContentChangeInput struct {
 	NoRobotsIndex *bool            `json:"noRobotsIndex,omitempty"`
 	Condition     *string          `json:"condition,omitempty" maxLength:"1024" doc:"insert_page, update_page: the page's adaptive-content condition (an expression on visitor.claims, as sections'); \"\" removes it"`
 	Revision      ids.ID           `json:"revision,omitempty" doc:"revert_page: the revision to revert the page to (default: the request's base)"`
-	Block         []string         `json:"block,omitempty" maxItems:"100" doc:"revert_page: block-level reverts are not supported"`
-	Files         []InputFileEntry `json:"files,omitempty" maxItems:"20" doc:"insert_files: the files"`
+	Block         []string         `json:"block,omitempty" nullable:"false" maxItems:"100" doc:"revert_page: block-level reverts are not supported"`
+	Files         []InputFileEntry `json:"files,omitempty" nullable:"false" maxItems:"20" doc:"insert_files: the files"`
 	Nulls         httpapi.Nulls    `json:"-"`
 }
 
@@ -104,7 +104,7 @@ type InputFileEntry struct {
 
 // ApplyChangesBody is the body of POST .../change-requests/{id}/content.
 type ApplyChangesBody struct {
-	Changes []ContentChangeInput `json:"changes" minItems:"1" maxItems:"50"`
+	Changes []ContentChangeInput `json:"changes" nullable:"false" minItems:"1" maxItems:"50"`
 }
 
 type authorIn struct {

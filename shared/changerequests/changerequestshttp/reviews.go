@@ -57,7 +57,7 @@ type SubmitReviewBody struct {
 
 // RequestReviewersBody is the body of POST .../requested-reviewers.
 type RequestReviewersBody struct {
-	Users       []ids.ID       `json:"users" minItems:"1" maxItems:"20" doc:"Ids of the users asked to review"`
+	Users       []ids.ID       `json:"users" nullable:"false" minItems:"1" maxItems:"20" doc:"Ids of the users asked to review"`
 	Subject     *string        `json:"subject,omitempty" maxLength:"100" doc:"Also sets the change request's subject"`
 	Description map[string]any `json:"description,omitempty" doc:"Not kept: Galley's change requests have no description (refused when given)"`
 }

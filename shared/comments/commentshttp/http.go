@@ -68,15 +68,15 @@ type CreateReplyBody struct {
 type UpdateCommentBody struct {
 	Resolved         *bool              `json:"resolved,omitempty" doc:"true resolves the comment, false reopens it"`
 	Body             *CommentBodyUpdate `json:"body,omitempty" doc:"Replaces the body (its author or a space admin)"`
-	AddedReactions   []string           `json:"addedReactions,omitempty" maxItems:"20" doc:"Emojis the caller reacts with"`
-	RemovedReactions []string           `json:"removedReactions,omitempty" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
+	AddedReactions   []string           `json:"addedReactions,omitempty" nullable:"false" maxItems:"20" doc:"Emojis the caller reacts with"`
+	RemovedReactions []string           `json:"removedReactions,omitempty" nullable:"false" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
 }
 
 // UpdateReplyBody is the body of PUT .../replies/{commentReplyId}.
 type UpdateReplyBody struct {
 	Body             *CommentBodyUpdate `json:"body,omitempty" doc:"Replaces the body (its author or a space admin)"`
-	AddedReactions   []string           `json:"addedReactions,omitempty" maxItems:"20" doc:"Emojis the caller reacts with"`
-	RemovedReactions []string           `json:"removedReactions,omitempty" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
+	AddedReactions   []string           `json:"addedReactions,omitempty" nullable:"false" maxItems:"20" doc:"Emojis the caller reacts with"`
+	RemovedReactions []string           `json:"removedReactions,omitempty" nullable:"false" maxItems:"20" doc:"Emojis the caller no longer reacts with"`
 }
 
 // emojis checks reactions as sent: 1 to 50 characters, no spaces.

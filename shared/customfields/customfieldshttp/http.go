@@ -25,7 +25,7 @@ type CustomField struct {
 	Description string                 `json:"description" maxLength:"200"`
 	Type        string                 `json:"type" enum:"text,number,boolean,tags,select:multi,select:single"`
 	Placeholder string                 `json:"placeholder" maxLength:"100"`
-	Options     []string               `json:"options,omitempty" minItems:"1" maxItems:"50"`
+	Options     []string               `json:"options,omitempty" nullable:"false" minItems:"1" maxItems:"50"`
 	CreatedAt   time.Time              `json:"createdAt"`
 	UpdatedAt   time.Time              `json:"updatedAt"`
 	URLs        CustomFieldURLs        `json:"urls"`
@@ -64,7 +64,7 @@ type CreateCustomFieldBody struct {
 	Title       string   `json:"title,omitempty" maxLength:"100"`
 	Description string   `json:"description,omitempty" maxLength:"200"`
 	Placeholder string   `json:"placeholder,omitempty" maxLength:"100"`
-	Options     []string `json:"options,omitempty" minItems:"1" maxItems:"50" doc:"Required for select types, each 1 to 40 characters"`
+	Options     []string `json:"options,omitempty" nullable:"false" minItems:"1" maxItems:"50" doc:"Required for select types, each 1 to 40 characters"`
 }
 
 // UpdateCustomFieldBody is the body of PATCH /v1/orgs/{organizationId}/custom-fields/{fieldName}.
@@ -72,7 +72,7 @@ type UpdateCustomFieldBody struct {
 	Title       *string  `json:"title,omitempty" maxLength:"100"`
 	Description *string  `json:"description,omitempty" maxLength:"200"`
 	Placeholder *string  `json:"placeholder,omitempty" maxLength:"100"`
-	Options     []string `json:"options,omitempty" minItems:"1" maxItems:"50"`
+	Options     []string `json:"options,omitempty" nullable:"false" minItems:"1" maxItems:"50"`
 }
 
 // CustomFieldValueInput is one value to set; null removes it.

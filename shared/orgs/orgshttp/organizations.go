@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
@@ -42,21 +42,33 @@ type CreateOrganizationBody struct {
 	Hostname      string   `json:"hostname,omitempty" minLength:"3" maxLength:"32"`
 }
 
+// DefaultContentInput is defaultContent in PATCH of an organization. Its
+// schema is written inline, so that the field may be declared nullable
+// (null removes it).
+type DefaultContentInput OrganizationDefaultContent
+
+// Schema implements huma.SchemaProvider.
+func (DefaultContentInput) Schema(r huma.Registry) *huma.Schema {
+	type plain DefaultContentInput
+	return httpapi.InlineSchema[plain](r)
+}
+
 // UpdateOrganizationBody is the body of PATCH /v1/orgs/{organizationId}.
 // An omitted field is unchanged; null clears defaultRole (guests),
-// defaultContent and logo, and is refused for the other fields.
+// defaultContent and logo (declared nullable), and is refused for the
+// other fields (httpapi, nulls.go).
 type UpdateOrganizationBody struct {
-	Title          *string                     `json:"title,omitempty" minLength:"2" maxLength:"255"`
-	EmailDomains   []string                    `json:"emailDomains,omitempty" maxItems:"40" doc:"Replaces the domains; [] removes them"`
-	Hostname       *string                     `json:"hostname,omitempty" minLength:"3" maxLength:"32"`
-	DefaultRole    *string                     `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null: new members are guests"`
-	DefaultContent *OrganizationDefaultContent `json:"defaultContent,omitempty" doc:"null removes it"`
-	Logo           *string                     `json:"logo,omitempty" format:"uri" maxLength:"2048" nullable:"true" doc:"null removes it"`
-	SSO            *bool                       `json:"sso,omitempty"`
-	AI             *bool                       `json:"ai,omitempty"`
-	InviteLinks    *bool                       `json:"inviteLinks,omitempty"`
-	MergeRules     *mergerules.OrgConfig       `json:"mergeRules,omitempty" doc:"What change requests of spaces that inherit need before they are merged"`
-	Nulls          httpapi.Nulls               `json:"-"`
+	Title          *string               `json:"title,omitempty" minLength:"2" maxLength:"255"`
+	EmailDomains   []string              `json:"emailDomains,omitempty" nullable:"false" maxItems:"40" doc:"Replaces the domains; [] removes them"`
+	Hostname       *string               `json:"hostname,omitempty" minLength:"3" maxLength:"32"`
+	DefaultRole    *string               `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null: new members are guests"`
+	DefaultContent *DefaultContentInput  `json:"defaultContent,omitempty" nullable:"true" doc:"null removes it"`
+	Logo           *string               `json:"logo,omitempty" format:"uri" maxLength:"2048" nullable:"true" doc:"null removes it"`
+	SSO            *bool                 `json:"sso,omitempty"`
+	AI             *bool                 `json:"ai,omitempty"`
+	InviteLinks    *bool                 `json:"inviteLinks,omitempty"`
+	MergeRules     *mergerules.OrgConfig `json:"mergeRules,omitempty" doc:"What change requests of spaces that inherit need before they are merged"`
+	Nulls          httpapi.Nulls         `json:"-"`
 }
 
 // UnmarshalJSON records which fields were sent as null.
@@ -69,14 +81,9 @@ func (b *UpdateOrganizationBody) UnmarshalJSON(data []byte) error {
 
 var _ json.Unmarshaler = (*UpdateOrganizationBody)(nil)
 
-// patch turns the body into the service's change, refusing null where a
-// field cannot be removed.
-func (b UpdateOrganizationBody) patch() (orgs.OrganizationPatch, error) {
-	for _, f := range []string{"title", "emailDomains", "hostname", "sso", "ai", "inviteLinks", "mergeRules"} {
-		if b.Nulls.Has(f) {
-			return orgs.OrganizationPatch{}, apperr.Field(f, "may not be null")
-		}
-	}
+// patch turns the body into the service's change (null is refused, by the
+// API's schema, in the fields that cannot be removed).
+func (b UpdateOrganizationBody) patch() orgs.OrganizationPatch {
 	p := orgs.OrganizationPatch{Title: b.Title, Hostname: b.Hostname, SSO: b.SSO, AI: b.AI, InviteLinks: b.InviteLinks, Logo: b.Logo}
 	if b.EmailDomains != nil {
 		p.EmailDomains = &b.EmailDomains
@@ -98,7 +105,7 @@ func (b UpdateOrganizationBody) patch() (orgs.OrganizationPatch, error) {
 		empty := ""
 		p.Logo = &empty
 	}
-	return p, nil
+	return p
 }
 
 func registerOrganizations(api *httpapi.API, s *orgs.Service) {
@@ -138,11 +145,7 @@ func registerOrganizations(api *httpapi.API, s *orgs.Service) {
 			OrgPath
 			Body UpdateOrganizationBody
 		}) (*out[Organization], error) {
-			p, err := in.Body.patch()
-			if err != nil {
-				return nil, err
-			}
-			o, err := s.UpdateOrganization(ctx, in.OrganizationID, p)
+			o, err := s.UpdateOrganization(ctx, in.OrganizationID, in.Body.patch())
 			return orgOut(ctx, o, err)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationsForEmailDomain", Method: http.MethodGet, Path: "/v1/email-domains/{emailDomain}/orgs", Tag: tag,

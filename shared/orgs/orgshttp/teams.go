@@ -62,7 +62,7 @@ func registerTeams(api *httpapi.API, s *orgs.Service) {
 			OrgPath
 			Body struct {
 				Title   string   `json:"title" minLength:"1" maxLength:"64"`
-				Members []ids.ID `json:"members,omitempty" maxItems:"1000" doc:"IDs of organization members to put in the team"`
+				Members []ids.ID `json:"members,omitempty" nullable:"false" maxItems:"1000" doc:"IDs of organization members to put in the team"`
 			}
 		}) (*out[OrganizationTeam], error) {
 			return teamOut(s.CreateTeam(ctx, in.OrganizationID, in.Body.Title, ids.Strings(in.Body.Members)))

@@ -15,7 +15,7 @@ type SiteSearchScope struct {
 	Mode             string   `json:"mode" enum:"default,specific,all"`
 	CurrentSiteSpace ids.ID   `json:"currentSiteSpace,omitempty"`
 	RestrictTo       string   `json:"restrictTo,omitempty" enum:"currentSiteSpace,otherSiteSpaces"`
-	SiteSpaceIDs     []ids.ID `json:"siteSpaceIds,omitempty" maxItems:"200"`
+	SiteSpaceIDs     []ids.ID `json:"siteSpaceIds,omitempty" nullable:"false" maxItems:"200"`
 }
 
 // SiteSearchBody is the body of POST .../sites/{siteId}/search: a query
@@ -24,7 +24,7 @@ type SiteSearchBody struct {
 	Query        string           `json:"query" minLength:"1" maxLength:"512"`
 	Scope        *SiteSearchScope `json:"scope,omitempty"`
 	Mode         string           `json:"mode,omitempty" enum:"specific,current,all"`
-	SiteSpaceIDs []ids.ID         `json:"siteSpaceIds,omitempty" maxItems:"200"`
+	SiteSpaceIDs []ids.ID         `json:"siteSpaceIds,omitempty" nullable:"false" maxItems:"200"`
 	SiteSpaceID  ids.ID           `json:"siteSpaceId,omitempty"`
 }
 

@@ -12,7 +12,6 @@ package siteshttp
 import (
 	"context"
 
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
@@ -46,16 +45,6 @@ const (
 type SiteParams struct {
 	OrganizationID string `path:"organizationId" maxLength:"64"`
 	SiteID         string `path:"siteId" maxLength:"64"`
-}
-
-// refuseNulls refuses null for fields that cannot be removed.
-func refuseNulls(n httpapi.Nulls, fields ...string) error {
-	for _, f := range fields {
-		if n.Has(f) {
-			return apperr.Field(f, "may not be null")
-		}
-	}
-	return nil
 }
 
 func pointer(typ, id string) *sites.Pointer { return &sites.Pointer{Type: typ, ID: id} }

@@ -52,6 +52,13 @@ type SiteRedirectDestinationInput struct {
 	Path          string `json:"path,omitempty" maxLength:"512"`
 }
 
+// Schema is written inline, so that the bulk change may declare its
+// destination nullable (null deletes the redirect).
+func (SiteRedirectDestinationInput) Schema(r huma.Registry) *huma.Schema {
+	type plain SiteRedirectDestinationInput
+	return httpapi.InlineSchema[plain](r)
+}
+
 func (d *SiteRedirectDestinationInput) dest() (*sites.RedirectDestination, error) {
 	if d == nil {
 		return nil, nil
@@ -207,7 +214,7 @@ type SiteRedirectBulkItem struct {
 	Intent          string                        `json:"intent,omitempty" enum:"live,draft,publish"`
 	CaptureWildcard *bool                         `json:"captureWildcard,omitempty"`
 	Permanent       *bool                         `json:"permanent,omitempty"`
-	Destination     *SiteRedirectDestinationInput `json:"destination,omitempty" doc:"null deletes the redirect"`
+	Destination     *SiteRedirectDestinationInput `json:"destination,omitempty" nullable:"true" doc:"null deletes the redirect"`
 	nullDestination bool
 }
 
@@ -221,7 +228,7 @@ func (b *SiteRedirectBulkItem) UnmarshalJSON(data []byte) error {
 
 // SiteRedirectBulkBody is the body of PUT .../redirects.
 type SiteRedirectBulkBody struct {
-	Redirects []SiteRedirectBulkItem `json:"redirects" minItems:"1" maxItems:"500"`
+	Redirects []SiteRedirectBulkItem `json:"redirects" nullable:"false" minItems:"1" maxItems:"500"`
 }
 
 // SiteRedirectBulkResult is what one change did.

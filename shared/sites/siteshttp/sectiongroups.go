@@ -20,7 +20,7 @@ type GroupParams struct {
 type SiteSectionGroupCreateBody struct {
 	Title    string   `json:"title" minLength:"1" maxLength:"100"`
 	Icon     *string  `json:"icon,omitempty" maxLength:"50" nullable:"true"`
-	Sections []ids.ID `json:"sections,omitempty" maxItems:"100" doc:"IDs of sections to put in the group, in order"`
+	Sections []ids.ID `json:"sections,omitempty" nullable:"false" maxItems:"100" doc:"IDs of sections to put in the group, in order"`
 }
 
 // SiteSectionGroupPatchBody is the body of PATCH .../section-groups/{id}.
@@ -127,9 +127,6 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionGroupById", Method: http.MethodPatch, Path: path + "/{siteSectionGroupId}", Tag: tag, Summary: "Update a section group"},
 		func(ctx context.Context, in *patchIn) (*groupOut, error) {
-			if err := refuseNulls(in.Body.Nulls, "title"); err != nil {
-				return nil, err
-			}
 			site, role, err := s.UpdateGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID,
 				sites.GroupChange{Title: in.Body.Title, Icon: in.Body.Icon, ClearIcon: in.Body.Nulls.Has("icon")})
 			if err != nil {

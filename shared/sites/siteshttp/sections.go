@@ -130,9 +130,6 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionById", Method: http.MethodPatch, Path: path + "/{siteSectionId}", Tag: tag, Summary: "Update a section"},
 		func(ctx context.Context, in *patchIn) (*sectionOut, error) {
 			b := in.Body
-			if err := refuseNulls(b.Nulls, "title", "path", "defaultSiteSpace"); err != nil {
-				return nil, err
-			}
 			site, role, err := s.UpdateSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sites.SectionChange{
 				Title: b.Title, Path: (*string)(b.Path), DefaultSiteSpace: (*string)(b.DefaultSiteSpace), Condition: b.Condition, Icon: b.Icon,
 				Description: b.Description, ClearCondition: b.Nulls.Has("condition"), ClearIcon: b.Nulls.Has("icon"),

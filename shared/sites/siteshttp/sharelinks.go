@@ -23,17 +23,8 @@ type ShareLinkCreateBody struct {
 
 // ShareLinkPatchBody is the body of PATCH .../share-links/{shareLinkId}.
 type ShareLinkPatchBody struct {
-	Active *bool         `json:"active,omitempty"`
-	Name   *string       `json:"name,omitempty" maxLength:"50"`
-	Nulls  httpapi.Nulls `json:"-"`
-}
-
-// UnmarshalJSON records which fields were sent as null.
-func (b *ShareLinkPatchBody) UnmarshalJSON(data []byte) error {
-	type plain ShareLinkPatchBody
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
+	Active *bool   `json:"active,omitempty"`
+	Name   *string `json:"name,omitempty" maxLength:"50"`
 }
 
 type shareLinkOut struct{ Body ShareLink }
@@ -91,9 +82,6 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 		Summary: "Rename, activate or deactivate a share link"},
 		func(ctx context.Context, in *patchIn) (*shareLinkOut, error) {
 			b := in.Body
-			if err := refuseNulls(b.Nulls, "active", "name"); err != nil {
-				return nil, err
-			}
 			if b.Active == nil && b.Name == nil {
 				return nil, apperr.Field("body", "give active or name")
 			}

@@ -152,9 +152,6 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteById", Method: http.MethodPatch, Path: site1, Tag: tag, Summary: "Update a site"},
 		func(ctx context.Context, in *patchIn) (*siteOut, error) {
 			b := in.Body
-			if err := refuseNulls(b.Nulls, "title", "visibility", "basename", "adaptiveContent", "agentsContext", "defaultSiteSpace", "defaultSiteSection"); err != nil {
-				return nil, err
-			}
 			ch := sites.SiteChange{Title: b.Title, Visibility: b.Visibility, Basename: (*string)(b.Basename), AgentsContext: b.AgentsContext,
 				DefaultSiteSpace: (*string)(b.DefaultSiteSpace), DefaultSiteSection: (*string)(b.DefaultSiteSection), Proxy: b.Proxy, ClearProxy: b.Nulls.Has("proxy"),
 				FrameAncestors: b.FrameAncestors}

@@ -135,9 +135,6 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSpaceById", Method: http.MethodPatch, Path: path + "/{siteSpaceId}", Tag: tag, Summary: "Update a site space"},
 		func(ctx context.Context, in *patchIn) (*siteSpaceOut, error) {
-			if err := refuseNulls(in.Body.Nulls, "path"); err != nil {
-				return nil, err
-			}
 			site, role, err := s.UpdateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID,
 				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")})
 			if err != nil {

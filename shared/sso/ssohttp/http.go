@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
@@ -80,7 +79,7 @@ type CreateSAMLProviderBody struct {
 	Label       string  `json:"label" minLength:"1" maxLength:"30"`
 	EntityID    string  `json:"entityID,omitempty" maxLength:"1024" doc:"The identity provider's entity ID (its Issuer)"`
 	Certificate string  `json:"certificate,omitempty" maxLength:"10000" doc:"The identity provider's X.509 signing certificate, PEM (bare base64 is accepted)"`
-	SSOURL      string  `json:"ssoURL,omitempty" format:"uri" maxLength:"2048" doc:"The identity provider's single sign-on URL (HTTP-Redirect binding)"`
+	SSOURL      string  `json:"ssoURL,omitempty" maxLength:"2048" pattern:"^(https?://\\S+)?$" doc:"The identity provider's single sign-on URL (HTTP-Redirect binding), absolute http or https; \"\" as omitted"`
 	DefaultTeam ids.ID  `json:"defaultTeam,omitempty" doc:"ID of a team of the organization that people signing in join"`
 	DefaultRole *string `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null or omitted: guest"`
 
@@ -116,7 +115,7 @@ type UpdateSAMLProviderBody struct {
 	Label       *string       `json:"label,omitempty" minLength:"1" maxLength:"30"`
 	EntityID    *string       `json:"entityID,omitempty" maxLength:"1024"`
 	Certificate *string       `json:"certificate,omitempty" maxLength:"10000"`
-	SSOURL      *string       `json:"ssoURL,omitempty" format:"uri" maxLength:"2048"`
+	SSOURL      *string       `json:"ssoURL,omitempty" maxLength:"2048" pattern:"^(https?://\\S+)?$" doc:"Absolute http or https; \"\" (the answer's while pending) leaves an unset URL unset"`
 	DefaultTeam *ids.ID       `json:"defaultTeam,omitempty" nullable:"true" doc:"null: sign-ins join no team"`
 	DefaultRole *string       `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null: guest"`
 	Nulls       httpapi.Nulls `json:"-"`
@@ -134,12 +133,7 @@ func (b *UpdateSAMLProviderBody) UnmarshalJSON(data []byte) error {
 
 var _ json.Unmarshaler = (*UpdateSAMLProviderBody)(nil)
 
-func (b UpdateSAMLProviderBody) settings() (sso.Settings, error) {
-	for _, f := range []string{"label", "entityID", "certificate", "ssoURL"} {
-		if b.Nulls.Has(f) {
-			return sso.Settings{}, apperr.Field(f, "may not be null")
-		}
-	}
+func (b UpdateSAMLProviderBody) settings() sso.Settings {
 	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: (*string)(b.DefaultTeam),
 		ClearTeam: b.Nulls.Has("defaultTeam")}
 	if b.DefaultRole != nil || b.Nulls.Has("defaultRole") {
@@ -153,7 +147,7 @@ func (b UpdateSAMLProviderBody) settings() (sso.Settings, error) {
 		allow := b.AllowRSA15KeyTransport != nil && *b.AllowRSA15KeyTransport
 		in.AllowRSA15KeyTransport = &allow
 	}
-	return in, nil
+	return in
 }
 
 // SSOProviderLogin is one way to sign in to an organization.
@@ -233,11 +227,7 @@ func Register(api *httpapi.API, s *sso.Service) {
 			SAMLProviderID string `path:"samlProviderId" maxLength:"64"`
 			Body           UpdateSAMLProviderBody
 		}) (*providerOut, error) {
-			settings, err := in.Body.settings()
-			if err != nil {
-				return nil, err
-			}
-			v, err := s.Update(ctx, in.OrganizationID, in.SAMLProviderID, settings)
+			v, err := s.Update(ctx, in.OrganizationID, in.SAMLProviderID, in.Body.settings())
 			if err != nil {
 				return nil, err
 			}

@@ -53,13 +53,13 @@ func View(ctx context.Context, t model.TranslationSettings, role model.Role) Tra
 // CreateTranslationBody is the body of POST /v1/orgs/{organizationId}/translations.
 type CreateTranslationBody struct {
 	Title     string   `json:"title" minLength:"1" maxLength:"100"`
-	Languages []string `json:"languages,omitempty" maxItems:"36" uniqueItems:"true" doc:"Language codes; default none" enum:"en,fr,de,es,it,pt,ru,ja,zh,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl"`
+	Languages []string `json:"languages,omitempty" nullable:"false" maxItems:"36" uniqueItems:"true" doc:"Language codes; default none" enum:"en,fr,de,es,it,pt,ru,ja,zh,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl"`
 }
 
 // UpdateTranslationBody is the body of PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}.
 type UpdateTranslationBody struct {
 	Title     string   `json:"title" minLength:"1" maxLength:"100"`
-	Languages []string `json:"languages,omitempty" maxItems:"36" uniqueItems:"true" doc:"Replaces the languages; omitted: unchanged" enum:"en,fr,de,es,it,pt,ru,ja,zh,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl"`
+	Languages []string `json:"languages,omitempty" nullable:"false" maxItems:"36" uniqueItems:"true" doc:"Replaces the languages; omitted: unchanged" enum:"en,fr,de,es,it,pt,ru,ja,zh,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl"`
 }
 
 type settingsPath struct {
