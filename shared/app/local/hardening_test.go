@@ -461,9 +461,6 @@ func bodyStrings(ops []operation, reg huma.Registry) []stringField {
 			out = append(out, stringField{o, slices.Clone(segs), s})
 		}
 		for name, p := range s.Properties {
-			if p.ReadOnly {
-				continue // the answer's fields a PUT or PATCH accepts and ignores: never stored
-			}
 			walk(o, p, append(segs, name), depth+1)
 		}
 		if s.Items != nil {
