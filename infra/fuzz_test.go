@@ -32,6 +32,7 @@ const (
 // With these bounds: 14,428 cases over 208 operations in about 2 minutes
 // on two cores (issue 32).
 func TestSchemathesisFindsNoServerErrors(t *testing.T) {
+	t.Parallel() // the longest tests of the package overlap (CI time, issue 24)
 	bin := filepath.Join(testenv.CacheDir(), "venv", "bin", "schemathesis")
 	if _, err := os.Stat(bin); err != nil {
 		testenv.Missing(t, "schemathesis (PyPI; make test-deps installs it: infra/python/install.sh)")

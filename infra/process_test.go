@@ -226,6 +226,7 @@ func samples(tb testing.TB, name string) []string {
 // failed records), and calls nothing its policy in template.yaml does not
 // allow.
 func TestFunctionProcessesAnswerAsInProcessWithinTheirPolicies(t *testing.T) {
+	t.Parallel() // the longest tests of the package overlap (CI time, issue 24)
 	dir := binaries(t)
 	ddbEndpoint := ddb.Endpoint(t)
 	motoEndpoint := moto.Endpoint(t)
