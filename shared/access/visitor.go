@@ -38,20 +38,3 @@ func (v *SiteVisitor) MayReadSite(orgID, siteID string) bool {
 func (v *SiteVisitor) MayReadSpace(sp model.Space) bool {
 	return sp.OrgID == v.OrgID && sp.DeletedAt == nil && slices.Contains(v.SpaceIDs, sp.ID)
 }
-
-// VisitorMay tells whether a site token may call an operation: the reads a
-// visitor of a published site makes (GitBook's renderer), and nothing else.
-// The services still check that what is read belongs to the token's site.
-func VisitorMay(operationID string) bool {
-	switch operationID {
-	case "getPublishedContentSite", "getSiteCustomizationById", "getSiteSpaceCustomizationById", "getSiteRedirectBySource",
-		"getSiteStructure", "searchSiteContent",
-		"getSpaceById", "getCurrentRevision", "listPages", "listFiles", "getFileById", "downloadFile", "getPageById", "getPageByPath",
-		"getPageDocument", "getReusableContentById", "getDocumentById", "getRevisionById", "listPagesInRevisionById",
-		"listFilesInRevisionById", "getFileInRevisionById", "getPageInRevisionById", "getPageDocumentInRevisionById",
-		"getPageInRevisionByPath", "getReusableContentInRevisionById", "getReusableContentDocumentInRevisionById",
-		"listRevisionPageMetaLinks":
-		return true
-	}
-	return false
-}

@@ -130,8 +130,12 @@ func (a *API) Routes() []Route { return append([]Route(nil), a.routes...) }
 // Config returns the API's configuration.
 func (a *API) Config() Config { return a.cfg }
 
-// publicMeta marks, in an operation's metadata, one that needs no token.
-const publicMeta = "galley-public"
+// publicMeta marks, in an operation's metadata, one that needs no token;
+// visitorMeta one a site visitor's token may call.
+const (
+	publicMeta  = "galley-public"
+	visitorMeta = "galley-visitor"
+)
 
 // Op describes one operation: its method, path, id, success status and
 // whether it is public.
@@ -144,6 +148,11 @@ type Op struct {
 	// Hidden operations are left out of the API's OpenAPI document (the
 	// reader's pages: HTML for visitors, not the API).
 	Hidden bool
+	// Visitor operations are the reads a site visitor's token (package
+	// sitetoken: GitBook's renderer reading a published site) may call;
+	// every other operation refuses such a token (401). The services still
+	// check that what is read belongs to the token's site.
+	Visitor bool
 	// Expensive operations (imports, Git, PDF rendering, OpenAPI fetches:
 	// seconds of a worker or a browser each) count against a rate limit of
 	// their own per caller, authenticated callers too (docs/http.md,
@@ -205,6 +214,12 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 	if op.Public {
 		hop.Security = []map[string][]string{}
 		hop.Metadata = map[string]any{publicMeta: true}
+	}
+	if op.Visitor {
+		if hop.Metadata == nil {
+			hop.Metadata = map[string]any{}
+		}
+		hop.Metadata[visitorMeta] = true
 	}
 	a.routes = append(a.routes, Route{Method: op.Method, Path: op.Path})
 	a.classes[strings.ToUpper(op.Method)+" "+op.Path] = opClass{expensive: op.Expensive}
@@ -335,7 +350,7 @@ func (a *API) authenticate(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(a.Huma, ctx, status, msg)
 		return
 	}
-	if caller.Site != nil && (ctx.Operation() == nil || !access.VisitorMay(ctx.Operation().OperationID)) {
+	if caller.Site != nil && (ctx.Operation() == nil || ctx.Operation().Metadata[visitorMeta] != true) {
 		_ = huma.WriteErr(a.Huma, ctx, http.StatusUnauthorized, "a site token only reads its site's published content")
 		return
 	}

@@ -188,7 +188,8 @@
 // it as a bearer token (users.Authenticate, without a storage read) for a
 // caller with no user and an access.SiteVisitor: access.CallerFrom refuses
 // such a caller (401) everywhere, the HTTP layer refuses it (401) any
-// operation but a visitor's reads (access.VisitorMay: the published view,
+// operation but a visitor's reads (declared with their routes, httpapi.Op's
+// Visitor: the published view,
 // structure, customization, redirect lookup and search of a site, and the
 // content reads of a space), and the services that serve those reads check
 // that the site is the token's (and still published) and the space one of

@@ -258,3 +258,26 @@ func TestAPIInformationWithAndWithoutSlash(t *testing.T) {
 		t.Fatalf("GET /v1/: %d %s; GET /v1: %d %s", a.Code, a.Body, b.Code, b.Body)
 	}
 }
+
+// A site visitor's token (GitBook's renderer) may call only the reads
+// declared with their routes (httpapi.Op's Visitor): each is a GET (or the
+// site search, a POST that reads), of a site's published view or of
+// content (shared/sites/doc.go).
+func TestVisitorOperationsAreReads(t *testing.T) {
+	ops, _ := apiDoc(t)
+	n := 0
+	for _, o := range ops {
+		if o.op.Metadata["galley-visitor"] != true {
+			continue
+		}
+		n++
+		read := o.method == http.MethodGet || (o.method == http.MethodPost && strings.HasSuffix(o.path, "/search"))
+		if !read || !(strings.HasPrefix(o.path, "/v1/spaces/{spaceId}") || strings.Contains(o.path, "/sites/{siteId}") ||
+			strings.HasPrefix(o.path, "/v1/orgs/{organizationId}/published")) {
+			t.Errorf("%s %s is declared for site visitors", o.method, o.path)
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d operations for site visitors", n)
+	}
+}

@@ -106,7 +106,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 		return content.At{SpaceID: spaceID, Revision: revisionID, Bases: Bases(ctx)}
 	}
 	base := "/v1/spaces/{spaceId}/revisions/{revisionId}"
-	httpapi.Register(api, httpapi.Op{ID: "getRevisionById", Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getRevisionById", Visitor: true, Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a revision of the space by id"},
 		func(ctx context.Context, in *revisionIn) (*RevisionOut, error) {
 			r, err := s.RevisionOf(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.Metadata)
@@ -124,7 +124,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &changesOut{Body: c}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listPagesInRevisionById", Method: http.MethodGet, Path: base + "/pages", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listPagesInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a revision (nested)"},
 		func(ctx context.Context, in *revisionIn) (*PagesOut, error) {
 			pages, err := s.Pages(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.Metadata)
@@ -133,7 +133,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &PagesOut{Body: PagesList{Pages: pages}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listFilesInRevisionById", Method: http.MethodGet, Path: base + "/files", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listFilesInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a revision"},
 		func(ctx context.Context, in *revisionFilesIn) (*FilesOut, error) {
 			p, err := s.Files(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.Request(), in.Metadata)
@@ -142,7 +142,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return FilesOutOf(p), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getFileInRevisionById", Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getFileInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
 		Summary: "Get a file of a revision"},
 		func(ctx context.Context, in *revisionFileIn) (*FileOut, error) {
 			f, err := s.File(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.FileID, in.Metadata)
@@ -151,7 +151,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &FileOut{Body: f}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionById", Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a revision"},
 		func(ctx context.Context, in *revisionPageIn) (*PageOut, error) {
 			p, err := s.Page(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.PageID, in.Format, in.Metadata)
@@ -160,7 +160,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageDocumentInRevisionById", Method: http.MethodGet, Path: base + "/page/{pageId}/document", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageDocumentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/document", Tag: tag,
 		Summary: "Get the document of a page of a revision"},
 		func(ctx context.Context, in *revisionPageRefIn) (*DocumentOut, error) {
 			d, err := s.PageDocument(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PageID)
@@ -169,7 +169,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &DocumentOut{Body: d}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listRevisionPageMetaLinks", Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listRevisionPageMetaLinks", Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of a revision"},
 		func(ctx context.Context, in *revisionPageRefIn) (*MetaLinksOut, error) {
 			m, err := s.PageMetaLinks(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PageID)
@@ -178,7 +178,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &MetaLinksOut{Body: m}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionByPath", Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionByPath", Visitor: true, Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a revision by its path"},
 		func(ctx context.Context, in *revisionPathIn) (*PageOut, error) {
 			p, err := s.PageByPath(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.PagePath, in.Format, in.Metadata)
@@ -187,7 +187,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInRevisionById", Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}", Tag: tag,
 		Summary: "Get a reusable content of a revision (Galley has none yet: not found)"},
 		func(ctx context.Context, in *reusableIn) (*reusableOut, error) {
 			r, err := s.ReusableContent(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID)
@@ -196,7 +196,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &reusableOut{Body: r}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getReusableContentDocumentInRevisionById", Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}/document", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getReusableContentDocumentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}/document", Tag: tag,
 		Summary: "Get the document of a reusable content of a revision (Galley has none yet: not found)"},
 		func(ctx context.Context, in *reusableIn) (*DocumentOut, error) {
 			if _, err := s.ReusableContent(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID); err != nil {
@@ -204,7 +204,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &DocumentOut{}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageByPath", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/path/{pagePath...}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageByPath", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of the space's current revision by its path"},
 		func(ctx context.Context, in *pathIn) (*PageOut, error) {
 			p, err := s.PageByPath(ctx, in.On(content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}), in.PagePath, in.Format, in.Metadata)
@@ -222,7 +222,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &MetaLinksOut{Body: m}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getDocumentById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/documents/{documentId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getDocumentById", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/documents/{documentId}", Tag: tag,
 		Summary: "Get a document of the space by id (a page's documentId)"},
 		func(ctx context.Context, in *documentIn) (*DocumentOut, error) {
 			d, err := s.Document(ctx, in.SpaceID, in.DocumentID)

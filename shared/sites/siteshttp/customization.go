@@ -109,7 +109,7 @@ func registerCustomization(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Unmasked bool `query:"unmasked" doc:"Ignored: Galley masks nothing"`
 	}
-	httpapi.Register(api, httpapi.Op{ID: "getSiteCustomizationById", Method: http.MethodGet, Path: site1 + "/customization", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSiteCustomizationById", Visitor: true, Method: http.MethodGet, Path: site1 + "/customization", Tag: tag,
 		Summary: "Get a site's customization settings"},
 		func(ctx context.Context, in *getIn) (*customizationOut, error) {
 			return customizationAnswer(s.Customization(ctx, in.OrganizationID, in.SiteID))
@@ -135,7 +135,7 @@ func registerCustomization(api *httpapi.API, s *sites.Service) {
 		SiteSpaceParams
 		Unmasked bool `query:"unmasked" doc:"Ignored: Galley masks nothing"`
 	}
-	httpapi.Register(api, httpapi.Op{ID: "getSiteSpaceCustomizationById", Method: http.MethodGet, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
+	httpapi.Register(api, httpapi.Op{ID: "getSiteSpaceCustomizationById", Visitor: true, Method: http.MethodGet, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
 		Tag: tag, Summary: "Get a site space's customization settings (the site's, with the site space's overrides)"},
 		func(ctx context.Context, in *ssGetIn) (*customizationOut, error) {
 			return customizationAnswer(s.SiteSpaceCustomization(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID))

@@ -195,7 +195,7 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 		Source   string `query:"source" required:"true" maxLength:"512" pattern:"^/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+(?:/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:/\\*|\\*)?$"`
 	}
 	type foundOut struct{ Body SiteRedirectFound }
-	httpapi.Register(api, httpapi.Op{ID: "getSiteRedirectBySource", Method: http.MethodGet, Path: site1 + "/redirect", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSiteRedirectBySource", Visitor: true, Method: http.MethodGet, Path: site1 + "/redirect", Tag: tag,
 		Summary: "Find the live redirect of a path (exact, else the longest wildcard); 404 when none"},
 		func(ctx context.Context, in *bySourceIn) (*foundOut, error) {
 			f, err := s.RedirectBySource(ctx, in.OrganizationID, in.SiteID, in.Source, in.ShareKey)

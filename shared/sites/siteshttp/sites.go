@@ -190,7 +190,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		ShareKey string `query:"shareKey" maxLength:"128" doc:"Key of an active share link: published URLs of a share-link site carry it"`
 	}
-	httpapi.Register(api, httpapi.Op{ID: "getPublishedContentSite", Method: http.MethodGet, Path: site1 + "/published", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPublishedContentSite", Visitor: true, Method: http.MethodGet, Path: site1 + "/published", Tag: tag,
 		Summary: "Get a published site with its structure"},
 		func(ctx context.Context, in *publishedIn) (*publishedOut, error) {
 			v, err := s.Published(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
@@ -206,7 +206,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 				Customizations: cust, Scripts: []SiteIntegrationScript{}}}, nil
 		})
 	type structureOut struct{ Body SiteStructure }
-	httpapi.Register(api, httpapi.Op{ID: "getSiteStructure", Method: http.MethodGet, Path: site1 + "/structure", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSiteStructure", Visitor: true, Method: http.MethodGet, Path: site1 + "/structure", Tag: tag,
 		Summary: "Get a site's structure: its sections and groups, or its site spaces"},
 		func(ctx context.Context, in *publishedIn) (*structureOut, error) {
 			v, err := s.Structure(ctx, in.OrganizationID, in.SiteID, in.ShareKey)

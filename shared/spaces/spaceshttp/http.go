@@ -118,7 +118,7 @@ func Register(api *httpapi.API, s *spaces.Service) {
 			}
 			return &listOut{Body: httpapi.ListPage(paging.Page[Space]{Items: views, Next: p.Next}, func(v Space) Space { return v })}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getSpaceById", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Get a space"},
+	httpapi.Register(api, httpapi.Op{ID: "getSpaceById", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Get a space"},
 		func(ctx context.Context, in *spaceIn) (*spaceOut, error) {
 			sp, role, err := s.Get(ctx, in.SpaceID)
 			if err != nil {
