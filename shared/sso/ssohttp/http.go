@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -176,9 +175,6 @@ type providerPath struct {
 type providerOut struct {
 	Body SAMLProvider
 }
-
-// Routes adds the sso family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, sso.New(d)) }
 
 // Register adds the SSO family's operations: SAML providers, the login
 // info, and the SAML login itself.
