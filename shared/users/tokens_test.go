@@ -16,8 +16,9 @@ import (
 
 // one API (one process): its authenticator is the users family's service.
 func oneAPI(k *testkit.Kit) *httpapi.API {
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	usersroot.Routes(api, app.NewRoot(k.Deps))
+	r := app.NewRoot(k.Deps)
+	api := httpapi.New(httpapi.Config{Auth: app.Users(r), Logger: k.Deps.Logger})
+	usersroot.Routes(api, r)
 	return api
 }
 

@@ -14,9 +14,9 @@ import (
 )
 
 func client(t *testing.T, k *testkit.Kit, token string) *apitest.Client {
-	s := users.New(k.Deps)
-	api := httpapi.New(httpapi.Config{Auth: s, Logger: k.Deps.Logger, Version: "9.9.9", Build: "2026-01-01"})
-	usersroot.Routes(api, app.NewRoot(k.Deps))
+	r := app.NewRoot(k.Deps)
+	api := httpapi.New(httpapi.Config{Auth: app.Users(r), Logger: k.Deps.Logger, Version: "9.9.9", Build: "2026-01-01"})
+	usersroot.Routes(api, r)
 	c := apitest.New(t, api)
 	c.Token = token
 	return c
