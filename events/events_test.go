@@ -322,7 +322,7 @@ func familyHandler(t *testing.T, ctx context.Context, name, token string) (http.
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	return app.NewAPI(c, d, family).Handler(), d
+	return app.NewAPI(c, app.NewRoot(d), family).Handler(), d
 }
 
 // checkShape checks the fields API Gateway always sets in a 2.0 payload.

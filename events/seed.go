@@ -30,7 +30,7 @@ const PublishedOrgPlaceholder = "0f00000000000000000c"
 // setup).
 func SeedPublishedSite(tb testing.TB, d *deps.Deps, token string) map[string]string {
 	tb.Helper()
-	c := apitest.New(tb, app.NewAPI(app.Config{}, d, families.All()...))
+	c := apitest.New(tb, app.NewAPI(app.Config{}, families.NewRoot(d), families.All()...))
 	c.Token = token
 	org := c.Expect(http.StatusCreated, "POST", "/v1/orgs", map[string]any{"title": "Acme"}).Map(tb)["id"].(string)
 	space := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "Guide"}).Map(tb)["id"].(string)

@@ -146,7 +146,7 @@ func TestWorkerSampleEvents(t *testing.T) {
 			if want.seed != nil {
 				want.seed(t, d)
 			}
-			resp, err := sqsqueue.Handler(families.WorkerHandlers()[w.Name](d))(ctx, ev)
+			resp, err := sqsqueue.Handler(families.WorkerHandlers()[w.Name](app.NewRoot(d)))(ctx, ev)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,11 +1,17 @@
 package infra_test
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -123,5 +129,145 @@ func TestServicePackagesDoNotImportHTTPAPI(t *testing.T) {
 				t.Errorf("shared/%s (a service package) depends on %s; handlers belong in shared/%s/%shttp, API views in the family's service package", fam, dep, fam, fam)
 			}
 		}
+	}
+}
+
+// The folders of shared/ (shared/X with its subpackages, e.g. shared/content
+// and shared/content/contenthttp) import each other without a cycle: a
+// family uses another's service or views, never the reverse as well
+// (comments reach change requests through comments.ChangeRequests, content
+// its specs through content.Specs, both given by the process's root).
+func TestSharedFoldersHaveNoImportCycle(t *testing.T) {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	out, err := exec.Command(goBin, "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "../shared/...").Output()
+	if err != nil {
+		t.Fatalf("go list shared/...: %v", err)
+	}
+	const prefix = "github.com/galleydocs/galley/shared/"
+	folder := func(p string) (string, bool) {
+		rest, ok := strings.CutPrefix(p, prefix)
+		if !ok {
+			return "", false
+		}
+		f, _, _ := strings.Cut(rest, "/")
+		return f, true
+	}
+	edges := map[string]map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		from, ok := folder(fields[0])
+		if !ok {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if to, ok := folder(imp); ok && to != from {
+				if edges[from] == nil {
+					edges[from] = map[string]bool{}
+				}
+				edges[from][to] = true
+			}
+		}
+	}
+	if len(edges["app"]) < 10 || !edges["changerequests"]["comments"] {
+		t.Fatalf("the folder graph misses known edges (app -> families, changerequests -> comments): %v", edges)
+	}
+	// Depth-first search; a folder met again on the current path closes a
+	// cycle.
+	const (
+		unseen = iota
+		onPath
+		done
+	)
+	state := map[string]int{}
+	var path []string
+	var visit func(f string)
+	visit = func(f string) {
+		state[f] = onPath
+		path = append(path, f)
+		for _, to := range slices.Sorted(maps.Keys(edges[f])) {
+			switch state[to] {
+			case onPath:
+				i := slices.Index(path, to)
+				t.Errorf("folders of shared/ import each other in a cycle: %s -> %s", strings.Join(path[i:], " -> "), to)
+			case unseen:
+				visit(to)
+			}
+		}
+		path = path[:len(path)-1]
+		state[f] = done
+	}
+	for _, f := range slices.Sorted(maps.Keys(edges)) {
+		if state[f] == unseen {
+			visit(f)
+		}
+	}
+}
+
+// serviceConstructors are the constructors of the families' services (and
+// of the state they keep: content's revision storage, with its tree index
+// caches).
+var serviceConstructors = []string{"New", "NewWithConfig", "NewRecords", "NewRepo"}
+
+// No family's package (shared/X and its subpackages, handlers included)
+// builds another family's service: the process's root builds each once
+// (shared/app/wire and shared/app/roots) and hands it to the constructors
+// that take it, so that a process keeps one copy of each service's caches.
+func TestFamiliesDoNotBuildOtherFamiliesServices(t *testing.T) {
+	const prefix = "github.com/galleydocs/galley/shared/"
+	fset := token.NewFileSet()
+	checked := 0
+	var tops []string
+	for _, fam := range familyPackages {
+		top, _, _ := strings.Cut(fam, "/")
+		if !slices.Contains(tops, top) {
+			tops = append(tops, top)
+		}
+	}
+	for _, top := range tops {
+		err := filepath.WalkDir(filepath.Join("..", "shared", top), func(path string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				return err
+			}
+			checked++
+			imported := map[string]string{} // local name -> family
+			for _, im := range f.Imports {
+				p, _ := strconv.Unquote(im.Path.Value)
+				other, ok := strings.CutPrefix(p, prefix)
+				if !ok || !slices.Contains(familyPackages, other) || strings.SplitN(other, "/", 2)[0] == top {
+					continue
+				}
+				name := p[strings.LastIndex(p, "/")+1:]
+				if im.Name != nil {
+					name = im.Name.Name
+				}
+				imported[name] = other
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && imported[x.Name] != "" && slices.Contains(serviceConstructors, sel.Sel.Name) {
+					t.Errorf("%s: calls %s.%s: the %s family builds the %s family's service; take it as a constructor argument (the root in shared/app/wire builds it)",
+						fset.Position(call.Pos()), x.Name, sel.Sel.Name, top, imported[x.Name])
+				}
+				return true
+			})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("checked %d files of the families; expected the whole of shared/<family>/", checked)
 	}
 }

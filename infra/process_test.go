@@ -346,7 +346,7 @@ func compareWithInProcess(t *testing.T, name, sample string, raw, processAnswer 
 		if err := json.Unmarshal(raw, &ev); err != nil {
 			t.Fatal(err)
 		}
-		want, err := sqsqueue.Handler(h(d))(ctx, ev)
+		want, err := sqsqueue.Handler(h(app.NewRoot(d)))(ctx, ev)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -377,7 +377,7 @@ func compareWithInProcess(t *testing.T, name, sample string, raw, processAnswer 
 	if err := json.Unmarshal(raw, &ev); err != nil {
 		t.Fatal(err)
 	}
-	want, err := httpadapter.NewV2(app.NewAPI(c, d, family).Handler()).ProxyWithContext(ctx, ev)
+	want, err := httpadapter.NewV2(app.NewAPI(c, app.NewRoot(d), family).Handler()).ProxyWithContext(ctx, ev)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,9 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
+	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestshttp.Routes))
+	app.StartLambda(app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestsroot.Routes))
 }

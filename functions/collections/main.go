@@ -5,9 +5,9 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/collections/collectionshttp"
+	"github.com/galleydocs/galley/shared/app/roots/collectionsroot"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes))
+	app.StartLambda(app.NewFamily("collections", "CollectionsFunction", collectionsroot.Routes))
 }

@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/comments/commentshttp"
+	"github.com/galleydocs/galley/shared/app/roots/commentsroot"
 )
 
-func main() { app.StartLambda(app.NewFamily("comments", "CommentsFunction", commentshttp.Routes)) }
+func main() { app.StartLambda(app.NewFamily("comments", "CommentsFunction", commentsroot.Routes)) }

@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/content/contenthttp"
+	"github.com/galleydocs/galley/shared/app/roots/contentroot"
 )
 
-func main() { app.StartLambda(app.NewFamily("content", "ContentFunction", contenthttp.Routes)) }
+func main() { app.StartLambda(app.NewFamily("content", "ContentFunction", contentroot.Routes)) }

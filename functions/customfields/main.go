@@ -6,9 +6,9 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
+	"github.com/galleydocs/galley/shared/app/roots/customfieldsroot"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes))
+	app.StartLambda(app.NewFamily("customfields", "CustomFieldsFunction", customfieldsroot.Routes))
 }

@@ -5,10 +5,10 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/gitsync/gitsynchttp"
+	"github.com/galleydocs/galley/shared/app/roots/gitroot"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("git", "GitFunction", gitsynchttp.Routes).WithQueues(sqsqueue.Connect))
+	app.StartLambda(app.NewFamily("git", "GitFunction", gitroot.Routes).WithQueues(sqsqueue.Connect))
 }

@@ -5,8 +5,8 @@
 package main
 
 import (
+	"github.com/galleydocs/galley/shared/app/roots/gitworkerroot"
 	"github.com/galleydocs/galley/shared/app/sqsworker"
-	"github.com/galleydocs/galley/shared/gitsync"
 )
 
-func main() { sqsworker.StartWorker("gitworker", gitsync.Handlers) }
+func main() { sqsworker.StartWorker("gitworker", gitworkerroot.Handlers) }

@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/imports/importshttp"
+	"github.com/galleydocs/galley/shared/app/roots/importsroot"
 )
 
-func main() { app.StartLambda(app.NewFamily("imports", "ImportsFunction", importshttp.Routes)) }
+func main() { app.StartLambda(app.NewFamily("imports", "ImportsFunction", importsroot.Routes)) }

@@ -6,10 +6,10 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
+	"github.com/galleydocs/galley/shared/app/roots/openapiroot"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("openapi", "OpenAPIFunction", openapispecshttp.Routes).WithQueues(sqsqueue.Connect))
+	app.StartLambda(app.NewFamily("openapi", "OpenAPIFunction", openapiroot.Routes).WithQueues(sqsqueue.Connect))
 }

@@ -5,8 +5,8 @@
 package main
 
 import (
+	"github.com/galleydocs/galley/shared/app/roots/openapiworkerroot"
 	"github.com/galleydocs/galley/shared/app/sqsworker"
-	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 )
 
-func main() { sqsworker.StartWorker("openapiworker", openapiworker.Handlers) }
+func main() { sqsworker.StartWorker("openapiworker", openapiworkerroot.Handlers) }

@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/orgs/orgshttp"
+	"github.com/galleydocs/galley/shared/app/roots/orgsroot"
 )
 
-func main() { app.StartLambda(app.NewFamily("orgs", "OrganizationsFunction", orgshttp.Routes)) }
+func main() { app.StartLambda(app.NewFamily("orgs", "OrganizationsFunction", orgsroot.Routes)) }

@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/reader/readerhttp"
+	"github.com/galleydocs/galley/shared/app/roots/readerroot"
 )
 
-func main() { app.StartLambda(app.NewFamily("reader", "ReaderFunction", readerhttp.Routes)) }
+func main() { app.StartLambda(app.NewFamily("reader", "ReaderFunction", readerroot.Routes)) }

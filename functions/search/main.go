@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/search/searchhttp"
+	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 )
 
-func main() { app.StartLambda(app.NewFamily("search", "SearchFunction", searchhttp.Routes)) }
+func main() { app.StartLambda(app.NewFamily("search", "SearchFunction", searchroot.Routes)) }

@@ -6,7 +6,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/sites/siteshttp"
+	"github.com/galleydocs/galley/shared/app/roots/sitesroot"
 )
 
-func main() { app.StartLambda(app.NewFamily("sites", "SitesFunction", siteshttp.Routes)) }
+func main() { app.StartLambda(app.NewFamily("sites", "SitesFunction", sitesroot.Routes)) }

@@ -5,7 +5,7 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
+	"github.com/galleydocs/galley/shared/app/roots/spacesroot"
 )
 
-func main() { app.StartLambda(app.NewFamily("spaces", "SpacesFunction", spaceshttp.Routes)) }
+func main() { app.StartLambda(app.NewFamily("spaces", "SpacesFunction", spacesroot.Routes)) }

@@ -6,10 +6,9 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/sso/ssohttp"
-	"github.com/galleydocs/galley/shared/translations/translationshttp"
+	"github.com/galleydocs/galley/shared/app/roots/ssoroot"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("sso", "SSOFunction", ssohttp.Routes, translationshttp.Routes))
+	app.StartLambda(app.NewFamily("sso", "SSOFunction", ssoroot.Routes, ssoroot.Translations))
 }

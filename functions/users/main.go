@@ -5,11 +5,10 @@
 package main
 
 import (
-	"github.com/galleydocs/galley/shared/apidoc"
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/users/usershttp"
+	"github.com/galleydocs/galley/shared/app/roots/usersroot"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("users", "UsersFunction", usershttp.Routes, apidoc.Routes))
+	app.StartLambda(app.NewFamily("users", "UsersFunction", usersroot.Routes))
 }

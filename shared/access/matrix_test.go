@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/collectionsroot"
+	"github.com/galleydocs/galley/shared/app/roots/customfieldsroot"
 	"github.com/galleydocs/galley/shared/collections/collectionshttp"
-	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
@@ -49,8 +50,8 @@ type world struct {
 func newWorld(t *testing.T, k *testkit.Kit) *world {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaceshttp.Register(api, spaces.New(k.Deps))
-	collectionshttp.Register(api, collections.New(k.Deps))
-	customfieldshttp.Register(api, customfields.New(k.Deps))
+	collectionshttp.Register(api, collectionsroot.Service(app.NewRoot(k.Deps)))
+	customfieldshttp.Register(api, customfieldsroot.Service(app.NewRoot(k.Deps)))
 	w := &world{kit: k, api: api, tokens: map[string]string{}}
 	members := map[string]model.Role{}
 	var adminID string

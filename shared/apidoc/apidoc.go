@@ -10,7 +10,6 @@ import (
 	_ "embed"
 	"net/http"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
@@ -20,8 +19,8 @@ var document []byte
 // Document returns the API's OpenAPI document, as JSON (not to be changed).
 func Document() []byte { return document }
 
-// Routes adds GET /v1/openapi.json (public).
-func Routes(api *httpapi.API, _ *deps.Deps) {
+// Register adds GET /v1/openapi.json (public).
+func Register(api *httpapi.API) {
 	httpapi.Register(api, httpapi.Op{ID: "getOpenAPIDocument", Method: http.MethodGet, Path: "/v1/openapi.json", Tag: "Users",
 		Public: true, Summary: "This API's OpenAPI document"},
 		func(ctx context.Context, _ *struct{}) (*httpapi.RawJSON, error) {

@@ -14,12 +14,14 @@ import (
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/secret"
-	"github.com/galleydocs/galley/shared/users"
 )
 
-// Routes adds operations to an API: each family's package exports one
-// (spaceshttp.Routes, ...).
-type Routes func(api *httpapi.API, d *deps.Deps)
+// Routes adds operations to an API, with the services of the process's
+// root: each family's package of roots exports one (spacesroot.Routes,
+// ...). A family's list of routes may start with providers, which add no
+// operation but build a service the family's others use when the process
+// links it (openapiwire.Specs: the specs content computes pages from).
+type Routes func(api *httpapi.API, r *Root)
 
 // Family is one resource family: one Lambda function in template.yaml, one
 // set of operations. The package app imports no family: each function's
@@ -55,11 +57,13 @@ func NewFamily(name, function string, routes ...Routes) Family {
 	return Family{Name: name, Function: function, Routes: routes}
 }
 
-// NewAPI returns an API serving the given families. Every API authenticates
-// its callers with the users family's tokens (users.Authenticate), so every
-// function links that package.
-func NewAPI(c Config, d *deps.Deps, families ...Family) *httpapi.API {
-	api := httpapi.New(httpapi.Config{Logger: d.Logger, Auth: users.New(d), APIURL: c.APIURL, AppURL: c.AppURL,
+// NewAPI returns an API serving the given families with the services of
+// root r. Every API authenticates its callers with the users family's
+// tokens (users.Authenticate, the root's users service), so every function
+// links that package.
+func NewAPI(c Config, r *Root, families ...Family) *httpapi.API {
+	d := r.Deps
+	api := httpapi.New(httpapi.Config{Logger: d.Logger, Auth: Users(r), APIURL: c.APIURL, AppURL: c.AppURL,
 		Version: Version, Build: c.Build, Metrics: c.Metrics, Family: familyName(families),
 		RateLimit: c.RateLimit, Lazy: c.Lazy})
 	if d.Cursors != nil {
@@ -76,8 +80,8 @@ func NewAPI(c Config, d *deps.Deps, families ...Family) *httpapi.API {
 		})
 	}
 	for _, f := range families {
-		for _, r := range f.Routes {
-			r(api, d)
+		for _, routes := range f.Routes {
+			routes(api, r)
 		}
 	}
 	return api

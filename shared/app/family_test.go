@@ -13,10 +13,10 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/orgsroot"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/secret"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -63,7 +63,7 @@ func TestUnreadableCursorSecretAnswers500UntilTheStoreRecovers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return app.NewAPI(app.Config{}, d, app.NewFamily("orgs", "OrganizationsFunction", orgshttp.Routes)).Handler()
+		return app.NewAPI(app.Config{}, app.NewRoot(d), app.NewFamily("orgs", "OrganizationsFunction", orgsroot.Routes)).Handler()
 	}
 	list := func(h http.Handler, page string) (int, string) {
 		target := "/v1/orgs/" + org.ID + "/members?limit=1"

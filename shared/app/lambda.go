@@ -62,7 +62,7 @@ func StartLambda(f Family) {
 		c.Logger().Error("start", "family", f.Name, "err", err.Error())
 		panic(err)
 	}
-	h := NewAPI(c, d, f).Handler()
+	h := NewAPI(c, NewRoot(d), f).Handler()
 	lambda.Start(httpadapter.NewV2(h).ProxyWithContext)
 }
 

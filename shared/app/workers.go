@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/queue"
 )
 
@@ -29,8 +28,9 @@ type Worker struct {
 	Kinds []string
 }
 
-// Handlers build a worker's job handlers, by kind.
-type Handlers func(d *deps.Deps) map[string]queue.Handler
+// Handlers build a worker's job handlers, by kind, with the services of
+// the process's root.
+type Handlers func(r *Root) map[string]queue.Handler
 
 // Workers lists every worker.
 func Workers() []Worker {

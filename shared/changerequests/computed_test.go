@@ -35,7 +35,7 @@ func setupSpecs(t *testing.T) *specFixture {
 	q := &queuetest.Memory{}
 	k.Deps.Queue = q
 	f := setupOn(t, k)
-	svc := openapiworker.Service(k.Deps)
+	svc := openapispecs.New(k.Deps, openapiworker.Parse)
 	openapispecshttp.Register(f.api, svc)
 	return &specFixture{fixture: f, q: q, svc: svc}
 }

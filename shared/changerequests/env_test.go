@@ -7,8 +7,9 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
-	"github.com/galleydocs/galley/shared/content/contenthttp"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
+	"github.com/galleydocs/galley/shared/app/roots/contentroot"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
@@ -46,8 +47,8 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaceshttp.Register(api, spaces.New(k.Deps))
 	// Routes: content computed from the organization's OpenAPI specs.
-	contenthttp.Routes(api, k.Deps)
-	changerequestshttp.Routes(api, k.Deps)
+	contentroot.Routes(api, app.NewRoot(k.Deps))
+	changerequestsroot.Routes(api, app.NewRoot(k.Deps))
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")
 	ue, te := k.User("eddie")

@@ -25,16 +25,10 @@ const (
 )
 
 // ReviewCommenter posts the comment given with a review in the request's
-// comments (the comments family owns comments; it is wired in by the
-// caller, as the comments family depends on this one).
+// comments (the comments family owns comments; the process's root passes
+// its service to New).
 type ReviewCommenter interface {
 	PostReviewComment(ctx context.Context, spaceID, changeRequestID, reviewID, markdown string) (commentID string, err error)
-}
-
-// WithReviewComments sets how review comments are posted.
-func (s *Service) WithReviewComments(c ReviewCommenter) *Service {
-	s.commenter = c
-	return s
 }
 
 // NewReview is the input of SubmitReview.

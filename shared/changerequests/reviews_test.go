@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/orgs/orgshttp"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/orgsroot"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -25,7 +26,7 @@ func errorMessage(t testing.TB, m map[string]any) string {
 func TestReviewsAndMergeRules(t *testing.T) {
 	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
-		orgshttp.Routes(f.api, k.Deps)
+		orgsroot.Routes(f.api, app.NewRoot(k.Deps))
 		admin, ed, rev := f.as(t, f.admin), f.as(t, f.editor), f.as(t, f.reviewer)
 		space := "/v1/spaces/" + f.space
 

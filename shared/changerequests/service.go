@@ -53,10 +53,12 @@ type Service struct {
 	commenter ReviewCommenter
 }
 
-// New returns the change requests service.
-func New(d *deps.Deps) *Service {
-	c := content.New(d)
-	return &Service{d: d, content: c, repo: c.Repo}
+// New returns the change requests service, reading content through c;
+// commenter posts the comments given with reviews (the comments family's
+// service; nil in a process that does not link it, where reviews with a
+// comment are refused).
+func New(d *deps.Deps, c *content.Service, commenter ReviewCommenter) *Service {
+	return &Service{d: d, content: c, repo: c.Repo, commenter: commenter}
 }
 
 // Create is the input of Create.

@@ -8,7 +8,8 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/collectionsroot"
 	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
@@ -45,7 +46,7 @@ func newBenchTree(b *testing.B, spacesInDeepest int) *benchTree {
 	reader, tok := k.User("reader")
 	org := k.Org("Bench", map[string]model.Role{admin.ID: model.RoleAdmin, reader.ID: model.RoleRead})
 	ctx := access.WithCaller(context.Background(), access.Caller{UserID: admin.ID})
-	cols, sps := collections.New(k.Deps), spaces.New(k.Deps)
+	cols, sps := collectionsroot.Service(app.NewRoot(k.Deps)), spaces.New(k.Deps)
 	parent := ""
 	for level := 0; level < 3; level++ {
 		for i := 0; i < 3; i++ {

@@ -7,7 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/collectionsroot"
 	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/keys"
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 func on(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaceshttp.Register(api, spaces.New(k.Deps))
-	collectionshttp.Register(api, collections.New(k.Deps))
+	collectionshttp.Register(api, collectionsroot.Service(app.NewRoot(k.Deps)))
 	orgshttp.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
 	for _, name := range []string{"alice", "rita", "gus"} {

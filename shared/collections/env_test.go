@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/collectionsroot"
 	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
@@ -31,7 +32,7 @@ func setup(t *testing.T) *fixture {
 	k := testkit.New(t)
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaceshttp.Register(api, spaces.New(k.Deps))
-	collectionshttp.Register(api, collections.New(k.Deps))
+	collectionshttp.Register(api, collectionsroot.Service(app.NewRoot(k.Deps)))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
 	tok := map[string]string{}
 	for _, name := range []string{"alice", "carol", "rita", "gus", "olga"} {

@@ -43,11 +43,19 @@ import (
 
 // Service manages collections.
 type Service struct {
-	d *deps.Deps
+	d      *deps.Deps
+	spaces Spaces
 }
 
-// New returns the collections service.
-func New(d *deps.Deps) *Service { return &Service{d: d} }
+// Spaces is what collections ask of the spaces family: a space's move in
+// the tree of collections (spaces.Service).
+type Spaces interface {
+	Get(ctx context.Context, spaceID string) (model.Space, model.Role, error)
+	Move(ctx context.Context, spaceID, parentID string, pos tree.Position) (model.Space, model.Role, error)
+}
+
+// New returns the collections service; spaces moves spaces.
+func New(d *deps.Deps, spaces Spaces) *Service { return &Service{d: d, spaces: spaces} }
 
 // Change is the input of Update: nil fields are left as they are.
 type Change struct {
@@ -430,7 +438,7 @@ func (s *Service) repath(ctx context.Context, tx *tree.Tx, col model.Collection,
 // current collection) at pos (the end when empty): the tree's operation on
 // a space, made by the spaces family, which checks the rights.
 func (s *Service) MoveSpace(ctx context.Context, spaceID string, parent *string, pos tree.Position) (model.Space, model.Role, error) {
-	sp := spaces.New(s.d)
+	sp := s.spaces
 	if parent == nil {
 		cur, _, err := sp.Get(ctx, spaceID)
 		if err != nil {

@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
-	"github.com/galleydocs/galley/shared/comments"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
+	"github.com/galleydocs/galley/shared/app/wire/commentswire"
+	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/comments/commentshttp"
-	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
@@ -57,9 +58,9 @@ func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaceshttp.Register(api, spaces.New(k.Deps))
-	contenthttp.Register(api, content.New(k.Deps))
-	changerequestshttp.Routes(api, k.Deps)
-	commentshttp.Register(api, comments.New(k.Deps))
+	contenthttp.Register(api, contentwire.Service(app.NewRoot(k.Deps)))
+	changerequestsroot.Routes(api, app.NewRoot(k.Deps))
+	commentshttp.Register(api, commentswire.Service(app.NewRoot(k.Deps)))
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")
 	ue, te := k.User("eddie")

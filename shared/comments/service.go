@@ -30,7 +30,6 @@ import (
 	"context"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/keys"
@@ -54,12 +53,20 @@ const (
 type Service struct {
 	d       *deps.Deps
 	content *content.Service
-	crs     *changerequests.Service
+	crs     ChangeRequests
 }
 
-// New returns the comments service.
-func New(d *deps.Deps) *Service {
-	return &Service{d: d, content: content.New(d), crs: changerequests.New(d)}
+// ChangeRequests is what comments ask of the change requests family
+// (changerequests.Records): the request a comment is in, and its comment
+// counter moved in the comment's transaction (the family owns the record).
+type ChangeRequests interface {
+	Record(ctx context.Context, spaceID, ref string) (model.ChangeRequest, int64, error)
+	CountComments(cr model.ChangeRequest, version int64, delta int) (model.ChangeRequest, []store.Op)
+}
+
+// New returns the comments service, reading content through c.
+func New(d *deps.Deps, c *content.Service, crs ChangeRequests) *Service {
+	return &Service{d: d, content: c, crs: crs}
 }
 
 // Where names a thread from a request: a space's content, or one of its
@@ -161,7 +168,7 @@ func (s *Service) counterOps(ctx context.Context, t *Thread, delta int) ([]store
 		if err != nil {
 			return nil, err
 		}
-		cr, ops := changerequests.CountComments(cr, v, delta)
+		cr, ops := s.crs.CountComments(cr, v, delta)
 		*t.CR = cr
 		return ops, nil
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -88,7 +90,7 @@ func seedBigSpace(tb testing.TB, n int) *bigSpace {
 		tb.Fatal(err)
 	}
 	mid := fmt.Sprintf("s%04d", sections/2)
-	return &bigSpace{svc: content.New(k.Deps), ctx: ctx, src: content.At{SpaceID: sp.ID}, leaf: mid + fmt.Sprintf("-p%04d", per/2), section: mid,
+	return &bigSpace{svc: contentwire.Service(app.NewRoot(k.Deps)), ctx: ctx, src: content.At{SpaceID: sp.ID}, leaf: mid + fmt.Sprintf("-p%04d", per/2), section: mid,
 		path: fmt.Sprintf("section-%d/page-%d", sections/2, per/2), file: "f025"}
 }
 

@@ -133,14 +133,6 @@ type SpecOperation struct {
 // have no tag.
 const DefaultTag = "Other"
 
-// WithSpecs returns s computing pages and resolving OpenAPI blocks
-// against sp; without it, computed pages read as stored and blocks stay as
-// written.
-func (s *Service) WithSpecs(sp Specs) *Service {
-	s.specs = sp
-	return s
-}
-
 // generated is one page a computed page generates.
 type generated struct {
 	page Page

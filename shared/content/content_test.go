@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
@@ -37,7 +39,7 @@ func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
 
 func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	contenthttp.Register(api, content.New(k.Deps))
+	contenthttp.Register(api, contentwire.Service(app.NewRoot(k.Deps)))
 	f := &fixture{kit: k, api: api}
 	ua, ta := k.User("alice")
 	ur, tr := k.User("rita")
@@ -295,7 +297,7 @@ func mustUser(t *testing.T, f *fixture, token string) string {
 // the space does not have.
 func TestServiceReadsCheckTheReadingRight(t *testing.T) {
 	f := setup(t)
-	svc := content.New(f.kit.Deps)
+	svc := contentwire.Service(app.NewRoot(f.kit.Deps))
 	head := content.At{SpaceID: f.space.ID}
 	outsider := access.WithCaller(context.Background(), access.Caller{UserID: f.outsiderID})
 	if _, err := svc.Pages(outsider, head, true); !apperr.Is(err, apperr.NotFound) {

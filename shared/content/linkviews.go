@@ -18,7 +18,6 @@ import (
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // ContentLocation is an absolute reference to content (the reference's
@@ -97,7 +96,7 @@ type locations struct {
 }
 
 func (s *Service) locations(ctx context.Context, src source, rev model.Revision) (*locations, error) {
-	o, err := orgs.New(s.d, users.New(s.d)).GetOrganization(ctx, src.space.OrgID)
+	o, err := s.orgs.GetOrganization(ctx, src.space.OrgID)
 	if err != nil {
 		return nil, err
 	}

@@ -12,11 +12,11 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // Service reads the content of spaces (and, for package changerequests, of
@@ -24,18 +24,46 @@ import (
 type Service struct {
 	d         *deps.Deps
 	Repo      *Repo
-	spaces    *spaces.Service
-	users     *users.Service
+	spaces    Spaces
+	users     Users
+	orgs      Orgs
 	Downloads *Downloads
 	digests   digestCache
-	// specs computes pages and resolves OpenAPI blocks (WithSpecs); nil
-	// computes nothing.
+	// specs computes pages and resolves OpenAPI blocks; nil computes
+	// nothing.
 	specs Specs
 }
 
+// Spaces is what content asks of the spaces family (spaces.Service).
+type Spaces interface {
+	Get(ctx context.Context, spaceID string) (model.Space, model.Role, error)
+	Create(ctx context.Context, orgID string, in spaces.Create) (model.Space, model.Role, error)
+}
+
+// Users is what content asks of the users family (users.Service).
+type Users interface {
+	Get(ctx context.Context, userID string) (model.User, error)
+}
+
+// Orgs is what content asks of the organizations family (orgs.Service):
+// the organization whose links a page's views resolve.
+type Orgs interface {
+	GetOrganization(ctx context.Context, orgID string) (orgs.OrgForCaller, error)
+}
+
+// Needs are the other families' services content uses. Specs is nil in a
+// process that does not link the OpenAPI specs family: computed pages and
+// OpenAPI blocks are then read as stored.
+type Needs struct {
+	Spaces Spaces
+	Users  Users
+	Orgs   Orgs
+	Specs  Specs
+}
+
 // New returns the content service.
-func New(d *deps.Deps) *Service {
-	return &Service{d: d, Repo: NewRepo(d), spaces: spaces.New(d), users: users.New(d),
+func New(d *deps.Deps, n Needs) *Service {
+	return &Service{d: d, Repo: NewRepo(d), spaces: n.Spaces, users: n.Users, orgs: n.Orgs, specs: n.Specs,
 		Downloads: NewDownloads(d.Cursors, d.Clock)}
 }
 

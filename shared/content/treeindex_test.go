@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
@@ -180,7 +182,7 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 	// The first read builds the index (the revision was written without
 	// one) and answers from it in memory; later reads, from a service
 	// with nothing in memory, read it from the blob store.
-	first := content.New(f.kit.Deps)
+	first := contentwire.Service(app.NewRoot(f.kit.Deps))
 	want, err := wholeTreePage(t, first, src, ix, "sec1-p03", content.FormatDocument, true)
 	if err != nil {
 		t.Fatal(err)
@@ -197,7 +199,7 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 		t.Fatal("the first read wrote no index")
 	}
 
-	svc := content.New(f.kit.Deps)
+	svc := contentwire.Service(app.NewRoot(f.kit.Deps))
 	var ids []string
 	ix.Walk(func(p *content.Page, _ int) bool {
 		ids = append(ids, p.ID)
@@ -274,7 +276,7 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 func TestAnEmptyRevisionHasNoPageNorFile(t *testing.T) {
 	f := setup(t)
 	ctx := f.adminCtx()
-	svc := content.New(f.kit.Deps)
+	svc := contentwire.Service(app.NewRoot(f.kit.Deps))
 	src := f.head()
 	if _, err := svc.Page(ctx, src, "x", content.FormatMarkdown, true); !apperr.Is(err, apperr.NotFound) {
 		t.Errorf("page: %v", err)
@@ -300,7 +302,7 @@ func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
 	f.seed(t, pages, bodies, nil)
 	ctx := f.adminCtx()
 	src := f.head()
-	svc := content.New(f.kit.Deps)
+	svc := contentwire.Service(app.NewRoot(f.kit.Deps))
 	blobs.fail.Store(true)
 	var afterFirst int64
 	for i := 0; i < 3; i++ {
@@ -330,7 +332,7 @@ func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
 	wg.Wait()
 	blobs.fail.Store(false)
 	failed := blobs.indexPuts.Load()
-	if p, err := content.New(f.kit.Deps).PageByPath(ctx, src, "intro/setup", content.FormatMarkdown, true); err != nil || p.ID != "setup" {
+	if p, err := contentwire.Service(app.NewRoot(f.kit.Deps)).PageByPath(ctx, src, "intro/setup", content.FormatMarkdown, true); err != nil || p.ID != "setup" {
 		t.Fatalf("by path: %+v %v", p, err)
 	}
 	if blobs.indexPuts.Load() == failed {
@@ -348,7 +350,7 @@ func TestALostPartOfTheIndexIsRebuilt(t *testing.T) {
 	f.seed(t, pages, bodies, nil)
 	ctx := f.adminCtx()
 	src := f.head()
-	svc := content.New(f.kit.Deps)
+	svc := contentwire.Service(app.NewRoot(f.kit.Deps))
 	if _, err := svc.Page(ctx, src, "intro", content.FormatDocument, true); err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +365,7 @@ func TestALostPartOfTheIndexIsRebuilt(t *testing.T) {
 		}
 	}
 	// svc knows the manifest already: it reads the parts straight away.
-	for _, s := range []*content.Service{svc, content.New(f.kit.Deps)} {
+	for _, s := range []*content.Service{svc, contentwire.Service(app.NewRoot(f.kit.Deps))} {
 		p, err := s.PageByPath(ctx, src, "intro/setup", content.FormatMarkdown, true)
 		if err != nil || p.ID != "setup" || *p.Markdown != "# Setup\n\nInstall it.\n" {
 			t.Fatalf("%+v %v", p, err)

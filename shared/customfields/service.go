@@ -59,11 +59,17 @@ const (
 // Service manages custom fields.
 type Service struct {
 	d      *deps.Deps
-	spaces *spaces.Service
+	spaces Spaces
+}
+
+// Spaces is what custom fields ask of the spaces family (spaces.Service):
+// a space and the caller's role on it.
+type Spaces interface {
+	Get(ctx context.Context, spaceID string) (model.Space, model.Role, error)
 }
 
 // New returns the custom fields service.
-func New(d *deps.Deps) *Service { return &Service{d: d, spaces: spaces.New(d)} }
+func New(d *deps.Deps, spaces Spaces) *Service { return &Service{d: d, spaces: spaces} }
 
 // Create is the input of Create.
 type Create struct {

@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/changerequests"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/changerequestswire"
+	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/model"
@@ -208,7 +210,7 @@ func countMD(paths []string) int {
 func (f *fixture) restructure(t *testing.T, spaceID string, fn func(ix *content.Index)) {
 	t.Helper()
 	repo := content.NewRepo(f.kit.Deps)
-	_, _, err := changerequests.New(f.kit.Deps).LandOnSpace(f.kit.Ctx, spaceID, false,
+	_, _, err := changerequestswire.Service(app.NewRoot(f.kit.Deps)).LandOnSpace(f.kit.Ctx, spaceID, false,
 		func(ctx context.Context, base model.Revision, ix *content.Index) (model.Revision, []store.Op, error) {
 			fn(ix)
 			rev, err := repo.NewRevision(ctx, spaceID, content.RevisionEdits, []string{base.ID}, ix)
@@ -372,19 +374,19 @@ func TestGitBookYAMLPlacesTheProject(t *testing.T) {
 	}
 	// In a site, they are the site's (permanent, to the page); the next
 	// import takes a removed one away and leaves the API's alone.
-	site, _, err := sites.New(f.kit.Deps).Create(f.adminCtx, f.org.ID, sites.CreateSite{Title: "Docs", SpaceIDs: []string{sp}})
+	site, _, err := siteswire.Service(app.NewRoot(f.kit.Deps)).Create(f.adminCtx, f.org.ID, sites.CreateSite{Title: "Docs", SpaceIDs: []string{sp}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	siteSpace := site.SiteSpaces[0].ID
 	own := "/mine"
-	if _, err := sites.New(f.kit.Deps).CreateRedirect(f.adminCtx, f.org.ID, site.ID, sites.RedirectInput{Source: &own,
+	if _, err := siteswire.Service(app.NewRoot(f.kit.Deps)).CreateRedirect(f.adminCtx, f.org.ID, site.ID, sites.RedirectInput{Source: &own,
 		Destination: &sites.RedirectDestination{Kind: sites.DestSiteSpace, SiteSpaceID: siteSpace}}); err != nil {
 		t.Fatal(err)
 	}
 	f.importRepo(t, sp, "docs", map[string]any{"force": true})
 	live := func() map[string]sites.Redirect {
-		p, err := sites.New(f.kit.Deps).Redirects(f.adminCtx, f.org.ID, site.ID, sites.RedirectFilter{}, paging.Request{Limit: 100})
+		p, err := siteswire.Service(app.NewRoot(f.kit.Deps)).Redirects(f.adminCtx, f.org.ID, site.ID, sites.RedirectFilter{}, paging.Request{Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

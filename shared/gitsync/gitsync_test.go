@@ -18,6 +18,8 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/gitsyncwire"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/gitsync/gitsynchttp"
@@ -166,7 +168,7 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	k.Deps.Queue = f.queue
 	k.Deps.FetchAllowPrivate = true
 	k.Deps.Logger = slog.New(slog.NewJSONHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	f.svc = gitsync.New(k.Deps)
+	f.svc = gitsyncwire.Service(app.NewRoot(k.Deps))
 	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	gitsynchttp.Register(f.api, f.svc)
 	ua, _ := k.User("alice")

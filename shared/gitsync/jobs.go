@@ -19,7 +19,6 @@ import (
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
-	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -238,7 +237,7 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 		// The repository's redirects become its sites' redirects (the
 		// import stands whatever happens to them: they follow the next one).
 		if sp, err := s.readSpace(ctx, p.SpaceID); err == nil {
-			if err := sites.New(s.d).SyncGitRedirects(ctx, sp.OrgID, p.SpaceID, redirects); err != nil {
+			if err := s.sites.SyncGitRedirects(ctx, sp.OrgID, p.SpaceID, redirects); err != nil {
 				s.d.Logger.WarnContext(ctx, "Git import: site redirects", "space", p.SpaceID, "err", err.Error())
 			}
 		}

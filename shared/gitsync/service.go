@@ -79,15 +79,35 @@ const doneKept = 50
 type Service struct {
 	d       *deps.Deps
 	content *content.Service
-	crs     *changerequests.Service
+	crs     ChangeRequests
+	sites   Sites
 	// Timeout bounds each exchange with the repository (a fetch, a push);
 	// the Git worker has 5 minutes.
 	Timeout time.Duration
 }
 
+// ChangeRequests is what Git Sync asks of the change requests family
+// (changerequests.Service): an import landed on a space.
+type ChangeRequests interface {
+	LandOnSpace(ctx context.Context, spaceID string, standalone bool, build changerequests.Builder) (model.Revision, model.Space, error)
+}
+
+// Sites is what Git Sync asks of the sites family (sites.Service): the
+// redirects an imported repository declares.
+type Sites interface {
+	SyncGitRedirects(ctx context.Context, orgID, spaceID string, redirects map[string]string) error
+}
+
+// Needs are the other families' services Git Sync uses.
+type Needs struct {
+	Content        *content.Service
+	ChangeRequests ChangeRequests
+	Sites          Sites
+}
+
 // New returns the Git Sync service.
-func New(d *deps.Deps) *Service {
-	return &Service{d: d, content: content.New(d), crs: changerequests.New(d), Timeout: 4 * time.Minute}
+func New(d *deps.Deps, n Needs) *Service {
+	return &Service{d: d, content: n.Content, crs: n.ChangeRequests, sites: n.Sites, Timeout: 4 * time.Minute}
 }
 
 // Request is an import or export request.
@@ -335,9 +355,7 @@ func (s *Service) unseal(ctx context.Context, sealed string) (user, password str
 
 func urlUnescape(s string) (string, error) { return url.PathUnescape(s) }
 
-// Handlers are the Git worker's job handlers, by kind, on the service built
-// from d.
-func Handlers(d *deps.Deps) map[string]queue.Handler {
-	h := New(d).Handle
-	return map[string]queue.Handler{ImportKind: h, ExportKind: h}
+// Handlers are the Git worker's job handlers, by kind, on s.
+func (s *Service) Handlers() map[string]queue.Handler {
+	return map[string]queue.Handler{ImportKind: s.Handle, ExportKind: s.Handle}
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/importsroot"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/imports"
 	"github.com/galleydocs/galley/shared/imports/importshttp"
@@ -218,15 +220,15 @@ func manyPages(t *testing.T, n int) *httptest.Server {
 // found beyond it.
 func TestPageLimitAndTotalResources(t *testing.T) {
 	f := setup(t)
-	if imports.New(f.kit.Deps).Pages != imports.MaxPages || imports.MaxPages != 500 {
-		t.Fatalf("default page limit %d, MaxPages %d; want 500", imports.New(f.kit.Deps).Pages, imports.MaxPages)
+	if importsroot.Service(app.NewRoot(f.kit.Deps)).Pages != imports.MaxPages || imports.MaxPages != 500 {
+		t.Fatalf("default page limit %d, MaxPages %d; want 500", importsroot.Service(app.NewRoot(f.kit.Deps)).Pages, imports.MaxPages)
 	}
 	srv := manyPages(t, 80)
 	res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/", "website")
 	if res["importedResources"] != 81.0 || res["totalResources"] != 81.0 {
 		t.Errorf("default limit: %v, want 81 of 81", res)
 	}
-	f.use(imports.NewWithConfig(f.kit.Deps, imports.Config{Pages: 10}))
+	f.use(imports.NewWithConfig(f.kit.Deps, importsroot.Needs(app.NewRoot(f.kit.Deps)), imports.Config{Pages: 10}))
 	res = f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/", "website")
 	if res["importedResources"] != 10.0 || res["totalResources"] != 81.0 {
 		t.Errorf("limit 10: %v, want 10 imported of 81 found", res)

@@ -12,6 +12,9 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/importsroot"
+	"github.com/galleydocs/galley/shared/app/wire/changerequestswire"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -84,7 +87,7 @@ func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
 // setupOn builds the fixture on a kit (a storage backend).
 func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	k.Deps.FetchAllowPrivate = true
-	f := &fixture{kit: k, svc: imports.New(k.Deps)}
+	f := &fixture{kit: k, svc: importsroot.Service(app.NewRoot(k.Deps))}
 	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	importshttp.Register(f.api, f.svc)
 	ua, _ := k.User("alice")
@@ -266,7 +269,7 @@ func TestMarkdownZipAndWikiSources(t *testing.T) {
 func TestChangeRequestImportLeavesTheSpace(t *testing.T) {
 	f := setup(t)
 	srv, _ := site(t)
-	crs := changerequests.New(f.kit.Deps)
+	crs := changerequestswire.Service(app.NewRoot(f.kit.Deps))
 	ctx := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.editorID})
 	cr, _, err := crs.Create(ctx, f.space, changerequests.Create{Subject: "Import"})
 	if err != nil {

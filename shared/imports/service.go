@@ -84,8 +84,8 @@ var (
 type Service struct {
 	d       *deps.Deps
 	content *content.Service
-	crs     *changerequests.Service
-	git     *gitsync.Service
+	crs     ChangeRequests
+	git     Git
 	conv    *converter.Converter
 	// Budget bounds the fetching of one import; Pages and Depth bound a
 	// website's crawl.
@@ -101,12 +101,35 @@ type Config struct {
 	Depth  int
 }
 
+// ChangeRequests is what imports ask of the change requests family
+// (changerequests.Service): the request imported into, and the landing of
+// an import's revision.
+type ChangeRequests interface {
+	Get(ctx context.Context, spaceID, ref string) (model.ChangeRequest, model.Space, error)
+	LandOnRequest(ctx context.Context, spaceID, ref, userID string, build changerequests.Builder) (model.Revision, model.ChangeRequest, error)
+	LandOnSpace(ctx context.Context, spaceID string, standalone bool, build changerequests.Builder) (model.Revision, model.Space, error)
+}
+
+// Git is what imports ask of Git Sync (gitsync.Service): a repository read
+// and its project added to a revision.
+type Git interface {
+	ReadRepository(ctx context.Context, rawURL, ref string) (*gitsync.Project, error)
+	AddProject(ctx context.Context, spaceID string, pr *gitsync.Project, ix *content.Index) (int, error)
+}
+
+// Needs are the other families' services imports use.
+type Needs struct {
+	Content        *content.Service
+	ChangeRequests ChangeRequests
+	Git            Git
+}
+
 // New returns the import service with the default bounds.
-func New(d *deps.Deps) *Service { return NewWithConfig(d, Config{}) }
+func New(d *deps.Deps, n Needs) *Service { return NewWithConfig(d, n, Config{}) }
 
 // NewWithConfig returns the import service with the bounds of c.
-func NewWithConfig(d *deps.Deps, c Config) *Service {
-	s := &Service{d: d, content: content.New(d), crs: changerequests.New(d), git: gitsync.New(d), conv: newConverter(),
+func NewWithConfig(d *deps.Deps, n Needs, c Config) *Service {
+	s := &Service{d: d, content: n.Content, crs: n.ChangeRequests, git: n.Git, conv: newConverter(),
 		Budget: Budget, Pages: MaxPages, Depth: MaxDepth}
 	if c.Budget > 0 {
 		s.Budget = c.Budget

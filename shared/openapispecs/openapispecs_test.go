@@ -77,7 +77,7 @@ func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	k.Deps.Queue = f.queue
 	k.Deps.FetchAllowPrivate = true
 	k.Deps.Logger = slog.New(slog.NewJSONHandler(f.logs, nil))
-	f.svc = openapiworker.Service(k.Deps)
+	f.svc = openapispecs.New(k.Deps, openapiworker.Parse)
 	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	openapispecshttp.Register(f.api, f.svc)
 	ua, ta := k.User("alice")

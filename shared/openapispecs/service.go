@@ -86,17 +86,11 @@ type Parsed struct {
 	WarningCount int
 }
 
-// WithParser returns s able to process documents with p: jobs run in this
-// process (the worker, local mode, or a function without a queue) need
-// one.
-func (s *Service) WithParser(p Parser) *Service {
-	s.parse = p
-	return s
-}
-
-// New returns the OpenAPI specs service.
-func New(d *deps.Deps) *Service {
-	return &Service{d: d, FetchTimeout: fetch.Timeout, MaxDocumentBytes: MaxDocumentBytes, docs: newDocCache()}
+// New returns the OpenAPI specs service; parse processes documents (jobs
+// run in this process, the worker's or local mode's, need one; nil in the
+// OpenAPI function, which only enqueues them).
+func New(d *deps.Deps, parse Parser) *Service {
+	return &Service{d: d, FetchTimeout: fetch.Timeout, MaxDocumentBytes: MaxDocumentBytes, docs: newDocCache(), parse: parse}
 }
 
 // Source is where a spec's document comes from: exactly one of URL and Text.

@@ -20,9 +20,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
-	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/sites"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // renderVersion changes every ETag when the reader's output changes.
@@ -34,9 +32,9 @@ const navCacheSize = 64
 // Service renders published sites.
 type Service struct {
 	d       *deps.Deps
-	sites   *sites.Service
+	sites   Sites
 	content *content.Service
-	users   *users.Service
+	users   Users
 	hl      *highlighter
 	pages   *template.Template
 	css     map[string]string // by theme: light, dark, system
@@ -45,8 +43,31 @@ type Service struct {
 	styles  *styleHasher
 }
 
+// Sites is what the reader asks of the sites family (sites.Service): what
+// a published URL names, a site's published view and its redirects.
+type Sites interface {
+	ResolveURL(ctx context.Context, raw, appURL string, vis sites.Visitor) (sites.Resolved, error)
+	Published(ctx context.Context, orgID, siteID, shareKey string) (sites.View, error)
+	RedirectBySource(ctx context.Context, orgID, siteID, source, shareKey string) (sites.FoundRedirect, error)
+}
+
+// Users is what the reader asks of the users family (users.Service): the
+// caller a published site's token stands for.
+type Users interface {
+	Authenticate(ctx context.Context, token string) (access.Caller, error)
+}
+
+// Needs are the other families' services the reader uses. Content reads
+// with the organization's OpenAPI specs (the reader function links them):
+// computed API pages and OpenAPI blocks read as in the API.
+type Needs struct {
+	Sites   Sites
+	Content *content.Service
+	Users   Users
+}
+
 // New returns the reader. Templates and styles are made here; no I/O.
-func New(d *deps.Deps) (*Service, error) {
+func New(d *deps.Deps, n Needs) (*Service, error) {
 	hl, err := newHighlighter()
 	if err != nil {
 		return nil, fmt.Errorf("reader: highlighter: %w", err)
@@ -55,10 +76,7 @@ func New(d *deps.Deps) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reader: templates: %w", err)
 	}
-	// Content with the organization's OpenAPI specs: computed API pages and
-	// OpenAPI blocks read as in the API.
-	c := content.New(d).WithSpecs(openapispecs.New(d).ForContent())
-	s := &Service{d: d, sites: sites.New(d), content: c, users: users.New(d), hl: hl, pages: t, navs: newNavCache(navCacheSize),
+	s := &Service{d: d, sites: n.Sites, content: n.Content, users: n.Users, hl: hl, pages: t, navs: newNavCache(navCacheSize),
 		scripts: scriptSources()}
 	s.css = map[string]string{
 		"light":  baseCSS + searchCSS + hl.light,

@@ -8,8 +8,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 	"github.com/galleydocs/galley/shared/blob"
-	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -194,7 +195,7 @@ func TestARevisionsIndexIsBuiltOnceAndReused(t *testing.T) {
 	check("second query: from the process", 0, 0, 0)
 	check("another query: from the process", 0, 0, 0)
 	// A new process (a cold Lambda) reads the stored index, builds nothing.
-	svc := search.New(k.Deps)
+	svc := searchroot.Service(app.NewRoot(k.Deps))
 	t.Cleanup(svc.Close)
 	h, err := svc.Index(context.Background(), f.docs, f.spaceRevision(t, f.docs))
 	if err != nil {

@@ -9,7 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/search"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 )
 
 // benchPages is a space of n pages of about 700 bytes: three sections
@@ -81,7 +82,7 @@ func BenchmarkSearch5000Pages(b *testing.B) {
 	update := f.searchOnce(b, f.api.Handler(), "deploy")
 	// A cold process: a new service, whose cache is empty.
 	f.svc.Close()
-	f.svc = search.New(f.kit.Deps)
+	f.svc = searchroot.Service(app.NewRoot(f.kit.Deps))
 	b.Cleanup(f.svc.Close)
 	h := newAPI(f).Handler()
 	cold := f.searchOnce(b, h, "invoice payments")

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
+	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
@@ -52,7 +54,7 @@ func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	f := &fixture{kit: k}
-	f.svc = search.New(k.Deps)
+	f.svc = searchroot.Service(app.NewRoot(k.Deps))
 	t.Cleanup(f.svc.Close)
 	f.api = newAPI(f)
 	ua, ta := k.User("alice")
@@ -78,7 +80,7 @@ func newAPI(f *fixture) *httpapi.API {
 	k := f.kit
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaceshttp.Register(api, spaces.New(k.Deps))
-	changerequestshttp.Routes(api, k.Deps)
+	changerequestsroot.Routes(api, app.NewRoot(k.Deps))
 	searchhttp.Register(api, f.svc)
 	return api
 }

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -174,7 +176,7 @@ func TestAnIndexThatCannotBeStoredIsSearchedReportedAndMadeAgainLater(t *testing
 	}
 	f.findsZebras(t) // this process keeps the index it made
 	blobs.failPuts.Store(0)
-	f.svc = search.New(f.kit.Deps) // another process
+	f.svc = searchroot.Service(app.NewRoot(f.kit.Deps)) // another process
 	t.Cleanup(f.svc.Close)
 	f.api = newAPI(f)
 	f.findsZebras(t)

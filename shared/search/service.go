@@ -38,8 +38,8 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/metrics"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -52,18 +52,39 @@ const PagesPerSpace = 10
 
 // Service searches content.
 type Service struct {
-	d       *deps.Deps
+	d *deps.Deps
+	// content reads the spaces' content, and published pages for agents
+	// (SiteAgent.Page) as the reader does: computed API pages from the
+	// organization's specs (the search function links them).
 	content *content.Service
-	// pages reads published pages for agents (SiteAgent.Page) as the
-	// reader does: computed API pages from the organization's specs.
-	pages *content.Service
-	cache *Cache
+	sites   Sites
+	users   Users
+	cache   *Cache
+}
+
+// Sites is what search asks of the sites family (sites.Service): a site's
+// search scope, and what a published URL names.
+type Sites interface {
+	SearchScope(ctx context.Context, orgID, siteID string, siteSpaceIDs []string, field string) ([]sites.SiteSpaceOf, error)
+	ResolveURL(ctx context.Context, raw, appURL string, vis sites.Visitor) (sites.Resolved, error)
+}
+
+// Users is what search asks of the users family (users.Service): the
+// caller a published site's token stands for.
+type Users interface {
+	Authenticate(ctx context.Context, token string) (access.Caller, error)
+}
+
+// Needs are the other families' services search uses.
+type Needs struct {
+	Content *content.Service
+	Sites   Sites
+	Users   Users
 }
 
 // New returns the search service, with its own cache of indexes.
-func New(d *deps.Deps) *Service {
-	return &Service{d: d, content: content.New(d), pages: content.New(d).WithSpecs(openapispecs.New(d).ForContent()),
-		cache: NewCache(CachedIndexes)}
+func New(d *deps.Deps, n Needs) *Service {
+	return &Service{d: d, content: n.Content, sites: n.Sites, users: n.Users, cache: NewCache(CachedIndexes)}
 }
 
 // Close releases the indexes the service holds open.

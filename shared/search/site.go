@@ -9,7 +9,6 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
-	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 )
 
@@ -32,7 +31,7 @@ func (s *Service) Site(ctx context.Context, orgID, siteID string, siteSpaceIDs [
 			return paging.Page[SpaceHits]{}, apperr.Field(paging.CursorField, "invalid page token")
 		}
 	}
-	in, err := sites.New(s.d).SearchScope(ctx, orgID, siteID, siteSpaceIDs, "siteSpaceIds")
+	in, err := s.sites.SearchScope(ctx, orgID, siteID, siteSpaceIDs, "siteSpaceIds")
 	if err != nil {
 		return paging.Page[SpaceHits]{}, err
 	}

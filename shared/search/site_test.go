@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/testkit"
 )
@@ -17,7 +18,7 @@ import (
 func TestSiteSearch(t *testing.T) {
 	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
-		siteshttp.Register(f.api, sites.New(k.Deps))
+		siteshttp.Register(f.api, siteswire.Service(app.NewRoot(k.Deps)))
 		f.seedThree(t)
 		a := f.as(t, f.admin)
 		extra := a.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": "Extra"}).Map(t)["id"].(string)
@@ -57,7 +58,7 @@ func TestSiteSearch(t *testing.T) {
 
 func TestSiteSearchRejects(t *testing.T) {
 	f := setup(t)
-	siteshttp.Register(f.api, sites.New(f.kit.Deps))
+	siteshttp.Register(f.api, siteswire.Service(app.NewRoot(f.kit.Deps)))
 	s := f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Docs", "spaces": []string{f.docs}}).Map(t)
 	site := "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string) + "/search"
 	q := map[string]any{"query": "launch"}

@@ -9,7 +9,6 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/sites"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // A published site as AI agents reach it through its MCP endpoint
@@ -143,14 +142,14 @@ func (a *SiteAgent) Page(ctx context.Context, ref string) (AgentPage, error) {
 	if a.req.ShareKey != "" {
 		raw += "?shareKey=" + url.QueryEscape(a.req.ShareKey)
 	}
-	res, err := sites.New(a.s.d).ResolveURL(ctx, raw, a.req.AppURL, a.req.Visitor)
+	res, err := a.s.sites.ResolveURL(ctx, raw, a.req.AppURL, a.req.Visitor)
 	if err != nil {
 		return AgentPage{}, err
 	}
 	if res.View.Site.ID != a.res.View.Site.ID {
 		return AgentPage{}, notHere
 	}
-	caller, err := users.New(a.s.d).Authenticate(ctx, res.APIToken)
+	caller, err := a.s.users.Authenticate(ctx, res.APIToken)
 	if err != nil {
 		return AgentPage{}, err
 	}
@@ -158,7 +157,7 @@ func (a *SiteAgent) Page(ctx context.Context, ref string) (AgentPage, error) {
 	at := content.At{SpaceID: res.Space.ID, Revision: res.Space.Revision}
 	var rp content.RevisionPage
 	if strings.Trim(res.Pathname, "/") == "" {
-		pages, err := a.s.pages.Pages(vctx, at, false)
+		pages, err := a.s.content.Pages(vctx, at, false)
 		if err != nil {
 			return AgentPage{}, err
 		}
@@ -166,12 +165,12 @@ func (a *SiteAgent) Page(ctx context.Context, ref string) (AgentPage, error) {
 		if first == nil {
 			return AgentPage{}, notHere
 		}
-		rp, err = a.s.pages.Page(vctx, at, first.ID, content.FormatMarkdown, false)
+		rp, err = a.s.content.Page(vctx, at, first.ID, content.FormatMarkdown, false)
 		if err != nil {
 			return AgentPage{}, err
 		}
 	} else {
-		rp, err = a.s.pages.PageByPath(vctx, at, res.Pathname, content.FormatMarkdown, false)
+		rp, err = a.s.content.PageByPath(vctx, at, res.Pathname, content.FormatMarkdown, false)
 		if apperr.Is(err, apperr.NotFound) || (err == nil && rp.Type != content.TypeDocument) {
 			return AgentPage{}, notHere
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/sites"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // A published site's search page (the reader's search box leads there):
@@ -96,11 +95,11 @@ func (s *Service) openSite(ctx context.Context, appURL, sitePath, shareKey strin
 	if shareKey != "" {
 		raw += "?shareKey=" + url.QueryEscape(shareKey)
 	}
-	res, err := sites.New(s.d).ResolveURL(ctx, raw, appURL, vis)
+	res, err := s.sites.ResolveURL(ctx, raw, appURL, vis)
 	if err != nil {
 		return sites.Resolved{}, access.Caller{}, err
 	}
-	caller, err := users.New(s.d).Authenticate(ctx, res.APIToken)
+	caller, err := s.users.Authenticate(ctx, res.APIToken)
 	if err != nil {
 		return sites.Resolved{}, access.Caller{}, err
 	}

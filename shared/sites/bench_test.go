@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
@@ -53,7 +55,7 @@ func publishedSite(tb testing.TB, sections, perSection int) (*countingStore, fun
 	u, tok := k.User("bench")
 	org := k.Org("Bench", map[string]model.Role{u.ID: model.RoleAdmin})
 	ctx := access.WithCaller(context.Background(), access.Caller{UserID: u.ID})
-	svc, sps := sites.New(k.Deps), spaces.New(k.Deps)
+	svc, sps := siteswire.Service(app.NewRoot(k.Deps)), spaces.New(k.Deps)
 	newSpace := func(title string) string {
 		sp, _, err := sps.Create(ctx, org.ID, spaces.Create{Title: title})
 		if err != nil {

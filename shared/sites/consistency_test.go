@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
-	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -26,7 +27,7 @@ func TestConcurrentStructureChangesAllLand(t *testing.T) {
 		for i := 0; i < n; i++ {
 			spaceIDs = append(spaceIDs, f.space(t, fmt.Sprintf("Space %d", i)))
 		}
-		svc := sites.New(f.kit.Deps)
+		svc := siteswire.Service(app.NewRoot(f.kit.Deps))
 		ctx := access.WithCaller(context.Background(), access.Caller{UserID: f.adminID})
 		var wg sync.WaitGroup
 		errs := make(chan error, n)

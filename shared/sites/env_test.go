@@ -7,10 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
@@ -50,7 +51,7 @@ type fixture struct {
 func newFixture(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	spaceshttp.Register(api, spaces.New(k.Deps))
-	siteshttp.Register(api, sites.New(k.Deps))
+	siteshttp.Register(api, siteswire.Service(app.NewRoot(k.Deps)))
 	f := &fixture{t: t, kit: k, api: api}
 	ua, ta := k.User("alice")
 	uc, tc := k.User("carol")

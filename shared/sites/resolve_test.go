@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
-	"github.com/galleydocs/galley/shared/content/contenthttp"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
+	"github.com/galleydocs/galley/shared/app/roots/contentroot"
 	"github.com/galleydocs/galley/shared/sitetoken"
 )
 
@@ -143,8 +144,8 @@ func TestSiteToken(t *testing.T) {
 		v.Expect(http.StatusOK, "GET", path+"/site-spaces/"+ss[0]+"/customization", nil)
 		v.Expect(http.StatusOK, "GET", path+"/redirect?source=/old", nil)
 		v.Expect(http.StatusNotFound, "GET", path+"/redirect?source=/new", nil)
-		contenthttp.Routes(f.api, f.kit.Deps)
-		changerequestshttp.Routes(f.api, f.kit.Deps)
+		contentroot.Routes(f.api, app.NewRoot(f.kit.Deps))
+		changerequestsroot.Routes(f.api, app.NewRoot(f.kit.Deps))
 		for _, id := range spaceIDs {
 			v.Expect(http.StatusOK, "GET", "/v1/spaces/"+id, nil)
 			v.Expect(http.StatusOK, "GET", "/v1/spaces/"+id+"/content", nil)

@@ -38,11 +38,18 @@ const (
 // Service manages sites and their structure.
 type Service struct {
 	d      *deps.Deps
-	spaces *spaces.Service
+	spaces Spaces
+}
+
+// Spaces is what sites ask of the spaces family (spaces.Service): a space
+// and the caller's role on it, and the spaces a site creates.
+type Spaces interface {
+	Get(ctx context.Context, spaceID string) (model.Space, model.Role, error)
+	Create(ctx context.Context, orgID string, in spaces.Create) (model.Space, model.Role, error)
 }
 
 // New returns the sites service.
-func New(d *deps.Deps) *Service { return &Service{d: d, spaces: spaces.New(d)} }
+func New(d *deps.Deps, spaces Spaces) *Service { return &Service{d: d, spaces: spaces} }
 
 // authorize returns the caller's role in orgID if it allows op on the site
 // siteID (or, with siteID "", on the organization's sites). Outsiders get

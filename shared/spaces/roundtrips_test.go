@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/collections"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/collectionsroot"
 	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
@@ -60,7 +61,7 @@ func newDeepWorld(t testing.TB) *deepWorld {
 	org := k.Org("Deep", map[string]model.Role{ua.ID: model.RoleAdmin, ur.ID: model.RoleRead, ug.ID: model.RoleGuest, uc.ID: model.RoleComment})
 	w.org = org.ID
 	ctx := access.WithCaller(context.Background(), access.Caller{UserID: ua.ID})
-	cols, sps := collections.New(k.Deps), spaces.New(k.Deps)
+	cols, sps := collectionsroot.Service(app.NewRoot(k.Deps)), spaces.New(k.Deps)
 	parent := ""
 	for _, title := range []string{"a", "b", "c"} {
 		c, _, err := cols.Create(ctx, org.ID, title, parent)

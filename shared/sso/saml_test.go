@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/crewjam/saml"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/ssoroot"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/sso"
@@ -458,7 +460,7 @@ func TestStartAndMetadata(t *testing.T) {
 	// The key pair is made once per installation: another process (a new
 	// service on the same store) serves the same certificate.
 	api := httpapi.New(httpapi.Config{Auth: users.New(f.kit.Deps), Logger: f.kit.Deps.Logger})
-	ssohttp.Register(api, sso.New(f.kit.Deps))
+	ssohttp.Register(api, ssoroot.Service(app.NewRoot(f.kit.Deps)))
 	again := apitest.New(t, api).Expect(http.StatusOK, "GET", u(svc["entityID"].(string)), nil)
 	if !strings.Contains(string(again.Body), d.KeyDescriptors[0].KeyInfo.X509Data.X509Certificates[0].Data) {
 		t.Error("another process serves another certificate")

@@ -41,7 +41,6 @@ import (
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // MaxProviders is the most SAML providers an organization has (GET /sso
@@ -51,8 +50,8 @@ const MaxProviders = 20
 // Service manages SAML providers and signs people in through them.
 type Service struct {
 	d     *deps.Deps
-	users *users.Service
-	orgs  *orgs.Service
+	users Users
+	orgs  Orgs
 
 	// sp caches the installation's service-provider key pair, read (or
 	// made) once per process on first use: not at start, so that building
@@ -61,10 +60,22 @@ type Service struct {
 	sp   *spIdentity
 }
 
+// Users is what SSO asks of the users family (users.Service): the user an
+// assertion names, and their token.
+type Users interface {
+	FindOrProvision(ctx context.Context, email, displayName string) (model.User, error)
+	IssueToken(ctx context.Context, userID, orgID string) (string, error)
+}
+
+// Orgs is what SSO asks of the organizations family (orgs.Service): the
+// membership an SSO login gives.
+type Orgs interface {
+	JoinWithSSO(ctx context.Context, orgID, userID string, role model.Role, teamID string) (model.Member, bool, error)
+}
+
 // New returns the SSO service.
-func New(d *deps.Deps) *Service {
-	u := users.New(d)
-	return &Service{d: d, users: u, orgs: orgs.New(d, u)}
+func New(d *deps.Deps, users Users, orgs Orgs) *Service {
+	return &Service{d: d, users: users, orgs: orgs}
 }
 
 // Settings are the fields of a provider a request sets; nil leaves a field

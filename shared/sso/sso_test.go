@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/ssoroot"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
@@ -47,7 +49,7 @@ func setupOn(t *testing.T, k *testkit.Kit) *fixture {
 	u := users.New(k.Deps)
 	usershttp.Register(api, u)
 	orgshttp.Register(api, orgs.New(k.Deps, u))
-	ssohttp.Register(api, sso.New(k.Deps))
+	ssohttp.Register(api, ssoroot.Service(app.NewRoot(k.Deps)))
 	translationshttp.Register(api, translations.New(k.Deps)) // the family's other half, as in SSOFunction
 	f := &fixture{kit: k, api: api, ids: map[string]string{}}
 	tok := map[string]string{}

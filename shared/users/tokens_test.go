@@ -6,17 +6,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/usersroot"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
-	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 // one API (one process): its authenticator is the users family's service.
 func oneAPI(k *testkit.Kit) *httpapi.API {
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	usershttp.Routes(api, k.Deps)
+	r := app.NewRoot(k.Deps)
+	api := httpapi.New(httpapi.Config{Auth: app.Users(r), Logger: k.Deps.Logger})
+	usersroot.Routes(api, r)
 	return api
 }
 

@@ -5,17 +5,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/usersroot"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
-	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 func client(t *testing.T, k *testkit.Kit, token string) *apitest.Client {
-	s := users.New(k.Deps)
-	api := httpapi.New(httpapi.Config{Auth: s, Logger: k.Deps.Logger, Version: "9.9.9", Build: "2026-01-01"})
-	usershttp.Routes(api, k.Deps)
+	r := app.NewRoot(k.Deps)
+	api := httpapi.New(httpapi.Config{Auth: app.Users(r), Logger: k.Deps.Logger, Version: "9.9.9", Build: "2026-01-01"})
+	usersroot.Routes(api, r)
 	c := apitest.New(t, api)
 	c.Token = token
 	return c

@@ -13,28 +13,28 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/galleydocs/galley/shared/apidoc"
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
-	"github.com/galleydocs/galley/shared/collections/collectionshttp"
-	"github.com/galleydocs/galley/shared/comments/commentshttp"
-	"github.com/galleydocs/galley/shared/content/contenthttp"
-	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
+	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
+	"github.com/galleydocs/galley/shared/app/roots/collectionsroot"
+	"github.com/galleydocs/galley/shared/app/roots/commentsroot"
+	"github.com/galleydocs/galley/shared/app/roots/contentroot"
+	"github.com/galleydocs/galley/shared/app/roots/customfieldsroot"
+	"github.com/galleydocs/galley/shared/app/roots/gitroot"
+	"github.com/galleydocs/galley/shared/app/roots/gitworkerroot"
+	"github.com/galleydocs/galley/shared/app/roots/importsroot"
+	"github.com/galleydocs/galley/shared/app/roots/openapiroot"
+	"github.com/galleydocs/galley/shared/app/roots/openapiworkerroot"
+	"github.com/galleydocs/galley/shared/app/roots/orgsroot"
+	"github.com/galleydocs/galley/shared/app/roots/readerroot"
+	"github.com/galleydocs/galley/shared/app/roots/searchroot"
+	"github.com/galleydocs/galley/shared/app/roots/sitesroot"
+	"github.com/galleydocs/galley/shared/app/roots/spacesroot"
+	"github.com/galleydocs/galley/shared/app/roots/ssoroot"
+	"github.com/galleydocs/galley/shared/app/roots/usersroot"
+	"github.com/galleydocs/galley/shared/app/wire/commentswire"
+	"github.com/galleydocs/galley/shared/app/wire/openapiwire"
 	"github.com/galleydocs/galley/shared/deps"
-	"github.com/galleydocs/galley/shared/gitsync"
-	"github.com/galleydocs/galley/shared/gitsync/gitsynchttp"
-	"github.com/galleydocs/galley/shared/imports/importshttp"
-	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
-	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
-	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/queue"
-	"github.com/galleydocs/galley/shared/reader/readerhttp"
-	"github.com/galleydocs/galley/shared/search/searchhttp"
-	"github.com/galleydocs/galley/shared/sites/siteshttp"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
-	"github.com/galleydocs/galley/shared/sso/ssohttp"
-	"github.com/galleydocs/galley/shared/translations/translationshttp"
-	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
 // All lists every family, as each function's main.go builds it.
@@ -42,32 +42,45 @@ func All() []app.Family {
 	return []app.Family{
 		// The users function also serves the API's OpenAPI document
 		// (generated from every family, embedded: see package apidoc).
-		app.NewFamily("users", "UsersFunction", usershttp.Routes, apidoc.Routes),
-		app.NewFamily("orgs", "OrganizationsFunction", orgshttp.Routes),
-		app.NewFamily("spaces", "SpacesFunction", spaceshttp.Routes),
-		app.NewFamily("collections", "CollectionsFunction", collectionshttp.Routes),
-		app.NewFamily("customfields", "CustomFieldsFunction", customfieldshttp.Routes),
-		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestshttp.Routes),
-		app.NewFamily("sites", "SitesFunction", siteshttp.Routes),
-		app.NewFamily("content", "ContentFunction", contenthttp.Routes),
-		app.NewFamily("search", "SearchFunction", searchhttp.Routes),
+		app.NewFamily("users", "UsersFunction", usersroot.Routes),
+		app.NewFamily("orgs", "OrganizationsFunction", orgsroot.Routes),
+		app.NewFamily("spaces", "SpacesFunction", spacesroot.Routes),
+		app.NewFamily("collections", "CollectionsFunction", collectionsroot.Routes),
+		app.NewFamily("customfields", "CustomFieldsFunction", customfieldsroot.Routes),
+		app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestsroot.Routes),
+		app.NewFamily("sites", "SitesFunction", sitesroot.Routes),
+		app.NewFamily("content", "ContentFunction", contentroot.Routes),
+		app.NewFamily("search", "SearchFunction", searchroot.Routes),
 		// Single sign-on (SAML providers, login info, the SAML login) and
 		// translation settings: the organization's identity and language
 		// settings, one function (docs/sso.md).
-		app.NewFamily("sso", "SSOFunction", ssohttp.Routes, translationshttp.Routes),
-		app.NewFamily("comments", "CommentsFunction", commentshttp.Routes),
+		app.NewFamily("sso", "SSOFunction", ssoroot.Routes, ssoroot.Translations),
+		app.NewFamily("comments", "CommentsFunction", commentsroot.Routes),
 		// OpenAPI specs: documents fetched, parsed and versioned by the
 		// OpenAPI worker (docs/workers.md).
-		app.NewFamily("openapi", "OpenAPIFunction", openapispecshttp.Routes),
+		app.NewFamily("openapi", "OpenAPIFunction", openapiroot.Routes),
 		// Git Sync: import and export requests, queued for the Git worker
 		// (docs/workers.md).
-		app.NewFamily("git", "GitFunction", gitsynchttp.Routes),
+		app.NewFamily("git", "GitFunction", gitroot.Routes),
 		// Content import from URLs, run within the request (docs/workers.md).
-		app.NewFamily("imports", "ImportsFunction", importshttp.Routes),
+		app.NewFamily("imports", "ImportsFunction", importsroot.Routes),
 		// Readers: published sites as HTML and markdown, under the public
 		// URL (docs/reader.md).
-		app.NewFamily("reader", "ReaderFunction", readerhttp.Routes),
+		app.NewFamily("reader", "ReaderFunction", readerroot.Routes),
 	}
+}
+
+// NewRoot returns local mode's root over d: every family's services, built
+// once. The services a family uses only when its process links another
+// (content's OpenAPI specs, the comments posted with reviews, the OpenAPI
+// documents' parser) are provided first, so that each service is built
+// with all of them whatever the order the families are served in.
+func NewRoot(d *deps.Deps) *app.Root {
+	r := app.NewRoot(d)
+	openapiworkerroot.ProvideParser(r)
+	openapiwire.ProvideSpecs(r)
+	commentswire.ProvideReviewComments(r)
+	return r
 }
 
 // ByName returns the named family.
@@ -83,17 +96,17 @@ func ByName(name string) (app.Family, error) {
 // WorkerHandlers are each worker's handlers, by worker name (app.Workers).
 func WorkerHandlers() map[string]app.Handlers {
 	return map[string]app.Handlers{
-		"openapiworker": openapiworker.Handlers,
-		"gitworker":     gitsync.Handlers,
+		"openapiworker": openapiworkerroot.Handlers,
+		"gitworker":     gitworkerroot.Handlers,
 	}
 }
 
-// JobHandlers are every worker's handlers, by kind: local mode runs them
-// all in-process.
-func JobHandlers(d *deps.Deps) map[string]queue.Handler {
+// JobHandlers are every worker's handlers, by kind, on the services of r:
+// local mode runs them all in-process.
+func JobHandlers(r *app.Root) map[string]queue.Handler {
 	all := map[string]queue.Handler{}
 	for _, w := range app.Workers() {
-		for kind, h := range WorkerHandlers()[w.Name](d) {
+		for kind, h := range WorkerHandlers()[w.Name](r) {
 			all[kind] = h
 		}
 	}
@@ -104,7 +117,7 @@ func JobHandlers(d *deps.Deps) map[string]queue.Handler {
 // (so that a change of the API reads as a diff): what apidoc embeds (`make
 // routes` writes it; a test compares them).
 func OpenAPI() ([]byte, error) {
-	api := app.NewAPI(app.Config{}, &deps.Deps{}, All()...)
+	api := app.NewAPI(app.Config{}, NewRoot(&deps.Deps{}), All()...)
 	doc := api.Huma.OpenAPI()
 	// A route ending in a wildcard ({pagePath...}: the rest of the path)
 	// is written {pagePath} in OpenAPI, whose parameters have no wildcard.

@@ -42,7 +42,7 @@ func TestEveryJobKindHasOneWorker(t *testing.T) {
 			continue
 		}
 		var got []string
-		for k := range h(&deps.Deps{}) {
+		for k := range h(app.NewRoot(&deps.Deps{})) {
 			got = append(got, k)
 		}
 		slices.Sort(got)
@@ -54,7 +54,7 @@ func TestEveryJobKindHasOneWorker(t *testing.T) {
 	if len(handlers) != len(app.Workers()) {
 		t.Errorf("%d workers with handlers, %d in app.Workers", len(handlers), len(app.Workers()))
 	}
-	all := families.JobHandlers(&deps.Deps{})
+	all := families.JobHandlers(app.NewRoot(&deps.Deps{}))
 	for k := range seen {
 		if all[k] == nil {
 			t.Errorf("local mode has no handler for %s", k)

@@ -20,7 +20,7 @@ func BenchmarkNewAPI(b *testing.B) {
 			b.Run(f.Name+"/"+mode.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					app.NewAPI(app.Config{Lazy: mode.lazy}, &deps.Deps{}, f)
+					app.NewAPI(app.Config{Lazy: mode.lazy}, app.NewRoot(&deps.Deps{}), f)
 				}
 			})
 		}

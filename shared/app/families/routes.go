@@ -31,7 +31,7 @@ type Function struct {
 func Functions() []Function {
 	var out []Function
 	for _, f := range All() {
-		routes := app.NewAPI(app.Config{}, &deps.Deps{}, f).Routes()
+		routes := app.NewAPI(app.Config{}, app.NewRoot(&deps.Deps{}), f).Routes()
 		sort.Slice(routes, func(i, j int) bool {
 			if routes[i].Path != routes[j].Path {
 				return routes[i].Path < routes[j].Path

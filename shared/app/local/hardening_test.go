@@ -40,7 +40,7 @@ type operation struct {
 // apiDoc is every family's operations, and the registry of their schemas.
 func apiDoc(t *testing.T) ([]operation, huma.Registry) {
 	t.Helper()
-	api := app.NewAPI(app.Config{}, &deps.Deps{}, families.All()...)
+	api := app.NewAPI(app.Config{}, families.NewRoot(&deps.Deps{}), families.All()...)
 	doc := api.Huma.OpenAPI()
 	var ops []operation
 	for p, item := range doc.Paths {

@@ -27,9 +27,12 @@ import (
 // Local is the whole service on one machine: every family on one listener,
 // the embedded store, blobs on disk, and the workers in-process.
 type Local struct {
-	Config  app.Config
-	Deps    *deps.Deps
+	Config app.Config
+	Deps   *deps.Deps
+	// Root holds every family's services, each built once.
+	Root    *app.Root
 	Handler http.Handler
+	workers map[string]queue.Handler
 	store   *boltstore.Store
 	queue   *localqueue.Queue
 	logs    *logBuffer
@@ -74,7 +77,9 @@ func Open(ctx context.Context, c app.Config) (*Local, error) {
 		st.Close()
 		return nil, err
 	}
-	l := &Local{Config: c, Deps: d, store: st, queue: q, logs: logs, Handler: app.NewAPI(c, d, families.All()...).Handler()}
+	root := families.NewRoot(d)
+	l := &Local{Config: c, Deps: d, Root: root, store: st, queue: q, logs: logs, Handler: app.NewAPI(c, root, families.All()...).Handler(),
+		workers: families.JobHandlers(root)}
 	if err := l.bootstrap(ctx); err != nil {
 		l.Close()
 		return nil, err
@@ -86,7 +91,7 @@ func Open(ctx context.Context, c app.Config) (*Local, error) {
 // BOOTSTRAP_TOKEN when set, else with a new token printed once and written
 // to $DATA_DIR/admin-token.
 func (l *Local) bootstrap(ctx context.Context) error {
-	created, token, err := users.New(l.Deps).Bootstrap(ctx, l.Config.BootstrapToken)
+	created, token, err := app.Users(l.Root).Bootstrap(ctx, l.Config.BootstrapToken)
 	if err != nil || !created {
 		return err
 	}
@@ -103,7 +108,7 @@ func (l *Local) bootstrap(ctx context.Context) error {
 }
 
 // Workers are the job handlers run in-process, by kind: every worker's.
-func (l *Local) Workers() map[string]queue.Handler { return families.JobHandlers(l.Deps) }
+func (l *Local) Workers() map[string]queue.Handler { return l.workers }
 
 // Serve listens on ln until ctx ends, running the workers beside it.
 func (l *Local) Serve(ctx context.Context, ln net.Listener) error {

@@ -29,5 +29,5 @@ func StartWorker(name string, handlers app.Handlers) {
 		c.Logger().Error("start", "worker", name, "err", err.Error())
 		panic(err)
 	}
-	lambda.Start(sqsqueue.Handler(handlers(d)))
+	lambda.Start(sqsqueue.Handler(handlers(app.NewRoot(d))))
 }

@@ -13,11 +13,9 @@ import (
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/paging"
 )
 
@@ -90,17 +88,6 @@ func views(ctx context.Context, s *changerequests.Service, crs []model.ChangeReq
 		out = append(out, content.ChangeRequestView(ctx, b, cr, sp.Revision, by[cr.CreatedBy]))
 	}
 	return out, nil
-}
-
-// Routes adds the changerequests family's operations, on the service built
-// from d; reviews' comments go through the comments family's service.
-func Routes(api *httpapi.API, d *deps.Deps) {
-	cs := comments.New(d)
-	s := changerequests.New(d).WithReviewComments(cs)
-	// A change request's computed pages and OpenAPI blocks are computed
-	// from the organization's OpenAPI specs.
-	s.Content().WithSpecs(openapispecs.New(d).ForContent())
-	Register(api, s, cs)
 }
 
 // Register adds the change requests family's operations; cs renders the

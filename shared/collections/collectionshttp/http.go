@@ -11,7 +11,6 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/collections"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -181,9 +180,6 @@ type spacesIn struct {
 	CollectionID string `path:"collectionId" maxLength:"64"`
 	httpapi.ListParams
 }
-
-// Routes adds the collections family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, collections.New(d)) }
 
 // Register adds the collections family's operations.
 func Register(api *httpapi.API, s *collections.Service) {

@@ -14,7 +14,6 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/paging"
@@ -508,9 +507,6 @@ func removeReply[I interface {
 		return httpapi.Removed(s.DeleteReply(ctx, (*in).where(), (*in).comment(), (*in).reply()))
 	}
 }
-
-// Routes adds the comments family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, comments.New(d)) }
 
 // Register adds the comments family's operations: the same ten on a
 // space's content and on a change request.

@@ -12,9 +12,7 @@ import (
 	"strings"
 
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 )
@@ -132,13 +130,6 @@ func FilesOutOf(p paging.Page[content.RevisionFile]) *FilesOut {
 // content's views link.
 func Bases(ctx context.Context) content.Bases {
 	return content.Bases{API: httpapi.APIURL(ctx), App: httpapi.AppURL(ctx)}
-}
-
-// Routes adds the content family's operations, on the service built from d.
-// Computed pages and OpenAPI blocks are computed from the organization's
-// OpenAPI specs (package openapispecs).
-func Routes(api *httpapi.API, d *deps.Deps) {
-	Register(api, content.New(d).WithSpecs(openapispecs.New(d).ForContent()))
 }
 
 // Register adds the space content operations (the space's head) and file

@@ -12,7 +12,6 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/customfields"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -93,9 +92,6 @@ type fieldPath struct {
 type fieldOut struct {
 	Body CustomField
 }
-
-// Routes adds the customfields family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, customfields.New(d)) }
 
 // Register adds the custom fields family's operations.
 func Register(api *httpapi.API, s *customfields.Service) {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
@@ -114,9 +113,6 @@ func repoName(raw string) string {
 type spacePath struct {
 	SpaceID string `path:"spaceId" maxLength:"64"`
 }
-
-// Routes adds the gitsync family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, gitsync.New(d)) }
 
 // Register adds the Git Sync operations.
 func Register(api *httpapi.API, s *gitsync.Service) {

@@ -7,7 +7,6 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/imports"
 )
@@ -42,9 +41,6 @@ const maxSkippedListed = 100
 type resultOut struct {
 	Body ImportContentResult
 }
-
-// Routes adds the imports family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, imports.New(d)) }
 
 // Register adds the content import operations.
 func Register(api *httpapi.API, s *imports.Service) {

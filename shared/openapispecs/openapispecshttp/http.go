@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/openapispecs"
@@ -187,9 +186,6 @@ type contentOut struct {
 
 // maxTextBytes bounds a request carrying a specification as text.
 const maxTextBytes = 5 << 20
-
-// Routes adds the openapispecs family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, openapispecs.New(d)) }
 
 // Register adds the OpenAPI specs operations.
 func Register(api *httpapi.API, s *openapispecs.Service) {

@@ -20,21 +20,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"gopkg.in/yaml.v3"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/openapispecs"
-	"github.com/galleydocs/galley/shared/queue"
 )
-
-// Handlers are the OpenAPI worker's job handlers, by kind, on the service
-// built from d.
-func Handlers(d *deps.Deps) map[string]queue.Handler {
-	return map[string]queue.Handler{openapispecs.JobKind: Service(d).Handle}
-}
-
-// Service is the OpenAPI specs service able to process documents: what
-// the worker, local mode and tests run jobs with.
-func Service(d *deps.Deps) *openapispecs.Service { return openapispecs.New(d).WithParser(Parse) }
 
 // Parse reads an OpenAPI 3.x or Swagger 2.0 document in JSON or YAML and
 // returns it as JSON (a JSON document as it came, compacted; a YAML one

@@ -10,16 +10,11 @@
 package orgshttp
 
 import (
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/paging"
-	"github.com/galleydocs/galley/shared/users"
 )
-
-// Routes adds the orgs family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, orgs.New(d, users.New(d))) }
 
 // Register adds the organizations family's operations.
 func Register(api *httpapi.API, s *orgs.Service) {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/gitsyncwire"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/testenv"
@@ -31,7 +33,7 @@ func TestEditOnGitLinks(t *testing.T) {
 	c := f.as(t)
 	f.space = c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": "Handbook"}).Map(t)["id"].(string)
 	admin := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.adminID})
-	if err := gitsync.New(f.kit.Deps).Import(admin, f.space, gitsync.Request{URL: repoURL, Ref: "refs/heads/main"}); err != nil {
+	if err := gitsyncwire.Service(app.NewRoot(f.kit.Deps)).Import(admin, f.space, gitsync.Request{URL: repoURL, Ref: "refs/heads/main"}); err != nil {
 		t.Fatal(err)
 	}
 	// A page made in Galley after the import, with a child: a folder's README.md.

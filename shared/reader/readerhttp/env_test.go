@@ -8,15 +8,16 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/changerequests/changerequestshttp"
-	"github.com/galleydocs/galley/shared/content/contenthttp"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
+	"github.com/galleydocs/galley/shared/app/roots/contentroot"
+	"github.com/galleydocs/galley/shared/app/roots/readerroot"
+	"github.com/galleydocs/galley/shared/app/roots/searchroot"
+	"github.com/galleydocs/galley/shared/app/roots/sitesroot"
+	"github.com/galleydocs/galley/shared/app/roots/spacesroot"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/reader/readerhttp"
-	"github.com/galleydocs/galley/shared/search/searchhttp"
-	"github.com/galleydocs/galley/shared/sites/siteshttp"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -41,12 +42,12 @@ type fixture struct {
 func newFixture(t testing.TB) *fixture {
 	k := testkit.New(t)
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	spaceshttp.Routes(api, k.Deps)
-	siteshttp.Routes(api, k.Deps)
-	contenthttp.Routes(api, k.Deps)
-	changerequestshttp.Routes(api, k.Deps)
-	readerhttp.Routes(api, k.Deps)
-	searchhttp.Routes(api, k.Deps) // the site's search page runs in the search function
+	spacesroot.Routes(api, app.NewRoot(k.Deps))
+	sitesroot.Routes(api, app.NewRoot(k.Deps))
+	contentroot.Routes(api, app.NewRoot(k.Deps))
+	changerequestsroot.Routes(api, app.NewRoot(k.Deps))
+	readerroot.Routes(api, app.NewRoot(k.Deps))
+	searchroot.Routes(api, app.NewRoot(k.Deps)) // the site's search page runs in the search function
 	f := &fixture{kit: k, api: api, h: api.Handler()}
 	ua, ta := k.User("alice")
 	f.admin, f.adminID = ta, ua.ID

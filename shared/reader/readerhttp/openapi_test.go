@@ -31,7 +31,7 @@ func TestOperationFieldsAndExamplesFromRealSpecs(t *testing.T) {
 		if err != nil {
 			testenv.Missing(t, "OpenAPI fixture "+x.file+" ("+err.Error()+")")
 		}
-		if _, _, err := openapiworker.Service(f.kit.Deps).Create(ctx, f.org.ID, x.slug, openapispecs.Source{Text: string(raw)}); err != nil {
+		if _, _, err := openapispecs.New(f.kit.Deps, openapiworker.Parse).Create(ctx, f.org.ID, x.slug, openapispecs.Source{Text: string(raw)}); err != nil {
 			t.Fatal(err)
 		}
 		changes = append(changes, map[string]any{"operation": "insert_page", "ref": x.slug, "type": "computed", "title": "API " + x.slug,

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/orgs/orgshttp"
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/orgsroot"
 )
 
 // With SITES_DOMAIN set, an organization holding a hostname publishes its
@@ -20,7 +21,7 @@ import (
 func TestOrganizationHostname(t *testing.T) {
 	f := standardSite(t, nil)
 	f.kit.Deps.SitesDomain = "sites.test"
-	orgshttp.Routes(f.api, f.kit.Deps)
+	orgsroot.Routes(f.api, app.NewRoot(f.kit.Deps))
 	c := f.as(t)
 	c.Expect(http.StatusOK, "PATCH", "/v1/orgs/"+f.org.ID, map[string]any{"hostname": "acme"})
 	site := c.Expect(http.StatusOK, "GET", f.sitePth, nil).Map(t)

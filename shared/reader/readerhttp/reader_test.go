@@ -144,7 +144,7 @@ func TestComputedAPIPages(t *testing.T) {
 		`"/stores":{"get":{"tags":["stores"],"summary":"List stores","responses":{"200":{"description":"OK"}}}}},` +
 		`"components":{"parameters":{"limit":{"name":"limit","in":"query","required":true,"description":"How many","schema":{"type":"integer"}}},` +
 		`"schemas":{"Pet":{"type":"object","properties":{"name":{"type":"string"}}}}}}`
-	if _, _, err := openapiworker.Service(f.kit.Deps).Create(ctx, f.org.ID, "pets", openapispecs.Source{Text: spec}); err != nil {
+	if _, _, err := openapispecs.New(f.kit.Deps, openapiworker.Parse).Create(ctx, f.org.ID, "pets", openapispecs.Source{Text: spec}); err != nil {
 		t.Fatal(err)
 	}
 	f.space, f.pages = f.newSpace(t, "API",

@@ -11,20 +11,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/reader"
 )
-
-// Routes adds the reader's operations.
-func Routes(api *httpapi.API, d *deps.Deps) {
-	s, err := reader.New(d)
-	if err != nil {
-		// Templates and styles are the code's own: a failure is a bug.
-		panic(err)
-	}
-	Register(api, s)
-}
 
 // pageIn is a request of a published URL. Its path is read whole, as the
 // visitor sent it (escaped), by Resolve: the route's parameters only

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/search"
@@ -117,9 +116,6 @@ func pageResult(base string, p search.PageHit) PageResult {
 	}
 	return r
 }
-
-// Routes adds the search family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, search.New(d)) }
 
 // Register adds the search family's operations.
 func Register(api *httpapi.API, s *search.Service) {

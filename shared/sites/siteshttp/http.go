@@ -12,14 +12,10 @@ package siteshttp
 import (
 	"context"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 )
-
-// Routes adds the sites family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, sites.New(d)) }
 
 // Register adds the sites family's operations.
 func Register(api *httpapi.API, s *sites.Service) {

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/mergerules"
@@ -85,9 +84,6 @@ type patchIn struct {
 }
 
 var _ json.Unmarshaler = (*PatchBody)(nil)
-
-// Routes adds the spaces family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, spaces.New(d)) }
 
 // Register adds the spaces family's operations.
 func Register(api *httpapi.API, s *spaces.Service) {

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -170,9 +169,6 @@ type providerPath struct {
 type providerOut struct {
 	Body SAMLProvider
 }
-
-// Routes adds the sso family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, sso.New(d)) }
 
 // Register adds the SSO family's operations: SAML providers, the login
 // info, and the SAML login itself.

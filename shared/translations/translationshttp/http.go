@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/translations"
@@ -75,9 +74,6 @@ type createdOut struct {
 	Location string `header:"Location" doc:"API URL of the new translation settings"`
 	Body     TranslationSettings
 }
-
-// Routes adds the translations family's operations, on the service built from d.
-func Routes(api *httpapi.API, d *deps.Deps) { Register(api, translations.New(d)) }
 
 // Register adds the translation settings operations.
 func Register(api *httpapi.API, s *translations.Service) {

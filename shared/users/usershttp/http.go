@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -120,18 +119,6 @@ type userTokenIn struct {
 
 type tokensOut struct {
 	Body httpapi.List[APIToken]
-}
-
-// Routes adds the users family's operations, on the service that
-// authenticates the API's requests when it is this family's (so that a
-// revoked token leaves that service's cache at once), else on one built
-// from d.
-func Routes(api *httpapi.API, d *deps.Deps) {
-	if s, ok := api.Config().Auth.(*users.Service); ok {
-		Register(api, s)
-		return
-	}
-	Register(api, users.New(d))
 }
 
 // Register adds the users family's operations.

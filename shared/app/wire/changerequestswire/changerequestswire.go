@@ -1,0 +1,25 @@
+// Package changerequestswire provides the process's change requests
+// service (package wire).
+package changerequestswire
+
+import (
+	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/contentwire"
+	"github.com/galleydocs/galley/shared/changerequests"
+)
+
+// Service is the root's change requests service. It posts reviews'
+// comments through the comments family when the process provided it first
+// (commentswire.ProvideReviewComments: the change requests function and
+// local mode); elsewhere (Git Sync, imports) reviews are not served.
+func Service(r *app.Root) *changerequests.Service {
+	return app.Service(r, func() *changerequests.Service {
+		return changerequests.New(r.Deps, contentwire.Service(r), app.Optional[changerequests.ReviewCommenter](r))
+	})
+}
+
+// Records are the root's change request records, what the comments family
+// uses (comments.ChangeRequests).
+func Records(r *app.Root) changerequests.Records {
+	return app.Service(r, func() changerequests.Records { return changerequests.NewRecords(r.Deps) })
+}
