@@ -119,7 +119,7 @@ test: test-deps
 
 go-test:
 	@echo "== go test: every package, DynamoDB Local, moto and Keycloak required (GALLEY_REQUIRE_EMULATORS=1)"
-	GALLEY_REQUIRE_EMULATORS=1 $(GO) test -p 2 -count=1 ./...
+	GALLEY_REQUIRE_EMULATORS=1 $(GO) test -p 2 -count=1 -timeout 30m ./...
 
 sam-check:
 	@test -x "$(SAM)" || { echo "AWS SAM CLI is missing: $(SAM) not found; run make test-deps" >&2; exit 1; }
