@@ -133,7 +133,7 @@ sam-build: sam-check
 	@command -v $(GO) >/dev/null || { echo "sam build: $(GO) is not on PATH" >&2; exit 1; }
 	@echo "== sam build: template.yaml -> $(SAM_BUILD_DIR) (make build-<Function> for $(LAMBDA_FUNCTIONS))"
 	@start=$$(date +%s); \
-	$(SAM_ENV) $(SAM) build --template-file template.yaml --build-dir $(SAM_BUILD_DIR) --build-in-source; \
+	$(SAM_ENV) $(SAM) build --parallel --template-file template.yaml --build-dir $(SAM_BUILD_DIR) --build-in-source; \
 	echo "== sam build: done in $$(( $$(date +%s) - start ))s"
 	@for f in $(LAMBDA_FUNCTIONS); do \
 		test -s "$(SAM_BUILD_DIR)/$$f/bootstrap" || { echo "sam build: $(SAM_BUILD_DIR)/$$f/bootstrap is missing" >&2; exit 1; }; \
