@@ -131,15 +131,62 @@ func (a *Authorizer) membership(ctx context.Context, c Caller, orgID string, it 
 	return Membership{Member: m, Version: it.Version}, nil
 }
 
-// Require returns the caller's membership if it allows op, else Forbidden
-// (or NotFound for outsiders).
-func (a *Authorizer) Require(ctx context.Context, c Caller, orgID string, op OrgOp) (Membership, error) {
+// OrgAccess is what RequireOrg allowed: the caller and their membership
+// of the organization (its Role, "" for a guest).
+type OrgAccess struct {
+	Caller
+	Membership
+}
+
+// OrgOption varies a RequireOrg decision.
+type OrgOption func(*orgCheck)
+
+type orgCheck struct {
+	self       string // OrSelf's user
+	hideBelow  OrgOp  // Hidden's operation
+	hiddenKind string
+	hiddenID   string
+}
+
+// OrSelf lets the caller act when they are userID themself, whatever their
+// role (a guest included): a member may always act on their own membership.
+func OrSelf(userID string) OrgOption {
+	return func(c *orgCheck) { c.self = userID }
+}
+
+// Hidden answers NotFound ("<kind> <id> not found") to a member whose role
+// does not allow op, before the role is checked against the operation
+// asked: what they cannot read does not exist for them (a guest and a
+// site).
+func Hidden(op OrgOp, kind, id string) OrgOption {
+	return func(c *orgCheck) { c.hideBelow, c.hiddenKind, c.hiddenID = op, kind, id }
+}
+
+// RequireOrg is the one entry point of a decision on an organization: it
+// reads the caller of ctx and their membership of orgID, and answers both
+// if their role allows op. A request without a caller is Unauthorized; an
+// outsider (or a disabled member, or a token scoped to another
+// organization) gets NotFound, as Membership says; a member whose role is
+// too low gets Forbidden. ViewOrg asks for the membership only (every
+// member may view their organization).
+func (a *Authorizer) RequireOrg(ctx context.Context, orgID string, op OrgOp, opts ...OrgOption) (OrgAccess, error) {
+	c, err := CallerFrom(ctx)
+	if err != nil {
+		return OrgAccess{}, err
+	}
 	m, err := a.Membership(ctx, c, orgID)
 	if err != nil {
-		return m, err
+		return OrgAccess{}, err
 	}
-	if !Allowed(m.Role(), op) {
-		return m, apperr.Forbiddenf("your role in this organization does not allow this (%s)", op)
+	var o orgCheck
+	for _, opt := range opts {
+		opt(&o)
 	}
-	return m, nil
+	if o.hideBelow != "" && !Allowed(m.Role(), o.hideBelow) {
+		return OrgAccess{}, apperr.NotFoundf("%s %s not found", o.hiddenKind, o.hiddenID)
+	}
+	if (o.self == "" || o.self != c.UserID) && !Allowed(m.Role(), op) {
+		return OrgAccess{}, apperr.Forbiddenf("your role in this organization does not allow this (%s)", op)
+	}
+	return OrgAccess{Caller: c, Membership: m}, nil
 }

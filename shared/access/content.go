@@ -76,11 +76,25 @@ func (a *Authorizer) Viewer(ctx context.Context, c Caller, orgID string) (*Viewe
 	return &Viewer{a: a, caller: c, m: m, cols: map[string]model.Collection{}}, nil
 }
 
+// ViewerIn is Viewer for the caller of ctx (Unauthorized without one): the
+// entry point of decisions on an organization's content, as RequireOrg is
+// of those on the organization.
+func (a *Authorizer) ViewerIn(ctx context.Context, orgID string) (*Viewer, error) {
+	c, err := CallerFrom(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return a.Viewer(ctx, c, orgID)
+}
+
 // ViewerOf returns the viewer of a member other than the caller (to list
 // what they may reach); a disabled member reaches nothing.
 func (a *Authorizer) ViewerOf(m model.Member) *Viewer {
 	return &Viewer{a: a, caller: Caller{UserID: m.UserID}, m: Membership{Member: m}, cols: map[string]model.Collection{}}
 }
+
+// Caller is the caller the viewer decides for.
+func (v *Viewer) Caller() Caller { return v.caller }
 
 // Membership is the viewer's membership of the organization.
 func (v *Viewer) Membership() Membership { return v.m }

@@ -106,11 +106,7 @@ func (s *Service) Get(ctx context.Context, id string) (model.Collection, model.R
 
 // Create makes a collection at the end of parentID ("" the top level).
 func (s *Service) Create(ctx context.Context, orgID, title, parentID string) (model.Collection, model.Role, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return model.Collection{}, "", err
-	}
-	v, err := s.d.Authz.Viewer(ctx, c, orgID)
+	v, err := s.d.Authz.ViewerIn(ctx, orgID)
 	if err != nil {
 		return model.Collection{}, "", err
 	}
@@ -119,7 +115,7 @@ func (s *Service) Create(ctx context.Context, orgID, title, parentID string) (mo
 	}
 	now := s.d.Clock()
 	col := model.Collection{ID: ids.New(now), OrgID: orgID, Title: title, Parent: parentID, DefaultLevel: model.LevelInherit,
-		CreatedAt: now, UpdatedAt: now, CreatedBy: c.UserID}
+		CreatedAt: now, UpdatedAt: now, CreatedBy: v.Caller().UserID}
 	self := tree.Pointer{Kind: model.KindCollection, ID: col.ID}
 	err = tree.Run(ctx, s.d.Store, func(tx *tree.Tx) error {
 		parentPath, err := s.parentPath(ctx, tx, orgID, parentID, "parent")
@@ -176,11 +172,7 @@ func internal(what string, err error) error {
 // caller may read: all of them in tree order when nested, else the
 // top-level ones in order.
 func (s *Service) List(ctx context.Context, orgID string, nested bool, r paging.Request) (paging.Page[Item], error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return paging.Page[Item]{}, err
-	}
-	v, err := s.d.Authz.Viewer(ctx, c, orgID)
+	v, err := s.d.Authz.ViewerIn(ctx, orgID)
 	if err != nil {
 		return paging.Page[Item]{}, err
 	}

@@ -24,11 +24,11 @@ func (s *Service) Transfer(ctx context.Context, id, targetOrg string) (model.Col
 	if err != nil {
 		return model.Collection{}, "", err
 	}
-	c, _ := access.CallerFrom(ctx)
-	if _, err := s.d.Authz.Require(ctx, c, col.OrgID, access.AdminOrg); err != nil {
+	acc, err := s.d.Authz.RequireOrg(ctx, col.OrgID, access.AdminOrg)
+	if err != nil {
 		return model.Collection{}, "", err
 	}
-	target, err := s.d.Authz.Viewer(ctx, c, targetOrg)
+	target, err := s.d.Authz.Viewer(ctx, acc.Caller, targetOrg)
 	if apperr.Is(err, apperr.NotFound) {
 		return model.Collection{}, "", apperr.Field("organization", "organization %s not found", targetOrg)
 	}

@@ -89,15 +89,6 @@ type Entry struct {
 	Value json.RawMessage
 }
 
-func (s *Service) require(ctx context.Context, orgID string, op access.OrgOp) (model.Role, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return "", err
-	}
-	m, err := s.d.Authz.Require(ctx, c, orgID, op)
-	return m.Role(), err
-}
-
 func isSelect(typ string) bool {
 	return typ == model.FieldSelectSingle || typ == model.FieldSelectMulti
 }
@@ -128,7 +119,7 @@ func checkOptions(typ string, options []string) error {
 
 // Create defines a custom field in an organization (admins).
 func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.CustomField, model.Role, error) {
-	role, err := s.require(ctx, orgID, access.AdminOrg)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
 		return model.CustomField{}, "", err
 	}
@@ -153,13 +144,13 @@ func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Cu
 	if err != nil {
 		return model.CustomField{}, "", fmt.Errorf("create custom field: %w", err)
 	}
-	return f, role, nil
+	return f, acc.Role(), nil
 }
 
 // Page is one page of custom fields.
 // List returns a page of an organization's custom fields, by name.
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.CustomField], model.Role, error) {
-	role, err := s.require(ctx, orgID, access.ReadContent)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
 	if err != nil {
 		return paging.Page[model.CustomField]{}, "", err
 	}
@@ -172,7 +163,7 @@ func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (pag
 	if err != nil {
 		return paging.Page[model.CustomField]{}, "", fmt.Errorf("list custom fields: %w", err)
 	}
-	return paging.Page[model.CustomField]{Items: fs, Next: s.d.Cursors.Next(scope, next)}, role, nil
+	return paging.Page[model.CustomField]{Items: fs, Next: s.d.Cursors.Next(scope, next)}, acc.Role(), nil
 }
 
 func (s *Service) get(ctx context.Context, orgID, name string) (model.CustomField, int64, error) {
@@ -188,18 +179,18 @@ func (s *Service) get(ctx context.Context, orgID, name string) (model.CustomFiel
 
 // Get returns a custom field by name.
 func (s *Service) Get(ctx context.Context, orgID, name string) (model.CustomField, model.Role, error) {
-	role, err := s.require(ctx, orgID, access.ReadContent)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
 	if err != nil {
 		return model.CustomField{}, "", err
 	}
 	f, _, err := s.get(ctx, orgID, name)
-	return f, role, err
+	return f, acc.Role(), err
 }
 
 // Update changes a custom field's title, description, placeholder or
 // options (admins); its name and type do not change.
 func (s *Service) Update(ctx context.Context, orgID, name string, ch Change) (model.CustomField, model.Role, error) {
-	role, err := s.require(ctx, orgID, access.AdminOrg)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
 		return model.CustomField{}, "", err
 	}
@@ -228,12 +219,12 @@ func (s *Service) Update(ctx context.Context, orgID, name string, ch Change) (mo
 	if errors.Is(err, store.ErrNotFound) {
 		return f, "", apperr.NotFoundf("custom field %s not found", name)
 	}
-	return f, role, err
+	return f, acc.Role(), err
 }
 
 // Delete removes a custom field and its values on every space (admins).
 func (s *Service) Delete(ctx context.Context, orgID, name string) error {
-	if _, err := s.require(ctx, orgID, access.AdminOrg); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg); err != nil {
 		return err
 	}
 	f, v, err := s.get(ctx, orgID, name)
@@ -315,18 +306,8 @@ func (s *Service) SpaceValues(ctx context.Context, spaceID string) ([]Entry, mod
 	for _, f := range fs {
 		out = append(out, Entry{Field: f, Value: byField[f.ID]})
 	}
-	role, err := s.orgRole(ctx, sp.OrgID)
-	return out, role, err
-}
-
-// orgRole is the caller's organization role (the permissions of fields).
-func (s *Service) orgRole(ctx context.Context, orgID string) (model.Role, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return "", err
-	}
-	m, err := s.d.Authz.Membership(ctx, c, orgID)
-	return m.Role(), err
+	acc, err := s.d.Authz.RequireOrg(ctx, sp.OrgID, access.ViewOrg)
+	return out, acc.Role(), err
 }
 
 // SetSpaceValues sets (or, for null, removes) values of a space's custom

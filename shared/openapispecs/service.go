@@ -128,15 +128,6 @@ type job struct {
 	Generation int64  `json:"generation"`
 }
 
-func (s *Service) require(ctx context.Context, orgID string, op access.OrgOp) (model.Role, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return "", err
-	}
-	m, err := s.d.Authz.Require(ctx, c, orgID, op)
-	return m.Role(), err
-}
-
 func notFound(slug string) error { return apperr.NotFoundf("OpenAPI spec %s not found", slug) }
 
 // textKey is the blob key of a spec's source text, by generation (a job
@@ -171,11 +162,7 @@ func (s *Service) Put(ctx context.Context, orgID, slug string, src Source) (mode
 }
 
 func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyNew bool) (model.OpenAPISpec, model.Role, bool, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return model.OpenAPISpec{}, "", false, err
-	}
-	role, err := s.require(ctx, orgID, access.CreateOpenAPI)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.CreateOpenAPI)
 	if err != nil {
 		return model.OpenAPISpec{}, "", false, err
 	}
@@ -202,7 +189,7 @@ func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyN
 			if err := s.checkCount(ctx, orgID); err != nil {
 				return err
 			}
-			sp = model.OpenAPISpec{ID: ids.New(now), OrgID: orgID, Slug: slug, CreatedAt: now, CreatedBy: c.UserID}
+			sp = model.OpenAPISpec{ID: ids.New(now), OrgID: orgID, Slug: slug, CreatedAt: now, CreatedBy: acc.UserID}
 		}
 		sp.Generation++
 		sp.UpdatedAt, sp.ProcessingState = now, model.OpenAPIPending
@@ -235,7 +222,7 @@ func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyN
 		return model.OpenAPISpec{}, "", false, err
 	}
 	if existed {
-		return out, role, false, nil
+		return out, acc.Role(), false, nil
 	}
 	if err := s.enqueue(ctx, out); err != nil {
 		return out, "", false, err
@@ -246,7 +233,7 @@ func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyN
 			out = fresh
 		}
 	}
-	return out, role, created, nil
+	return out, acc.Role(), created, nil
 }
 
 // checkCount refuses a spec past MaxSpecs.
@@ -288,7 +275,7 @@ func (s *Service) enqueue(ctx context.Context, sp model.OpenAPISpec) error {
 
 // List returns a page of an organization's specs in slug order.
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.OpenAPISpec], model.Role, error) {
-	role, err := s.require(ctx, orgID, access.ReadContent)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
 	if err != nil {
 		return paging.Page[model.OpenAPISpec]{}, "", err
 	}
@@ -301,17 +288,17 @@ func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (pag
 	if err != nil {
 		return paging.Page[model.OpenAPISpec]{}, "", fmt.Errorf("list OpenAPI specs: %w", err)
 	}
-	return paging.Page[model.OpenAPISpec]{Items: specs, Next: s.d.Cursors.Next(scope, next)}, role, nil
+	return paging.Page[model.OpenAPISpec]{Items: specs, Next: s.d.Cursors.Next(scope, next)}, acc.Role(), nil
 }
 
 // Get returns a spec.
 func (s *Service) Get(ctx context.Context, orgID, slug string) (model.OpenAPISpec, model.Role, error) {
-	role, err := s.require(ctx, orgID, access.ReadContent)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
 	if err != nil {
 		return model.OpenAPISpec{}, "", err
 	}
 	sp, err := s.read(ctx, orgID, slug)
-	return sp, role, err
+	return sp, acc.Role(), err
 }
 
 func (s *Service) read(ctx context.Context, orgID, slug string) (model.OpenAPISpec, error) {
@@ -328,7 +315,7 @@ func (s *Service) read(ctx context.Context, orgID, slug string) (model.OpenAPISp
 // Delete removes a spec with its versions and their content; existed
 // tells whether there was one.
 func (s *Service) Delete(ctx context.Context, orgID, slug string) (existed bool, err error) {
-	if _, err := s.require(ctx, orgID, access.CreateOpenAPI); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.CreateOpenAPI); err != nil {
 		return false, err
 	}
 	k := keys.OpenAPISpec(orgID, slug)

@@ -30,7 +30,7 @@ type EmailInvite struct {
 // default role). Users who are already members are left unchanged and not
 // counted. It returns the ids of the users added.
 func (s *Service) InviteUsers(ctx context.Context, orgID string, emails []EmailInvite, role *model.Role, sso bool) ([]string, error) {
-	if _, _, err := s.require(ctx, orgID, access.ManageInvites); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageInvites); err != nil {
 		return nil, err
 	}
 	if len(emails) > maxInvitedEmails {
@@ -112,7 +112,7 @@ const inviteIDBytes = 18
 
 // CreateInviteLink makes an invite link giving role (admins only).
 func (s *Service) CreateInviteLink(ctx context.Context, orgID string, role model.Role) (model.Invite, error) {
-	c, _, err := s.require(ctx, orgID, access.ManageInvites)
+	c, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageInvites)
 	if err != nil {
 		return model.Invite{}, err
 	}
@@ -128,7 +128,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, orgID string, role model
 
 // GetInviteLink returns an invite link (admins only).
 func (s *Service) GetInviteLink(ctx context.Context, orgID, inviteID string) (model.Invite, error) {
-	if _, _, err := s.require(ctx, orgID, access.ManageInvites); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageInvites); err != nil {
 		return model.Invite{}, err
 	}
 	return s.getInvite(ctx, orgID, inviteID)
@@ -136,7 +136,7 @@ func (s *Service) GetInviteLink(ctx context.Context, orgID, inviteID string) (mo
 
 // UpdateInviteLink sets the role an invite link gives (admins only).
 func (s *Service) UpdateInviteLink(ctx context.Context, orgID, inviteID string, role model.Role) (model.Invite, error) {
-	if _, _, err := s.require(ctx, orgID, access.ManageInvites); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageInvites); err != nil {
 		return model.Invite{}, err
 	}
 	if !role.Valid() {
@@ -154,7 +154,7 @@ func (s *Service) UpdateInviteLink(ctx context.Context, orgID, inviteID string, 
 
 // DeleteInviteLink removes an invite link (admins only).
 func (s *Service) DeleteInviteLink(ctx context.Context, orgID, inviteID string) (bool, error) {
-	if _, _, err := s.require(ctx, orgID, access.ManageInvites); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageInvites); err != nil {
 		return false, err
 	}
 	k := keys.Invite(orgID, inviteID)
@@ -170,7 +170,7 @@ func (s *Service) DeleteInviteLink(ctx context.Context, orgID, inviteID string) 
 // invite links enabled (else Forbidden); an unknown invite is NotFound. A
 // caller who is already a member is left unchanged.
 func (s *Service) JoinWithInvite(ctx context.Context, orgID, inviteID string) error {
-	c, err := s.caller(ctx)
+	c, err := access.CallerFrom(ctx)
 	if err != nil {
 		return err
 	}

@@ -57,7 +57,7 @@ type MemberFilter struct {
 // page token is bound to the organization and to every filter, sort and
 // order, so a token of one list is refused by another.
 func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter, r paging.Request) (paging.Page[MemberWithUser], error) {
-	if _, _, err := s.require(ctx, orgID, access.ListMembers); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ListMembers); err != nil {
 		return paging.Page[MemberWithUser]{}, err
 	}
 	if f.Sort == "" {
@@ -169,7 +169,7 @@ func (s *Service) withUsers(ctx context.Context, ms []model.Member) ([]MemberWit
 // GetMember returns a member: to members who may list members, and to the
 // member themself.
 func (s *Service) GetMember(ctx context.Context, orgID, userID string) (MemberWithUser, error) {
-	if _, _, err := s.requireSelfOr(ctx, orgID, userID, access.ListMembers); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ListMembers, access.OrSelf(userID)); err != nil {
 		return MemberWithUser{}, err
 	}
 	m, _, err := s.getMember(ctx, orgID, userID)
@@ -190,7 +190,7 @@ func (s *Service) withUser(ctx context.Context, m model.Member) (MemberWithUser,
 // UpdateMemberRole sets a member's role (RoleGuest makes them a guest).
 // Admins only; the last admin cannot be demoted (Conflict).
 func (s *Service) UpdateMemberRole(ctx context.Context, orgID, userID string, role model.Role) (MemberWithUser, error) {
-	if _, _, err := s.require(ctx, orgID, access.AdminOrg); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg); err != nil {
 		return MemberWithUser{}, err
 	}
 	if !role.Valid() {
@@ -210,7 +210,7 @@ func (s *Service) UpdateMemberRole(ctx context.Context, orgID, userID string, ro
 // Admins may remove anyone; any member may leave. The last admin can do
 // neither (Conflict).
 func (s *Service) RemoveMember(ctx context.Context, orgID, userID string) error {
-	if _, _, err := s.requireSelfOr(ctx, orgID, userID, access.AdminOrg); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg, access.OrSelf(userID)); err != nil {
 		return err
 	}
 	m, _, err := s.getMember(ctx, orgID, userID)
@@ -233,7 +233,7 @@ func (s *Service) RemoveMember(ctx context.Context, orgID, userID string) error 
 
 // Ping records that the caller was seen in the organization now.
 func (s *Service) Ping(ctx context.Context, orgID string) error {
-	c, _, err := s.require(ctx, orgID, access.ViewOrg)
+	c, err := s.d.Authz.RequireOrg(ctx, orgID, access.ViewOrg)
 	if err != nil {
 		return err
 	}
@@ -250,7 +250,7 @@ func (s *Service) Ping(ctx context.Context, orgID string) error {
 
 // SetMemberSSO makes a member an SSO member (admins only).
 func (s *Service) SetMemberSSO(ctx context.Context, orgID, userID string) (MemberWithUser, error) {
-	if _, _, err := s.require(ctx, orgID, access.AdminOrg); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg); err != nil {
 		return MemberWithUser{}, err
 	}
 	m, err := records.Update(ctx, s.d.Store, keys.Member(orgID, userID), setMemberIndexes, func(m *model.Member) ([]store.Op, error) {
@@ -281,7 +281,7 @@ type SpaceGrant struct {
 // spaces (GSI1), by space id: creation order, newest first unless order is
 // asc. A page holds at most limit spaces, fewer when some are left out.
 func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string, r paging.Request) (paging.Page[SpaceGrant], error) {
-	c, _, err := s.requireSelfOr(ctx, orgID, userID, access.ListMembers)
+	c, err := s.d.Authz.RequireOrg(ctx, orgID, access.ListMembers, access.OrSelf(userID))
 	if err != nil {
 		return paging.Page[SpaceGrant]{}, err
 	}
@@ -303,7 +303,7 @@ func (s *Service) MemberSpaces(ctx context.Context, orgID, userID, order string,
 	if m.Disabled {
 		return paging.Page[SpaceGrant]{Items: []SpaceGrant{}}, nil
 	}
-	caller, err := s.d.Authz.Viewer(ctx, c, orgID)
+	caller, err := s.d.Authz.Viewer(ctx, c.Caller, orgID)
 	if err != nil {
 		return paging.Page[SpaceGrant]{}, err
 	}
@@ -342,7 +342,7 @@ type TeamOfMember struct {
 // optionally only those whose title contains title (ignoring case); to
 // members who may list teams and to the member themself.
 func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string, r paging.Request) (paging.Page[TeamOfMember], error) {
-	_, cm, err := s.requireSelfOr(ctx, orgID, userID, access.ListTeams)
+	cm, err := s.d.Authz.RequireOrg(ctx, orgID, access.ListTeams, access.OrSelf(userID))
 	if err != nil {
 		return paging.Page[TeamOfMember]{}, err
 	}

@@ -82,7 +82,7 @@ type OrganizationPatch struct {
 // the caller. Any authenticated user may, except with a token scoped to
 // another organization (an SSO sign-in's), which could never act in it.
 func (s *Service) CreateOrganization(ctx context.Context, in NewOrganization) (OrgForCaller, error) {
-	c, err := s.caller(ctx)
+	c, err := access.CallerFrom(ctx)
 	if err != nil {
 		return OrgForCaller{}, err
 	}
@@ -136,7 +136,7 @@ func (s *Service) CreateOrganization(ctx context.Context, in NewOrganization) (O
 // organization id (that is, in creation order), from the user's memberships
 // (GSI1).
 func (s *Service) ListOrganizations(ctx context.Context, r paging.Request) (paging.Page[OrgForCaller], error) {
-	c, err := s.caller(ctx)
+	c, err := access.CallerFrom(ctx)
 	if err != nil {
 		return paging.Page[OrgForCaller]{}, err
 	}
@@ -175,7 +175,7 @@ func (s *Service) ListOrganizations(ctx context.Context, r paging.Request) (pagi
 // GetOrganization returns an organization the caller is a member of
 // (guests included).
 func (s *Service) GetOrganization(ctx context.Context, orgID string) (OrgForCaller, error) {
-	_, m, err := s.require(ctx, orgID, access.ViewOrg)
+	m, err := s.d.Authz.RequireOrg(ctx, orgID, access.ViewOrg)
 	if err != nil {
 		return OrgForCaller{}, err
 	}
@@ -193,7 +193,7 @@ func (s *Service) GetOrganization(ctx context.Context, orgID string) (OrgForCall
 // UpdateOrganization changes an organization (admins only). Changing the
 // email domains rewrites their index items in the same transaction.
 func (s *Service) UpdateOrganization(ctx context.Context, orgID string, p OrganizationPatch) (OrgForCaller, error) {
-	_, m, err := s.require(ctx, orgID, access.AdminOrg)
+	m, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
 		return OrgForCaller{}, err
 	}
@@ -328,7 +328,7 @@ const maxDomainOrgs = store.MaxQueryLimit
 // organization, who may be invited to it. Anyone else gets an empty list, so
 // that the endpoint does not reveal which organizations exist.
 func (s *Service) OrganizationsByEmailDomain(ctx context.Context, domain string) ([]OrgForCaller, error) {
-	c, err := s.caller(ctx)
+	c, err := access.CallerFrom(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/keys"
@@ -47,39 +46,6 @@ func New(d *deps.Deps, u *users.Service) *Service { return &Service{d: d, users:
 const stampLayout = "2006-01-02T15:04:05.000Z"
 
 func stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
-
-// caller returns the authenticated caller.
-func (s *Service) caller(ctx context.Context) (access.Caller, error) {
-	return access.CallerFrom(ctx)
-}
-
-// require returns the caller and their membership of org if it allows op.
-// Outsiders get NotFound: organizations are invisible to non-members.
-func (s *Service) require(ctx context.Context, orgID string, op access.OrgOp) (access.Caller, access.Membership, error) {
-	c, err := s.caller(ctx)
-	if err != nil {
-		return c, access.Membership{}, err
-	}
-	m, err := s.d.Authz.Require(ctx, c, orgID, op)
-	return c, m, err
-}
-
-// requireSelfOr returns the caller's membership if they are userID
-// themselves (any role, guests included) or their role allows op.
-func (s *Service) requireSelfOr(ctx context.Context, orgID, userID string, op access.OrgOp) (access.Caller, access.Membership, error) {
-	c, err := s.caller(ctx)
-	if err != nil {
-		return c, access.Membership{}, err
-	}
-	m, err := s.d.Authz.Membership(ctx, c, orgID)
-	if err != nil {
-		return c, m, err
-	}
-	if c.UserID != userID && !access.Allowed(m.Role(), op) {
-		return c, m, apperr.Forbiddenf("your role in this organization does not allow this (%s)", op)
-	}
-	return c, m, nil
-}
 
 // getOrg reads an organization record.
 func (s *Service) getOrg(ctx context.Context, orgID string) (model.Organization, int64, error) {

@@ -42,7 +42,7 @@ func (t TeamForCaller) Permissions() access.TeamPermissions { return access.ForT
 // non-member. title keeps teams whose title contains it, ignoring case.
 // Teams are read whole and filtered in memory (an organization has few).
 func (s *Service) ListTeams(ctx context.Context, orgID, owner, title string, r paging.Request) (paging.Page[TeamForCaller], error) {
-	_, cm, err := s.require(ctx, orgID, access.ListTeams)
+	cm, err := s.d.Authz.RequireOrg(ctx, orgID, access.ListTeams)
 	if err != nil {
 		return paging.Page[TeamForCaller]{}, err
 	}
@@ -97,7 +97,7 @@ func (s *Service) ListTeams(ctx context.Context, orgID, owner, title string, r p
 // The team and its first teamBatch members are written in one transaction,
 // further members in further transactions, each keeping the counters exact.
 func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members []string) (TeamForCaller, error) {
-	_, cm, err := s.require(ctx, orgID, access.ManageTeams)
+	cm, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageTeams)
 	if err != nil {
 		return TeamForCaller{}, err
 	}
@@ -138,7 +138,7 @@ func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members [
 
 // GetTeam returns a team to members who may list teams.
 func (s *Service) GetTeam(ctx context.Context, orgID, teamID string) (TeamForCaller, error) {
-	_, cm, err := s.require(ctx, orgID, access.ListTeams)
+	cm, err := s.d.Authz.RequireOrg(ctx, orgID, access.ListTeams)
 	if err != nil {
 		return TeamForCaller{}, err
 	}
@@ -151,7 +151,7 @@ func (s *Service) GetTeam(ctx context.Context, orgID, teamID string) (TeamForCal
 
 // RenameTeam sets a team's title (admins only).
 func (s *Service) RenameTeam(ctx context.Context, orgID, teamID, title string) (TeamForCaller, error) {
-	_, cm, err := s.require(ctx, orgID, access.ManageTeams)
+	cm, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageTeams)
 	if err != nil {
 		return TeamForCaller{}, err
 	}
@@ -174,7 +174,7 @@ func (s *Service) RenameTeam(ctx context.Context, orgID, teamID, title string) (
 // DeleteTeam removes a team and its memberships (admins only), keeping the
 // members' team counters: memberships go in batches, the team record last.
 func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
-	if _, _, err := s.require(ctx, orgID, access.ManageTeams); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageTeams); err != nil {
 		return err
 	}
 	return store.Retry(ctx, func() error {

@@ -52,11 +52,7 @@ func (s *Service) Site(ctx context.Context, orgID, siteID string, siteSpaceIDs [
 		}
 		sps = readable
 	} else {
-		c, err := access.CallerFrom(ctx)
-		if err != nil {
-			return paging.Page[SpaceHits]{}, err
-		}
-		v, err := s.d.Authz.Viewer(ctx, c, orgID)
+		v, err := s.d.Authz.ViewerIn(ctx, orgID)
 		if err != nil {
 			return paging.Page[SpaceHits]{}, err
 		}

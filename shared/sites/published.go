@@ -255,11 +255,11 @@ func (s *Service) Published(ctx context.Context, orgID, siteID, shareKey string)
 	vis, visitor := access.VisitorFrom(ctx)
 	var role model.Role
 	if !visitor {
-		r, err := s.authorize(ctx, orgID, opRead, siteID)
+		acc, err := s.d.Authz.RequireOrg(ctx, orgID, opRead, access.Hidden(opRead, "site", siteID))
 		if err != nil {
 			return View{}, err
 		}
-		role = r
+		role = acc.Role()
 	}
 	site, rec := keys.Site(siteID), keys.SiteCustomization(siteID)
 	items, err := s.d.Store.BatchGet(ctx, []store.ItemKey{{PK: site.PK, SK: site.SK}, {PK: rec.PK, SK: rec.SK}})

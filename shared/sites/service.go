@@ -51,27 +51,6 @@ type Spaces interface {
 // New returns the sites service.
 func New(d *deps.Deps, spaces Spaces) *Service { return &Service{d: d, spaces: spaces} }
 
-// authorize returns the caller's role in orgID if it allows op on the site
-// siteID (or, with siteID "", on the organization's sites). Outsiders get
-// NotFound; so do guests for a site, since they see no sites.
-func (s *Service) authorize(ctx context.Context, orgID string, op access.OrgOp, siteID string) (model.Role, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return "", err
-	}
-	m, err := s.d.Authz.Membership(ctx, c, orgID)
-	if err != nil {
-		return "", err
-	}
-	if siteID != "" && !access.Allowed(m.Role(), opRead) {
-		return "", apperr.NotFoundf("site %s not found", siteID)
-	}
-	if !access.Allowed(m.Role(), op) {
-		return "", apperr.Forbiddenf("your role in this organization does not allow this (%s)", op)
-	}
-	return m.Role(), nil
-}
-
 // Loaded is a site read for a caller.
 type Loaded struct {
 	Site    model.Site
@@ -80,7 +59,7 @@ type Loaded struct {
 }
 
 func (s *Service) load(ctx context.Context, orgID, siteID string, op access.OrgOp) (Loaded, error) {
-	role, err := s.authorize(ctx, orgID, op, siteID)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, op, access.Hidden(opRead, "site", siteID))
 	if err != nil {
 		return Loaded{}, err
 	}
@@ -91,7 +70,7 @@ func (s *Service) load(ctx context.Context, orgID, siteID string, op access.OrgO
 	if err != nil {
 		return Loaded{}, fmt.Errorf("read site: %w", err)
 	}
-	return Loaded{Site: site, Version: v, Role: role}, nil
+	return Loaded{Site: site, Version: v, Role: acc.Role()}, nil
 }
 
 // loadRead reads a site for a read. With visitors true, a published site's
@@ -144,7 +123,7 @@ func (s *Service) mutate(ctx context.Context, orgID, siteID string, op access.Or
 // mutateAfter is mutate with a step run once, after authorization and
 // before the change (reading what the change needs, such as a space).
 func (s *Service) mutateAfter(ctx context.Context, orgID, siteID string, op access.OrgOp, before func() error, fn func(st *structure) ([]store.Op, error)) (model.Site, model.Role, error) {
-	role, err := s.authorize(ctx, orgID, op, siteID)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, op, access.Hidden(opRead, "site", siteID))
 	if err != nil {
 		return model.Site{}, "", err
 	}
@@ -182,7 +161,7 @@ func (s *Service) mutateAfter(ctx context.Context, orgID, siteID string, op acce
 	if errors.Is(err, store.ErrNotFound) {
 		return out, "", apperr.NotFoundf("site %s not found", siteID)
 	}
-	return out, role, err
+	return out, acc.Role(), err
 }
 
 // liveSpace returns a live space of the organization for a request field.
@@ -207,14 +186,13 @@ type CreateSite struct {
 // organization or one new space made through the spaces service (which
 // stays, as content, if the site is deleted).
 func (s *Service) Create(ctx context.Context, orgID string, in CreateSite) (model.Site, model.Role, error) {
-	role, err := s.authorize(ctx, orgID, access.CreateContent, "")
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.CreateContent)
 	if err != nil {
 		return model.Site{}, "", err
 	}
-	c, _ := access.CallerFrom(ctx)
 	now := s.d.Clock()
 	site := model.Site{ID: ids.New(now), OrgID: orgID, Type: in.Type, Title: in.Title, Visibility: in.Visibility,
-		AgentsContext: DefaultAgentsContext, CreatedAt: now, UpdatedAt: now, CreatedBy: c.UserID}
+		AgentsContext: DefaultAgentsContext, CreatedAt: now, UpdatedAt: now, CreatedBy: acc.UserID}
 	if site.Type == "" {
 		site.Type = DefaultType
 	}
@@ -261,7 +239,7 @@ func (s *Service) Create(ctx context.Context, orgID string, in CreateSite) (mode
 	if err != nil {
 		return model.Site{}, "", fmt.Errorf("create site: %w", err)
 	}
-	return site, role, nil
+	return site, acc.Role(), nil
 }
 
 // Get returns a site.
@@ -305,15 +283,11 @@ func (s *Service) List(ctx context.Context, orgID string, f SiteFilter, r paging
 	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
 		return paging.Page[model.Site]{}, "", err
 	}
-	c, err := access.CallerFrom(ctx)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ViewOrg)
 	if err != nil {
 		return paging.Page[model.Site]{}, "", err
 	}
-	m, err := s.d.Authz.Membership(ctx, c, orgID)
-	if err != nil {
-		return paging.Page[model.Site]{}, "", err
-	}
-	role := m.Role()
+	role := acc.Role()
 	if !access.Allowed(role, opRead) {
 		// Guests see only what is shared with them; no site is yet.
 		return paging.Page[model.Site]{}, role, nil

@@ -161,11 +161,7 @@ func parentIn(ctx context.Context, tx *tree.Tx, orgID, parentID, field string) e
 
 // Create makes a space in an organization, with an empty first revision.
 func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Space, model.Role, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return model.Space{}, "", err
-	}
-	v, err := s.d.Authz.Viewer(ctx, c, orgID)
+	v, err := s.d.Authz.ViewerIn(ctx, orgID)
 	if err != nil {
 		return model.Space{}, "", err
 	}
@@ -174,7 +170,7 @@ func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Sp
 	}
 	now := s.d.Clock()
 	sp := model.Space{ID: ids.New(now), OrgID: orgID, Title: in.Title, Emoji: in.Emoji, Visibility: DefaultVisibility,
-		EditMode: in.EditMode, Parent: in.Parent, DefaultLevel: LevelInherit, CreatedAt: now, UpdatedAt: now, CreatedBy: c.UserID}
+		EditMode: in.EditMode, Parent: in.Parent, DefaultLevel: LevelInherit, CreatedAt: now, UpdatedAt: now, CreatedBy: v.Caller().UserID}
 	if sp.EditMode == "" {
 		sp.EditMode = DefaultEditMode
 	}
@@ -234,11 +230,7 @@ func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (Pag
 	if err != nil {
 		return Page{}, "", err
 	}
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return Page{}, "", err
-	}
-	v, err := s.d.Authz.Viewer(ctx, c, orgID)
+	v, err := s.d.Authz.ViewerIn(ctx, orgID)
 	if err != nil {
 		return Page{}, "", err
 	}

@@ -124,15 +124,6 @@ type ProviderView struct {
 	Viewer   model.Role
 }
 
-func (s *Service) requireAdmin(ctx context.Context, orgID string) (model.Role, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return "", err
-	}
-	m, err := s.d.Authz.Require(ctx, c, orgID, access.AdminOrg)
-	return m.Role(), err
-}
-
 // normalizeCertificate checks that cert is one X.509 certificate, in PEM or
 // as bare base64 (as identity providers' metadata gives it), with an RSA or
 // ECDSA key, and returns it as PEM.
@@ -265,7 +256,7 @@ func (s *Service) view(ctx context.Context, p model.SAMLProvider, viewer model.R
 
 // Create adds a SAML provider to an organization (admins).
 func (s *Service) Create(ctx context.Context, orgID string, in Settings) (ProviderView, error) {
-	role, err := s.requireAdmin(ctx, orgID)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
 		return ProviderView{}, err
 	}
@@ -293,7 +284,7 @@ func (s *Service) Create(ctx context.Context, orgID string, in Settings) (Provid
 	if err != nil {
 		return ProviderView{}, fmt.Errorf("create SAML provider: %w", err)
 	}
-	return s.view(ctx, p, role)
+	return s.view(ctx, p, acc.Role())
 }
 
 // versioned is a provider with its stored version.
@@ -321,7 +312,7 @@ func (s *Service) providers(ctx context.Context, orgID string) ([]versioned, err
 
 // List returns a page of an organization's providers, oldest first (admins).
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[ProviderView], error) {
-	role, err := s.requireAdmin(ctx, orgID)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
 		return paging.Page[ProviderView]{}, err
 	}
@@ -336,7 +327,7 @@ func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (pag
 	}
 	out := paging.Page[ProviderView]{Items: make([]ProviderView, 0, len(ps)), Next: s.d.Cursors.Next(scope, next)}
 	for _, pr := range ps {
-		v, err := s.view(ctx, pr, role)
+		v, err := s.view(ctx, pr, acc.Role())
 		if err != nil {
 			return paging.Page[ProviderView]{}, err
 		}
@@ -361,7 +352,7 @@ func (s *Service) provider(ctx context.Context, orgID, id string) (model.SAMLPro
 
 // Get returns a provider (admins).
 func (s *Service) Get(ctx context.Context, orgID, id string) (ProviderView, error) {
-	role, err := s.requireAdmin(ctx, orgID)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
 		return ProviderView{}, err
 	}
@@ -369,12 +360,12 @@ func (s *Service) Get(ctx context.Context, orgID, id string) (ProviderView, erro
 	if err != nil {
 		return ProviderView{}, err
 	}
-	return s.view(ctx, p, role)
+	return s.view(ctx, p, acc.Role())
 }
 
 // Update changes a provider's settings (admins).
 func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (ProviderView, error) {
-	role, err := s.requireAdmin(ctx, orgID)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
 		return ProviderView{}, err
 	}
@@ -410,14 +401,14 @@ func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (Pr
 	if err != nil {
 		return ProviderView{}, fmt.Errorf("update SAML provider: %w", err)
 	}
-	return s.view(ctx, p, role)
+	return s.view(ctx, p, acc.Role())
 }
 
 // Delete removes a provider (admins). While the organization enforces SSO,
 // its last active provider stays (Conflict): its SSO members could not sign
 // in any more.
 func (s *Service) Delete(ctx context.Context, orgID, id string) error {
-	if _, err := s.requireAdmin(ctx, orgID); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg); err != nil {
 		return err
 	}
 	p, v, err := s.provider(ctx, orgID, id)

@@ -52,15 +52,6 @@ type Service struct {
 // New returns the translations service.
 func New(d *deps.Deps) *Service { return &Service{d: d} }
 
-func (s *Service) require(ctx context.Context, orgID string, op access.OrgOp) (model.Role, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return "", err
-	}
-	m, err := s.d.Authz.Require(ctx, c, orgID, op)
-	return m.Role(), err
-}
-
 // checkTitle trims a title and checks its length.
 func checkTitle(title string) (string, error) {
 	title = strings.TrimSpace(title)
@@ -88,7 +79,7 @@ func checkLanguages(langs []string) ([]string, error) {
 
 // Create makes translation settings (admins).
 func (s *Service) Create(ctx context.Context, orgID, title string, langs []string) (model.TranslationSettings, model.Role, error) {
-	role, err := s.require(ctx, orgID, access.AdminOrg)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
 		return model.TranslationSettings{}, "", err
 	}
@@ -115,12 +106,12 @@ func (s *Service) Create(ctx context.Context, orgID, title string, langs []strin
 	if err != nil {
 		return model.TranslationSettings{}, "", fmt.Errorf("create translation settings: %w", err)
 	}
-	return t, role, nil
+	return t, acc.Role(), nil
 }
 
 // List returns a page of an organization's translation settings, oldest first.
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.TranslationSettings], model.Role, error) {
-	role, err := s.require(ctx, orgID, access.ReadContent)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
 	if err != nil {
 		return paging.Page[model.TranslationSettings]{}, "", err
 	}
@@ -133,14 +124,14 @@ func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (pag
 	if err != nil {
 		return paging.Page[model.TranslationSettings]{}, "", fmt.Errorf("list translation settings: %w", err)
 	}
-	return paging.Page[model.TranslationSettings]{Items: ts, Next: s.d.Cursors.Next(scope, next)}, role, nil
+	return paging.Page[model.TranslationSettings]{Items: ts, Next: s.d.Cursors.Next(scope, next)}, acc.Role(), nil
 }
 
 func notFound(id string) error { return apperr.NotFoundf("translation settings %s not found", id) }
 
 // Get returns translation settings.
 func (s *Service) Get(ctx context.Context, orgID, id string) (model.TranslationSettings, model.Role, error) {
-	role, err := s.require(ctx, orgID, access.ReadContent)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
 	if err != nil {
 		return model.TranslationSettings{}, "", err
 	}
@@ -151,12 +142,12 @@ func (s *Service) Get(ctx context.Context, orgID, id string) (model.TranslationS
 	if err != nil {
 		return t, "", fmt.Errorf("read translation settings: %w", err)
 	}
-	return t, role, nil
+	return t, acc.Role(), nil
 }
 
 // Replace sets the title and, when langs is not nil, the languages (admins).
 func (s *Service) Replace(ctx context.Context, orgID, id, title string, langs []string) (model.TranslationSettings, model.Role, error) {
-	role, err := s.require(ctx, orgID, access.AdminOrg)
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
 		return model.TranslationSettings{}, "", err
 	}
@@ -185,12 +176,12 @@ func (s *Service) Replace(ctx context.Context, orgID, id, title string, langs []
 	if err != nil {
 		return t, "", fmt.Errorf("update translation settings: %w", err)
 	}
-	return t, role, nil
+	return t, acc.Role(), nil
 }
 
 // Delete removes translation settings (admins).
 func (s *Service) Delete(ctx context.Context, orgID, id string) (bool, error) {
-	if _, err := s.require(ctx, orgID, access.AdminOrg); err != nil {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg); err != nil {
 		return false, err
 	}
 	k := keys.Translation(orgID, id)
