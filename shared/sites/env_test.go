@@ -3,7 +3,6 @@ package sites_test
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
@@ -16,24 +15,15 @@ import (
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// ddb is the one DynamoDB Local of this test binary; each test on it gets
-// its own table.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // backends runs fn on each storage backend.
 func backends(t *testing.T, fn func(t *testing.T, f *fixture)) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) { fn(t, newFixture(t, k)) })
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) { fn(t, newFixture(t, k)) })
 }
 
 // fixture is an API with the spaces and sites families on one store, an
