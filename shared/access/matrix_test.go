@@ -2,7 +2,6 @@ package access_test
 
 import (
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -18,19 +17,11 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// ddb is the one DynamoDB Local of this test binary.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // who are the callers of the matrix: each organization role, a guest (a
 // member without a role) and a non-member.
@@ -227,7 +218,7 @@ func (w *world) space(t *testing.T) string {
 // guest and a non-member, on both storage backends, and checks the status
 // against docs/permissions.md.
 func TestPermissionMatrix(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		w := newWorld(t, k)
 		for _, op := range operations() {
 			t.Run(op.name, func(t *testing.T) {

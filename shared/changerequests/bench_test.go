@@ -9,11 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -21,43 +19,6 @@ import (
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testkit"
 )
-
-// countingStore counts the table round trips made through it.
-type countingStore struct {
-	store.Store
-	gets, writes, queries atomic.Int64
-}
-
-func (c *countingStore) Get(ctx context.Context, pk, sk string) (store.Item, error) {
-	c.gets.Add(1)
-	return c.Store.Get(ctx, pk, sk)
-}
-
-func (c *countingStore) Write(ctx context.Context, ops ...store.Op) error {
-	c.writes.Add(1)
-	return c.Store.Write(ctx, ops...)
-}
-
-func (c *countingStore) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	c.queries.Add(1)
-	return c.Store.Query(ctx, q)
-}
-
-// countingBlobs counts the blob round trips made through it.
-type countingBlobs struct {
-	blob.Store
-	gets, puts atomic.Int64
-}
-
-func (c *countingBlobs) Get(ctx context.Context, key string) ([]byte, error) {
-	c.gets.Add(1)
-	return c.Store.Get(ctx, key)
-}
-
-func (c *countingBlobs) Put(ctx context.Context, key string, data []byte, ct string) error {
-	c.puts.Add(1)
-	return c.Store.Put(ctx, key, data, ct)
-}
 
 // counts are the round trips of some work.
 type counts struct {
@@ -71,28 +32,28 @@ func (c counts) String() string {
 // counted is a fixture whose store and blobs count round trips.
 type counted struct {
 	*fixture
-	st    *countingStore
-	blobs *countingBlobs
+	st    *testkit.CountingStore
+	blobs *testkit.CountingBlobs
 }
 
 func countedSetup(tb testing.TB) *counted {
 	k := testkit.New(tb)
-	st := &countingStore{Store: k.Deps.Store}
-	blobs := &countingBlobs{Store: k.Deps.Blobs}
+	st := &testkit.CountingStore{Store: k.Deps.Store}
+	blobs := &testkit.CountingBlobs{Store: k.Deps.Blobs}
 	k.Deps.Store, k.Deps.Blobs, k.Deps.Authz = st, blobs, access.NewAuthorizer(st)
 	return &counted{fixture: setupOn(tb, k), st: st, blobs: blobs}
 }
 
 func (c *counted) reset() {
-	c.st.gets.Store(0)
-	c.st.writes.Store(0)
-	c.st.queries.Store(0)
-	c.blobs.gets.Store(0)
-	c.blobs.puts.Store(0)
+	c.st.Gets.Store(0)
+	c.st.Writes.Store(0)
+	c.st.Queries.Store(0)
+	c.blobs.Gets.Store(0)
+	c.blobs.Puts.Store(0)
 }
 
 func (c *counted) counts() counts {
-	return counts{c.st.gets.Load(), c.st.writes.Load(), c.st.queries.Load(), c.blobs.gets.Load(), c.blobs.puts.Load()}
+	return counts{c.st.Gets.Load(), c.st.Writes.Load(), c.st.Queries.Load(), c.blobs.Gets.Load(), c.blobs.Puts.Load()}
 }
 
 // seedPages makes the space's head a revision of n pages: sections of up

@@ -75,7 +75,7 @@ func TestCreateRejects(t *testing.T) {
 }
 
 func TestConcurrentCreationsGetDistinctNumbers(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) { concurrentCreations(t, setupOn(t, k)) })
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) { concurrentCreations(t, setupOn(t, k)) })
 }
 
 func concurrentCreations(t *testing.T, f *fixture) {

@@ -3,32 +3,15 @@ package changerequests_test
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
-	"github.com/galleydocs/galley/shared/app/roots/contentroot"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
-// ddb is the DynamoDB Local shared by this package's tests that run on
-// both storage backends.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // fixture is an API with the spaces, content and change requests families,
 // an organization with a member of each role, and one space.
@@ -44,28 +27,11 @@ type fixture struct {
 func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	spaceshttp.Register(api, spaces.New(k.Deps))
-	// Routes: content computed from the organization's OpenAPI specs.
-	contentroot.Routes(api, app.NewRoot(k.Deps))
-	changerequestsroot.Routes(api, app.NewRoot(k.Deps))
-	f := &fixture{kit: k, api: api}
-	ua, ta := k.User("alice")
-	ue, te := k.User("eddie")
-	uv, tv := k.User("vera")
-	ur, tr := k.User("rita")
-	ug, tg := k.User("gus")
-	_, to := k.User("olga")
-	f.admin, f.editor, f.reviewer, f.reader, f.guest, f.outsider = ta, te, tv, tr, tg, to
-	f.editorID, f.reviewerID, f.readerID = ue.ID, uv.ID, ur.ID
-	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ue.ID: model.RoleEdit, uv.ID: model.RoleReview,
-		ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
-	ctx := access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID})
-	sp, _, err := spaces.New(k.Deps).Create(ctx, f.org.ID, spaces.Create{Title: "Docs"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.space = sp.ID
+	a := testkit.NewAPI(t, k, []string{"spaces", "content", "changerequests"})
+	f := &fixture{kit: k, api: a.API, org: a.Org, space: a.Space(t)}
+	tok := a.Tokens
+	f.admin, f.editor, f.reviewer, f.reader, f.guest, f.outsider = tok["admin"], tok["edit"], tok["review"], tok["read"], tok["guest"], tok[testkit.Outsider]
+	f.editorID, f.reviewerID, f.readerID = a.Users["edit"].ID, a.Users["review"].ID, a.Users["read"].ID
 	return f
 }
 

@@ -51,7 +51,7 @@ func TestMergeRetriedForCommentsIsNotMadeAgain(t *testing.T) {
 		t.Cleanup(func() { bolt.Close() })
 		st := &commentBurst{Store: bolt}
 		k := testkit.NewOn(t, st)
-		blobs := &countingBlobs{Store: k.Deps.Blobs}
+		blobs := &testkit.CountingBlobs{Store: k.Deps.Blobs}
 		k.Deps.Blobs = blobs
 		f := setupOn(t, k)
 		st.spaceID = f.space
@@ -62,7 +62,7 @@ func TestMergeRetriedForCommentsIsNotMadeAgain(t *testing.T) {
 		f.create(t, f.editor, "two")
 		f.author(t, f.editor, 2, insert("", "", "# Two\n\nSecond."))
 		f.merge(t, 1, "merge")
-		before := blobs.gets.Load()
+		before := blobs.Gets.Load()
 		st.bursts.Store(bursts)
 		f.merge(t, 2, "merge")
 		if n := st.bursts.Load(); n > 0 {
@@ -71,7 +71,7 @@ func TestMergeRetriedForCommentsIsNotMadeAgain(t *testing.T) {
 		if got := f.as(t, f.reader).Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space, nil).Map(t); got["id"] != f.space {
 			t.Fatalf("space %v", got)
 		}
-		return blobs.gets.Load() - before
+		return blobs.Gets.Load() - before
 	}
 	calm, busy := merge(t, 0), merge(t, 3)
 	if calm == 0 {

@@ -180,7 +180,7 @@ func TestMovesAndDeletesAgainstEdits(t *testing.T) {
 }
 
 func TestConcurrentMergesNeverLoseAChange(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) { concurrentMerges(t, setupOn(t, k)) })
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) { concurrentMerges(t, setupOn(t, k)) })
 }
 
 func concurrentMerges(t *testing.T, f *fixture) {

@@ -24,7 +24,7 @@ func errorMessage(t testing.TB, m map[string]any) string {
 // reviews they ask for are given; reviews are asked, given, superseded and
 // listed as GitBook's client reads them, on each storage backend.
 func TestReviewsAndMergeRules(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		orgsroot.Routes(f.api, app.NewRoot(k.Deps))
 		admin, ed, rev := f.as(t, f.admin), f.as(t, f.editor), f.as(t, f.reviewer)

@@ -12,7 +12,7 @@ import (
 // two change requests authored side by side, one merged, the other
 // outdated, updated and merged, and the result read in both formats.
 func TestScenario(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		ed := f.as(t, f.editor)
 		one := ed.Expect(http.StatusCreated, "POST", f.crs(), map[string]any{"subject": "Getting started"}).Map(t)

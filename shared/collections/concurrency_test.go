@@ -2,7 +2,6 @@ package collections_test
 
 import (
 	"net/http"
-	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -19,19 +18,11 @@ import (
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// ddb is the one DynamoDB Local of this test binary.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // on is setup on a given kit.
 func on(t *testing.T, k *testkit.Kit) *fixture {
@@ -61,7 +52,7 @@ func on(t *testing.T, k *testkit.Kit) *fixture {
 // one collection from many goroutines at once, on both backends: every one
 // lands, at its own position, counted by the collection.
 func TestConcurrentChangesKeepTheTreeWhole(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := on(t, k)
 		parent := f.collection(t, "Parent", "")
 		const n = 8
@@ -104,7 +95,7 @@ func TestConcurrentChangesKeepTheTreeWhole(t *testing.T) {
 // time, many times: at most one of each pair wins, and the tree never
 // holds a cycle.
 func TestConcurrentMovesMakeNoCycle(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := on(t, k)
 		for round := 0; round < 4; round++ {
 			a := f.collection(t, "A", "")

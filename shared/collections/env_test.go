@@ -6,16 +6,10 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/collectionsroot"
-	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // fixture is an organization "Acme" with an admin, a creator, a reader and
@@ -30,20 +24,12 @@ type fixture struct {
 
 func setup(t *testing.T) *fixture {
 	k := testkit.New(t)
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	spaceshttp.Register(api, spaces.New(k.Deps))
-	collectionshttp.Register(api, collectionsroot.Service(app.NewRoot(k.Deps)))
-	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
-	tok := map[string]string{}
-	for _, name := range []string{"alice", "carol", "rita", "gus", "olga"} {
-		u, t := k.User(name)
-		f.users[name], tok[name] = u, t
-	}
-	f.admin, f.creator, f.reader, f.guest, f.outsider = tok["alice"], tok["carol"], tok["rita"], tok["gus"], tok["olga"]
-	f.org = k.Org("Acme", map[string]model.Role{f.users["alice"].ID: model.RoleAdmin, f.users["carol"].ID: model.RoleCreate,
-		f.users["rita"].ID: model.RoleRead, f.users["gus"].ID: model.RoleGuest})
-	f.other = k.Org("Other", map[string]model.Role{f.users["alice"].ID: model.RoleAdmin, f.users["carol"].ID: model.RoleCreate,
-		f.users["olga"].ID: model.RoleAdmin})
+	a := testkit.NewAPI(t, k, []string{"spaces", "collections"}, testkit.AlsoInOther("admin", "create"))
+	tok := a.Tokens
+	f := &fixture{kit: k, api: a.API, org: a.Org, other: a.Other, admin: tok["admin"], creator: tok["create"],
+		reader: tok["read"], guest: tok["guest"], outsider: tok[testkit.Outsider],
+		users: map[string]model.User{"alice": a.Users["admin"], "carol": a.Users["create"], "rita": a.Users["read"],
+			"gus": a.Users["guest"], "olga": a.Users[testkit.Outsider]}}
 	return f
 }
 

@@ -1,75 +1,37 @@
 package comments_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/blob"
-	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/store/boltstore"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// countingStore counts the storage round trips of the requests it serves.
-type countingStore struct {
-	store.Store
-	gets, writes, queries atomic.Int64
-}
-
-func (c *countingStore) Get(ctx context.Context, pk, sk string) (store.Item, error) {
-	c.gets.Add(1)
-	return c.Store.Get(ctx, pk, sk)
-}
-
-func (c *countingStore) Write(ctx context.Context, ops ...store.Op) error {
-	c.writes.Add(1)
-	return c.Store.Write(ctx, ops...)
-}
-
-func (c *countingStore) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	c.queries.Add(1)
-	return c.Store.Query(ctx, q)
-}
-
-// countingBlobs counts blob reads.
-type countingBlobs struct {
-	blob.Store
-	gets atomic.Int64
-}
-
-func (c *countingBlobs) Get(ctx context.Context, key string) ([]byte, error) {
-	c.gets.Add(1)
-	return c.Store.Get(ctx, key)
-}
-
 type trips struct{ gets, writes, queries, blobGets int64 }
 
-func (c *countingStore) reset(b *countingBlobs) {
-	c.gets.Store(0)
-	c.writes.Store(0)
-	c.queries.Store(0)
-	b.gets.Store(0)
+func reset(c *testkit.CountingStore, b *testkit.CountingBlobs) {
+	c.Reset()
+	b.Reset()
 }
 
-func (c *countingStore) read(b *countingBlobs) trips {
-	return trips{c.gets.Load(), c.writes.Load(), c.queries.Load(), b.gets.Load()}
+func read(c *testkit.CountingStore, b *testkit.CountingBlobs) trips {
+	return trips{c.Gets.Load(), c.Writes.Load(), c.Queries.Load(), b.Gets.Load()}
 }
 
 // countedFixture is a fixture whose store and blobs count round trips, with
 // n comments on the space's pages (by n/5 authors, with a reaction each).
-func countedFixture(t testing.TB, n int) (*fixture, *countingStore, *countingBlobs, map[string]string, string) {
+func countedFixture(t testing.TB, n int) (*fixture, *testkit.CountingStore, *testkit.CountingBlobs, map[string]string, string) {
 	bolt, err := boltstore.Open(filepath.Join(t.TempDir(), "galley.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { bolt.Close() })
-	cs := &countingStore{Store: bolt}
+	cs := &testkit.CountingStore{Store: bolt}
 	k := testkit.NewOn(t, cs)
-	cb := &countingBlobs{Store: k.Deps.Blobs}
+	cb := &testkit.CountingBlobs{Store: k.Deps.Blobs}
 	k.Deps.Blobs = cb
 	f := setupOn(t, k)
 	pages := f.seed(t)
@@ -95,9 +57,9 @@ func TestRoundTripsDoNotGrowWithTheComments(t *testing.T) {
 		f, cs, cb, pages, last := countedFixture(t, n)
 		out := map[string]trips{}
 		run := func(name string, fn func()) {
-			cs.reset(cb)
+			reset(cs, cb)
 			fn()
-			out[name] = cs.read(cb)
+			out[name] = read(cs, cb)
 		}
 		run("list 20", func() { f.as(t, f.reader).Expect(http.StatusOK, "GET", f.comments()+"?limit=20", nil) })
 		run("list 20 open on a page by 2 authors", func() {

@@ -17,7 +17,7 @@ func count(m map[string]any, field string) int { return int(m[field].(float64)) 
 // TestLifeOfASpaceComment follows a comment on a space's page through
 // every operation, on each storage backend.
 func TestLifeOfASpaceComment(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		pages := f.seed(t)
 		c := f.post(t, f.commenter, f.comments(), map[string]any{"page": pages["intro"], "node": "n1", "body": map[string]any{"markdown": "Is this **right**?"}})
@@ -136,7 +136,7 @@ func TestLifeOfASpaceComment(t *testing.T) {
 // TestLifeOfAChangeRequestComment does the same in a change request,
 // reached by number and by id, on each storage backend.
 func TestLifeOfAChangeRequestComment(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		f.seed(t)
 		cr := f.request(t, "Draft")

@@ -13,7 +13,7 @@ import (
 // while 25 more are posted and 10 resolved: the space's and the request's
 // open comment counts match what is stored, on each storage backend.
 func TestCountersStayExactUnderConcurrentWriters(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		cr := f.request(t, "Review")
 		bases := map[string]string{"space": f.comments(), "request": f.crComments(cr["number"])}

@@ -4,37 +4,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
-	"github.com/galleydocs/galley/shared/app/wire/commentswire"
-	"github.com/galleydocs/galley/shared/app/wire/contentwire"
-	"github.com/galleydocs/galley/shared/comments/commentshttp"
-	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
-// ddb is the DynamoDB Local shared by this package's tests that run on
-// both storage backends.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // fixture is an API with the spaces, content, change requests and
 // comments families, an organization with a member of each kind, and one
@@ -56,31 +36,11 @@ type fixture struct {
 func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	spaceshttp.Register(api, spaces.New(k.Deps))
-	contenthttp.Register(api, contentwire.Service(app.NewRoot(k.Deps)))
-	changerequestsroot.Routes(api, app.NewRoot(k.Deps))
-	commentshttp.Register(api, commentswire.Service(app.NewRoot(k.Deps)))
-	f := &fixture{kit: k, api: api}
-	ua, ta := k.User("alice")
-	ue, te := k.User("eddie")
-	uc, tc := k.User("cora")
-	uc2, tc2 := k.User("carl")
-	ur, tr := k.User("rita")
-	ug, tg := k.User("gus")
-	uo, to := k.User("olga")
-	f.admin, f.editor, f.commenter, f.commenter2, f.reader, f.guest, f.outsider = ta, te, tc, tc2, tr, tg, to
-	f.adminID, f.editorID, f.commenterID, f.commenter2ID = ua.ID, ue.ID, uc.ID, uc2.ID
-	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ue.ID: model.RoleEdit, uc.ID: model.RoleComment,
-		uc2.ID: model.RoleComment, ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
-	// olga belongs to another organization only.
-	k.Org("Other", map[string]model.Role{uo.ID: model.RoleAdmin})
-	ctx := access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID})
-	sp, _, err := spaces.New(k.Deps).Create(ctx, f.org.ID, spaces.Create{Title: "Docs"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.space = sp.ID
+	a := testkit.NewAPI(t, k, []string{"spaces", "content", "changerequests", "comments"}, testkit.Member("comment2", model.RoleComment))
+	f := &fixture{kit: k, api: a.API, org: a.Org, space: a.Space(t)}
+	tok := a.Tokens
+	f.admin, f.editor, f.commenter, f.commenter2, f.reader, f.guest, f.outsider = tok["admin"], tok["edit"], tok["comment"], tok["comment2"], tok["read"], tok["guest"], tok[testkit.Outsider]
+	f.adminID, f.editorID, f.commenterID, f.commenter2ID = a.Users["admin"].ID, a.Users["edit"].ID, a.Users["comment"].ID, a.Users["comment2"].ID
 	return f
 }
 

@@ -26,7 +26,7 @@ func ids(t testing.TB, list map[string]any) []string {
 // their combinations, and paging through filtered lists, on each storage
 // backend.
 func TestListFiltersAndOrders(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		pages := f.seed(t)
 		intro, guide := pages["intro"], pages["guide"]

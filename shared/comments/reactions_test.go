@@ -30,7 +30,7 @@ func reactors(r map[string]any) []string {
 // TestReactionsCountEachUserOnce on comments and replies, on each storage
 // backend.
 func TestReactionsCountEachUserOnce(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		c := f.post(t, f.editor, f.comments(), say("Ship it?"))
 		r := f.post(t, f.editor, f.comments()+"/"+id(c)+"/replies", say("Soon"))

@@ -19,7 +19,7 @@ func (f *fixture) targetPage(t testing.TB, path string) map[string]any {
 // revision changes its body or removes it; a change of title alone shows
 // the new title. On each storage backend.
 func TestTargetsBecomeOutdated(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		pages := f.seed(t)
 		head := f.spaceOf(t)["revision"]

@@ -3,7 +3,6 @@ package content_test
 import (
 	"context"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
@@ -11,18 +10,10 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// ddb is the DynamoDB Local of this package's tests on both backends.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // twoRevisions seeds the sample pages with a file (rev1), then a second
 // revision (rev2, the head) that retitles intro, deletes guide, adds faq
@@ -75,7 +66,7 @@ func checkTree(t *testing.T, pages []any) {
 }
 
 func TestReadsOfARevisionByID(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		rev1, rev2 := twoRevisions(t, f)
 		c := f.as(t, f.reader)

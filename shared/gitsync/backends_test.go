@@ -1,26 +1,17 @@
 package gitsync_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// ddb is the DynamoDB Local of this package's tests on both backends.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // Import, export and re-import on both storage backends.
 func TestRoundTripOnBothBackends(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		f.git.repo(t, "docs", summaryRepo)
 		f.git.repo(t, "copy", nil)

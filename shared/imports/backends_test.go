@@ -1,26 +1,17 @@
 package imports_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// ddb is the DynamoDB Local of this package's tests on both backends.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // A website import lands as the space's head on both storage backends.
 func TestWebsiteImportOnBothBackends(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		srv, _ := site(t)
 		res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/docs/", "website")

@@ -2,26 +2,17 @@ package openapispecs_test
 
 import (
 	"net/http"
-	"os"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// ddb is the DynamoDB Local of this package's tests on both backends.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // A spec's life on both storage backends: created, processed, updated
 // with a changed document, listed, versions newest first, deleted.
 func TestSpecLifecycleOnBothBackends(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		ds := newDocServer(t, petstore)
 		c := f.as(t, f.creator)

@@ -79,7 +79,7 @@ func TestOrganizationSearchCoversTheSpacesTheCallerMayReadAndOnlyThose(t *testin
 }
 
 func TestOrganizationSearchOnBothBackends(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		f.seedThree(t)
 		org := "/v1/orgs/" + f.org.ID + "/search?query=launch"

@@ -3,7 +3,6 @@ package search_test
 import (
 	"context"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
@@ -22,20 +21,11 @@ import (
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// ddb is the DynamoDB Local shared by this package's tests that run on
-// both storage backends.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // fixture is an API with the spaces, change requests and search families;
 // an organization with an admin, a reader and a guest, and its spaces

@@ -16,7 +16,7 @@ import (
 // TestSiteSearch: a site's search covers its site spaces' spaces that the
 // caller may read, and a visitor's site token reads them all.
 func TestSiteSearch(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		siteshttp.Register(f.api, siteswire.Service(app.NewRoot(k.Deps)))
 		f.seedThree(t)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"sync/atomic"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -16,41 +15,14 @@ import (
 	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// countingStore counts the storage round trips a request makes: every
-// call of the port is one.
-type countingStore struct {
-	store.Store
-	gets, queries, writes atomic.Int64
-}
-
-func (c *countingStore) Get(ctx context.Context, pk, sk string) (store.Item, error) {
-	c.gets.Add(1)
-	return c.Store.Get(ctx, pk, sk)
-}
-
-func (c *countingStore) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	c.queries.Add(1)
-	return c.Store.Query(ctx, q)
-}
-
-func (c *countingStore) Write(ctx context.Context, ops ...store.Op) error {
-	c.writes.Add(1)
-	return c.Store.Write(ctx, ops...)
-}
-
-func (c *countingStore) reset() { c.gets.Store(0); c.queries.Store(0); c.writes.Store(0) }
-
-func (c *countingStore) total() int64 { return c.gets.Load() + c.queries.Load() + c.writes.Load() }
-
 // publishedSite builds a published site of sections x perSection site
 // spaces (each its own space) and returns a GET of its published view.
-func publishedSite(tb testing.TB, sections, perSection int) (*countingStore, func() int) {
-	cs := &countingStore{Store: testkit.BoltStore(tb)}
+func publishedSite(tb testing.TB, sections, perSection int) (*testkit.CountingStore, func() int) {
+	cs := &testkit.CountingStore{Store: testkit.BoltStore(tb)}
 	k := testkit.NewOn(tb, cs)
 	u, tok := k.User("bench")
 	org := k.Org("Bench", map[string]model.Role{u.ID: model.RoleAdmin})
@@ -106,15 +78,15 @@ func TestPublishedReadCostIsBounded(t *testing.T) {
 	for _, size := range [][2]int{{1, 1}, {2, 2}, {2, 3}, {20, 10}} {
 		cs, get := publishedSite(t, size[0], size[1])
 		get() // a token's first use in an hour records it (a write): count the next read
-		cs.reset()
+		cs.Reset()
 		get()
 		name := fmt.Sprintf("%dx%d", size[0], size[1])
-		cost[name] = cs.total()
-		if cs.writes.Load() != 0 {
-			t.Errorf("%s: a published read writes %d times", name, cs.writes.Load())
+		cost[name] = cs.Total()
+		if cs.Writes.Load() != 0 {
+			t.Errorf("%s: a published read writes %d times", name, cs.Writes.Load())
 		}
-		if cs.total() > 8 {
-			t.Errorf("%s: %d round trips (%d gets, %d queries)", name, cs.total(), cs.gets.Load(), cs.queries.Load())
+		if cs.Total() > 8 {
+			t.Errorf("%s: %d round trips (%d gets, %d queries)", name, cs.Total(), cs.Gets.Load(), cs.Queries.Load())
 		}
 	}
 	if cost["2x3"] != cost["20x10"] {
@@ -128,7 +100,7 @@ func TestPublishedReadCostIsBounded(t *testing.T) {
 func BenchmarkPublishedSite(b *testing.B) {
 	cs, get := publishedSite(b, 20, 10)
 	b.ReportAllocs()
-	cs.reset()
+	cs.Reset()
 	b.ResetTimer()
 	bytes := 0
 	for i := 0; i < b.N; i++ {
@@ -136,8 +108,8 @@ func BenchmarkPublishedSite(b *testing.B) {
 	}
 	b.StopTimer()
 	n := float64(b.N)
-	b.ReportMetric(float64(cs.total())/n, "roundtrips/op")
-	b.ReportMetric(float64(cs.gets.Load())/n, "gets/op")
-	b.ReportMetric(float64(cs.queries.Load())/n, "queries/op")
+	b.ReportMetric(float64(cs.Total())/n, "roundtrips/op")
+	b.ReportMetric(float64(cs.Gets.Load())/n, "gets/op")
+	b.ReportMetric(float64(cs.Queries.Load())/n, "queries/op")
 	b.ReportMetric(float64(bytes), "body-bytes")
 }

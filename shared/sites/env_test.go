@@ -3,37 +3,21 @@ package sites_test
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/sites/siteshttp"
-	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
-// ddb is the one DynamoDB Local of this test binary; each test on it gets
-// its own table.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // backends runs fn on each storage backend.
 func backends(t *testing.T, fn func(t *testing.T, f *fixture)) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) { fn(t, newFixture(t, k)) })
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) { fn(t, newFixture(t, k)) })
 }
 
 // fixture is an API with the spaces and sites families on one store, an
@@ -49,19 +33,10 @@ type fixture struct {
 }
 
 func newFixture(t *testing.T, k *testkit.Kit) *fixture {
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	spaceshttp.Register(api, spaces.New(k.Deps))
-	siteshttp.Register(api, siteswire.Service(app.NewRoot(k.Deps)))
-	f := &fixture{t: t, kit: k, api: api}
-	ua, ta := k.User("alice")
-	uc, tc := k.User("carol")
-	ur, tr := k.User("rita")
-	ug, tg := k.User("gus")
-	uo, to := k.User("olga")
-	f.admin, f.creator, f.reader, f.guest, f.outsider, f.adminID = ta, tc, tr, tg, to, ua.ID
-	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, uc.ID: model.RoleCreate, ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
-	f.other = k.Org("Other", map[string]model.Role{uo.ID: model.RoleAdmin})
-	return f
+	a := testkit.NewAPI(t, k, []string{"spaces", "sites"})
+	tok := a.Tokens
+	return &fixture{t: t, kit: k, api: a.API, org: a.Org, other: a.Other, admin: tok["admin"], creator: tok["create"],
+		reader: tok["read"], guest: tok["guest"], outsider: tok[testkit.Outsider], adminID: a.Users["admin"].ID}
 }
 
 func setup(t *testing.T) *fixture { return newFixture(t, testkit.New(t)) }

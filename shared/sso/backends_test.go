@@ -4,29 +4,20 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// ddb is the one DynamoDB Local of this test binary.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // A response posted many times at once signs in once: the used ids are
 // written with "put if not exists", whose condition only one write meets,
 // on both backends. Providers and translation settings work on both too.
 func TestSignInOnceUnderConcurrentReplaysOnEveryBackend(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		p := newIdP(t, f)
 		pr := p.provider(t, f, nil)

@@ -95,15 +95,8 @@ func dieWithParent() *syscall.SysProcAttr {
 
 // DynamoDBLocal is one DynamoDB Local shared by the tests of a test binary:
 // started by the first test that asks for its endpoint, stopped by TestMain.
-// Give each test its own table.
-//
-//	var ddb testenv.DynamoDBLocal
-//
-//	func TestMain(m *testing.M) {
-//		code := m.Run()
-//		ddb.Stop()
-//		os.Exit(code)
-//	}
+// Give each test its own table. The tests of the services use the one of
+// package testkit (testkit.DynamoDBLocal, stopped by testkit.Main).
 type DynamoDBLocal struct {
 	once sync.Once
 	proc *Process

@@ -9,23 +9,23 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/store/dynamostore"
-	"github.com/galleydocs/galley/shared/testenv"
 )
 
 // Backends runs fn once per storage backend: on bbolt, and on DynamoDB
-// Local (ddb, shared by the test binary and stopped by its TestMain), each
-// on a fresh store. Without DynamoDB Local installed, that half skips, or
-// fails when emulators are required (testenv).
-func Backends(t *testing.T, ddb *testenv.DynamoDBLocal, fn func(t *testing.T, k *Kit)) {
+// Local (the test binary's, stopped by Main), each on a fresh store.
+// Without DynamoDB Local installed, that half skips, or fails when
+// emulators are required (testenv).
+func Backends(t *testing.T, fn func(t *testing.T, k *Kit)) {
 	t.Run("bolt", func(t *testing.T) { fn(t, New(t)) })
-	t.Run("dynamodb", func(t *testing.T) { fn(t, NewOn(t, DynamoStore(t, ddb))) })
+	t.Run("dynamodb", func(t *testing.T) { fn(t, NewOn(t, DynamoStore(t))) })
 }
 
-// DynamoStore returns a store on a fresh table of ddb, deleted when t ends.
-// The credentials are fake and the endpoint explicit: it never reaches AWS.
-func DynamoStore(t testing.TB, ddb *testenv.DynamoDBLocal) *dynamostore.Store {
+// DynamoStore returns a store on a fresh table of the test binary's
+// DynamoDB Local, deleted when t ends. The credentials are fake and the
+// endpoint explicit: it never reaches AWS.
+func DynamoStore(t testing.TB) *dynamostore.Store {
 	t.Helper()
-	endpoint := ddb.Endpoint(t)
+	endpoint := dynamo.Endpoint(t)
 	c := dynamodb.New(dynamodb.Options{
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),

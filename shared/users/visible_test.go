@@ -2,30 +2,21 @@ package users_test
 
 import (
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// ddb is the DynamoDB Local of this package's tests on both backends.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // A user is seen by themselves, by the instance administrator, and by the
 // members of an organization of theirs who may list its members; to
 // everyone else (a guest of that organization, a stranger) it does not
 // exist.
 func TestGetUserByIDIsForThoseWhoShareAnOrganization(t *testing.T) {
-	testkit.Backends(t, &ddb, func(t *testing.T, k *testkit.Kit) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		alice, ta := k.User("alice")
 		bob, tb := k.User("bob")
 		_, ts := k.User("sam")

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"os"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,23 +12,15 @@ import (
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/blob/blobtest"
 	"github.com/galleydocs/galley/shared/blob/s3blob"
-	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// moto is this test binary's moto server; it starts on first use.
-var moto *testenv.Moto
-
-func TestMain(m *testing.M) {
-	moto = testenv.NewMoto()
-	code := m.Run()
-	moto.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // newClient returns an S3 client for moto. Path-style addressing, because
 // virtual-host style would put the bucket name in front of 127.0.0.1.
 func newClient(t *testing.T) *s3.Client {
-	return s3.NewFromConfig(moto.AWSConfig(t), func(o *s3.Options) { o.UsePathStyle = true })
+	return s3.NewFromConfig(testkit.Moto().AWSConfig(t), func(o *s3.Options) { o.UsePathStyle = true })
 }
 
 // newBucket creates a bucket no other test uses.

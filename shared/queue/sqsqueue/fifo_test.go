@@ -13,12 +13,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // On a FIFO queue a job is sent in its group, and a job enqueued twice
 // (same id) is delivered once.
 func TestFIFOGroupsAndDeduplicates(t *testing.T) {
-	client := sqs.NewFromConfig(moto.AWSConfig(t))
+	client := sqs.NewFromConfig(testkit.Moto().AWSConfig(t))
 	out, err := client.CreateQueue(t.Context(), &sqs.CreateQueueInput{QueueName: aws.String("galley-test-fifo-" + t.Name() + ".fifo"),
 		Attributes: map[string]string{"FifoQueue": "true"}})
 	if err != nil {

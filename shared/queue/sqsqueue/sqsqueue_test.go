@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -21,23 +20,15 @@ import (
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/queuetest"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
-	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// moto is this test binary's moto server; it starts on first use.
-var moto *testenv.Moto
-
-func TestMain(m *testing.M) {
-	moto = testenv.NewMoto()
-	code := m.Run()
-	moto.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // newQueue creates a queue no other test uses and returns a client and its URL.
 func newQueue(t *testing.T) (*sqs.Client, string) {
 	t.Helper()
-	client := sqs.NewFromConfig(moto.AWSConfig(t))
+	client := sqs.NewFromConfig(testkit.Moto().AWSConfig(t))
 	b := make([]byte, 6)
 	if _, err := rand.Read(b); err != nil {
 		t.Fatal(err)

@@ -20,18 +20,10 @@ import (
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/store/dynamostore"
 	"github.com/galleydocs/galley/shared/store/storetest"
-	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// ddb is the one DynamoDB Local of this test binary; each store gets its
-// own table in it.
-var ddb testenv.DynamoDBLocal
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	ddb.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m) }
 
 // tableSeq numbers the tables of this test binary.
 var tableSeq atomic.Int64
@@ -40,7 +32,7 @@ var tableSeq atomic.Int64
 // fake and the endpoint is explicit: these tests never reach AWS.
 func client(t *testing.T) *dynamodb.Client {
 	t.Helper()
-	endpoint := ddb.Endpoint(t)
+	endpoint := testkit.DynamoDBLocal().Endpoint(t)
 	return dynamodb.New(dynamodb.Options{
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),
