@@ -8,6 +8,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/fileinfo"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -84,9 +85,9 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 	// files other than images and assets go to the provider's site.
 	referenced := map[string]bool{}
 	for rel, f := range pr.markdown {
-		a := parsePage(string(f.data))
-		if a.front.Cover != nil {
-			if r := cleanRel(path.Join(path.Dir(rel), *a.front.Cover)); r != "" {
+		a := document.ParseLenient(string(f.data))
+		if a.Front.Cover != nil {
+			if r := cleanRel(path.Join(path.Dir(rel), *a.Front.Cover)); r != "" {
 				referenced[r] = true
 			}
 		}
@@ -196,20 +197,20 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 						continue // listed but missing, or listed twice
 					}
 					used[n.file] = true
-					a := parsePage(string(f.data))
-					if a.title != "" {
-						p.Title = a.title
+					a := document.ParseLenient(string(f.data))
+					if a.Title != "" {
+						p.Title = a.Title
 					}
-					a.front.Apply(&p)
-					if c := a.front.Cover; c != nil {
+					content.ApplyFrontmatter(a.Front, &p)
+					if c := a.Front.Cover; c != nil {
 						if id, ok := filesByPath[cleanRel(path.Join(path.Dir(n.file), *c))]; ok {
 							p.Cover = &content.Cover{Ref: content.Ref{Kind: "file", File: id}}
-							if a.front.CoverY != nil {
-								p.Cover.YPos = *a.front.CoverY
+							if a.Front.CoverY != nil {
+								p.Cover.YPos = *a.Front.CoverY
 							}
 						}
 					}
-					body = a.body
+					body = a.Body
 					if !f.hash.IsZero() {
 						p.Git = &content.GitBlob{OID: f.hash.String(), Path: n.file}
 						hash = f.hash.String()
@@ -227,11 +228,11 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 				base := slugOf(n)
 				if n.kind == content.TypeGroup && len(n.children) > 0 && n.children[0].file != "" {
 					if d := path.Dir(n.children[0].file); d != "." {
-						base = content.Slugify(strings.Split(d, "/")[0])
+						base = document.Slug(strings.Split(d, "/")[0], "page")
 					}
 				}
 				if base == "" {
-					base = content.Slugify(p.Title)
+					base = document.Slug(p.Title, "page")
 				}
 				p.Slug = ix.UniqueSlug(parent, base, "")
 			}
