@@ -11,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/pdf"
 	"github.com/galleydocs/galley/shared/store"
@@ -109,7 +110,7 @@ func (s *Service) renderPDF(ctx context.Context, sp model.Space, cr model.Change
 	pages := make([]pdf.Page, 0, len(picked))
 	for i, p := range picked {
 		pages = append(pages, pdf.Page{Title: p.Title, Description: p.Description, Depth: depths[i],
-			Document: content.ToDocument(bodies[p.Document], content.Resolver{Index: ix, Page: p})})
+			Document: document.ToDocument(bodies[p.Document], document.Resolver{Locator: ix, PageID: p.ID})})
 	}
 	title := sp.Title + " — #" + strconv.Itoa(cr.Number)
 	if cr.Subject != "" {

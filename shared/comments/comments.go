@@ -10,7 +10,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -39,7 +39,7 @@ type Change struct {
 	// Document, with SetBody and no Body: the body sent back as the GET
 	// answer shows it (read only): kept when it is the body's own,
 	// refused otherwise (keptBody).
-	Document *content.JSONDocument
+	Document *document.JSONDocument
 	Added    []string
 	Removed  []string
 }
@@ -331,8 +331,8 @@ func resolve(c *model.Comment, resolved bool, userID string, now time.Time) {
 // keptBody accepts a body sent as a document tree (read only: Galley
 // takes bodies as markdown) when it is body's own, as a GET answer shows
 // it; another one answers 400.
-func keptBody(body *string, doc *content.JSONDocument) error {
-	if body != nil && records.Same(content.ToDocument(*body, content.Resolver{}), doc) {
+func keptBody(body *string, doc *document.JSONDocument) error {
+	if body != nil && records.Same(document.ToDocument(*body, document.Resolver{}), doc) {
 		return nil
 	}
 	return apperr.Field("body.document", "is read only: send the new body as markdown")

@@ -7,7 +7,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -22,7 +22,7 @@ type ReplyChange struct {
 	SetBody bool
 	Body    *string
 	// Document: as in Change.
-	Document *content.JSONDocument
+	Document *document.JSONDocument
 	Added    []string
 	Removed  []string
 }

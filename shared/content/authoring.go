@@ -8,6 +8,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/condition"
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // Change kinds of an authoring batch.
@@ -271,7 +272,7 @@ func (e *Editor) body(body string) string {
 // setMarkdown applies authored markdown to p: title (if it has a heading),
 // frontmatter, body.
 func (e *Editor) setMarkdown(p *Page, md string, field func(string) string) error {
-	a, err := ParseMarkdown(md)
+	a, err := document.Parse(md)
 	if err != nil {
 		return apperr.Field(field("document.markdown"), "%s", err.Error())
 	}
@@ -284,7 +285,7 @@ func (e *Editor) setMarkdown(p *Page, md string, field func(string) string) erro
 	if err := checkFrontmatter(a.Front); err != nil {
 		return apperr.Field(field("document.markdown"), "%s", err.Error())
 	}
-	a.Front.Apply(p)
+	ApplyFrontmatter(a.Front, p)
 	if p.Type == TypeDocument {
 		hash, err := e.PutDocument(e.body(a.Body))
 		if err != nil {
@@ -296,7 +297,7 @@ func (e *Editor) setMarkdown(p *Page, md string, field func(string) string) erro
 }
 
 // checkFrontmatter validates the values frontmatter may set.
-func checkFrontmatter(f Frontmatter) error {
+func checkFrontmatter(f document.Frontmatter) error {
 	if f.If != nil && strings.TrimSpace(*f.If) != "" {
 		if _, err := condition.Parse(*f.If); err != nil {
 			return fmt.Errorf("if: %v", err)
@@ -454,7 +455,7 @@ func (e *Editor) slug(p *Page, explicit *string, field func(string) string) erro
 	}
 	base := p.Slug
 	if base == "" {
-		base = Slugify(p.Title)
+		base = document.Slug(p.Title, "page")
 	}
 	p.Slug = e.Index.UniqueSlug(p.Parent, base, p.ID)
 	return nil

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // normalization clones GitBook's git-sync normalization repository (one
@@ -91,12 +91,12 @@ func asJSON(t *testing.T, v any) map[string]any {
 // and returns the first document and the markdown written.
 func roundTrip(t *testing.T, name, md string) (map[string]any, string) {
 	t.Helper()
-	first := asJSON(t, content.ToDocument(md, content.Resolver{}))
-	out, err := content.MarkdownOfDocument(first)
+	first := asJSON(t, document.ToDocument(md, document.Resolver{}))
+	out, err := document.MarkdownOfDocument(first)
 	if err != nil {
 		t.Fatalf("%s: MarkdownOfDocument: %v", name, err)
 	}
-	second := asJSON(t, content.ToDocument(out, content.Resolver{}))
+	second := asJSON(t, document.ToDocument(out, document.Resolver{}))
 	if !reflect.DeepEqual(first, second) {
 		a, _ := json.Marshal(first)
 		b, _ := json.Marshal(second)
@@ -282,7 +282,7 @@ func TestGitBookBlocks(t *testing.T) {
 	for _, c := range blockCases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.name == "unclosed tabs" {
-				doc := asJSON(t, content.ToDocument(c.md, content.Resolver{}))
+				doc := asJSON(t, document.ToDocument(c.md, document.Resolver{}))
 				if s := textIn(doc); !strings.Contains(s, "{% tabs %}") || !strings.Contains(s, "text") {
 					t.Fatalf("unclosed tags lost: %q", s)
 				}
@@ -300,18 +300,18 @@ func TestGitBookBlocks(t *testing.T) {
 // resolver.
 func TestContentRefResolvesPages(t *testing.T) {
 	idx := &stubLocator{paths: map[string]string{"lists.md": "p-lists", "emoji.md": "p-emoji", "here.md": "p-here"}}
-	r := content.Resolver{Locator: idx, Page: &content.Page{ID: "p-here"}}
-	doc := asJSON(t, content.ToDocument("{% content-ref url=\"lists.md\" %}\n[lists.md](lists.md)\n{% endcontent-ref %}\n\n{% page-ref page=\"emoji.md\" %}\n", r))
+	r := document.Resolver{Locator: idx, PageID: "p-here"}
+	doc := asJSON(t, document.ToDocument("{% content-ref url=\"lists.md\" %}\n[lists.md](lists.md)\n{% endcontent-ref %}\n\n{% page-ref page=\"emoji.md\" %}\n", r))
 	expect(t, doc, map[string]any{"kind": "page", "page": "p-lists"}, "nodes", 0, "data", "ref")
 	expect(t, doc, map[string]any{"kind": "page", "page": "p-emoji"}, "nodes", 1, "data", "ref")
-	md, err := content.MarkdownOfDocument(doc)
+	md, err := document.MarkdownOfDocument(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md, `{% content-ref url="/pages/p-lists" %}`) {
 		t.Fatalf("markdown %q", md)
 	}
-	again := asJSON(t, content.ToDocument(md, r))
+	again := asJSON(t, document.ToDocument(md, r))
 	if !reflect.DeepEqual(doc, again) {
 		t.Fatalf("round trip changed the document: %s", md)
 	}
@@ -358,10 +358,10 @@ func TestGitBookBlocksMatchSchemas(t *testing.T) {
 		})
 	}
 	for _, c := range blockCases {
-		check(c.name, asJSON(t, content.ToDocument(c.md, content.Resolver{})))
+		check(c.name, asJSON(t, document.ToDocument(c.md, document.Resolver{})))
 	}
 	for name, md := range normalization(t) {
-		check(name, asJSON(t, content.ToDocument(md, content.Resolver{})))
+		check(name, asJSON(t, document.ToDocument(md, document.Resolver{})))
 	}
 	// The validator does check a block's shape: an embed needs its url.
 	res := &huma.ValidateResult{}

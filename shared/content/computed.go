@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // Computed pages (docs/content.md, "Computed pages").
@@ -192,7 +194,7 @@ func generate(p *Page, c computation) []generated {
 	var out []generated
 	slugs := map[string]bool{}
 	newPage := func(key, title string) Page {
-		slug := Slugify(title)
+		slug := document.Slug(title, "page")
 		if slug == "" {
 			slug = "page"
 		}
@@ -242,16 +244,16 @@ func (c computation) dependency(p *Page) ComputedDependencies {
 // operationsDocument is a generated page's body: one openapi-operation
 // block per operation (headless on a page of one operation, whose title
 // says it).
-func operationsDocument(slug string, ops []SpecOperation, headless bool) JSONDocument {
-	nodes := make([]Node, 0, len(ops))
+func operationsDocument(slug string, ops []SpecOperation, headless bool) document.JSONDocument {
+	nodes := make([]document.Node, 0, len(ops))
 	for _, op := range ops {
-		data := Node{"ref": Node{"kind": "openapi", "spec": slug}, "path": op.Path, "method": op.Method}
+		data := document.Node{"ref": document.Node{"kind": "openapi", "spec": slug}, "path": op.Path, "method": op.Method}
 		if headless {
 			data["headless"] = true
 		}
-		nodes = append(nodes, voidBlock("openapi-operation", data))
+		nodes = append(nodes, document.VoidBlock("openapi-operation", data))
 	}
-	return JSONDocument{Object: "document", Data: map[string]any{}, Nodes: nodes}
+	return document.JSONDocument{Object: "document", Data: map[string]any{}, Nodes: nodes}
 }
 
 // computedView renders a computed page computed: a document page (its
@@ -336,7 +338,7 @@ func (s *Service) computedPage(ctx context.Context, src source, p *Page, path, f
 		md := RenderMarkdown(&q, "", FrontDescription)
 		v.Markdown = &md
 	default:
-		v.Document = &JSONDocument{Object: "document", Data: map[string]any{}, Nodes: []Node{}}
+		v.Document = &document.JSONDocument{Object: "document", Data: map[string]any{}, Nodes: []document.Node{}}
 	}
 	return v, nil
 }
@@ -413,7 +415,7 @@ func (s *Service) generatedOf(ctx context.Context, src source, tr *TreeReader, p
 // URL (or whose src is a spec's slug) becomes an openapi-operation block
 // of that spec. Blocks of unknown specs, and inline swagger operations,
 // stay as written.
-func (s *Service) resolveBlocks(ctx context.Context, src source, nodes []Node) error {
+func (s *Service) resolveBlocks(ctx context.Context, src source, nodes []document.Node) error {
 	if s.specs == nil || src.noCompute {
 		return nil
 	}
@@ -436,8 +438,8 @@ func (s *Service) resolveBlocks(ctx context.Context, src source, nodes []Node) e
 		found[ref] = &sp
 		return &sp, nil
 	}
-	var walk func(nodes []Node) error
-	walk = func(nodes []Node) error {
+	var walk func(nodes []document.Node) error
+	walk = func(nodes []document.Node) error {
 		for _, n := range nodes {
 			if n["object"] == "block" {
 				if err := resolveBlock(n, find); err != nil {
@@ -445,7 +447,7 @@ func (s *Service) resolveBlocks(ctx context.Context, src source, nodes []Node) e
 				}
 			}
 			for _, key := range []string{"nodes", "fragments"} {
-				if kids, ok := n[key].([]Node); ok {
+				if kids, ok := n[key].([]document.Node); ok {
 					if err := walk(kids); err != nil {
 						return err
 					}
@@ -457,9 +459,9 @@ func (s *Service) resolveBlocks(ctx context.Context, src source, nodes []Node) e
 	return walk(nodes)
 }
 
-func resolveBlock(n Node, find func(string) (*SpecInfo, error)) error {
-	data, _ := n["data"].(Node)
-	ref, _ := data["ref"].(Node)
+func resolveBlock(n document.Node, find func(string) (*SpecInfo, error)) error {
+	data, _ := n["data"].(document.Node)
+	ref, _ := data["ref"].(document.Node)
 	if data == nil || ref == nil {
 		return nil
 	}
@@ -491,7 +493,7 @@ func resolveBlock(n Node, find func(string) (*SpecInfo, error)) error {
 			return err
 		}
 		n["type"] = "openapi-operation"
-		data["ref"] = Node{"kind": "openapi", "spec": sp.Slug}
+		data["ref"] = document.Node{"kind": "openapi", "spec": sp.Slug}
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package content
 import (
 	"path"
 	"strings"
+
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // Links of a page: every link and image its body writes, resolved against
@@ -27,82 +29,9 @@ const (
 	RelationDependsOn = "dependsOn"
 )
 
-// RawLink is a link or an image of a page body as written.
-type RawLink struct {
-	Href  string `json:"h"`
-	Image bool   `json:"i,omitempty"`
-	// Anchor is the id of the heading the link is under ("" above the
-	// first heading).
-	Anchor string `json:"a,omitempty"`
-}
-
-// ExtractLinks returns the links and images of a markdown body, in order.
-// Code blocks and code spans hold none.
-func ExtractLinks(body string) []RawLink {
-	var out []RawLink
-	anchor := ""
-	fence := ""
-	for _, line := range strings.Split(body, "\n") {
-		t := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if m := reFence.FindStringSubmatch(line); m != nil {
-			fence = m[1]
-			continue
-		}
-		if m := reHeading.FindStringSubmatch(t); m != nil {
-			anchor = HeadingID(m[2])
-		}
-		for i := 0; i < len(line); i++ {
-			switch c := line[i]; {
-			case c == '\\':
-				i++
-			case c == '`':
-				n := 1
-				for i+n < len(line) && line[i+n] == '`' {
-					n++
-				}
-				if end := strings.Index(line[i+n:], strings.Repeat("`", n)); end >= 0 {
-					i += n + end + n - 1
-				} else {
-					i += n - 1
-				}
-			case c == '[':
-				label, target, end, ok := closing(line, i)
-				if !ok {
-					continue
-				}
-				image := i > 0 && line[i-1] == '!'
-				// A link's label may hold an image ([![alt](img)](target)).
-				for _, l := range ExtractLinks(label) {
-					l.Anchor = anchor
-					out = append(out, l)
-				}
-				if target != "" {
-					out = append(out, RawLink{Href: target, Image: image, Anchor: anchor})
-				}
-				i = end - 1
-			}
-		}
-	}
-	return out
-}
-
-// HeadingID is the anchor of a heading ("" when its text makes none).
-func HeadingID(text string) string {
-	if id := Slugify(text); reHeadID.MatchString(id) && id != "page" {
-		return id
-	}
-	return ""
-}
-
 // ResolvedLink is a link of a page resolved against a revision.
 type ResolvedLink struct {
-	RawLink
+	document.RawLink
 	Status   string
 	Relation string
 	// Kind is the target's kind: page, file or url; Target its id (the
@@ -118,7 +47,7 @@ func (l ResolvedLink) Key() string {
 
 // ResolveLinks resolves links written on page p of ix. appBase is the
 // application's base URL (links under it are in-app).
-func ResolveLinks(ix *Index, p *Page, links []RawLink, appBase string) []ResolvedLink {
+func ResolveLinks(ix *Index, p *Page, links []document.RawLink, appBase string) []ResolvedLink {
 	out := make([]ResolvedLink, 0, len(links))
 	dir := ""
 	if p != nil {
@@ -130,7 +59,7 @@ func ResolveLinks(ix *Index, p *Page, links []RawLink, appBase string) []Resolve
 			r.Relation = RelationDependsOn
 		}
 		href := l.Href
-		if id, anchor, ok := PagesLink(ix, href); ok {
+		if id, anchor, ok := document.PagesLink(ix, href); ok {
 			if id != "" {
 				r.Kind, r.Target, r.TargetAnchor = "page", id, anchor
 			} else {
@@ -192,21 +121,21 @@ func byImportedFile(ix *Index, p *Page, target string) *Page {
 
 // PageExtras are the links a page holds outside its body: its cover
 // images (files) and, for a link page, its target.
-func PageExtras(p *Page) []RawLink {
-	var out []RawLink
+func PageExtras(p *Page) []document.RawLink {
+	var out []document.RawLink
 	if p.Cover != nil {
 		for _, ref := range []*Ref{&p.Cover.Ref, p.Cover.RefDark} {
 			if ref != nil && ref.Kind == "file" {
-				out = append(out, RawLink{Href: "/files/" + ref.File, Image: true})
+				out = append(out, document.RawLink{Href: "/files/" + ref.File, Image: true})
 			}
 		}
 	}
 	if p.Target != nil {
 		switch p.Target.Kind {
 		case "url":
-			out = append(out, RawLink{Href: p.Target.URL})
+			out = append(out, document.RawLink{Href: p.Target.URL})
 		case "file":
-			out = append(out, RawLink{Href: "/files/" + p.Target.File})
+			out = append(out, document.RawLink{Href: "/files/" + p.Target.File})
 		}
 	}
 	return out

@@ -3,27 +3,9 @@ package content
 import (
 	"fmt"
 	"testing"
-)
 
-func TestExtractLinks(t *testing.T) {
-	for _, tc := range []struct {
-		name, body string
-		want       []RawLink
-	}{
-		{"LinksAndImagesInOrderUnderTheirHeading", "[a](a.md) ![i](/files/f)\n\n## Set up\n\n[b](https://x.test \"title\")\n",
-			[]RawLink{{Href: "a.md"}, {Href: "/files/f", Image: true}, {Href: "https://x.test", Anchor: "set-up"}}},
-		{"NoneInCodeBlocksOrCodeSpans", "```md\n[a](a.md)\n```\n`[b](b.md)` [c](c.md)\n", []RawLink{{Href: "c.md"}}},
-		{"NoneWhenEscapedOrUnclosed", "\\[a](a.md) [b](b.md\n", nil},
-		{"AnImageInsideALink", "[![i](/files/f)](page.md)\n", []RawLink{{Href: "/files/f", Image: true}, {Href: "page.md"}}},
-		{"NoneInPlainText", "Just words [and brackets].\n", nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := ExtractLinks(tc.body); fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Errorf("got %+v, want %+v", got, tc.want)
-			}
-		})
-	}
-}
+	"github.com/galleydocs/galley/shared/document"
+)
 
 func TestResolveLinksRelativeToThePagesFile(t *testing.T) {
 	ix := NewIndex(&Tree{Pages: []Page{
@@ -32,7 +14,7 @@ func TestResolveLinksRelativeToThePagesFile(t *testing.T) {
 		{ID: "u", Parent: "g", Type: TypeDocument, Title: "Use", Slug: "use", Pos: "b"},
 		{ID: "i", Type: TypeDocument, Title: "Intro", Slug: "intro", Pos: "b"},
 	}, Files: []File{{ID: "f", Name: "f.png"}}})
-	got := ResolveLinks(ix, ix.Page("s"), []RawLink{
+	got := ResolveLinks(ix, ix.Page("s"), []document.RawLink{
 		{Href: "use.md"}, {Href: "../intro.md#why"}, {Href: "README.md"}, {Href: "../guides/README.md"},
 		{Href: "intro.md"}, {Href: "/files/f", Image: true}, {Href: "/files/g"}, {Href: "#here"},
 		{Href: "https://app.test/s/x"}, {Href: "https://app.testing/x"}, {Href: "mailto:a@b.test"},
@@ -61,7 +43,7 @@ func TestResolveLinksOfAnImportedPage(t *testing.T) {
 			Git: &GitBlob{Path: "introduction/getting-started/integrations/desktop.md"}},
 		{ID: "c", Type: TypeDocument, Title: "Guide", Slug: "guide", Pos: "c", Git: &GitBlob{Path: "guide/README.md"}},
 	}})
-	got := ResolveLinks(ix, ix.Page("a"), []RawLink{{Href: "integrations/desktop.md"}, {Href: "../../guide/"}, {Href: "missing.md"}}, "")
+	got := ResolveLinks(ix, ix.Page("a"), []document.RawLink{{Href: "integrations/desktop.md"}, {Href: "../../guide/"}, {Href: "missing.md"}}, "")
 	var out []string
 	for _, l := range got {
 		out = append(out, l.Status+" "+l.Target)

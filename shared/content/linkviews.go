@@ -13,6 +13,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/paging"
@@ -154,7 +155,7 @@ func (s *Service) pageLinks(ctx context.Context, spaceID string, ix *Index, p *P
 		if err != nil {
 			return nil, err
 		}
-		raw = append(raw, ExtractLinks(body)...)
+		raw = append(raw, document.ExtractLinks(body)...)
 	}
 	return ResolveLinks(ix, p, raw, appBase), nil
 }
@@ -328,7 +329,7 @@ func (s *Service) FileBacklinks(ctx context.Context, at At, fileID string, r pag
 // changed bodies are read.
 
 type linkDigest struct {
-	Docs map[string][]RawLink `json:"docs"`
+	Docs map[string][]document.RawLink `json:"docs"`
 }
 
 const digestVersion = "v1"
@@ -397,7 +398,7 @@ func (s *Service) linkDigest(ctx context.Context, rev model.Revision, ix *Index)
 	if d, err := s.readDigest(ctx, rev.SpaceID, rev.ID); d != nil || err != nil {
 		return d, err
 	}
-	known := map[string][]RawLink{}
+	known := map[string][]document.RawLink{}
 	for _, parent := range rev.Parents {
 		pd, err := s.readDigest(ctx, rev.SpaceID, parent)
 		if err != nil {
@@ -409,7 +410,7 @@ func (s *Service) linkDigest(ctx context.Context, rev model.Revision, ix *Index)
 			}
 		}
 	}
-	d := &linkDigest{Docs: map[string][]RawLink{}}
+	d := &linkDigest{Docs: map[string][]document.RawLink{}}
 	var missing []string
 	ix.Walk(func(p *Page, _ int) bool {
 		if p.Type == TypeDocument && p.Document != "" {
@@ -427,7 +428,7 @@ func (s *Service) linkDigest(ctx context.Context, rev model.Revision, ix *Index)
 		return nil, err
 	}
 	for h, body := range bodies {
-		d.Docs[h] = ExtractLinks(body)
+		d.Docs[h] = document.ExtractLinks(body)
 	}
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)

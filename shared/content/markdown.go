@@ -1,141 +1,13 @@
 package content
 
 import (
-	"bytes"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"github.com/galleydocs/galley/shared/document"
 )
 
-// Authored is a page as written in markdown: optional YAML frontmatter, a
-// leading "# " heading for its title, then its body. It is the form pages
-// are authored in and read back as (the form Git Sync writes).
-type Authored struct {
-	// Title is the leading heading's text; "" when there is none.
-	Title string
-	Front Frontmatter
-	// Body is the markdown after the title, with "\n" line ends.
-	Body string
-}
-
-// Frontmatter holds the page metadata a markdown file may set; nil fields
-// are absent. It reads GitBook's documented frontmatter: layout flags as
-// `{visible: bool}` (or a plain bool), `cover` and `coverY`.
-type Frontmatter struct {
-	Description   *string       `yaml:"description"`
-	Emoji         *string       `yaml:"emoji"`
-	Icon          *string       `yaml:"icon"`
-	Hidden        *bool         `yaml:"hidden"`
-	NoIndex       *bool         `yaml:"noIndex"`
-	NoRobotsIndex *bool         `yaml:"noRobotsIndex"`
-	Layout        *LayoutFields `yaml:"layout"`
-	// Cover is the cover image: a URL, or (Git Sync) a path relative to
-	// the page's file; CoverY its vertical offset.
-	Cover  *string  `yaml:"cover"`
-	CoverY *float64 `yaml:"coverY"`
-	// If is the page's adaptive-content condition (Page.Condition), as
-	// GitBook documents its frontmatter (`if: visitor.claims...`).
-	If *string `yaml:"if"`
-}
-
-// LayoutFields are layout options set in frontmatter; nil fields keep
-// their value.
-type LayoutFields struct {
-	Width           *string     `yaml:"width"`
-	Cover           *Visibility `yaml:"cover"`
-	CoverSize       *string     `yaml:"coverSize"`
-	Title           *Visibility `yaml:"title"`
-	Description     *Visibility `yaml:"description"`
-	TableOfContents *Visibility `yaml:"tableOfContents"`
-	Outline         *Visibility `yaml:"outline"`
-	Pagination      *Visibility `yaml:"pagination"`
-	Metadata        *Visibility `yaml:"metadata"`
-	Tags            *Visibility `yaml:"tags"`
-	Actions         *Visibility `yaml:"actions"`
-}
-
-// Visibility is a layout flag: GitBook writes `title: {visible: true}`
-// (the cover adds `size`); a plain boolean is read too.
-type Visibility struct {
-	Visible *bool   `yaml:"visible"`
-	Size    *string `yaml:"size"`
-}
-
-// UnmarshalYAML reads a boolean or a {visible, size} mapping.
-func (v *Visibility) UnmarshalYAML(n *yaml.Node) error {
-	if n.Kind == yaml.ScalarNode {
-		var b bool
-		if err := n.Decode(&b); err != nil {
-			return err
-		}
-		v.Visible = &b
-		return nil
-	}
-	type plain Visibility
-	return n.Decode((*plain)(v))
-}
-
-// ParseMarkdown splits authored markdown into frontmatter, title and body.
-// The error describes malformed frontmatter.
-func ParseMarkdown(src string) (Authored, error) {
-	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
-	src = strings.TrimPrefix(src, "\ufeff")
-	var a Authored
-	if rest, ok := strings.CutPrefix(src, "---\n"); ok {
-		end := strings.Index(rest, "\n---\n")
-		front := ""
-		switch {
-		case strings.HasPrefix(rest, "---\n"):
-			src = rest[4:]
-		case end >= 0:
-			front, src = rest[:end], rest[end+5:]
-		case strings.HasSuffix(rest, "\n---"):
-			front, src = strings.TrimSuffix(rest, "\n---"), ""
-		default:
-			return a, errFrontmatter("frontmatter is not closed by a --- line")
-		}
-		if strings.TrimSpace(front) != "" {
-			dec := yaml.NewDecoder(strings.NewReader(front))
-			dec.KnownFields(true)
-			if err := dec.Decode(&a.Front); err != nil {
-				return a, errFrontmatter("frontmatter: " + err.Error())
-			}
-		}
-	}
-	lines := strings.Split(src, "\n")
-	i := 0
-	for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
-		i++
-	}
-	if i < len(lines) {
-		if t, ok := strings.CutPrefix(strings.TrimSpace(lines[i]), "# "); ok {
-			a.Title = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#"))
-			i++
-			for i < len(lines) && strings.TrimSpace(lines[i]) == "" {
-				i++
-			}
-		}
-	}
-	a.Body = NormalizeBody(strings.Join(lines[i:], "\n"))
-	return a, nil
-}
-
-type frontmatterError string
-
-func (e frontmatterError) Error() string { return string(e) }
-
-func errFrontmatter(msg string) error { return frontmatterError(msg) }
-
-// NormalizeBody gives a body one form: "\n" line ends, no trailing blank
-// lines, a final newline unless empty. Equal texts hash equal.
-func NormalizeBody(body string) string {
-	body = strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\r", "\n")
-	body = strings.TrimRight(body, " \t\n")
-	if body == "" {
-		return ""
-	}
-	return body + "\n"
-}
+// Pages as markdown. Reading markdown (frontmatter, title, body) is the
+// document package's; what a page's fields are in frontmatter is here.
 
 // FrontFields is the page metadata RenderMarkdown writes as frontmatter.
 type FrontFields int
@@ -144,7 +16,7 @@ const (
 	// FrontDescription writes the description only: the page as the API
 	// reads it (format=markdown).
 	FrontDescription FrontFields = iota
-	// FrontMetadata writes all the metadata Frontmatter reads back: the
+	// FrontMetadata writes all the metadata document.Frontmatter reads back: the
 	// page as Git Sync exports it, so that an import restores it.
 	FrontMetadata
 )
@@ -189,28 +61,11 @@ func RenderMarkdown(p *Page, body string, fields FrontFields) string {
 			front["if"] = p.Condition
 		}
 	}
-	var b strings.Builder
-	if len(front) > 0 {
-		var buf bytes.Buffer
-		enc := yaml.NewEncoder(&buf)
-		enc.SetIndent(2)
-		_ = enc.Encode(front)
-		b.WriteString("---\n")
-		b.Write(buf.Bytes())
-		b.WriteString("---\n\n")
-	}
-	b.WriteString("# ")
-	b.WriteString(p.Title)
-	b.WriteString("\n")
-	if body != "" {
-		b.WriteString("\n")
-		b.WriteString(body)
-	}
-	return b.String()
+	return document.Compose(front, p.Title, body)
 }
 
-// Apply sets the page metadata the frontmatter names.
-func (f Frontmatter) Apply(p *Page) {
+// ApplyFrontmatter sets the page metadata f names.
+func ApplyFrontmatter(f document.Frontmatter, p *Page) {
 	set := func(dst *string, v *string) {
 		if v != nil {
 			*dst = *v
@@ -235,7 +90,7 @@ func (f Frontmatter) Apply(p *Page) {
 		if p.Layout != nil {
 			layout = *p.Layout
 		}
-		vis := func(dst *bool, v *Visibility) {
+		vis := func(dst *bool, v *document.Visibility) {
 			if v != nil {
 				setb(dst, v.Visible)
 			}

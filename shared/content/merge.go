@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // Conflict is one reason a three-way merge cannot be made.
@@ -195,7 +197,7 @@ func (m *Merger) body(b, o, t string) (string, bool, error) {
 	if !ok {
 		return "", false, nil
 	}
-	hash, err := m.PutDocument(NormalizeBody(merged))
+	hash, err := m.PutDocument(document.NormalizeBody(merged))
 	return hash, err == nil, err
 }
 

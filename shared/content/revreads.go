@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // The reads GitBook's clients make beyond the spec: a page's document
@@ -13,13 +14,13 @@ import (
 
 // PageDocument reads the document of a page at at. Pages without a body
 // (groups, links) have no document: NotFound.
-func (s *Service) PageDocument(ctx context.Context, at At, pageID string) (JSONDocument, error) {
+func (s *Service) PageDocument(ctx context.Context, at At, pageID string) (document.JSONDocument, error) {
 	v, err := s.Page(ctx, at, pageID, FormatDocument, false)
 	if err != nil {
-		return JSONDocument{}, err
+		return document.JSONDocument{}, err
 	}
 	if v.Document == nil {
-		return JSONDocument{}, apperr.NotFoundf("page %s has no document", pageID)
+		return document.JSONDocument{}, apperr.NotFoundf("page %s has no document", pageID)
 	}
 	return *v.Document, nil
 }
@@ -29,14 +30,14 @@ func (s *Service) PageDocument(ctx context.Context, at At, pageID string) (JSOND
 // Page.Document); a document is found while a page of the space's current
 // revision carries it, and is rendered as that page's (its relative links
 // resolve from that page).
-func (s *Service) Document(ctx context.Context, spaceID, documentID string) (JSONDocument, error) {
+func (s *Service) Document(ctx context.Context, spaceID, documentID string) (document.JSONDocument, error) {
 	src, err := s.source(ctx, At{SpaceID: spaceID})
 	if err != nil {
-		return JSONDocument{}, err
+		return document.JSONDocument{}, err
 	}
 	_, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
 	if err != nil {
-		return JSONDocument{}, err
+		return document.JSONDocument{}, err
 	}
 	var page *Page
 	ix.Walk(func(p *Page, _ int) bool {
@@ -50,15 +51,15 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (JSO
 		return true
 	})
 	if page == nil || documentID == "" {
-		return JSONDocument{}, apperr.NotFoundf("document %s not found", documentID)
+		return document.JSONDocument{}, apperr.NotFoundf("document %s not found", documentID)
 	}
 	body, err := s.Repo.Document(ctx, src.space.ID, page.Document)
 	if err != nil {
-		return JSONDocument{}, err
+		return document.JSONDocument{}, err
 	}
-	doc := ToDocument(body, Resolver{Index: ix, Page: page})
+	doc := document.ToDocument(body, document.Resolver{Locator: ix, PageID: page.ID})
 	if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
-		return JSONDocument{}, err
+		return document.JSONDocument{}, err
 	}
 	return doc, nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
@@ -380,7 +381,7 @@ func (s *Service) page(ctx context.Context, src source, tr *TreeReader, pageID, 
 		v.Markdown = &md
 	default:
 		loc := &locator{ctx: ctx, tr: tr}
-		doc := ToDocument(body, Resolver{Page: p, Locator: loc})
+		doc := document.ToDocument(body, document.Resolver{PageID: p.ID, Locator: loc})
 		if loc.err != nil {
 			return RevisionPage{}, loc.err
 		}

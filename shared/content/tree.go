@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 )
 
 // Page types.
@@ -291,7 +290,7 @@ func (ix *Index) PageAtGitPath(path string) string {
 	return ""
 }
 
-// HasPage tells whether a page of that id exists (PageLocator).
+// HasPage tells whether a page of that id exists (document.PageLocator).
 func (ix *Index) HasPage(id string) bool { return ix.pages[id] != nil }
 
 // ByPath finds a page by its path (see Path): among the children of each
@@ -444,29 +443,3 @@ func (ix *Index) PutFile(f File) { ix.files[f.ID] = &f }
 
 // RemoveFile deletes a file.
 func (ix *Index) RemoveFile(id string) { delete(ix.files, id) }
-
-// Slugify makes a slug of a title: its letters and digits lower-cased, words
-// joined by "-"; "page" when nothing remains.
-func Slugify(title string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range title {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(unicode.ToLower(r))
-		default:
-			dash = true
-		}
-		if b.Len() >= 100 {
-			break
-		}
-	}
-	if b.Len() == 0 {
-		return "page"
-	}
-	return b.String()
-}

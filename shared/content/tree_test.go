@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/document"
 )
 
 func TestBetweenStaysStrictlyBetweenUnderRandomInserts(t *testing.T) {
@@ -54,19 +56,6 @@ func TestSpreadIsIncreasingAndLeavesRoomBetween(t *testing.T) {
 			if mid := Between(keys[i-1], keys[i]); mid <= keys[i-1] || mid >= keys[i] {
 				t.Fatalf("no room between %q and %q", keys[i-1], keys[i])
 			}
-		}
-	}
-}
-
-func TestSlugify(t *testing.T) {
-	for in, want := range map[string]string{
-		"Getting Started":     "getting-started",
-		"  API: v2 / Errors ": "api-v2-errors",
-		"???":                 "page",
-		"Überblick":           "überblick",
-	} {
-		if got := Slugify(in); got != want {
-			t.Errorf("Slugify(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -130,7 +119,7 @@ func TestTreeIsDepthFirstAndSlugsStayUnique(t *testing.T) {
 }
 
 func TestParseMarkdownSplitsFrontmatterTitleAndBody(t *testing.T) {
-	a, err := ParseMarkdown("---\r\ndescription: How to start\r\nhidden: true\r\nlayout:\r\n  width: wide\r\n---\r\n\r\n# Getting started #\r\n\r\nFirst line.\r\n\r\n\r\n")
+	a, err := document.Parse("---\r\ndescription: How to start\r\nhidden: true\r\nlayout:\r\n  width: wide\r\n---\r\n\r\n# Getting started #\r\n\r\nFirst line.\r\n\r\n\r\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,28 +127,28 @@ func TestParseMarkdownSplitsFrontmatterTitleAndBody(t *testing.T) {
 		t.Fatalf("parsed %+v", a)
 	}
 	p := &Page{Title: a.Title}
-	a.Front.Apply(p)
+	ApplyFrontmatter(a.Front, p)
 	if p.Description != "How to start" || !p.Hidden || p.Layout.Width != "wide" || !p.Layout.Outline {
 		t.Fatalf("applied %+v", p)
 	}
-	back, err := ParseMarkdown(RenderMarkdown(p, a.Body, FrontDescription))
+	back, err := document.Parse(RenderMarkdown(p, a.Body, FrontDescription))
 	if err != nil || back.Title != a.Title || back.Body != a.Body || *back.Front.Description != p.Description {
 		t.Fatalf("round trip: %+v, %v", back, err)
 	}
 	if back.Front.Hidden != nil || back.Front.Layout != nil {
 		t.Fatalf("FrontDescription wrote more than the description: %+v", back.Front)
 	}
-	full, err := ParseMarkdown(RenderMarkdown(p, a.Body, FrontMetadata))
+	full, err := document.Parse(RenderMarkdown(p, a.Body, FrontMetadata))
 	if err != nil || full.Front.Hidden == nil || !*full.Front.Hidden || full.Front.Layout == nil || *full.Front.Layout.Width != "wide" {
 		t.Fatalf("FrontMetadata round trip: %+v, %v", full, err)
 	}
 	// A page's condition is GitBook's `if:`, written for Git Sync only.
-	cond, err := ParseMarkdown("---\nif: visitor.claims.unsigned.isPremium === true\n---\n# Premium\n")
+	cond, err := document.Parse("---\nif: visitor.claims.unsigned.isPremium === true\n---\n# Premium\n")
 	if err != nil || cond.Front.If == nil {
 		t.Fatalf("if: %+v, %v", cond, err)
 	}
 	cp := &Page{Title: cond.Title}
-	cond.Front.Apply(cp)
+	ApplyFrontmatter(cond.Front, cp)
 	if cp.Condition != "visitor.claims.unsigned.isPremium === true" {
 		t.Fatalf("applied condition %q", cp.Condition)
 	}
@@ -170,11 +159,11 @@ func TestParseMarkdownSplitsFrontmatterTitleAndBody(t *testing.T) {
 		t.Errorf("FrontDescription writes the condition: %q", md)
 	}
 	for _, bad := range []string{"---\ndescription: x\n", "---\nunknown: 1\n---\n# T\n", "---\ndescription: [\n---\n"} {
-		if _, err := ParseMarkdown(bad); err == nil {
+		if _, err := document.Parse(bad); err == nil {
 			t.Errorf("ParseMarkdown(%q) accepted", bad)
 		}
 	}
-	if a, _ := ParseMarkdown("No heading here\n"); a.Title != "" || a.Body != "No heading here\n" {
+	if a, _ := document.Parse("No heading here\n"); a.Title != "" || a.Body != "No heading here\n" {
 		t.Errorf("without a heading: %+v", a)
 	}
 }
@@ -207,7 +196,7 @@ func TestDocumentConvertsBlocksAndResolvesLinks(t *testing.T) {
 		"Careful.",
 		"{% endhint %}",
 	}, "\n")
-	doc := ToDocument(body, Resolver{Index: ix, Page: ix.Page("intro")})
+	doc := document.ToDocument(body, document.Resolver{Locator: ix, PageID: "intro"})
 	var types []string
 	for _, n := range doc.Nodes {
 		types = append(types, n["type"].(string))
@@ -216,22 +205,22 @@ func TestDocumentConvertsBlocksAndResolvesLinks(t *testing.T) {
 		t.Fatalf("blocks %s", got)
 	}
 	var refs []string
-	for _, n := range doc.Nodes[1]["nodes"].([]Node) {
+	for _, n := range doc.Nodes[1]["nodes"].([]document.Node) {
 		if n["type"] == "link" {
-			ref := n["data"].(Node)["ref"].(Node)
+			ref := n["data"].(document.Node)["ref"].(document.Node)
 			refs = append(refs, ref["kind"].(string)+":"+first(ref, "anchor", "page", "file", "url")+"@"+first(ref, "page"))
 		}
 	}
 	if got := strings.Join(refs, ","); got != "page:setup@setup,anchor:usage@guide,file:f1@,url:https://example.com@" {
 		t.Fatalf("link refs %s", got)
 	}
-	nested := doc.Nodes[2]["nodes"].([]Node)[1]["nodes"].([]Node)
+	nested := doc.Nodes[2]["nodes"].([]document.Node)[1]["nodes"].([]document.Node)
 	if len(nested) != 2 || nested[1]["type"] != "list-unordered" {
 		t.Fatalf("nested list not kept: %v", nested)
 	}
 }
 
-func first(n Node, fields ...string) string {
+func first(n document.Node, fields ...string) string {
 	for _, f := range fields {
 		if s, ok := n[f].(string); ok {
 			return s

@@ -640,7 +640,7 @@ func (tr *TreeReader) File(ctx context.Context, id string) (*File, error) {
 }
 
 // locator finds pages for one page's links through a reader; a failed
-// read is kept in err (ToDocument cannot return one).
+// read is kept in err (document.ToDocument cannot return one).
 type locator struct {
 	ctx context.Context
 	tr  *TreeReader

@@ -16,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // wholeTreePage is a page read as it was before the tree index: the whole
@@ -68,7 +69,7 @@ func wholeTreePage(t *testing.T, svc *content.Service, at content.At, ix *conten
 		md := content.RenderMarkdown(p, body, content.FrontDescription)
 		v.Markdown = &md
 	} else {
-		doc := content.ToDocument(body, content.Resolver{Index: ix, Page: p})
+		doc := document.ToDocument(body, document.Resolver{Locator: ix, PageID: p.ID})
 		v.Document = &doc
 	}
 	return v, nil

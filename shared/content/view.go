@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/condition"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/users"
 )
@@ -75,13 +76,13 @@ type RevisionPage struct {
 	// VisitorCondition is the page's condition whoever reads: for the
 	// reader and the site search, which read as a visitor in process and
 	// leave out the pages it hides (HiddenFor). Never written out.
-	VisitorCondition string          `json:"-"`
-	Target           *Ref            `json:"target,omitempty"`
-	Href             string          `json:"href,omitempty"`
-	Markdown         *string         `json:"markdown,omitempty" doc:"The page as markdown (format=markdown)"`
-	Document         *JSONDocument   `json:"document,omitempty" doc:"The page as a document tree (format=document)"`
-	Computed         *ComputedSource `json:"computed,omitempty" doc:"What the page is computed from: on a computed page (type computed, read with computed=false), and on the pages a computed read generates"`
-	ComputedSeed     string          `json:"computedSeed,omitempty" doc:"Seed of the ids of a computed read's generated pages"`
+	VisitorCondition string                 `json:"-"`
+	Target           *Ref                   `json:"target,omitempty"`
+	Href             string                 `json:"href,omitempty"`
+	Markdown         *string                `json:"markdown,omitempty" doc:"The page as markdown (format=markdown)"`
+	Document         *document.JSONDocument `json:"document,omitempty" doc:"The page as a document tree (format=document)"`
+	Computed         *ComputedSource        `json:"computed,omitempty" doc:"What the page is computed from: on a computed page (type computed, read with computed=false), and on the pages a computed read generates"`
+	ComputedSeed     string                 `json:"computedSeed,omitempty" doc:"Seed of the ids of a computed read's generated pages"`
 }
 
 // PageTag is a tag of a page (the reference's RevisionPageTag).
@@ -116,14 +117,6 @@ type RevisionFile struct {
 type FileDimensions struct {
 	Width  int `json:"width"`
 	Height int `json:"height"`
-}
-
-// JSONDocument is a page body as a document tree (the reference's
-// JSONDocument): blocks of inlines and texts with marks.
-type JSONDocument struct {
-	Object string           `json:"object" enum:"document"`
-	Data   map[string]any   `json:"data"`
-	Nodes  []map[string]any `json:"nodes"`
 }
 
 // ChangeRequest is the API shape of a change request.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
@@ -508,7 +509,7 @@ func relLink(from, to string) string {
 
 // splice puts a new body under a page source's frontmatter and title.
 func splice(src, body string) string {
-	head := strings.TrimRight(src[:bodyOffset(src)], "\n")
+	head := strings.TrimRight(src[:document.Split(src).Body], "\n")
 	if body == "" {
 		return head + "\n"
 	}

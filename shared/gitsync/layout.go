@@ -8,9 +8,8 @@ import (
 	"strings"
 	"unicode"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // The layout of a space in a repository (the project directory):
@@ -204,7 +203,7 @@ func slugOf(n *node) string {
 	if name == "" {
 		return ""
 	}
-	return content.Slugify(name)
+	return document.Slug(name, "page")
 }
 
 // titleFromName makes a title of a file or folder name.
@@ -319,73 +318,6 @@ func rewriteLinks(body string, fn func(target string) string) string {
 		lines[i] = strings.Join(parts, "`")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// authored is a page's markdown file, read leniently: frontmatter keys
-// Galley does not know are ignored, malformed frontmatter is kept in the
-// body.
-type authored struct {
-	title string
-	front content.Frontmatter
-	body  string
-}
-
-// Frontmatter that does not parse is left out of the body all the same
-// (its text stays in the repository: an export keeps unchanged pages as
-// they are).
-func parsePage(src string) authored {
-	src = strings.TrimPrefix(strings.ReplaceAll(src, "\r\n", "\n"), "\ufeff")
-	var a authored
-	front, title, body := splitPage(src)
-	if front != "" {
-		if err := yaml.Unmarshal([]byte(front), &a.front); err != nil {
-			a.front = content.Frontmatter{}
-		}
-	}
-	if title >= 0 {
-		line, _, _ := strings.Cut(src[title:], "\n")
-		t, _ := strings.CutPrefix(strings.TrimSpace(line), "# ")
-		a.title = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#"))
-	}
-	a.body = content.NormalizeBody(src[body:])
-	return a
-}
-
-// splitPage finds the parts of a page's source ("\n" line ends): the
-// frontmatter's text, the offset of the title line (-1 for none) and of
-// the body.
-func splitPage(src string) (front string, title, body int) {
-	off := 0
-	if rest, ok := strings.CutPrefix(src, "---\n"); ok {
-		if strings.HasPrefix(rest, "---\n") {
-			off = 8
-		} else if end := strings.Index(rest, "\n---\n"); end >= 0 {
-			front, off = rest[:end], 4+end+5
-		}
-	}
-	skipBlank := func(i int) int {
-		for i < len(src) {
-			line, _, _ := strings.Cut(src[i:], "\n")
-			if strings.TrimSpace(line) != "" {
-				return i
-			}
-			i += len(line) + 1
-		}
-		return len(src)
-	}
-	i := skipBlank(off)
-	line, _, _ := strings.Cut(src[i:], "\n")
-	if strings.HasPrefix(strings.TrimSpace(line), "# ") {
-		return front, i, skipBlank(min(len(src), i+len(line)+1))
-	}
-	return front, -1, i
-}
-
-// bodyOffset is where a page source's body starts (after its frontmatter
-// and title).
-func bodyOffset(src string) int {
-	_, _, body := splitPage(src)
-	return body
 }
 
 // renderSummary writes SUMMARY.md for a tree whose pages are at paths (by

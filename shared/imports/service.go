@@ -53,6 +53,7 @@ import (
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/model"
@@ -241,7 +242,7 @@ func (s *Service) Import(ctx context.Context, spaceID, crRef, rawURL, source str
 			return Result{}, fetchFailure(err)
 		}
 		pr = gitsync.NewProject()
-		name := content.Slugify(strings.TrimSuffix(path.Base(u.Path), path.Ext(u.Path)))
+		name := document.Slug(strings.TrimSuffix(path.Base(u.Path), path.Ext(u.Path)), "page")
 		if err := pr.Add(name+".md", res.Body); err != nil {
 			return Result{}, apperr.Field("url", "%s", err.Error())
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/gitsync"
 )
@@ -543,7 +544,7 @@ func layout(pages []*webPage) ([]*webPage, map[*webPage][]*webPage) {
 		if seg == "" || seg == "." || seg == "/" || seg == "index" {
 			seg = pg.title
 		}
-		base := content.Slugify(seg)
+		base := document.Slug(seg, "page")
 		dir := ""
 		if p := parent[pg]; p != nil {
 			dir = strings.TrimSuffix(p.file, "/README.md")

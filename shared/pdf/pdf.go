@@ -23,14 +23,14 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/sfnt"
 
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // Page is a page to print.
 type Page struct {
 	Title, Description string
 	// Document is the page's body as a document tree.
-	Document content.JSONDocument
+	Document document.JSONDocument
 	// Depth is the page's depth in the tree (for the outline).
 	Depth int
 }
@@ -157,13 +157,13 @@ func (w *writer) indent(depth int) {
 	w.f.SetX(x)
 }
 
-func (w *writer) blocks(nodes []content.Node, depth int) {
+func (w *writer) blocks(nodes []document.Node, depth int) {
 	for _, n := range nodes {
 		w.block(n, depth)
 	}
 }
 
-func (w *writer) block(n content.Node, depth int) {
+func (w *writer) block(n document.Node, depth int) {
 	f := w.f
 	typ, _ := n["type"].(string)
 	kids := children(n)
@@ -179,7 +179,7 @@ func (w *writer) block(n content.Node, depth int) {
 		f.Ln(sizeBody*lineRatio + 2)
 	case "list-unordered", "list-ordered", "list-tasks":
 		start := 1
-		if data, ok := n["data"].(content.Node); ok {
+		if data, ok := n["data"].(document.Node); ok {
 			if s, ok := data["start"].(int); ok {
 				start = s
 			}
@@ -191,7 +191,7 @@ func (w *writer) block(n content.Node, depth int) {
 				marker = strconv.Itoa(start+i) + "."
 			case "list-tasks":
 				marker = "[ ]"
-				if data, ok := item["data"].(content.Node); ok && data["checked"] == true {
+				if data, ok := item["data"].(document.Node); ok && data["checked"] == true {
 					marker = "[x]"
 				}
 			}
@@ -232,7 +232,7 @@ func (w *writer) block(n content.Node, depth int) {
 		// Containers (tabs, steps, columns), blocks whose content is in
 		// fragments (tables, expandables, captions), embeds and math: their
 		// text, in order.
-		data, _ := n["data"].(content.Node)
+		data, _ := n["data"].(document.Node)
 		if u, ok := data["url"].(string); ok && typ == "embed" {
 			w.font("", sizeBody)
 			f.MultiCell(0, sizeBody*lineRatio, w.clean(u), "", "L", false)
@@ -253,11 +253,11 @@ func (w *writer) block(n content.Node, depth int) {
 
 // fragments are a block's fragments (a table's cells, an expandable's
 // title and body, a caption).
-func fragments(n content.Node) []content.Node { return nodeList(n["fragments"]) }
+func fragments(n document.Node) []document.Node { return nodeList(n["fragments"]) }
 
 // listItem writes an item's blocks: the first paragraph after the marker,
 // the rest under it.
-func (w *writer) listItem(blocks []content.Node, depth int) {
+func (w *writer) listItem(blocks []document.Node, depth int) {
 	for i, b := range blocks {
 		if i == 0 && b["type"] == "paragraph" {
 			w.f.SetLeftMargin(w.left + float64(depth)*6)
@@ -276,7 +276,7 @@ func (w *writer) listItem(blocks []content.Node, depth int) {
 }
 
 // inline writes texts and inlines with their marks, flowing.
-func (w *writer) inline(nodes []content.Node, base string, size float64) {
+func (w *writer) inline(nodes []document.Node, base string, size float64) {
 	f := w.f
 	h := size * lineRatio
 	for _, n := range nodes {
@@ -314,7 +314,7 @@ func (w *writer) inline(nodes []content.Node, base string, size float64) {
 				w.inline(children(n), base, size)
 				f.SetTextColor(0, 0, 0)
 			case "inline-image":
-				if data, ok := n["data"].(content.Node); ok {
+				if data, ok := n["data"].(document.Node); ok {
 					if c, _ := data["caption"].(string); c != "" {
 						w.font("I", size)
 						f.Write(h, w.clean(c))
@@ -329,10 +329,10 @@ func (w *writer) inline(nodes []content.Node, base string, size float64) {
 
 // image places an image block: a file of the revision, scaled to fit the
 // text width; other images print their description.
-func (w *writer) image(n content.Node) {
+func (w *writer) image(n document.Node) {
 	f := w.f
-	data, _ := n["data"].(content.Node)
-	ref, _ := data["ref"].(content.Node)
+	data, _ := n["data"].(document.Node)
+	ref, _ := data["ref"].(document.Node)
 	alt, _ := data["alt"].(string)
 	name := ""
 	if ref["kind"] == "file" {
@@ -389,17 +389,17 @@ func (w *writer) register(id string) string {
 	return name
 }
 
-func children(n content.Node) []content.Node { return nodeList(n["nodes"]) }
+func children(n document.Node) []document.Node { return nodeList(n["nodes"]) }
 
 // nodeList reads a list of nodes (decoded from JSON, or built).
-func nodeList(v any) []content.Node {
+func nodeList(v any) []document.Node {
 	switch c := v.(type) {
-	case []content.Node:
+	case []document.Node:
 		return c
 	case []any:
-		out := make([]content.Node, 0, len(c))
+		out := make([]document.Node, 0, len(c))
 		for _, x := range c {
-			if m, ok := x.(content.Node); ok {
+			if m, ok := x.(document.Node); ok {
 				out = append(out, m)
 			}
 		}
@@ -408,16 +408,16 @@ func nodeList(v any) []content.Node {
 	return nil
 }
 
-func leaves(n content.Node) []content.Node {
-	if l, ok := n["leaves"].([]content.Node); ok {
+func leaves(n document.Node) []document.Node {
+	if l, ok := n["leaves"].([]document.Node); ok {
 		return l
 	}
 	return nil
 }
 
-func marks(l content.Node) []string {
+func marks(l document.Node) []string {
 	var out []string
-	if ms, ok := l["marks"].([]content.Node); ok {
+	if ms, ok := l["marks"].([]document.Node); ok {
 		for _, m := range ms {
 			if t, ok := m["type"].(string); ok {
 				out = append(out, t)
@@ -428,7 +428,7 @@ func marks(l content.Node) []string {
 }
 
 // plain is the text of inline nodes.
-func plain(nodes []content.Node) string {
+func plain(nodes []document.Node) string {
 	var b strings.Builder
 	for _, n := range nodes {
 		for _, l := range leaves(n) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/pdf"
 )
 
@@ -14,16 +14,16 @@ import (
 // font lacks print as a replacement; the export does not fail.
 func TestRenderWithCharactersTheFontLacks(t *testing.T) {
 	text := "Ship it 🚀 today 👍🏽 — 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 and 中文"
-	para := content.Node{"object": "block", "type": "paragraph", "nodes": []any{
-		map[string]any{"object": "text", "leaves": []content.Node{{"object": "leaf", "text": text, "marks": []any{}}}},
+	para := document.Node{"object": "block", "type": "paragraph", "nodes": []any{
+		map[string]any{"object": "text", "leaves": []document.Node{{"object": "leaf", "text": text, "marks": []any{}}}},
 	}}
-	code := content.Node{"object": "block", "type": "code", "nodes": []any{
+	code := document.Node{"object": "block", "type": "code", "nodes": []any{
 		map[string]any{"object": "block", "type": "code-line", "nodes": []any{
-			map[string]any{"object": "text", "leaves": []content.Node{{"object": "leaf", "text": "print('🎉')", "marks": []any{}}}},
+			map[string]any{"object": "text", "leaves": []document.Node{{"object": "leaf", "text": "print('🎉')", "marks": []any{}}}},
 		}},
 	}}
 	out, err := pdf.Render("Release 🎉", []pdf.Page{{Title: "Launch 🚀", Description: "All 🌍 ok",
-		Document: content.JSONDocument{Nodes: []content.Node{para, code}}}}, nil)
+		Document: document.JSONDocument{Nodes: []document.Node{para, code}}}}, nil)
 	if err != nil {
 		t.Fatalf("Render: %v", err)
 	}

@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 )
 
-// Rendering GitBook's document model (content.ToDocument) as HTML. Every
+// Rendering GitBook's document model (document.ToDocument) as HTML. Every
 // block type of shared/content/blocks.go has its element; an unknown one
 // shows its children. Text is escaped; URLs go through safeURL.
 
@@ -296,23 +297,6 @@ func text(nodes []map[string]any) string {
 	return b.String()
 }
 
-// slug makes an anchor of a heading's text.
-func slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, c := range strings.ToLower(s) {
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c > 127:
-			b.WriteRune(c)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
-}
-
 // anchor returns a unique id for a heading.
 func (r *renderer) anchor(id string) string {
 	if id == "" {
@@ -341,7 +325,7 @@ func (r *renderer) block(n map[string]any, top bool) {
 		t := text(kids)
 		id := str(d, "id")
 		if id == "" {
-			id = slug(t)
+			id = document.HeadingAnchor(t)
 		}
 		id = r.anchor(id)
 		r.w("<", tag, ` id="`, esc(id), `">`)
@@ -692,7 +676,7 @@ func (r *renderer) ref(v any) (target, fileInfo) {
 			}
 			return target{href: href, title: title, internal: true}, fileInfo{}
 		}
-		if space, page, a, ok := content.SpaceLink(u); ok {
+		if space, page, a, ok := document.SpaceLink(u); ok {
 			return r.ref(map[string]any{"kind": map[bool]string{true: "space", false: "anchor"}[page == ""], "space": space, "page": page, "anchor": a})
 		}
 		return target{href: u}, fileInfo{}

@@ -11,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
 	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/keys"
@@ -106,12 +107,12 @@ func (f *fixture) seed(tb testing.TB, spaceID string, pages []page) string {
 	pos := content.Spread(len(pages))
 	tree := &content.Tree{}
 	for i, p := range pages {
-		h, err := repo.PutDocument(ctx, spaceID, content.NormalizeBody(p.Body))
+		h, err := repo.PutDocument(ctx, spaceID, document.NormalizeBody(p.Body))
 		if err != nil {
 			tb.Fatal(err)
 		}
 		tree.Pages = append(tree.Pages, content.Page{ID: p.ID, Parent: p.Parent, Pos: pos[i], Type: content.TypeDocument,
-			Title: p.Title, Slug: content.Slugify(p.Title) + "-" + strings.ToLower(p.ID), Document: h})
+			Title: p.Title, Slug: document.Slug(p.Title, "page") + "-" + strings.ToLower(p.ID), Document: h})
 	}
 	k := keys.Space(spaceID)
 	sp, _, err := records.Get[model.Space](ctx, f.kit.Deps.Store, k)

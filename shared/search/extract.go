@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // Section is a part of a page body: the text under one heading (or, for
@@ -58,7 +58,7 @@ func Sections(body string) []Section {
 		if m := reHeading.FindStringSubmatch(line); m != nil {
 			flush()
 			h := Plain(m[2])
-			out = append(out, Section{Anchor: content.HeadingID(m[2]), Heading: h})
+			out = append(out, Section{Anchor: document.HeadingID(m[2]), Heading: h})
 			continue
 		}
 		if reRule.MatchString(line) {

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/order"
 )
@@ -213,30 +212,10 @@ func (st *structure) groupKeys(groupID string) []string {
 
 // Slugs and paths.
 
-// slug turns a title into a path: lower-case letters and digits separated
-// by single dashes, at most 100 characters, fallback when nothing is left.
+// slug turns a title into a path: the page slug rule (document.Slug), cut
+// to maxPath bytes on a rune boundary, fallback when nothing is left.
 func slug(title, fallback string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(title) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || (r > unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r))) {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-		} else {
-			dash = true
-		}
-		if b.Len() >= maxPath {
-			break
-		}
-	}
-	s := truncate(b.String(), maxPath)
-	if s == "" {
-		return fallback
-	}
-	return s
+	return truncate(document.Slug(title, fallback), maxPath)
 }
 
 const maxPath = 100

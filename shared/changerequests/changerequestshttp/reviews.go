@@ -10,6 +10,7 @@ import (
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/comments/commentshttp"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -207,7 +208,7 @@ func (d DocumentInput) markdown(field string) (string, error) {
 	case d.Markdown != nil:
 		return *d.Markdown, nil
 	case d.Document != nil:
-		md, err := content.MarkdownOfDocument(d.Document)
+		md, err := document.MarkdownOfDocument(d.Document)
 		if err != nil {
 			return "", apperr.Field(field+".document", "%s", err.Error())
 		}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/comments"
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/paging"
@@ -36,12 +36,12 @@ func (b *CommentBody) text() *string {
 // the body as the GET answer shows it ({document}, read only) sent back.
 type CommentBodyUpdate struct {
 	CommentBody
-	Document *content.JSONDocument `json:"document,omitempty" readOnly:"true" doc:"Read only (Galley takes bodies as markdown): accepted when it is the body's own, as the GET answer shows it, which then stays as it is"`
+	Document *document.JSONDocument `json:"document,omitempty" readOnly:"true" doc:"Read only (Galley takes bodies as markdown): accepted when it is the body's own, as the GET answer shows it, which then stays as it is"`
 }
 
 // change is the body's part of a change: set it (to nil: empty), or,
 // sent back as a document tree, keep it.
-func (b *CommentBodyUpdate) change() (set bool, text *string, doc *content.JSONDocument) {
+func (b *CommentBodyUpdate) change() (set bool, text *string, doc *document.JSONDocument) {
 	if b == nil {
 		return false, nil, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/users/usershttp"
@@ -56,8 +57,8 @@ type CommentReply struct {
 // CommentDocument is a comment's content: {markdown}, {document} or, for an empty
 // body, {}.
 type CommentDocument struct {
-	Markdown *string               `json:"markdown,omitempty" doc:"The body as markdown (format=markdown)"`
-	Document *content.JSONDocument `json:"document,omitempty" doc:"The body as a document tree (format=document)"`
+	Markdown *string                `json:"markdown,omitempty" doc:"The body as markdown (format=markdown)"`
+	Document *document.JSONDocument `json:"document,omitempty" doc:"The body as a document tree (format=document)"`
 }
 
 // CommentTarget is what a comment is about.
@@ -160,7 +161,7 @@ func (r *renderer) body(b *string) CommentDocument {
 		md := *b
 		return CommentDocument{Markdown: &md}
 	}
-	doc := content.ToDocument(*b, content.Resolver{})
+	doc := document.ToDocument(*b, document.Resolver{})
 	return CommentDocument{Document: &doc}
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
@@ -82,7 +83,7 @@ type documentIn struct {
 
 // DocumentOut answers a document read.
 type DocumentOut struct {
-	Body content.JSONDocument
+	Body document.JSONDocument
 }
 
 // MetaLinksOut answers a page's meta links.

@@ -1,4 +1,4 @@
-package content
+package document
 
 import (
 	"path"
@@ -17,20 +17,31 @@ import (
 // math, <details>…) read as GitBook's nodes (blocks.go). Other markdown
 // (unknown {% %} tags, other HTML) reads as paragraphs.
 
+// JSONDocument is a page body as a document tree (the reference's
+// JSONDocument): blocks of inlines and texts with marks.
+type JSONDocument struct {
+	Object string           `json:"object" enum:"document"`
+	Data   map[string]any   `json:"data"`
+	Nodes  []map[string]any `json:"nodes"`
+}
+
 // Node is one node of a document tree, as the API writes it.
 type Node = map[string]any
 
 // Resolver turns link targets into content references for one page.
+// The zero Resolver resolves only links that need no pages (files,
+// anchors, URLs, other spaces).
 type Resolver struct {
-	Index *Index
-	Page  *Page
-	// Locator finds pages when Index is nil: a read of one page resolves
-	// its links without the whole tree.
+	// PageID is the page whose links are resolved: relative links are
+	// read from its markdown file's folder.
+	PageID string
+	// Locator finds pages (a revision's whole tree, or a read of one page
+	// that resolves its links without the whole tree); nil for none.
 	Locator PageLocator
 }
 
 // PageLocator finds pages by the markdown file paths that links between
-// pages name. An Index is one.
+// pages name. A revision's page tree (content.Index) is one.
 type PageLocator interface {
 	// GitPath is the markdown file a page is written to (Index.GitPath).
 	GitPath(id string) string
@@ -86,9 +97,6 @@ func SpaceLink(href string) (space, page, anchor string, ok bool) {
 // Ref resolves a link target.
 func (r Resolver) Ref(href string) Node {
 	loc := r.Locator
-	if r.Index != nil {
-		loc = r.Index
-	}
 	if space, page, anchor, ok := SpaceLink(href); ok {
 		switch {
 		case page == "":
@@ -112,9 +120,9 @@ func (r Resolver) Ref(href string) Node {
 	case strings.Contains(href, "://") || strings.HasPrefix(href, "mailto:") || strings.HasPrefix(href, "/"):
 		return Node{"kind": "url", "url": href}
 	}
-	if loc != nil && r.Page != nil {
+	if loc != nil && r.PageID != "" {
 		target, anchor, _ := strings.Cut(href, "#")
-		dir := path.Dir(loc.GitPath(r.Page.ID))
+		dir := path.Dir(loc.GitPath(r.PageID))
 		if id := loc.PageAtGitPath(path.Join(dir, target)); id != "" {
 			if anchor != "" {
 				return Node{"kind": "anchor", "anchor": anchor, "page": id}
@@ -209,7 +217,7 @@ func parseBlocks(lines []string, r Resolver) []Node {
 			level := min(len(m[1]), 3)
 			data := Node{}
 			h := block("heading-"+strconv.Itoa(level), data, inlines(m[2], r))
-			if id := Slugify(m[2]); reHeadID.MatchString(id) {
+			if id := Slug(m[2], "page"); reHeadID.MatchString(id) {
 				data["id"] = id
 				// GitBook's document model carries a heading's anchor (the
 				// fragment linking to it) in meta.id.

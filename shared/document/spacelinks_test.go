@@ -1,11 +1,11 @@
-package content_test
+package document_test
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // A reference to another space's page, anchor or root (GitBook's refs
@@ -30,7 +30,7 @@ func TestSpaceRefsRoundTrip(t *testing.T) {
 		map[string]any{"object": "block", "type": "paragraph", "nodes": inl},
 		map[string]any{"object": "block", "type": "content-ref", "data": map[string]any{"ref": map[string]any{"kind": "page", "page": "p1", "space": "s2"}}},
 	}}
-	md, err := content.MarkdownOfDocument(doc)
+	md, err := document.MarkdownOfDocument(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,20 +39,20 @@ func TestSpaceRefsRoundTrip(t *testing.T) {
 			t.Errorf("markdown lacks %s:\n%s", want, md)
 		}
 	}
-	back := content.ToDocument(md, content.Resolver{})
+	back := document.ToDocument(md, document.Resolver{})
 	var got []any
-	for _, n := range back.Nodes[0]["nodes"].([]content.Node) {
+	for _, n := range back.Nodes[0]["nodes"].([]document.Node) {
 		if n["type"] == "link" {
-			got = append(got, map[string]any(n["data"].(content.Node)["ref"].(content.Node)))
+			got = append(got, map[string]any(n["data"].(document.Node)["ref"].(document.Node)))
 		}
 	}
-	cr := back.Nodes[1]["data"].(content.Node)["ref"]
+	cr := back.Nodes[1]["data"].(document.Node)["ref"]
 	want := []any{refs[0], refs[1], refs[2]}
-	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(map[string]any(cr.(content.Node)), refs[0]) {
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(map[string]any(cr.(document.Node)), refs[0]) {
 		t.Errorf("read back %v and content-ref %v, want %v", got, cr, want)
 	}
 	for _, href := range []string{"/s/", "/s/x/other", "/s/x/pages/a/b", "/sx/pages/p"} {
-		if _, _, _, ok := content.SpaceLink(href); ok {
+		if _, _, _, ok := document.SpaceLink(href); ok {
 			t.Errorf("%s read as a space link", href)
 		}
 	}

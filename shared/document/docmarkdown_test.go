@@ -1,4 +1,4 @@
-package content_test
+package document_test
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 )
 
 // A document tree written as markdown reads back as the same tree: every
@@ -42,17 +42,17 @@ func TestMarkdownOfDocumentRoundTrips(t *testing.T) {
 		"",
 		"![A diagram](https://example.com/d.png)",
 	}, "\n") + "\n"
-	first := content.ToDocument(src, content.Resolver{})
+	first := document.ToDocument(src, document.Resolver{})
 	raw, _ := json.Marshal(first)
 	var asSent map[string]any
 	if err := json.Unmarshal(raw, &asSent); err != nil {
 		t.Fatal(err)
 	}
-	md, err := content.MarkdownOfDocument(asSent)
+	md, err := document.MarkdownOfDocument(asSent)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second := content.ToDocument(md, content.Resolver{})
+	second := document.ToDocument(md, document.Resolver{})
 	a, _ := json.Marshal(first)
 	b, _ := json.Marshal(second)
 	if !reflect.DeepEqual(a, b) {
@@ -66,13 +66,13 @@ func TestMarkdownOfDocumentRefusesUnknownNodes(t *testing.T) {
 		map[string]any{"object": "block", "type": "paragraph", "nodes": []any{map[string]any{"object": "text", "leaves": []any{map[string]any{"text": "ok"}}}}},
 		map[string]any{"object": "block", "type": "integration", "nodes": []any{}},
 	}}
-	_, err := content.MarkdownOfDocument(doc)
+	_, err := document.MarkdownOfDocument(doc)
 	if err == nil || !strings.Contains(err.Error(), "nodes[1].type") {
 		t.Fatalf("error %v, want one naming nodes[1].type", err)
 	}
 	bad := map[string]any{"nodes": []any{map[string]any{"object": "block", "type": "paragraph", "nodes": []any{
 		map[string]any{"object": "inline", "type": "link", "data": map[string]any{"ref": map[string]any{"kind": "nowhere"}}, "nodes": []any{}}}}}}
-	if _, err := content.MarkdownOfDocument(bad); err == nil || !strings.Contains(err.Error(), "nodes[0].nodes[0].data.ref.kind") {
+	if _, err := document.MarkdownOfDocument(bad); err == nil || !strings.Contains(err.Error(), "nodes[0].nodes[0].data.ref.kind") {
 		t.Fatalf("error %v, want one naming the ref's kind", err)
 	}
 }

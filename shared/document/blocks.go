@@ -1,4 +1,4 @@
-package content
+package document
 
 import (
 	"fmt"
@@ -245,7 +245,7 @@ var (
 	inFragments = []string{"paragraph"}
 )
 
-func voidBlock(typ string, data Node) Node {
+func VoidBlock(typ string, data Node) Node {
 	return Node{"object": "block", "type": typ, "isVoid": true, "data": data}
 }
 
@@ -328,7 +328,7 @@ func parseGitBookBlock(lines []string, i int, r Resolver) ([]Node, int, bool) {
 		return []Node{n}, j + 1, true
 	case isDrawing(t):
 		m := attrsOf(reImgTag.FindString(t))
-		return []Node{voidBlock("drawing", Node{"ref": fileRef(r, m["src"])})}, i + 1, true
+		return []Node{VoidBlock("drawing", Node{"ref": fileRef(r, m["src"])})}, i + 1, true
 	case strings.HasPrefix(t, "<details"):
 		return details(lines, i, r)
 	case strings.HasPrefix(t, "<table"):
@@ -358,9 +358,9 @@ func parseGitBookBlock(lines []string, i int, r Resolver) ([]Node, int, bool) {
 		if j == len(lines) {
 			return nil, 0, false
 		}
-		return []Node{voidBlock("math", Node{"formula": strings.Join(lines[i+1:j], "\n")})}, j + 1, true
+		return []Node{VoidBlock("math", Node{"formula": strings.Join(lines[i+1:j], "\n")})}, j + 1, true
 	case isMathLine(t):
-		return []Node{voidBlock("math", Node{"formula": strings.TrimSpace(t[2 : len(t)-2])})}, i + 1, true
+		return []Node{VoidBlock("math", Node{"formula": strings.TrimSpace(t[2 : len(t)-2])})}, i + 1, true
 	}
 	return nil, 0, false
 }
@@ -475,19 +475,19 @@ func parseTagBlock(lines []string, i int, tg tag, r Resolver) ([]Node, int, bool
 		var n Node
 		switch tg.name {
 		case "embed":
-			n = voidBlock("embed", Node{"url": tg.attr("url")})
+			n = VoidBlock("embed", Node{"url": tg.attr("url")})
 			if f := captionFragments(body, r); f != nil {
 				n["fragments"] = f
 			}
 		case "file":
-			n = voidBlock("file", Node{"ref": fileRef(r, tg.attr("src"))})
+			n = VoidBlock("file", Node{"ref": fileRef(r, tg.attr("src"))})
 			if f := captionFragments(body, r); f != nil {
 				n["fragments"] = f
 			}
 		case "page-ref":
-			n = voidBlock("content-ref", Node{"ref": r.Ref(tg.attr("page"))})
+			n = VoidBlock("content-ref", Node{"ref": r.Ref(tg.attr("page"))})
 		default:
-			n = voidBlock("content-ref", Node{"ref": r.Ref(tg.attr("url"))})
+			n = VoidBlock("content-ref", Node{"ref": r.Ref(tg.attr("url"))})
 		}
 		return []Node{n}, next, true
 	case "openapi", "openapi-operation", "swagger":
@@ -516,7 +516,7 @@ func parseTagBlock(lines []string, i int, tg tag, r Resolver) ([]Node, int, bool
 		case "openapi-operation":
 			data := attrData(tg, "spec")
 			data["ref"] = Node{"kind": "openapi", "spec": tg.attr("spec")}
-			n = voidBlock("openapi-operation", data)
+			n = VoidBlock("openapi-operation", data)
 		default:
 			data := attrData(tg, "src")
 			src := tg.attr("src")
@@ -527,7 +527,7 @@ func parseTagBlock(lines []string, i int, tg tag, r Resolver) ([]Node, int, bool
 			} else {
 				data["ref"] = specRef(r, src)
 			}
-			n = voidBlock("swagger", data)
+			n = VoidBlock("swagger", data)
 		}
 		for _, k := range []string{"path", "method"} {
 			if _, ok := n["data"].(Node)[k]; !ok {
@@ -626,7 +626,7 @@ func details(lines []string, i int, r Resolver) ([]Node, int, bool) {
 	if open {
 		data["defaultExpanded"] = true
 	}
-	n := voidBlock("expandable", data)
+	n := VoidBlock("expandable", data)
 	n["fragments"] = []Node{
 		fragment("expandable-title", []Node{{"object": "block", "type": "paragraph", "nodes": inlines(title, r)}}),
 		fragment("expandable-body", body),
@@ -739,7 +739,7 @@ func table(head, aligns []string, rows [][]string, r Resolver) Node {
 		}
 		records[fmt.Sprintf("r%d", i)] = Node{"orderIndex": fmt.Sprintf("a%04d", i), "values": values}
 	}
-	n := voidBlock("table", Node{"view": Node{"type": "grid", "columns": columns, "hideHeader": false},
+	n := VoidBlock("table", Node{"view": Node{"type": "grid", "columns": columns, "hideHeader": false},
 		"records": records, "definition": definition})
 	n["fragments"] = nonNil(frags)
 	return n
