@@ -271,3 +271,83 @@ func TestFamiliesDoNotBuildOtherFamiliesServices(t *testing.T) {
 		t.Fatalf("checked %d files of the families; expected the whole of shared/<family>/", checked)
 	}
 }
+
+// Layers of the module's packages, from the bottom: a package imports only
+// packages of its own layer or below (within a layer, folders form no
+// cycle: TestSharedFoldersHaveNoImportCycle).
+//
+//  1. vocabulary: records' types, ids, error kinds, keys, the document
+//     model, small pure rules (model, ids, apperr, keys, document, order,
+//     condition, mergerules, logging, metrics, fetch);
+//  2. platform: storage, blobs, queues, records' reading and writing,
+//     paging, secrets, site tokens, authorization, PDF rendering, deps;
+//  3. services: each family's service and its typed store (shared/<family>
+//     and its non-HTTP packages);
+//  4. HTTP: httpapi and each family's operations (shared/<family>/<family>http);
+//  5. composition: shared/app (the roots, families, local mode) and apidoc;
+//  6. programs: functions/*.
+//
+// Test support (testenv, testkit, storetest, blobtest, queuetest, apitest)
+// may import anything; no other package imports it.
+var (
+	vocabularyFolders = []string{"model", "ids", "apperr", "keys", "document", "order", "condition", "mergerules", "logging", "metrics", "fetch"}
+	platformFolders   = []string{"access", "deps", "records", "paging", "sitetoken", "secret", "queue", "store", "blob", "pdf"}
+	testSupport       = []string{"testenv", "testkit", "storetest", "blobtest", "queuetest", "apitest"}
+)
+
+// layerOf is a package's layer (module path cut off), 0 for test support.
+func layerOf(p string) int {
+	if strings.HasPrefix(p, "functions/") {
+		return 6
+	}
+	if p == "shared/app" || strings.HasPrefix(p, "shared/app/") || p == "shared/apidoc" {
+		return 5
+	}
+	segs := strings.Split(p, "/")
+	if len(segs) < 2 || segs[0] != "shared" || slices.Contains(testSupport, segs[1]) || slices.Contains(testSupport, segs[len(segs)-1]) {
+		return 0
+	}
+	switch {
+	case p == "shared/httpapi" || strings.HasSuffix(segs[len(segs)-1], "http"):
+		return 4
+	case slices.Contains(vocabularyFolders, segs[1]):
+		return 1
+	case slices.Contains(platformFolders, segs[1]):
+		return 2
+	}
+	return 3
+}
+
+func TestImportsFormLayers(t *testing.T) {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	out, err := exec.Command(goBin, "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "../shared/...", "../functions/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const module = "github.com/galleydocs/galley/"
+	seen := map[int]int{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		from := strings.TrimPrefix(fields[0], module)
+		lf := layerOf(from)
+		seen[lf]++
+		for _, imp := range fields[1:] {
+			to, ok := strings.CutPrefix(imp, module)
+			if !ok || !strings.HasPrefix(to, "shared/") {
+				continue
+			}
+			lt := layerOf(to)
+			switch {
+			case lt == 0 && lf != 0:
+				t.Errorf("%s imports test support %s", from, to)
+			case lf != 0 && lt > lf:
+				t.Errorf("%s (layer %d) imports %s (layer %d), a layer above", from, lf, to, lt)
+			}
+		}
+	}
+	for l := 0; l <= 6; l++ {
+		if seen[l] == 0 {
+			t.Errorf("no package in layer %d: the layers do not match the tree (%v)", l, seen)
+		}
+	}
+}
