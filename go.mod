@@ -24,6 +24,7 @@ require (
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/go-pdf/fpdf v0.9.0
+	github.com/json-iterator/go v1.1.12
 	github.com/russellhaering/goxmldsig v1.4.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	go.etcd.io/bbolt v1.5.0
@@ -75,7 +76,6 @@ require (
 	github.com/golang/snappy v0.0.4 // indirect
 	github.com/jbenet/go-context v0.0.0-20150711004518-d14ea06fba99 // indirect
 	github.com/jonboulle/clockwork v0.2.2 // indirect
-	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/mattermost/xml-roundtrip-validator v0.1.0 // indirect
 	github.com/mschoch/smat v0.2.0 // indirect
 	github.com/oasdiff/yaml v0.1.1 // indirect
@@ -98,4 +98,4 @@ replace github.com/alecthomas/chroma/v2 v2.27.0 => ./third_party/forked/github.c
 replace github.com/blevesearch/vellum v1.1.0 => ./third_party/forked/github.com/blevesearch/vellum@v1.1.0
 
 // A stand-in, Galley's own code (third_party/jsoniter; docs/dependencies.md).
-replace github.com/json-iterator/go => ./third_party/jsoniter
+replace github.com/json-iterator/go v1.1.12 => ./third_party/forked/github.com/json-iterator/go@v1.1.12

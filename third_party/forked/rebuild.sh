@@ -6,7 +6,8 @@
 # proxy or the module cache, checked against the checksum database), copies
 # its files without tests (*_test.go, testdata/) and dot-files (.github,
 # .gitignore...: they would act on Galley's repository), applies MODULE@VERSION.patch
-# (git apply: no fuzz, fails when a hunk does not apply), and writes the
+# (git apply: no fuzz, fails when a hunk does not apply), formats the Go
+# files with gofmt, and writes the
 # result to DIR (default: MODULE@VERSION next to this script, replaced).
 #
 # -t keeps upstream's tests and test data, so that they can be run on the
@@ -45,6 +46,9 @@ else
 fi
 chmod -R u+w "$work/src"
 (cd "$work/src" && git apply -p1 "$patchfile")
+# gofmt'd, as every Go file of Galley's repository is (upstream's older files
+# carry "// +build" lines without "//go:build", and the like).
+(cd "$work/src" && gofmt -l . | xargs -r gofmt -w)
 
 rm -rf "$out"
 mkdir -p "$(dirname "$out")"

@@ -1,3 +1,0 @@
-module github.com/json-iterator/go
-
-go 1.22
