@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/search"
+	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -53,24 +53,13 @@ func (b *faultyBlobs) Get(ctx context.Context, key string) ([]byte, error) {
 }
 
 // logSink is a JSON log (or metrics) sink safe for concurrent writers.
-type logSink struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (r *logSink) Write(p []byte) (int, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.buf.Write(p)
-}
+type logSink struct{ testenv.SyncBuffer }
 
 // take returns the records written since the last take whose msg is msg.
 func (r *logSink) take(t *testing.T, msg string) []map[string]any {
 	t.Helper()
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(r.buf.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(r.Take()), "\n") {
 		if line == "" {
 			continue
 		}
@@ -82,7 +71,6 @@ func (r *logSink) take(t *testing.T, msg string) []map[string]any {
 			out = append(out, m)
 		}
 	}
-	r.buf.Reset()
 	return out
 }
 

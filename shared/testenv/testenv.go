@@ -8,11 +8,13 @@
 package testenv
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -92,4 +94,33 @@ func (p *Process) Stop() {
 	}
 	_ = p.cmd.Process.Kill()
 	_ = p.cmd.Wait()
+}
+
+// SyncBuffer is a buffer safe for concurrent writers: the log or metrics
+// destination of a server that tests read while it runs.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns what was written.
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// Take returns what was written since the last Take and empties the buffer.
+func (b *SyncBuffer) Take() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.buf.String()
+	b.buf.Reset()
+	return s
 }

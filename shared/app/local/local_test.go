@@ -1,10 +1,7 @@
 package local_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -56,28 +53,11 @@ func start(t *testing.T, c app.Config) *server {
 
 func call(t *testing.T, method, url, token string, body any) (int, map[string]any) {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
+	a := send(t, http.DefaultClient, method, url, token, body)
+	if len(a.raw) > 0 && a.body == nil {
+		t.Fatalf("%s %s: body is not JSON: %s", method, url, a.raw)
 	}
-	req, _ := http.NewRequest(method, url, rd)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	var m map[string]any
-	data, _ := io.ReadAll(res.Body)
-	if len(data) > 0 {
-		if err := json.Unmarshal(data, &m); err != nil {
-			t.Fatalf("%s %s: body is not JSON: %s", method, url, data)
-		}
-	}
-	return res.StatusCode, m
+	return a.code, a.body
 }
 
 func config(dir, token string) app.Config {

@@ -1,7 +1,6 @@
 package localqueue_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/queue/localqueue"
 	"github.com/galleydocs/galley/shared/queue/queuetest"
 	"github.com/galleydocs/galley/shared/store/boltstore"
+	"github.com/galleydocs/galley/shared/testenv"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -183,22 +183,7 @@ func TestRetryThenSuccess(t *testing.T) {
 }
 
 // syncBuffer is a log destination safe for the runner goroutine.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer = testenv.SyncBuffer
 
 func TestDeadLetter(t *testing.T) {
 	var logs syncBuffer
