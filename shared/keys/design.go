@@ -24,154 +24,111 @@ type Pattern struct {
 // Design is the whole key design. Keep it in step with the functions above:
 // keys_test.go checks every function against it.
 func Design() []Entity {
-	return []Entity{
-		{Name: "Instance secret", PK: "INSTANCE", SK: "SECRET", Patterns: []Pattern{{"Read the page-token signing key", "table", "PK = INSTANCE AND SK = SECRET"}}},
-		{Name: "Instance admin marker", PK: "INSTANCE", SK: "ADMIN", Patterns: []Pattern{{"Bootstrap the administrator once", "table", "put if not exists"}}},
-		{Name: "User", PK: "USER#<userId>", SK: "USER", GSI1: "USERS / <userId>", Patterns: []Pattern{
-			{"Get a user", "table", "PK = USER#<userId> AND SK = USER"},
-			{"List the instance's users (creation order)", "GSI1", "GSI1PK = USERS"},
-		}},
-		{Name: "Email reservation", PK: "EMAIL#<email>", SK: "EMAIL", Patterns: []Pattern{{"Find a user by email; keep emails unique", "table", "PK = EMAIL#<email> AND SK = EMAIL"}}},
-		{Name: "API token", PK: "TOKEN#<sha256(secret)>", SK: "TOKEN", Patterns: []Pattern{{"Authenticate a request", "table", "PK = TOKEN#<hash> AND SK = TOKEN"}}},
-		{Name: "API token reference", PK: "USER#<userId>", SK: "TOKENID#<tokenId>", Patterns: []Pattern{
-			{"List a user's tokens (without secrets); revoke or rotate one", "table", "PK = USER#<userId> AND begins_with(SK, TOKENID#)"},
-		}},
-		{Name: "Organization", PK: "ORG#<orgId>", SK: "ORG", Patterns: []Pattern{{"Get an organization", "table", "PK = ORG#<orgId> AND SK = ORG"}}},
-		{Name: "Member", PK: "ORG#<orgId>", SK: "MEMBER#<userId>", GSI1: "USER#<userId> / ORG#<orgId>", GSI2: "ORG#<orgId>#MEMBERS / <joinedAt>#<userId>", Patterns: []Pattern{
-			{"Get a caller's membership (every authorization)", "table", "PK = ORG#<orgId> AND SK = MEMBER#<userId>"},
-			{"List the organizations of a user", "GSI1", "GSI1PK = USER#<userId> AND begins_with(GSI1SK, ORG#)"},
-			{"List members by join date", "GSI2", "GSI2PK = ORG#<orgId>#MEMBERS"},
-			{"All members (filters, sort by last seen)", "table", "PK = ORG#<orgId> AND begins_with(SK, MEMBER#)"},
-		}},
-		{Name: "Email domain", PK: "DOMAIN#<domain>", SK: "ORG#<orgId>", Patterns: []Pattern{{"Organizations of an email domain", "table", "PK = DOMAIN#<domain>"}}},
-		{Name: "Team", PK: "ORG#<orgId>", SK: "TEAM#<teamId>", Patterns: []Pattern{
-			{"Get a team", "table", "PK = ORG#<orgId> AND SK = TEAM#<teamId>"},
-			{"List teams (creation order)", "table", "PK = ORG#<orgId> AND begins_with(SK, TEAM#)"},
-		}},
-		{Name: "Team member", PK: "ORG#<orgId>", SK: "TEAMMEMBER#<teamId>#<userId>", GSI1: "MEMBER#<orgId>#<userId> / TEAM#<teamId>", Patterns: []Pattern{
-			{"Members of a team", "table", "PK = ORG#<orgId> AND begins_with(SK, TEAMMEMBER#<teamId>#)"},
-			{"Teams of a member", "GSI1", "GSI1PK = MEMBER#<orgId>#<userId>"},
-		}},
-		{Name: "Invite link", PK: "ORG#<orgId>", SK: "INVITE#<inviteId>", Patterns: []Pattern{{"Get an invite link", "table", "PK = ORG#<orgId> AND SK = INVITE#<inviteId>"}}},
-		{Name: "Collection", PK: "COLLECTION#<collectionId>", SK: "COLLECTION", GSI1: "ORG#<orgId>#COLLECTIONS / <path>",
-			GSI2: "COLLECTION#<parentId>#COLLECTIONS / <position> (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", Patterns: []Pattern{
-				{"Get a collection", "table", "PK = COLLECTION#<collectionId> AND SK = COLLECTION"},
-				{"List an organization's collections in tree order (nested)", "GSI1", "GSI1PK = ORG#<orgId>#COLLECTIONS"},
-				{"List the collections of a parent in order (top level: not nested)", "GSI2", "GSI2PK = ORG#<orgId>#TOP#COLLECTIONS"},
-			}},
-		{Name: "Entry at the top level", PK: "ORG#<orgId>#TOP", SK: "CHILD#<position>", Patterns: []Pattern{
-			{"Neighbours of a position; keep positions unique among siblings", "table", "PK = ORG#<orgId>#TOP AND begins_with(SK, CHILD#)"},
-		}},
-		{Name: "Entry in a collection", PK: "COLLECTION#<collectionId>", SK: "CHILD#<position>", Patterns: []Pattern{
-			{"Children of a collection in order, read consistently (moves, transfers)", "table", "PK = COLLECTION#<collectionId> AND begins_with(SK, CHILD#)"},
-		}},
-		{Name: "Grant on a space", PK: "SPACE#<spaceId>", SK: "GRANT#<USER|TEAM>#<principalId>", GSI1: "ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId> / SPACE#<spaceId>", Patterns: []Pattern{
-			{"Grants of a space", "table", "PK = SPACE#<spaceId> AND begins_with(SK, GRANT#)"},
-			{"The caller's and their teams' grants on one space and the collections above it (one decision; one batch get)", "table", "PK = SPACE#<spaceId> AND SK = GRANT#<USER|TEAM>#<principalId>"},
-			{"Grants of a user or a team in an organization (decisions on lists of content)", "GSI1", "GSI1PK = ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId>"},
-		}},
-		{Name: "Grant on a collection", PK: "COLLECTION#<collectionId>", SK: "GRANT#<USER|TEAM>#<principalId>", GSI1: "ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId> / COLLECTION#<collectionId>", Patterns: []Pattern{
-			{"Grants of a collection", "table", "PK = COLLECTION#<collectionId> AND begins_with(SK, GRANT#)"},
-			{"The caller's and their teams' grants on a collection above content (one decision; one batch get)", "table", "PK = COLLECTION#<collectionId> AND SK = GRANT#<USER|TEAM>#<principalId>"},
-		}},
-		{Name: "Custom field", PK: "ORG#<orgId>", SK: "CUSTOMFIELD#<name>", Patterns: []Pattern{
-			{"Get a custom field by name; keep names unique", "table", "PK = ORG#<orgId> AND SK = CUSTOMFIELD#<name>"},
-			{"List an organization's custom fields (name order)", "table", "PK = ORG#<orgId> AND begins_with(SK, CUSTOMFIELD#)"},
-		}},
-		{Name: "Custom field value", PK: "SPACE#<spaceId>", SK: "CUSTOMFIELDVALUE#<fieldId>", GSI1: "CUSTOMFIELD#<fieldId>#VALUES / SPACE#<spaceId>", Patterns: []Pattern{
-			{"A space's custom field values", "table", "PK = SPACE#<spaceId> AND begins_with(SK, CUSTOMFIELDVALUE#)"},
-			{"Every value of a field (removed with the field)", "GSI1", "GSI1PK = CUSTOMFIELD#<fieldId>#VALUES"},
-		}},
-		{Name: "SAML provider", PK: "ORG#<orgId>", SK: "SAML#<providerId>", Patterns: []Pattern{
-			{"Get a SAML provider (its settings, sign-in)", "table", "PK = ORG#<orgId> AND SK = SAML#<providerId>"},
-			{"List an organization's SAML providers (creation order); SSO login info", "table", "PK = ORG#<orgId> AND begins_with(SK, SAML#)"},
-		}},
-		{Name: "Translation settings", PK: "ORG#<orgId>", SK: "TRANSLATION#<translationId>", Patterns: []Pattern{
-			{"Get translation settings", "table", "PK = ORG#<orgId> AND SK = TRANSLATION#<translationId>"},
-			{"List an organization's translation settings (creation order)", "table", "PK = ORG#<orgId> AND begins_with(SK, TRANSLATION#)"},
-		}},
-		{Name: "SAML service-provider key", PK: "INSTANCE", SK: "SAMLSP", Patterns: []Pattern{
-			{"Read the SAML signing key, certificate and request-id secret (created once)", "table", "PK = INSTANCE AND SK = SAMLSP"},
-		}},
-		{Name: "Used SAML id", PK: "SAMLUSED#<orgId>", SK: "<expiresAt>#<REQUEST|ASSERTION>#<messageId>", Patterns: []Pattern{
-			{"Accept a SAML request id or assertion id once (replay)", "table", "put if not exists"},
-			{"Prune used ids past their expiry (oldest first)", "table", "PK = SAMLUSED#<orgId>"},
-		}},
-		{Name: "Space", PK: "SPACE#<spaceId>", SK: "SPACE", GSI1: "ORG#<orgId>#SPACES / SPACE#<spaceId> (absent while deleted)",
-			GSI2: "COLLECTION#<collectionId>#SPACES / <position> (live spaces in a collection only)", Patterns: []Pattern{
-				{"Get a space", "table", "PK = SPACE#<spaceId> AND SK = SPACE"},
-				{"List an organization's live spaces (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SPACES"},
-				{"List the live spaces of a collection in order", "GSI2", "GSI2PK = COLLECTION#<collectionId>#SPACES"},
-			}},
-		{Name: "Revision", PK: "SPACE#<spaceId>", SK: "REVISION#<revisionId>", Patterns: []Pattern{{"Get a revision", "table", "PK = SPACE#<spaceId> AND SK = REVISION#<revisionId>"}}},
-		{Name: "Change request", PK: "SPACE#<spaceId>", SK: "CR#<changeRequestId>", GSI1: "SPACE#<spaceId>#CRS#<status> / <number>", Patterns: []Pattern{
-			{"Get a change request", "table", "PK = SPACE#<spaceId> AND SK = CR#<changeRequestId>"},
-			{"List a space's change requests of a status (newest first)", "GSI1", "GSI1PK = SPACE#<spaceId>#CRS#<status>"},
-		}},
-		{Name: "Change request number", PK: "SPACE#<spaceId>", SK: "CRNUM#<number>", Patterns: []Pattern{
-			{"Find a change request by number; keep numbers unique", "table", "PK = SPACE#<spaceId> AND SK = CRNUM#<number>"},
-		}},
-		{Name: "Change request contributor copy", PK: "SPACE#<spaceId>", SK: "CRBY#<userId>#<changeRequestId>", GSI1: "SPACE#<spaceId>#CRBY#<userId>#<status> / <number>", Patterns: []Pattern{
-			{"List a contributor's change requests of a status (newest first)", "GSI1", "GSI1PK = SPACE#<spaceId>#CRBY#<userId>#<status>"},
-		}},
-		{Name: "Change request review", PK: "SPACE#<spaceId>", SK: "CRREVIEW#<changeRequestId>#<reviewId>", Patterns: []Pattern{
-			{"Get a review", "table", "PK = SPACE#<spaceId> AND SK = CRREVIEW#<changeRequestId>#<reviewId>"},
-			{"List a change request's reviews (submission order)", "table", "PK = SPACE#<spaceId> AND begins_with(SK, CRREVIEW#<changeRequestId>#)"},
-		}},
-		{Name: "Review request", PK: "SPACE#<spaceId>", SK: "CRREQ#<changeRequestId>#<userId>", Patterns: []Pattern{
-			{"List a change request's pending review requests; one per user", "table", "PK = SPACE#<spaceId> AND begins_with(SK, CRREQ#<changeRequestId>#)"},
-		}},
-		{Name: "Space comment", PK: "SPACE#<spaceId>#COMMENTS", SK: "COMMENT#<commentId>", GSI1: "SPACE#<spaceId>#COMMENTS#<status> / <commentId>",
-			GSI2: "SPACE#<spaceId>#COMMENTS#PAGE#<pageId> / <commentId> (comments on a page only)", Patterns: []Pattern{
-				{"Get a comment of a space's content", "table", "PK = SPACE#<spaceId>#COMMENTS AND SK = COMMENT#<commentId>"},
-				{"List a space's comments in posting order (either way)", "table", "PK = SPACE#<spaceId>#COMMENTS AND begins_with(SK, COMMENT#)"},
-				{"List a space's open or resolved comments", "GSI1", "GSI1PK = SPACE#<spaceId>#COMMENTS#<status>"},
-				{"List a space's comments on a page", "GSI2", "GSI2PK = SPACE#<spaceId>#COMMENTS#PAGE#<pageId>"},
-			}},
-		{Name: "Space comment reply", PK: "SPACE#<spaceId>#COMMENTS", SK: "REPLY#<commentId>#<replyId>", Patterns: []Pattern{
-			{"Get, list (posting order) and delete a comment's replies", "table", "PK = SPACE#<spaceId>#COMMENTS AND begins_with(SK, REPLY#<commentId>#)"},
-		}},
-		{Name: "Change request comment", PK: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS", SK: "COMMENT#<commentId>",
-			GSI1: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#<status> / <commentId>",
-			GSI2: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#PAGE#<pageId> / <commentId> (comments on a page only)", Patterns: []Pattern{
-				{"Get a comment of a change request", "table", "PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS AND SK = COMMENT#<commentId>"},
-				{"List a change request's comments in posting order (either way)", "table", "PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS AND begins_with(SK, COMMENT#)"},
-				{"List a change request's open or resolved comments", "GSI1", "GSI1PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#<status>"},
-				{"List a change request's comments on a page", "GSI2", "GSI2PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#PAGE#<pageId>"},
-			}},
-		{Name: "Change request comment reply", PK: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS", SK: "REPLY#<commentId>#<replyId>", Patterns: []Pattern{
-			{"Get, list (posting order) and delete a comment's replies", "table", "PK = SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS AND begins_with(SK, REPLY#<commentId>#)"},
-		}},
-		{Name: "Site", PK: "SITE#<siteId>", SK: "SITE", GSI1: "ORG#<orgId>#SITES / SITE#<siteId>", Patterns: []Pattern{
-			{"Get a site with its whole structure (sections, groups, site spaces, share links)", "table", "PK = SITE#<siteId> AND SK = SITE"},
-			{"List an organization's sites (creation order)", "GSI1", "GSI1PK = ORG#<orgId>#SITES"},
-		}},
-		{Name: "Site adaptive schema", PK: "SITE#<siteId>", SK: "ADAPTIVE_SCHEMA", Patterns: []Pattern{{"Get a site's adaptive schema", "table", "PK = SITE#<siteId> AND SK = ADAPTIVE_SCHEMA"}}},
-		{Name: "Site publishing auth", PK: "SITE#<siteId>", SK: "PUBLISHING_AUTH", Patterns: []Pattern{{"Get a site's visitor-auth private key and fallback URL (resolving a visitor-auth site's URL; getSitePublishingAuthById)", "table", "PK = SITE#<siteId> AND SK = PUBLISHING_AUTH"}}},
-		{Name: "Site customization", PK: "SITE#<siteId>", SK: "CUSTOMIZATION", Patterns: []Pattern{{"Get a site's customization and its site spaces' overrides (with the site, in one batch, for the published view)", "table", "PK = SITE#<siteId> AND SK = CUSTOMIZATION"}}},
-		{Name: "Site redirect", PK: "SITE#<siteId>", SK: "REDIRECT#<state>#<kind>#<source>", Patterns: []Pattern{
-			{"Find the redirect of an exact source path", "table", "PK = SITE#<siteId> AND SK = REDIRECT#live#E#<source>"},
-			{"Find the longest wildcard redirect matching a path", "table", "PK = SITE#<siteId> AND begins_with(SK, REDIRECT#live#W#)"},
-			{"List a site's live or draft redirects (by source)", "table", "PK = SITE#<siteId> AND begins_with(SK, REDIRECT#<state>#)"},
-		}},
-		{Name: "Site redirect id", PK: "SITE#<siteId>", SK: "REDIRECTID#<redirectId>", Patterns: []Pattern{{"Find a redirect by id (update, delete)", "table", "PK = SITE#<siteId> AND SK = REDIRECTID#<redirectId>"}}},
-		{Name: "OpenAPI spec", PK: "ORG#<orgId>", SK: "OPENAPI#<slug>", Patterns: []Pattern{
-			{"Get a spec by slug; keep slugs unique", "table", "PK = ORG#<orgId> AND SK = OPENAPI#<slug>"},
-			{"List an organization's specs (slug order)", "table", "PK = ORG#<orgId> AND begins_with(SK, OPENAPI#)"},
-		}},
-		{Name: "OpenAPI spec version", PK: "OPENAPI#<specId>", SK: "VERSION#<versionId>", Patterns: []Pattern{
-			{"Get a version", "table", "PK = OPENAPI#<specId> AND SK = VERSION#<versionId>"},
-			{"List a spec's versions (newest first)", "table", "PK = OPENAPI#<specId> AND begins_with(SK, VERSION#), descending"},
-		}},
-		{Name: "Git sync state", PK: "SPACE#<spaceId>", SK: "GITSYNC", Patterns: []Pattern{
-			{"Git info of a space; order imports and exports; skip repeated jobs", "table", "PK = SPACE#<spaceId> AND SK = GITSYNC"},
-		}},
-		{Name: "Site origin reservation", PK: "SITEORIGIN#<origin>", SK: "SITEORIGIN", Patterns: []Pattern{
-			{"Keep proxy origins unique in the installation", "table", "put if not exists"},
-			{"Find the site of a published URL (its host and each leading part of its path, in one batch)", "table", "BatchGet PK = SITEORIGIN#<origin>"},
-		}},
-		{Name: "Site basename reservation", PK: "SITEBASENAME#<orgId>#<basename>", SK: "SITEBASENAME", Patterns: []Pattern{{"Keep basenames unique in an organization", "table", "put if not exists"}}},
+	specs := []struct {
+		Entity
+		patterns []patternOf
+	}{
+		{Entity{Name: "Instance secret", PK: "INSTANCE", SK: "SECRET"}, []patternOf{get("Read the page-token signing key")}},
+		{Entity{Name: "Instance admin marker", PK: "INSTANCE", SK: "ADMIN"}, []patternOf{putOnce("Bootstrap the administrator once")}},
+		{Entity{Name: "User", PK: "USER#<userId>", SK: "USER", GSI1: "USERS / <userId>"}, []patternOf{get("Get a user"), gsi1("List the instance's users (creation order)")}},
+		{Entity{Name: "Email reservation", PK: "EMAIL#<email>", SK: "EMAIL"}, []patternOf{get("Find a user by email; keep emails unique")}},
+		{Entity{Name: "API token", PK: "TOKEN#<sha256(secret)>", SK: "TOKEN"}, []patternOf{fixed("Authenticate a request", "table", "PK = TOKEN#<hash> AND SK = TOKEN")}},
+		{Entity{Name: "API token reference", PK: "USER#<userId>", SK: "TOKENID#<tokenId>"}, []patternOf{under("List a user's tokens (without secrets); revoke or rotate one", "TOKENID#")}},
+		{Entity{Name: "Organization", PK: "ORG#<orgId>", SK: "ORG"}, []patternOf{get("Get an organization")}},
+		{Entity{Name: "Member", PK: "ORG#<orgId>", SK: "MEMBER#<userId>", GSI1: "USER#<userId> / ORG#<orgId>", GSI2: "ORG#<orgId>#MEMBERS / <joinedAt>#<userId>"}, []patternOf{get("Get a caller's membership (every authorization)"), fixed("List the organizations of a user", "GSI1", "GSI1PK = USER#<userId> AND begins_with(GSI1SK, ORG#)"), gsi2("List members by join date"), under("All members (filters, sort by last seen)", "MEMBER#")}},
+		{Entity{Name: "Email domain", PK: "DOMAIN#<domain>", SK: "ORG#<orgId>"}, []patternOf{partition("Organizations of an email domain")}},
+		{Entity{Name: "Team", PK: "ORG#<orgId>", SK: "TEAM#<teamId>"}, []patternOf{get("Get a team"), under("List teams (creation order)", "TEAM#")}},
+		{Entity{Name: "Team member", PK: "ORG#<orgId>", SK: "TEAMMEMBER#<teamId>#<userId>", GSI1: "MEMBER#<orgId>#<userId> / TEAM#<teamId>"}, []patternOf{under("Members of a team", "TEAMMEMBER#<teamId>#"), gsi1("Teams of a member")}},
+		{Entity{Name: "Invite link", PK: "ORG#<orgId>", SK: "INVITE#<inviteId>"}, []patternOf{get("Get an invite link")}},
+		{Entity{Name: "Collection", PK: "COLLECTION#<collectionId>", SK: "COLLECTION", GSI1: "ORG#<orgId>#COLLECTIONS / <path>", GSI2: "COLLECTION#<parentId>#COLLECTIONS / <position> (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)"}, []patternOf{get("Get a collection"), gsi1("List an organization's collections in tree order (nested)"), fixed("List the collections of a parent in order (top level: not nested)", "GSI2", "GSI2PK = ORG#<orgId>#TOP#COLLECTIONS")}},
+		{Entity{Name: "Entry at the top level", PK: "ORG#<orgId>#TOP", SK: "CHILD#<position>"}, []patternOf{under("Neighbours of a position; keep positions unique among siblings", "CHILD#")}},
+		{Entity{Name: "Entry in a collection", PK: "COLLECTION#<collectionId>", SK: "CHILD#<position>"}, []patternOf{under("Children of a collection in order, read consistently (moves, transfers)", "CHILD#")}},
+		{Entity{Name: "Grant on a space", PK: "SPACE#<spaceId>", SK: "GRANT#<USER|TEAM>#<principalId>", GSI1: "ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId> / SPACE#<spaceId>"}, []patternOf{under("Grants of a space", "GRANT#"), get("The caller's and their teams' grants on one space and the collections above it (one decision; one batch get)"), gsi1("Grants of a user or a team in an organization (decisions on lists of content)")}},
+		{Entity{Name: "Grant on a collection", PK: "COLLECTION#<collectionId>", SK: "GRANT#<USER|TEAM>#<principalId>", GSI1: "ORG#<orgId>#GRANTS#<USER|TEAM>#<principalId> / COLLECTION#<collectionId>"}, []patternOf{under("Grants of a collection", "GRANT#"), get("The caller's and their teams' grants on a collection above content (one decision; one batch get)")}},
+		{Entity{Name: "Custom field", PK: "ORG#<orgId>", SK: "CUSTOMFIELD#<name>"}, []patternOf{get("Get a custom field by name; keep names unique"), under("List an organization's custom fields (name order)", "CUSTOMFIELD#")}},
+		{Entity{Name: "Custom field value", PK: "SPACE#<spaceId>", SK: "CUSTOMFIELDVALUE#<fieldId>", GSI1: "CUSTOMFIELD#<fieldId>#VALUES / SPACE#<spaceId>"}, []patternOf{under("A space's custom field values", "CUSTOMFIELDVALUE#"), gsi1("Every value of a field (removed with the field)")}},
+		{Entity{Name: "SAML provider", PK: "ORG#<orgId>", SK: "SAML#<providerId>"}, []patternOf{get("Get a SAML provider (its settings, sign-in)"), under("List an organization's SAML providers (creation order); SSO login info", "SAML#")}},
+		{Entity{Name: "Translation settings", PK: "ORG#<orgId>", SK: "TRANSLATION#<translationId>"}, []patternOf{get("Get translation settings"), under("List an organization's translation settings (creation order)", "TRANSLATION#")}},
+		{Entity{Name: "SAML service-provider key", PK: "INSTANCE", SK: "SAMLSP"}, []patternOf{get("Read the SAML signing key, certificate and request-id secret (created once)")}},
+		{Entity{Name: "Used SAML id", PK: "SAMLUSED#<orgId>", SK: "<expiresAt>#<REQUEST|ASSERTION>#<messageId>"}, []patternOf{putOnce("Accept a SAML request id or assertion id once (replay)"), partition("Prune used ids past their expiry (oldest first)")}},
+		{Entity{Name: "Space", PK: "SPACE#<spaceId>", SK: "SPACE", GSI1: "ORG#<orgId>#SPACES / SPACE#<spaceId> (absent while deleted)", GSI2: "COLLECTION#<collectionId>#SPACES / <position> (live spaces in a collection only)"}, []patternOf{get("Get a space"), gsi1("List an organization's live spaces (creation order)"), gsi2("List the live spaces of a collection in order")}},
+		{Entity{Name: "Revision", PK: "SPACE#<spaceId>", SK: "REVISION#<revisionId>"}, []patternOf{get("Get a revision")}},
+		{Entity{Name: "Change request", PK: "SPACE#<spaceId>", SK: "CR#<changeRequestId>", GSI1: "SPACE#<spaceId>#CRS#<status> / <number>"}, []patternOf{get("Get a change request"), gsi1("List a space's change requests of a status (newest first)")}},
+		{Entity{Name: "Change request number", PK: "SPACE#<spaceId>", SK: "CRNUM#<number>"}, []patternOf{get("Find a change request by number; keep numbers unique")}},
+		{Entity{Name: "Change request contributor copy", PK: "SPACE#<spaceId>", SK: "CRBY#<userId>#<changeRequestId>", GSI1: "SPACE#<spaceId>#CRBY#<userId>#<status> / <number>"}, []patternOf{gsi1("List a contributor's change requests of a status (newest first)")}},
+		{Entity{Name: "Change request review", PK: "SPACE#<spaceId>", SK: "CRREVIEW#<changeRequestId>#<reviewId>"}, []patternOf{get("Get a review"), under("List a change request's reviews (submission order)", "CRREVIEW#<changeRequestId>#")}},
+		{Entity{Name: "Review request", PK: "SPACE#<spaceId>", SK: "CRREQ#<changeRequestId>#<userId>"}, []patternOf{under("List a change request's pending review requests; one per user", "CRREQ#<changeRequestId>#")}},
+		{Entity{Name: "Space comment", PK: "SPACE#<spaceId>#COMMENTS", SK: "COMMENT#<commentId>", GSI1: "SPACE#<spaceId>#COMMENTS#<status> / <commentId>", GSI2: "SPACE#<spaceId>#COMMENTS#PAGE#<pageId> / <commentId> (comments on a page only)"}, []patternOf{get("Get a comment of a space's content"), under("List a space's comments in posting order (either way)", "COMMENT#"), gsi1("List a space's open or resolved comments"), gsi2("List a space's comments on a page")}},
+		{Entity{Name: "Space comment reply", PK: "SPACE#<spaceId>#COMMENTS", SK: "REPLY#<commentId>#<replyId>"}, []patternOf{under("Get, list (posting order) and delete a comment's replies", "REPLY#<commentId>#")}},
+		{Entity{Name: "Change request comment", PK: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS", SK: "COMMENT#<commentId>", GSI1: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#<status> / <commentId>", GSI2: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS#PAGE#<pageId> / <commentId> (comments on a page only)"}, []patternOf{get("Get a comment of a change request"), under("List a change request's comments in posting order (either way)", "COMMENT#"), gsi1("List a change request's open or resolved comments"), gsi2("List a change request's comments on a page")}},
+		{Entity{Name: "Change request comment reply", PK: "SPACE#<spaceId>#CR#<changeRequestId>#COMMENTS", SK: "REPLY#<commentId>#<replyId>"}, []patternOf{under("Get, list (posting order) and delete a comment's replies", "REPLY#<commentId>#")}},
+		{Entity{Name: "Site", PK: "SITE#<siteId>", SK: "SITE", GSI1: "ORG#<orgId>#SITES / SITE#<siteId>"}, []patternOf{get("Get a site with its whole structure (sections, groups, site spaces, share links)"), gsi1("List an organization's sites (creation order)")}},
+		{Entity{Name: "Site adaptive schema", PK: "SITE#<siteId>", SK: "ADAPTIVE_SCHEMA"}, []patternOf{get("Get a site's adaptive schema")}},
+		{Entity{Name: "Site publishing auth", PK: "SITE#<siteId>", SK: "PUBLISHING_AUTH"}, []patternOf{get("Get a site's visitor-auth private key and fallback URL (resolving a visitor-auth site's URL; getSitePublishingAuthById)")}},
+		{Entity{Name: "Site customization", PK: "SITE#<siteId>", SK: "CUSTOMIZATION"}, []patternOf{get("Get a site's customization and its site spaces' overrides (with the site, in one batch, for the published view)")}},
+		{Entity{Name: "Site redirect", PK: "SITE#<siteId>", SK: "REDIRECT#<state>#<kind>#<source>"}, []patternOf{fixed("Find the redirect of an exact source path", "table", "PK = SITE#<siteId> AND SK = REDIRECT#live#E#<source>"), under("Find the longest wildcard redirect matching a path", "REDIRECT#live#W#"), under("List a site's live or draft redirects (by source)", "REDIRECT#<state>#")}},
+		{Entity{Name: "Site redirect id", PK: "SITE#<siteId>", SK: "REDIRECTID#<redirectId>"}, []patternOf{get("Find a redirect by id (update, delete)")}},
+		{Entity{Name: "OpenAPI spec", PK: "ORG#<orgId>", SK: "OPENAPI#<slug>"}, []patternOf{get("Get a spec by slug; keep slugs unique"), under("List an organization's specs (slug order)", "OPENAPI#")}},
+		{Entity{Name: "OpenAPI spec version", PK: "OPENAPI#<specId>", SK: "VERSION#<versionId>"}, []patternOf{get("Get a version"), fixed("List a spec's versions (newest first)", "table", "PK = OPENAPI#<specId> AND begins_with(SK, VERSION#), descending")}},
+		{Entity{Name: "Git sync state", PK: "SPACE#<spaceId>", SK: "GITSYNC"}, []patternOf{get("Git info of a space; order imports and exports; skip repeated jobs")}},
+		{Entity{Name: "Site origin reservation", PK: "SITEORIGIN#<origin>", SK: "SITEORIGIN"}, []patternOf{putOnce("Keep proxy origins unique in the installation"), fixed("Find the site of a published URL (its host and each leading part of its path, in one batch)", "table", "BatchGet PK = SITEORIGIN#<origin>")}},
+		{Entity{Name: "Site basename reservation", PK: "SITEBASENAME#<orgId>#<basename>", SK: "SITEBASENAME"}, []patternOf{putOnce("Keep basenames unique in an organization")}},
 	}
+	out := make([]Entity, len(specs))
+	for i, s := range specs {
+		out[i] = s.Entity
+		for _, p := range s.patterns {
+			out[i].Patterns = append(out[i].Patterns, p(s.Entity))
+		}
+	}
+	return out
+}
+
+// patternOf is an access pattern whose key condition follows from its
+// entity's keys, so that the two cannot disagree.
+type patternOf func(Entity) Pattern
+
+// get reads one item by its whole key.
+func get(name string) patternOf {
+	return func(e Entity) Pattern { return Pattern{name, "table", "PK = " + e.PK + " AND SK = " + e.SK} }
+}
+
+// under queries the entity's partition for the sort keys beginning with
+// prefix.
+func under(name, prefix string) patternOf {
+	return func(e Entity) Pattern {
+		return Pattern{name, "table", "PK = " + e.PK + " AND begins_with(SK, " + prefix + ")"}
+	}
+}
+
+// partition queries the entity's whole partition.
+func partition(name string) patternOf {
+	return func(e Entity) Pattern { return Pattern{name, "table", "PK = " + e.PK} }
+}
+
+// putOnce writes the item only if it does not exist.
+func putOnce(name string) patternOf {
+	return func(Entity) Pattern { return Pattern{name, "table", "put if not exists"} }
+}
+
+// gsi1 and gsi2 query the entity's partition of that index.
+func gsi1(name string) patternOf {
+	return func(e Entity) Pattern { return Pattern{name, "GSI1", "GSI1PK = " + indexPK(e.GSI1)} }
+}
+
+func gsi2(name string) patternOf {
+	return func(e Entity) Pattern { return Pattern{name, "GSI2", "GSI2PK = " + indexPK(e.GSI2)} }
+}
+
+// fixed is a pattern whose condition does not follow from the keys alone.
+func fixed(name, index, condition string) patternOf {
+	return func(Entity) Pattern { return Pattern{name, index, condition} }
+}
+
+// indexPK is the partition part of an index's "PK / SK".
+func indexPK(gsi string) string {
+	pk, _, _ := strings.Cut(gsi, " / ")
+	return pk
 }
 
 // Markdown renders the design as the tables of docs/storage.md.
