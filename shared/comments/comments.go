@@ -33,6 +33,12 @@ type NewComment struct {
 // Change is the input of Update: what is nil or empty is left as it is.
 type Change struct {
 	Resolved *bool
+	Edit
+}
+
+// Edit changes a message (a comment or a reply), the input of
+// UpdateReply: what is empty is left as it is.
+type Edit struct {
 	// SetBody replaces the body with Body (nil: the empty body).
 	SetBody bool
 	Body    *string
@@ -42,6 +48,43 @@ type Change struct {
 	Document *document.JSONDocument
 	Added    []string
 	Removed  []string
+}
+
+// apply makes e on a message posted by postedBy (what names it in a
+// refusal) through its body, editedAt and reactions fields: only its author
+// or a space admin may change its body.
+func (e Edit) apply(t *Thread, what, postedBy string, body **string, editedAt **time.Time, reactions *[]model.Reaction, now time.Time) error {
+	if e.SetBody {
+		if !t.Owns(postedBy) {
+			return apperr.Forbiddenf("only its author or an admin of the space may edit a %s", what)
+		}
+		if e.Document != nil {
+			if err := keptBody(*body, e.Document); err != nil {
+				return err
+			}
+		} else if !sameBody(*body, e.Body) {
+			*body, *editedAt = e.Body, &now
+		}
+	}
+	r, err := react(*reactions, t.UserID, now, e.Added, e.Removed)
+	if err != nil {
+		return err
+	}
+	*reactions = r
+	return nil
+}
+
+// commenter resolves w for a caller who must be allowed to comment (a
+// reader who may not is refused, a non-reader finds nothing).
+func (s *Service) commenter(ctx context.Context, w Where) (*Thread, error) {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return nil, err
+	}
+	if !t.May(access.CommentContent) {
+		return nil, apperr.Forbiddenf("your role does not allow commenting on the space (%s)", access.CommentContent)
+	}
+	return t, nil
 }
 
 // List orders and statuses.
@@ -270,12 +313,9 @@ func position(it store.Item, index store.Index) *store.Key {
 // body (its author or a space admin). Resolving and reopening change the
 // open comments count in the same transaction.
 func (s *Service) Update(ctx context.Context, w Where, commentID string, ch Change) (*Thread, model.Comment, error) {
-	t, err := s.thread(ctx, w, access.ReadContent)
+	t, err := s.commenter(ctx, w)
 	if err != nil {
 		return nil, model.Comment{}, err
-	}
-	if !t.May(access.CommentContent) {
-		return nil, model.Comment{}, apperr.Forbiddenf("your role does not allow commenting on the space (%s)", access.CommentContent)
 	}
 	var out model.Comment
 	err = store.Retry(ctx, func() error {
@@ -284,19 +324,7 @@ func (s *Service) Update(ctx context.Context, w Where, commentID string, ch Chan
 			return err
 		}
 		now := s.d.Clock()
-		if ch.SetBody {
-			if !t.Owns(c.PostedBy) {
-				return apperr.Forbiddenf("only its author or an admin of the space may edit a comment")
-			}
-			if ch.Document != nil {
-				if err := keptBody(c.Body, ch.Document); err != nil {
-					return err
-				}
-			} else if !sameBody(c.Body, ch.Body) {
-				c.Body, c.EditedAt = ch.Body, &now
-			}
-		}
-		if c.Reactions, err = react(c.Reactions, t.UserID, now, ch.Added, ch.Removed); err != nil {
+		if err := ch.apply(t, "comment", c.PostedBy, &c.Body, &c.EditedAt, &c.Reactions, now); err != nil {
 			return err
 		}
 		from := c.Status
@@ -348,34 +376,44 @@ func sameBody(a, b *string) bool {
 // Delete removes a comment (its author or a space admin), then its
 // replies. The open comments count changes with the comment.
 func (s *Service) Delete(ctx context.Context, w Where, commentID string) (bool, error) {
-	t, err := s.thread(ctx, w, access.ReadContent)
-	if err != nil {
-		return false, err
-	}
-	missing := false
-	err = store.Retry(ctx, func() error {
+	t, removed, err := s.remove(ctx, w, func(t *Thread) (bool, error) {
 		c, v, err := s.read(ctx, t, commentID)
-		if apperr.Is(err, apperr.NotFound) {
-			missing = true
-			return nil
-		}
 		if err != nil {
-			return err
+			return apperr.Is(err, apperr.NotFound), err
 		}
 		if !t.Owns(c.PostedBy) {
-			return apperr.Forbiddenf("only its author or an admin of the space may delete a comment")
+			return false, apperr.Forbiddenf("only its author or an admin of the space may delete a comment")
 		}
 		ops, err := s.counterOps(ctx, t, openDelta(c.Status, ""))
 		if err != nil {
-			return err
+			return false, err
 		}
 		k := keys.Comment(t.Key(), c.ID)
-		return s.d.Store.Write(ctx, append([]store.Op{store.DeleteIfVersion(k.PK, k.SK, v)}, ops...)...)
+		return false, s.d.Store.Write(ctx, append([]store.Op{store.DeleteIfVersion(k.PK, k.SK, v)}, ops...)...)
 	})
-	if err != nil || missing {
+	if err != nil || !removed {
 		return false, err
 	}
 	return true, s.deleteReplies(ctx, t, commentID)
+}
+
+// remove runs del, a read and a guarded write, for a caller who may read
+// w, again when the write meets a concurrent change; del reports missing
+// when what it removes is not there (removed false, no error).
+func (s *Service) remove(ctx context.Context, w Where, del func(t *Thread) (missing bool, err error)) (*Thread, bool, error) {
+	t, err := s.thread(ctx, w, access.ReadContent)
+	if err != nil {
+		return nil, false, err
+	}
+	missing := false
+	err = store.Retry(ctx, func() error {
+		var err error
+		if missing, err = del(t); missing {
+			return nil
+		}
+		return err
+	})
+	return t, !missing && err == nil, err
 }
 
 // deleteReplies removes the replies of a deleted comment, a transaction

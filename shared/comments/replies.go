@@ -7,7 +7,6 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
-	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
@@ -15,17 +14,6 @@ import (
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
-
-// ReplyChange is the input of UpdateReply: what is empty is left as it is.
-type ReplyChange struct {
-	// SetBody replaces the body with Body (nil: the empty body).
-	SetBody bool
-	Body    *string
-	// Document: as in Change.
-	Document *document.JSONDocument
-	Added    []string
-	Removed  []string
-}
 
 func replyItem(thread string, r model.CommentReply, version int64) store.Item {
 	return records.Item(keys.CommentReply(thread, r.CommentID, r.ID), r, version)
@@ -109,13 +97,10 @@ func (s *Service) ListReplies(ctx context.Context, w Where, commentID string, r 
 
 // UpdateReply changes a reply: its reactions (comment level), its body
 // (its author or a space admin).
-func (s *Service) UpdateReply(ctx context.Context, w Where, commentID, replyID string, ch ReplyChange) (*Thread, model.CommentReply, error) {
-	t, err := s.thread(ctx, w, access.ReadContent)
+func (s *Service) UpdateReply(ctx context.Context, w Where, commentID, replyID string, ch Edit) (*Thread, model.CommentReply, error) {
+	t, err := s.commenter(ctx, w)
 	if err != nil {
 		return nil, model.CommentReply{}, err
-	}
-	if !t.May(access.CommentContent) {
-		return nil, model.CommentReply{}, apperr.Forbiddenf("your role does not allow commenting on the space (%s)", access.CommentContent)
 	}
 	if _, _, err := s.read(ctx, t, commentID); err != nil {
 		return nil, model.CommentReply{}, err
@@ -126,20 +111,7 @@ func (s *Service) UpdateReply(ctx context.Context, w Where, commentID, replyID s
 		if err != nil {
 			return err
 		}
-		now := s.d.Clock()
-		if ch.SetBody {
-			if !t.Owns(r.PostedBy) {
-				return apperr.Forbiddenf("only its author or an admin of the space may edit a reply")
-			}
-			if ch.Document != nil {
-				if err := keptBody(r.Body, ch.Document); err != nil {
-					return err
-				}
-			} else if !sameBody(r.Body, ch.Body) {
-				r.Body, r.EditedAt = ch.Body, &now
-			}
-		}
-		if r.Reactions, err = react(r.Reactions, t.UserID, now, ch.Added, ch.Removed); err != nil {
+		if err := ch.apply(t, "reply", r.PostedBy, &r.Body, &r.EditedAt, &r.Reactions, s.d.Clock()); err != nil {
 			return err
 		}
 		out = r
@@ -154,32 +126,22 @@ func (s *Service) UpdateReply(ctx context.Context, w Where, commentID, replyID s
 // DeleteReply removes a reply (its author or a space admin); the comment's
 // replies count changes in the same transaction.
 func (s *Service) DeleteReply(ctx context.Context, w Where, commentID, replyID string) (bool, error) {
-	t, err := s.thread(ctx, w, access.ReadContent)
-	if err != nil {
-		return false, err
-	}
-	missing := false
-	err = store.Retry(ctx, func() error {
+	_, removed, err := s.remove(ctx, w, func(t *Thread) (bool, error) {
 		c, cv, err := s.read(ctx, t, commentID)
-		if err == nil {
-			var r model.CommentReply
-			var rv int64
-			r, rv, err = s.readReply(ctx, t, commentID, replyID)
-			if err == nil {
-				if !t.Owns(r.PostedBy) {
-					return apperr.Forbiddenf("only its author or an admin of the space may delete a reply")
-				}
-				c.Replies = max(0, c.Replies-1)
-				c.RemoveReplier(r.PostedBy)
-				k := keys.CommentReply(t.Key(), commentID, replyID)
-				return s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, rv), store.PutIfVersion(commentItem(t.Key(), c, cv+1), cv))
-			}
+		if err != nil {
+			return apperr.Is(err, apperr.NotFound), err
 		}
-		missing = apperr.Is(err, apperr.NotFound)
-		if missing {
-			return nil
+		r, rv, err := s.readReply(ctx, t, commentID, replyID)
+		if err != nil {
+			return apperr.Is(err, apperr.NotFound), err
 		}
-		return err
+		if !t.Owns(r.PostedBy) {
+			return false, apperr.Forbiddenf("only its author or an admin of the space may delete a reply")
+		}
+		c.Replies = max(0, c.Replies-1)
+		c.RemoveReplier(r.PostedBy)
+		k := keys.CommentReply(t.Key(), commentID, replyID)
+		return false, s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, rv), store.PutIfVersion(commentItem(t.Key(), c, cv+1), cv))
 	})
-	return !missing && err == nil, err
+	return removed, err
 }

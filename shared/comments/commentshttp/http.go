@@ -395,7 +395,7 @@ func update[I interface {
 		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
 			return nil, err
 		}
-		ch := comments.Change{Resolved: b.Resolved, Added: b.AddedReactions, Removed: b.RemovedReactions}
+		ch := comments.Change{Resolved: b.Resolved, Edit: comments.Edit{Added: b.AddedReactions, Removed: b.RemovedReactions}}
 		ch.SetBody, ch.Body, ch.Document = b.Body.change()
 		t, c, err := s.Update(ctx, (*in).where(), (*in).comment(), ch)
 		if err != nil {
@@ -487,7 +487,7 @@ func updateReply[I interface {
 		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
 			return nil, err
 		}
-		ch := comments.ReplyChange{Added: b.AddedReactions, Removed: b.RemovedReactions}
+		ch := comments.Edit{Added: b.AddedReactions, Removed: b.RemovedReactions}
 		ch.SetBody, ch.Body, ch.Document = b.Body.change()
 		t, x, err := s.UpdateReply(ctx, (*in).where(), (*in).comment(), (*in).reply(), ch)
 		if err != nil {
