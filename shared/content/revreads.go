@@ -74,11 +74,7 @@ type MetaLinks struct {
 // PageMetaLinks reads the meta links of a page at at. Galley authors no
 // meta links yet: a page has none, an unknown page is not found.
 func (s *Service) PageMetaLinks(ctx context.Context, at At, pageID string) (MetaLinks, error) {
-	src, err := s.source(ctx, at)
-	if err != nil {
-		return MetaLinks{}, err
-	}
-	tr, err := s.reader(ctx, src)
+	_, tr, err := s.open(ctx, at)
 	if err != nil {
 		return MetaLinks{}, err
 	}

@@ -283,11 +283,7 @@ const (
 // Page reads one page at at with its children, and its body in format.
 // It reads the tree's index (see TreeReader), not the whole tree.
 func (s *Service) Page(ctx context.Context, at At, pageID, format string, metadata bool) (RevisionPage, error) {
-	src, err := s.source(ctx, at)
-	if err != nil {
-		return RevisionPage{}, err
-	}
-	tr, err := s.reader(ctx, src)
+	src, tr, err := s.open(ctx, at)
 	if err != nil {
 		return RevisionPage{}, err
 	}
@@ -297,11 +293,7 @@ func (s *Service) Page(ctx context.Context, at At, pageID, format string, metada
 // PageByPath reads the page at at at a path (its slugs from the top,
 // "intro/setup"; slashes around it are ignored), as Page does.
 func (s *Service) PageByPath(ctx context.Context, at At, path, format string, metadata bool) (RevisionPage, error) {
-	src, err := s.source(ctx, at)
-	if err != nil {
-		return RevisionPage{}, err
-	}
-	tr, err := s.reader(ctx, src)
+	src, tr, err := s.open(ctx, at)
 	if err != nil {
 		return RevisionPage{}, err
 	}
@@ -326,12 +318,18 @@ func (s *Service) PageByPath(ctx context.Context, at At, path, format string, me
 	return s.page(ctx, src, tr, id, format, metadata)
 }
 
-func (s *Service) reader(ctx context.Context, src source) (*TreeReader, error) {
+// open resolves at and opens its revision's tree (through its index).
+func (s *Service) open(ctx context.Context, at At) (source, *TreeReader, error) {
+	src, err := s.source(ctx, at)
+	if err != nil {
+		return source{}, nil, err
+	}
 	rev, err := s.Repo.Revision(ctx, src.space.ID, src.revision)
 	if err != nil {
-		return nil, err
+		return source{}, nil, err
 	}
-	return s.Repo.Reader(ctx, rev)
+	tr, err := s.Repo.Reader(ctx, rev)
+	return src, tr, err
 }
 
 func (s *Service) page(ctx context.Context, src source, tr *TreeReader, pageID, format string, metadata bool) (RevisionPage, error) {
@@ -425,11 +423,7 @@ func (s *Service) Files(ctx context.Context, at At, r paging.Request, metadata b
 
 // File reads one file at at.
 func (s *Service) File(ctx context.Context, at At, fileID string, metadata bool) (RevisionFile, error) {
-	src, err := s.source(ctx, at)
-	if err != nil {
-		return RevisionFile{}, err
-	}
-	tr, err := s.reader(ctx, src)
+	src, tr, err := s.open(ctx, at)
 	if err != nil {
 		return RevisionFile{}, err
 	}
