@@ -64,24 +64,21 @@ func RenderMarkdown(p *Page, body string, fields FrontFields) string {
 	return document.Compose(front, p.Title, body)
 }
 
+// assign sets *dst to *v when v is given.
+func assign[T any](dst, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
 // ApplyFrontmatter sets the page metadata f names.
 func ApplyFrontmatter(f document.Frontmatter, p *Page) {
-	set := func(dst *string, v *string) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	setb := func(dst *bool, v *bool) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	set(&p.Description, f.Description)
-	set(&p.Emoji, f.Emoji)
-	set(&p.Icon, f.Icon)
-	setb(&p.Hidden, f.Hidden)
-	setb(&p.NoIndex, f.NoIndex)
-	setb(&p.NoRobotsIndex, f.NoRobotsIndex)
+	assign(&p.Description, f.Description)
+	assign(&p.Emoji, f.Emoji)
+	assign(&p.Icon, f.Icon)
+	assign(&p.Hidden, f.Hidden)
+	assign(&p.NoIndex, f.NoIndex)
+	assign(&p.NoRobotsIndex, f.NoRobotsIndex)
 	if f.If != nil {
 		p.Condition = strings.TrimSpace(*f.If)
 	}
@@ -92,14 +89,14 @@ func ApplyFrontmatter(f document.Frontmatter, p *Page) {
 		}
 		vis := func(dst *bool, v *document.Visibility) {
 			if v != nil {
-				setb(dst, v.Visible)
+				assign(dst, v.Visible)
 			}
 		}
-		set(&layout.Width, l.Width)
+		assign(&layout.Width, l.Width)
 		vis(&layout.Cover, l.Cover)
-		set(&layout.CoverSize, l.CoverSize)
+		assign(&layout.CoverSize, l.CoverSize)
 		if l.Cover != nil {
-			set(&layout.CoverSize, l.Cover.Size)
+			assign(&layout.CoverSize, l.Cover.Size)
 		}
 		vis(&layout.Title, l.Title)
 		vis(&layout.Description, l.Description)
