@@ -212,13 +212,20 @@ func times(c, u time.Time) (*time.Time, *time.Time) {
 	return &c, &u
 }
 
+// message renders what a comment and a reply share: the author and the
+// reactions.
+func (r *renderer) message(postedBy string, reactions []model.Reaction) (usershttp.User, []EmojiReaction, error) {
+	by, err := r.user(postedBy)
+	if err != nil {
+		return usershttp.User{}, nil, err
+	}
+	rs, err := r.reactions(reactions)
+	return by, rs, err
+}
+
 // comment renders a comment.
 func (r *renderer) comment(c model.Comment) (Comment, error) {
-	by, err := r.user(c.PostedBy)
-	if err != nil {
-		return Comment{}, err
-	}
-	rs, err := r.reactions(c.Reactions)
+	by, rs, err := r.message(c.PostedBy, c.Reactions)
 	if err != nil {
 		return Comment{}, err
 	}
@@ -263,11 +270,7 @@ func Render(ctx context.Context, s *comments.Service, spaceID, changeRequestID, 
 
 // reply renders a reply.
 func (r *renderer) reply(x model.CommentReply) (CommentReply, error) {
-	by, err := r.user(x.PostedBy)
-	if err != nil {
-		return CommentReply{}, err
-	}
-	rs, err := r.reactions(x.Reactions)
+	by, rs, err := r.message(x.PostedBy, x.Reactions)
 	if err != nil {
 		return CommentReply{}, err
 	}
