@@ -108,10 +108,9 @@ type ApplyChangesBody struct {
 }
 
 type authorIn struct {
-	SpaceID         string               `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string               `path:"changeRequestId" maxLength:"64"`
-	Compat          httpapi.OptionalBool `query:"compat" doc:"true (default): answer the change request; false: the change request, the pages affected and the files inserted"`
-	Body            ApplyChangesBody
+	ChangeRequestPath
+	Compat httpapi.OptionalBool `query:"compat" doc:"true (default): answer the change request; false: the change request, the pages affected and the files inserted"`
+	Body   ApplyChangesBody
 }
 
 // PageRef points at a page an authoring batch created or updated.

@@ -17,42 +17,36 @@ func at(ctx context.Context, spaceID, ref string) content.At {
 }
 
 type contentIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	ChangeRequestPath
 	contenthttp.ReadParams
 }
 
 type pageIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	PageID          string `path:"pageId" maxLength:"64"`
+	ChangeRequestPath
+	PageID string `path:"pageId" maxLength:"64"`
 	contenthttp.PageParams
 }
 
 type filesIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	ChangeRequestPath
 	contenthttp.FileListParams
 }
 
 type fileIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	FileID          string `path:"fileId" maxLength:"64"`
+	ChangeRequestPath
+	FileID string `path:"fileId" maxLength:"64"`
 	contenthttp.ReadParams
 }
 
 type pathIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	ChangeRequestPath
 	contenthttp.PagePathParam
 	contenthttp.PageParams
 }
 
 type pageRefIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	PageID          string `path:"pageId" maxLength:"64"`
+	ChangeRequestPath
+	PageID string `path:"pageId" maxLength:"64"`
 }
 
 // registerContent adds the reads of a change request's content.

@@ -46,6 +46,12 @@ type listOut struct {
 	Body httpapi.List[content.ChangeRequest]
 }
 
+// ChangeRequestPath names a change request in an operation's path.
+type ChangeRequestPath struct {
+	SpaceID         string `path:"spaceId" maxLength:"64"`
+	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+}
+
 type crIn struct {
 	SpaceID         string `path:"spaceId" maxLength:"64"`
 	ChangeRequestID string `path:"changeRequestId" maxLength:"64" doc:"The change request's id or its number in the space"`
@@ -62,9 +68,8 @@ type UpdateChangeRequestBody struct {
 }
 
 type patchIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	Body            UpdateChangeRequestBody
+	ChangeRequestPath
+	Body UpdateChangeRequestBody
 }
 
 // view renders one request for the space's current head.

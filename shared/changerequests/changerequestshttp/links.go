@@ -10,16 +10,14 @@ import (
 )
 
 type linksIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	PageID          string `path:"pageId" maxLength:"64"`
+	ChangeRequestPath
+	PageID string `path:"pageId" maxLength:"64"`
 	httpapi.ListParams
 }
 
 type backlinksIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	FileID          string `path:"fileId" maxLength:"64"`
+	ChangeRequestPath
+	FileID string `path:"fileId" maxLength:"64"`
 	httpapi.ListParams
 }
 

@@ -11,10 +11,9 @@ import (
 )
 
 type pdfIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	Only            bool   `query:"only" doc:"The PDF of the page alone (needs page)"`
-	Page            string `query:"page" maxLength:"64" doc:"The page to print, with its descendants unless only"`
+	ChangeRequestPath
+	Only bool   `query:"only" doc:"The PDF of the page alone (needs page)"`
+	Page string `query:"page" maxLength:"64" doc:"The page to print, with its descendants unless only"`
 }
 
 // PDFLink is the answer of a PDF request.
@@ -27,9 +26,8 @@ type pdfOut struct {
 }
 
 type pdfDownloadIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	Token           string `query:"token" maxLength:"2048" doc:"The signature of the link"`
+	ChangeRequestPath
+	Token string `query:"token" maxLength:"2048" doc:"The signature of the link"`
 }
 
 type pdfDownloadOut struct {

@@ -64,24 +64,21 @@ type RequestReviewersBody struct {
 }
 
 type reviewsIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	ChangeRequestPath
 	httpapi.ListParams
 	Format   string `query:"format" enum:"document,markdown" doc:"The review comments' body form (default document)"`
 	Outdated string `query:"outdated" enum:"true,false" doc:"Only outdated (true) or current (false) reviews"`
 }
 
 type submitReviewIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	Body            SubmitReviewBody
+	ChangeRequestPath
+	Body SubmitReviewBody
 }
 
 type reviewIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	ReviewID        string `path:"reviewId" maxLength:"64"`
-	Format          string `query:"format" enum:"document,markdown"`
+	ChangeRequestPath
+	ReviewID string `path:"reviewId" maxLength:"64"`
+	Format   string `query:"format" enum:"document,markdown"`
 }
 
 type reviewOut struct {
@@ -98,8 +95,7 @@ type reviewsOut struct {
 }
 
 type requestedIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
+	ChangeRequestPath
 	httpapi.ListParams
 }
 
@@ -108,9 +104,8 @@ type requestedOut struct {
 }
 
 type requestReviewersIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	Body            RequestReviewersBody
+	ChangeRequestPath
+	Body RequestReviewersBody
 }
 
 type requestReviewersOut struct {
@@ -120,9 +115,8 @@ type requestReviewersOut struct {
 }
 
 type removeReviewerIn struct {
-	SpaceID         string `path:"spaceId" maxLength:"64"`
-	ChangeRequestID string `path:"changeRequestId" maxLength:"64"`
-	UserID          string `path:"userId" maxLength:"64"`
+	ChangeRequestPath
+	UserID string `path:"userId" maxLength:"64"`
 }
 
 // reviewViews renders reviews and requests, reading each user once.
