@@ -16,6 +16,11 @@ func at(ctx context.Context, spaceID, ref string) content.At {
 	return content.At{SpaceID: spaceID, ChangeRequest: ref, Bases: contenthttp.Bases(ctx)}
 }
 
+// at is the change request's content.
+func (p ChangeRequestPath) at(ctx context.Context) content.At {
+	return at(ctx, p.SpaceID, p.ChangeRequestID)
+}
+
 type contentIn struct {
 	ChangeRequestPath
 	contenthttp.ReadParams
@@ -57,7 +62,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestByPath", Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a change request by its path"},
 		func(ctx context.Context, in *pathIn) (*contenthttp.PageOut, error) {
-			p, err := c.PageByPath(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.PagePath, in.Format, in.Metadata)
+			p, err := c.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -66,7 +71,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestPageMetaLinks", Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of a change request"},
 		func(ctx context.Context, in *pageRefIn) (*contenthttp.MetaLinksOut, error) {
-			m, err := c.PageMetaLinks(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID)
+			m, err := c.PageMetaLinks(ctx, in.at(ctx), in.PageID)
 			if err != nil {
 				return nil, err
 			}
@@ -75,7 +80,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a change request's current revision"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.RevisionOut, error) {
-			rev, err := c.RevisionOf(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.Metadata)
+			rev, err := c.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -84,7 +89,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a change request (nested)"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.PagesOut, error) {
-			pages, err := c.Pages(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.Metadata)
+			pages, err := c.Pages(ctx, in.On(in.at(ctx)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -93,7 +98,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a change request"},
 		func(ctx context.Context, in *pageIn) (*contenthttp.PageOut, error) {
-			p, err := c.Page(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.PageID, in.Format, in.Metadata)
+			p, err := c.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -102,7 +107,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listFilesInChangeRequestById", Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a change request"},
 		func(ctx context.Context, in *filesIn) (*contenthttp.FilesOut, error) {
-			p, err := c.Files(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Request(), in.Metadata)
+			p, err := c.Files(ctx, in.at(ctx), in.Request(), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -111,7 +116,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getFileInChangeRequestById", Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
 		Summary: "Get a file of a change request"},
 		func(ctx context.Context, in *fileIn) (*contenthttp.FileOut, error) {
-			f, err := c.File(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.FileID, in.Metadata)
+			f, err := c.File(ctx, in.at(ctx), in.FileID, in.Metadata)
 			if err != nil {
 				return nil, err
 			}

@@ -29,7 +29,7 @@ func registerLinks(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPageLinksInChangeRequest", Method: http.MethodGet, Path: base + "/page/{pageId}/links", Tag: tag,
 		Summary: "List the links of a page of a change request, with their status and those the request broke"},
 		func(ctx context.Context, in *linksIn) (*contenthttp.LinksOut, error) {
-			l, err := c.PageLinks(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID, "", in.Request())
+			l, err := c.PageLinks(ctx, in.at(ctx), in.PageID, "", in.Request())
 			if err != nil {
 				return nil, err
 			}
@@ -38,7 +38,7 @@ func registerLinks(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestFileBacklinks", Method: http.MethodGet, Path: base + "/files/{fileId}/backlinks", Tag: tag,
 		Summary: "List the pages of a change request that reference a file"},
 		func(ctx context.Context, in *backlinksIn) (*contenthttp.BacklinksOut, error) {
-			p, err := c.FileBacklinks(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.FileID, in.Request())
+			p, err := c.FileBacklinks(ctx, in.at(ctx), in.FileID, in.Request())
 			if err != nil {
 				return nil, err
 			}

@@ -41,25 +41,35 @@ type FileListParams struct {
 	ReadParams
 }
 
-type spaceIn struct {
+// SpacePath names a space in an operation's path.
+type SpacePath struct {
 	SpaceID string `path:"spaceId" maxLength:"64"`
+}
+
+// at is the space's head, for the content service's reads.
+func (p SpacePath) at(ctx context.Context) content.At {
+	return content.At{SpaceID: p.SpaceID, Bases: Bases(ctx)}
+}
+
+type spaceIn struct {
+	SpacePath
 	ReadParams
 }
 
 type pageIn struct {
-	SpaceID string `path:"spaceId" maxLength:"64"`
-	PageID  string `path:"pageId" maxLength:"64"`
+	SpacePath
+	PageID string `path:"pageId" maxLength:"64"`
 	PageParams
 }
 
 type filesIn struct {
-	SpaceID string `path:"spaceId" maxLength:"64"`
+	SpacePath
 	FileListParams
 }
 
 type fileIn struct {
-	SpaceID string `path:"spaceId" maxLength:"64"`
-	FileID  string `path:"fileId" maxLength:"64"`
+	SpacePath
+	FileID string `path:"fileId" maxLength:"64"`
 	ReadParams
 }
 
@@ -136,9 +146,6 @@ func Bases(ctx context.Context) content.Bases {
 // downloads.
 func Register(api *httpapi.API, s *content.Service) {
 	const tag = "Space content"
-	head := func(ctx context.Context, spaceID string) content.At {
-		return content.At{SpaceID: spaceID, Bases: Bases(ctx)}
-	}
 	httpapi.Register(api, httpapi.Op{ID: "duplicateSpace", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/duplicate", Tag: "Spaces",
 		Status: http.StatusCreated, Summary: "Duplicate a space: a copy of its current content beside it"},
 		func(ctx context.Context, in *struct {
@@ -160,7 +167,7 @@ func Register(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getCurrentRevision", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content", Tag: tag,
 		Summary: "Get the space's current revision"},
 		func(ctx context.Context, in *spaceIn) (*RevisionOut, error) {
-			rev, err := s.RevisionOf(ctx, in.On(head(ctx, in.SpaceID)), in.Metadata)
+			rev, err := s.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -169,7 +176,7 @@ func Register(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPages", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/pages", Tag: tag,
 		Summary: "List the pages of the space's current revision (nested)"},
 		func(ctx context.Context, in *spaceIn) (*PagesOut, error) {
-			pages, err := s.Pages(ctx, in.On(head(ctx, in.SpaceID)), in.Metadata)
+			pages, err := s.Pages(ctx, in.On(in.at(ctx)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -178,7 +185,7 @@ func Register(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageById", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}", Tag: tag,
 		Summary: "Get a page of the space's current revision"},
 		func(ctx context.Context, in *pageIn) (*PageOut, error) {
-			p, err := s.Page(ctx, in.On(head(ctx, in.SpaceID)), in.PageID, in.Format, in.Metadata)
+			p, err := s.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -187,7 +194,7 @@ func Register(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listFiles", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files", Tag: tag,
 		Summary: "List the files of the space's current revision"},
 		func(ctx context.Context, in *filesIn) (*FilesOut, error) {
-			p, err := s.Files(ctx, head(ctx, in.SpaceID), in.Request(), in.Metadata)
+			p, err := s.Files(ctx, in.at(ctx), in.Request(), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -196,7 +203,7 @@ func Register(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getFileById", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}", Tag: tag,
 		Summary: "Get a file of the space's current revision"},
 		func(ctx context.Context, in *fileIn) (*FileOut, error) {
-			f, err := s.File(ctx, head(ctx, in.SpaceID), in.FileID, in.Metadata)
+			f, err := s.File(ctx, in.at(ctx), in.FileID, in.Metadata)
 			if err != nil {
 				return nil, err
 			}

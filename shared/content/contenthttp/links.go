@@ -16,14 +16,14 @@ type LinkListParams struct {
 }
 
 type linksIn struct {
-	SpaceID string `path:"spaceId" maxLength:"64"`
-	PageID  string `path:"pageId" maxLength:"64"`
+	SpacePath
+	PageID string `path:"pageId" maxLength:"64"`
 	LinkListParams
 }
 
 type backlinksIn struct {
-	SpaceID string `path:"spaceId" maxLength:"64"`
-	FileID  string `path:"fileId" maxLength:"64"`
+	SpacePath
+	FileID string `path:"fileId" maxLength:"64"`
 	httpapi.ListParams
 }
 
@@ -62,7 +62,7 @@ func registerLinks(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPageLinksInSpace", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/links", Tag: tag,
 		Summary: "List the links of a page of the space's current revision, with their status"},
 		func(ctx context.Context, in *linksIn) (*LinksOut, error) {
-			l, err := s.PageLinks(ctx, content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}, in.PageID, in.Status, in.Request())
+			l, err := s.PageLinks(ctx, in.at(ctx), in.PageID, in.Status, in.Request())
 			if err != nil {
 				return nil, err
 			}
@@ -71,7 +71,7 @@ func registerLinks(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listSpaceFileBacklinks", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", Tag: tag,
 		Summary: "List the pages of the space's current revision that reference a file"},
 		func(ctx context.Context, in *backlinksIn) (*BacklinksOut, error) {
-			p, err := s.FileBacklinks(ctx, content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}, in.FileID, in.Request())
+			p, err := s.FileBacklinks(ctx, in.at(ctx), in.FileID, in.Request())
 			if err != nil {
 				return nil, err
 			}

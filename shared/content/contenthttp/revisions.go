@@ -17,61 +17,64 @@ type PagePathParam struct {
 	PagePath string `path:"pagePath" maxLength:"2048" doc:"The page's path: its slugs from the root, joined by /"`
 }
 
-type revisionIn struct {
+// RevisionPath names a revision of a space in an operation's path.
+type RevisionPath struct {
 	SpaceID    string `path:"spaceId" maxLength:"64"`
 	RevisionID string `path:"revisionId" maxLength:"64"`
+}
+
+// at is the revision, for the content service's reads.
+func (p RevisionPath) at(ctx context.Context) content.At {
+	return content.At{SpaceID: p.SpaceID, Revision: p.RevisionID, Bases: Bases(ctx)}
+}
+
+type revisionIn struct {
+	RevisionPath
 	ReadParams
 }
 
 type revisionPageIn struct {
-	SpaceID    string `path:"spaceId" maxLength:"64"`
-	RevisionID string `path:"revisionId" maxLength:"64"`
-	PageID     string `path:"pageId" maxLength:"64"`
+	RevisionPath
+	PageID string `path:"pageId" maxLength:"64"`
 	PageParams
 }
 
 type revisionPageRefIn struct {
-	SpaceID    string `path:"spaceId" maxLength:"64"`
-	RevisionID string `path:"revisionId" maxLength:"64"`
-	PageID     string `path:"pageId" maxLength:"64"`
+	RevisionPath
+	PageID string `path:"pageId" maxLength:"64"`
 }
 
 type revisionFilesIn struct {
-	SpaceID    string `path:"spaceId" maxLength:"64"`
-	RevisionID string `path:"revisionId" maxLength:"64"`
+	RevisionPath
 	FileListParams
 }
 
 type revisionFileIn struct {
-	SpaceID    string `path:"spaceId" maxLength:"64"`
-	RevisionID string `path:"revisionId" maxLength:"64"`
-	FileID     string `path:"fileId" maxLength:"64"`
+	RevisionPath
+	FileID string `path:"fileId" maxLength:"64"`
 	ReadParams
 }
 
 type revisionPathIn struct {
-	SpaceID    string `path:"spaceId" maxLength:"64"`
-	RevisionID string `path:"revisionId" maxLength:"64"`
+	RevisionPath
 	PagePathParam
 	PageParams
 }
 
 type pathIn struct {
-	SpaceID string `path:"spaceId" maxLength:"64"`
+	SpacePath
 	PagePathParam
 	PageParams
 }
 
 type changesIn struct {
-	SpaceID    string `path:"spaceId" maxLength:"64"`
-	RevisionID string `path:"revisionId" maxLength:"64"`
+	RevisionPath
 	ReadParams
 	Limit int `query:"limit" default:"10" minimum:"1" maximum:"1000" doc:"At most this many changes"`
 }
 
 type reusableIn struct {
-	SpaceID           string `path:"spaceId" maxLength:"64"`
-	RevisionID        string `path:"revisionId" maxLength:"64"`
+	RevisionPath
 	ReusableContentID string `path:"reusableContentId" maxLength:"64"`
 	ReadParams
 }
@@ -103,14 +106,11 @@ type reusableOut struct {
 // pages by path, and of documents by id.
 func registerRevisions(api *httpapi.API, s *content.Service) {
 	const tag = "Space content"
-	rev := func(ctx context.Context, spaceID, revisionID string) content.At {
-		return content.At{SpaceID: spaceID, Revision: revisionID, Bases: Bases(ctx)}
-	}
 	base := "/v1/spaces/{spaceId}/revisions/{revisionId}"
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionById", Visitor: true, Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a revision of the space by id"},
 		func(ctx context.Context, in *revisionIn) (*RevisionOut, error) {
-			r, err := s.RevisionOf(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.Metadata)
+			r, err := s.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -119,7 +119,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionSemanticChanges", Method: http.MethodGet, Path: base + "/changes", Tag: tag,
 		Summary: "List the pages a revision created, edited, moved and deleted, against its parent"},
 		func(ctx context.Context, in *changesIn) (*changesOut, error) {
-			c, err := s.SemanticChanges(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.Limit)
+			c, err := s.SemanticChanges(ctx, in.at(ctx), in.Limit)
 			if err != nil {
 				return nil, err
 			}
@@ -128,7 +128,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPagesInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a revision (nested)"},
 		func(ctx context.Context, in *revisionIn) (*PagesOut, error) {
-			pages, err := s.Pages(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.Metadata)
+			pages, err := s.Pages(ctx, in.On(in.at(ctx)), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -137,7 +137,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listFilesInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a revision"},
 		func(ctx context.Context, in *revisionFilesIn) (*FilesOut, error) {
-			p, err := s.Files(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.Request(), in.Metadata)
+			p, err := s.Files(ctx, in.at(ctx), in.Request(), in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -146,7 +146,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getFileInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
 		Summary: "Get a file of a revision"},
 		func(ctx context.Context, in *revisionFileIn) (*FileOut, error) {
-			f, err := s.File(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.FileID, in.Metadata)
+			f, err := s.File(ctx, in.at(ctx), in.FileID, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -155,7 +155,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a revision"},
 		func(ctx context.Context, in *revisionPageIn) (*PageOut, error) {
-			p, err := s.Page(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.PageID, in.Format, in.Metadata)
+			p, err := s.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -164,7 +164,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageDocumentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/document", Tag: tag,
 		Summary: "Get the document of a page of a revision"},
 		func(ctx context.Context, in *revisionPageRefIn) (*DocumentOut, error) {
-			d, err := s.PageDocument(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PageID)
+			d, err := s.PageDocument(ctx, in.at(ctx), in.PageID)
 			if err != nil {
 				return nil, err
 			}
@@ -173,7 +173,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listRevisionPageMetaLinks", Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of a revision"},
 		func(ctx context.Context, in *revisionPageRefIn) (*MetaLinksOut, error) {
-			m, err := s.PageMetaLinks(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.PageID)
+			m, err := s.PageMetaLinks(ctx, in.at(ctx), in.PageID)
 			if err != nil {
 				return nil, err
 			}
@@ -182,7 +182,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionByPath", Visitor: true, Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a revision by its path"},
 		func(ctx context.Context, in *revisionPathIn) (*PageOut, error) {
-			p, err := s.PageByPath(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.PagePath, in.Format, in.Metadata)
+			p, err := s.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -191,7 +191,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}", Tag: tag,
 		Summary: "Get a reusable content of a revision (Galley has none yet: not found)"},
 		func(ctx context.Context, in *reusableIn) (*reusableOut, error) {
-			r, err := s.ReusableContent(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID)
+			r, err := s.ReusableContent(ctx, in.at(ctx), in.ReusableContentID)
 			if err != nil {
 				return nil, err
 			}
@@ -200,7 +200,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getReusableContentDocumentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}/document", Tag: tag,
 		Summary: "Get the document of a reusable content of a revision (Galley has none yet: not found)"},
 		func(ctx context.Context, in *reusableIn) (*DocumentOut, error) {
-			if _, err := s.ReusableContent(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID); err != nil {
+			if _, err := s.ReusableContent(ctx, in.at(ctx), in.ReusableContentID); err != nil {
 				return nil, err
 			}
 			return &DocumentOut{}, nil
@@ -208,7 +208,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageByPath", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of the space's current revision by its path"},
 		func(ctx context.Context, in *pathIn) (*PageOut, error) {
-			p, err := s.PageByPath(ctx, in.On(content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}), in.PagePath, in.Format, in.Metadata)
+			p, err := s.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata)
 			if err != nil {
 				return nil, err
 			}
@@ -217,7 +217,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listSpacePageMetaLinks", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of the space's current revision"},
 		func(ctx context.Context, in *pageRefIn) (*MetaLinksOut, error) {
-			m, err := s.PageMetaLinks(ctx, content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}, in.PageID)
+			m, err := s.PageMetaLinks(ctx, in.at(ctx), in.PageID)
 			if err != nil {
 				return nil, err
 			}
@@ -235,6 +235,6 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 }
 
 type pageRefIn struct {
-	SpaceID string `path:"spaceId" maxLength:"64"`
-	PageID  string `path:"pageId" maxLength:"64"`
+	SpacePath
+	PageID string `path:"pageId" maxLength:"64"`
 }
