@@ -81,6 +81,21 @@ func view(ctx context.Context, s *changerequests.Service, cr model.ChangeRequest
 	return vs[0], nil
 }
 
+// answer answers with the request the service read or changed, rendered
+// by view.
+func answer(ctx context.Context, s *changerequests.Service) func(model.ChangeRequest, model.Space, error) (*crOut, error) {
+	return func(cr model.ChangeRequest, sp model.Space, err error) (*crOut, error) {
+		if err != nil {
+			return nil, err
+		}
+		v, err := view(ctx, s, cr, sp)
+		if err != nil {
+			return nil, err
+		}
+		return &crOut{Body: v}, nil
+	}
+}
+
 // views renders requests, reading each creator once.
 func views(ctx context.Context, s *changerequests.Service, crs []model.ChangeRequest, sp model.Space) ([]content.ChangeRequest, error) {
 	by, err := s.Creators(ctx, crs)
@@ -134,28 +149,12 @@ func Register(api *httpapi.API, s *changerequests.Service, cs *comments.Service)
 	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestById", Method: http.MethodGet, Path: base + "/{changeRequestId}", Tag: tag,
 		Summary: "Get a change request by its id or number"},
 		func(ctx context.Context, in *crIn) (*crOut, error) {
-			cr, sp, err := s.Get(ctx, in.SpaceID, in.ChangeRequestID)
-			if err != nil {
-				return nil, err
-			}
-			v, err := view(ctx, s, cr, sp)
-			if err != nil {
-				return nil, err
-			}
-			return &crOut{Body: v}, nil
+			return answer(ctx, s)(s.Get(ctx, in.SpaceID, in.ChangeRequestID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequestById", Method: http.MethodPatch, Path: base + "/{changeRequestId}", Tag: tag,
 		Summary: "Update a change request's subject or status"},
 		func(ctx context.Context, in *patchIn) (*crOut, error) {
-			cr, sp, err := s.Update(ctx, in.SpaceID, in.ChangeRequestID, changerequests.Change{Subject: in.Body.Subject, Status: in.Body.Status})
-			if err != nil {
-				return nil, err
-			}
-			v, err := view(ctx, s, cr, sp)
-			if err != nil {
-				return nil, err
-			}
-			return &crOut{Body: v}, nil
+			return answer(ctx, s)(s.Update(ctx, in.SpaceID, in.ChangeRequestID, changerequests.Change{Subject: in.Body.Subject, Status: in.Body.Status}))
 		})
 	registerMerge(api, s)
 	registerAuthoring(api, s)
