@@ -338,41 +338,13 @@ func digestKey(spaceID, revisionID string) string {
 	return "spaces/" + spaceID + "/links/" + revisionID + "." + digestVersion
 }
 
-// digestCache keeps the digests of the revisions this process read last.
-type digestCache struct {
-	mu    sync.Mutex
-	m     map[string]*linkDigest
-	order []string
-}
-
+// digestCacheSize bounds the cache of the digests of the revisions this
+// process read last.
 const digestCacheSize = 16
-
-func (c *digestCache) get(k string) *linkDigest {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.m[k]
-}
-
-func (c *digestCache) put(k string, d *linkDigest) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]*linkDigest{}
-	}
-	if _, ok := c.m[k]; ok {
-		return
-	}
-	c.m[k] = d
-	c.order = append(c.order, k)
-	if len(c.order) > digestCacheSize {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-}
 
 func (s *Service) readDigest(ctx context.Context, spaceID, revisionID string) (*linkDigest, error) {
 	k := digestKey(spaceID, revisionID)
-	if d := s.digests.get(k); d != nil {
+	if d, ok := s.digests.get(k); ok {
 		return d, nil
 	}
 	raw, err := s.d.Blobs.Get(ctx, k)
@@ -453,34 +425,15 @@ const DocumentReaders = 16
 func (r *Repo) Documents(ctx context.Context, spaceID string, hashes []string) (map[string]string, error) {
 	out := make(map[string]string, len(hashes))
 	var mu sync.Mutex
-	var firstErr error
-	work := make(chan string)
-	var wg sync.WaitGroup
-	for w := 0; w < min(DocumentReaders, len(hashes)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for h := range work {
-				body, err := r.Document(ctx, spaceID, h)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				out[h] = body
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, h := range hashes {
-		mu.Lock()
-		failed := firstErr != nil
-		mu.Unlock()
-		if failed {
-			break
+	err := each(hashes, DocumentReaders, func(h string) error {
+		body, err := r.Document(ctx, spaceID, h)
+		if err != nil {
+			return err
 		}
-		work <- h
-	}
-	close(work)
-	wg.Wait()
-	return out, firstErr
+		mu.Lock()
+		out[h] = body
+		mu.Unlock()
+		return nil
+	})
+	return out, err
 }

@@ -31,15 +31,15 @@ const (
 type Repo struct {
 	d *deps.Deps
 	// manifests are the tree index manifests this process read last.
-	manifests *manifestCache
+	manifests *recent[indexManifest]
 	// unwritten are the indexes this process built but could not write
 	// (treeindex.go): its next reads of those trees use them.
-	unwritten *builtCache
+	unwritten *recent[*unwrittenIndex]
 }
 
 // NewRepo returns the revision storage of d.
 func NewRepo(d *deps.Deps) *Repo {
-	return &Repo{d: d, manifests: &manifestCache{}, unwritten: &builtCache{}}
+	return &Repo{d: d, manifests: newRecent[indexManifest](manifestCacheSize), unwritten: newRecent[*unwrittenIndex](builtCacheSize)}
 }
 
 // Blob keys: content-addressed, per space (so a space's blobs can be

@@ -29,7 +29,7 @@ type Service struct {
 	users     Users
 	orgs      Orgs
 	Downloads *Downloads
-	digests   digestCache
+	digests   *recent[*linkDigest]
 	// specs computes pages and resolves OpenAPI blocks; nil computes
 	// nothing.
 	specs Specs
@@ -64,7 +64,7 @@ type Needs struct {
 
 // New returns the content service.
 func New(d *deps.Deps, n Needs) *Service {
-	return &Service{d: d, Repo: NewRepo(d), spaces: n.Spaces, users: n.Users, orgs: n.Orgs, specs: n.Specs,
+	return &Service{d: d, Repo: NewRepo(d), digests: newRecent[*linkDigest](digestCacheSize), spaces: n.Spaces, users: n.Users, orgs: n.Orgs, specs: n.Specs,
 		Downloads: NewDownloads(d.Cursors, d.Clock)}
 }
 

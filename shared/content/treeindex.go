@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/model"
@@ -173,10 +172,7 @@ func (r *Repo) writeIndex(ctx context.Context, spaceID, treeHash string, b *buil
 	}
 	for i, l := range b.lookups {
 		objects = append(objects, object{"lookup-" + strconv.Itoa(i), func(w *bytes.Buffer) error {
-			for _, line := range l {
-				w.WriteString(line)
-				w.WriteByte('\n')
-			}
+			w.Write(lookupLines(l))
 			return nil
 		}})
 	}
@@ -193,31 +189,8 @@ func (r *Repo) writeIndex(ctx context.Context, spaceID, treeHash string, b *buil
 		}
 		return r.putGzipped(ctx, indexKey(spaceID, treeHash, o.name), raw.Bytes())
 	}
-	var mu sync.Mutex
-	var firstErr error
-	work := make(chan object)
-	var wg sync.WaitGroup
-	for w := 0; w < min(indexWriters, len(objects)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for o := range work {
-				err := put(o)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, o := range objects {
-		work <- o
-	}
-	close(work)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	if err := each(objects, indexWriters, put); err != nil {
+		return err
 	}
 	manifest, err := json.Marshal(b.manifest)
 	if err != nil {
@@ -241,40 +214,10 @@ func (r *Repo) putGzipped(ctx context.Context, key string, data []byte) error {
 	return nil
 }
 
-// manifestCache keeps the manifests of the tree indexes this process read
-// last: they never change, and each saves a read of the blob store.
-type manifestCache struct {
-	mu    sync.Mutex
-	m     map[string]indexManifest
-	order []string
-}
-
-// manifestCacheSize bounds the cache (a manifest is a few dozen bytes).
+// manifestCacheSize bounds the cache of the manifests of the tree indexes
+// this process read last: they never change, and each saves a read of the
+// blob store (a manifest is a few dozen bytes).
 const manifestCacheSize = 1024
-
-func (c *manifestCache) get(k string) (indexManifest, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	m, ok := c.m[k]
-	return m, ok
-}
-
-func (c *manifestCache) put(k string, m indexManifest) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]indexManifest{}
-	}
-	if _, ok := c.m[k]; ok {
-		return
-	}
-	c.m[k] = m
-	c.order = append(c.order, k)
-	if len(c.order) > manifestCacheSize {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-}
 
 // TreeReader answers reads of one page or one file of a revision, reading
 // only the parts of the tree's index they need, each once. It serves one
@@ -320,7 +263,7 @@ func (r *Repo) Reader(ctx context.Context, rev model.Revision) (*TreeReader, err
 		tr.manifest = m
 		return tr, nil
 	}
-	if u := r.unwritten.get(key); u != nil {
+	if u, ok := r.unwritten.get(key); ok {
 		tr.manifest, tr.built = u.manifest, true
 		for i, l := range u.lookups {
 			tr.lookups[i] = l
@@ -389,13 +332,18 @@ func (tr *TreeReader) use(b *builtIndex) {
 		tr.chunks[c] = ch
 	}
 	for i, l := range b.lookups {
-		var buf bytes.Buffer
-		for _, line := range l {
-			buf.WriteString(line)
-			buf.WriteByte('\n')
-		}
-		tr.lookups[i] = buf.Bytes()
+		tr.lookups[i] = lookupLines(l)
 	}
+}
+
+// lookupLines is a lookup table as its blob holds it: a line an entry.
+func lookupLines(l []string) []byte {
+	var buf bytes.Buffer
+	for _, line := range l {
+		buf.WriteString(line)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
 }
 
 // unwrittenIndex is an index built in memory that could not be written,
@@ -423,49 +371,15 @@ func encodeIndex(b *builtIndex) (*unwrittenIndex, error) {
 		u.chunks[c] = lines
 	}
 	for i, l := range b.lookups {
-		var buf bytes.Buffer
-		for _, line := range l {
-			buf.WriteString(line)
-			buf.WriteByte('\n')
-		}
-		u.lookups[i] = buf.Bytes()
+		u.lookups[i] = lookupLines(l)
 	}
 	return u, nil
 }
 
-// builtCache keeps the last indexes built in memory that could not be
-// written (their trees' reads in this process use them); a few, since a
-// 5,000-page tree's index is a few megabytes in memory.
-type builtCache struct {
-	mu    sync.Mutex
-	m     map[string]*unwrittenIndex
-	order []string
-}
-
-// builtCacheSize bounds the cache.
+// builtCacheSize bounds the cache of the last indexes built in memory that
+// could not be written (their trees' reads in this process use them); a
+// few, since a 5,000-page tree's index is a few megabytes in memory.
 const builtCacheSize = 4
-
-func (c *builtCache) get(k string) *unwrittenIndex {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.m[k]
-}
-
-func (c *builtCache) put(k string, b *unwrittenIndex) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]*unwrittenIndex{}
-	}
-	if _, ok := c.m[k]; !ok {
-		c.order = append(c.order, k)
-	}
-	c.m[k] = b
-	for len(c.order) > builtCacheSize {
-		delete(c.m, c.order[0])
-		c.order = c.order[1:]
-	}
-}
 
 // zipped tells the parts of an index stored gzipped: the manifest and the
 // chunks (gzip makes them five times smaller). Lookups are kept as they
