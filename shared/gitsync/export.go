@@ -441,7 +441,7 @@ func (e *exporter) links(body, rel string) string {
 		if to == "" {
 			return target
 		}
-		out := relLink(rel, to)
+		out := RelLink(rel, to)
 		if anchor != "" {
 			out += "#" + anchor
 		}
@@ -477,7 +477,7 @@ func (e *exporter) relink(src, from, to string) string {
 		if cleanRel(path.Join(path.Dir(to), u)) == now {
 			return target
 		}
-		out := relLink(to, now)
+		out := RelLink(to, now)
 		if anchor != "" {
 			out += "#" + anchor
 		}
@@ -501,9 +501,9 @@ func (e *exporter) pathOf(f model.SyncedFile, was string) string {
 	return was
 }
 
-// relLink is the relative link from the file from to the file to, as
+// RelLink is the relative link from the file from to the file to, as
 // GitBook writes them (no ./ prefix).
-func relLink(from, to string) string {
+func RelLink(from, to string) string {
 	return strings.TrimPrefix(relPath(from, to), "./")
 }
 

@@ -469,12 +469,12 @@ func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*
 				}
 				if m[1] == "asset" {
 					used[k] = true
-					return relPath(pg.file, assets[k].path)
+					return gitsync.RelLink(pg.file, assets[k].path)
 				}
 				if left[k] {
 					return pages[k].url.String()
 				}
-				return relPath(pg.file, pages[k].file)
+				return gitsync.RelLink(pg.file, pages[k].file)
 			})
 			if len(bodies[i]) > gitsync.MaxMarkdownBytes {
 				left[i], over = true, true
@@ -593,19 +593,4 @@ func summary(top []*webPage, children map[*webPage][]*webPage) string {
 	}
 	write(top, 0)
 	return b.String()
-}
-
-// relPath is the relative path from the folder of file from to file to.
-func relPath(from, to string) string {
-	fromDir := path.Dir(from)
-	var fs []string
-	if fromDir != "." {
-		fs = strings.Split(fromDir, "/")
-	}
-	ts := strings.Split(to, "/")
-	i := 0
-	for i < len(fs) && i < len(ts)-1 && fs[i] == ts[i] {
-		i++
-	}
-	return strings.Repeat("../", len(fs)-i) + strings.Join(ts[i:], "/")
 }
