@@ -1,11 +1,13 @@
 package infra_test
 
 import (
+	"bufio"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"maps"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -348,6 +350,79 @@ func TestImportsFormLayers(t *testing.T) {
 	for l := 0; l <= 6; l++ {
 		if seen[l] == 0 {
 			t.Errorf("no package in layer %d: the layers do not match the tree (%v)", l, seen)
+		}
+	}
+}
+
+// reflectMethodAllowed are the functions whose binaries may call a
+// reflect method look-up by a name known only at run time, and why.
+var reflectMethodAllowed = map[string]string{
+	"reader": "html/template renders its pages", // docs/functions.md, "Method dead-code elimination"
+}
+
+// Each function's binary keeps the linker's dead-code elimination of
+// methods: no reachable function looks a method up by a name known only at
+// run time (reflect's Method, MethodByName with a variable, the method
+// iterators; the linker flags them <ReflectMethod> in -dumpdep), which
+// would keep every exported method of every type stored in an interface
+// (search: 25.56 MB with text/template and protobuf's descfmt, 16.78
+// without; docs/functions.md). It builds each function as sam build does,
+// with the linker's reachability graph printed, and names the path from
+// main to each such function.
+func TestFunctionBinariesKeepMethodDeadCodeElimination(t *testing.T) {
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	dir := t.TempDir()
+	for _, name := range functionNames() {
+		cmd := exec.Command(goBin, "build", "-tags", "lambda.norpc", "-trimpath", "-ldflags=-s -w -dumpdep",
+			"-o", filepath.Join(dir, name), "../functions/"+name)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64")
+		// The linker prints the graph (about 10 MB a function) on the go
+		// command's standard error; keep only each symbol's first parent.
+		stderr, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		parent := map[string]string{}
+		var flagged []string
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 0, 1<<16), 1<<22)
+		for sc.Scan() {
+			from, to, ok := strings.Cut(sc.Text(), " -> ")
+			if !ok {
+				continue
+			}
+			from, _, _ = strings.Cut(from, " <")
+			to, flags, _ := strings.Cut(to, " <")
+			if _, seen := parent[to]; !seen {
+				parent[to] = from
+				if strings.Contains(flags, "ReflectMethod>") {
+					flagged = append(flagged, to)
+				}
+			}
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("%s: go build -ldflags=-dumpdep: %v", name, err)
+		}
+		if len(parent) < 1000 {
+			t.Fatalf("%s: the linker printed %d edges: -dumpdep's output is not what this test reads", name, len(parent))
+		}
+		why, allowed := reflectMethodAllowed[name]
+		switch {
+		case allowed && len(flagged) == 0:
+			t.Errorf("%s is allowed to turn off method dead-code elimination (%s) but no longer does: remove it from reflectMethodAllowed", name, why)
+		case !allowed && len(flagged) > 0:
+			// The first one printed is a cause; once the linker has seen
+			// one, the methods it then keeps (reflect.Value's own) are
+			// flagged too.
+			path := []string{}
+			for s := parent[flagged[0]]; s != "" && s != "_" && len(path) < 40; s = parent[s] {
+				path = append(path, s)
+			}
+			t.Errorf("%s: %s looks methods up by run-time names, which keeps every exported method of the types in interfaces; reached from\n\t%s\n(%d symbols flagged in all: %s)",
+				name, flagged[0], strings.Join(path, "\n\t"), len(flagged), strings.Join(flagged[:min(len(flagged), 8)], ", "))
 		}
 	}
 }

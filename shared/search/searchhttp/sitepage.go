@@ -1,12 +1,10 @@
 package searchhttp
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"html/template"
 	"net/http"
 	"strings"
 
@@ -108,12 +106,14 @@ func sitePagePolicy(styleHash, frameAncestors string) string {
 	return "default-src 'none'; style-src " + styleHash + "; form-action 'self'; base-uri 'none'; frame-ancestors " + frameAncestors
 }
 
-// sitePageStyle is the text of the search page's style element.
-func sitePageStyle() string {
-	_, rest, _ := strings.Cut(sitePageHTML, "<style>")
-	style, _, _ := strings.Cut(rest, "</style>")
-	return style
-}
+// sitePageStyle is the text of the search page's style element (its
+// Content-Security-Policy allows it by its hash).
+const sitePageStyle = `body{margin:0 auto;max-width:760px;padding:24px 16px;font:16px/1.6 system-ui,sans-serif;color:#1d1d1f;background:#fff}
+a{color:#1a56c4}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}form{display:flex;gap:8px}
+input[type=search]{flex:1;font:inherit;padding:6px 10px;border:1px solid #8a8f98;border-radius:6px}
+button{font:inherit;padding:6px 14px;border:1px solid #1a56c4;background:#1a56c4;color:#fff;border-radius:6px}
+ol{padding-left:1.2rem}li{margin:12px 0}.crumbs,.excerpt{color:#5f6368;font-size:.9rem}.sections{list-style:none;padding-left:0}
+@media (prefers-color-scheme:dark){body{background:#111318;color:#e8eaed}a{color:#8ab4f8}.crumbs,.excerpt{color:#b3b8bf}input[type=search]{background:#1d2026;color:#e8eaed}}`
 
 // hashSource is the CSP source allowing an inline element whose text is s.
 func hashSource(s string) string {
@@ -121,59 +121,117 @@ func hashSource(s string) string {
 	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 }
 
-// sitePageHTML is the search page: a form (it works without JavaScript)
-// and the results by site space and page.
-const sitePageHTML = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{if .Query}}{{.Query}} – {{end}}Search – {{.SiteTitle}}</title>
-{{- if .NoIndex}}
-<meta name="robots" content="noindex">{{end}}
-<style>body{margin:0 auto;max-width:760px;padding:24px 16px;font:16px/1.6 system-ui,sans-serif;color:#1d1d1f;background:#fff}
-a{color:#1a56c4}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}form{display:flex;gap:8px}
-input[type=search]{flex:1;font:inherit;padding:6px 10px;border:1px solid #8a8f98;border-radius:6px}
-button{font:inherit;padding:6px 14px;border:1px solid #1a56c4;background:#1a56c4;color:#fff;border-radius:6px}
-ol{padding-left:1.2rem}li{margin:12px 0}.crumbs,.excerpt{color:#5f6368;font-size:.9rem}.sections{list-style:none;padding-left:0}
-@media (prefers-color-scheme:dark){body{background:#111318;color:#e8eaed}a{color:#8ab4f8}.crumbs,.excerpt{color:#b3b8bf}input[type=search]{background:#1d2026;color:#e8eaed}}</style>
-</head>
-<body>
-<header><a href="{{.Home}}">{{.SiteTitle}}</a></header>
-<main>
-<h1>Search</h1>
-<form role="search" method="get"><input type="search" name="q" value="{{.Query}}" aria-label="Search {{.SiteTitle}}" required>{{with .ShareKey}}<input type="hidden" name="shareKey" value="{{.}}">{{end}}<button type="submit">Search</button></form>
-{{- if .Query}}
-{{- if .Groups}}
-{{- range .Groups}}
-<h2>{{.Title}}</h2>
-<ol>
-{{- range .Pages}}
-<li><a href="{{.URL}}">{{.Title}}</a>{{with .Ancestors}}<div class="crumbs">{{range $i, $a := .}}{{if $i}} › {{end}}{{$a}}{{end}}</div>{{end}}
-{{- with .Description}}<div class="excerpt">{{.}}</div>{{end}}
-{{- with .Sections}}<ul class="sections">{{range .}}<li>{{if .Heading}}<a href="{{.URL}}">{{.Heading}}</a>{{end}}{{with .Excerpt}}<div class="excerpt">{{.}}</div>{{end}}</li>{{end}}</ul>{{end}}</li>
-{{- end}}
-</ol>
-{{- end}}
-{{- else}}
-<p>No page matches “{{.Query}}”.</p>
-{{- end}}
-{{- end}}
-</main>
-</body>
-</html>
-`
-
 type sitePageData struct {
 	search.SiteResults
 	ShareKey string
 }
 
+// sitePage is the search page: a form (it works without JavaScript) and
+// the results by site space and page. It is written out rather than
+// executed as an html/template, whose field look-ups by name turn off the
+// linker's dead-code elimination of methods for the whole function
+// (shared/httpapi/html.go); sitepage_test.go holds the template it
+// answers as.
+func sitePage(d sitePageData) []byte {
+	var b strings.Builder
+	w, text, href := b.WriteString, func(s string) { b.WriteString(httpapi.HTMLText(s)) }, func(s string) { b.WriteString(httpapi.HTMLURL(s)) }
+	w("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" +
+		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
+	if d.Query != "" {
+		text(d.Query)
+		w(" – ")
+	}
+	w("Search – ")
+	text(d.SiteTitle)
+	w("</title>")
+	if d.NoIndex {
+		w("\n<meta name=\"robots\" content=\"noindex\">")
+	}
+	w("\n<style>" + sitePageStyle + "</style>\n</head>\n<body>\n<header><a href=\"")
+	href(d.Home)
+	w("\">")
+	text(d.SiteTitle)
+	w("</a></header>\n<main>\n<h1>Search</h1>\n<form role=\"search\" method=\"get\"><input type=\"search\" name=\"q\" value=\"")
+	text(d.Query)
+	w("\" aria-label=\"Search ")
+	text(d.SiteTitle)
+	w("\" required>")
+	if d.ShareKey != "" {
+		w("<input type=\"hidden\" name=\"shareKey\" value=\"")
+		text(d.ShareKey)
+		w("\">")
+	}
+	w("<button type=\"submit\">Search</button></form>")
+	if d.Query != "" {
+		sitePageResults(&b, d.Query, d.Groups)
+	}
+	w("\n</main>\n</body>\n</html>\n")
+	return []byte(b.String())
+}
+
+// sitePageResults writes the pages found for query, by site space.
+func sitePageResults(b *strings.Builder, query string, groups []search.SiteResultGroup) {
+	w, text, href := b.WriteString, func(s string) { b.WriteString(httpapi.HTMLText(s)) }, func(s string) { b.WriteString(httpapi.HTMLURL(s)) }
+	if len(groups) == 0 {
+		w("\n<p>No page matches “")
+		text(query)
+		w("”.</p>")
+	}
+	for _, g := range groups {
+		w("\n<h2>")
+		text(g.Title)
+		w("</h2>\n<ol>")
+		for _, p := range g.Pages {
+			w("\n<li><a href=\"")
+			href(p.URL)
+			w("\">")
+			text(p.Title)
+			w("</a>")
+			if len(p.Ancestors) > 0 {
+				w("<div class=\"crumbs\">")
+				for i, a := range p.Ancestors {
+					if i > 0 {
+						w(" › ")
+					}
+					text(a)
+				}
+				w("</div>")
+			}
+			if p.Description != "" {
+				w("<div class=\"excerpt\">")
+				text(p.Description)
+				w("</div>")
+			}
+			if len(p.Sections) > 0 {
+				w("<ul class=\"sections\">")
+				for _, sec := range p.Sections {
+					w("<li>")
+					if sec.Heading != "" {
+						w("<a href=\"")
+						href(sec.URL)
+						w("\">")
+						text(sec.Heading)
+						w("</a>")
+					}
+					if sec.Excerpt != "" {
+						w("<div class=\"excerpt\">")
+						text(sec.Excerpt)
+						w("</div>")
+					}
+					w("</li>")
+				}
+				w("</ul>")
+			}
+			w("</li>")
+		}
+		w("\n</ol>")
+	}
+}
+
 // registerSitePage adds the search page of published sites (hidden from
 // the API's document: it answers HTML to visitors).
 func registerSitePage(api *httpapi.API, s *search.Service) {
-	page := template.Must(template.New("search").Parse(sitePageHTML))
-	styleHash := hashSource(sitePageStyle())
+	styleHash := hashSource(sitePageStyle)
 	handle := func(ctx context.Context, in *sitePageIn) (*sitePageOut, error) {
 		path := "/sites/" + in.OrgID
 		if in.Basename != "" {
@@ -206,7 +264,7 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 				why = err.Error()
 			}
 			out.Body = []byte("<!doctype html><html lang=\"en\"><title>Search</title><h1>Search unavailable</h1><p>" +
-				template.HTMLEscapeString(why) + "</p></html>")
+				httpapi.HTMLText(why) + "</p></html>")
 			return out, nil
 		}
 		if res.NoIndex {
@@ -217,12 +275,8 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 			out.Body, err = json.Marshal(suggestOf(res))
 			return out, err
 		}
-		var b bytes.Buffer
-		if err := page.Execute(&b, sitePageData{SiteResults: res, ShareKey: in.ShareKey}); err != nil {
-			return nil, err
-		}
 		out.CSP = sitePagePolicy(styleHash, res.FrameAncestors)
-		out.Body = b.Bytes()
+		out.Body = sitePage(sitePageData{SiteResults: res, ShareKey: in.ShareKey})
 		return out, nil
 	}
 	for _, p := range []struct{ id, path string }{

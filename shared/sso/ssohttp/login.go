@@ -1,9 +1,7 @@
 package ssohttp
 
 import (
-	"bytes"
 	"context"
-	"html/template"
 	"net/http"
 	"net/url"
 
@@ -15,18 +13,29 @@ import (
 
 // signedInPage shows the token of a sign-in, once. It is what the browser
 // posting the identity provider's response gets back: there is no session
-// to set, the API works with tokens.
-var signedInPage = template.Must(template.New("signed-in").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Signed in to {{.Org}}</title>
+// to set, the API works with tokens. It is written out rather than
+// executed as an html/template, whose field look-ups by name turn off the
+// linker's dead-code elimination of methods for the whole function
+// (shared/httpapi/html.go); login_test.go holds the template it answers
+// as.
+func signedInPage(d pageData) []byte {
+	org := httpapi.HTMLText(d.Org)
+	joined := ""
+	if d.Joined {
+		joined = ", and joined the organization"
+	}
+	return []byte(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Signed in to ` + org + `</title>
 <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}code{word-break:break-all;background:#f3f3f3;padding:.3rem;display:block}</style>
 </head><body>
-<h1>Signed in to {{.Org}}</h1>
-<p>You are signed in as <strong>{{.Email}}</strong>{{if .Joined}}, and joined the organization{{end}}.</p>
+<h1>Signed in to ` + org + `</h1>
+<p>You are signed in as <strong>` + httpapi.HTMLText(d.Email) + `</strong>` + joined + `.</p>
 <p>Your API token (it is shown only now; keep it secret):</p>
-<code id="token">{{.Token}}</code>
+<code id="token">` + httpapi.HTMLText(d.Token) + `</code>
 <p>Send it with every request as <code>Authorization: Bearer &lt;token&gt;</code>. It acts only in this organization.</p>
 </body></html>
-`))
+`)
+}
 
 // pageData fills signedInPage.
 type pageData struct {
@@ -81,11 +90,8 @@ func registerLogin(api *httpapi.API, s *sso.Service, tag string) {
 			if err != nil {
 				return nil, err
 			}
-			var page bytes.Buffer
-			if err := signedInPage.Execute(&page, pageData{Org: res.Org.Title, Email: res.User.Email, Token: res.Token, Joined: res.Joined}); err != nil {
-				return nil, err
-			}
-			return &struct{ Body func(huma.Context) }{func(hc huma.Context) { writePage(hc, http.StatusOK, page.Bytes()) }}, nil
+			page := signedInPage(pageData{Org: res.Org.Title, Email: res.User.Email, Token: res.Token, Joined: res.Joined})
+			return &struct{ Body func(huma.Context) }{func(hc huma.Context) { writePage(hc, http.StatusOK, page) }}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getSAMLServiceProviderMetadata", Method: http.MethodGet, Path: base + "/metadata", Tag: tag, Public: true,
 		Summary: "Galley's SAML service-provider metadata for this provider (its entity ID is this URL)"},
