@@ -9,6 +9,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
 )
@@ -54,4 +55,12 @@ func (a *API) User(name string) model.User {
 	u, tok := a.Kit.User(name)
 	a.Users[name], a.Tokens[name] = u, tok
 	return u
+}
+
+// WithToken is a client of the API sending token as is ("" for none): for
+// tables of callers that include tokens no user holds.
+func (a *API) WithToken(t testing.TB, token string) *apitest.Client {
+	c := apitest.New(t, a.API)
+	c.Token = token
+	return c
 }
