@@ -222,22 +222,22 @@ func TestMCPAudience(t *testing.T) {
 		f := standardSite(t, nil)
 		ep := f.base + "/~gitbook/mcp"
 		f.mcpPost(t, http.StatusOK, ep, rpc(1, "ping", nil))
-		f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "excluded"})
+		f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "excluded"})
 		f.mcpPost(t, http.StatusNotFound, ep, rpc(1, "initialize", map[string]any{"protocolVersion": "2025-06-18"}))
-		f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "included"})
+		f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "included"})
 		f.mcpPost(t, http.StatusOK, ep, rpc(1, "ping", nil))
-		f.as(t).Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
+		f.As(t, "admin").Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
 		ans, _ := f.mcpPost(t, http.StatusNotFound, ep, rpc(1, "ping", nil))
 		if strings.Contains(ans["error"].(map[string]any)["message"].(string), "Acme") {
 			t.Errorf("404 names the site: %v", ans)
 		}
-		f.mcpPost(t, http.StatusNotFound, "/sites/"+f.org.ID+"/nosuch/~gitbook/mcp", rpc(1, "ping", nil))
+		f.mcpPost(t, http.StatusNotFound, "/sites/"+f.Org.ID+"/nosuch/~gitbook/mcp", rpc(1, "ping", nil))
 	})
 	t.Run("share link", func(t *testing.T) {
 		f := standardSite(t, map[string]any{"visibility": "share-link"})
 		ep := f.base + "/~gitbook/mcp"
 		f.mcpPost(t, http.StatusNotFound, ep, rpc(1, "ping", nil))
-		l := f.as(t).Expect(http.StatusCreated, "POST", f.sitePth+"/share-links", map[string]any{"name": "Partners"}).Map(t)
+		l := f.As(t, "admin").Expect(http.StatusCreated, "POST", f.sitePth+"/share-links", map[string]any{"name": "Partners"}).Map(t)
 		_, key, _ := strings.Cut(l["urls"].(map[string]any)["published"].(string), "?shareKey=")
 		f.mcpPost(t, http.StatusNotFound, ep+"?shareKey=wrong", rpc(1, "ping", nil))
 		withKey := ep + "?shareKey=" + key
@@ -247,14 +247,14 @@ func TestMCPAudience(t *testing.T) {
 		ans, _ = f.mcpPost(t, http.StatusOK, withKey, callTool(2, "getPage", map[string]any{"url": "blocks/child-page"}))
 		text, _ = toolText(t, ans)
 		contains(t, "share-link page", text, "A child.")
-		f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
+		f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
 		f.mcpPost(t, http.StatusNotFound, withKey, rpc(1, "ping", nil))
 	})
 	t.Run("visitor auth and conditions", func(t *testing.T) {
 		f := standardSite(t, map[string]any{"visibility": "visitor-auth"})
 		beta, _ := f.newSpace(t, "Beta", page("b", "", "# Beta notes\n\nFor testers, zebra.\n"))
 		extra, _ := f.newSpace(t, "Extra", page("e", "", "# Extra\n\nMore.\n"))
-		c := f.as(t)
+		c := f.As(t, "admin")
 		c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": extra, "title": "Guide"})
 		betaID := c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": beta, "title": "Beta"}).Map(t)["id"].(string)
 		c.Expect(http.StatusOK, "PATCH", f.sitePth+"/sections/"+betaID, map[string]any{"path": "testers", "condition": "visitor.claims.isBeta === true"})
