@@ -156,19 +156,28 @@ func indexedTree() ([]content.Page, map[string]string, []content.File) {
 }
 
 // counted is a fixture whose tree index writes are counted (countingPuts),
-// with the pages and files of tree in its head.
-func counted(t *testing.T, tree func() ([]content.Page, map[string]string, []content.File)) (*fixture, *countingPuts) {
+// with pages and files in its head.
+func counted(t *testing.T, pages []content.Page, bodies map[string]string, files []content.File) (*fixture, *countingPuts) {
 	t.Helper()
 	f := setup(t)
 	blobs := &countingPuts{Store: f.Kit.Deps.Blobs}
 	f.Kit.Deps.Blobs = blobs
-	pages, bodies, files := tree()
 	f.seed(t, pages, bodies, files)
 	return f, blobs
 }
 
+// sampleCounted is counted with the sample pages, and the admin's context,
+// the space's head and a content service of a new process to read them.
+func sampleCounted(t *testing.T) (*fixture, *countingPuts, context.Context, content.At, *content.Service) {
+	t.Helper()
+	pages, bodies := samplePages()
+	f, blobs := counted(t, pages, bodies, nil)
+	return f, blobs, f.Ctx("admin"), f.head(), contentwire.Service(app.NewRoot(f.Kit.Deps))
+}
+
 func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
-	f, blobs := counted(t, indexedTree)
+	pages, bodies, files := indexedTree()
+	f, blobs := counted(t, pages, bodies, files)
 	ctx := f.Ctx("admin")
 	src := f.head()
 	_, ix, err := content.NewRepo(f.Kit.Deps).Load(ctx, f.space, f.Kit.Head(t, f.space))
@@ -298,13 +307,7 @@ func TestAnEmptyRevisionHasNoPageNorFile(t *testing.T) {
 // every read: no second write attempt), and a process that can write
 // writes it.
 func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
-	f, blobs := counted(t, func() ([]content.Page, map[string]string, []content.File) {
-		pages, bodies := samplePages()
-		return pages, bodies, nil
-	})
-	ctx := f.Ctx("admin")
-	src := f.head()
-	svc := contentwire.Service(app.NewRoot(f.Kit.Deps))
+	f, blobs, ctx, src, svc := sampleCounted(t)
 	blobs.fail.Store(true)
 	var afterFirst int64
 	for i := 0; i < 3; i++ {
@@ -345,13 +348,7 @@ func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
 // A lost part of an index (a chunk, a lookup) is rebuilt from the tree by
 // the read that misses it.
 func TestALostPartOfTheIndexIsRebuilt(t *testing.T) {
-	f, blobs := counted(t, func() ([]content.Page, map[string]string, []content.File) {
-		pages, bodies := samplePages()
-		return pages, bodies, nil
-	})
-	ctx := f.Ctx("admin")
-	src := f.head()
-	svc := contentwire.Service(app.NewRoot(f.Kit.Deps))
+	f, blobs, ctx, src, svc := sampleCounted(t)
 	if _, err := svc.Page(ctx, src, "intro", content.FormatDocument, true); err != nil {
 		t.Fatal(err)
 	}

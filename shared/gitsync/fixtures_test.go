@@ -142,18 +142,9 @@ func TestFixtureRepositoriesRoundTrip(t *testing.T) {
 			}
 
 			// The export, imported again, is the same space.
-			sp2 := f.space(t)
-			f.importRepo(t, sp2, "repo", ref)
+			_, again, ix2 := f.importNew(t, "repo", ref)
 			_, edited, ix1 := f.head(t, sp)
-			_, again, ix2 := f.head(t, sp2)
-			if strings.Join(keysOf(again), ",") != strings.Join(keysOf(edited), ",") {
-				t.Fatalf("pages after the round trip:\n%v\nbefore:\n%v", keysOf(again), keysOf(edited))
-			}
-			for k, b := range edited {
-				if a := again[k]; a != b {
-					t.Errorf("%s changed in the round trip:\n before %+v\n after  %+v", k, b, a)
-				}
-			}
+			samePages(t, edited, again)
 			names := func(ix *content.Index) string {
 				var out []string
 				for _, fl := range ix.Files() {
@@ -253,9 +244,7 @@ var gitbookRepo = map[string]string{
 func TestExportMovesFilesAndKeepsWhatItDoesNotOwn(t *testing.T) {
 	f := setup(t)
 	bare := f.git.repo(t, "docs", gitbookRepo)
-	sp := f.space(t)
-	f.importRepo(t, sp, "docs", nil)
-	_, pages, ix := f.head(t, sp)
+	sp, pages, ix := f.importNew(t, "docs", nil)
 	want := []string{"00 home", "01 guide", "02 guide/error-001", "03 shots"}
 	if got := keysOf(pages); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("pages %v, want %v", got, want)
@@ -342,9 +331,7 @@ func TestGitBookYAMLPlacesTheProject(t *testing.T) {
 		"docs/guide.md":  "# Guide\n\nSteps.\n",
 		"docs/README.md": "# Not a page of the summary\n",
 	})
-	sp := f.space(t)
-	f.importRepo(t, sp, "docs", nil)
-	_, pages, ix := f.head(t, sp)
+	sp, pages, ix := f.importNew(t, "docs", nil)
 	if got := strings.Join(keysOf(pages), ","); got != "00 intro,01 guide" {
 		t.Fatalf("pages %s", got)
 	}

@@ -200,6 +200,30 @@ func (f *fixture) revision(t testing.TB, spaceID, revID string) (model.Revision,
 	return rev, pages, ix
 }
 
+// importNew imports the repository name into a new space, and returns
+// the space and its head's pages and index.
+func (f *fixture) importNew(t testing.TB, name string, extra map[string]any) (string, map[string]snapshotPage, *content.Index) {
+	t.Helper()
+	sp := f.space(t)
+	f.importRepo(t, sp, name, extra)
+	_, pages, ix := f.head(t, sp)
+	return sp, pages, ix
+}
+
+// samePages fails unless after holds the pages of before, in the same
+// order, each the same.
+func samePages(t testing.TB, before, after map[string]snapshotPage) {
+	t.Helper()
+	if strings.Join(keysOf(after), ",") != strings.Join(keysOf(before), ",") {
+		t.Fatalf("pages after the round trip:\n%v\nbefore:\n%v", keysOf(after), keysOf(before))
+	}
+	for k, b := range before {
+		if a := after[k]; a != b {
+			t.Errorf("%s changed in the round trip:\n before %+v\n after  %+v", k, b, a)
+		}
+	}
+}
+
 func keysOf(m map[string]snapshotPage) []string {
 	var out []string
 	for k := range m {
@@ -305,9 +329,7 @@ var summaryRepo = map[string]string{
 func TestImportFollowsTheSummary(t *testing.T) {
 	f := setup(t)
 	f.git.repo(t, "proj", summaryRepo)
-	sp := f.space(t)
-	f.importRepo(t, sp, "proj", map[string]any{"repoProjectDirectory": "docs"})
-	_, pages, _ := f.head(t, sp)
+	_, pages, _ := f.importNew(t, "proj", map[string]any{"repoProjectDirectory": "docs"})
 	want := []string{"00 intro-title-in-file", "01 quick", "02 quick/details", "03 link Status page", "04 reference", "05 reference/endpoints"}
 	if got := keysOf(pages); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("pages %v, want %v", got, want)
@@ -332,9 +354,7 @@ func TestImportFollowsTheSummary(t *testing.T) {
 func TestExportThenImportIsLossless(t *testing.T) {
 	f := setup(t)
 	f.git.repo(t, "source", summaryRepo)
-	first := f.space(t)
-	f.importRepo(t, first, "source", map[string]any{"repoProjectDirectory": "docs"})
-	_, before, _ := f.head(t, first)
+	first, before, _ := f.importNew(t, "source", map[string]any{"repoProjectDirectory": "docs"})
 
 	bare := f.git.repo(t, "mirror", map[string]string{"LICENSE": "MIT\n", "docs/old.md": "# Old page\n"})
 	message := "Galley: sync the handbook\n\nWith a body line."
@@ -357,17 +377,8 @@ func TestExportThenImportIsLossless(t *testing.T) {
 		t.Errorf("export operation %v", op)
 	}
 
-	second := f.space(t)
-	f.importRepo(t, second, "mirror", map[string]any{"repoProjectDirectory": "docs"})
-	_, after, _ := f.head(t, second)
-	if strings.Join(keysOf(after), ",") != strings.Join(keysOf(before), ",") {
-		t.Fatalf("pages after the round trip %v, before %v", keysOf(after), keysOf(before))
-	}
-	for k, b := range before {
-		if a := after[k]; a != b {
-			t.Errorf("%s changed in the round trip:\n before %+v\n after  %+v", k, b, a)
-		}
-	}
+	_, after, _ := f.importNew(t, "mirror", map[string]any{"repoProjectDirectory": "docs"})
+	samePages(t, before, after)
 
 	// Exporting again with nothing changed makes no commit; a change makes one.
 	f.exportTo(t, first, "mirror", "nothing new", map[string]any{"repoProjectDirectory": "docs"})
@@ -381,20 +392,12 @@ func TestExportThenImportIsLossless(t *testing.T) {
 func TestReimportKeepsIDs(t *testing.T) {
 	f := setup(t)
 	f.git.repo(t, "docs", treeRepo)
-	sp := f.space(t)
-	f.importRepo(t, sp, "docs", nil)
-	_, _, ix1 := f.head(t, sp)
+	sp, _, ix1 := f.importNew(t, "docs", nil)
 	f.git.repo(t, "out", nil)
 	f.exportTo(t, sp, "out", "export", nil)
-	sp2 := f.space(t)
-	f.importRepo(t, sp2, "out", nil)
+	_, pages2, ix2 := f.importNew(t, "out", nil)
 	_, pages1, _ := f.head(t, sp)
-	_, pages2, ix2 := f.head(t, sp2)
-	for k, p := range pages1 {
-		if pages2[k] != p {
-			t.Errorf("%s: %+v became %+v", k, p, pages2[k])
-		}
-	}
+	samePages(t, pages1, pages2)
 	// Importing the export into the first space keeps its ids.
 	f.git.commit(t, "out", "edit", map[string]string{"guide/setup.md": "# Setup\n\nChanged.\n"})
 	f.importRepo(t, sp, "out", map[string]any{"force": true})
@@ -683,13 +686,9 @@ func TestRoundTripOnBothBackends(t *testing.T) {
 		f.importRepo(t, second, "copy", nil)
 		_, a, _ := f.head(t, first)
 		_, b, _ := f.head(t, second)
-		if strings.Join(keysOf(a), ",") != strings.Join(keysOf(b), ",") || len(a) != 6 {
-			t.Fatalf("pages %v and %v", keysOf(a), keysOf(b))
+		if len(a) != 6 {
+			t.Fatalf("pages %v", keysOf(a))
 		}
-		for key, p := range a {
-			if b[key] != p {
-				t.Errorf("%s: %+v became %+v", key, p, b[key])
-			}
-		}
+		samePages(t, a, b)
 	})
 }
