@@ -36,6 +36,15 @@ func (a *API) NewSpace(t testing.TB, user, orgID, title string) string {
 // how a test serves a service configured otherwise.
 func (a *API) Serve(t testing.TB, names []string, provide func(r *app.Root)) *httpapi.API {
 	t.Helper()
+	fams := served(t, names)
+	root := families.NewRoot(a.Kit.Deps)
+	provide(root)
+	return app.NewAPI(app.Config{APIURL: "https://api.test", AppURL: "https://app.test"}, root, fams...)
+}
+
+// served returns the named families (as package families names them).
+func served(t testing.TB, names []string) []app.Family {
+	t.Helper()
 	var fams []app.Family
 	for _, n := range names {
 		f, err := families.ByName(n)
@@ -44,9 +53,7 @@ func (a *API) Serve(t testing.TB, names []string, provide func(r *app.Root)) *ht
 		}
 		fams = append(fams, f)
 	}
-	root := families.NewRoot(a.Kit.Deps)
-	provide(root)
-	return app.NewAPI(app.Config{APIURL: "https://api.test", AppURL: "https://app.test"}, root, fams...)
+	return fams
 }
 
 // User creates a user of no organization, named name, and adds it to the

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
@@ -58,13 +57,7 @@ func bigSite(b *testing.B, n int) (*fixture, string) {
 func BenchmarkRenderPage5000(b *testing.B) {
 	f, leaf := bigSite(b, 5000)
 	get := func(headers ...string) (*http.Response, []byte) {
-		r := httptest.NewRequest("GET", "https://app.test"+leaf, nil)
-		for i := 0; i+1 < len(headers); i += 2 {
-			r.Header.Set(headers[i], headers[i+1])
-		}
-		w := httptest.NewRecorder()
-		f.h.ServeHTTP(w, r)
-		res := w.Result()
+		res := f.send("GET", leaf, nil, headers...)
 		body, _ := io.ReadAll(res.Body)
 		return res, body
 	}

@@ -114,7 +114,13 @@ func (f *fixture) publish(t testing.TB, title string, settings map[string]any) {
 // get requests a published URL as a visitor (no token).
 func (f *fixture) get(t testing.TB, path string, headers ...string) *http.Response {
 	t.Helper()
-	r := httptest.NewRequest("GET", "https://app.test"+path, nil)
+	return f.send("GET", path, nil, headers...)
+}
+
+// send sends a request of a published URL, with headers (name, value...),
+// and answers the response.
+func (f *fixture) send(method, path string, body io.Reader, headers ...string) *http.Response {
+	r := httptest.NewRequest(method, "https://app.test"+path, body)
 	for i := 0; i+1 < len(headers); i += 2 {
 		r.Header.Set(headers[i], headers[i+1])
 	}

@@ -3,7 +3,6 @@ package readerhttp_test
 import (
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -29,13 +28,11 @@ func (f *fixture) visitorToken(t *testing.T, claims map[string]any) string {
 // getWith requests a published URL with cookies.
 func (f *fixture) getWith(t *testing.T, want int, path string, cookies ...*http.Cookie) (string, *http.Response) {
 	t.Helper()
-	r := httptest.NewRequest("GET", "https://app.test"+path, nil)
+	var pairs []string
 	for _, c := range cookies {
-		r.AddCookie(c)
+		pairs = append(pairs, c.Name+"="+c.Value)
 	}
-	w := httptest.NewRecorder()
-	f.h.ServeHTTP(w, r)
-	res := w.Result()
+	res := f.get(t, path, "Cookie", strings.Join(pairs, "; "))
 	b, _ := io.ReadAll(res.Body)
 	if res.StatusCode != want {
 		t.Fatalf("GET %s: %d, want %d\n%.1000s", path, res.StatusCode, want, b)
