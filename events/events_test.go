@@ -19,9 +19,8 @@ import (
 	"github.com/galleydocs/galley/events"
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/families"
-	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/deps"
-	"github.com/galleydocs/galley/shared/store/boltstore"
+	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -33,45 +32,37 @@ type expectation struct {
 	object string
 	// fields must be present (non-null) in the JSON answer.
 	fields []string
-	check  func(t *testing.T, body map[string]any)
+	// names, for an error: its message holds it (and its code is the
+	// status).
+	names string
+	check func(t *testing.T, body map[string]any)
 	// html, for the reader's answers (HTML, not JSON): what the page says.
 	html []string
+}
+
+// notFound is a 404 whose error's message names what was not found.
+func notFound(names string) expectation {
+	return expectation{status: 404, fields: []string{"error"}, names: names}
 }
 
 // expected lists every sample event; a file in this folder that is not
 // listed fails the test, and so does a function without a sample.
 var expected = map[string]expectation{
-	"git-get-git-info-of-unknown-space.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "space") {
-				t.Errorf("error.message %q does not name the space", msg)
-			}
-		}},
-	"imports-import-content-into-unknown-space.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "space") {
-				t.Errorf("error.message %q does not name the space", msg)
-			}
-		}},
-	"openapi-get-spec-of-unknown-organization.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "organization") {
-				t.Errorf("error.message %q does not name the organization", msg)
-			}
-		}},
-	"comments-list-comments-of-unknown-space.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if code, _ := e["code"].(float64); code != 404 {
-				t.Errorf("error.code %v, want 404", e["code"])
-			}
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "space") {
-				t.Errorf("error.message %q does not name the space", msg)
-			}
-		}},
+	"git-get-git-info-of-unknown-space.json":                    notFound("space"),
+	"imports-import-content-into-unknown-space.json":            notFound("space"),
+	"openapi-get-spec-of-unknown-organization.json":             notFound("organization"),
+	"comments-list-comments-of-unknown-space.json":              notFound("space"),
+	"content-get-current-revision-of-unknown-space.json":        notFound("space"),
+	"sites-get-published-site-of-unknown-organization.json":     notFound("organization"),
+	"changerequests-list-change-requests-of-unknown-space.json": notFound("space"),
+	"collections-get-unknown-collection.json":                   notFound("collection"),
+	"customfields-get-field-of-unknown-organization.json":       notFound("organization"),
+	"sso-list-sso-logins-of-unknown-organization.json":          notFound("organization"),
+	"search-search-space-content-of-unknown-space.json":         notFound("space"),
+	// A site's MCP endpoint (the search function): an unknown site is 404
+	// whatever the JSON-RPC message asks.
+	"search-site-mcp-initialize-of-unknown-site.json": notFound("published content"),
+	"spaces-get-unknown-space.json":                   notFound("space"),
 	"users-get-user.json": {status: 200, object: "user", fields: []string{"id", "email", "urls"},
 		check: func(t *testing.T, b map[string]any) {
 			if b["email"] != users.AdminEmail {
@@ -95,88 +86,8 @@ var expected = map[string]expectation{
 				t.Errorf("title %v, want Acme", b["title"])
 			}
 		}},
-	"content-get-current-revision-of-unknown-space.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if code, _ := e["code"].(float64); code != 404 {
-				t.Errorf("error.code %v, want 404", e["code"])
-			}
-		}},
-	"sites-get-published-site-of-unknown-organization.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if code, _ := e["code"].(float64); code != 404 {
-				t.Errorf("error.code %v, want 404", e["code"])
-			}
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "organization") {
-				t.Errorf("error.message %q does not name the organization", msg)
-			}
-		}},
-	"changerequests-list-change-requests-of-unknown-space.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "space") {
-				t.Errorf("error.message %q does not name the space", msg)
-			}
-		}},
-	"collections-get-unknown-collection.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if code, _ := e["code"].(float64); code != 404 {
-				t.Errorf("error.code %v, want 404", e["code"])
-			}
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "collection") {
-				t.Errorf("error.message %q does not name the collection", msg)
-			}
-		}},
-	"customfields-get-field-of-unknown-organization.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if code, _ := e["code"].(float64); code != 404 {
-				t.Errorf("error.code %v, want 404", e["code"])
-			}
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "organization") {
-				t.Errorf("error.message %q does not name the organization", msg)
-			}
-		}},
-	"sso-list-sso-logins-of-unknown-organization.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if code, _ := e["code"].(float64); code != 404 {
-				t.Errorf("error.code %v, want 404", e["code"])
-			}
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "organization") {
-				t.Errorf("error.message %q does not name the organization", msg)
-			}
-		}},
-	"search-search-space-content-of-unknown-space.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "space") {
-				t.Errorf("error.message %q does not name the space", msg)
-			}
-		}},
 	"reader-read-published-page.json":       {status: 200, html: []string{"<h1>Setup</h1>", "<title>Setup | Acme Docs</title>", "Install it", `<link rel="canonical" href="https://`}},
 	"reader-read-page-of-unknown-site.json": {status: 404, html: []string{"<h1>Page not found</h1>", `<meta name="robots" content="noindex">`}},
-	// A site's MCP endpoint (the search function): an unknown site is 404
-	// whatever the JSON-RPC message asks.
-	"search-site-mcp-initialize-of-unknown-site.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if msg, _ := e["message"].(string); !strings.Contains(msg, "published content") {
-				t.Errorf("error.message %q", msg)
-			}
-		}},
-	"spaces-get-unknown-space.json": {status: 404, fields: []string{"error"},
-		check: func(t *testing.T, b map[string]any) {
-			e, _ := b["error"].(map[string]any)
-			if code, _ := e["code"].(float64); code != 404 {
-				t.Errorf("error.code %v, want 404", e["code"])
-			}
-			if msg, _ := e["message"].(string); msg == "" {
-				t.Errorf("error.message is empty")
-			}
-		}},
 }
 
 func TestEveryFunctionHasASample(t *testing.T) {
@@ -286,6 +197,15 @@ func TestSampleEvents(t *testing.T) {
 					t.Errorf("no %q in the body %s", f, resp.Body)
 				}
 			}
+			if want.names != "" {
+				e, _ := body["error"].(map[string]any)
+				if code, _ := e["code"].(float64); int(code) != want.status {
+					t.Errorf("error.code %v, want %d", e["code"], want.status)
+				}
+				if msg, _ := e["message"].(string); !strings.Contains(msg, want.names) {
+					t.Errorf("error.message %q does not name the %s", msg, want.names)
+				}
+			}
 			if want.check != nil {
 				want.check(t, body)
 			}
@@ -298,21 +218,8 @@ func TestSampleEvents(t *testing.T) {
 // instance administrator holding token.
 func familyHandler(t *testing.T, ctx context.Context, name, token string) (http.Handler, *deps.Deps) {
 	t.Helper()
-	dir := t.TempDir()
-	st, err := boltstore.Open(filepath.Join(dir, "galley.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	blobs, err := fsblob.New(filepath.Join(dir, "blobs"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	c := app.Config{Build: "2026-11-22"}
-	d, err := app.NewDeps(ctx, c, deps.Deps{Store: st, Blobs: blobs, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := localDeps(t, c)
 	created, _, err := users.New(d).Bootstrap(ctx, token)
 	if err != nil || !created {
 		t.Fatalf("bootstrap the administrator: created %v, err %v", created, err)
@@ -323,6 +230,19 @@ func familyHandler(t *testing.T, ctx context.Context, name, token string) (http.
 		t.Fatalf("%s: %v", name, err)
 	}
 	return app.NewAPI(c, app.NewRoot(d), family).Handler(), d
+}
+
+// localDeps are a process's dependencies as app.NewDeps makes them from
+// c, on a temporary bbolt store and blob folder (testkit) instead of
+// DynamoDB and S3.
+func localDeps(t *testing.T, c app.Config) *deps.Deps {
+	t.Helper()
+	d, err := app.NewDeps(context.Background(), c, deps.Deps{Store: testkit.BoltStore(t), Blobs: testkit.BlobStore(t),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // checkShape checks the fields API Gateway always sets in a 2.0 payload.

@@ -3,8 +3,6 @@ package events_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,13 +14,11 @@ import (
 
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/families"
-	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/deps"
 	gkeys "github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/store/boltstore"
 )
 
 // workerExpectation is what an SQS sample answers: the records reported
@@ -128,21 +124,8 @@ func TestWorkerSampleEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			st, err := boltstore.Open(filepath.Join(dir, "galley.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
-			blobs, err := fsblob.New(filepath.Join(dir, "blobs"))
-			if err != nil {
-				t.Fatal(err)
-			}
 			ctx := context.Background()
-			d, err := app.NewDeps(ctx, app.Config{}, deps.Deps{Store: st, Blobs: blobs, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-			if err != nil {
-				t.Fatal(err)
-			}
+			d := localDeps(t, app.Config{})
 			if want.seed != nil {
 				want.seed(t, d)
 			}

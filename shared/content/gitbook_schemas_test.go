@@ -2,7 +2,6 @@ package content_test
 
 import (
 	"encoding/json"
-	"github.com/galleydocs/galley/shared/testenv"
 	"net/http"
 	"os"
 	"reflect"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -114,8 +114,8 @@ func TestReadsMatchGitBookSchemas(t *testing.T) {
 	reg := gitbook(t)
 	f := setupOn(t, testkit.New(t))
 	rev1, rev2 := twoRevisions(t, f)
-	c := f.as(t, f.reader)
-	sp := "/v1/spaces/" + f.space.ID
+	c := f.As(t, "read")
+	sp := "/v1/spaces/" + f.space
 	base := sp + "/revisions/" + rev1.ID
 	docID := c.Expect(http.StatusOK, "GET", sp+"/content/page/intro", nil).Map(t)["documentId"].(string)
 	check := func(path string, schema *huma.Schema) {

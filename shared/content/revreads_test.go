@@ -6,22 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/testkit"
 )
-
-func TestMain(m *testing.M) { testkit.Main(m) }
 
 // twoRevisions seeds the sample pages with a file (rev1), then a second
 // revision (rev2, the head) that retitles intro, deletes guide, adds faq
 // and moves setup to the top level.
 func twoRevisions(t *testing.T, f *fixture) (rev1, rev2 model.Revision) {
 	t.Helper()
-	repo := content.NewRepo(f.kit.Deps)
-	blob, err := repo.PutFileBytes(context.Background(), f.space.ID, []byte("png"), "image/png")
+	repo := content.NewRepo(f.Kit.Deps)
+	blob, err := repo.PutFileBytes(context.Background(), f.space, []byte("png"), "image/png")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,12 +65,12 @@ func TestReadsOfARevisionByID(t *testing.T) {
 	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		rev1, rev2 := twoRevisions(t, f)
-		c := f.as(t, f.reader)
-		base := "/v1/spaces/" + f.space.ID + "/revisions/" + rev1.ID
+		c := f.As(t, "read")
+		base := "/v1/spaces/" + f.space + "/revisions/" + rev1.ID
 
 		rev := c.Expect(http.StatusOK, "GET", base, nil).Map(t)
 		if rev["id"] != rev1.ID || len(rev["pages"].([]any)) != 3 || len(rev["files"].([]any)) != 1 ||
-			rev["urls"].(map[string]any)["app"] != "https://app.test/s/"+f.space.ID+"/~/revisions/"+rev1.ID {
+			rev["urls"].(map[string]any)["app"] != "https://app.test/s/"+f.space+"/~/revisions/"+rev1.ID {
 			t.Fatalf("revision %v", rev)
 		}
 		checkTree(t, rev["pages"].([]any))
@@ -91,7 +87,7 @@ func TestReadsOfARevisionByID(t *testing.T) {
 		if p["title"] != "Introduction" || !strings.Contains(p["markdown"].(string), "Welcome.") {
 			t.Fatalf("page %v", p)
 		}
-		if head := c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space.ID+"/content/page/intro", nil).Map(t); head["title"] != "Welcome" {
+		if head := c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/content/page/intro", nil).Map(t); head["title"] != "Welcome" {
 			t.Fatalf("head's page %v", head)
 		}
 		c.Expect(http.StatusNotFound, "GET", base+"/page/faq", nil) // faq is rev2's
@@ -116,7 +112,7 @@ func TestReadsOfARevisionByID(t *testing.T) {
 		if ml := c.Expect(http.StatusOK, "GET", base+"/page/intro/meta-links", nil).Map(t); len(ml["alternates"].([]any)) != 0 {
 			t.Fatalf("meta links %v", ml)
 		}
-		c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space.ID+"/content/page/intro/meta-links", nil)
+		c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/content/page/intro/meta-links", nil)
 		c.Expect(http.StatusNotFound, "GET", base+"/page/nope/meta-links", nil)
 
 		// No reusable contents in Galley: every id is not found.
@@ -133,7 +129,7 @@ func TestReadsOfARevisionByID(t *testing.T) {
 			}
 			More int
 		}
-		c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space.ID+"/revisions/"+rev2.ID+"/changes", nil).JSON(t, &ch)
+		c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/revisions/"+rev2.ID+"/changes", nil).JSON(t, &ch)
 		got := map[string]string{}
 		for _, x := range ch.Changes {
 			got[x.Page.ID] += x.Type + ";"
@@ -157,7 +153,7 @@ func TestReadsOfARevisionByID(t *testing.T) {
 				t.Fatalf("changes of %s: %q, want %q (%+v)", id, got[id], w, ch)
 			}
 		}
-		c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space.ID+"/revisions/"+rev2.ID+"/changes?limit=1", nil).JSON(t, &ch)
+		c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/revisions/"+rev2.ID+"/changes?limit=1", nil).JSON(t, &ch)
 		if len(ch.Changes) != 1 || ch.More != 3 {
 			t.Fatalf("limited changes %+v", ch)
 		}
@@ -168,11 +164,11 @@ func TestReadsOfARevisionByID(t *testing.T) {
 		}
 
 		// A document by id: a page's documentId.
-		docID := c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space.ID+"/content/page/faq", nil).Map(t)["documentId"].(string)
-		if d := c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space.ID+"/documents/"+docID, nil).Map(t); d["object"] != "document" {
+		docID := c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/content/page/faq", nil).Map(t)["documentId"].(string)
+		if d := c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/documents/"+docID, nil).Map(t); d["object"] != "document" {
 			t.Fatalf("document %v", d)
 		}
-		c.Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.space.ID+"/documents/nope", nil)
+		c.Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.space+"/documents/nope", nil)
 	})
 }
 
@@ -184,8 +180,8 @@ func TestPagesByPath(t *testing.T) {
 		content.Page{ID: "qa", Parent: "setup", Pos: k[0], Type: content.TypeDocument, Title: "Q&A", Slug: "q&a"},
 		content.Page{ID: "cafe", Parent: "setup", Pos: k[1], Type: content.TypeDocument, Title: "Café", Slug: "café"})
 	rev := f.seed(t, pages, bodies, nil)
-	c := f.as(t, f.reader)
-	sp := "/v1/spaces/" + f.space.ID
+	c := f.As(t, "read")
+	sp := "/v1/spaces/" + f.space
 	for path, id := range map[string]string{
 		"intro":                 "intro",
 		"intro/setup":           "setup",
@@ -216,32 +212,28 @@ func TestPagesByPath(t *testing.T) {
 func TestARevisionOfAnotherSpaceIsNotFound(t *testing.T) {
 	f := setup(t)
 	rev1, _ := twoRevisions(t, f)
-	ctx := access.WithCaller(context.Background(), access.Caller{UserID: f.adminID})
-	other, _, err := spaces.New(f.kit.Deps).Create(ctx, f.org.ID, spaces.Create{Title: "Other"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := f.as(t, f.admin)
+	other := f.NewSpace(t, "admin", f.Org.ID, "Other")
+	c := f.As(t, "admin")
 	for _, path := range []string{"", "/pages", "/files", "/files/pic", "/page/intro", "/page/intro/document", "/path/intro", "/changes", "/page/intro/meta-links"} {
-		c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space.ID+"/revisions/"+rev1.ID+path, nil)
-		c.Expect(http.StatusNotFound, "GET", "/v1/spaces/"+other.ID+"/revisions/"+rev1.ID+path, nil)
+		c.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/revisions/"+rev1.ID+path, nil)
+		c.Expect(http.StatusNotFound, "GET", "/v1/spaces/"+other+"/revisions/"+rev1.ID+path, nil)
 	}
 }
 
 func TestRevisionReadsAuthAndValidation(t *testing.T) {
 	f := setup(t)
 	rev1, _ := twoRevisions(t, f)
-	sp := "/v1/spaces/" + f.space.ID
+	sp := "/v1/spaces/" + f.space
 	base := sp + "/revisions/" + rev1.ID
-	docID := f.as(t, f.admin).Expect(http.StatusOK, "GET", sp+"/content/page/intro", nil).Map(t)["documentId"].(string)
+	docID := f.As(t, "admin").Expect(http.StatusOK, "GET", sp+"/content/page/intro", nil).Map(t)["documentId"].(string)
 	for _, p := range []string{base, base + "/pages", base + "/files", base + "/files/pic", base + "/page/intro",
 		base + "/page/intro/document", base + "/page/intro/meta-links", base + "/path/intro/setup", base + "/changes",
 		base + "/reusable-contents/x", sp + "/content/path/intro/setup", sp + "/content/page/intro/meta-links", sp + "/documents/" + docID} {
-		f.as(t, "").Expect(http.StatusUnauthorized, "GET", p, nil)
-		f.as(t, f.outsider).Expect(http.StatusNotFound, "GET", p, nil)
+		f.As(t, "").Expect(http.StatusUnauthorized, "GET", p, nil)
+		f.As(t, testkit.Outsider).Expect(http.StatusNotFound, "GET", p, nil)
 		// A guest does not see the space (reads need only the space's
 		// visibility, so no caller who sees it is refused: no 403).
-		f.as(t, f.guest).Expect(http.StatusNotFound, "GET", p, nil)
+		f.As(t, "guest").Expect(http.StatusNotFound, "GET", p, nil)
 	}
 	long := strings.Repeat("x", 65)
 	for path, field := range map[string]string{
@@ -253,7 +245,7 @@ func TestRevisionReadsAuthAndValidation(t *testing.T) {
 		sp + "/documents/" + strings.Repeat("d", 129):     "documentId",
 		sp + "/content/path/" + strings.Repeat("p", 2049): "pagePath",
 	} {
-		res := f.as(t, f.reader).Expect(http.StatusBadRequest, "GET", path, nil)
+		res := f.As(t, "read").Expect(http.StatusBadRequest, "GET", path, nil)
 		if !strings.Contains(string(res.Body), field) {
 			t.Errorf("GET %s: 400 %s does not name %s", path, res.Body, field)
 		}

@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -25,12 +24,7 @@ import (
 // head is the space's current content, read by the service under the
 // fixture's bases.
 func (f *fixture) head() content.At {
-	return content.At{SpaceID: f.space.ID, Bases: content.Bases{API: "https://api.test", App: "https://app.test"}}
-}
-
-// adminCtx is a context of the space's admin, for service-level reads.
-func (f *fixture) adminCtx() context.Context {
-	return access.WithCaller(context.Background(), access.Caller{UserID: f.adminID})
+	return content.At{SpaceID: f.space, Bases: content.Bases{API: "https://api.test", App: "https://app.test"}}
 }
 
 func wholeTreePage(t *testing.T, svc *content.Service, at content.At, ix *content.Index, pageID, format string, metadata bool) (content.RevisionPage, error) {
@@ -161,15 +155,32 @@ func indexedTree() ([]content.Page, map[string]string, []content.File) {
 	return pages, bodies, files
 }
 
-func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
+// counted is a fixture whose tree index writes are counted (countingPuts),
+// with pages and files in its head.
+func counted(t *testing.T, pages []content.Page, bodies map[string]string, files []content.File) (*fixture, *countingPuts) {
+	t.Helper()
 	f := setup(t)
-	blobs := &countingPuts{Store: f.kit.Deps.Blobs}
-	f.kit.Deps.Blobs = blobs
-	pages, bodies, files := indexedTree()
+	blobs := &countingPuts{Store: f.Kit.Deps.Blobs}
+	f.Kit.Deps.Blobs = blobs
 	f.seed(t, pages, bodies, files)
-	ctx := f.adminCtx()
+	return f, blobs
+}
+
+// sampleCounted is counted with the sample pages, and the admin's context,
+// the space's head and a content service of a new process to read them.
+func sampleCounted(t *testing.T) (*fixture, *countingPuts, context.Context, content.At, *content.Service) {
+	t.Helper()
+	pages, bodies := samplePages()
+	f, blobs := counted(t, pages, bodies, nil)
+	return f, blobs, f.Ctx("admin"), f.head(), contentwire.Service(app.NewRoot(f.Kit.Deps))
+}
+
+func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
+	pages, bodies, files := indexedTree()
+	f, blobs := counted(t, pages, bodies, files)
+	ctx := f.Ctx("admin")
 	src := f.head()
-	_, ix, err := content.NewRepo(f.kit.Deps).Load(ctx, f.space.ID, f.space.Revision)
+	_, ix, err := content.NewRepo(f.Kit.Deps).Load(ctx, f.space, f.Kit.Head(t, f.space))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +194,7 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 	// The first read builds the index (the revision was written without
 	// one) and answers from it in memory; later reads, from a service
 	// with nothing in memory, read it from the blob store.
-	first := contentwire.Service(app.NewRoot(f.kit.Deps))
+	first := contentwire.Service(app.NewRoot(f.Kit.Deps))
 	want, err := wholeTreePage(t, first, src, ix, "sec1-p03", content.FormatDocument, true)
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +211,7 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 		t.Fatal("the first read wrote no index")
 	}
 
-	svc := contentwire.Service(app.NewRoot(f.kit.Deps))
+	svc := contentwire.Service(app.NewRoot(f.Kit.Deps))
 	var ids []string
 	ix.Walk(func(p *content.Page, _ int) bool {
 		ids = append(ids, p.ID)
@@ -264,7 +275,7 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 			}
 			continue
 		}
-		o := content.Options{Metadata: true, APIBase: src.Bases.API, Downloads: svc.Downloads, SpaceID: f.space.ID}
+		o := content.Options{Metadata: true, APIBase: src.Bases.API, Downloads: svc.Downloads, SpaceID: f.space}
 		if err != nil || jsonOf(t, got) != jsonOf(t, content.FileView(want, o)) {
 			t.Fatalf("file %q: %s %v, want %s", id, jsonOf(t, got), err, jsonOf(t, content.FileView(want, o)))
 		}
@@ -276,8 +287,8 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 
 func TestAnEmptyRevisionHasNoPageNorFile(t *testing.T) {
 	f := setup(t)
-	ctx := f.adminCtx()
-	svc := contentwire.Service(app.NewRoot(f.kit.Deps))
+	ctx := f.Ctx("admin")
+	svc := contentwire.Service(app.NewRoot(f.Kit.Deps))
 	src := f.head()
 	if _, err := svc.Page(ctx, src, "x", content.FormatMarkdown, true); !apperr.Is(err, apperr.NotFound) {
 		t.Errorf("page: %v", err)
@@ -296,14 +307,7 @@ func TestAnEmptyRevisionHasNoPageNorFile(t *testing.T) {
 // every read: no second write attempt), and a process that can write
 // writes it.
 func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
-	f := setup(t)
-	blobs := &countingPuts{Store: f.kit.Deps.Blobs}
-	f.kit.Deps.Blobs = blobs
-	pages, bodies := samplePages()
-	f.seed(t, pages, bodies, nil)
-	ctx := f.adminCtx()
-	src := f.head()
-	svc := contentwire.Service(app.NewRoot(f.kit.Deps))
+	f, blobs, ctx, src, svc := sampleCounted(t)
 	blobs.fail.Store(true)
 	var afterFirst int64
 	for i := 0; i < 3; i++ {
@@ -333,7 +337,7 @@ func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
 	wg.Wait()
 	blobs.fail.Store(false)
 	failed := blobs.indexPuts.Load()
-	if p, err := contentwire.Service(app.NewRoot(f.kit.Deps)).PageByPath(ctx, src, "intro/setup", content.FormatMarkdown, true); err != nil || p.ID != "setup" {
+	if p, err := contentwire.Service(app.NewRoot(f.Kit.Deps)).PageByPath(ctx, src, "intro/setup", content.FormatMarkdown, true); err != nil || p.ID != "setup" {
 		t.Fatalf("by path: %+v %v", p, err)
 	}
 	if blobs.indexPuts.Load() == failed {
@@ -344,14 +348,7 @@ func TestReadsAnswerWhenTheIndexCannotBeWritten(t *testing.T) {
 // A lost part of an index (a chunk, a lookup) is rebuilt from the tree by
 // the read that misses it.
 func TestALostPartOfTheIndexIsRebuilt(t *testing.T) {
-	f := setup(t)
-	blobs := &countingPuts{Store: f.kit.Deps.Blobs}
-	f.kit.Deps.Blobs = blobs
-	pages, bodies := samplePages()
-	f.seed(t, pages, bodies, nil)
-	ctx := f.adminCtx()
-	src := f.head()
-	svc := contentwire.Service(app.NewRoot(f.kit.Deps))
+	f, blobs, ctx, src, svc := sampleCounted(t)
 	if _, err := svc.Page(ctx, src, "intro", content.FormatDocument, true); err != nil {
 		t.Fatal(err)
 	}
@@ -366,7 +363,7 @@ func TestALostPartOfTheIndexIsRebuilt(t *testing.T) {
 		}
 	}
 	// svc knows the manifest already: it reads the parts straight away.
-	for _, s := range []*content.Service{svc, contentwire.Service(app.NewRoot(f.kit.Deps))} {
+	for _, s := range []*content.Service{svc, contentwire.Service(app.NewRoot(f.Kit.Deps))} {
 		p, err := s.PageByPath(ctx, src, "intro/setup", content.FormatMarkdown, true)
 		if err != nil || p.ID != "setup" || *p.Markdown != "# Setup\n\nInstall it.\n" {
 			t.Fatalf("%+v %v", p, err)

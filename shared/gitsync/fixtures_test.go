@@ -2,8 +2,6 @@ package gitsync_test
 
 import (
 	"context"
-	"github.com/galleydocs/galley/shared/paging"
-	"github.com/galleydocs/galley/shared/sites"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,7 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/sites"
+
 	"github.com/galleydocs/galley/shared/app/wire/changerequestswire"
 	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/content"
@@ -58,12 +58,12 @@ func (gs *gitServer) fromBundle(t testing.TB, name, bundle string) string {
 // edit replaces a page's body in the space's head (a new revision).
 func (f *fixture) edit(t *testing.T, spaceID, pageID string, change func(string) string) {
 	t.Helper()
-	repo := content.NewRepo(f.kit.Deps)
+	repo := content.NewRepo(f.Kit.Deps)
 	f.restructure(t, spaceID, func(ix *content.Index) {
 		p := *ix.Page(pageID)
-		body, err := repo.Document(f.kit.Ctx, spaceID, p.Document)
+		body, err := repo.Document(f.Kit.Ctx, spaceID, p.Document)
 		if err == nil {
-			p.Document, err = repo.PutDocument(f.kit.Ctx, spaceID, change(body))
+			p.Document, err = repo.PutDocument(f.Kit.Ctx, spaceID, change(body))
 		}
 		if err != nil {
 			t.Fatal(err)
@@ -142,18 +142,9 @@ func TestFixtureRepositoriesRoundTrip(t *testing.T) {
 			}
 
 			// The export, imported again, is the same space.
-			sp2 := f.space(t)
-			f.importRepo(t, sp2, "repo", ref)
+			_, again, ix2 := f.importNew(t, "repo", ref)
 			_, edited, ix1 := f.head(t, sp)
-			_, again, ix2 := f.head(t, sp2)
-			if strings.Join(keysOf(again), ",") != strings.Join(keysOf(edited), ",") {
-				t.Fatalf("pages after the round trip:\n%v\nbefore:\n%v", keysOf(again), keysOf(edited))
-			}
-			for k, b := range edited {
-				if a := again[k]; a != b {
-					t.Errorf("%s changed in the round trip:\n before %+v\n after  %+v", k, b, a)
-				}
-			}
+			samePages(t, edited, again)
 			names := func(ix *content.Index) string {
 				var out []string
 				for _, fl := range ix.Files() {
@@ -206,11 +197,23 @@ func countMD(paths []string) int {
 	return n
 }
 
+// exportNothing exports the space to the repository docs (bare) without
+// an edit, fails if that made a commit, and returns main's commit.
+func (f *fixture) exportNothing(t *testing.T, sp, bare string) string {
+	t.Helper()
+	head := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
+	f.exportTo(t, sp, "docs", "nothing", nil)
+	if got := strings.TrimSpace(gitOK(bare, "rev-parse", "main")); got != head {
+		t.Fatalf("an export without edit committed:\n%s", gitOK(bare, "show", "--stat", got))
+	}
+	return head
+}
+
 // restructure changes the space's head tree with fn (a new revision).
 func (f *fixture) restructure(t *testing.T, spaceID string, fn func(ix *content.Index)) {
 	t.Helper()
-	repo := content.NewRepo(f.kit.Deps)
-	_, _, err := changerequestswire.Service(app.NewRoot(f.kit.Deps)).LandOnSpace(f.kit.Ctx, spaceID, false,
+	repo := content.NewRepo(f.Kit.Deps)
+	_, _, err := changerequestswire.Service(f.Root).LandOnSpace(f.Kit.Ctx, spaceID, false,
 		func(ctx context.Context, base model.Revision, ix *content.Index) (model.Revision, []store.Op, error) {
 			fn(ix)
 			rev, err := repo.NewRevision(ctx, spaceID, content.RevisionEdits, []string{base.ID}, ix)
@@ -241,9 +244,7 @@ var gitbookRepo = map[string]string{
 func TestExportMovesFilesAndKeepsWhatItDoesNotOwn(t *testing.T) {
 	f := setup(t)
 	bare := f.git.repo(t, "docs", gitbookRepo)
-	sp := f.space(t)
-	f.importRepo(t, sp, "docs", nil)
-	_, pages, ix := f.head(t, sp)
+	sp, pages, ix := f.importNew(t, "docs", nil)
 	want := []string{"00 home", "01 guide", "02 guide/error-001", "03 shots"}
 	if got := keysOf(pages); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("pages %v, want %v", got, want)
@@ -259,11 +260,7 @@ func TestExportMovesFilesAndKeepsWhatItDoesNotOwn(t *testing.T) {
 	if b := pages["03 shots"].Body; b != "![Screen](/files/<Screen Shot 1.png>)\n" {
 		t.Errorf("shots body %q", b)
 	}
-	head0 := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
-	f.exportTo(t, sp, "docs", "nothing", nil)
-	if got := strings.TrimSpace(gitOK(bare, "rev-parse", "main")); got != head0 {
-		t.Fatalf("an export without edit committed:\n%s", gitOK(bare, "show", "--stat", got))
-	}
+	head0 := f.exportNothing(t, sp, bare)
 
 	// Error 001 moves to the top level.
 	errID := ix.ByPath("guide/error-001").ID
@@ -301,8 +298,8 @@ func TestExportMovesFilesAndKeepsWhatItDoesNotOwn(t *testing.T) {
 	}
 
 	// A new page goes to its slug path, its links written relative to it.
-	repo := content.NewRepo(f.kit.Deps)
-	doc, err := repo.PutDocument(f.kit.Ctx, sp, "See [the error](/pages/"+errID+").\n")
+	repo := content.NewRepo(f.Kit.Deps)
+	doc, err := repo.PutDocument(f.Kit.Ctx, sp, "See [the error](/pages/"+errID+").\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,17 +331,11 @@ func TestGitBookYAMLPlacesTheProject(t *testing.T) {
 		"docs/guide.md":  "# Guide\n\nSteps.\n",
 		"docs/README.md": "# Not a page of the summary\n",
 	})
-	sp := f.space(t)
-	f.importRepo(t, sp, "docs", nil)
-	_, pages, ix := f.head(t, sp)
+	sp, pages, ix := f.importNew(t, "docs", nil)
 	if got := strings.Join(keysOf(pages), ","); got != "00 intro,01 guide" {
 		t.Fatalf("pages %s", got)
 	}
-	head0 := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
-	f.exportTo(t, sp, "docs", "nothing", nil)
-	if got := strings.TrimSpace(gitOK(bare, "rev-parse", "main")); got != head0 {
-		t.Fatalf("an export without edit committed:\n%s", gitOK(bare, "show", "--stat", got))
-	}
+	head0 := f.exportNothing(t, sp, bare)
 	guide := ix.ByPath("guide").ID
 	f.restructure(t, sp, func(ix *content.Index) {
 		p := *ix.Page(guide)
@@ -364,29 +355,29 @@ func TestGitBookYAMLPlacesTheProject(t *testing.T) {
 	}
 	// The state keeps the docs' root its synced files are relative to
 	// (the reader's edit links join them).
-	if st, _, err := gitstate.Get(f.kit.Ctx, f.kit.Deps.Store, sp); err != nil || st.Dir != "docs" || !syncedPage(st, guide, "guide.md") {
+	if st, _, err := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, sp); err != nil || st.Dir != "docs" || !syncedPage(st, guide, "guide.md") {
 		t.Errorf("state dir %q, synced %+v (%v)", st.Dir, st.Synced, err)
 	}
 	// Its redirects are the space's, resolved to pages, for readers.
-	redirects, err := f.svc.Redirects(f.adminCtx, sp)
+	redirects, err := f.svc.Redirects(f.Ctx("admin"), sp)
 	if err != nil || len(redirects) != 1 || redirects["old/page"] != guide {
 		t.Errorf("redirects %v (%v), want old/page -> %s", redirects, err, guide)
 	}
 	// In a site, they are the site's (permanent, to the page); the next
 	// import takes a removed one away and leaves the API's alone.
-	site, _, err := siteswire.Service(app.NewRoot(f.kit.Deps)).Create(f.adminCtx, f.org.ID, sites.CreateSite{Title: "Docs", SpaceIDs: []string{sp}})
+	site, _, err := siteswire.Service(f.Root).Create(f.Ctx("admin"), f.Org.ID, sites.CreateSite{Title: "Docs", SpaceIDs: []string{sp}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	siteSpace := site.SiteSpaces[0].ID
 	own := "/mine"
-	if _, err := siteswire.Service(app.NewRoot(f.kit.Deps)).CreateRedirect(f.adminCtx, f.org.ID, site.ID, sites.RedirectInput{Source: &own,
+	if _, err := siteswire.Service(f.Root).CreateRedirect(f.Ctx("admin"), f.Org.ID, site.ID, sites.RedirectInput{Source: &own,
 		Destination: &sites.RedirectDestination{Kind: sites.DestSiteSpace, SiteSpaceID: siteSpace}}); err != nil {
 		t.Fatal(err)
 	}
 	f.importRepo(t, sp, "docs", map[string]any{"force": true})
 	live := func() map[string]sites.Redirect {
-		p, err := siteswire.Service(app.NewRoot(f.kit.Deps)).Redirects(f.adminCtx, f.org.ID, site.ID, sites.RedirectFilter{}, paging.Request{Limit: 100})
+		p, err := siteswire.Service(f.Root).Redirects(f.Ctx("admin"), f.Org.ID, site.ID, sites.RedirectFilter{}, paging.Request{Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}

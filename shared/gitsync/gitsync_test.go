@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -15,24 +14,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/wire/gitsyncwire"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/gitsync"
-	"github.com/galleydocs/galley/shared/gitsync/gitsynchttp"
-	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/queue"
-	"github.com/galleydocs/galley/shared/queue/queuetest"
 	"github.com/galleydocs/galley/shared/records"
-	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // The credentials the test repositories require; they must never show in
@@ -129,66 +118,8 @@ func (gs *gitServer) url(name string) string {
 	return strings.Replace(gs.URL, "http://", "http://"+gitUser+":"+gitPassword+"@", 1) + "/" + name + ".git"
 }
 
-type fixture struct {
-	kit                      *testkit.Kit
-	api                      *httpapi.API
-	svc                      *gitsync.Service
-	queue                    *queuetest.Memory
-	logs                     *syncBuffer
-	org                      model.Organization
-	editor, reader, outsider string
-	adminCtx                 context.Context
-	git                      *gitServer
-}
-
-type syncBuffer = testenv.SyncBuffer
-
-func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
-
-// setupOn builds the fixture on a kit (a storage backend).
-func setupOn(t testing.TB, k *testkit.Kit) *fixture {
-	f := &fixture{kit: k, queue: &queuetest.Memory{}, logs: &syncBuffer{}, git: newGitServer(t)}
-	k.Deps.Queue = f.queue
-	k.Deps.FetchAllowPrivate = true
-	k.Deps.Logger = slog.New(slog.NewJSONHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	f.svc = gitsyncwire.Service(app.NewRoot(k.Deps))
-	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	gitsynchttp.Register(f.api, f.svc)
-	ua, _ := k.User("alice")
-	ue, te := k.User("eddie")
-	ur, tr := k.User("rita")
-	uo, to := k.User("olga")
-	f.editor, f.reader, f.outsider = te, tr, to
-	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ue.ID: model.RoleEdit, ur.ID: model.RoleRead})
-	k.Org("Other", map[string]model.Role{uo.ID: model.RoleAdmin})
-	f.adminCtx = access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID})
-	return f
-}
-
-// space makes a space of the organization (as its admin).
-func (f *fixture) space(t testing.TB) string {
-	t.Helper()
-	sp, _, err := spaces.New(f.kit.Deps).Create(f.adminCtx, f.org.ID, spaces.Create{Title: "Docs"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp.ID
-}
-
-func (f *fixture) as(t testing.TB, token string) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = token
-	return c
-}
-
-// work runs the queued jobs.
-func (f *fixture) work(t testing.TB) {
-	t.Helper()
-	h := map[string]queue.Handler{gitsync.ImportKind: f.svc.Handle, gitsync.ExportKind: f.svc.Handle}
-	if err := f.queue.Drain(context.Background(), h); err != nil {
-		t.Fatal(err)
-	}
-}
+// space makes a space "Docs" of the organization (as its admin).
+func (f *fixture) space(t testing.TB) string { return f.NewSpace(t, "admin", f.Org.ID, "Docs") }
 
 func (f *fixture) importRepo(t testing.TB, spaceID, name string, extra map[string]any) {
 	t.Helper()
@@ -196,7 +127,7 @@ func (f *fixture) importRepo(t testing.TB, spaceID, name string, extra map[strin
 	for k, v := range extra {
 		body[k] = v
 	}
-	f.as(t, f.editor).Expect(http.StatusNoContent, "POST", "/v1/spaces/"+spaceID+"/git/import", body)
+	f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+spaceID+"/git/import", body)
 	f.work(t)
 }
 
@@ -206,12 +137,12 @@ func (f *fixture) exportTo(t testing.TB, spaceID, name, message string, extra ma
 	for k, v := range extra {
 		body[k] = v
 	}
-	f.as(t, f.editor).Expect(http.StatusNoContent, "POST", "/v1/spaces/"+spaceID+"/git/export", body)
+	f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+spaceID+"/git/export", body)
 	f.work(t)
 }
 
 func (f *fixture) info(t testing.TB, spaceID string) map[string]any {
-	return f.as(t, f.reader).Expect(http.StatusOK, "GET", "/v1/spaces/"+spaceID+"/git/info", nil).Map(t)
+	return f.As(t, "read").Expect(http.StatusOK, "GET", "/v1/spaces/"+spaceID+"/git/info", nil).Map(t)
 }
 
 // snapshotPage is what a round trip must keep of a page.
@@ -226,17 +157,13 @@ type snapshotPage struct {
 // their bodies.
 func (f *fixture) head(t testing.TB, spaceID string) (model.Revision, map[string]snapshotPage, *content.Index) {
 	t.Helper()
-	sp, _, err := records.Get[model.Space](f.kit.Ctx, f.kit.Deps.Store, keys.Space(spaceID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f.revision(t, spaceID, sp.Revision)
+	return f.revision(t, spaceID, f.Kit.Head(t, spaceID))
 }
 
 func (f *fixture) revision(t testing.TB, spaceID, revID string) (model.Revision, map[string]snapshotPage, *content.Index) {
 	t.Helper()
-	repo := content.NewRepo(f.kit.Deps)
-	rev, ix, err := repo.Load(f.kit.Ctx, spaceID, revID)
+	repo := content.NewRepo(f.Kit.Deps)
+	rev, ix, err := repo.Load(f.Kit.Ctx, spaceID, revID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +181,7 @@ func (f *fixture) revision(t testing.TB, spaceID, revID string) (model.Revision,
 	byName := strings.NewReplacer(names...)
 	order := 0
 	ix.Walk(func(p *content.Page, _ int) bool {
-		body, err := repo.Document(f.kit.Ctx, spaceID, p.Document)
+		body, err := repo.Document(f.Kit.Ctx, spaceID, p.Document)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,6 +198,30 @@ func (f *fixture) revision(t testing.TB, spaceID, revID string) (model.Revision,
 		return true
 	})
 	return rev, pages, ix
+}
+
+// importNew imports the repository name into a new space, and returns
+// the space and its head's pages and index.
+func (f *fixture) importNew(t testing.TB, name string, extra map[string]any) (string, map[string]snapshotPage, *content.Index) {
+	t.Helper()
+	sp := f.space(t)
+	f.importRepo(t, sp, name, extra)
+	_, pages, ix := f.head(t, sp)
+	return sp, pages, ix
+}
+
+// samePages fails unless after holds the pages of before, in the same
+// order, each the same.
+func samePages(t testing.TB, before, after map[string]snapshotPage) {
+	t.Helper()
+	if strings.Join(keysOf(after), ",") != strings.Join(keysOf(before), ",") {
+		t.Fatalf("pages after the round trip:\n%v\nbefore:\n%v", keysOf(after), keysOf(before))
+	}
+	for k, b := range before {
+		if a := after[k]; a != b {
+			t.Errorf("%s changed in the round trip:\n before %+v\n after  %+v", k, b, a)
+		}
+	}
 }
 
 func keysOf(m map[string]snapshotPage) []string {
@@ -378,9 +329,7 @@ var summaryRepo = map[string]string{
 func TestImportFollowsTheSummary(t *testing.T) {
 	f := setup(t)
 	f.git.repo(t, "proj", summaryRepo)
-	sp := f.space(t)
-	f.importRepo(t, sp, "proj", map[string]any{"repoProjectDirectory": "docs"})
-	_, pages, _ := f.head(t, sp)
+	_, pages, _ := f.importNew(t, "proj", map[string]any{"repoProjectDirectory": "docs"})
 	want := []string{"00 intro-title-in-file", "01 quick", "02 quick/details", "03 link Status page", "04 reference", "05 reference/endpoints"}
 	if got := keysOf(pages); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("pages %v, want %v", got, want)
@@ -405,9 +354,7 @@ func TestImportFollowsTheSummary(t *testing.T) {
 func TestExportThenImportIsLossless(t *testing.T) {
 	f := setup(t)
 	f.git.repo(t, "source", summaryRepo)
-	first := f.space(t)
-	f.importRepo(t, first, "source", map[string]any{"repoProjectDirectory": "docs"})
-	_, before, _ := f.head(t, first)
+	first, before, _ := f.importNew(t, "source", map[string]any{"repoProjectDirectory": "docs"})
 
 	bare := f.git.repo(t, "mirror", map[string]string{"LICENSE": "MIT\n", "docs/old.md": "# Old page\n"})
 	message := "Galley: sync the handbook\n\nWith a body line."
@@ -430,17 +377,8 @@ func TestExportThenImportIsLossless(t *testing.T) {
 		t.Errorf("export operation %v", op)
 	}
 
-	second := f.space(t)
-	f.importRepo(t, second, "mirror", map[string]any{"repoProjectDirectory": "docs"})
-	_, after, _ := f.head(t, second)
-	if strings.Join(keysOf(after), ",") != strings.Join(keysOf(before), ",") {
-		t.Fatalf("pages after the round trip %v, before %v", keysOf(after), keysOf(before))
-	}
-	for k, b := range before {
-		if a := after[k]; a != b {
-			t.Errorf("%s changed in the round trip:\n before %+v\n after  %+v", k, b, a)
-		}
-	}
+	_, after, _ := f.importNew(t, "mirror", map[string]any{"repoProjectDirectory": "docs"})
+	samePages(t, before, after)
 
 	// Exporting again with nothing changed makes no commit; a change makes one.
 	f.exportTo(t, first, "mirror", "nothing new", map[string]any{"repoProjectDirectory": "docs"})
@@ -454,20 +392,12 @@ func TestExportThenImportIsLossless(t *testing.T) {
 func TestReimportKeepsIDs(t *testing.T) {
 	f := setup(t)
 	f.git.repo(t, "docs", treeRepo)
-	sp := f.space(t)
-	f.importRepo(t, sp, "docs", nil)
-	_, _, ix1 := f.head(t, sp)
+	sp, _, ix1 := f.importNew(t, "docs", nil)
 	f.git.repo(t, "out", nil)
 	f.exportTo(t, sp, "out", "export", nil)
-	sp2 := f.space(t)
-	f.importRepo(t, sp2, "out", nil)
+	_, pages2, ix2 := f.importNew(t, "out", nil)
 	_, pages1, _ := f.head(t, sp)
-	_, pages2, ix2 := f.head(t, sp2)
-	for k, p := range pages1 {
-		if pages2[k] != p {
-			t.Errorf("%s: %+v became %+v", k, p, pages2[k])
-		}
-	}
+	samePages(t, pages1, pages2)
 	// Importing the export into the first space keeps its ids.
 	f.git.commit(t, "out", "edit", map[string]string{"guide/setup.md": "# Setup\n\nChanged.\n"})
 	f.importRepo(t, sp, "out", map[string]any{"force": true})
@@ -523,7 +453,7 @@ func TestTimestampsOrderJobsAndDuplicatesAreHarmless(t *testing.T) {
 
 	// The same job delivered three times makes one revision.
 	f.git.commit(t, "docs", "third", map[string]string{"c.md": "# C\n"})
-	f.as(t, f.editor).Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/import",
+	f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/import",
 		map[string]any{"url": f.git.url("docs"), "ref": "refs/heads/main"})
 	jobs := f.queue.Take()
 	for i := 0; i < 3; i++ {
@@ -538,7 +468,7 @@ func TestTimestampsOrderJobsAndDuplicatesAreHarmless(t *testing.T) {
 	// The same export delivered twice pushes one commit (into another
 	// repository: the space has no change for its own).
 	bare = f.git.repo(t, "mirror", map[string]string{"LICENSE": "MIT\n"})
-	f.as(t, f.editor).Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/export",
+	f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/export",
 		map[string]any{"url": f.git.url("mirror"), "ref": "refs/heads/main", "commitMessage": "once"})
 	jobs = f.queue.Take()
 	count := strings.TrimSpace(gitOK(bare, "rev-list", "--count", "main"))
@@ -592,7 +522,7 @@ func TestStandaloneImportLeavesTheHead(t *testing.T) {
 	if after.ID != before.ID {
 		t.Error("a standalone import moved the head")
 	}
-	st, _, err := records.Get[model.GitSync](f.kit.Ctx, f.kit.Deps.Store, keys.GitSync(sp))
+	st, _, err := records.Get[model.GitSync](f.Kit.Ctx, f.Kit.Deps.Store, keys.GitSync(sp))
 	if err != nil || st.Operation == nil || st.Operation.Revision == "" {
 		t.Fatalf("state %+v, %v", st, err)
 	}
@@ -615,7 +545,7 @@ func TestCredentialsNeverLeak(t *testing.T) {
 	}
 	// Wrong credentials fail, and the failure does not quote them either.
 	wrong := strings.Replace(f.git.url("private"), gitPassword, "wrong-pass-1234", 1)
-	f.as(t, f.editor).Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/import", map[string]any{"url": wrong, "ref": "refs/heads/main"})
+	f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/import", map[string]any{"url": wrong, "ref": "refs/heads/main"})
 	jobs := f.queue.Take()
 	for _, j := range jobs {
 		if strings.Contains(string(j.Payload), gitPassword) || strings.Contains(string(j.Payload), "wrong-pass") || strings.Contains(string(j.Payload), gitUser) {
@@ -625,14 +555,14 @@ func TestCredentialsNeverLeak(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	info := f.as(t, f.reader).Expect(http.StatusOK, "GET", "/v1/spaces/"+sp+"/git/info", nil)
+	info := f.As(t, "read").Expect(http.StatusOK, "GET", "/v1/spaces/"+sp+"/git/info", nil)
 	op := info.Map(t)["operation"].(map[string]any)
 	if op["state"] != "failure" {
 		t.Errorf("import with wrong credentials: %v", op)
 	}
 	// Everything stored about the space, every answer and every log line.
 	var stored []string
-	items, err := store.QueryAll(f.kit.Ctx, f.kit.Deps.Store, store.Query{PK: "SPACE#" + sp})
+	items, err := store.QueryAll(f.Kit.Ctx, f.Kit.Deps.Store, store.Query{PK: "SPACE#" + sp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -655,12 +585,12 @@ func TestCredentialsNeverLeak(t *testing.T) {
 // Without FETCH_ALLOW_PRIVATE a repository on loopback is refused.
 func TestLoopbackRepositoryIsRefusedByDefault(t *testing.T) {
 	f := setup(t)
-	f.kit.Deps.FetchAllowPrivate = false
+	f.Kit.Deps.FetchAllowPrivate = false
 	f.git.repo(t, "docs", map[string]string{"a.md": "# A\n"})
 	sp := f.space(t)
 	before, _, _ := f.head(t, sp)
 	for _, u := range []string{f.git.url("docs"), strings.Replace(f.git.url("docs"), "127.0.0.1", "localhost", 1)} {
-		f.as(t, f.editor).Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/import", map[string]any{"url": u, "ref": "refs/heads/main"})
+		f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/import", map[string]any{"url": u, "ref": "refs/heads/main"})
 		f.work(t)
 		op := f.info(t, sp)["operation"].(map[string]any)
 		if op["state"] != "failure" || !strings.Contains(op["error"].(string), "not public") {
@@ -691,38 +621,38 @@ func TestRejects(t *testing.T) {
 		}
 		return b
 	}
-	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", "/v1/spaces/"+sp+"/git/info", nil)
+	f.As(t, "read").Expect(http.StatusNotFound, "GET", "/v1/spaces/"+sp+"/git/info", nil)
 	cases := []struct {
-		name, token, method, path string
-		body                      any
-		status                    int
-		field                     string
+		name, user, method, path string
+		body                     any
+		status                   int
+		field                    string
 	}{
-		{"400NoURL", f.editor, "POST", imp, map[string]any{"ref": "refs/heads/main"}, 400, "url"},
-		{"400URLNotHTTP", f.editor, "POST", imp, good(map[string]any{"url": "ssh://git@example.com/a.git"}), 400, "url"},
-		{"400URLFile", f.editor, "POST", imp, good(map[string]any{"url": "file:///etc"}), 400, "url"},
-		{"400NoRef", f.editor, "POST", imp, map[string]any{"url": "https://git.example.com/a.git"}, 400, "ref"},
-		{"400RefNotABranch", f.editor, "POST", imp, good(map[string]any{"ref": "main"}), 400, "ref"},
-		{"400RefDotDot", f.editor, "POST", imp, good(map[string]any{"ref": "refs/heads/a..b"}), 400, "ref"},
-		{"400ProjectDirOutside", f.editor, "POST", imp, good(map[string]any{"repoProjectDirectory": "../up"}), 400, "repoProjectDirectory"},
-		{"400ProviderUnknown", f.editor, "POST", imp, good(map[string]any{"gitInfo": map[string]any{"provider": "svn"}}), 400, "gitInfo.provider"},
-		{"400CommitURLWithCredentials", f.editor, "POST", imp, good(map[string]any{"repoCommitURL": "https://u:p@example.com/c/"}), 400, "repoCommitURL"},
-		{"400BadTimestamp", f.editor, "POST", imp, good(map[string]any{"timestamp": "yesterday"}), 400, "timestamp"},
-		{"400ExportNoMessage", f.editor, "POST", exp, good(nil), 400, "commitMessage"},
-		{"400ExportBlankMessage", f.editor, "POST", exp, goodExport(map[string]any{"commitMessage": "  "}), 400, "commitMessage"},
-		{"400MalformedJSON", f.editor, "POST", imp, `{"url":`, 400, ""},
+		{"400NoURL", "edit", "POST", imp, map[string]any{"ref": "refs/heads/main"}, 400, "url"},
+		{"400URLNotHTTP", "edit", "POST", imp, good(map[string]any{"url": "ssh://git@example.com/a.git"}), 400, "url"},
+		{"400URLFile", "edit", "POST", imp, good(map[string]any{"url": "file:///etc"}), 400, "url"},
+		{"400NoRef", "edit", "POST", imp, map[string]any{"url": "https://git.example.com/a.git"}, 400, "ref"},
+		{"400RefNotABranch", "edit", "POST", imp, good(map[string]any{"ref": "main"}), 400, "ref"},
+		{"400RefDotDot", "edit", "POST", imp, good(map[string]any{"ref": "refs/heads/a..b"}), 400, "ref"},
+		{"400ProjectDirOutside", "edit", "POST", imp, good(map[string]any{"repoProjectDirectory": "../up"}), 400, "repoProjectDirectory"},
+		{"400ProviderUnknown", "edit", "POST", imp, good(map[string]any{"gitInfo": map[string]any{"provider": "svn"}}), 400, "gitInfo.provider"},
+		{"400CommitURLWithCredentials", "edit", "POST", imp, good(map[string]any{"repoCommitURL": "https://u:p@example.com/c/"}), 400, "repoCommitURL"},
+		{"400BadTimestamp", "edit", "POST", imp, good(map[string]any{"timestamp": "yesterday"}), 400, "timestamp"},
+		{"400ExportNoMessage", "edit", "POST", exp, good(nil), 400, "commitMessage"},
+		{"400ExportBlankMessage", "edit", "POST", exp, goodExport(map[string]any{"commitMessage": "  "}), 400, "commitMessage"},
+		{"400MalformedJSON", "edit", "POST", imp, `{"url":`, 400, ""},
 		{"401NoToken", "", "POST", imp, good(nil), 401, ""},
 		{"401NoTokenInfo", "", "GET", "/v1/spaces/" + sp + "/git/info", nil, 401, ""},
-		{"403ReaderImports", f.reader, "POST", imp, good(nil), 403, ""},
-		{"403ReaderExports", f.reader, "POST", exp, goodExport(nil), 403, ""},
-		{"404OutsiderImports", f.outsider, "POST", imp, good(nil), 404, ""},
-		{"404OutsiderExports", f.outsider, "POST", exp, goodExport(nil), 404, ""},
-		{"404OutsiderInfo", f.outsider, "GET", "/v1/spaces/" + sp + "/git/info", nil, 404, ""},
-		{"404UnknownSpace", f.editor, "POST", "/v1/spaces/nope/git/import", good(nil), 404, ""},
+		{"403ReaderImports", "read", "POST", imp, good(nil), 403, ""},
+		{"403ReaderExports", "read", "POST", exp, goodExport(nil), 403, ""},
+		{"404OutsiderImports", testkit.Outsider, "POST", imp, good(nil), 404, ""},
+		{"404OutsiderExports", testkit.Outsider, "POST", exp, goodExport(nil), 404, ""},
+		{"404OutsiderInfo", testkit.Outsider, "GET", "/v1/spaces/" + sp + "/git/info", nil, 404, ""},
+		{"404UnknownSpace", "edit", "POST", "/v1/spaces/nope/git/import", good(nil), 404, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, tc.method, tc.path, tc.body)
+			res := f.As(t, tc.user).Expect(tc.status, tc.method, tc.path, tc.body)
 			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
 				t.Errorf("error does not name %q: %s", tc.field, res.Body)
 			}
@@ -733,7 +663,7 @@ func TestRejects(t *testing.T) {
 	}
 	// A valid request answers 204, enqueues one job in the space's group,
 	// and shows a running operation.
-	f.as(t, f.editor).Expect(http.StatusNoContent, "POST", exp, goodExport(map[string]any{"gitInfo": map[string]any{"provider": "gitlab"}}))
+	f.As(t, "edit").Expect(http.StatusNoContent, "POST", exp, goodExport(map[string]any{"gitInfo": map[string]any{"provider": "gitlab"}}))
 	jobs := f.queue.Take()
 	if len(jobs) != 1 || jobs[0].Kind != gitsync.ExportKind || jobs[0].Group != sp {
 		t.Fatalf("jobs %+v", jobs)
@@ -742,4 +672,23 @@ func TestRejects(t *testing.T) {
 	if op := info["operation"].(map[string]any); op["state"] != "running" || op["direction"] != "export" || info["installationProvider"] != "gitlab" || info["repoName"] != "a/b" {
 		t.Errorf("info %v", info)
 	}
+}
+
+// Import, export and re-import on both storage backends.
+func TestRoundTripOnBothBackends(t *testing.T) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
+		f := setupOn(t, k)
+		f.git.repo(t, "docs", summaryRepo)
+		f.git.repo(t, "copy", nil)
+		first, second := f.space(t), f.space(t)
+		f.importRepo(t, first, "docs", map[string]any{"repoProjectDirectory": "docs"})
+		f.exportTo(t, first, "copy", "copy", nil)
+		f.importRepo(t, second, "copy", nil)
+		_, a, _ := f.head(t, first)
+		_, b, _ := f.head(t, second)
+		if len(a) != 6 {
+			t.Fatalf("pages %v", keysOf(a))
+		}
+		samePages(t, a, b)
+	})
 }

@@ -14,10 +14,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/importsroot"
-	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/imports"
-	"github.com/galleydocs/galley/shared/imports/importshttp"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // generatorSite serves pages as Sphinx (Alabaster), MkDocs Material and
@@ -91,109 +88,100 @@ func checkBody(t *testing.T, name, body string, want, unwanted []string) {
 	}
 }
 
-// Sphinx (Alabaster): headerlinks, highlight-<lang> divs (one with a line
-// number table), admonitions (a custom title kept), a docutils table with
-// a pipe in a cell, the related bar, sidebar, search box and footer.
-func TestSphinxPageReadsLikeItsSource(t *testing.T) {
-	f := setup(t)
-	srv := generatorSite(t)
-	line, body := importPage(t, f, srv.URL+"/sphinx/quickstart.html")
-	if line != "quickstart Quickstart" {
-		t.Errorf("page %q, want quickstart Quickstart", line)
+// Pages as the generators write them read like their sources: what the
+// page says is kept, as GitBook's markdown, and the generator's chrome
+// (navigation, permalinks, copy buttons, footers) is left out.
+func TestGeneratorPagesReadLikeTheirSource(t *testing.T) {
+	cases := []struct {
+		name, path, line string
+		want, unwanted   []string
+	}{
+		// Sphinx (Alabaster): headerlinks, highlight-<lang> divs (one with a
+		// line number table), admonitions (a custom title kept), a docutils
+		// table with a pipe in a cell, the related bar, sidebar, search box
+		// and footer.
+		{"sphinx", "/sphinx/quickstart.html", "quickstart Quickstart", []string{
+			"Install the `widget` package, then read the [API reference](<site>/sphinx/api.html).",
+			"{% hint style=\"info\" %}\nWidget needs Python 3.9 or later.\n{% endhint %}",
+			"\n## Installing\n",
+			"```python\nimport widget\nwidget.run()\n```",
+			"```shell-session\n$ pip install widget\n$ widget --version\n```",
+			"{% hint style=\"warning\" %}\nDeprecated since version 2.0: The `--legacy` flag.\n{% endhint %}",
+			"{% hint style=\"warning\" %}\nDo not run it as root.\n{% endhint %}",
+			"{% hint style=\"info\" %}\n**Beware of dragons**\n\nThey bite.\n{% endhint %}",
+			"{% hint style=\"info\" %}\n[The Widget book](https://example.com/widget-book)\n{% endhint %}",
+			"\n## Options\n",
+			"| Option | Meaning |\n|---|---|\n| `--fast` | Skip the checks |\n| `--mode` | Either a \\| b |\n| `--log` | Where logs go:<br>• `stderr` (the default)<br>• a file |\n| `--retry` | (1) wait<br>(2) try again |",
+		}, []string{
+			"¶", "Note", "Warning", "See also", "Navigation", "Related Topics", "Quick search", "Previous:", "General Index",
+			"Widget 2.1 documentation", "Powered by", "Page source", "©", "searchbox", "1\n2",
+		}},
+		// MkDocs Material: headerlinks (¶ and #), "language-x highlight" divs
+		// (one with a line number table and a file name), admonitions and a
+		// collapsible one, a plain <details> (an expandable), a table, the
+		// header, both sidebars, the edit button, the feedback form, the
+		// source file facts and the footer.
+		{"mkdocs", "/gadget/configuration/", "configuration Configuration", []string{
+			"Gadget reads `gadget.yml`.",
+			"{% hint style=\"success\" %}\nStart from the example below.\n{% endhint %}",
+			"```yaml\nname: gadget\nport: 8080\n```",
+			"\n## Settings\n",
+			"| Setting | Default |\n|---|---|\n| `port` | 8080 |\n| `name` | none |",
+			"{% hint style=\"warning\" %}\nPorts below 1024 need root.\n{% endhint %}",
+			"<details>\n\n<summary>Full example</summary>\n\nEvery setting, with its default.\n\n</details>",
+			"{% hint style=\"danger\" %}\n**Breaking change in 2.0**\n\nThe `host` setting is gone.\n{% endhint %}",
+			"```python\nimport gadget\ngadget.serve()\n```",
+		}, []string{
+			"¶", "Settings#", "Tip", "Warning", "Gadget Docs", "Skip to content", "Table of contents", "Home", "Edit this page",
+			"Was this page helpful", "Last update", "March 3, 2024", "Back to top", "Previous", "Made with", "1\n2",
+		}},
+		// Docusaurus 3: the title in the doc's header, hash-links, Prism code
+		// blocks (one with line numbers) and their copy buttons, theme
+		// admonitions (a custom title kept), a table, the navbar, the
+		// sidebar, breadcrumbs, the mobile and desktop tables of contents,
+		// "edit this page", the pagination and the footer.
+		{"docusaurus", "/sprocket/docs/intro", "intro Getting started", []string{
+			"Sprocket turns gears.",
+			"{% hint style=\"info\" %}\nSprocket 3 needs Node 18.\n{% endhint %}",
+			"\n## Install\n",
+			"```bash\nnpm install sprocket\nnpx sprocket init\n```",
+			"```js\nexport default { teeth: 12 };\n// spin it\n```",
+			"{% hint style=\"danger\" %}\n**Take care**\n\nNever oil a running sprocket.\n{% endhint %}",
+			"| Flag | Effect |\n|---|---|\n| `--fast` | Spin faster |",
+		}, []string{
+			"\u200b", "Getting started", "Skip to main content", "Tutorial", "Configuration", "Next", "Edit this page",
+			"On this page", "Copy", "Copyright", "info\n", "Install\n\n- ", "1export", "2//",
+		}},
+		// A hand-written page: its <article>, a <pre><code class="language-x">
+		// block, permalinks without a class, a table without a header
+		// section (its first row is the header).
+		{"plain", "/plain", "plain Plain page", []string{
+			"## Usage from C\\#\n", // the title's "#", escaped as markdown wants it
+			"```go\nfmt.Println(\"a | b\")\n```",
+			"| Key | Value |\n|---|---|\n| x | 1 \\| 2 |",
+		}, []string{" #\n", "\u200b", "Home", "Edit this page"}},
 	}
-	checkBody(t, "sphinx", body, []string{
-		"Install the `widget` package, then read the [API reference](" + srv.URL + "/sphinx/api.html).",
-		"{% hint style=\"info\" %}\nWidget needs Python 3.9 or later.\n{% endhint %}",
-		"\n## Installing\n",
-		"```python\nimport widget\nwidget.run()\n```",
-		"```shell-session\n$ pip install widget\n$ widget --version\n```",
-		"{% hint style=\"warning\" %}\nDeprecated since version 2.0: The `--legacy` flag.\n{% endhint %}",
-		"{% hint style=\"warning\" %}\nDo not run it as root.\n{% endhint %}",
-		"{% hint style=\"info\" %}\n**Beware of dragons**\n\nThey bite.\n{% endhint %}",
-		"{% hint style=\"info\" %}\n[The Widget book](https://example.com/widget-book)\n{% endhint %}",
-		"\n## Options\n",
-		"| Option | Meaning |\n|---|---|\n| `--fast` | Skip the checks |\n| `--mode` | Either a \\| b |\n| `--log` | Where logs go:<br>• `stderr` (the default)<br>• a file |\n| `--retry` | (1) wait<br>(2) try again |",
-	}, []string{
-		"¶", "Note", "Warning", "See also", "Navigation", "Related Topics", "Quick search", "Previous:", "General Index",
-		"Widget 2.1 documentation", "Powered by", "Page source", "©", "searchbox", "1\n2",
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := setup(t)
+			srv := generatorSite(t)
+			line, body := importPage(t, f, srv.URL+tc.path)
+			if line != tc.line {
+				t.Errorf("page %q, want %s", line, tc.line)
+			}
+			for i, w := range tc.want {
+				tc.want[i] = strings.ReplaceAll(w, "<site>", srv.URL)
+			}
+			checkBody(t, tc.name, body, tc.want, tc.unwanted)
+		})
+	}
+}
+
+// use makes the fixture's API answer with an imports service bounded by c.
+func (f *fixture) use(t *testing.T, c imports.Config) {
+	f.API.API = f.Serve(t, []string{"imports"}, func(r *app.Root) {
+		f.svc = app.Service(r, func() *imports.Service { return imports.NewWithConfig(r.Deps, importsroot.Needs(r), c) })
 	})
-}
-
-// MkDocs Material: headerlinks (¶ and #), "language-x highlight" divs
-// (one with a line number table and a file name), admonitions and a
-// collapsible one, a plain <details> (an expandable), a table, the header, both sidebars, the edit button,
-// the feedback form, the source file facts and the footer.
-func TestMkDocsMaterialPageReadsLikeItsSource(t *testing.T) {
-	f := setup(t)
-	srv := generatorSite(t)
-	line, body := importPage(t, f, srv.URL+"/gadget/configuration/")
-	if line != "configuration Configuration" {
-		t.Errorf("page %q, want configuration Configuration", line)
-	}
-	checkBody(t, "mkdocs", body, []string{
-		"Gadget reads `gadget.yml`.",
-		"{% hint style=\"success\" %}\nStart from the example below.\n{% endhint %}",
-		"```yaml\nname: gadget\nport: 8080\n```",
-		"\n## Settings\n",
-		"| Setting | Default |\n|---|---|\n| `port` | 8080 |\n| `name` | none |",
-		"{% hint style=\"warning\" %}\nPorts below 1024 need root.\n{% endhint %}",
-		"<details>\n\n<summary>Full example</summary>\n\nEvery setting, with its default.\n\n</details>",
-		"{% hint style=\"danger\" %}\n**Breaking change in 2.0**\n\nThe `host` setting is gone.\n{% endhint %}",
-		"```python\nimport gadget\ngadget.serve()\n```",
-	}, []string{
-		"¶", "Settings#", "Tip", "Warning", "Gadget Docs", "Skip to content", "Table of contents", "Home", "Edit this page",
-		"Was this page helpful", "Last update", "March 3, 2024", "Back to top", "Previous", "Made with", "1\n2",
-	})
-}
-
-// Docusaurus 3: the title in the doc's header, hash-links, Prism code
-// blocks (one with line numbers) and their copy buttons, theme admonitions
-// (a custom title kept), a table, the navbar, the sidebar, breadcrumbs,
-// the mobile and desktop tables of contents, "edit this page", the
-// pagination and the footer.
-func TestDocusaurusPageReadsLikeItsSource(t *testing.T) {
-	f := setup(t)
-	srv := generatorSite(t)
-	line, body := importPage(t, f, srv.URL+"/sprocket/docs/intro")
-	if line != "intro Getting started" {
-		t.Errorf("page %q, want intro Getting started", line)
-	}
-	checkBody(t, "docusaurus", body, []string{
-		"Sprocket turns gears.",
-		"{% hint style=\"info\" %}\nSprocket 3 needs Node 18.\n{% endhint %}",
-		"\n## Install\n",
-		"```bash\nnpm install sprocket\nnpx sprocket init\n```",
-		"```js\nexport default { teeth: 12 };\n// spin it\n```",
-		"{% hint style=\"danger\" %}\n**Take care**\n\nNever oil a running sprocket.\n{% endhint %}",
-		"| Flag | Effect |\n|---|---|\n| `--fast` | Spin faster |",
-	}, []string{
-		"\u200b", "Getting started", "Skip to main content", "Tutorial", "Configuration", "Next", "Edit this page",
-		"On this page", "Copy", "Copyright", "info\n", "Install\n\n- ", "1export", "2//",
-	})
-}
-
-// A hand-written page: its <article>, a <pre><code class="language-x">
-// block, permalinks without a class, a table without a header section
-// (its first row is the header).
-func TestPlainPageReadsLikeItsSource(t *testing.T) {
-	f := setup(t)
-	srv := generatorSite(t)
-	line, body := importPage(t, f, srv.URL+"/plain")
-	if line != "plain Plain page" {
-		t.Errorf("page %q, want plain Plain page", line)
-	}
-	checkBody(t, "plain", body, []string{
-		"## Usage from C\\#\n", // the title's "#", escaped as markdown wants it
-		"```go\nfmt.Println(\"a | b\")\n```",
-		"| Key | Value |\n|---|---|\n| x | 1 \\| 2 |",
-	}, []string{" #\n", "\u200b", "Home", "Edit this page"})
-}
-
-// use makes the fixture's API answer with svc.
-func (f *fixture) use(svc *imports.Service) {
-	f.svc = svc
-	f.api = httpapi.New(httpapi.Config{Auth: users.New(f.kit.Deps), Logger: f.kit.Deps.Logger})
-	importshttp.Register(f.api, svc)
 }
 
 // manyPages serves a site whose home links to n pages.
@@ -220,15 +208,15 @@ func manyPages(t *testing.T, n int) *httptest.Server {
 // found beyond it.
 func TestPageLimitAndTotalResources(t *testing.T) {
 	f := setup(t)
-	if importsroot.Service(app.NewRoot(f.kit.Deps)).Pages != imports.MaxPages || imports.MaxPages != 500 {
-		t.Fatalf("default page limit %d, MaxPages %d; want 500", importsroot.Service(app.NewRoot(f.kit.Deps)).Pages, imports.MaxPages)
+	if f.svc.Pages != imports.MaxPages || imports.MaxPages != 500 {
+		t.Fatalf("default page limit %d, MaxPages %d; want 500", f.svc.Pages, imports.MaxPages)
 	}
 	srv := manyPages(t, 80)
 	res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/", "website")
 	if res["importedResources"] != 81.0 || res["totalResources"] != 81.0 {
 		t.Errorf("default limit: %v, want 81 of 81", res)
 	}
-	f.use(imports.NewWithConfig(f.kit.Deps, importsroot.Needs(app.NewRoot(f.kit.Deps)), imports.Config{Pages: 10}))
+	f.use(t, imports.Config{Pages: 10})
 	res = f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/", "website")
 	if res["importedResources"] != 10.0 || res["totalResources"] != 81.0 {
 		t.Errorf("limit 10: %v, want 10 imported of 81 found", res)
@@ -268,7 +256,7 @@ func TestLargeZip(t *testing.T) {
 	if strings.Join(lines, "|") != "big Big" || bodies["big"] != "A large archive.\n" {
 		t.Errorf("large zip: %v %v (%v)", lines, bodies, res)
 	}
-	r := f.as(t, f.editor).Expect(http.StatusRequestEntityTooLarge, "POST", "/v1/spaces/"+f.space+"/content/import",
+	r := f.As(t, "edit").Expect(http.StatusRequestEntityTooLarge, "POST", "/v1/spaces/"+f.space+"/content/import",
 		map[string]any{"url": srv.URL + "/too-large.zip", "source": "zip"})
 	if !strings.Contains(string(r.Body), "too large") {
 		t.Errorf("too large a zip: %s", r.Body)

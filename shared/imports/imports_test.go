@@ -11,23 +11,12 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/importsroot"
 	"github.com/galleydocs/galley/shared/app/wire/changerequestswire"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/imports"
-	"github.com/galleydocs/galley/shared/imports/importshttp"
-	"github.com/galleydocs/galley/shared/keys"
-	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/records"
-	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 var pixel, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
@@ -72,56 +61,12 @@ func site(t *testing.T) (*httptest.Server, *atomic.Int32) {
 	return srv, &hits
 }
 
-type fixture struct {
-	kit                      *testkit.Kit
-	api                      *httpapi.API
-	svc                      *imports.Service
-	org                      model.Organization
-	space                    string
-	editor, reader, outsider string
-	editorID                 string
-}
-
-func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
-
-// setupOn builds the fixture on a kit (a storage backend).
-func setupOn(t *testing.T, k *testkit.Kit) *fixture {
-	k.Deps.FetchAllowPrivate = true
-	f := &fixture{kit: k, svc: importsroot.Service(app.NewRoot(k.Deps))}
-	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	importshttp.Register(f.api, f.svc)
-	ua, _ := k.User("alice")
-	ue, te := k.User("eddie")
-	ur, tr := k.User("rita")
-	uo, to := k.User("olga")
-	f.editor, f.reader, f.outsider, f.editorID = te, tr, to, ue.ID
-	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, ue.ID: model.RoleEdit, ur.ID: model.RoleRead})
-	k.Org("Other", map[string]model.Role{uo.ID: model.RoleAdmin})
-	sp, _, err := spaces.New(k.Deps).Create(access.WithCaller(k.Ctx, access.Caller{UserID: ua.ID}), f.org.ID, spaces.Create{Title: "Docs"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.space = sp.ID
-	return f
-}
-
-func (f *fixture) as(t *testing.T, token string) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = token
-	return c
-}
-
-func (f *fixture) importInto(t *testing.T, path, url, source string) map[string]any {
-	t.Helper()
-	return f.as(t, f.editor).Expect(http.StatusCreated, "POST", path, map[string]any{"url": url, "source": source}).Map(t)
-}
-
 // pages reads a revision's pages: "path title" lines in tree order, and
 // bodies by path.
 func (f *fixture) pages(t *testing.T, revID string) ([]string, map[string]string, *content.Index) {
 	t.Helper()
-	repo := content.NewRepo(f.kit.Deps)
-	_, ix, err := repo.Load(f.kit.Ctx, f.space, revID)
+	repo := content.NewRepo(f.Kit.Deps)
+	_, ix, err := repo.Load(f.Kit.Ctx, f.space, revID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +75,7 @@ func (f *fixture) pages(t *testing.T, revID string) ([]string, map[string]string
 	bodies := map[string]string{}
 	ix.Walk(func(p *content.Page, _ int) bool {
 		lines = append(lines, paths[p.ID]+" "+p.Title)
-		b, err := repo.Document(f.kit.Ctx, f.space, p.Document)
+		b, err := repo.Document(f.Kit.Ctx, f.space, p.Document)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -140,20 +85,12 @@ func (f *fixture) pages(t *testing.T, revID string) ([]string, map[string]string
 	return lines, bodies, ix
 }
 
-func (f *fixture) head(t *testing.T) string {
-	sp, _, err := records.Get[model.Space](f.kit.Ctx, f.kit.Deps.Store, keys.Space(f.space))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp.Revision
-}
-
 func TestWebsiteImportCrawlsNestsAndConverts(t *testing.T) {
 	f := setup(t)
 	srv, _ := site(t)
 	res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/docs/", "website")
-	if res["revision"] != f.head(t) {
-		t.Errorf("revision %v is not the space's head %s", res["revision"], f.head(t))
+	if res["revision"] != f.Kit.Head(t, f.space) {
+		t.Errorf("revision %v is not the space's head %s", res["revision"], f.Kit.Head(t, f.space))
 	}
 	// Found: the 5 pages and /docs/missing (and /, linked from every header).
 	if res["importedResources"] != 5.0 || res["totalResources"] != 7.0 {
@@ -269,15 +206,15 @@ func TestMarkdownZipAndWikiSources(t *testing.T) {
 func TestChangeRequestImportLeavesTheSpace(t *testing.T) {
 	f := setup(t)
 	srv, _ := site(t)
-	crs := changerequestswire.Service(app.NewRoot(f.kit.Deps))
-	ctx := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.editorID})
+	crs := changerequestswire.Service(f.Root)
+	ctx := f.Ctx("edit")
 	cr, _, err := crs.Create(ctx, f.space, changerequests.Create{Subject: "Import"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := f.head(t)
+	head := f.Kit.Head(t, f.space)
 	res := f.importInto(t, fmt.Sprintf("/v1/spaces/%s/change-requests/%d/content/import", f.space, cr.Number), srv.URL+"/docs/api", "html")
-	if f.head(t) != head {
+	if f.Kit.Head(t, f.space) != head {
 		t.Error("a change request import moved the space's head")
 	}
 	got, _, err := crs.Get(ctx, f.space, cr.ID)
@@ -289,8 +226,8 @@ func TestChangeRequestImportLeavesTheSpace(t *testing.T) {
 		t.Errorf("request pages %v", lines)
 	}
 	// A merged request accepts no import.
-	if _, err := crs.Merge(access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.editorID}), f.space, cr.ID); err == nil {
-		f.as(t, f.editor).Expect(http.StatusConflict, "POST", fmt.Sprintf("/v1/spaces/%s/change-requests/%s/content/import", f.space, cr.ID),
+	if _, err := crs.Merge(f.Ctx("edit"), f.space, cr.ID); err == nil {
+		f.As(t, "edit").Expect(http.StatusConflict, "POST", fmt.Sprintf("/v1/spaces/%s/change-requests/%s/content/import", f.space, cr.ID),
 			map[string]any{"url": srv.URL + "/docs/api", "source": "html"})
 	}
 }
@@ -302,43 +239,43 @@ func TestRejects(t *testing.T) {
 	closed := httptest.NewServer(http.NotFoundHandler())
 	closed.Close()
 	cases := []struct {
-		name, token string
-		body        any
-		status      int
-		field       string
+		name, user string
+		body       any
+		status     int
+		field      string
 	}{
-		{"400UnsupportedSource", f.editor, map[string]any{"url": srv.URL + "/docs/", "source": "notion"}, 400, "source"},
-		{"400UnknownSource", f.editor, map[string]any{"url": srv.URL + "/docs/", "source": "word"}, 400, "source"},
-		{"400NoURL", f.editor, map[string]any{"source": "website"}, 400, "url"},
-		{"400NotHTTP", f.editor, map[string]any{"url": "ftp://example.com/x", "source": "html"}, 400, "url"},
-		{"400Unreachable", f.editor, map[string]any{"url": closed.URL + "/x", "source": "html"}, 400, "url"},
-		{"400NotFound", f.editor, map[string]any{"url": srv.URL + "/nope", "source": "html"}, 400, "url"},
-		{"400NotHTML", f.editor, map[string]any{"url": srv.URL + "/img/logo.png", "source": "html"}, 400, "url"},
-		{"400NotAZip", f.editor, map[string]any{"url": srv.URL + "/docs/", "source": "zip"}, 400, "url"},
-		{"400URLTooLong", f.editor, map[string]any{"url": "https://example.com/" + strings.Repeat("a", 2040), "source": "html"}, 400, "url"},
+		{"400UnsupportedSource", "edit", map[string]any{"url": srv.URL + "/docs/", "source": "notion"}, 400, "source"},
+		{"400UnknownSource", "edit", map[string]any{"url": srv.URL + "/docs/", "source": "word"}, 400, "source"},
+		{"400NoURL", "edit", map[string]any{"source": "website"}, 400, "url"},
+		{"400NotHTTP", "edit", map[string]any{"url": "ftp://example.com/x", "source": "html"}, 400, "url"},
+		{"400Unreachable", "edit", map[string]any{"url": closed.URL + "/x", "source": "html"}, 400, "url"},
+		{"400NotFound", "edit", map[string]any{"url": srv.URL + "/nope", "source": "html"}, 400, "url"},
+		{"400NotHTML", "edit", map[string]any{"url": srv.URL + "/img/logo.png", "source": "html"}, 400, "url"},
+		{"400NotAZip", "edit", map[string]any{"url": srv.URL + "/docs/", "source": "zip"}, 400, "url"},
+		{"400URLTooLong", "edit", map[string]any{"url": "https://example.com/" + strings.Repeat("a", 2040), "source": "html"}, 400, "url"},
 		{"401NoToken", "", map[string]any{"url": srv.URL + "/docs/", "source": "html"}, 401, ""},
-		{"403Reader", f.reader, map[string]any{"url": srv.URL + "/docs/", "source": "html"}, 403, ""},
-		{"404Outsider", f.outsider, map[string]any{"url": srv.URL + "/docs/", "source": "html"}, 404, ""},
+		{"403Reader", "read", map[string]any{"url": srv.URL + "/docs/", "source": "html"}, 403, ""},
+		{"404Outsider", testkit.Outsider, map[string]any{"url": srv.URL + "/docs/", "source": "html"}, 404, ""},
 	}
-	head := f.head(t)
+	head := f.Kit.Head(t, f.space)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "POST", path, tc.body)
+			res := f.As(t, tc.user).Expect(tc.status, "POST", path, tc.body)
 			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
 				t.Errorf("error does not name %q: %s", tc.field, res.Body)
 			}
 		})
 	}
-	f.as(t, f.editor).Expect(http.StatusNotFound, "POST", "/v1/spaces/"+f.space+"/change-requests/nope/content/import", map[string]any{"url": srv.URL + "/docs/", "source": "html"})
-	f.as(t, f.outsider).Expect(http.StatusNotFound, "POST", "/v1/spaces/"+f.space+"/change-requests/1/content/import", map[string]any{"url": srv.URL + "/docs/", "source": "html"})
-	if f.head(t) != head {
+	f.As(t, "edit").Expect(http.StatusNotFound, "POST", "/v1/spaces/"+f.space+"/change-requests/nope/content/import", map[string]any{"url": srv.URL + "/docs/", "source": "html"})
+	f.As(t, testkit.Outsider).Expect(http.StatusNotFound, "POST", "/v1/spaces/"+f.space+"/change-requests/1/content/import", map[string]any{"url": srv.URL + "/docs/", "source": "html"})
+	if f.Kit.Head(t, f.space) != head {
 		t.Error("a rejected import changed the space")
 	}
 	// Without FETCH_ALLOW_PRIVATE a loopback site is refused, unreached.
-	f.kit.Deps.FetchAllowPrivate = false
+	f.Kit.Deps.FetchAllowPrivate = false
 	before := hits.Load()
 	for _, u := range []string{srv.URL + "/docs/", strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + "/docs/", "http://169.254.169.254/latest/meta-data/"} {
-		res := f.as(t, f.editor).Expect(http.StatusBadRequest, "POST", path, map[string]any{"url": u, "source": "website"})
+		res := f.As(t, "edit").Expect(http.StatusBadRequest, "POST", path, map[string]any{"url": u, "source": "website"})
 		if !strings.Contains(string(res.Body), "not public") {
 			t.Errorf("%s: %s", u, res.Body)
 		}
@@ -412,9 +349,25 @@ func TestPagesTooLargeAreLeftOut(t *testing.T) {
 	if want := "[Big](" + srv.URL + "/big) [Child](/pages/" + ix.ByPath("home/child").ID + ")"; !strings.Contains(bodies["home"], want) {
 		t.Errorf("home body lacks %q:\n%s", want, bodies["home"])
 	}
-	r := f.as(t, f.editor).Expect(http.StatusRequestEntityTooLarge, "POST", "/v1/spaces/"+f.space+"/content/import",
+	r := f.As(t, "edit").Expect(http.StatusRequestEntityTooLarge, "POST", "/v1/spaces/"+f.space+"/content/import",
 		map[string]any{"url": srv.URL + "/big", "source": "html"})
 	if !strings.Contains(string(r.Body), "1048576 bytes") {
 		t.Errorf("a single page too large: %s", r.Body)
 	}
+}
+
+// A website import lands as the space's head on both storage backends.
+func TestWebsiteImportOnBothBackends(t *testing.T) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
+		f := setupOn(t, k)
+		srv, _ := site(t)
+		res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/docs/", "website")
+		if res["revision"] != f.Kit.Head(t, f.space) || res["importedResources"] != 5.0 {
+			t.Fatalf("import %v, head %s", res, f.Kit.Head(t, f.space))
+		}
+		lines, _, ix := f.pages(t, f.Kit.Head(t, f.space))
+		if len(lines) != 5 || len(ix.Files()) != 1 || !strings.HasPrefix(lines[0], "docs ") {
+			t.Errorf("pages %v, files %d", lines, len(ix.Files()))
+		}
+	})
 }

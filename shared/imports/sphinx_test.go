@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/importsroot"
 	"github.com/galleydocs/galley/shared/imports"
 	"github.com/galleydocs/galley/shared/testenv"
 )
@@ -203,7 +201,7 @@ func TestSphinxCodeLanguagesSidebarsAndFootnotes(t *testing.T) {
 func TestPythonDocsImportWhole(t *testing.T) {
 	f := setup(t)
 	srv, served := sphinxSite(t, python3Doc, "python3.11-doc")
-	f.use(imports.NewWithConfig(f.kit.Deps, importsroot.Needs(app.NewRoot(f.kit.Deps)), imports.Config{Budget: 10 * time.Minute}))
+	f.use(t, imports.Config{Budget: 10 * time.Minute})
 	start := time.Now()
 	res := f.importInto(t, "/v1/spaces/"+f.space+"/content/import", srv.URL+"/", "website")
 	took := time.Since(start)

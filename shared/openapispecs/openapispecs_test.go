@@ -3,7 +3,6 @@ package openapispecs_test
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,17 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/openapispecs"
-	"github.com/galleydocs/galley/shared/openapispecs/openapispecshttp"
-	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
-	"github.com/galleydocs/galley/shared/queue"
-	"github.com/galleydocs/galley/shared/queue/queuetest"
-	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 const petstore = `openapi: 3.0.3
@@ -41,57 +32,6 @@ const petstoreV2 = `{"openapi": "3.0.3", "info": {"title": "Petstore", "version"
  "paths": {"/pets": {"get": {"responses": {"200": {"description": "The pets"}}}},
            "/pets/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
                                   "responses": {"200": {"description": "A pet"}}}}}}`
-
-type fixture struct {
-	kit                                               *testkit.Kit
-	api                                               *httpapi.API
-	svc                                               *openapispecs.Service
-	queue                                             *queuetest.Memory
-	org, other                                        model.Organization
-	admin, creator, reader, guest, outsider, stranger string
-	logs                                              *syncBuffer
-}
-
-type syncBuffer = testenv.SyncBuffer
-
-func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
-
-// setupOn builds the fixture on a kit (a storage backend).
-func setupOn(t *testing.T, k *testkit.Kit) *fixture {
-	f := &fixture{kit: k, queue: &queuetest.Memory{}, logs: &syncBuffer{}}
-	k.Deps.Queue = f.queue
-	k.Deps.FetchAllowPrivate = true
-	k.Deps.Logger = slog.New(slog.NewJSONHandler(f.logs, nil))
-	f.svc = openapispecs.New(k.Deps, openapiworker.Parse)
-	f.api = httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	openapispecshttp.Register(f.api, f.svc)
-	ua, ta := k.User("alice")
-	uc, tc := k.User("carol")
-	ur, tr := k.User("rita")
-	ug, tg := k.User("gus")
-	uo, to := k.User("olga")
-	_, ts := k.User("sam")
-	f.admin, f.creator, f.reader, f.guest, f.outsider, f.stranger = ta, tc, tr, tg, to, ts
-	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, uc.ID: model.RoleCreate, ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
-	f.other = k.Org("Other", map[string]model.Role{uo.ID: model.RoleAdmin})
-	return f
-}
-
-func (f *fixture) as(t *testing.T, token string) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = token
-	return c
-}
-
-func (f *fixture) base() string { return "/v1/orgs/" + f.org.ID + "/openapi" }
-
-// work runs the queued jobs as the worker would.
-func (f *fixture) work(t *testing.T) {
-	t.Helper()
-	if err := f.queue.Drain(context.Background(), map[string]queue.Handler{openapispecs.JobKind: f.svc.Handle}); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // docServer serves a document that the test may change, counting fetches.
 type docServer struct {
@@ -122,7 +62,7 @@ func (ds *docServer) set(doc string) {
 func TestCreateIsPendingThenCompleteWithAVersion(t *testing.T) {
 	f := setup(t)
 	ds := newDocServer(t, petstore)
-	sp := f.as(t, f.creator).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "petstore", "source": map[string]any{"url": ds.URL + "/petstore.yaml"}}).Map(t)
+	sp := f.As(t, "create").Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "petstore", "source": map[string]any{"url": ds.URL + "/petstore.yaml"}}).Map(t)
 	if sp["object"] != "openapi-spec" || sp["slug"] != "petstore" || sp["processingState"] != "pending" || sp["sourceURL"] != ds.URL+"/petstore.yaml" {
 		t.Fatalf("created spec: %v", sp)
 	}
@@ -139,25 +79,25 @@ func TestCreateIsPendingThenCompleteWithAVersion(t *testing.T) {
 		t.Fatal("creating a spec enqueued no single job")
 	}
 	// Run the job the creation enqueued.
-	f.as(t, f.creator).Expect(http.StatusOK, "PUT", f.base()+"/petstore", map[string]any{"source": map[string]any{"url": ds.URL + "/petstore.yaml"}})
+	f.As(t, "create").Expect(http.StatusOK, "PUT", f.base()+"/petstore", map[string]any{"source": map[string]any{"url": ds.URL + "/petstore.yaml"}})
 	f.work(t)
-	got := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.base()+"/petstore", nil).Map(t)
+	got := f.As(t, "read").Expect(http.StatusOK, "GET", f.base()+"/petstore", nil).Map(t)
 	if got["processingState"] != "complete" || got["lastProcessErrorCode"] != nil || got["lastVersion"] == nil || got["lastProcessedAt"] == nil {
 		t.Fatalf("processed spec: %v", got)
 	}
 	if p := got["permissions"].(map[string]any); p["view"] != true || p["edit"] != false {
 		t.Errorf("reader's permissions %v", p)
 	}
-	latest := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.base()+"/petstore/versions/latest", nil).Map(t)
+	latest := f.As(t, "read").Expect(http.StatusOK, "GET", f.base()+"/petstore/versions/latest", nil).Map(t)
 	if latest["object"] != "openapi-spec-version" || latest["id"] != got["lastVersion"] || latest["url"] != ds.URL+"/petstore.yaml" {
 		t.Errorf("latest version %v", latest)
 	}
-	byID := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.base()+"/petstore/versions/"+latest["id"].(string), nil).Map(t)
+	byID := f.As(t, "read").Expect(http.StatusOK, "GET", f.base()+"/petstore/versions/"+latest["id"].(string), nil).Map(t)
 	if byID["id"] != latest["id"] {
 		t.Errorf("version by id %v", byID)
 	}
 	for _, path := range []string{"/petstore/versions/latest/content", "/petstore/versions/" + latest["id"].(string) + "/content"} {
-		c := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.base()+path, nil).Map(t)
+		c := f.As(t, "read").Expect(http.StatusOK, "GET", f.base()+path, nil).Map(t)
 		doc, _ := c["filesystem"].(map[string]any)["petstore.yaml"].(map[string]any)
 		if doc["openapi"] != "3.0.3" || doc["info"].(map[string]any)["title"] != "Petstore" || c["urls"].(map[string]any)["source"] != ds.URL+"/petstore.yaml" {
 			t.Errorf("%s: %v", path, c)
@@ -175,15 +115,15 @@ func TestFindSpecBySlugIDOrLongSourceURL(t *testing.T) {
 	f := setup(t)
 	ds := newDocServer(t, petstore)
 	long := ds.URL + "/petstore.yaml?pad=" + strings.Repeat("a", 1500)
-	sp := f.as(t, f.creator).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "petstore", "source": map[string]any{"url": long}}).Map(t)
+	sp := f.As(t, "create").Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "petstore", "source": map[string]any{"url": long}}).Map(t)
 	find := f.svc.ForContent()
 	for _, ref := range []string{"petstore", sp["id"].(string), long} {
-		got, ok, err := find.FindSpec(context.Background(), f.org.ID, ref)
+		got, ok, err := find.FindSpec(context.Background(), f.Org.ID, ref)
 		if err != nil || !ok || got.Slug != "petstore" {
 			t.Errorf("FindSpec(%.40q): %+v %v %v", ref, got, ok, err)
 		}
 	}
-	if _, ok, err := find.FindSpec(context.Background(), f.org.ID, long+"b"); ok || err != nil {
+	if _, ok, err := find.FindSpec(context.Background(), f.Org.ID, long+"b"); ok || err != nil {
 		t.Errorf("FindSpec of another long URL: %v %v", ok, err)
 	}
 }
@@ -191,7 +131,7 @@ func TestFindSpecBySlugIDOrLongSourceURL(t *testing.T) {
 func TestPutMakesANewVersionOnlyWhenTheDocumentChanged(t *testing.T) {
 	f := setup(t)
 	ds := newDocServer(t, petstore)
-	c := f.as(t, f.creator)
+	c := f.As(t, "create")
 	src := map[string]any{"source": map[string]any{"url": ds.URL + "/openapi.yaml"}}
 	first := c.Expect(http.StatusCreated, "PUT", f.base()+"/petstore", src).Map(t)
 	if first["processingState"] != "pending" {
@@ -248,7 +188,7 @@ func TestPutMakesANewVersionOnlyWhenTheDocumentChanged(t *testing.T) {
 
 func TestTextSourceBecomesAVersion(t *testing.T) {
 	f := setup(t)
-	c := f.as(t, f.creator)
+	c := f.As(t, "create")
 	c.Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "inline", "source": map[string]any{"text": petstoreV2}})
 	f.work(t)
 	sp := c.Expect(http.StatusOK, "GET", f.base()+"/inline", nil).Map(t)
@@ -319,9 +259,9 @@ func TestProcessingFailuresSetTheErrorCode(t *testing.T) {
 			if tc.text != "" {
 				src = map[string]any{"text": tc.text}
 			}
-			f.as(t, f.creator).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": slug, "source": src})
+			f.As(t, "create").Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": slug, "source": src})
 			f.work(t)
-			sp := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.base()+"/"+slug, nil).Map(t)
+			sp := f.As(t, "read").Expect(http.StatusOK, "GET", f.base()+"/"+slug, nil).Map(t)
 			if sp["processingState"] != "complete" || sp["lastProcessErrorCode"] != tc.code || sp["lastVersion"] != nil || sp["lastProcessedAt"] == nil {
 				t.Errorf("spec %v, want complete with %s and no version", sp, tc.code)
 			}
@@ -333,8 +273,8 @@ func TestProcessingFailuresSetTheErrorCode(t *testing.T) {
 			if e := errs[0].(map[string]any); e["code"] != tc.code || e["message"] == "" {
 				t.Errorf("failure reason %v", e)
 			}
-			f.as(t, f.reader).Expect(http.StatusNotFound, "GET", f.base()+"/"+slug+"/versions/latest", nil)
-			f.as(t, f.reader).Expect(http.StatusNotFound, "GET", f.base()+"/"+slug+"/versions/latest/content", nil)
+			f.As(t, "read").Expect(http.StatusNotFound, "GET", f.base()+"/"+slug+"/versions/latest", nil)
+			f.As(t, "read").Expect(http.StatusNotFound, "GET", f.base()+"/"+slug+"/versions/latest/content", nil)
 		})
 	}
 	if ref.hits.Load() != 0 {
@@ -342,7 +282,7 @@ func TestProcessingFailuresSetTheErrorCode(t *testing.T) {
 	}
 	// A failure after a success keeps the last version.
 	good := newDocServer(t, petstore)
-	c := f.as(t, f.creator)
+	c := f.As(t, "create")
 	c.Expect(http.StatusCreated, "PUT", f.base()+"/flaky", map[string]any{"source": map[string]any{"url": good.URL + "/a.yaml"}})
 	f.work(t)
 	v1 := c.Expect(http.StatusOK, "GET", f.base()+"/flaky", nil).Map(t)["lastVersion"]
@@ -359,14 +299,14 @@ func TestProcessingFailuresSetTheErrorCode(t *testing.T) {
 // fetch, and the server is never reached.
 func TestLoopbackURLIsRefusedByDefault(t *testing.T) {
 	f := setup(t)
-	f.kit.Deps.FetchAllowPrivate = false
+	f.Kit.Deps.FetchAllowPrivate = false
 	ds := newDocServer(t, petstore)
 	for i, u := range []string{ds.URL + "/spec.yaml", strings.Replace(ds.URL, "127.0.0.1", "localhost", 1) + "/spec.yaml",
 		"http://169.254.169.254/latest/meta-data/"} {
 		slug := "internal-" + string(rune('a'+i))
-		f.as(t, f.creator).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": slug, "source": map[string]any{"url": u}})
+		f.As(t, "create").Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": slug, "source": map[string]any{"url": u}})
 		f.work(t)
-		sp := f.as(t, f.creator).Expect(http.StatusOK, "GET", f.base()+"/"+slug, nil).Map(t)
+		sp := f.As(t, "create").Expect(http.StatusOK, "GET", f.base()+"/"+slug, nil).Map(t)
 		if sp["lastProcessErrorCode"] != model.OpenAPIFetchError {
 			t.Errorf("%s: %v, want FETCH_ERROR", u, sp)
 		}
@@ -381,7 +321,7 @@ func TestLoopbackURLIsRefusedByDefault(t *testing.T) {
 func TestJobsAreIdempotentAndOrdered(t *testing.T) {
 	f := setup(t)
 	ds := newDocServer(t, petstore)
-	c := f.as(t, f.creator)
+	c := f.As(t, "create")
 	src := map[string]any{"source": map[string]any{"url": ds.URL + "/s.yaml"}}
 	c.Expect(http.StatusCreated, "PUT", f.base()+"/dup", src)
 	jobs := f.queue.Take()
@@ -458,7 +398,7 @@ func TestJobsAreIdempotentAndOrdered(t *testing.T) {
 
 func TestDeleteAnswers205Then204AndRemovesVersions(t *testing.T) {
 	f := setup(t)
-	c := f.as(t, f.creator)
+	c := f.As(t, "create")
 	c.Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "gone", "source": map[string]any{"text": petstore}})
 	f.work(t)
 	v := c.Expect(http.StatusOK, "GET", f.base()+"/gone/versions/latest", nil).Map(t)["id"].(string)
@@ -479,42 +419,19 @@ func TestDeleteAnswers205Then204AndRemovesVersions(t *testing.T) {
 func TestListPagesInSlugOrder(t *testing.T) {
 	f := setup(t)
 	for _, slug := range []string{"delta", "alpha", "echo", "charlie", "bravo"} {
-		f.as(t, f.creator).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": slug, "source": map[string]any{"text": petstore}})
+		f.As(t, "create").Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": slug, "source": map[string]any{"text": petstore}})
 	}
-	f.as(t, f.outsider).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.other.ID+"/openapi", map[string]any{"slug": "zulu", "source": map[string]any{"text": petstore}})
-	var seen []string
-	page := ""
-	for i := 0; i < 5; i++ {
-		path := f.base() + "?limit=2"
-		if page != "" {
-			path += "&page=" + page
-		}
-		var body struct {
-			Next  *struct{ Page string }
-			Count int
-			Items []struct{ Slug string }
-		}
-		f.as(t, f.reader).Expect(http.StatusOK, "GET", path, nil).JSON(t, &body)
-		if body.Count != len(body.Items) {
-			t.Fatalf("count %d, %d items", body.Count, len(body.Items))
-		}
-		for _, it := range body.Items {
-			seen = append(seen, it.Slug)
-		}
-		if body.Next == nil {
-			break
-		}
-		page = body.Next.Page
-	}
+	f.As(t, testkit.Outsider).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Other.ID+"/openapi", map[string]any{"slug": "zulu", "source": map[string]any{"text": petstore}})
+	seen := testkit.Field(testkit.Items(t, f.As(t, "read"), f.base(), 2), "slug")
 	if strings.Join(seen, ",") != "alpha,bravo,charlie,delta,echo" {
 		t.Errorf("listed %v", seen)
 	}
 	// A page token of another organization's list is refused.
-	first := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.base()+"?limit=1", nil).Map(t)
+	first := f.As(t, "read").Expect(http.StatusOK, "GET", f.base()+"?limit=1", nil).Map(t)
 	tok := first["next"].(map[string]any)["page"].(string)
-	f.as(t, f.outsider).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+f.other.ID+"/openapi?page="+tok, nil)
+	f.As(t, testkit.Outsider).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+f.Other.ID+"/openapi?page="+tok, nil)
 	for _, limit := range []string{"0", "1001"} {
-		res := f.as(t, f.reader).Expect(http.StatusBadRequest, "GET", f.base()+"?limit="+limit, nil)
+		res := f.As(t, "read").Expect(http.StatusBadRequest, "GET", f.base()+"?limit="+limit, nil)
 		if !strings.Contains(string(res.Body), "limit") {
 			t.Errorf("limit=%s: %s", limit, res.Body)
 		}
@@ -523,9 +440,9 @@ func TestListPagesInSlugOrder(t *testing.T) {
 
 func TestRejects(t *testing.T) {
 	f := setup(t)
-	f.as(t, f.creator).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "taken", "source": map[string]any{"text": petstore}})
+	f.As(t, "create").Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "taken", "source": map[string]any{"text": petstore}})
 	f.work(t)
-	base := f.base()
+	base, tok := f.base(), f.Tokens
 	src := map[string]any{"text": petstore}
 	long := "https://example.com/" + strings.Repeat("a", 2030)
 	cases := []struct {
@@ -534,44 +451,46 @@ func TestRejects(t *testing.T) {
 		status                    int
 		field                     string
 	}{
-		{"400SlugPattern", f.creator, "POST", base, map[string]any{"slug": "Not_A-Slug", "source": src}, 400, "slug"},
-		{"400SlugDoubleDash", f.creator, "POST", base, map[string]any{"slug": "a--b", "source": src}, 400, "slug"},
-		{"400SlugTooLong", f.creator, "POST", base, map[string]any{"slug": strings.Repeat("a", 101), "source": src}, 400, "slug"},
-		{"400SlugEmpty", f.creator, "POST", base, map[string]any{"slug": "", "source": src}, 400, "slug"},
-		{"400NoSource", f.creator, "POST", base, map[string]any{"slug": "x"}, 400, "source"},
-		{"400EmptySource", f.creator, "POST", base, map[string]any{"slug": "x", "source": map[string]any{}}, 400, "source"},
-		{"400BothSources", f.creator, "POST", base, map[string]any{"slug": "x", "source": map[string]any{"url": "https://example.com/a.json", "text": petstore}}, 400, "source"},
-		{"400URLNotHTTP", f.creator, "POST", base, map[string]any{"slug": "x", "source": map[string]any{"url": "ftp://example.com/a.json"}}, 400, "source.url"},
-		{"400URLWithCredentials", f.creator, "POST", base, map[string]any{"slug": "x", "source": map[string]any{"url": "https://u:p@example.com/a.json"}}, 400, "source.url"},
-		{"400URLTooLong", f.creator, "POST", base, map[string]any{"slug": "x", "source": map[string]any{"url": long}}, 400, "source.url"},
-		{"400EmptyText", f.creator, "POST", base, map[string]any{"slug": "x", "source": map[string]any{"text": ""}}, 400, "source"},
-		{"400PutSlugPattern", f.creator, "PUT", base + "/Bad_Slug", map[string]any{"source": src}, 400, "specSlug"},
-		{"400PutNoSource", f.creator, "PUT", base + "/x", map[string]any{}, 400, "source"},
-		{"400MalformedJSON", f.creator, "POST", base, `{"slug":`, 400, ""},
-		{"409SlugTaken", f.creator, "POST", base, map[string]any{"slug": "taken", "source": src}, 409, ""},
+		{"400SlugPattern", tok["create"], "POST", base, map[string]any{"slug": "Not_A-Slug", "source": src}, 400, "slug"},
+		{"400SlugDoubleDash", tok["create"], "POST", base, map[string]any{"slug": "a--b", "source": src}, 400, "slug"},
+		{"400SlugTooLong", tok["create"], "POST", base, map[string]any{"slug": strings.Repeat("a", 101), "source": src}, 400, "slug"},
+		{"400SlugEmpty", tok["create"], "POST", base, map[string]any{"slug": "", "source": src}, 400, "slug"},
+		{"400NoSource", tok["create"], "POST", base, map[string]any{"slug": "x"}, 400, "source"},
+		{"400EmptySource", tok["create"], "POST", base, map[string]any{"slug": "x", "source": map[string]any{}}, 400, "source"},
+		{"400BothSources", tok["create"], "POST", base, map[string]any{"slug": "x", "source": map[string]any{"url": "https://example.com/a.json", "text": petstore}}, 400, "source"},
+		{"400URLNotHTTP", tok["create"], "POST", base, map[string]any{"slug": "x", "source": map[string]any{"url": "ftp://example.com/a.json"}}, 400, "source.url"},
+		{"400URLWithCredentials", tok["create"], "POST", base, map[string]any{"slug": "x", "source": map[string]any{"url": "https://u:p@example.com/a.json"}}, 400, "source.url"},
+		{"400URLTooLong", tok["create"], "POST", base, map[string]any{"slug": "x", "source": map[string]any{"url": long}}, 400, "source.url"},
+		{"400EmptyText", tok["create"], "POST", base, map[string]any{"slug": "x", "source": map[string]any{"text": ""}}, 400, "source"},
+		{"400PutSlugPattern", tok["create"], "PUT", base + "/Bad_Slug", map[string]any{"source": src}, 400, "specSlug"},
+		{"400PutNoSource", tok["create"], "PUT", base + "/x", map[string]any{}, 400, "source"},
+		{"400MalformedJSON", tok["create"], "POST", base, `{"slug":`, 400, ""},
+		{"409SlugTaken", tok["create"], "POST", base, map[string]any{"slug": "taken", "source": src}, 409, ""},
 		{"401NoToken", "", "GET", base, nil, 401, ""},
 		{"401BadToken", "gly_nope", "GET", base + "/taken", nil, 401, ""},
-		{"403ReaderCreates", f.reader, "POST", base, map[string]any{"slug": "x", "source": src}, 403, ""},
-		{"403ReaderPuts", f.reader, "PUT", base + "/taken", map[string]any{"source": src}, 403, ""},
-		{"403ReaderDeletes", f.reader, "DELETE", base + "/taken", nil, 403, ""},
-		{"403GuestLists", f.guest, "GET", base, nil, 403, ""},
-		{"403GuestGets", f.guest, "GET", base + "/taken", nil, 403, ""},
-		{"403GuestReadsVersions", f.guest, "GET", base + "/taken/versions", nil, 403, ""},
-		{"404OutsiderLists", f.outsider, "GET", base, nil, 404, ""},
-		{"404OutsiderGets", f.outsider, "GET", base + "/taken", nil, 404, ""},
-		{"404OutsiderPuts", f.outsider, "PUT", base + "/taken", map[string]any{"source": src}, 404, ""},
-		{"404OutsiderDeletes", f.outsider, "DELETE", base + "/taken", nil, 404, ""},
-		{"404OutsiderReadsLatest", f.outsider, "GET", base + "/taken/versions/latest", nil, 404, ""},
-		{"404OutsiderReadsContent", f.outsider, "GET", base + "/taken/versions/latest/content", nil, 404, ""},
-		{"404NonMember", f.stranger, "GET", base + "/taken/versions", nil, 404, ""},
-		{"404UnknownSpec", f.reader, "GET", base + "/nope", nil, 404, ""},
-		{"404UnknownVersion", f.reader, "GET", base + "/taken/versions/nope", nil, 404, ""},
-		{"404UnknownVersionContent", f.reader, "GET", base + "/taken/versions/nope/content", nil, 404, ""},
-		{"404UnknownOrg", f.admin, "POST", "/v1/orgs/nope/openapi", map[string]any{"slug": "x", "source": src}, 404, ""},
+		{"403ReaderCreates", tok["read"], "POST", base, map[string]any{"slug": "x", "source": src}, 403, ""},
+		{"403ReaderPuts", tok["read"], "PUT", base + "/taken", map[string]any{"source": src}, 403, ""},
+		{"403ReaderDeletes", tok["read"], "DELETE", base + "/taken", nil, 403, ""},
+		{"403GuestLists", tok["guest"], "GET", base, nil, 403, ""},
+		{"403GuestGets", tok["guest"], "GET", base + "/taken", nil, 403, ""},
+		{"403GuestReadsVersions", tok["guest"], "GET", base + "/taken/versions", nil, 403, ""},
+		{"404OutsiderLists", tok[testkit.Outsider], "GET", base, nil, 404, ""},
+		{"404OutsiderGets", tok[testkit.Outsider], "GET", base + "/taken", nil, 404, ""},
+		{"404OutsiderPuts", tok[testkit.Outsider], "PUT", base + "/taken", map[string]any{"source": src}, 404, ""},
+		{"404OutsiderDeletes", tok[testkit.Outsider], "DELETE", base + "/taken", nil, 404, ""},
+		{"404OutsiderReadsLatest", tok[testkit.Outsider], "GET", base + "/taken/versions/latest", nil, 404, ""},
+		{"404OutsiderReadsContent", tok[testkit.Outsider], "GET", base + "/taken/versions/latest/content", nil, 404, ""},
+		{"404NonMember", tok["stranger"], "GET", base + "/taken/versions", nil, 404, ""},
+		{"404UnknownSpec", tok["read"], "GET", base + "/nope", nil, 404, ""},
+		{"404UnknownVersion", tok["read"], "GET", base + "/taken/versions/nope", nil, 404, ""},
+		{"404UnknownVersionContent", tok["read"], "GET", base + "/taken/versions/nope/content", nil, 404, ""},
+		{"404UnknownOrg", tok["admin"], "POST", "/v1/orgs/nope/openapi", map[string]any{"slug": "x", "source": src}, 404, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, tc.method, tc.path, tc.body)
+			c := f.As(t, "")
+			c.Token = tc.token
+			res := c.Expect(tc.status, tc.method, tc.path, tc.body)
 			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
 				t.Errorf("error does not name %q: %s", tc.field, res.Body)
 			}
@@ -582,8 +501,8 @@ func TestRejects(t *testing.T) {
 // The queue carries the job; a failing queue fails the request.
 func TestCreateEnqueuesOneJobPerSource(t *testing.T) {
 	f := setup(t)
-	f.as(t, f.admin).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "q", "source": map[string]any{"text": petstore}})
-	f.as(t, f.admin).Expect(http.StatusOK, "PUT", f.base()+"/q", map[string]any{"source": map[string]any{"text": petstoreV2}})
+	f.As(t, "admin").Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "q", "source": map[string]any{"text": petstore}})
+	f.As(t, "admin").Expect(http.StatusOK, "PUT", f.base()+"/q", map[string]any{"source": map[string]any{"text": petstoreV2}})
 	jobs := f.queue.Take()
 	if len(jobs) != 2 || jobs[0].Kind != openapispecs.JobKind || jobs[0].ID == jobs[1].ID || jobs[0].Group != jobs[1].Group {
 		t.Fatalf("jobs %+v", jobs)
@@ -593,9 +512,41 @@ func TestCreateEnqueuesOneJobPerSource(t *testing.T) {
 		t.Errorf("payload %s", jobs[1].Payload)
 	}
 	// Without a queue the job runs within the request.
-	f.kit.Deps.Queue = nil
-	sp := f.as(t, f.admin).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "inline", "source": map[string]any{"text": petstore}}).Map(t)
+	f.Kit.Deps.Queue = nil
+	sp := f.As(t, "admin").Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": "inline", "source": map[string]any{"text": petstore}}).Map(t)
 	if sp["processingState"] != "complete" || sp["lastVersion"] == nil {
 		t.Errorf("processed without a queue: %v", sp)
 	}
+}
+
+// A spec's life on both storage backends: created, processed, updated
+// with a changed document, listed, versions newest first, deleted.
+func TestSpecLifecycleOnBothBackends(t *testing.T) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
+		f := setupOn(t, k)
+		ds := newDocServer(t, petstore)
+		c := f.As(t, "create")
+		src := map[string]any{"source": map[string]any{"url": ds.URL + "/openapi.yaml"}}
+		c.Expect(http.StatusCreated, "PUT", f.base()+"/pets", src)
+		f.work(t)
+		ds.set(petstoreV2)
+		c.Expect(http.StatusOK, "PUT", f.base()+"/pets", src)
+		f.work(t)
+		var versions struct {
+			Count int
+			Items []struct{ ID string }
+		}
+		c.Expect(http.StatusOK, "GET", f.base()+"/pets/versions", nil).JSON(t, &versions)
+		sp := c.Expect(http.StatusOK, "GET", f.base()+"/pets", nil).Map(t)
+		if versions.Count != 2 || sp["lastVersion"] != versions.Items[0].ID || sp["processingState"] != "complete" {
+			t.Fatalf("versions %+v, spec %v", versions, sp)
+		}
+		var list struct{ Count int }
+		c.Expect(http.StatusOK, "GET", f.base(), nil).JSON(t, &list)
+		if list.Count != 1 {
+			t.Errorf("%d specs listed", list.Count)
+		}
+		c.Expect(http.StatusResetContent, "DELETE", f.base()+"/pets", nil)
+		c.Expect(http.StatusNotFound, "GET", f.base()+"/pets/versions/"+versions.Items[1].ID, nil)
+	})
 }

@@ -41,7 +41,7 @@ func TestRealDocumentsBecomeVersionsWithTheirOperations(t *testing.T) {
 		{"blockfrost.yaml", "blockfrost", 129, map[string]any{"path": "/blocks/latest", "method": "get"}, true},
 		{"docker-engine-swagger2.yaml", "docker", 106, map[string]any{"path": "/containers/{id}/start", "method": "post"}, false},
 	}
-	c := f.as(t, f.creator)
+	c := f.As(t, "create")
 	for _, tc := range cases {
 		t.Run(tc.slug, func(t *testing.T) {
 			ds := newDocServer(t, readFixture(t, tc.file))
@@ -102,7 +102,7 @@ func TestProblemsAreWarningsOnTheSpec(t *testing.T) {
 			"schema": {"type": "string", "pattern": "^(?!-)[a-z-]+$"}}], "responses": {"200": {"description": "ok"}}}}}}`, "(?!"},
 		{"no-version", "openapi: 3.0.3\ninfo: {title: x}\npaths:\n  /t:\n    get:\n      responses:\n        200: {description: ok}\n", "version"},
 	}
-	c := f.as(t, f.creator)
+	c := f.As(t, "create")
 	for _, tc := range cases {
 		t.Run(tc.slug, func(t *testing.T) {
 			c.Expect(http.StatusCreated, "POST", f.base(), map[string]any{"slug": tc.slug, "source": map[string]any{"text": tc.doc}})
@@ -156,7 +156,7 @@ func TestDocumentSizeLimit(t *testing.T) {
 	f := setup(t)
 	doc, paths := bigDocument(12 << 20)
 	ds := newDocServer(t, doc)
-	c := f.as(t, f.creator)
+	c := f.As(t, "create")
 	c.Expect(http.StatusCreated, "PUT", f.base()+"/big", map[string]any{"source": map[string]any{"url": ds.URL + "/big.json"}})
 	f.work(t)
 	sp := c.Expect(http.StatusOK, "GET", f.base()+"/big", nil).Map(t)

@@ -38,18 +38,18 @@ func (f *fixture) seedThree(t *testing.T) {
 func TestOrganizationSearchCoversTheSpacesTheCallerMayReadAndOnlyThose(t *testing.T) {
 	f := setup(t)
 	f.seedThree(t)
-	org := "/v1/orgs/" + f.org.ID + "/search?query=launch"
+	org := "/v1/orgs/" + f.Org.ID + "/search?query=launch"
 	for _, tc := range []struct {
-		name  string
-		token string
-		want  string
+		name string
+		user string
+		want string
 	}{
-		{"AdminReadsBothSpaces", f.admin, "Secret: Secret launch|Docs: Public launch"},
-		{"ReaderReadsDocsOnly", f.reader, "Docs: Public launch"},
-		{"GuestReadsNothing", f.guest, ""},
+		{"AdminReadsBothSpaces", "admin", "Secret: Secret launch|Docs: Public launch"},
+		{"ReaderReadsDocsOnly", "read", "Docs: Public launch"},
+		{"GuestReadsNothing", "guest", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := spaceTitles(f.search(t, tc.token, org))
+			got := spaceTitles(f.search(t, tc.user, org))
 			if strings.Join(got, "|") != tc.want && !(tc.name == "AdminReadsBothSpaces" && strings.Join(got, "|") == "Docs: Public launch|Secret: Secret launch") {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
@@ -62,16 +62,16 @@ func TestOrganizationSearchCoversTheSpacesTheCallerMayReadAndOnlyThose(t *testin
 	}
 	// The caller's own organization only: an outsider gets 404 on the
 	// organization, and on its spaces.
-	f.as(t, f.outsider).Expect(http.StatusNotFound, "GET", org, nil)
-	f.as(t, f.outsider).Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.docs+"/search?query=launch", nil)
-	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.secret+"/search?query=launch", nil)
-	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.other+"/search?query=launch", nil)
-	f.as(t, f.guest).Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.docs+"/search?query=launch", nil)
-	if got := titles(f.search(t, f.outsider, "/v1/orgs/"+f.otherOrg.ID+"/search?query=launch")); len(got) != 1 {
+	f.As(t, testkit.Outsider).Expect(http.StatusNotFound, "GET", org, nil)
+	f.As(t, testkit.Outsider).Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.docs+"/search?query=launch", nil)
+	f.As(t, "read").Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.secret+"/search?query=launch", nil)
+	f.As(t, "read").Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.other+"/search?query=launch", nil)
+	f.As(t, "guest").Expect(http.StatusNotFound, "GET", "/v1/spaces/"+f.docs+"/search?query=launch", nil)
+	if got := titles(f.search(t, testkit.Outsider, "/v1/orgs/"+f.Other.ID+"/search?query=launch")); len(got) != 1 {
 		t.Errorf("the other organization's own search: %q", got)
 	}
 	// A space's result has its pages, with sections and links.
-	sp := f.search(t, f.reader, org)["items"].([]any)[0].(map[string]any)
+	sp := f.search(t, "read", org)["items"].([]any)[0].(map[string]any)
 	p := sp["pages"].([]any)[0].(map[string]any)
 	if sp["id"] != f.docs || p["id"] != "d1" || len(p["sections"].([]any)) != 1 || !strings.HasPrefix(p["urls"].(map[string]any)["app"].(string), "https://app.test/s/"+f.docs+"/") {
 		t.Errorf("space result %v", sp)
@@ -82,14 +82,14 @@ func TestOrganizationSearchOnBothBackends(t *testing.T) {
 	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
 		f.seedThree(t)
-		org := "/v1/orgs/" + f.org.ID + "/search?query=launch"
-		if got := spaceTitles(f.search(t, f.reader, org)); strings.Join(got, "|") != "Docs: Public launch" {
+		org := "/v1/orgs/" + f.Org.ID + "/search?query=launch"
+		if got := spaceTitles(f.search(t, "read", org)); strings.Join(got, "|") != "Docs: Public launch" {
 			t.Errorf("reader: %q", got)
 		}
-		if got := spaceTitles(f.search(t, f.admin, org)); len(got) != 2 {
+		if got := spaceTitles(f.search(t, "admin", org)); len(got) != 2 {
 			t.Errorf("admin: %q", got)
 		}
-		if got := titles(f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query=launch")); strings.Join(got, ",") != "Public launch" {
+		if got := titles(f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query=launch")); strings.Join(got, ",") != "Public launch" {
 			t.Errorf("space search: %q", got)
 		}
 	})
@@ -99,16 +99,16 @@ func TestOrganizationSearchPagesThroughSpaces(t *testing.T) {
 	f := setup(t)
 	f.seedThree(t)
 	var seen []string
-	path := "/v1/orgs/" + f.org.ID + "/search?limit=1&query=launch"
+	path := "/v1/orgs/" + f.Org.ID + "/search?limit=1&query=launch"
 	for i := 0; path != "" && i < 5; i++ {
-		body := f.search(t, f.admin, path)
+		body := f.search(t, "admin", path)
 		if body["count"] != 1.0 {
 			t.Fatalf("page %d: %v", i, body)
 		}
 		seen = append(seen, spaceTitles(body)...)
 		path = ""
 		if next, ok := body["next"].(map[string]any); ok {
-			path = "/v1/orgs/" + f.org.ID + "/search?limit=1&query=launch&page=" + q(next["page"].(string))
+			path = "/v1/orgs/" + f.Org.ID + "/search?limit=1&query=launch&page=" + q(next["page"].(string))
 		}
 	}
 	if len(seen) != 2 || seen[0] == seen[1] {
@@ -120,7 +120,7 @@ func TestSearchAuthAndValidation(t *testing.T) {
 	f := setup(t)
 	f.seedThree(t)
 	long := strings.Repeat("a", 513)
-	for _, base := range []string{"/v1/spaces/" + f.docs + "/search", "/v1/orgs/" + f.org.ID + "/search"} {
+	for _, base := range []string{"/v1/spaces/" + f.docs + "/search", "/v1/orgs/" + f.Org.ID + "/search"} {
 		for _, tc := range []struct {
 			name   string
 			token  string
@@ -128,28 +128,28 @@ func TestSearchAuthAndValidation(t *testing.T) {
 			status int
 			field  string
 		}{
-			{"200Reader", f.reader, "?query=launch", 200, ""},
-			{"200LongestQuery", f.reader, "?query=" + long[:512], 200, ""},
+			{"200Reader", f.Tokens["read"], "?query=launch", 200, ""},
+			{"200LongestQuery", f.Tokens["read"], "?query=" + long[:512], 200, ""},
 			{"401NoToken", "", "?query=launch", 401, ""},
 			{"401BadToken", "gly_nope", "?query=launch", 401, ""},
-			{"404Outsider", f.outsider, "?query=launch", 404, ""},
-			{"400NoQuery", f.reader, "", 400, "query"},
-			{"400EmptyQuery", f.reader, "?query=", 400, "query"},
-			{"400QueryTooLong", f.reader, "?query=" + long, 400, "query"},
-			{"400LimitZero", f.reader, "?query=launch&limit=0", 400, "limit"},
-			{"400LimitTooLarge", f.reader, "?query=launch&limit=1001", 400, "limit"},
-			{"400ForgedPage", f.reader, "?query=launch&page=forged", 400, "page"},
+			{"404Outsider", f.Tokens[testkit.Outsider], "?query=launch", 404, ""},
+			{"400NoQuery", f.Tokens["read"], "", 400, "query"},
+			{"400EmptyQuery", f.Tokens["read"], "?query=", 400, "query"},
+			{"400QueryTooLong", f.Tokens["read"], "?query=" + long, 400, "query"},
+			{"400LimitZero", f.Tokens["read"], "?query=launch&limit=0", 400, "limit"},
+			{"400LimitTooLarge", f.Tokens["read"], "?query=launch&limit=1001", 400, "limit"},
+			{"400ForgedPage", f.Tokens["read"], "?query=launch&page=forged", 400, "page"},
 		} {
 			t.Run(strings.Split(base, "/")[2]+"/"+tc.name, func(t *testing.T) {
-				res := f.as(t, tc.token).Expect(tc.status, "GET", base+tc.query, nil)
+				res := f.WithToken(t, tc.token).Expect(tc.status, "GET", base+tc.query, nil)
 				if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
 					t.Errorf("error does not name %s: %s", tc.field, res.Body)
 				}
 			})
 		}
 	}
-	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", "/v1/spaces/nope/search?query=x", nil)
-	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", "/v1/orgs/nope/search?query=x", nil)
+	f.As(t, "read").Expect(http.StatusNotFound, "GET", "/v1/spaces/nope/search?query=x", nil)
+	f.As(t, "read").Expect(http.StatusNotFound, "GET", "/v1/orgs/nope/search?query=x", nil)
 }
 
 // countingBlobs counts blob reads and writes by key prefix.
@@ -184,7 +184,7 @@ func TestARevisionsIndexIsBuiltOnceAndReused(t *testing.T) {
 	path := "/v1/spaces/" + f.docs + "/search?query=launch"
 	check := func(what string, gets, puts, docs int64) {
 		t.Helper()
-		if got := titles(f.search(t, f.reader, path)); len(got) != 1 {
+		if got := titles(f.search(t, "read", path)); len(got) != 1 {
 			t.Fatalf("%s: results %q", what, got)
 		}
 		if g, p, d := blobs.indexGets.Swap(0), blobs.indexPuts.Swap(0), blobs.documentGets.Swap(0); g != gets || p != puts || d != docs {
@@ -197,7 +197,7 @@ func TestARevisionsIndexIsBuiltOnceAndReused(t *testing.T) {
 	// A new process (a cold Lambda) reads the stored index, builds nothing.
 	svc := searchroot.Service(app.NewRoot(k.Deps))
 	t.Cleanup(svc.Close)
-	h, err := svc.Index(context.Background(), f.docs, f.spaceRevision(t, f.docs))
+	h, err := svc.Index(context.Background(), f.docs, f.Kit.Head(t, f.docs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestARevisionsIndexIsItsParentsUpdatedWithTheChangedPages(t *testing.T) {
 	}
 	f.seed(t, f.docs, pages)
 	found := func(query string) []string {
-		return titles(f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query="+q(query)))
+		return titles(f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query="+q(query)))
 	}
 	if got := found("common"); len(got) != 10 {
 		t.Fatalf("found %q", got)
@@ -249,7 +249,7 @@ func TestARevisionsIndexIsItsParentsUpdatedWithTheChangedPages(t *testing.T) {
 		}
 	}
 	// Sections of a changed page are the new ones only.
-	p3 := f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query=zebras")["items"].([]any)[0].(map[string]any)
+	p3 := f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query=zebras")["items"].([]any)[0].(map[string]any)
 	if s := p3["sections"].([]any); len(s) != 1 || s[0].(map[string]any)["body"] != "Rewritten with zebras." {
 		t.Errorf("sections of the changed page: %v", s)
 	}

@@ -8,9 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 )
 
 // benchPages is a space of n pages of about 700 bytes: three sections
@@ -50,7 +47,7 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 
 func (f *fixture) searchOnce(tb testing.TB, h http.Handler, query string) time.Duration {
 	req := httptest.NewRequest("GET", "/v1/spaces/"+f.docs+"/search?limit=20&query="+q(query), nil)
-	req.Header.Set("Authorization", "Bearer "+f.reader)
+	req.Header.Set("Authorization", "Bearer "+f.Tokens["read"])
 	rec := httptest.NewRecorder()
 	start := time.Now()
 	h.ServeHTTP(rec, req)
@@ -75,16 +72,15 @@ func BenchmarkSearch5000Pages(b *testing.B) {
 	f := setup(b)
 	pages := benchPages(5000)
 	f.seed(b, f.docs, pages)
-	build := f.searchOnce(b, f.api.Handler(), "deploy")
+	build := f.searchOnce(b, f.API.API.Handler(), "deploy")
 	// One page changes: the next revision's index is its parent's, updated.
 	pages[2500].Body += "\nOne more line.\n"
 	f.seed(b, f.docs, pages)
-	update := f.searchOnce(b, f.api.Handler(), "deploy")
+	update := f.searchOnce(b, f.API.API.Handler(), "deploy")
 	// A cold process: a new service, whose cache is empty.
 	f.svc.Close()
-	f.svc = searchroot.Service(app.NewRoot(f.kit.Deps))
-	b.Cleanup(f.svc.Close)
-	h := newAPI(f).Handler()
+	f.restart(b)
+	h := f.API.API.Handler()
 	cold := f.searchOnce(b, h, "invoice payments")
 	var warm []time.Duration
 	for i := 0; i < 200; i++ {

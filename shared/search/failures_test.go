@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/testenv"
@@ -90,7 +88,7 @@ func faultyFixture(t *testing.T) (*fixture, *faultyBlobs, *logSink, *logSink) {
 
 func (f *fixture) findsZebras(t *testing.T) {
 	t.Helper()
-	if got := titles(f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query=zebra")); strings.Join(got, ",") != "Animals" {
+	if got := titles(f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query=zebra")); strings.Join(got, ",") != "Animals" {
 		t.Fatalf("zebra: %q, want Animals", got)
 	}
 }
@@ -99,7 +97,7 @@ func (f *fixture) findsZebras(t *testing.T) {
 // the blob store.
 func (f *fixture) stored(t *testing.T) bool {
 	t.Helper()
-	_, err := f.kit.Deps.Blobs.Get(context.Background(), "spaces/"+f.docs+"/search/"+f.spaceRevision(t, f.docs)+"."+search.Format)
+	_, err := f.Kit.Deps.Blobs.Get(context.Background(), "spaces/"+f.docs+"/search/"+f.Kit.Head(t, f.docs)+"."+search.Format)
 	if err != nil && !errors.Is(err, blob.ErrNotFound) {
 		t.Fatal(err)
 	}
@@ -158,15 +156,13 @@ func TestAnIndexThatCannotBeStoredIsSearchedReportedAndMadeAgainLater(t *testing
 	if n := blobs.indexPuts.Load(); n != search.StoreAttempts {
 		t.Errorf("%d writes of the index, want %d", n, search.StoreAttempts)
 	}
-	indexErrors(t, f, logs, metrics, "store", f.spaceRevision(t, f.docs))
+	indexErrors(t, f, logs, metrics, "store", f.Kit.Head(t, f.docs))
 	if f.stored(t) {
 		t.Fatal("an index is stored though every write failed")
 	}
 	f.findsZebras(t) // this process keeps the index it made
 	blobs.failPuts.Store(0)
-	f.svc = searchroot.Service(app.NewRoot(f.kit.Deps)) // another process
-	t.Cleanup(f.svc.Close)
-	f.api = newAPI(f)
+	f.restart(t) // another process
 	f.findsZebras(t)
 	if !f.stored(t) {
 		t.Fatal("the next process did not store the index it made")
@@ -180,9 +176,9 @@ func TestAnIndexThatCannotBeStoredIsSearchedReportedAndMadeAgainLater(t *testing
 // instead of failing every search of its revision.
 func TestADamagedStoredIndexIsMadeAgain(t *testing.T) {
 	f, _, logs, metrics := faultyFixture(t)
-	rev := f.spaceRevision(t, f.docs)
+	rev := f.Kit.Head(t, f.docs)
 	key := "spaces/" + f.docs + "/search/" + rev + "." + search.Format
-	if err := f.kit.Deps.Blobs.Put(context.Background(), key, []byte("injected: not a gzip archive"), "application/gzip"); err != nil {
+	if err := f.Kit.Deps.Blobs.Put(context.Background(), key, []byte("injected: not a gzip archive"), "application/gzip"); err != nil {
 		t.Fatal(err)
 	}
 	f.findsZebras(t)
@@ -193,7 +189,7 @@ func TestADamagedStoredIndexIsMadeAgain(t *testing.T) {
 	if ms := metrics.take(t, "metrics"); len(ms) != 1 || ms[0]["Stage"] != "read" {
 		t.Fatalf("metric records %v", ms)
 	}
-	data, err := f.kit.Deps.Blobs.Get(context.Background(), key)
+	data, err := f.Kit.Deps.Blobs.Get(context.Background(), key)
 	if err != nil || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
 		t.Fatalf("the damaged archive was not replaced: %q..., %v", data[:min(len(data), 8)], err)
 	}
@@ -207,13 +203,13 @@ func TestAnIndexThatCannotBeMadeFailsTheSearchUntilItCanBe(t *testing.T) {
 	blobs.failDocs.Store(true)
 	// Sent past the test client, which fails on any 5xx.
 	req := httptest.NewRequest("GET", "/v1/spaces/"+f.docs+"/search?query=zebra", nil)
-	req.Header.Set("Authorization", "Bearer "+f.reader)
+	req.Header.Set("Authorization", "Bearer "+f.Tokens["read"])
 	rec := httptest.NewRecorder()
-	f.api.Handler().ServeHTTP(rec, req)
+	f.API.API.Handler().ServeHTTP(rec, req)
 	if rec.Code != http.StatusInternalServerError {
 		t.Fatalf("search with a page body unreadable: %d %s, want 500", rec.Code, rec.Body)
 	}
-	indexErrors(t, f, logs, metrics, "build", f.spaceRevision(t, f.docs))
+	indexErrors(t, f, logs, metrics, "build", f.Kit.Head(t, f.docs))
 	if f.stored(t) {
 		t.Fatal("an index was stored though it could not be made")
 	}

@@ -27,7 +27,7 @@ func TestSpaceSearchFindsPagesWithTheirSectionsAndExcerpts(t *testing.T) {
 			"## Uninstall\n\nRemove the agent with `agent --remove`.\n"},
 		{ID: "faq", Parent: "intro", Title: "Questions", Body: "Does the agent install itself? No, it never installs anything.\n"},
 	})
-	body := f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query=INSTALLS")
+	body := f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query=INSTALLS")
 	if got := titles(body); strings.Join(got, ",") != "Setup,Questions" {
 		t.Fatalf("pages %q, want Setup then Questions", got)
 	}
@@ -59,11 +59,11 @@ func TestSpaceSearchFindsPagesWithTheirSectionsAndExcerpts(t *testing.T) {
 		t.Errorf("the section above every heading: %v", s)
 	}
 	// A page found by its title alone lists its first section.
-	intro := f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query=introduction")["items"].([]any)[0].(map[string]any)
+	intro := f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query=introduction")["items"].([]any)[0].(map[string]any)
 	if s := intro["sections"].([]any); len(s) != 1 || s[0].(map[string]any)["body"] != "Welcome to the handbook. Read this first." {
 		t.Errorf("title match sections %v", s)
 	}
-	if got := f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query=zebra"); got["count"] != 0.0 || len(got["items"].([]any)) != 0 {
+	if got := f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query=zebra"); got["count"] != 0.0 || len(got["items"].([]any)) != 0 {
 		t.Errorf("no match: %v", got)
 	}
 }
@@ -72,7 +72,7 @@ func TestLongSectionsGetAnExcerptAroundTheMatch(t *testing.T) {
 	f := setup(t)
 	long := strings.Repeat("filler words go here ", 40) + "the needle is here " + strings.Repeat("more filler text ", 40)
 	f.seed(t, f.docs, []page{{ID: "p", Title: "Haystack", Body: long}})
-	sec := f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?query=needle")["items"].([]any)[0].(map[string]any)["sections"].([]any)[0].(map[string]any)
+	sec := f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query=needle")["items"].([]any)[0].(map[string]any)["sections"].([]any)[0].(map[string]any)
 	b := sec["body"].(string)
 	if !strings.Contains(b, "needle") || len(b) > 260 || !strings.HasPrefix(b, "…") || !strings.HasSuffix(b, "…") {
 		t.Errorf("excerpt %q", b)
@@ -129,7 +129,7 @@ func TestSearchQualityTitleHeadingAndPhraseComeFirst(t *testing.T) {
 		{"BodyPhrase", "quarterly billing reconciliation", "p099"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			body := f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?limit=5&query="+q(tc.query))
+			body := f.search(t, "read", "/v1/spaces/"+f.docs+"/search?limit=5&query="+q(tc.query))
 			items := body["items"].([]any)
 			if len(items) < 2 {
 				t.Fatalf("%d results; the distractors should be found too", len(items))
@@ -154,7 +154,7 @@ func TestSearchPagesThroughResultsOfOneRevision(t *testing.T) {
 		if i > 5 {
 			t.Fatal("too many pages")
 		}
-		body := f.search(t, f.reader, path)
+		body := f.search(t, "read", path)
 		for j, it := range body["items"].([]any) {
 			if rank := it.(map[string]any)["rank"]; rank != float64(3*i+j+1) {
 				t.Errorf("result %d of page %d has rank %v", j, i, rank)
@@ -176,14 +176,14 @@ func TestSearchPagesThroughResultsOfOneRevision(t *testing.T) {
 	if len(seen) != 7 {
 		t.Errorf("paged through %d pages, want 7", len(seen))
 	}
-	first := f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?limit=1&query=common")
+	first := f.search(t, "read", "/v1/spaces/"+f.docs+"/search?limit=1&query=common")
 	if first["count"] != 1.0 || first["next"] != nil {
 		t.Errorf("the new head has one page: %v", first)
 	}
 	// A token of one query does not read another's list.
 	f.seed(t, f.docs, pages)
-	token := f.search(t, f.reader, "/v1/spaces/"+f.docs+"/search?limit=1&query=common")["next"].(map[string]any)["page"].(string)
-	res := f.as(t, f.reader).Expect(http.StatusBadRequest, "GET", "/v1/spaces/"+f.docs+"/search?limit=1&query=word&page="+q(token), nil)
+	token := f.search(t, "read", "/v1/spaces/"+f.docs+"/search?limit=1&query=common")["next"].(map[string]any)["page"].(string)
+	res := f.As(t, "read").Expect(http.StatusBadRequest, "GET", "/v1/spaces/"+f.docs+"/search?limit=1&query=word&page="+q(token), nil)
 	if !strings.Contains(string(res.Body), "page") {
 		t.Errorf("error does not name page: %s", res.Body)
 	}

@@ -7,9 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/wire/siteswire"
-	"github.com/galleydocs/galley/shared/sites/siteshttp"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -18,49 +15,47 @@ import (
 func TestSiteSearch(t *testing.T) {
 	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setupOn(t, k)
-		siteshttp.Register(f.api, siteswire.Service(app.NewRoot(k.Deps)))
 		f.seedThree(t)
-		a := f.as(t, f.admin)
-		extra := a.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": "Extra"}).Map(t)["id"].(string)
+		a := f.As(t, "admin")
+		extra := a.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/spaces", map[string]any{"title": "Extra"}).Map(t)["id"].(string)
 		f.seed(t, extra, []page{{ID: "e1", Title: "Extra launch", Body: "Not on the site.\n"}})
-		s := a.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Docs", "spaces": []string{f.docs, f.secret}}).Map(t)
-		site := "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
+		s := a.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/sites", map[string]any{"title": "Docs", "spaces": []string{f.docs, f.secret}}).Map(t)
+		site := "/v1/orgs/" + f.Org.ID + "/sites/" + s["id"].(string)
 		ss := a.Expect(http.StatusOK, "GET", site+"/site-spaces", nil).Map(t)["items"].([]any)
 		docsSS := ss[0].(map[string]any)["id"].(string)
 		search := func(token string, body map[string]any) string {
 			t.Helper()
-			got := spaceTitles(f.as(t, token).Expect(http.StatusOK, "POST", site+"/search", body).Map(t))
+			got := spaceTitles(f.WithToken(t, token).Expect(http.StatusOK, "POST", site+"/search", body).Map(t))
 			sort.Strings(got) // by score, which ties here
 			return strings.Join(got, "|")
 		}
-		if got := search(f.admin, map[string]any{"query": "launch"}); got != "Docs: Public launch|Secret: Secret launch" {
+		if got := search(f.Tokens["admin"], map[string]any{"query": "launch"}); got != "Docs: Public launch|Secret: Secret launch" {
 			t.Errorf("admin: %q", got)
 		}
-		if got := search(f.reader, map[string]any{"query": "launch"}); got != "Docs: Public launch" {
+		if got := search(f.Tokens["read"], map[string]any{"query": "launch"}); got != "Docs: Public launch" {
 			t.Errorf("reader (who cannot read Secret): %q", got)
 		}
 		for _, body := range []map[string]any{{"query": "launch", "scope": map[string]any{"mode": "specific", "siteSpaceIds": []string{docsSS}}},
 			{"query": "launch", "mode": "specific", "siteSpaceIds": []string{docsSS}},
 			{"query": "launch", "scope": map[string]any{"mode": "default", "currentSiteSpace": docsSS, "restrictTo": "currentSiteSpace"}}} {
-			if got := search(f.admin, body); got != "Docs: Public launch" {
+			if got := search(f.Tokens["admin"], body); got != "Docs: Public launch" {
 				t.Errorf("%v: %q", body, got)
 			}
 		}
 		// A visitor of the published site reads what it publishes.
 		a.Expect(http.StatusOK, "POST", site+"/publish", nil)
-		tok := f.as(t, "").Expect(http.StatusOK, "GET", "/v1/urls/published?url="+url.QueryEscape("https://app.test/sites/"+s["id"].(string)), nil).Map(t)["apiToken"].(string)
+		tok := f.As(t, "").Expect(http.StatusOK, "GET", "/v1/urls/published?url="+url.QueryEscape("https://app.test/sites/"+s["id"].(string)), nil).Map(t)["apiToken"].(string)
 		if got := search(tok, map[string]any{"query": "launch"}); got != "Docs: Public launch|Secret: Secret launch" {
 			t.Errorf("visitor: %q", got)
 		}
-		f.as(t, tok).Expect(http.StatusUnauthorized, "GET", "/v1/orgs/"+f.org.ID+"/search?query=launch", nil)
+		f.WithToken(t, tok).Expect(http.StatusUnauthorized, "GET", "/v1/orgs/"+f.Org.ID+"/search?query=launch", nil)
 	})
 }
 
 func TestSiteSearchRejects(t *testing.T) {
 	f := setup(t)
-	siteshttp.Register(f.api, siteswire.Service(app.NewRoot(f.kit.Deps)))
-	s := f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Docs", "spaces": []string{f.docs}}).Map(t)
-	site := "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string) + "/search"
+	s := f.As(t, "admin").Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/sites", map[string]any{"title": "Docs", "spaces": []string{f.docs}}).Map(t)
+	site := "/v1/orgs/" + f.Org.ID + "/sites/" + s["id"].(string) + "/search"
 	q := map[string]any{"query": "launch"}
 	for _, c := range []struct {
 		name, token string
@@ -69,19 +64,19 @@ func TestSiteSearchRejects(t *testing.T) {
 		field       string
 	}{
 		{"no token", "", q, 401, ""},
-		{"outsider", f.outsider, q, 404, ""},
-		{"guest", f.guest, q, 404, ""},
-		{"no query", f.admin, map[string]any{}, 400, "query"},
-		{"long query", f.admin, map[string]any{"query": strings.Repeat("a", 513)}, 400, "query"},
-		{"unknown site space", f.admin, map[string]any{"query": "x", "mode": "specific", "siteSpaceIds": []string{"nope"}}, 400, "siteSpaceIds"},
-		{"bad mode", f.admin, map[string]any{"query": "x", "scope": map[string]any{"mode": "everything"}}, 400, "scope.mode"},
+		{"outsider", f.Tokens[testkit.Outsider], q, 404, ""},
+		{"guest", f.Tokens["guest"], q, 404, ""},
+		{"no query", f.Tokens["admin"], map[string]any{}, 400, "query"},
+		{"long query", f.Tokens["admin"], map[string]any{"query": strings.Repeat("a", 513)}, 400, "query"},
+		{"unknown site space", f.Tokens["admin"], map[string]any{"query": "x", "mode": "specific", "siteSpaceIds": []string{"nope"}}, 400, "siteSpaceIds"},
+		{"bad mode", f.Tokens["admin"], map[string]any{"query": "x", "scope": map[string]any{"mode": "everything"}}, 400, "scope.mode"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			res := f.as(t, c.token).Expect(c.status, "POST", site, c.body)
+			res := f.WithToken(t, c.token).Expect(c.status, "POST", site, c.body)
 			if c.field != "" && !strings.Contains(string(res.Body), c.field) {
 				t.Errorf("error does not name %s: %s", c.field, res.Body)
 			}
 		})
 	}
-	f.as(t, f.admin).Expect(http.StatusNotFound, "POST", "/v1/orgs/"+f.org.ID+"/sites/nope/search", q)
+	f.As(t, "admin").Expect(http.StatusNotFound, "POST", "/v1/orgs/"+f.Org.ID+"/sites/nope/search", q)
 }

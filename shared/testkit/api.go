@@ -77,14 +77,7 @@ func NewAPI(t testing.TB, k *Kit, names []string, opts ...APIOption) *API {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	var fams []app.Family
-	for _, n := range names {
-		f, err := families.ByName(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fams = append(fams, f)
-	}
+	fams := served(t, names)
 	root := families.NewRoot(k.Deps)
 	a := &API{Kit: k, Root: root, Users: map[string]model.User{}, Tokens: map[string]string{},
 		API: app.NewAPI(app.Config{APIURL: "https://api.test", AppURL: "https://app.test"}, root, fams...)}

@@ -14,7 +14,7 @@ import (
 func TestUnpublishedSiteIs404(t *testing.T) {
 	f := standardSite(t, nil)
 	f.body(t, http.StatusOK, f.base+"/")
-	f.as(t).Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
+	f.As(t, "admin").Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
 	for _, p := range []string{"/", "/blocks", "/blocks.md", "/llms.txt", "/sitemap.xml", "/robots.txt"} {
 		html, _ := f.body(t, http.StatusNotFound, f.base+p)
 		contains(t, p, html, "<h1>Page not found</h1>")
@@ -39,7 +39,7 @@ func TestUnlistedSiteIsNotIndexed(t *testing.T) {
 func TestShareLinkSite(t *testing.T) {
 	f := standardSite(t, map[string]any{"visibility": "share-link"})
 	f.body(t, http.StatusNotFound, f.base+"/")
-	l := f.as(t).Expect(http.StatusCreated, "POST", f.sitePth+"/share-links", map[string]any{"name": "Partners"}).Map(t)
+	l := f.As(t, "admin").Expect(http.StatusCreated, "POST", f.sitePth+"/share-links", map[string]any{"name": "Partners"}).Map(t)
 	// The link's published URL opens the site.
 	pub := strings.TrimPrefix(l["urls"].(map[string]any)["published"].(string), "https://app.test")
 	_, key, ok := strings.Cut(pub, "?shareKey=")
@@ -71,7 +71,7 @@ func TestShareLinkSite(t *testing.T) {
 		t.Fatalf("a page with a wrong kept key: %d", res.StatusCode)
 	}
 	// A deactivated link closes the site at once, given in the URL or kept.
-	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
 	f.body(t, http.StatusNotFound, pub)
 	if res := f.get(t, f.base+"/blocks", "Cookie", "galley_share="+key); res.StatusCode != http.StatusNotFound {
 		t.Fatalf("a page with the deactivated link's kept key: %d", res.StatusCode)
@@ -117,7 +117,7 @@ func TestMarkdownAndLLMs(t *testing.T) {
 		"Source: "+abs+"/blocks/child-page\n\n# Child page\n\nA child.\n")
 	lacks(t, "llms-full.txt", full, "Secret", "Not in navigation")
 	// agentsContext: excluded closes them.
-	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "excluded"})
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "excluded"})
 	f.body(t, http.StatusNotFound, f.base+"/blocks/child-page.md")
 	f.body(t, http.StatusNotFound, f.base+"/llms.txt")
 	f.body(t, http.StatusNotFound, f.base+"/llms-full.txt")
@@ -149,7 +149,7 @@ func TestETagAndNotModified(t *testing.T) {
 		t.Error("another page's ETag answered 304")
 	}
 	// A new revision changes it.
-	c := f.as(t)
+	c := f.As(t, "admin")
 	crs := "/v1/spaces/" + f.space + "/change-requests"
 	n := c.Expect(http.StatusCreated, "POST", crs, map[string]any{"subject": "edit"}).Map(t)["number"]
 	cr := crs + "/" + jsonNumber(n)
@@ -174,7 +174,7 @@ func TestETagAndNotModified(t *testing.T) {
 // known pages are never redirected.
 func TestRedirects(t *testing.T) {
 	f := standardSite(t, nil)
-	c := f.as(t)
+	c := f.As(t, "admin")
 	ss := c.Expect(http.StatusOK, "GET", f.sitePth+"/site-spaces", nil).Map(t)["items"].([]any)[0].(map[string]any)["id"].(string)
 	c.Expect(http.StatusCreated, "POST", f.sitePth+"/redirects", map[string]any{"source": "/old-api", "permanent": true,
 		"destination": map[string]any{"kind": "site-page", "siteSpaceId": ss, "pageId": f.pages["api"]}})
@@ -240,7 +240,7 @@ func TestSearchPage(t *testing.T) {
 	if res := f.get(t, f.base+"/~search?q=welcome", "Accept", "text/html,application/json;q=0.9"); !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
 		t.Errorf("Accept text/html: %s", res.Header.Get("Content-Type"))
 	}
-	f.as(t).Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
+	f.As(t, "admin").Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
 	f.body(t, http.StatusNotFound, f.base+"/~search?q=welcome")
 	if res := f.get(t, f.base+"/~search?q=welcome&format=json"); res.StatusCode != http.StatusNotFound || res.Header.Get("Content-Type") != "application/json" {
 		t.Errorf("JSON results of an unpublished site: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
@@ -260,12 +260,8 @@ func TestSearchJSONBounded(t *testing.T) {
 		changes = append(changes, page(fmt.Sprintf("p%d", i), "", md))
 	}
 	f.space, _ = f.newSpace(t, "Widgets", changes...)
-	c := f.as(t)
-	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Widgets site", "spaces": []string{f.space}}).Map(t)
-	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
-	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "w"})
-	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
-	res := f.get(t, "/sites/"+f.org.ID+"/w/~search?q=widget&format=json")
+	f.publish(t, "Widgets site", map[string]any{"basename": "w"})
+	res := f.get(t, "/sites/"+f.Org.ID+"/w/~search?q=widget&format=json")
 	var got struct {
 		Groups []struct {
 			Pages []struct{ Sections []any } `json:"pages"`
@@ -282,7 +278,7 @@ func TestSearchJSONBounded(t *testing.T) {
 			t.Errorf("%d sections", len(p.Sections))
 		}
 	}
-	html, _ := f.body(t, http.StatusOK, "/sites/"+f.org.ID+"/w/~search?q=widget")
+	html, _ := f.body(t, http.StatusOK, "/sites/"+f.Org.ID+"/w/~search?q=widget")
 	if n, want := strings.Count(html, ">Widget "), min(12, search.PagesPerSpace); n != want {
 		t.Errorf("the page shows %d pages, want %d", n, want)
 	}

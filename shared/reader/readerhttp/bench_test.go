@@ -4,16 +4,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/keys"
-	"github.com/galleydocs/galley/shared/records"
-	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // typicalBody is a page of documentation: headings, paragraphs with marks
@@ -32,60 +29,24 @@ func typicalBody(i int) string {
 // returns the fixture and the path of a leaf page in the middle.
 func bigSite(b *testing.B, n int) (*fixture, string) {
 	f := newFixture(b)
-	c := f.as(b)
-	sp := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": "Docs"}).Map(b)["id"].(string)
-	k := f.kit
-	repo := content.NewRepo(k.Deps)
-	sections := max(1, n/100)
-	per := n / sections
-	top, kids := content.Spread(sections), content.Spread(per)
-	pages := make([]content.Page, 0, n)
+	f.space = f.Space(b)
+	repo := content.NewRepo(f.Kit.Deps)
+	// The sections share their bodies (page i of each the same): 5,000
+	// blobs would make the set-up take most of the run.
 	docs := map[int]string{}
-	for s := 0; s < sections; s++ {
-		sec := fmt.Sprintf("s%04d", s)
-		for i := 0; i < per; i++ {
-			p := content.Page{ID: fmt.Sprintf("%s-p%04d", sec, i), Parent: sec, Pos: kids[i], Type: content.TypeDocument,
-				Title: fmt.Sprintf("Page %d of section %d", i, s), Slug: fmt.Sprintf("page-%d", i)}
-			if i == 0 {
-				p.ID, p.Parent, p.Pos, p.Slug = sec, "", top[s], fmt.Sprintf("section-%d", s)
+	tree := testkit.NewBigTree(n, func(_, i int) string {
+		if docs[i] == "" {
+			d, err := repo.PutDocument(f.Kit.Ctx, f.space, typicalBody(i))
+			if err != nil {
+				b.Fatal(err)
 			}
-			// The sections share their bodies (5,000 blobs would make the
-			// set-up take most of the run).
-			if docs[i] == "" {
-				d, err := repo.PutDocument(k.Ctx, sp, typicalBody(i))
-				if err != nil {
-					b.Fatal(err)
-				}
-				docs[i] = d
-			}
-			p.Document = docs[i]
-			pages = append(pages, p)
+			docs[i] = d
 		}
-	}
-	key := keys.Space(sp)
-	cur, _, err := records.Get[map[string]any](k.Ctx, k.Deps.Store, key)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rev, err := repo.NewRevision(k.Ctx, sp, content.RevisionEdits, []string{cur["revision"].(string)}, content.NewIndex(&content.Tree{Pages: pages}))
-	if err != nil {
-		b.Fatal(err)
-	}
-	_, err = store.Update(k.Ctx, k.Deps.Store, key.PK, key.SK, func(old store.Item) (store.Item, []store.Op, error) {
-		cur["revision"] = rev.ID
-		next := old
-		next.Data = records.Item(key, cur, 0).Data
-		return next, []store.Op{content.Put(rev)}, nil
+		return docs[i]
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Big", "spaces": []string{sp}}).Map(b)
-	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
-	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "docs"})
-	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
-	f.base = "/sites/" + f.org.ID + "/docs"
-	return f, fmt.Sprintf("%s/section-%d/page-%d", f.base, sections/2, per/2)
+	f.Kit.Land(b, f.space, &content.Tree{Pages: tree.Pages}, nil)
+	f.publish(b, "Big", map[string]any{"basename": "docs"})
+	return f, f.base + "/" + tree.LeafPath
 }
 
 // BenchmarkRenderPage5000 measures the warm render of one page of a
@@ -96,13 +57,7 @@ func bigSite(b *testing.B, n int) (*fixture, string) {
 func BenchmarkRenderPage5000(b *testing.B) {
 	f, leaf := bigSite(b, 5000)
 	get := func(headers ...string) (*http.Response, []byte) {
-		r := httptest.NewRequest("GET", "https://app.test"+leaf, nil)
-		for i := 0; i+1 < len(headers); i += 2 {
-			r.Header.Set(headers[i], headers[i+1])
-		}
-		w := httptest.NewRecorder()
-		f.h.ServeHTTP(w, r)
-		res := w.Result()
+		res := f.send("GET", leaf, nil, headers...)
 		body, _ := io.ReadAll(res.Body)
 		return res, body
 	}

@@ -33,7 +33,7 @@ func TestBrowserAudienceFlows(t *testing.T) {
 	t.Run("share link", func(t *testing.T) {
 		f := standardSite(t, map[string]any{"visibility": "share-link"})
 		base := serve(t, f.h)
-		l := f.as(t).Expect(http.StatusCreated, "POST", f.sitePth+"/share-links", map[string]any{"name": "Partners"}).Map(t)
+		l := f.As(t, "admin").Expect(http.StatusCreated, "POST", f.sitePth+"/share-links", map[string]any{"name": "Partners"}).Map(t)
 		pub := strings.TrimPrefix(l["urls"].(map[string]any)["published"].(string), "https://app.test")
 		ctx := b.tab(t)
 		if h := open(t, ctx, base+f.base+"/blocks"); h == "Blocks" {
@@ -46,7 +46,7 @@ func TestBrowserAudienceFlows(t *testing.T) {
 		if h := open(t, ctx, base+f.base+"/blocks/child-page"); h != "Child page" {
 			t.Fatalf("a page by its URL without the key: heading %q", h)
 		}
-		f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
+		f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
 		if h := open(t, ctx, base+f.base+"/blocks/child-page"); h == "Child page" {
 			t.Fatal("the page still opens after the link was deactivated")
 		}

@@ -388,7 +388,7 @@ func sectionsSite(t *testing.T) (f *fixture, first, second string) {
 	v2, _ := f.newSpace(t, "Guide v2", page("home", "", "# Home v2\n\nThe second version.\n"))
 	apiSpace, _ := f.newSpace(t, "API reference", page("ops", "", "# Operations\n\nEndpoints.\n"))
 	opsSpace, _ := f.newSpace(t, "Operations", page("run", "", "# Running\n\nHow to run.\n"))
-	c := f.as(t)
+	c := f.As(t, "admin")
 	c.Expect(http.StatusCreated, "POST", f.sitePth+"/site-spaces", map[string]any{"spaceId": v2})
 	c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": apiSpace, "title": "API"})
 	c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": opsSpace, "title": "Ops"})
@@ -747,8 +747,8 @@ func TestBrowser(t *testing.T) {
 		if url == b.srv.URL+blocks+"?first" || !strings.Contains(strings.Join(v, "\n"), "frame-ancestors") {
 			t.Errorf("framed by another origin by default: the frame is at %s; violations: %v", url, v)
 		}
-		f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"frameAncestors": []string{framer.URL}})
-		t.Cleanup(func() { f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, `{"frameAncestors":null}`) })
+		f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"frameAncestors": []string{framer.URL}})
+		t.Cleanup(func() { f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, `{"frameAncestors":null}`) })
 		if url, v := frame(t, "second"); url != b.srv.URL+blocks+"?second" || len(v) > 0 {
 			t.Errorf("framed by an origin the site names: the frame is at %s; violations: %v", url, v)
 		}

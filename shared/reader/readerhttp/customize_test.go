@@ -10,7 +10,7 @@ import (
 // changes (each a top-level section, merged member by member).
 func (f *fixture) customize(t testing.TB, changes map[string]map[string]any) {
 	t.Helper()
-	c := f.as(t)
+	c := f.As(t, "admin")
 	cur := c.Expect(http.StatusOK, "GET", f.sitePth+"/customization", nil).Map(t)
 	delete(cur, "updatedAt")
 	for section, members := range changes {
@@ -101,7 +101,7 @@ func TestCustomizationRendered(t *testing.T) {
 	contains(t, "Dutch (English strings)", html, `<html lang="nl">`, "<small>Next</small>")
 
 	// A visitor with the claim sees the conditional item, not its opposite.
-	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"visibility": "visitor-auth"})
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"visibility": "visitor-auth"})
 	tok := f.visitorToken(t, map[string]any{"isBeta": true})
 	html, _ = f.body(t, http.StatusOK, f.base+"/?jwt_token="+tok)
 	header = between(html, `<nav class="header-links"`, "</nav>")

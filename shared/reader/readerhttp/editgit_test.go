@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/wire/gitsyncwire"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
@@ -28,12 +26,12 @@ func TestEditOnGitLinks(t *testing.T) {
 		"docs/guides/.keep-this-file": "",
 	})
 	f := newFixture(t)
-	f.kit.Deps.FetchAllowPrivate = true // the repository is on loopback
-	f.kit.Deps.Queue = nil              // Git Sync runs the import at once
-	c := f.as(t)
-	f.space = c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": "Handbook"}).Map(t)["id"].(string)
-	admin := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.adminID})
-	if err := gitsyncwire.Service(app.NewRoot(f.kit.Deps)).Import(admin, f.space, gitsync.Request{URL: repoURL, Ref: "refs/heads/main"}); err != nil {
+	f.Kit.Deps.FetchAllowPrivate = true // the repository is on loopback
+	f.Kit.Deps.Queue = nil              // Git Sync runs the import at once
+	c := f.As(t, "admin")
+	f.space = c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/spaces", map[string]any{"title": "Handbook"}).Map(t)["id"].(string)
+	admin := f.Ctx("admin")
+	if err := gitsyncwire.Service(f.Root).Import(admin, f.space, gitsync.Request{URL: repoURL, Ref: "refs/heads/main"}); err != nil {
 		t.Fatal(err)
 	}
 	// A page made in Galley after the import, with a child: a folder's README.md.
@@ -43,22 +41,18 @@ func TestEditOnGitLinks(t *testing.T) {
 	c.Expect(http.StatusOK, "POST", cr+"/content?compat=false", map[string]any{"changes": []any{
 		page("faq", "", "# FAQ\n\nAsk.\n"), page("billing", "faq", "# Billing\n\nPay.\n")}})
 	c.Expect(http.StatusOK, "POST", cr+"/merge", nil)
-	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Handbook", "spaces": []string{f.space}}).Map(t)
-	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
-	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "handbook"})
-	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
-	f.base = "/sites/" + f.org.ID + "/handbook"
+	f.publish(t, "Handbook", map[string]any{"basename": "handbook"})
 
 	// remote makes the state name another repository, as an import from
 	// it would have left it (the same commit, files and root).
 	remote := func(u string) {
 		t.Helper()
-		st, v, err := gitstate.Get(f.kit.Ctx, f.kit.Deps.Store, f.space)
+		st, v, err := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, f.space)
 		if err != nil || st.LastCommit == "" || st.Dir != "docs" {
 			t.Fatalf("state after the import: %+v, %v", st, err)
 		}
 		st.LastURL = u
-		if err := f.kit.Deps.Store.Write(f.kit.Ctx, gitstate.WriteOp(st, v)); err != nil {
+		if err := f.Kit.Deps.Store.Write(f.Kit.Ctx, gitstate.WriteOp(st, v)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,31 +8,17 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
-	"github.com/galleydocs/galley/shared/app/roots/contentroot"
-	"github.com/galleydocs/galley/shared/app/roots/readerroot"
-	"github.com/galleydocs/galley/shared/app/roots/searchroot"
-	"github.com/galleydocs/galley/shared/app/roots/sitesroot"
-	"github.com/galleydocs/galley/shared/app/roots/spacesroot"
-	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
-	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 // fixture is an API with the families a published site needs (spaces,
-// sites, content, change requests) and the reader, on one store; an
-// organization administered by alice, with a space of pages published as
-// the site "docs".
+// sites, content, change requests) and the reader and search (the site's
+// search page runs in the search function), on a kit (testkit.NewAPI);
+// its organization's admin publishes the sites: standardSite makes a
+// space of pages published as the site "docs".
 type fixture struct {
-	kit     *testkit.Kit
-	api     *httpapi.API
+	*testkit.API
 	h       http.Handler
-	org     model.Organization
-	admin   string // token
-	adminID string
 	space   string
 	sitePth string // the site's API path
 	base    string // the site's published path, /sites/<org>/docs
@@ -40,32 +26,15 @@ type fixture struct {
 }
 
 func newFixture(t testing.TB) *fixture {
-	k := testkit.New(t)
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
-	spacesroot.Routes(api, app.NewRoot(k.Deps))
-	sitesroot.Routes(api, app.NewRoot(k.Deps))
-	contentroot.Routes(api, app.NewRoot(k.Deps))
-	changerequestsroot.Routes(api, app.NewRoot(k.Deps))
-	readerroot.Routes(api, app.NewRoot(k.Deps))
-	searchroot.Routes(api, app.NewRoot(k.Deps)) // the site's search page runs in the search function
-	f := &fixture{kit: k, api: api, h: api.Handler()}
-	ua, ta := k.User("alice")
-	f.admin, f.adminID = ta, ua.ID
-	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin})
-	return f
-}
-
-func (f *fixture) as(t testing.TB) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = f.admin
-	return c
+	a := testkit.NewAPI(t, testkit.New(t), []string{"spaces", "sites", "content", "changerequests", "reader", "search"})
+	return &fixture{API: a, h: a.API.Handler()}
 }
 
 // newSpace makes a space and merges a change request of changes into it.
 func (f *fixture) newSpace(t testing.TB, title string, changes ...map[string]any) (string, map[string]string) {
 	t.Helper()
-	c := f.as(t)
-	sp := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": title}).Map(t)["id"].(string)
+	c := f.As(t, "admin")
+	sp := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/spaces", map[string]any{"title": title}).Map(t)["id"].(string)
 	crs := "/v1/spaces/" + sp + "/change-requests"
 	n := c.Expect(http.StatusCreated, "POST", crs, map[string]any{"subject": "pages"}).Map(t)["number"]
 	cr := crs + "/" + jsonNumber(n)
@@ -122,23 +91,36 @@ func standardSite(t testing.TB, settings map[string]any) *fixture {
 		page("api", "ref", "# API\n\nThe API.\n"),
 		page("quiet", "ref", "# Quiet\n\nNot for robots.\n", "noIndex", true),
 	)
-	c := f.as(t)
-	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Acme Docs", "spaces": []string{f.space}}).Map(t)
-	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
 	patch := map[string]any{"basename": "docs"}
 	for k, v := range settings {
 		patch[k] = v
 	}
-	c.Expect(http.StatusOK, "PATCH", f.sitePth, patch)
-	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
-	f.base = "/sites/" + f.org.ID + "/docs"
+	f.publish(t, "Acme Docs", patch)
 	return f
+}
+
+// publish makes the site title over the fixture's space with settings
+// (its basename included), and publishes it.
+func (f *fixture) publish(t testing.TB, title string, settings map[string]any) {
+	t.Helper()
+	c := f.As(t, "admin")
+	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/sites", map[string]any{"title": title, "spaces": []string{f.space}}).Map(t)
+	f.sitePth = "/v1/orgs/" + f.Org.ID + "/sites/" + s["id"].(string)
+	c.Expect(http.StatusOK, "PATCH", f.sitePth, settings)
+	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
+	f.base = "/sites/" + f.Org.ID + "/" + settings["basename"].(string)
 }
 
 // get requests a published URL as a visitor (no token).
 func (f *fixture) get(t testing.TB, path string, headers ...string) *http.Response {
 	t.Helper()
-	r := httptest.NewRequest("GET", "https://app.test"+path, nil)
+	return f.send("GET", path, nil, headers...)
+}
+
+// send sends a request of a published URL, with headers (name, value...),
+// and answers the response.
+func (f *fixture) send(method, path string, body io.Reader, headers ...string) *http.Response {
+	r := httptest.NewRequest(method, "https://app.test"+path, body)
 	for i := 0; i+1 < len(headers); i += 2 {
 		r.Header.Set(headers[i], headers[i+1])
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -17,15 +16,8 @@ import (
 // endpoint with its query) and checks the status.
 func (f *fixture) mcpPost(t *testing.T, want int, path, body string, headers ...string) (map[string]any, *http.Response) {
 	t.Helper()
-	r := httptest.NewRequest("POST", "https://app.test"+path, strings.NewReader(body))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	for i := 0; i+1 < len(headers); i += 2 {
-		r.Header.Set(headers[i], headers[i+1])
-	}
-	w := httptest.NewRecorder()
-	f.h.ServeHTTP(w, r)
-	res := w.Result()
+	res := f.send("POST", path, strings.NewReader(body),
+		append([]string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream"}, headers...)...)
 	b, _ := io.ReadAll(res.Body)
 	if res.StatusCode != want {
 		t.Fatalf("POST %s %s: %d, want %d\n%.2000s", path, body, res.StatusCode, want, b)
@@ -148,22 +140,20 @@ func TestMCPProtocol(t *testing.T) {
 	}
 	// A batch: answers for its requests only.
 	b := "[" + rpc(8, "ping", nil) + `,{"jsonrpc":"2.0","method":"notifications/initialized"},` + rpc(9, "nope", nil) + "]"
-	r2 := httptest.NewRequest("POST", "https://app.test"+ep, strings.NewReader(b))
-	w := httptest.NewRecorder()
-	f.h.ServeHTTP(w, r2)
+	res = f.send("POST", ep, strings.NewReader(b))
+	raw, _ := io.ReadAll(res.Body)
 	var batch []map[string]any
-	if err := json.Unmarshal(w.Body.Bytes(), &batch); err != nil || w.Code != http.StatusOK || len(batch) != 2 {
-		t.Fatalf("batch: %d %s", w.Code, w.Body.Bytes())
+	if err := json.Unmarshal(raw, &batch); err != nil || res.StatusCode != http.StatusOK || len(batch) != 2 {
+		t.Fatalf("batch: %d %s", res.StatusCode, raw)
 	}
 	if batch[0]["id"].(float64) != 8 || rpcErrorCode(t, batch[1]) != -32601 {
 		t.Errorf("batch %v", batch)
 	}
 	// GET (no event stream) and DELETE (no sessions): 405, Allow: POST.
 	for _, m := range []string{"GET", "DELETE"} {
-		w := httptest.NewRecorder()
-		f.h.ServeHTTP(w, httptest.NewRequest(m, "https://app.test"+ep, nil))
-		if w.Code != http.StatusMethodNotAllowed || w.Header().Get("Allow") != "POST" {
-			t.Errorf("%s: %d, Allow %q", m, w.Code, w.Header().Get("Allow"))
+		res := f.send(m, ep, nil)
+		if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != "POST" {
+			t.Errorf("%s: %d, Allow %q", m, res.StatusCode, res.Header.Get("Allow"))
 		}
 	}
 	// Another site's scripts in a browser: refused.
@@ -222,22 +212,22 @@ func TestMCPAudience(t *testing.T) {
 		f := standardSite(t, nil)
 		ep := f.base + "/~gitbook/mcp"
 		f.mcpPost(t, http.StatusOK, ep, rpc(1, "ping", nil))
-		f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "excluded"})
+		f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "excluded"})
 		f.mcpPost(t, http.StatusNotFound, ep, rpc(1, "initialize", map[string]any{"protocolVersion": "2025-06-18"}))
-		f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "included"})
+		f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "included"})
 		f.mcpPost(t, http.StatusOK, ep, rpc(1, "ping", nil))
-		f.as(t).Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
+		f.As(t, "admin").Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
 		ans, _ := f.mcpPost(t, http.StatusNotFound, ep, rpc(1, "ping", nil))
 		if strings.Contains(ans["error"].(map[string]any)["message"].(string), "Acme") {
 			t.Errorf("404 names the site: %v", ans)
 		}
-		f.mcpPost(t, http.StatusNotFound, "/sites/"+f.org.ID+"/nosuch/~gitbook/mcp", rpc(1, "ping", nil))
+		f.mcpPost(t, http.StatusNotFound, "/sites/"+f.Org.ID+"/nosuch/~gitbook/mcp", rpc(1, "ping", nil))
 	})
 	t.Run("share link", func(t *testing.T) {
 		f := standardSite(t, map[string]any{"visibility": "share-link"})
 		ep := f.base + "/~gitbook/mcp"
 		f.mcpPost(t, http.StatusNotFound, ep, rpc(1, "ping", nil))
-		l := f.as(t).Expect(http.StatusCreated, "POST", f.sitePth+"/share-links", map[string]any{"name": "Partners"}).Map(t)
+		l := f.As(t, "admin").Expect(http.StatusCreated, "POST", f.sitePth+"/share-links", map[string]any{"name": "Partners"}).Map(t)
 		_, key, _ := strings.Cut(l["urls"].(map[string]any)["published"].(string), "?shareKey=")
 		f.mcpPost(t, http.StatusNotFound, ep+"?shareKey=wrong", rpc(1, "ping", nil))
 		withKey := ep + "?shareKey=" + key
@@ -247,14 +237,14 @@ func TestMCPAudience(t *testing.T) {
 		ans, _ = f.mcpPost(t, http.StatusOK, withKey, callTool(2, "getPage", map[string]any{"url": "blocks/child-page"}))
 		text, _ = toolText(t, ans)
 		contains(t, "share-link page", text, "A child.")
-		f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
+		f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
 		f.mcpPost(t, http.StatusNotFound, withKey, rpc(1, "ping", nil))
 	})
 	t.Run("visitor auth and conditions", func(t *testing.T) {
 		f := standardSite(t, map[string]any{"visibility": "visitor-auth"})
 		beta, _ := f.newSpace(t, "Beta", page("b", "", "# Beta notes\n\nFor testers, zebra.\n"))
 		extra, _ := f.newSpace(t, "Extra", page("e", "", "# Extra\n\nMore.\n"))
-		c := f.as(t)
+		c := f.As(t, "admin")
 		c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": extra, "title": "Guide"})
 		betaID := c.Expect(http.StatusCreated, "POST", f.sitePth+"/sections", map[string]any{"spaceId": beta, "title": "Beta"}).Map(t)["id"].(string)
 		c.Expect(http.StatusOK, "PATCH", f.sitePth+"/sections/"+betaID, map[string]any{"path": "testers", "condition": "visitor.claims.isBeta === true"})

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/testenv"
@@ -24,26 +23,21 @@ const openapiFixtures = "../../../../shared/fixtures/openapi"
 // schema (from its properties' examples), bounded. Real documents.
 func TestOperationFieldsAndExamplesFromRealSpecs(t *testing.T) {
 	f := newFixture(t)
-	ctx := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.adminID})
+	ctx := f.Ctx("admin")
 	var changes []map[string]any
 	for _, x := range []struct{ file, slug string }{{"blockfrost.yaml", "blockfrost"}, {"github-ghes-3.6.json", "ghes"}, {"docker-engine-swagger2.yaml", "docker"}} {
 		raw, err := os.ReadFile(filepath.Join(openapiFixtures, x.file))
 		if err != nil {
 			testenv.Missing(t, "OpenAPI fixture "+x.file+" ("+err.Error()+")")
 		}
-		if _, _, err := openapispecs.New(f.kit.Deps, openapiworker.Parse).Create(ctx, f.org.ID, x.slug, openapispecs.Source{Text: string(raw)}); err != nil {
+		if _, _, err := openapispecs.New(f.Kit.Deps, openapiworker.Parse).Create(ctx, f.Org.ID, x.slug, openapispecs.Source{Text: string(raw)}); err != nil {
 			t.Fatal(err)
 		}
 		changes = append(changes, map[string]any{"operation": "insert_page", "ref": x.slug, "type": "computed", "title": "API " + x.slug,
 			"computed": map[string]any{"type": "builtin:openapi", "dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": x.slug}}}}})
 	}
 	f.space, f.pages = f.newSpace(t, "APIs", append([]map[string]any{page("intro", "", "# Welcome\n\nThe APIs.\n")}, changes...)...)
-	c := f.as(t)
-	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "API Docs", "spaces": []string{f.space}}).Map(t)
-	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
-	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "docs"})
-	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
-	f.base = "/sites/" + f.org.ID + "/docs"
+	f.publish(t, "API Docs", map[string]any{"basename": "docs"})
 	// tagPage reads the generated page of a tag, found in the page tree
 	// of the spec's page.
 	tagPage := func(slug, tag string) string {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/orgsroot"
 )
 
@@ -20,10 +19,10 @@ import (
 // organization's former hostname find nothing.
 func TestOrganizationHostname(t *testing.T) {
 	f := standardSite(t, nil)
-	f.kit.Deps.SitesDomain = "sites.test"
-	orgsroot.Routes(f.api, app.NewRoot(f.kit.Deps))
-	c := f.as(t)
-	c.Expect(http.StatusOK, "PATCH", "/v1/orgs/"+f.org.ID, map[string]any{"hostname": "acme"})
+	f.Kit.Deps.SitesDomain = "sites.test"
+	orgsroot.Routes(f.API.API, f.Root)
+	c := f.As(t, "admin")
+	c.Expect(http.StatusOK, "PATCH", "/v1/orgs/"+f.Org.ID, map[string]any{"hostname": "acme"})
 	site := c.Expect(http.StatusOK, "GET", f.sitePth, nil).Map(t)
 	if got := site["urls"].(map[string]any)["published"]; got != "https://acme.sites.test/docs" {
 		t.Fatalf("urls.published = %v", got)
@@ -42,7 +41,7 @@ func TestOrganizationHostname(t *testing.T) {
 		t.Fatalf("the public URL's canonical link:\n%.3000s", body)
 	}
 	res := c.Expect(http.StatusOK, "GET", "/v1/urls/published?url="+url.QueryEscape("https://acme.sites.test/docs/blocks"), nil).Map(t)
-	if res["site"] != strings.TrimPrefix(f.sitePth, "/v1/orgs/"+f.org.ID+"/sites/") || res["pathname"] != "blocks" {
+	if res["site"] != strings.TrimPrefix(f.sitePth, "/v1/orgs/"+f.Org.ID+"/sites/") || res["pathname"] != "blocks" {
 		t.Fatalf("resolved: %v", res)
 	}
 	for _, r := range []struct{ path, host string }{
@@ -56,7 +55,7 @@ func TestOrganizationHostname(t *testing.T) {
 		}
 	}
 	// A new hostname: the old one names nothing any more.
-	c.Expect(http.StatusOK, "PATCH", "/v1/orgs/"+f.org.ID, map[string]any{"hostname": "acme-docs"})
+	c.Expect(http.StatusOK, "PATCH", "/v1/orgs/"+f.Org.ID, map[string]any{"hostname": "acme-docs"})
 	if code, _ := read("/~proxy/docs/blocks", "acme.sites.test"); code != http.StatusNotFound {
 		t.Errorf("the old hostname after the change: %d", code)
 	}
@@ -68,7 +67,7 @@ func TestOrganizationHostname(t *testing.T) {
 		t.Fatalf("urls.published after the change = %v", got)
 	}
 	// Without SITES_DOMAIN, hostnames publish nothing.
-	f.kit.Deps.SitesDomain = ""
+	f.Kit.Deps.SitesDomain = ""
 	site = c.Expect(http.StatusOK, "GET", f.sitePth, nil).Map(t)
 	if got := site["urls"].(map[string]any)["published"]; got != "https://app.test"+f.base {
 		t.Fatalf("urls.published without SITES_DOMAIN = %v", got)

@@ -5,8 +5,6 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
 )
 
 const betaCondition = "visitor.claims.isBeta === true"
@@ -21,12 +19,7 @@ func conditionalSite(t *testing.T) *fixture {
 		page("inner", "beta", "# Inner\n\nDeeper zanzibar notes.\n"),
 		page("after", "", "# After\n\nThe last page.\n"),
 	)
-	c := f.as(t)
-	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Acme Docs", "spaces": []string{f.space}}).Map(t)
-	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
-	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "docs", "agentsContext": "included", "visibility": "visitor-auth"})
-	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
-	f.base = "/sites/" + f.org.ID + "/docs"
+	f.publish(t, "Acme Docs", map[string]any{"basename": "docs", "agentsContext": "included", "visibility": "visitor-auth"})
 	return f
 }
 
@@ -35,7 +28,7 @@ func conditionalSite(t *testing.T) *fixture {
 // refused when it does not parse, and removed with "".
 func TestPageConditionAPI(t *testing.T) {
 	f := conditionalSite(t)
-	c := f.as(t)
+	c := f.As(t, "admin")
 	pagePath := "/v1/spaces/" + f.space + "/content/page/" + f.pages["beta"]
 	if got := c.Expect(http.StatusOK, "GET", pagePath, nil).Map(t)["condition"]; got != betaCondition {
 		t.Fatalf("condition read with a user token: %v", got)
@@ -44,7 +37,7 @@ func TestPageConditionAPI(t *testing.T) {
 	tok := f.visitorToken(t, map[string]any{"isBeta": true})
 	raw := "https://app.test" + f.base + "/beta-features"
 	pub := c.Expect(http.StatusOK, "GET", "/v1/urls/published?url="+url.QueryEscape(raw)+"&visitorAuthToken="+url.QueryEscape(tok), nil).Map(t)
-	visitor := apitest.New(t, f.api)
+	visitor := f.As(t, "")
 	visitor.Token = pub["apiToken"].(string)
 	got := visitor.Expect(http.StatusOK, "GET", pagePath, nil).Map(t)
 	if _, ok := got["condition"]; ok || got["title"] != "Beta features" {
@@ -132,7 +125,7 @@ func TestPageConditionInReader(t *testing.T) {
 
 	// On a public site, anonymous visitors have no claims: the page is
 	// out of the sitemap and 404.
-	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"visibility": "public"})
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"visibility": "public"})
 	sm, _ := f.body(t, http.StatusOK, f.base+"/sitemap.xml")
 	contains(t, "sitemap", sm, f.base+"/after")
 	lacks(t, "sitemap", sm, "beta-features")

@@ -1,13 +1,13 @@
 package readerhttp_test
 
 import (
-	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/openapispecs"
-	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 )
 
 // contains fails unless every snippet is in s.
@@ -87,7 +87,7 @@ func TestTreeAndNavigation(t *testing.T) {
 		t.Errorf("404 headers %v", res.Header)
 	}
 	// Unknown sites too.
-	nf, _ = f.body(t, http.StatusNotFound, "/sites/"+f.org.ID+"/nope/")
+	nf, _ = f.body(t, http.StatusNotFound, "/sites/"+f.Org.ID+"/nope/")
 	contains(t, "unknown site", nf, "<h1>Page not found</h1>")
 }
 
@@ -117,12 +117,7 @@ func TestLayoutFlagsAndCover(t *testing.T) {
 		page("landing", "", "---\ncover: https://x.test/cover.png\nlayout:\n  title:\n    visible: false\n  cover:\n    visible: true\n    size: full\n"+
 			"  outline:\n    visible: false\n  pagination:\n    visible: false\n---\n# Landing\n\n## Part\n\nText.\n"),
 		page("next", "", "# Next\n\n## Part two\n\nMore.\n"))
-	c := f.as(t)
-	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Acme Docs", "spaces": []string{f.space}}).Map(t)
-	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
-	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "docs"})
-	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
-	f.base = "/sites/" + f.org.ID + "/docs"
+	f.publish(t, "Acme Docs", map[string]any{"basename": "docs"})
 	landing, _ := f.body(t, http.StatusOK, f.base+"/")
 	contains(t, "landing", landing, `<img class="cover cover-full" src="https://x.test/cover.png" alt="">`,
 		`<h1 class="visually-hidden">Landing</h1>`)
@@ -136,7 +131,7 @@ func TestLayoutFlagsAndCover(t *testing.T) {
 // pages are in the page tree, each showing its operations.
 func TestComputedAPIPages(t *testing.T) {
 	f := newFixture(t)
-	ctx := access.WithCaller(f.kit.Ctx, access.Caller{UserID: f.adminID})
+	ctx := f.Ctx("admin")
 	spec := `{"openapi":"3.0.3","info":{"title":"Pets","version":"1"},"paths":{` +
 		`"/pets":{"get":{"tags":["pets"],"summary":"List pets","parameters":[{"$ref":"#/components/parameters/limit"}],` +
 		`"responses":{"200":{"description":"The pets","content":{"application/json":{"schema":{"type":"array","items":{"$ref":"#/components/schemas/Pet"}}}}}}},` +
@@ -144,19 +139,14 @@ func TestComputedAPIPages(t *testing.T) {
 		`"/stores":{"get":{"tags":["stores"],"summary":"List stores","responses":{"200":{"description":"OK"}}}}},` +
 		`"components":{"parameters":{"limit":{"name":"limit","in":"query","required":true,"description":"How many","schema":{"type":"integer"}}},` +
 		`"schemas":{"Pet":{"type":"object","properties":{"name":{"type":"string"}}}}}}`
-	if _, _, err := openapispecs.New(f.kit.Deps, openapiworker.Parse).Create(ctx, f.org.ID, "pets", openapispecs.Source{Text: spec}); err != nil {
+	if _, _, err := openapispecs.New(f.Kit.Deps, openapiworker.Parse).Create(ctx, f.Org.ID, "pets", openapispecs.Source{Text: spec}); err != nil {
 		t.Fatal(err)
 	}
 	f.space, f.pages = f.newSpace(t, "API",
 		page("intro", "", "# Welcome\n\nThe API.\n"),
 		map[string]any{"operation": "insert_page", "ref": "ref", "type": "computed", "title": "Reference",
 			"computed": map[string]any{"type": "builtin:openapi", "dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "pets"}}}}})
-	c := f.as(t)
-	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Pets Docs", "spaces": []string{f.space}}).Map(t)
-	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
-	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "docs"})
-	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
-	f.base = "/sites/" + f.org.ID + "/docs"
+	f.publish(t, "Pets Docs", map[string]any{"basename": "docs"})
 	root, _ := f.body(t, http.StatusOK, f.base+"/")
 	side := between(root, `<nav class="sidebar"`, "</nav>")
 	contains(t, "sidebar", side, ">Reference</a>")

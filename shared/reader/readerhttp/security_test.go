@@ -138,7 +138,7 @@ func TestSecurityHeaders(t *testing.T) {
 	if got := strings.Join(pagePolicy(t, "404 of the site", body, res.Header)["frame-ancestors"], " "); got != own {
 		t.Errorf("404 of the site: frame-ancestors %q", got)
 	}
-	body, res = f.body(t, http.StatusNotFound, "/sites/"+f.org.ID+"/nope/")
+	body, res = f.body(t, http.StatusNotFound, "/sites/"+f.Org.ID+"/nope/")
 	if got := strings.Join(pagePolicy(t, "404 of no site", body, res.Header)["frame-ancestors"], " "); got != "'self'" {
 		t.Errorf("404 of no site: frame-ancestors %q", got)
 	}
@@ -192,7 +192,7 @@ func TestFrameAncestors(t *testing.T) {
 	if got != want {
 		t.Errorf("through the proxy: frame-ancestors %q, want %q", got, want)
 	}
-	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"frameAncestors": []string{"https://App.Example.net", "http://localhost:3000"}})
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"frameAncestors": []string{"https://App.Example.net", "http://localhost:3000"}})
 	if rev := f.get(t, "/~proxy/docs/blocks", "X-Forwarded-Host", "example.com", "If-None-Match", res.Header.Get("ETag")); rev.StatusCode != http.StatusOK {
 		t.Errorf("after the setting changed, the page revalidates with %d, want 200", rev.StatusCode)
 	}
@@ -204,7 +204,7 @@ func TestFrameAncestors(t *testing.T) {
 	if sp := policy(t, res.Header.Get("Content-Security-Policy")); strings.Join(sp["frame-ancestors"], " ") != want {
 		t.Errorf("search page with frameAncestors: %q, want %q", sp["frame-ancestors"], want)
 	}
-	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth, `{"frameAncestors":null}`)
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, `{"frameAncestors":null}`)
 	if got, _ := ancestors(f.base + "/blocks"); got != "'self' https://app.test https://example.com" {
 		t.Errorf("after null: %q", got)
 	}

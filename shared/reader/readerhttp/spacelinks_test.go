@@ -24,15 +24,15 @@ func TestLinksAcrossSiteSpaces(t *testing.T) {
 		"{% content-ref url=\"/s/" + other + "/pages/" + op["deep"] + "\" %}\n[deep](/s/" + other + "/pages/" + op["deep"] + ")\n{% endcontent-ref %}\n\n" +
 		"{% content-ref url=\"/s/" + lone + "/pages/" + lp["alone"] + "\" %}\n[alone](/s/" + lone + "/pages/" + lp["alone"] + ")\n{% endcontent-ref %}\n"
 	f.space, f.pages = f.newSpace(t, "Guide", page("links", "", md))
-	c := f.as(t)
-	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/sites", map[string]any{"title": "Acme Docs", "spaces": []string{f.space}}).Map(t)
-	f.sitePth = "/v1/orgs/" + f.org.ID + "/sites/" + s["id"].(string)
+	c := f.As(t, "admin")
+	s := c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/sites", map[string]any{"title": "Acme Docs", "spaces": []string{f.space}}).Map(t)
+	f.sitePth = "/v1/orgs/" + f.Org.ID + "/sites/" + s["id"].(string)
 	c.Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"basename": "docs"})
 	ss := c.Expect(http.StatusCreated, "POST", f.sitePth+"/site-spaces", map[string]any{"spaceId": other}).Map(t)
 	hidden := c.Expect(http.StatusCreated, "POST", f.sitePth+"/site-spaces", map[string]any{"spaceId": secret}).Map(t)
 	c.Expect(http.StatusOK, "PATCH", f.sitePth+"/site-spaces/"+hidden["id"].(string), map[string]any{"condition": "visitor.claims.isBeta === true"})
 	c.Expect(http.StatusOK, "POST", f.sitePth+"/publish", nil)
-	f.base = "/sites/" + f.org.ID + "/docs"
+	f.base = "/sites/" + f.Org.ID + "/docs"
 	otherBase := f.base + "/" + ss["path"].(string) + "/"
 
 	got, _ := f.body(t, http.StatusOK, f.base+"/")

@@ -3,7 +3,6 @@ package readerhttp_test
 import (
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -15,9 +14,9 @@ import (
 // visitorToken signs a visitor token for the fixture's site.
 func (f *fixture) visitorToken(t *testing.T, claims map[string]any) string {
 	t.Helper()
-	key := f.as(t).Expect(http.StatusOK, "GET", f.sitePth+"/publishing/auth", nil).Map(t)["privateKey"].(string)
+	key := f.As(t, "admin").Expect(http.StatusOK, "GET", f.sitePth+"/publishing/auth", nil).Map(t)["privateKey"].(string)
 	if _, ok := claims["exp"]; !ok {
-		claims["exp"] = f.kit.Deps.Clock().Add(time.Hour).Unix()
+		claims["exp"] = f.Kit.Deps.Clock().Add(time.Hour).Unix()
 	}
 	tok, err := sites.SignVisitorToken(key, claims)
 	if err != nil {
@@ -29,13 +28,11 @@ func (f *fixture) visitorToken(t *testing.T, claims map[string]any) string {
 // getWith requests a published URL with cookies.
 func (f *fixture) getWith(t *testing.T, want int, path string, cookies ...*http.Cookie) (string, *http.Response) {
 	t.Helper()
-	r := httptest.NewRequest("GET", "https://app.test"+path, nil)
+	var pairs []string
 	for _, c := range cookies {
-		r.AddCookie(c)
+		pairs = append(pairs, c.Name+"="+c.Value)
 	}
-	w := httptest.NewRecorder()
-	f.h.ServeHTTP(w, r)
-	res := w.Result()
+	res := f.get(t, path, "Cookie", strings.Join(pairs, "; "))
 	b, _ := io.ReadAll(res.Body)
 	if res.StatusCode != want {
 		t.Fatalf("GET %s: %d, want %d\n%.1000s", path, res.StatusCode, want, b)
@@ -73,12 +70,12 @@ func TestVisitorAuthSite(t *testing.T) {
 		t.Errorf("cookie set again: %v", res.Cookies())
 	}
 	// Refused tokens: expired, or signed with a key since replaced.
-	expired := f.visitorToken(t, map[string]any{"exp": f.kit.Deps.Clock().Add(-time.Minute).Unix()})
+	expired := f.visitorToken(t, map[string]any{"exp": f.Kit.Deps.Clock().Add(-time.Minute).Unix()})
 	f.body(t, http.StatusUnauthorized, f.base+"/?jwt_token="+url.QueryEscape(expired))
-	f.as(t).Expect(http.StatusOK, "POST", f.sitePth+"/publishing/auth/regenerate", nil)
+	f.As(t, "admin").Expect(http.StatusOK, "POST", f.sitePth+"/publishing/auth/regenerate", nil)
 	f.getWith(t, http.StatusUnauthorized, f.base+"/blocks", kept)
 	// With a fallback URL, visitors without a token are sent there.
-	f.as(t).Expect(http.StatusOK, "PATCH", f.sitePth+"/publishing/auth", map[string]any{"backend": "custom", "fallbackURL": "https://login.example.com/docs"})
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth+"/publishing/auth", map[string]any{"backend": "custom", "fallbackURL": "https://login.example.com/docs"})
 	_, res = f.body(t, http.StatusFound, f.base+"/blocks")
 	if res.Header.Get("Location") != "https://login.example.com/docs" {
 		t.Errorf("Location %q", res.Header.Get("Location"))
@@ -91,7 +88,7 @@ func TestVisitorAuthSite(t *testing.T) {
 func TestConditionalSectionInReader(t *testing.T) {
 	f := standardSite(t, map[string]any{"visibility": "visitor-auth"})
 	beta, _ := f.newSpace(t, "Beta", page("b", "", "# Beta notes\n\nFor testers.\n"))
-	c := f.as(t)
+	c := f.As(t, "admin")
 	// The site's first section takes its root site spaces (and Extra); the second
 	// shows Beta alone, to testers.
 	extra, _ := f.newSpace(t, "Extra", page("e", "", "# Extra\n\nMore.\n"))
