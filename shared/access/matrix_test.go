@@ -6,76 +6,30 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/collectionsroot"
-	"github.com/galleydocs/galley/shared/app/roots/customfieldsroot"
-	"github.com/galleydocs/galley/shared/collections/collectionshttp"
-	"github.com/galleydocs/galley/shared/customfields/customfieldshttp"
-	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
 func TestMain(m *testing.M) { testkit.Main(m) }
 
 // who are the callers of the matrix: each organization role, a guest (a
-// member without a role) and a non-member.
-var who = []string{"admin", "create", "review", "edit", "comment", "read", "guest", "outsider"}
+// member without a role) and a non-member, named as the API fixture names
+// its users.
+var who = append(testkit.Roles(), testkit.Outsider)
 
-// world is one organization with a member of each role, an outsider, and
-// the families whose operations the matrix calls.
-type world struct {
-	kit *testkit.Kit
-	api *httpapi.API
-	org model.Organization
-	// other is an organization where the admin is an admin too (transfers).
-	other  model.Organization
-	tokens map[string]string
-}
+// world is the API fixture (an organization with a member of each role,
+// an outsider) with the families whose operations the matrix calls; the
+// admin administers the other organization too (transfers).
+type world struct{ *testkit.API }
 
 func newWorld(t *testing.T, k *testkit.Kit) *world {
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	spaceshttp.Register(api, spaces.New(k.Deps))
-	collectionshttp.Register(api, collectionsroot.Service(app.NewRoot(k.Deps)))
-	customfieldshttp.Register(api, customfieldsroot.Service(app.NewRoot(k.Deps)))
-	w := &world{kit: k, api: api, tokens: map[string]string{}}
-	members := map[string]model.Role{}
-	var adminID string
-	for _, name := range who {
-		u, tok := k.User(name)
-		w.tokens[name] = tok
-		if name == "admin" {
-			adminID = u.ID
-		}
-		switch name {
-		case "outsider":
-		case "guest":
-			members[u.ID] = model.RoleGuest
-		default:
-			members[u.ID] = model.Role(name)
-		}
-	}
-	w.org = k.Org("Acme", members)
-	w.other = k.Org("Other", map[string]model.Role{adminID: model.RoleAdmin})
-	return w
-}
-
-// as is a client acting as one of who.
-func (w *world) as(t *testing.T, name string) *apitest.Client {
-	c := apitest.New(t, w.api)
-	c.Token = w.tokens[name]
-	return c
+	return &world{testkit.NewAPI(t, k, []string{"spaces", "collections", "customfields"}, testkit.AlsoInOther("admin"))}
 }
 
 // id creates something as the admin and returns its id.
 func (w *world) id(t *testing.T, method, path string, body any) string {
 	t.Helper()
-	return w.as(t, "admin").Expect(http.StatusCreated, method, path, body).Map(t)["id"].(string)
+	return w.As(t, "admin").Expect(http.StatusCreated, method, path, body).Map(t)["id"].(string)
 }
 
 // request is one call of an operation: built fresh for each caller, so
@@ -114,10 +68,10 @@ var (
 func operations() []operation {
 	return []operation{
 		{"list spaces", func(t *testing.T, w *world) request {
-			return request{"GET", "/v1/orgs/" + w.org.ID + "/spaces", nil}
+			return request{"GET", "/v1/orgs/" + w.Org.ID + "/spaces", nil}
 		}, anyMember},
 		{"create space", func(t *testing.T, w *world) request {
-			return request{"POST", "/v1/orgs/" + w.org.ID + "/spaces", map[string]any{"title": "S"}}
+			return request{"POST", "/v1/orgs/" + w.Org.ID + "/spaces", map[string]any{"title": "S"}}
 		}, creators201},
 		{"get space", func(t *testing.T, w *world) request {
 			return request{"GET", "/v1/spaces/" + w.space(t), nil}
@@ -130,23 +84,23 @@ func operations() []operation {
 		}, admins205},
 		{"restore space", func(t *testing.T, w *world) request {
 			id := w.space(t)
-			w.as(t, "admin").Expect(http.StatusResetContent, "DELETE", "/v1/spaces/"+id, nil)
+			w.As(t, "admin").Expect(http.StatusResetContent, "DELETE", "/v1/spaces/"+id, nil)
 			return request{"POST", "/v1/spaces/" + id + "/restore", nil}
 		}, admins200},
 		{"create space in a collection", func(t *testing.T, w *world) request {
-			return request{"POST", "/v1/orgs/" + w.org.ID + "/spaces", map[string]any{"parent": w.collection(t)}}
+			return request{"POST", "/v1/orgs/" + w.Org.ID + "/spaces", map[string]any{"parent": w.collection(t)}}
 		}, creatorsIn},
 		{"move space into a collection", func(t *testing.T, w *world) request {
 			return request{"PATCH", "/v1/spaces/" + w.space(t), map[string]any{"parent": w.collection(t)}}
 		}, admins200},
 		{"list collections", func(t *testing.T, w *world) request {
-			return request{"GET", "/v1/orgs/" + w.org.ID + "/collections", nil}
+			return request{"GET", "/v1/orgs/" + w.Org.ID + "/collections", nil}
 		}, anyMember},
 		{"create collection", func(t *testing.T, w *world) request {
-			return request{"POST", "/v1/orgs/" + w.org.ID + "/collections", map[string]any{"title": "C"}}
+			return request{"POST", "/v1/orgs/" + w.Org.ID + "/collections", map[string]any{"title": "C"}}
 		}, creators201},
 		{"create collection in a collection", func(t *testing.T, w *world) request {
-			return request{"POST", "/v1/orgs/" + w.org.ID + "/collections", map[string]any{"parent": w.collection(t)}}
+			return request{"POST", "/v1/orgs/" + w.Org.ID + "/collections", map[string]any{"parent": w.collection(t)}}
 		}, creatorsIn},
 		{"get collection", func(t *testing.T, w *world) request {
 			return request{"GET", "/v1/collections/" + w.collection(t), nil}
@@ -164,13 +118,13 @@ func operations() []operation {
 			return request{"POST", "/v1/collections/" + w.collection(t) + "/move", map[string]any{"parent": w.collection(t)}}
 		}, admins200},
 		{"transfer collection", func(t *testing.T, w *world) request {
-			return request{"POST", "/v1/collections/" + w.collection(t) + "/transfer", map[string]any{"organization": w.other.ID}}
+			return request{"POST", "/v1/collections/" + w.collection(t) + "/transfer", map[string]any{"organization": w.Other.ID}}
 		}, orgAdmins},
 		{"list custom fields", func(t *testing.T, w *world) request {
-			return request{"GET", "/v1/orgs/" + w.org.ID + "/custom-fields", nil}
+			return request{"GET", "/v1/orgs/" + w.Org.ID + "/custom-fields", nil}
 		}, orgReaders},
 		{"create custom field", func(t *testing.T, w *world) request {
-			return request{"POST", "/v1/orgs/" + w.org.ID + "/custom-fields", map[string]any{"name": fieldName(), "type": "text"}}
+			return request{"POST", "/v1/orgs/" + w.Org.ID + "/custom-fields", map[string]any{"name": fieldName(), "type": "text"}}
 		}, [8]int{201, 403, 403, 403, 403, 403, 403, 404}},
 		{"get custom field", func(t *testing.T, w *world) request {
 			return request{"GET", w.field(t), nil}
@@ -200,18 +154,18 @@ func fieldName() string { return "f" + ids.New(time.Now()) }
 func (w *world) field(t *testing.T) string {
 	t.Helper()
 	name := fieldName()
-	w.as(t, "admin").Expect(http.StatusCreated, "POST", "/v1/orgs/"+w.org.ID+"/custom-fields", map[string]any{"name": name, "type": "text"})
-	return "/v1/orgs/" + w.org.ID + "/custom-fields/" + name
+	w.As(t, "admin").Expect(http.StatusCreated, "POST", "/v1/orgs/"+w.Org.ID+"/custom-fields", map[string]any{"name": name, "type": "text"})
+	return "/v1/orgs/" + w.Org.ID + "/custom-fields/" + name
 }
 
 // collection creates a collection at the top level.
 func (w *world) collection(t *testing.T) string {
-	return w.id(t, "POST", "/v1/orgs/"+w.org.ID+"/collections", map[string]any{"title": "C"})
+	return w.id(t, "POST", "/v1/orgs/"+w.Org.ID+"/collections", map[string]any{"title": "C"})
 }
 
 // space creates a space at the top level.
 func (w *world) space(t *testing.T) string {
-	return w.id(t, "POST", "/v1/orgs/"+w.org.ID+"/spaces", map[string]any{"title": "S"})
+	return w.id(t, "POST", "/v1/orgs/"+w.Org.ID+"/spaces", map[string]any{"title": "S"})
 }
 
 // TestPermissionMatrix calls every operation on content as each role, a
@@ -224,7 +178,7 @@ func TestPermissionMatrix(t *testing.T) {
 			t.Run(op.name, func(t *testing.T) {
 				for i, name := range who {
 					r := op.call(t, w)
-					res := w.as(t, name).Do(r.method, r.path, r.body)
+					res := w.As(t, name).Do(r.method, r.path, r.body)
 					if res.Status != op.want[i] {
 						t.Errorf("%s: status %d, want %d: %s", name, res.Status, op.want[i], res.Body)
 					}

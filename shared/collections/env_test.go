@@ -2,8 +2,6 @@ package collections_test
 
 import (
 	"net/http"
-	"net/url"
-	"strconv"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -59,43 +57,12 @@ func (f *fixture) space(t *testing.T, title, parent string) string {
 	return f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", body).Map(t)["id"].(string)
 }
 
-// page is a list response.
-type page struct {
-	Next  *struct{ Page string } `json:"next"`
-	Count int                    `json:"count"`
-	Items []map[string]any       `json:"items"`
-}
-
-// all reads every page of a list with the given page size and returns the
-// items' values of field, checking count and page sizes on the way.
+// all reads every page of a list with the given page size
+// (testkit.Pages) and returns the items' values of field.
 func (f *fixture) all(t *testing.T, token, path string, limit int, field string) []string {
 	t.Helper()
-	var out []string
-	next := ""
-	for pages := 0; ; pages++ {
-		if pages > 100 {
-			t.Fatal("more than 100 pages")
-		}
-		u, _ := url.Parse(path)
-		q := u.Query()
-		q.Set("limit", strconv.Itoa(limit))
-		if next != "" {
-			q.Set("page", next)
-		}
-		u.RawQuery = q.Encode()
-		var p page
-		f.as(t, token).Expect(http.StatusOK, "GET", u.String(), nil).JSON(t, &p)
-		if p.Count != len(p.Items) || len(p.Items) > limit {
-			t.Fatalf("page of %d items with count %d (limit %d)", len(p.Items), p.Count, limit)
-		}
-		for _, it := range p.Items {
-			out = append(out, it[field].(string))
-		}
-		if p.Next == nil {
-			return out
-		}
-		next = p.Next.Page
-	}
+	items, _ := testkit.Pages(t, f.as(t, token), path, limit)
+	return testkit.Field(items, field)
 }
 
 // titles maps ids to titles for readable failures.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -15,7 +14,6 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
@@ -138,11 +136,7 @@ func (e *env) on(t *testing.T) *env {
 // is sent as is when a string, else as JSON.
 func (e *env) do(method, path, token string, body any) resp {
 	e.t.Helper()
-	auth := ""
-	if token != "" {
-		auth = "Bearer " + token
-	}
-	r := apitest.New(e.t, e.api).Do(method, path, body, "Authorization", auth)
+	r := testkit.Client(e.t, e.api, token).Do(method, path, body)
 	return resp{t: e.t, Code: r.Status, Raw: r.Body}
 }
 
@@ -202,41 +196,22 @@ func query(path string, kv ...string) string {
 	return path + "?" + v.Encode()
 }
 
-// collect reads every page of a list, failing on a duplicate id.
+// collect reads every page of a list (testkit.Pages), failing on a
+// duplicate id.
 func (e *env) collect(path, token string, limit int, id func(map[string]any) string) []string {
 	e.t.Helper()
+	items, _ := testkit.Pages(e.t, testkit.Client(e.t, e.api, token), path, limit)
 	var all []string
 	seen := map[string]bool{}
-	page := ""
-	for pages := 0; ; pages++ {
-		if pages > 100 {
-			e.t.Fatal("more than 100 pages")
+	for _, it := range items {
+		k := id(it)
+		if seen[k] {
+			e.t.Fatalf("%s listed twice", k)
 		}
-		sep := "?"
-		if strings.Contains(path, "?") {
-			sep = "&"
-		}
-		p := fmt.Sprintf("%s%slimit=%d", path, sep, limit)
-		if page != "" {
-			p += "&page=" + url.QueryEscape(page)
-		}
-		r := e.must(200, "GET", p, token, nil)
-		items := r.items()
-		if len(items) > limit {
-			e.t.Fatalf("%d items for limit %d", len(items), limit)
-		}
-		for _, it := range items {
-			k := id(it)
-			if seen[k] {
-				e.t.Fatalf("%s listed twice", k)
-			}
-			seen[k] = true
-			all = append(all, k)
-		}
-		if page = r.next(); page == "" {
-			return all
-		}
+		seen[k] = true
+		all = append(all, k)
 	}
+	return all
 }
 
 func byID(m map[string]any) string { return m["id"].(string) }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func TestInviteUsers(t *testing.T) {
@@ -108,25 +109,14 @@ func TestInviteLinks(t *testing.T) {
 			t.Fatalf("invite %v, want role null", inv)
 		}
 	})
-	for _, tc := range []struct {
-		name, token string
-		body        any
-		want        int
-	}{
-		{"400 unknown role", alice.Token, map[string]any{"role": "owner"}, 400},
-		{"400 without role", alice.Token, map[string]any{}, 400},
-		{"400 bad JSON", alice.Token, "{", 400},
-		{"403 for a non-admin", rita.Token, map[string]any{"role": "read"}, 403},
-		{"404 for a non-member", olga.Token, map[string]any{"role": "read"}, 404},
-		{"401 without token", "", map[string]any{"role": "read"}, 401},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.on(t)
-			if r := e.do("POST", base, tc.token, tc.body); r.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
-			}
-		})
-	}
+	testkit.Check(t, e.api, []testkit.Case{
+		{"400 unknown role", alice.Token, "POST", base, map[string]any{"role": "owner"}, 400, ""},
+		{"400 without role", alice.Token, "POST", base, map[string]any{}, 400, ""},
+		{"400 bad JSON", alice.Token, "POST", base, "{", 400, ""},
+		{"403 for a non-admin", rita.Token, "POST", base, map[string]any{"role": "read"}, 403, ""},
+		{"404 for a non-member", olga.Token, "POST", base, map[string]any{"role": "read"}, 404, ""},
+		{"401 without token", "", "POST", base, map[string]any{"role": "read"}, 401, ""},
+	})
 
 	id := e.must(201, "POST", base, alice.Token, map[string]any{"role": "comment"}).obj()["id"].(string)
 	p := base + "/" + id

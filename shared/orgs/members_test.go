@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // crew is an organization of seven members: alice (admin), bob, carol,
@@ -130,63 +131,42 @@ func TestListMembers(t *testing.T) {
 	if plain == "" || readers == "" || otherOrg == "" {
 		t.Fatal("expected further pages")
 	}
-	for _, tc := range []struct {
-		name, path, token string
-		want              int
-	}{
-		{"401 without token", base, "", 401},
-		{"401 with a bad token", base, "bad", 401},
-		{"403 for a guest", base, c.frank.Token, 403},
-		{"404 for a non-member", base, c.olga.Token, 404},
-		{"404 for an unknown organization", "/v1/orgs/nope/members", c.alice.Token, 404},
-		{"400 limit 0", base + "?limit=0", c.alice.Token, 400},
-		{"400 limit 1001", base + "?limit=1001", c.alice.Token, 400},
-		{"400 unknown role", base + "?role=owner", c.alice.Token, 400},
-		{"400 unknown sort", base + "?sort=name", c.alice.Token, 400},
-		{"400 unknown order", base + "?order=up", c.alice.Token, 400},
-		{"400 tampered page token", query(base, "page", tamper(plain)), c.alice.Token, 400},
-		{"400 tampered filtered page token", query(base, "role", "read", "page", tamper(readers)), c.alice.Token, 400},
-		{"400 token of the filtered list on the plain one", query(base, "page", readers), c.alice.Token, 400},
-		{"400 token of the plain list on the filtered one", query(base, "role", "read", "page", plain), c.alice.Token, 400},
-		{"400 token with another order", query(base, "order", "asc", "page", plain), c.alice.Token, 400},
-		{"400 token with another search", query(base, "role", "read", "search", "a", "page", readers), c.alice.Token, 400},
-		{"400 token of another organization", query(base, "page", otherOrg), c.alice.Token, 400},
-		{"400 token of another list", query("/v1/orgs", "page", plain), c.alice.Token, 400},
-		{"200 token of its own list", query(base, "page", plain), c.alice.Token, 200},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.on(t)
-			if r := e.do("GET", tc.path, tc.token, nil); r.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
-			}
-		})
-	}
+	testkit.Check(t, e.api, []testkit.Case{
+		{"401 without token", "", "GET", base, nil, 401, ""},
+		{"401 with a bad token", "bad", "GET", base, nil, 401, ""},
+		{"403 for a guest", c.frank.Token, "GET", base, nil, 403, ""},
+		{"404 for a non-member", c.olga.Token, "GET", base, nil, 404, ""},
+		{"404 for an unknown organization", c.alice.Token, "GET", "/v1/orgs/nope/members", nil, 404, ""},
+		{"400 limit 0", c.alice.Token, "GET", base + "?limit=0", nil, 400, ""},
+		{"400 limit 1001", c.alice.Token, "GET", base + "?limit=1001", nil, 400, ""},
+		{"400 unknown role", c.alice.Token, "GET", base + "?role=owner", nil, 400, ""},
+		{"400 unknown sort", c.alice.Token, "GET", base + "?sort=name", nil, 400, ""},
+		{"400 unknown order", c.alice.Token, "GET", base + "?order=up", nil, 400, ""},
+		{"400 tampered page token", c.alice.Token, "GET", query(base, "page", tamper(plain)), nil, 400, ""},
+		{"400 tampered filtered page token", c.alice.Token, "GET", query(base, "role", "read", "page", tamper(readers)), nil, 400, ""},
+		{"400 token of the filtered list on the plain one", c.alice.Token, "GET", query(base, "page", readers), nil, 400, ""},
+		{"400 token of the plain list on the filtered one", c.alice.Token, "GET", query(base, "role", "read", "page", plain), nil, 400, ""},
+		{"400 token with another order", c.alice.Token, "GET", query(base, "order", "asc", "page", plain), nil, 400, ""},
+		{"400 token with another search", c.alice.Token, "GET", query(base, "role", "read", "search", "a", "page", readers), nil, 400, ""},
+		{"400 token of another organization", c.alice.Token, "GET", query(base, "page", otherOrg), nil, 400, ""},
+		{"400 token of another list", c.alice.Token, "GET", query("/v1/orgs", "page", plain), nil, 400, ""},
+		{"200 token of its own list", c.alice.Token, "GET", query(base, "page", plain), nil, 200, ""},
+	})
 }
 
 func TestGetMember(t *testing.T) {
 	c := newCrew(t)
 	e := c.e
 	p := func(u string) string { return "/v1/orgs/" + c.org + "/members/" + u }
-	for _, tc := range []struct {
-		name, path, token string
-		want              int
-	}{
-		{"200 for a reader", p(c.dave.ID), c.bob.Token, 200},
-		{"200 for a guest reading themself", p(c.frank.ID), c.frank.Token, 200},
-		{"403 for a guest reading another", p(c.dave.ID), c.frank.Token, 403},
-		{"404 for a non-member", p(c.dave.ID), c.olga.Token, 404},
-		{"404 for an unknown member", p("nobody"), c.alice.Token, 404},
-		{"404 for a user who is not a member", p(c.olga.ID), c.alice.Token, 404},
-		{"401 without token", p(c.dave.ID), "", 401},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.on(t)
-			r := e.do("GET", tc.path, tc.token, nil)
-			if r.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
-			}
-		})
-	}
+	testkit.Check(t, e.api, []testkit.Case{
+		{"200 for a reader", c.bob.Token, "GET", p(c.dave.ID), nil, 200, ""},
+		{"200 for a guest reading themself", c.frank.Token, "GET", p(c.frank.ID), nil, 200, ""},
+		{"403 for a guest reading another", c.frank.Token, "GET", p(c.dave.ID), nil, 403, ""},
+		{"404 for a non-member", c.olga.Token, "GET", p(c.dave.ID), nil, 404, ""},
+		{"404 for an unknown member", c.alice.Token, "GET", p("nobody"), nil, 404, ""},
+		{"404 for a user who is not a member", c.alice.Token, "GET", p(c.olga.ID), nil, 404, ""},
+		{"401 without token", "", "GET", p(c.dave.ID), nil, 401, ""},
+	})
 	m := e.must(200, "GET", p(c.dave.ID), c.alice.Token, nil).obj()
 	if m["id"] != c.dave.ID || m["role"] != "edit" || get(m, "user.email") != c.dave.Email || get(m, "user.displayName") != "Dave Doe" {
 		t.Fatalf("member %v", m)
@@ -404,27 +384,17 @@ func TestMemberSpaces(t *testing.T) {
 		}
 	})
 	tok := e.must(200, "GET", p(c.dave.ID)+"?limit=1", c.alice.Token, nil).next()
-	for _, tc := range []struct {
-		name, path, token string
-		want              int
-	}{
-		{"403 for a guest reading another's", p(c.dave.ID), c.frank.Token, 403},
-		{"404 for a non-member", p(c.dave.ID), c.olga.Token, 404},
-		{"404 for an unknown member", p("nobody"), c.alice.Token, 404},
-		{"400 limit 0", p(c.dave.ID) + "?limit=0", c.alice.Token, 400},
-		{"400 limit 1001", p(c.dave.ID) + "?limit=1001", c.alice.Token, 400},
-		{"400 tampered token", query(p(c.dave.ID), "page", tamper(tok)), c.alice.Token, 400},
-		{"400 token of another member's list", query(p(c.bob.ID), "page", tok), c.alice.Token, 400},
-		{"400 token with another order", query(p(c.dave.ID), "order", "asc", "page", tok), c.alice.Token, 400},
-		{"401 without token", p(c.dave.ID), "", 401},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.on(t)
-			if r := e.do("GET", tc.path, tc.token, nil); r.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
-			}
-		})
-	}
+	testkit.Check(t, e.api, []testkit.Case{
+		{"403 for a guest reading another's", c.frank.Token, "GET", p(c.dave.ID), nil, 403, ""},
+		{"404 for a non-member", c.olga.Token, "GET", p(c.dave.ID), nil, 404, ""},
+		{"404 for an unknown member", c.alice.Token, "GET", p("nobody"), nil, 404, ""},
+		{"400 limit 0", c.alice.Token, "GET", p(c.dave.ID) + "?limit=0", nil, 400, ""},
+		{"400 limit 1001", c.alice.Token, "GET", p(c.dave.ID) + "?limit=1001", nil, 400, ""},
+		{"400 tampered token", c.alice.Token, "GET", query(p(c.dave.ID), "page", tamper(tok)), nil, 400, ""},
+		{"400 token of another member's list", c.alice.Token, "GET", query(p(c.bob.ID), "page", tok), nil, 400, ""},
+		{"400 token with another order", c.alice.Token, "GET", query(p(c.dave.ID), "order", "asc", "page", tok), nil, 400, ""},
+		{"401 without token", "", "GET", p(c.dave.ID), nil, 401, ""},
+	})
 }
 
 func TestMemberTeams(t *testing.T) {
@@ -470,26 +440,16 @@ func TestMemberTeams(t *testing.T) {
 		}
 	})
 	tok := e.must(200, "GET", p(c.dave.ID)+"?limit=1", c.alice.Token, nil).next()
-	for _, tc := range []struct {
-		name, path, token string
-		want              int
-	}{
-		{"403 for a guest reading another's", p(c.dave.ID), c.frank.Token, 403},
-		{"404 for a non-member", p(c.dave.ID), c.olga.Token, 404},
-		{"404 for an unknown member", p("nobody"), c.alice.Token, 404},
-		{"400 limit 0", p(c.dave.ID) + "?limit=0", c.alice.Token, 400},
-		{"400 tampered token", query(p(c.dave.ID), "page", tamper(tok)), c.alice.Token, 400},
-		{"400 token with another title filter", query(p(c.dave.ID), "title", "docs", "page", tok), c.alice.Token, 400},
-		{"400 token of another member's list", query(p(c.frank.ID), "page", tok), c.alice.Token, 400},
-		{"401 without token", p(c.dave.ID), "", 401},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.on(t)
-			if r := e.do("GET", tc.path, tc.token, nil); r.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
-			}
-		})
-	}
+	testkit.Check(t, e.api, []testkit.Case{
+		{"403 for a guest reading another's", c.frank.Token, "GET", p(c.dave.ID), nil, 403, ""},
+		{"404 for a non-member", c.olga.Token, "GET", p(c.dave.ID), nil, 404, ""},
+		{"404 for an unknown member", c.alice.Token, "GET", p("nobody"), nil, 404, ""},
+		{"400 limit 0", c.alice.Token, "GET", p(c.dave.ID) + "?limit=0", nil, 400, ""},
+		{"400 tampered token", c.alice.Token, "GET", query(p(c.dave.ID), "page", tamper(tok)), nil, 400, ""},
+		{"400 token with another title filter", c.alice.Token, "GET", query(p(c.dave.ID), "title", "docs", "page", tok), nil, 400, ""},
+		{"400 token of another member's list", c.alice.Token, "GET", query(p(c.frank.ID), "page", tok), nil, 400, ""},
+		{"401 without token", "", "GET", p(c.dave.ID), nil, 401, ""},
+	})
 	// Leaving a team (its deletion) keeps the list in step.
 	e.must(204, "DELETE", "/v1/orgs/"+c.org+"/teams/"+ids[1], c.alice.Token, nil)
 	m, _, err := records.Get[model.Member](context.Background(), e.d.Store, keys.Member(c.org, c.dave.ID))

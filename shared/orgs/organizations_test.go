@@ -7,44 +7,29 @@ import (
 
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func TestCreateOrganization(t *testing.T) {
 	e := newEnv(t)
 	alice := e.user("alice")
 	long := strings.Repeat("x", 256)
-	for _, tc := range []struct {
-		name, token string
-		body        any
-		want        int
-		inMessage   string
-	}{
-		{"401 without token", "", map[string]any{"title": "Acme"}, 401, ""},
-		{"401 with a bad token", "gly_nope", map[string]any{"title": "Acme"}, 401, ""},
-		{"400 without title", alice.Token, map[string]any{}, 400, "title"},
-		{"400 title of 1 character", alice.Token, map[string]any{"title": "A"}, 400, "title"},
-		{"400 title of 256 characters", alice.Token, map[string]any{"title": long}, 400, "title"},
-		{"400 title of spaces only", alice.Token, map[string]any{"title": "    "}, 400, "title"},
-		{"400 hostname of 2 characters", alice.Token, map[string]any{"title": "Acme", "hostname": "ab"}, 400, "hostname"},
-		{"400 hostname of 33 characters", alice.Token, map[string]any{"title": "Acme", "hostname": strings.Repeat("a", 33)}, 400, "hostname"},
-		{"400 hostname not a DNS label", alice.Token, map[string]any{"title": "Acme", "hostname": "a_b c"}, 400, "hostname"},
-		{"400 unknown type", alice.Token, map[string]any{"title": "Acme", "type": "company"}, 400, "type"},
-		{"400 unknown useCase", alice.Token, map[string]any{"title": "Acme", "useCase": "fun"}, 400, "useCase"},
-		{"400 invalid email domain", alice.Token, map[string]any{"title": "Acme", "emailDomains": []string{"acme.com", "not a domain"}}, 400, "emailDomains[1]"},
-		{"400 unknown field", alice.Token, map[string]any{"title": "Acme", "color": "red"}, 400, "color"},
-		{"400 bad JSON", alice.Token, `{"title": "Acme"`, 400, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.on(t)
-			r := e.do("POST", "/v1/orgs", tc.token, tc.body)
-			if r.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
-			}
-			if tc.inMessage != "" && !strings.Contains(r.message(), tc.inMessage) {
-				t.Fatalf("message %q does not name %q", r.message(), tc.inMessage)
-			}
-		})
-	}
+	testkit.Check(t, e.api, []testkit.Case{
+		{"401 without token", "", "POST", "/v1/orgs", map[string]any{"title": "Acme"}, 401, ""},
+		{"401 with a bad token", "gly_nope", "POST", "/v1/orgs", map[string]any{"title": "Acme"}, 401, ""},
+		{"400 without title", alice.Token, "POST", "/v1/orgs", map[string]any{}, 400, "title"},
+		{"400 title of 1 character", alice.Token, "POST", "/v1/orgs", map[string]any{"title": "A"}, 400, "title"},
+		{"400 title of 256 characters", alice.Token, "POST", "/v1/orgs", map[string]any{"title": long}, 400, "title"},
+		{"400 title of spaces only", alice.Token, "POST", "/v1/orgs", map[string]any{"title": "    "}, 400, "title"},
+		{"400 hostname of 2 characters", alice.Token, "POST", "/v1/orgs", map[string]any{"title": "Acme", "hostname": "ab"}, 400, "hostname"},
+		{"400 hostname of 33 characters", alice.Token, "POST", "/v1/orgs", map[string]any{"title": "Acme", "hostname": strings.Repeat("a", 33)}, 400, "hostname"},
+		{"400 hostname not a DNS label", alice.Token, "POST", "/v1/orgs", map[string]any{"title": "Acme", "hostname": "a_b c"}, 400, "hostname"},
+		{"400 unknown type", alice.Token, "POST", "/v1/orgs", map[string]any{"title": "Acme", "type": "company"}, 400, "type"},
+		{"400 unknown useCase", alice.Token, "POST", "/v1/orgs", map[string]any{"title": "Acme", "useCase": "fun"}, 400, "useCase"},
+		{"400 invalid email domain", alice.Token, "POST", "/v1/orgs", map[string]any{"title": "Acme", "emailDomains": []string{"acme.com", "not a domain"}}, 400, "emailDomains[1]"},
+		{"400 unknown field", alice.Token, "POST", "/v1/orgs", map[string]any{"title": "Acme", "color": "red"}, 400, "color"},
+		{"400 bad JSON", alice.Token, "POST", "/v1/orgs", `{"title": "Acme"`, 400, ""},
+	})
 	if n := len(e.must(200, "GET", "/v1/orgs", alice.Token, nil).items()); n != 0 {
 		t.Fatalf("refused creations left %d organizations", n)
 	}
@@ -119,27 +104,17 @@ func TestListOrganizations(t *testing.T) {
 	})
 	first := e.must(200, "GET", "/v1/orgs?limit=2", alice.Token, nil)
 	bobs := e.must(200, "GET", "/v1/orgs?limit=1", bob.Token, nil)
-	for _, tc := range []struct {
-		name, path, token string
-		want              int
-	}{
-		{"401 without token", "/v1/orgs", "", 401},
-		{"401 with a bad token", "/v1/orgs", "nope", 401},
-		{"400 limit 0", "/v1/orgs?limit=0", alice.Token, 400},
-		{"400 limit 1001", "/v1/orgs?limit=1001", alice.Token, 400},
-		{"400 limit not a number", "/v1/orgs?limit=x", alice.Token, 400},
-		{"400 tampered page token", query("/v1/orgs", "page", tamper(first.next())), alice.Token, 400},
-		{"400 page token of another user's list", query("/v1/orgs", "page", bobs.next()), alice.Token, 400},
-		{"400 garbage page token", "/v1/orgs?page=abc", alice.Token, 400},
-		{"200 limit 1000", "/v1/orgs?limit=1000", alice.Token, 200},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.on(t)
-			if r := e.do("GET", tc.path, tc.token, nil); r.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
-			}
-		})
-	}
+	testkit.Check(t, e.api, []testkit.Case{
+		{"401 without token", "", "GET", "/v1/orgs", nil, 401, ""},
+		{"401 with a bad token", "nope", "GET", "/v1/orgs", nil, 401, ""},
+		{"400 limit 0", alice.Token, "GET", "/v1/orgs?limit=0", nil, 400, ""},
+		{"400 limit 1001", alice.Token, "GET", "/v1/orgs?limit=1001", nil, 400, ""},
+		{"400 limit not a number", alice.Token, "GET", "/v1/orgs?limit=x", nil, 400, ""},
+		{"400 tampered page token", alice.Token, "GET", query("/v1/orgs", "page", tamper(first.next())), nil, 400, ""},
+		{"400 page token of another user's list", alice.Token, "GET", query("/v1/orgs", "page", bobs.next()), nil, 400, ""},
+		{"400 garbage page token", alice.Token, "GET", "/v1/orgs?page=abc", nil, 400, ""},
+		{"200 limit 1000", alice.Token, "GET", "/v1/orgs?limit=1000", nil, 200, ""},
+	})
 	if bobs.next() == "" || first.next() == "" {
 		t.Fatal("expected further pages")
 	}

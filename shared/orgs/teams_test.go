@@ -12,41 +12,26 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func TestCreateTeam(t *testing.T) {
 	c := newCrew(t)
 	e, base := c.e, "/v1/orgs/"+c.org+"/teams"
-	for _, tc := range []struct {
-		name, path, token string
-		body              any
-		want              int
-		inMessage         string
-	}{
-		{"401 without token", base, "", map[string]any{"title": "Red"}, 401, ""},
-		{"401 with a bad token", base, "bad", map[string]any{"title": "Red"}, 401, ""},
-		{"400 without title", base, c.alice.Token, map[string]any{"members": []string{}}, 400, "title"},
-		{"400 empty title", base, c.alice.Token, map[string]any{"title": ""}, 400, "title"},
-		{"400 blank title", base, c.alice.Token, map[string]any{"title": "   "}, 400, "title"},
-		{"400 title of 65 characters", base, c.alice.Token, map[string]any{"title": strings.Repeat("t", 65)}, 400, "title"},
-		{"400 a member id of a non-member", base, c.alice.Token, map[string]any{"title": "Red", "members": []string{c.bob.ID, c.olga.ID}}, 400, "members[1]"},
-		{"400 an unknown member id", base, c.alice.Token, map[string]any{"title": "Red", "members": []string{"nobody"}}, 400, "members[0]"},
-		{"400 bad JSON", base, c.alice.Token, `{"title": 3}`, 400, "title"},
-		{"403 for a non-admin", base, c.dave.Token, map[string]any{"title": "Red"}, 403, ""},
-		{"404 for a non-member", base, c.olga.Token, map[string]any{"title": "Red"}, 404, ""},
-		{"404 for an unknown organization", "/v1/orgs/nope/teams", c.alice.Token, map[string]any{"title": "Red"}, 404, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.on(t)
-			r := e.do("PUT", tc.path, tc.token, tc.body)
-			if r.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
-			}
-			if tc.inMessage != "" && !strings.Contains(r.message(), tc.inMessage) {
-				t.Fatalf("message %q does not name %q", r.message(), tc.inMessage)
-			}
-		})
-	}
+	testkit.Check(t, e.api, []testkit.Case{
+		{"401 without token", "", "PUT", base, map[string]any{"title": "Red"}, 401, ""},
+		{"401 with a bad token", "bad", "PUT", base, map[string]any{"title": "Red"}, 401, ""},
+		{"400 without title", c.alice.Token, "PUT", base, map[string]any{"members": []string{}}, 400, "title"},
+		{"400 empty title", c.alice.Token, "PUT", base, map[string]any{"title": ""}, 400, "title"},
+		{"400 blank title", c.alice.Token, "PUT", base, map[string]any{"title": "   "}, 400, "title"},
+		{"400 title of 65 characters", c.alice.Token, "PUT", base, map[string]any{"title": strings.Repeat("t", 65)}, 400, "title"},
+		{"400 a member id of a non-member", c.alice.Token, "PUT", base, map[string]any{"title": "Red", "members": []string{c.bob.ID, c.olga.ID}}, 400, "members[1]"},
+		{"400 an unknown member id", c.alice.Token, "PUT", base, map[string]any{"title": "Red", "members": []string{"nobody"}}, 400, "members[0]"},
+		{"400 bad JSON", c.alice.Token, "PUT", base, `{"title": 3}`, 400, "title"},
+		{"403 for a non-admin", c.dave.Token, "PUT", base, map[string]any{"title": "Red"}, 403, ""},
+		{"404 for a non-member", c.olga.Token, "PUT", base, map[string]any{"title": "Red"}, 404, ""},
+		{"404 for an unknown organization", c.alice.Token, "PUT", "/v1/orgs/nope/teams", map[string]any{"title": "Red"}, 404, ""},
+	})
 	if n := len(e.must(200, "GET", base, c.alice.Token, nil).items()); n != 0 {
 		t.Fatalf("refused creations left %d teams", n)
 	}
@@ -187,29 +172,19 @@ func TestListTeams(t *testing.T) {
 		}
 	})
 	plain := e.must(200, "GET", base+"?limit=3", c.alice.Token, nil).next()
-	for _, tc := range []struct {
-		name, path, token string
-		want              int
-	}{
-		{"401 without token", base, "", 401},
-		{"403 for a guest", base, c.frank.Token, 403},
-		{"404 for a non-member", base, c.olga.Token, 404},
-		{"404 for an unknown organization", "/v1/orgs/nope/teams", c.alice.Token, 404},
-		{"400 limit 0", base + "?limit=0", c.alice.Token, 400},
-		{"400 limit 1001", base + "?limit=1001", c.alice.Token, 400},
-		{"400 tampered token", query(base, "page", tamper(plain)), c.alice.Token, 400},
-		{"400 token with a title filter", query(base, "title", "o", "page", plain), c.alice.Token, 400},
-		{"400 token with an owner filter", query(base, "owner", c.alice.ID, "page", plain), c.alice.Token, 400},
-		{"400 token on the members list", query("/v1/orgs/"+c.org+"/members", "page", plain), c.alice.Token, 400},
-		{"200 token of its own list", query(base, "page", plain), c.alice.Token, 200},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			e := e.on(t)
-			if r := e.do("GET", tc.path, tc.token, nil); r.Code != tc.want {
-				t.Fatalf("status %d, want %d: %s", r.Code, tc.want, r.Raw)
-			}
-		})
-	}
+	testkit.Check(t, e.api, []testkit.Case{
+		{"401 without token", "", "GET", base, nil, 401, ""},
+		{"403 for a guest", c.frank.Token, "GET", base, nil, 403, ""},
+		{"404 for a non-member", c.olga.Token, "GET", base, nil, 404, ""},
+		{"404 for an unknown organization", c.alice.Token, "GET", "/v1/orgs/nope/teams", nil, 404, ""},
+		{"400 limit 0", c.alice.Token, "GET", base + "?limit=0", nil, 400, ""},
+		{"400 limit 1001", c.alice.Token, "GET", base + "?limit=1001", nil, 400, ""},
+		{"400 tampered token", c.alice.Token, "GET", query(base, "page", tamper(plain)), nil, 400, ""},
+		{"400 token with a title filter", c.alice.Token, "GET", query(base, "title", "o", "page", plain), nil, 400, ""},
+		{"400 token with an owner filter", c.alice.Token, "GET", query(base, "owner", c.alice.ID, "page", plain), nil, 400, ""},
+		{"400 token on the members list", c.alice.Token, "GET", query("/v1/orgs/"+c.org+"/members", "page", plain), nil, 400, ""},
+		{"200 token of its own list", c.alice.Token, "GET", query(base, "page", plain), nil, 200, ""},
+	})
 }
 
 func TestGetUpdateDeleteTeam(t *testing.T) {

@@ -1,7 +1,6 @@
 package sites_test
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -63,37 +62,12 @@ func (f *fixture) site(t *testing.T, body map[string]any) (string, map[string]an
 	return f.sitesPath() + "/" + s["id"].(string), s
 }
 
-// list reads every page of a list, limit items at a time, and returns the
-// items; it checks count and the page envelope.
+// list reads every page of a list, limit items at a time (testkit.Pages),
+// and returns the items.
 func (f *fixture) list(t *testing.T, token, path string, limit int) []map[string]any {
 	t.Helper()
-	var all []map[string]any
-	page := ""
-	sep := "?"
-	if strings.Contains(path, "?") {
-		sep = "&"
-	}
-	for pages := 0; pages < 100; pages++ {
-		p := fmt.Sprintf("%s%slimit=%d", path, sep, limit)
-		if page != "" {
-			p += "&page=" + page
-		}
-		m := f.as(t, token).Expect(http.StatusOK, "GET", p, nil).Map(t)
-		items := m["items"].([]any)
-		if int(m["count"].(float64)) != len(items) || len(items) > limit {
-			t.Fatalf("page of %d items with count %v (limit %d)", len(items), m["count"], limit)
-		}
-		for _, it := range items {
-			all = append(all, it.(map[string]any))
-		}
-		next, _ := m["next"].(map[string]any)
-		if next == nil {
-			return all
-		}
-		page = next["page"].(string)
-	}
-	t.Fatal("too many pages")
-	return nil
+	items, _ := testkit.Pages(t, f.as(t, token), path, limit)
+	return items
 }
 
 // ids returns the ids of items.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -20,7 +19,6 @@ import (
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/store"
-	"github.com/galleydocs/galley/shared/store/boltstore"
 	"github.com/galleydocs/galley/shared/store/storetest"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/tree"
@@ -45,12 +43,7 @@ type deepWorld struct {
 }
 
 func newDeepWorld(t testing.TB) *deepWorld {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "galley.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	cs := storetest.NewCounting(st)
+	cs := storetest.NewCounting(testkit.BoltStore(t))
 	k := testkit.NewOn(t, cs)
 	w := &deepWorld{k: k, cs: cs}
 	ua, ta := k.User("ada")

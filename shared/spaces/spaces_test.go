@@ -6,51 +6,32 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/spaces"
-	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/users"
 )
 
+// fixture is the spaces family's API with an organization of a member of
+// each role.
 type fixture struct {
-	kit                                     *testkit.Kit
-	api                                     *httpapi.API
-	org                                     model.Organization
+	*testkit.API
 	admin, creator, reader, guest, outsider string // tokens
 }
 
 func setup(t *testing.T) *fixture {
-	k := testkit.New(t)
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	spaceshttp.Register(api, spaces.New(k.Deps))
-	f := &fixture{kit: k, api: api}
-	ua, ta := k.User("alice")
-	uc, tc := k.User("carol")
-	ur, tr := k.User("rita")
-	ug, tg := k.User("gus")
-	_, to := k.User("olga")
-	f.admin, f.creator, f.reader, f.guest, f.outsider = ta, tc, tr, tg, to
-	f.org = k.Org("Acme", map[string]model.Role{ua.ID: model.RoleAdmin, uc.ID: model.RoleCreate, ur.ID: model.RoleRead, ug.ID: model.RoleGuest})
-	return f
-}
-
-func (f *fixture) as(t *testing.T, token string) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = token
-	return c
+	a := testkit.NewAPI(t, testkit.New(t), []string{"spaces"})
+	tok := a.Tokens
+	return &fixture{API: a, admin: tok["admin"], creator: tok["create"], reader: tok["read"], guest: tok["guest"], outsider: tok[testkit.Outsider]}
 }
 
 func (f *fixture) create(t *testing.T, token, title string) map[string]any {
 	t.Helper()
-	return f.as(t, token).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", map[string]any{"title": title}).Map(t)
+	return f.With(t, token).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/spaces", map[string]any{"title": title}).Map(t)
 }
 
 func TestCreateAnswers201WithTheSpace(t *testing.T) {
 	f := setup(t)
 	sp := f.create(t, f.creator, "Handbook")
-	for field, want := range map[string]any{"object": "space", "title": "Handbook", "organization": f.org.ID,
+	for field, want := range map[string]any{"object": "space", "title": "Handbook", "organization": f.Org.ID,
 		"visibility": "private", "editMode": "live", "defaultLevel": "inherit", "comments": 0.0, "changeRequests": 0.0} {
 		if sp[field] != want {
 			t.Errorf("%s = %v, want %v", field, sp[field], want)
@@ -60,7 +41,7 @@ func TestCreateAnswers201WithTheSpace(t *testing.T) {
 		t.Error("a new space has no revision")
 	}
 	urls := sp["urls"].(map[string]any)
-	if !strings.HasPrefix(urls["location"].(string), "http://") || !strings.HasSuffix(urls["location"].(string), "/v1/spaces/"+sp["id"].(string)) {
+	if urls["location"] != "https://api.test/v1/spaces/"+sp["id"].(string) {
 		t.Errorf("urls.location = %v", urls["location"])
 	}
 	perms := sp["permissions"].(map[string]any)
@@ -71,36 +52,21 @@ func TestCreateAnswers201WithTheSpace(t *testing.T) {
 
 func TestCreateRejects(t *testing.T) {
 	f := setup(t)
-	path := "/v1/orgs/" + f.org.ID + "/spaces"
-	cases := []struct {
-		name   string
-		token  string
-		path   string
-		body   any
-		status int
-		field  string
-	}{
-		{"400TitleTooLong", f.admin, path, map[string]any{"title": strings.Repeat("x", 51)}, 400, "title"},
-		{"400EmojiTooLong", f.admin, path, map[string]any{"emoji": strings.Repeat("x", 51)}, 400, "emoji"},
-		{"400BadEditMode", f.admin, path, map[string]any{"editMode": "frozen"}, 400, "editMode"},
-		{"400UnknownParent", f.admin, path, map[string]any{"parent": "nope"}, 400, "parent"},
-		{"400MalformedJSON", f.admin, path, `{"title":`, 400, ""},
-		{"401NoToken", "", path, map[string]any{}, 401, ""},
-		{"401BadToken", "gly_nope", path, map[string]any{}, 401, ""},
-		{"403Reader", f.reader, path, map[string]any{}, 403, ""},
-		{"403Guest", f.guest, path, map[string]any{}, 403, ""},
-		{"404Outsider", f.outsider, path, map[string]any{}, 404, ""},
-		{"404UnknownOrg", f.admin, "/v1/orgs/unknown/spaces", map[string]any{}, 404, ""},
-		{"413BodyTooLarge", f.admin, path, `{"title":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`, 413, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "POST", tc.path, tc.body)
-			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
-				t.Errorf("error does not name %q: %s", tc.field, res.Body)
-			}
-		})
-	}
+	path := "/v1/orgs/" + f.Org.ID + "/spaces"
+	f.Check(t, []testkit.Case{
+		{"400TitleTooLong", f.admin, "POST", path, map[string]any{"title": strings.Repeat("x", 51)}, 400, "title"},
+		{"400EmojiTooLong", f.admin, "POST", path, map[string]any{"emoji": strings.Repeat("x", 51)}, 400, "emoji"},
+		{"400BadEditMode", f.admin, "POST", path, map[string]any{"editMode": "frozen"}, 400, "editMode"},
+		{"400UnknownParent", f.admin, "POST", path, map[string]any{"parent": "nope"}, 400, "parent"},
+		{"400MalformedJSON", f.admin, "POST", path, `{"title":`, 400, ""},
+		{"401NoToken", "", "POST", path, map[string]any{}, 401, ""},
+		{"401BadToken", "gly_nope", "POST", path, map[string]any{}, 401, ""},
+		{"403Reader", f.reader, "POST", path, map[string]any{}, 403, ""},
+		{"403Guest", f.guest, "POST", path, map[string]any{}, 403, ""},
+		{"404Outsider", f.outsider, "POST", path, map[string]any{}, 404, ""},
+		{"404UnknownOrg", f.admin, "POST", "/v1/orgs/unknown/spaces", map[string]any{}, 404, ""},
+		{"413BodyTooLarge", f.admin, "POST", path, `{"title":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`, 413, ""},
+	})
 }
 
 func TestListPagesThroughLiveSpacesOnly(t *testing.T) {
@@ -109,53 +75,31 @@ func TestListPagesThroughLiveSpacesOnly(t *testing.T) {
 	for i := 0; i < 7; i++ {
 		made = append(made, f.create(t, f.admin, "S")["id"].(string))
 	}
-	admin := f.as(t, f.admin)
+	admin := f.With(t, f.admin)
 	admin.Expect(http.StatusResetContent, "DELETE", "/v1/spaces/"+made[3], nil)
-	var seen []string
-	page := ""
-	for pages := 0; pages < 10; pages++ {
-		path := "/v1/orgs/" + f.org.ID + "/spaces?limit=2"
-		if page != "" {
-			path += "&page=" + page
-		}
-		var body struct {
-			Next  *struct{ Page string } `json:"next"`
-			Count int
-			Items []struct{ ID string }
-		}
-		f.as(t, f.reader).Expect(http.StatusOK, "GET", path, nil).JSON(t, &body)
-		if body.Count != len(body.Items) || len(body.Items) > 2 {
-			t.Fatalf("page of %d items with count %d", len(body.Items), body.Count)
-		}
-		for _, it := range body.Items {
-			seen = append(seen, it.ID)
-		}
-		if body.Next == nil {
-			break
-		}
-		page = body.Next.Page
-	}
+	items, _ := testkit.Pages(t, f.With(t, f.reader), "/v1/orgs/"+f.Org.ID+"/spaces", 2)
+	seen := testkit.Field(items, "id")
 	want := append(append([]string{}, made[:3]...), made[4:]...)
 	if strings.Join(seen, ",") != strings.Join(want, ",") {
 		t.Fatalf("listed %v, want %v (creation order, deleted one hidden)", seen, want)
 	}
 	// Page tokens are bound to their list and cannot be forged.
-	first := f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/spaces?limit=1", nil).Map(t)
+	first := f.With(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/spaces?limit=1", nil).Map(t)
 	token := first["next"].(map[string]any)["page"].(string)
-	f.as(t, f.admin).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+f.org.ID+"/spaces?page="+token+"x", nil)
-	f.as(t, f.admin).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+f.org.ID+"/spaces?page=garbage", nil)
+	f.With(t, f.admin).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+f.Org.ID+"/spaces?page="+token+"x", nil)
+	f.With(t, f.admin).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+f.Org.ID+"/spaces?page=garbage", nil)
 	for _, limit := range []string{"0", "1001", "abc"} {
-		res := f.as(t, f.admin).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+f.org.ID+"/spaces?limit="+limit, nil)
+		res := f.With(t, f.admin).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+f.Org.ID+"/spaces?limit="+limit, nil)
 		if !strings.Contains(string(res.Body), "limit") {
 			t.Errorf("limit=%s: error does not name limit: %s", limit, res.Body)
 		}
 	}
 	// Guests see no spaces; outsiders do not see the organization.
-	guest := f.as(t, f.guest).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/spaces", nil).Map(t)
+	guest := f.With(t, f.guest).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/spaces", nil).Map(t)
 	if len(guest["items"].([]any)) != 0 {
 		t.Errorf("a guest lists %v", guest["items"])
 	}
-	f.as(t, f.outsider).Expect(http.StatusNotFound, "GET", "/v1/orgs/"+f.org.ID+"/spaces", nil)
+	f.With(t, f.outsider).Expect(http.StatusNotFound, "GET", "/v1/orgs/"+f.Org.ID+"/spaces", nil)
 }
 
 func TestPageTokenOfAnotherOrganizationIsRefused(t *testing.T) {
@@ -163,24 +107,24 @@ func TestPageTokenOfAnotherOrganizationIsRefused(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		f.create(t, f.admin, "S")
 	}
-	first := f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/spaces?limit=1", nil).Map(t)
+	first := f.With(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/spaces?limit=1", nil).Map(t)
 	token := first["next"].(map[string]any)["page"].(string)
-	u, tok := f.kit.User("mallory")
-	other := f.kit.Org("Mallory Inc", map[string]model.Role{u.ID: model.RoleAdmin})
-	f.as(t, tok).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+other.ID+"/spaces?page="+token, nil)
+	u, tok := f.Kit.User("mallory")
+	other := f.Kit.Org("Mallory Inc", map[string]model.Role{u.ID: model.RoleAdmin})
+	f.With(t, tok).Expect(http.StatusBadRequest, "GET", "/v1/orgs/"+other.ID+"/spaces?page="+token, nil)
 }
 
 func TestGetPatchDeleteRestore(t *testing.T) {
 	f := setup(t)
 	id := f.create(t, f.admin, "Guide")["id"].(string)
 	path := "/v1/spaces/" + id
-	f.as(t, f.reader).Expect(http.StatusOK, "GET", path, nil)
-	f.as(t, f.guest).Expect(http.StatusNotFound, "GET", path, nil)
-	f.as(t, f.outsider).Expect(http.StatusNotFound, "GET", path, nil)
-	f.as(t, f.admin).Expect(http.StatusNotFound, "GET", "/v1/spaces/unknown", nil)
-	f.as(t, "").Expect(http.StatusUnauthorized, "GET", path, nil)
+	f.With(t, f.reader).Expect(http.StatusOK, "GET", path, nil)
+	f.With(t, f.guest).Expect(http.StatusNotFound, "GET", path, nil)
+	f.With(t, f.outsider).Expect(http.StatusNotFound, "GET", path, nil)
+	f.With(t, f.admin).Expect(http.StatusNotFound, "GET", "/v1/spaces/unknown", nil)
+	f.With(t, "").Expect(http.StatusUnauthorized, "GET", path, nil)
 
-	admin := f.as(t, f.admin)
+	admin := f.With(t, f.admin)
 	sp := admin.Expect(http.StatusOK, "PATCH", path, map[string]any{"title": "Guide 2", "emoji": "🎉", "defaultLevel": "read", "editMode": "locked"}).Map(t)
 	if sp["title"] != "Guide 2" || sp["emoji"] != "🎉" || sp["defaultLevel"] != "read" || sp["editMode"] != "locked" {
 		t.Fatalf("patched space = %v", sp)
@@ -193,10 +137,10 @@ func TestGetPatchDeleteRestore(t *testing.T) {
 	admin.Expect(http.StatusBadRequest, "PATCH", path, map[string]any{"title": strings.Repeat("x", 51)})
 	admin.Expect(http.StatusBadRequest, "PATCH", path, map[string]any{"defaultLevel": "owner"})
 	// A guest default level hides the space from members without a grant.
-	f.as(t, f.creator).Expect(http.StatusNotFound, "GET", path, nil)
+	f.With(t, f.creator).Expect(http.StatusNotFound, "GET", path, nil)
 	admin.Expect(http.StatusOK, "PATCH", path, map[string]any{"defaultLevel": "inherit"})
-	f.as(t, f.creator).Expect(http.StatusForbidden, "PATCH", path, map[string]any{"title": "x"})
-	f.as(t, f.creator).Expect(http.StatusForbidden, "DELETE", path, nil)
+	f.With(t, f.creator).Expect(http.StatusForbidden, "PATCH", path, map[string]any{"title": "x"})
+	f.With(t, f.creator).Expect(http.StatusForbidden, "DELETE", path, nil)
 
 	admin.Expect(http.StatusResetContent, "DELETE", path, nil)
 	got := admin.Expect(http.StatusOK, "GET", path, nil).Map(t)
@@ -209,7 +153,7 @@ func TestGetPatchDeleteRestore(t *testing.T) {
 	if restored["deletedAt"] != nil {
 		t.Fatal("restored space still has deletedAt")
 	}
-	list := admin.Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/spaces", nil).Map(t)
+	list := admin.Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/spaces", nil).Map(t)
 	if len(list["items"].([]any)) != 1 {
 		t.Fatalf("restored space not listed: %v", list)
 	}
@@ -217,7 +161,7 @@ func TestGetPatchDeleteRestore(t *testing.T) {
 
 func TestCreateWithoutBodyUsesDefaults(t *testing.T) {
 	f := setup(t)
-	sp := f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", nil).Map(t)
+	sp := f.With(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/spaces", nil).Map(t)
 	if sp["title"] != "" || sp["editMode"] != "live" {
 		t.Fatalf("space = %v", sp)
 	}

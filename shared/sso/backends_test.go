@@ -25,7 +25,7 @@ func TestSignInOnceUnderConcurrentReplaysOnEveryBackend(t *testing.T) {
 		const n = 8
 		codes := make([]int, n)
 		var wg sync.WaitGroup
-		h := f.api.Handler()
+		h := f.API.API.Handler()
 		for i := range n {
 			wg.Add(1)
 			go func() {
@@ -50,7 +50,7 @@ func TestSignInOnceUnderConcurrentReplaysOnEveryBackend(t *testing.T) {
 		if ok != 1 || refused != n-1 {
 			t.Errorf("%d concurrent posts of one response: %v; want one 200 and 401 for the others", n, codes)
 		}
-		members := f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/members?limit=100", nil).Map(t)["items"].([]any)
+		members := f.With(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/members?limit=100", nil).Map(t)["items"].([]any)
 		sso := 0
 		for _, m := range members {
 			if m.(map[string]any)["sso"] == true {
@@ -65,15 +65,15 @@ func TestSignInOnceUnderConcurrentReplaysOnEveryBackend(t *testing.T) {
 		response, acs = p.signIn(t, f, startURL(pr))
 		post(t, f, acs, response, http.StatusOK)
 		one := f.base() + "/" + pr["id"].(string)
-		f.as(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"label": "Renamed", "defaultTeam": nil})
-		f.as(t, f.admin).Expect(http.StatusNoContent, "DELETE", one, nil)
+		f.With(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"label": "Renamed", "defaultTeam": nil})
+		f.With(t, f.admin).Expect(http.StatusNoContent, "DELETE", one, nil)
 
-		tr := "/v1/orgs/" + f.org.ID + "/translations"
-		id := f.as(t, f.admin).Expect(http.StatusCreated, "POST", tr, map[string]any{"title": "T", "languages": []string{"fr"}}).Map(t)["id"].(string)
-		f.as(t, f.admin).Expect(http.StatusOK, "PUT", tr+"/"+id, map[string]any{"title": "U"})
-		if n := f.as(t, f.reader).Expect(http.StatusOK, "GET", tr, nil).Map(t)["count"]; n != 1.0 {
+		tr := "/v1/orgs/" + f.Org.ID + "/translations"
+		id := f.With(t, f.admin).Expect(http.StatusCreated, "POST", tr, map[string]any{"title": "T", "languages": []string{"fr"}}).Map(t)["id"].(string)
+		f.With(t, f.admin).Expect(http.StatusOK, "PUT", tr+"/"+id, map[string]any{"title": "U"})
+		if n := f.With(t, f.reader).Expect(http.StatusOK, "GET", tr, nil).Map(t)["count"]; n != 1.0 {
 			t.Errorf("%v translation settings listed, want 1", n)
 		}
-		f.as(t, f.admin).Expect(http.StatusResetContent, "DELETE", tr+"/"+id, nil)
+		f.With(t, f.admin).Expect(http.StatusResetContent, "DELETE", tr+"/"+id, nil)
 	})
 }

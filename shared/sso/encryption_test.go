@@ -199,7 +199,7 @@ func encryptAssertion(t *testing.T, response string, idpKey *rsa.PrivateKey, idp
 // encryption, and the algorithms it advertises.
 func spEncryptionKey(t *testing.T, f *fixture, metadataURL string) (*rsa.PublicKey, []string) {
 	t.Helper()
-	md := f.as(t, "").Expect(http.StatusOK, "GET", u(metadataURL), nil).Body
+	md := f.With(t, "").Expect(http.StatusOK, "GET", u(metadataURL), nil).Body
 	var ed saml.EntityDescriptor
 	if err := xml.Unmarshal(md, &ed); err != nil {
 		t.Fatal(err)
@@ -300,7 +300,7 @@ func TestRSAOAEPSignsIn(t *testing.T) {
 			p.mu.Unlock()
 			enc, acs := encryptedSignIn(t, f, p, pr, pub, c.data, c.size, c.kt)
 			tok := tokenOf(t, post(t, f, acs, enc, http.StatusOK))
-			me := f.as(t, tok).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)
+			me := f.With(t, tok).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)
 			if me["email"] != "newbie@idp.test" || me["displayName"] != name {
 				t.Errorf("signed in as %v; want newbie@idp.test named %q (kept in step with the IdP)", me, name)
 			}
@@ -378,7 +378,7 @@ func TestRSA15KeyTransport(t *testing.T) {
 	}
 
 	one := u(pr["urls"].(map[string]any)["location"].(string))
-	if v := f.as(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"allowRSA15KeyTransport": true}).Map(t); v["allowRSA15KeyTransport"] != true {
+	if v := f.With(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"allowRSA15KeyTransport": true}).Map(t); v["allowRSA15KeyTransport"] != true {
 		t.Fatalf("after PATCH allowRSA15KeyTransport true: %v", v["allowRSA15KeyTransport"])
 	}
 	for _, c := range []struct {
@@ -417,7 +417,7 @@ func TestRSA15KeyTransport(t *testing.T) {
 		}
 	})
 
-	if v := f.as(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"allowRSA15KeyTransport": nil}).Map(t); v["allowRSA15KeyTransport"] != false {
+	if v := f.With(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"allowRSA15KeyTransport": nil}).Map(t); v["allowRSA15KeyTransport"] != false {
 		t.Fatalf("after PATCH allowRSA15KeyTransport null: %v, want false", v["allowRSA15KeyTransport"])
 	}
 	enc, acs = encryptedSignIn(t, f, p, pr, pub, aes256GCM, 32, v15)

@@ -213,11 +213,11 @@ func TestKeycloakSignIn(t *testing.T) {
 	k := testkit.New(t, testkit.Clock(time.Now(), time.Millisecond))
 	k.Deps.Logger = slog.New(slog.NewTextHandler(logs, nil))
 	f := setupOn(t, k)
-	srv := httptest.NewServer(f.api.Handler())
+	srv := httptest.NewServer(f.API.API.Handler())
 	t.Cleanup(srv.Close)
 	g := newWeb(t)
 	api := srv.URL
-	orgURL := api + "/v1/orgs/" + f.org.ID
+	orgURL := api + "/v1/orgs/" + f.Org.ID
 
 	// Galley's side first: a pending provider, whose metadata Keycloak imports.
 	pr := g.json(http.StatusCreated, "POST", orgURL+"/saml", f.admin, map[string]any{"label": "Keycloak"})
@@ -348,7 +348,7 @@ func TestKeycloakSignIn(t *testing.T) {
 	}
 	// The token works, in this organization only.
 	g.do(http.StatusOK, "GET", orgURL, tok, nil)
-	g.do(http.StatusNotFound, "GET", api+"/v1/orgs/"+f.other.ID, tok, nil)
+	g.do(http.StatusNotFound, "GET", api+"/v1/orgs/"+f.Other.ID, tok, nil)
 	if items := g.json(http.StatusOK, "GET", api+"/v1/orgs", tok, nil)["items"].([]any); len(items) != 1 {
 		t.Errorf("the token lists %d organizations, want its own", len(items))
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/sso"
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
+	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -65,7 +66,7 @@ func newIdP(t *testing.T, f *fixture) *idp {
 			return nil, err
 		}
 		rec := httptest.NewRecorder()
-		f.api.Handler().ServeHTTP(rec, httptest.NewRequest("GET", u.Path, nil))
+		f.API.API.Handler().ServeHTTP(rec, httptest.NewRequest("GET", u.Path, nil))
 		if rec.Code != http.StatusOK {
 			return nil, os.ErrNotExist
 		}
@@ -138,7 +139,7 @@ var formAction = regexp.MustCompile(`action="([^"]*)"`)
 func (p *idp) signIn(t *testing.T, f *fixture, startURL string) (response, acs string) {
 	t.Helper()
 	u, _ := url.Parse(startURL)
-	res := f.as(t, "").Expect(http.StatusFound, "GET", u.Path, nil)
+	res := f.With(t, "").Expect(http.StatusFound, "GET", u.Path, nil)
 	loc := res.Header.Get("Location")
 	if !strings.HasPrefix(loc, p.srv.URL+"/sso?SAMLRequest=") {
 		t.Fatalf("start redirects to %q, want the identity provider's SSO URL with a SAMLRequest", loc)
@@ -173,7 +174,7 @@ func (p *idp) signIn(t *testing.T, f *fixture, startURL string) (response, acs s
 func post(t *testing.T, f *fixture, acs, response string, want int) []byte {
 	t.Helper()
 	u, _ := url.Parse(acs)
-	res := f.as(t, "").Expect(want, "POST", u.Path, "SAMLResponse="+url.QueryEscape(response)+"&RelayState=",
+	res := f.With(t, "").Expect(want, "POST", u.Path, "SAMLResponse="+url.QueryEscape(response)+"&RelayState=",
 		"Content-Type", "application/x-www-form-urlencoded")
 	return res.Body
 }
@@ -220,26 +221,26 @@ func TestSignInEndToEnd(t *testing.T) {
 	}
 
 	// The token is the new user's, and works in the organization.
-	me := f.as(t, tok).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)
+	me := f.With(t, tok).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)
 	if me["email"] != "newbie@idp.test" || me["displayName"] != "New Bie" {
 		t.Errorf("the signed-in user is %v", me)
 	}
 	uid := me["id"].(string)
-	f.as(t, tok).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID, nil)
-	m := f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/members/"+uid, nil).Map(t)
+	f.With(t, tok).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID, nil)
+	m := f.With(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/members/"+uid, nil).Map(t)
 	if m["sso"] != true || m["role"] != "edit" || m["teams"] != 1.0 {
 		t.Errorf("the new member: sso %v, role %v, teams %v; want true, the provider's defaultRole edit, 1", m["sso"], m["role"], m["teams"])
 	}
-	teams := f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/members/"+uid+"/teams", nil).Map(t)["items"].([]any)
+	teams := f.With(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/members/"+uid+"/teams", nil).Map(t)["items"].([]any)
 	if len(teams) != 1 || teams[0].(map[string]any)["team"].(map[string]any)["id"] != f.team {
 		t.Errorf("the new member's teams %v, want the provider's defaultTeam", teams)
 	}
 	// The token acts only in this organization.
-	orgsOf := f.as(t, tok).Expect(http.StatusOK, "GET", "/v1/orgs", nil).Map(t)["items"].([]any)
-	if len(orgsOf) != 1 || orgsOf[0].(map[string]any)["id"] != f.org.ID {
+	orgsOf := f.With(t, tok).Expect(http.StatusOK, "GET", "/v1/orgs", nil).Map(t)["items"].([]any)
+	if len(orgsOf) != 1 || orgsOf[0].(map[string]any)["id"] != f.Org.ID {
 		t.Errorf("the SSO token lists organizations %v, want only its own", orgsOf)
 	}
-	f.as(t, tok).Expect(http.StatusForbidden, "POST", "/v1/orgs", map[string]any{"title": "Elsewhere"})
+	f.With(t, tok).Expect(http.StatusForbidden, "POST", "/v1/orgs", map[string]any{"title": "Elsewhere"})
 
 	// The same response, posted again, is refused.
 	if body := post(t, f, acs, response, http.StatusUnauthorized); !strings.Contains(string(body), "already used") {
@@ -253,10 +254,10 @@ func TestSignInEndToEnd(t *testing.T) {
 	if tok2 == tok {
 		t.Error("a second sign-in shows the same token")
 	}
-	if id := f.as(t, tok2).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)["id"]; id != uid {
+	if id := f.With(t, tok2).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)["id"]; id != uid {
 		t.Errorf("second sign-in is user %v, want %v", id, uid)
 	}
-	if m := f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/members/"+uid, nil).Map(t); m["teams"] != 1.0 {
+	if m := f.With(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/members/"+uid, nil).Map(t); m["teams"] != 1.0 {
 		t.Errorf("teams %v after a second sign-in, want 1", m["teams"])
 	}
 }
@@ -267,34 +268,34 @@ func TestSignInFindsExistingUsersAndKeepsMembersRoles(t *testing.T) {
 	pr := p.provider(t, f, nil)
 
 	// An admin of the organization signing in stays admin.
-	p.email, p.name = "alice@example.com", "Alice"
+	p.email, p.name = "admin@example.com", "Alice"
 	response, acs := p.signIn(t, f, startURL(pr))
 	tok := tokenOf(t, post(t, f, acs, response, http.StatusOK))
-	if id := f.as(t, tok).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)["id"]; id != f.ids["alice"] {
-		t.Errorf("signed in as %v, want alice's account %v", id, f.ids["alice"])
+	if id := f.With(t, tok).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)["id"]; id != f.Users["admin"].ID {
+		t.Errorf("signed in as %v, want the admin's account %v", id, f.Users["admin"].ID)
 	}
-	m := f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/members/"+f.ids["alice"], nil).Map(t)
+	m := f.With(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/members/"+f.Users["admin"].ID, nil).Map(t)
 	if m["role"] != "admin" || m["sso"] != true {
-		t.Errorf("alice after signing in: role %v, sso %v; want admin, true", m["role"], m["sso"])
+		t.Errorf("the admin after signing in: role %v, sso %v; want admin, true", m["role"], m["sso"])
 	}
 
 	// A user of the instance who is no member joins with the default role;
 	// their token does not reach their other organization.
-	p.email = "olga@example.com"
+	p.email = "outsider@example.com"
 	response, acs = p.signIn(t, f, startURL(pr))
 	tok = tokenOf(t, post(t, f, acs, response, http.StatusOK))
-	m = f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/members/"+f.ids["olga"], nil).Map(t)
+	m = f.With(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/members/"+f.Users[testkit.Outsider].ID, nil).Map(t)
 	if m["role"] != "edit" || m["sso"] != true {
-		t.Errorf("olga after signing in: role %v, sso %v; want edit, true", m["role"], m["sso"])
+		t.Errorf("the outsider after signing in: role %v, sso %v; want edit, true", m["role"], m["sso"])
 	}
-	f.as(t, tok).Expect(http.StatusNotFound, "GET", "/v1/orgs/"+f.other.ID, nil)
-	f.as(t, f.outsider).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.other.ID, nil)
+	f.With(t, tok).Expect(http.StatusNotFound, "GET", "/v1/orgs/"+f.Other.ID, nil)
+	f.With(t, f.outsider).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Other.ID, nil)
 
 	// The instance administrator signing in gets no instance rights.
 	p.email = "admin@localhost"
 	response, acs = p.signIn(t, f, startURL(pr))
 	tok = tokenOf(t, post(t, f, acs, response, http.StatusOK))
-	f.as(t, tok).Expect(http.StatusForbidden, "POST", "/v1/admin/users", map[string]any{"email": "x@example.com", "displayName": "X"})
+	f.With(t, tok).Expect(http.StatusForbidden, "POST", "/v1/admin/users", map[string]any{"email": "x@example.com", "displayName": "X"})
 }
 
 func TestForgedResponsesAreRefused(t *testing.T) {
@@ -302,7 +303,7 @@ func TestForgedResponsesAreRefused(t *testing.T) {
 	p := newIdP(t, f)
 	pr := p.provider(t, f, nil)
 	members := func() float64 {
-		return f.as(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/members", nil).Map(t)["count"].(float64)
+		return f.With(t, f.admin).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/members", nil).Map(t)["count"].(float64)
 	}
 	before := members()
 	other, otherKey, otherCert := certificate(t, "another idp")
@@ -318,7 +319,7 @@ func TestForgedResponsesAreRefused(t *testing.T) {
 			if !strings.Contains(x, "newbie@idp.test") {
 				t.Fatal("the assertion does not name the user")
 			}
-			return strings.ReplaceAll(x, "newbie@idp.test", "alice@example.com")
+			return strings.ReplaceAll(x, "newbie@idp.test", "admin@example.com")
 		}, want: "signature"},
 		{name: "WrongAudience", bend: func(req *saml.IdpAuthnRequest) {
 			req.Assertion.Conditions.AudienceRestrictions[0].Audience.Value = "https://elsewhere.example/saml/metadata"
@@ -389,12 +390,12 @@ func TestSignInRefusesExpiredRequestsAndOtherProviders(t *testing.T) {
 
 	// A response arriving after the request's lifetime.
 	response, acs := p.signIn(t, f, startURL(pr))
-	now := f.kit.Deps.Now
-	f.kit.Deps.Now = func() time.Time { return now().Add(sso.RequestLifetime + time.Second) }
+	now := f.Kit.Deps.Now
+	f.Kit.Deps.Now = func() time.Time { return now().Add(sso.RequestLifetime + time.Second) }
 	if body := post(t, f, acs, response, http.StatusUnauthorized); !strings.Contains(string(body), "expired") {
 		t.Errorf("a late response: %s", body)
 	}
-	f.kit.Deps.Now = now
+	f.Kit.Deps.Now = now
 
 	for _, tc := range []struct {
 		name, path, body string
@@ -404,11 +405,11 @@ func TestSignInRefusesExpiredRequestsAndOtherProviders(t *testing.T) {
 		{"400NoSAMLResponse", u(acs), "RelayState=x", 400, "SAMLResponse"},
 		{"400NotBase64", u(acs), "SAMLResponse=%%%", 400, "SAMLResponse"},
 		{"400NotXML", u(acs), "SAMLResponse=" + url.QueryEscape(base64.StdEncoding.EncodeToString([]byte("hello"))), 400, "SAMLResponse"},
-		{"404UnknownProvider", "/v1/orgs/" + f.org.ID + "/saml/nope/acs", "SAMLResponse=" + url.QueryEscape(response), 404, ""},
+		{"404UnknownProvider", "/v1/orgs/" + f.Org.ID + "/saml/nope/acs", "SAMLResponse=" + url.QueryEscape(response), 404, ""},
 		{"404UnknownOrganization", "/v1/orgs/nope/saml/" + pr["id"].(string) + "/acs", "SAMLResponse=" + url.QueryEscape(response), 404, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, "").Expect(tc.status, "POST", tc.path, tc.body, "Content-Type", "application/x-www-form-urlencoded")
+			res := f.With(t, "").Expect(tc.status, "POST", tc.path, tc.body, "Content-Type", "application/x-www-form-urlencoded")
 			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
 				t.Errorf("error does not name %q: %s", tc.field, res.Body)
 			}
@@ -426,12 +427,12 @@ func TestStartAndMetadata(t *testing.T) {
 	p := newIdP(t, f)
 	pr := p.provider(t, f, nil)
 	pending := f.create(t, map[string]any{"label": "Pending"})
-	f.as(t, "").Expect(http.StatusConflict, "GET", u(startURL(pending)), nil)
-	f.as(t, "").Expect(http.StatusNotFound, "GET", "/v1/orgs/"+f.org.ID+"/saml/nope/start", nil)
-	f.as(t, "").Expect(http.StatusNotFound, "GET", "/v1/orgs/nope/saml/"+pr["id"].(string)+"/start", nil)
+	f.With(t, "").Expect(http.StatusConflict, "GET", u(startURL(pending)), nil)
+	f.With(t, "").Expect(http.StatusNotFound, "GET", "/v1/orgs/"+f.Org.ID+"/saml/nope/start", nil)
+	f.With(t, "").Expect(http.StatusNotFound, "GET", "/v1/orgs/nope/saml/"+pr["id"].(string)+"/start", nil)
 
 	svc := pr["service"].(map[string]any)
-	res := f.as(t, "").Expect(http.StatusOK, "GET", u(svc["entityID"].(string)), nil)
+	res := f.With(t, "").Expect(http.StatusOK, "GET", u(svc["entityID"].(string)), nil)
 	if ct := res.Header.Get("Content-Type"); ct != "application/samlmetadata+xml" {
 		t.Errorf("metadata Content-Type %q", ct)
 	}
@@ -459,8 +460,8 @@ func TestStartAndMetadata(t *testing.T) {
 	}
 	// The key pair is made once per installation: another process (a new
 	// service on the same store) serves the same certificate.
-	api := httpapi.New(httpapi.Config{Auth: users.New(f.kit.Deps), Logger: f.kit.Deps.Logger})
-	ssohttp.Register(api, ssoroot.Service(app.NewRoot(f.kit.Deps)))
+	api := httpapi.New(httpapi.Config{Auth: users.New(f.Kit.Deps), Logger: f.Kit.Deps.Logger})
+	ssohttp.Register(api, ssoroot.Service(app.NewRoot(f.Kit.Deps)))
 	again := apitest.New(t, api).Expect(http.StatusOK, "GET", u(svc["entityID"].(string)), nil)
 	if !strings.Contains(string(again.Body), d.KeyDescriptors[0].KeyInfo.X509Data.X509Certificates[0].Data) {
 		t.Error("another process serves another certificate")
@@ -473,37 +474,37 @@ func TestOrganizationSSOEnforcement(t *testing.T) {
 	pr := p.provider(t, f, nil)
 	response, acs := p.signIn(t, f, startURL(pr))
 	tok := tokenOf(t, post(t, f, acs, response, http.StatusOK))
-	uid := f.as(t, tok).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)["id"].(string)
-	plain, err := users.New(f.kit.Deps).IssueToken(f.kit.Ctx, uid, "")
+	uid := f.With(t, tok).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t)["id"].(string)
+	plain, err := users.New(f.Kit.Deps).IssueToken(f.Kit.Ctx, uid, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	org := "/v1/orgs/" + f.org.ID
+	org := "/v1/orgs/" + f.Org.ID
 	// Without enforcement, an SSO member may use any token.
-	f.as(t, plain).Expect(http.StatusOK, "GET", org, nil)
+	f.With(t, plain).Expect(http.StatusOK, "GET", org, nil)
 
-	f.as(t, f.admin).Expect(http.StatusOK, "POST", org+"/members/"+f.ids["alice"]+"/sso", nil)
-	f.as(t, f.admin).Expect(http.StatusOK, "PATCH", org, map[string]any{"sso": true})
-	f.as(t, tok).Expect(http.StatusOK, "GET", org, nil)
-	if body := f.as(t, plain).Expect(http.StatusForbidden, "GET", org, nil).Body; !strings.Contains(string(body), "identity provider") {
+	f.With(t, f.admin).Expect(http.StatusOK, "POST", org+"/members/"+f.Users["admin"].ID+"/sso", nil)
+	f.With(t, f.admin).Expect(http.StatusOK, "PATCH", org, map[string]any{"sso": true})
+	f.With(t, tok).Expect(http.StatusOK, "GET", org, nil)
+	if body := f.With(t, plain).Expect(http.StatusForbidden, "GET", org, nil).Body; !strings.Contains(string(body), "identity provider") {
 		t.Errorf("an SSO member's other token is refused with %s", body)
 	}
-	f.as(t, plain).Expect(http.StatusForbidden, "GET", org+"/members", nil)
+	f.With(t, plain).Expect(http.StatusForbidden, "GET", org+"/members", nil)
 	// Admins are exempt (the organization cannot lock itself out), and
 	// members who are not SSO members keep their tokens.
-	f.as(t, f.admin).Expect(http.StatusOK, "GET", org+"/saml", nil)
-	f.as(t, f.reader).Expect(http.StatusOK, "GET", org+"/members", nil)
+	f.With(t, f.admin).Expect(http.StatusOK, "GET", org+"/saml", nil)
+	f.With(t, f.reader).Expect(http.StatusOK, "GET", org+"/members", nil)
 
 	// The last active provider stays while SSO is enforced.
 	one := org + "/saml/" + pr["id"].(string)
-	f.as(t, f.admin).Expect(http.StatusConflict, "DELETE", one, nil)
+	f.With(t, f.admin).Expect(http.StatusConflict, "DELETE", one, nil)
 	second := p.provider(t, f, map[string]any{"label": "Second"})
-	f.as(t, f.admin).Expect(http.StatusNoContent, "DELETE", one, nil)
-	f.as(t, f.admin).Expect(http.StatusConflict, "DELETE", org+"/saml/"+second["id"].(string), nil)
+	f.With(t, f.admin).Expect(http.StatusNoContent, "DELETE", one, nil)
+	f.With(t, f.admin).Expect(http.StatusConflict, "DELETE", org+"/saml/"+second["id"].(string), nil)
 	pendingOne := f.create(t, map[string]any{"label": "Pending"})
-	f.as(t, f.admin).Expect(http.StatusNoContent, "DELETE", org+"/saml/"+pendingOne["id"].(string), nil)
+	f.With(t, f.admin).Expect(http.StatusNoContent, "DELETE", org+"/saml/"+pendingOne["id"].(string), nil)
 
-	f.as(t, f.admin).Expect(http.StatusOK, "PATCH", org, map[string]any{"sso": false})
-	f.as(t, plain).Expect(http.StatusOK, "GET", org, nil)
-	f.as(t, f.admin).Expect(http.StatusNoContent, "DELETE", org+"/saml/"+second["id"].(string), nil)
+	f.With(t, f.admin).Expect(http.StatusOK, "PATCH", org, map[string]any{"sso": false})
+	f.With(t, plain).Expect(http.StatusOK, "GET", org, nil)
+	f.With(t, f.admin).Expect(http.StatusNoContent, "DELETE", org+"/saml/"+second["id"].(string), nil)
 }

@@ -14,69 +14,36 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/ssoroot"
-	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
-	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/orgs"
-	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/sso"
-	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/testkit"
-	"github.com/galleydocs/galley/shared/translations"
-	"github.com/galleydocs/galley/shared/translations/translationshttp"
-	"github.com/galleydocs/galley/shared/users"
-	"github.com/galleydocs/galley/shared/users/usershttp"
 )
 
+// fixture is the API of the users, organizations and SSO families (its
+// URLs taken from each request: the Keycloak test serves it on a listener)
+// with an organization of a member of each role and a team, and another
+// organization with its own admin (the outsider) and team.
 type fixture struct {
-	kit                                     *testkit.Kit
-	api                                     *httpapi.API
-	org, other                              model.Organization
-	ids                                     map[string]string
-	admin, creator, reader, guest, outsider string
+	*testkit.API
+	admin, creator, reader, guest, outsider string // tokens
 	team, otherTeam                         string
 }
 
 func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
 
-// setupOn builds the fixture on a kit: an organization with a member of
-// several roles and a team, another organization with its own admin and
-// team, and an API with the users, orgs and SSO families.
 func setupOn(t *testing.T, k *testkit.Kit) *fixture {
-	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
-	u := users.New(k.Deps)
-	usershttp.Register(api, u)
-	orgshttp.Register(api, orgs.New(k.Deps, u))
-	ssohttp.Register(api, ssoroot.Service(app.NewRoot(k.Deps)))
-	translationshttp.Register(api, translations.New(k.Deps)) // the family's other half, as in SSOFunction
-	f := &fixture{kit: k, api: api, ids: map[string]string{}}
-	tok := map[string]string{}
-	for _, name := range []string{"alice", "carol", "rita", "gus", "olga"} {
-		u, t := k.User(name)
-		f.ids[name], tok[name] = u.ID, t
-	}
-	f.admin, f.creator, f.reader, f.guest, f.outsider = tok["alice"], tok["carol"], tok["rita"], tok["gus"], tok["olga"]
-	f.org = k.Org("Acme", map[string]model.Role{f.ids["alice"]: model.RoleAdmin, f.ids["carol"]: model.RoleCreate,
-		f.ids["rita"]: model.RoleRead, f.ids["gus"]: model.RoleGuest})
-	f.other = k.Org("Other", map[string]model.Role{f.ids["olga"]: model.RoleAdmin})
-	f.team = f.as(t, f.admin).Expect(http.StatusCreated, "PUT", "/v1/orgs/"+f.org.ID+"/teams", map[string]any{"title": "Engineers"}).Map(t)["id"].(string)
-	f.otherTeam = f.as(t, f.outsider).Expect(http.StatusCreated, "PUT", "/v1/orgs/"+f.other.ID+"/teams", map[string]any{"title": "Theirs"}).Map(t)["id"].(string)
+	a := testkit.NewAPI(t, k, []string{"users", "orgs", "sso"}, testkit.URLs("", ""))
+	tok := a.Tokens
+	f := &fixture{API: a, admin: tok["admin"], creator: tok["create"], reader: tok["read"], guest: tok["guest"], outsider: tok[testkit.Outsider]}
+	f.team = f.With(t, f.admin).Expect(http.StatusCreated, "PUT", "/v1/orgs/"+f.Org.ID+"/teams", map[string]any{"title": "Engineers"}).Map(t)["id"].(string)
+	f.otherTeam = f.With(t, f.outsider).Expect(http.StatusCreated, "PUT", "/v1/orgs/"+f.Other.ID+"/teams", map[string]any{"title": "Theirs"}).Map(t)["id"].(string)
 	return f
 }
 
-func (f *fixture) as(t *testing.T, token string) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = token
-	return c
-}
-
-func (f *fixture) base() string { return "/v1/orgs/" + f.org.ID + "/saml" }
+func (f *fixture) base() string { return "/v1/orgs/" + f.Org.ID + "/saml" }
 
 func (f *fixture) create(t *testing.T, body map[string]any) map[string]any {
 	t.Helper()
-	return f.as(t, f.admin).Expect(http.StatusCreated, "POST", f.base(), body).Map(t)
+	return f.With(t, f.admin).Expect(http.StatusCreated, "POST", f.base(), body).Map(t)
 }
 
 // certificate makes a self-signed certificate, as PEM, with its key.
@@ -103,7 +70,7 @@ func certificate(t testing.TB, cn string) (string, *rsa.PrivateKey, *x509.Certif
 func TestCreateAnswers201WithTheProvider(t *testing.T) {
 	f := setup(t)
 	cert, _, _ := certificate(t, "idp")
-	res := f.as(t, f.admin).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"label": " Okta ", "entityID": "https://idp.example/entity",
+	res := f.With(t, f.admin).Expect(http.StatusCreated, "POST", f.base(), map[string]any{"label": " Okta ", "entityID": "https://idp.example/entity",
 		"certificate": cert, "ssoURL": "https://idp.example/sso", "defaultTeam": f.team, "defaultRole": "edit"})
 	v := res.Map(t)
 	for field, want := range map[string]any{"object": "saml-provider", "label": "Okta", "entityID": "https://idp.example/entity",
@@ -159,49 +126,37 @@ func TestCreateRejects(t *testing.T) {
 		return b
 	}
 	keyPEM := string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: []byte("not a key")}))
-	for _, tc := range []struct {
-		name, token, path string
-		body              any
-		status            int
-		field             string
-	}{
-		{"400LabelMissing", f.admin, f.base(), map[string]any{"entityID": "x"}, 400, "label"},
-		{"400LabelEmpty", f.admin, f.base(), ok(map[string]any{"label": ""}), 400, "label"},
-		{"400LabelBlank", f.admin, f.base(), ok(map[string]any{"label": "   "}), 400, "label"},
-		{"400LabelTooLong", f.admin, f.base(), ok(map[string]any{"label": strings.Repeat("l", 31)}), 400, "label"},
-		{"400EntityIDTooLong", f.admin, f.base(), ok(map[string]any{"entityID": strings.Repeat("e", 1025)}), 400, "entityID"},
-		{"400CertificateTooLong", f.admin, f.base(), ok(map[string]any{"certificate": strings.Repeat("c", 10001)}), 400, "certificate"},
-		{"400CertificateNotPEM", f.admin, f.base(), ok(map[string]any{"certificate": "hello world"}), 400, "certificate"},
-		{"400CertificateAKey", f.admin, f.base(), ok(map[string]any{"certificate": keyPEM}), 400, "certificate"},
-		{"400CertificateGarbledPEM", f.admin, f.base(), ok(map[string]any{"certificate": strings.Replace(cert, "MII", "XXX", 1)}), 400, "certificate"},
-		{"400CertificateTwo", f.admin, f.base(), ok(map[string]any{"certificate": cert + cert}), 400, "certificate"},
-		{"400SSOURLNotAURI", f.admin, f.base(), ok(map[string]any{"ssoURL": "not a url"}), 400, "ssoURL"},
-		{"400SSOURLRelative", f.admin, f.base(), ok(map[string]any{"ssoURL": "/sso"}), 400, "ssoURL"},
-		{"400SSOURLNotHTTP", f.admin, f.base(), ok(map[string]any{"ssoURL": "ftp://idp.example/sso"}), 400, "ssoURL"},
-		{"400SSOURLTooLong", f.admin, f.base(), ok(map[string]any{"ssoURL": "https://idp.example/" + strings.Repeat("a", 2048)}), 400, "ssoURL"},
-		{"400DefaultTeamUnknown", f.admin, f.base(), ok(map[string]any{"defaultTeam": "nope"}), 400, "defaultTeam"},
-		{"400DefaultTeamOfAnotherOrganization", f.admin, f.base(), ok(map[string]any{"defaultTeam": f.otherTeam}), 400, "defaultTeam"},
-		{"400DefaultRoleUnknown", f.admin, f.base(), ok(map[string]any{"defaultRole": "owner"}), 400, "defaultRole"},
-		{"401NoToken", "", f.base(), ok(nil), 401, ""},
-		{"403Creator", f.creator, f.base(), ok(nil), 403, ""},
-		{"403Guest", f.guest, f.base(), ok(nil), 403, ""},
-		{"404Outsider", f.outsider, f.base(), ok(nil), 404, ""},
-		{"404UnknownOrg", f.admin, "/v1/orgs/nope/saml", ok(nil), 404, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "POST", tc.path, tc.body)
-			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
-				t.Errorf("error does not name %q: %s", tc.field, res.Body)
-			}
-		})
-	}
-	if n := f.as(t, f.admin).Expect(http.StatusOK, "GET", f.base(), nil).Map(t)["count"]; n != 0.0 {
+	f.Check(t, []testkit.Case{
+		{"400LabelMissing", f.admin, "POST", f.base(), map[string]any{"entityID": "x"}, 400, "label"},
+		{"400LabelEmpty", f.admin, "POST", f.base(), ok(map[string]any{"label": ""}), 400, "label"},
+		{"400LabelBlank", f.admin, "POST", f.base(), ok(map[string]any{"label": "   "}), 400, "label"},
+		{"400LabelTooLong", f.admin, "POST", f.base(), ok(map[string]any{"label": strings.Repeat("l", 31)}), 400, "label"},
+		{"400EntityIDTooLong", f.admin, "POST", f.base(), ok(map[string]any{"entityID": strings.Repeat("e", 1025)}), 400, "entityID"},
+		{"400CertificateTooLong", f.admin, "POST", f.base(), ok(map[string]any{"certificate": strings.Repeat("c", 10001)}), 400, "certificate"},
+		{"400CertificateNotPEM", f.admin, "POST", f.base(), ok(map[string]any{"certificate": "hello world"}), 400, "certificate"},
+		{"400CertificateAKey", f.admin, "POST", f.base(), ok(map[string]any{"certificate": keyPEM}), 400, "certificate"},
+		{"400CertificateGarbledPEM", f.admin, "POST", f.base(), ok(map[string]any{"certificate": strings.Replace(cert, "MII", "XXX", 1)}), 400, "certificate"},
+		{"400CertificateTwo", f.admin, "POST", f.base(), ok(map[string]any{"certificate": cert + cert}), 400, "certificate"},
+		{"400SSOURLNotAURI", f.admin, "POST", f.base(), ok(map[string]any{"ssoURL": "not a url"}), 400, "ssoURL"},
+		{"400SSOURLRelative", f.admin, "POST", f.base(), ok(map[string]any{"ssoURL": "/sso"}), 400, "ssoURL"},
+		{"400SSOURLNotHTTP", f.admin, "POST", f.base(), ok(map[string]any{"ssoURL": "ftp://idp.example/sso"}), 400, "ssoURL"},
+		{"400SSOURLTooLong", f.admin, "POST", f.base(), ok(map[string]any{"ssoURL": "https://idp.example/" + strings.Repeat("a", 2048)}), 400, "ssoURL"},
+		{"400DefaultTeamUnknown", f.admin, "POST", f.base(), ok(map[string]any{"defaultTeam": "nope"}), 400, "defaultTeam"},
+		{"400DefaultTeamOfAnotherOrganization", f.admin, "POST", f.base(), ok(map[string]any{"defaultTeam": f.otherTeam}), 400, "defaultTeam"},
+		{"400DefaultRoleUnknown", f.admin, "POST", f.base(), ok(map[string]any{"defaultRole": "owner"}), 400, "defaultRole"},
+		{"401NoToken", "", "POST", f.base(), ok(nil), 401, ""},
+		{"403Creator", f.creator, "POST", f.base(), ok(nil), 403, ""},
+		{"403Guest", f.guest, "POST", f.base(), ok(nil), 403, ""},
+		{"404Outsider", f.outsider, "POST", f.base(), ok(nil), 404, ""},
+		{"404UnknownOrg", f.admin, "POST", "/v1/orgs/nope/saml", ok(nil), 404, ""},
+	})
+	if n := f.With(t, f.admin).Expect(http.StatusOK, "GET", f.base(), nil).Map(t)["count"]; n != 0.0 {
 		t.Errorf("refused creations left %v providers", n)
 	}
 	for i := 0; i < sso.MaxProviders; i++ {
 		f.create(t, map[string]any{"label": fmt.Sprint("P", i)})
 	}
-	f.as(t, f.admin).Expect(http.StatusConflict, "POST", f.base(), ok(nil))
+	f.With(t, f.admin).Expect(http.StatusConflict, "POST", f.base(), ok(nil))
 }
 
 func TestListPagesOldestFirstToAdminsOnly(t *testing.T) {
@@ -210,51 +165,25 @@ func TestListPagesOldestFirstToAdminsOnly(t *testing.T) {
 	for i := range 5 {
 		made = append(made, f.create(t, map[string]any{"label": fmt.Sprint("P", i), "defaultTeam": f.team})["id"].(string))
 	}
-	var seen []string
-	next := ""
-	for pages := 0; ; pages++ {
-		if pages > 5 {
-			t.Fatal("paging does not end")
+	items, tokens := testkit.Pages(t, f.With(t, f.admin), f.base(), 2)
+	for _, p := range items {
+		if p["defaultTeam"].(map[string]any)["id"] != f.team {
+			t.Errorf("listed provider without its default team: %v", p)
 		}
-		path := f.base() + "?limit=2"
-		if next != "" {
-			path += "&page=" + next
-		}
-		body := f.as(t, f.admin).Expect(http.StatusOK, "GET", path, nil).Map(t)
-		items := body["items"].([]any)
-		if body["count"] != float64(len(items)) || len(items) > 2 {
-			t.Fatalf("count %v with %d items (limit 2)", body["count"], len(items))
-		}
-		for _, it := range items {
-			p := it.(map[string]any)
-			seen = append(seen, p["id"].(string))
-			if p["defaultTeam"].(map[string]any)["id"] != f.team {
-				t.Errorf("listed provider without its default team: %v", p)
-			}
-		}
-		n, ok := body["next"].(map[string]any)
-		if !ok {
-			break
-		}
-		next = n["page"].(string)
 	}
+	seen, next := testkit.Field(items, "id"), tokens[len(tokens)-1]
 	if fmt.Sprint(seen) != fmt.Sprint(made) {
 		t.Errorf("listed %v, want %v (oldest first)", seen, made)
 	}
-	for _, tc := range []struct {
-		name, token, path string
-		status            int
-	}{
-		{"400LimitTooLarge", f.admin, f.base() + "?limit=1001", 400},
-		{"400TamperedPage", f.admin, f.base() + "?page=abc.def", 400},
-		{"400PageOfAnotherOrganization", f.outsider, "/v1/orgs/" + f.other.ID + "/saml?page=" + next, 400},
-		{"401NoToken", "", f.base(), 401},
-		{"403Reader", f.reader, f.base(), 403},
-		{"403Creator", f.creator, f.base(), 403},
-		{"404Outsider", f.outsider, f.base(), 404},
-	} {
-		t.Run(tc.name, func(t *testing.T) { f.as(t, tc.token).Expect(tc.status, "GET", tc.path, nil) })
-	}
+	f.Check(t, []testkit.Case{
+		{"400LimitTooLarge", f.admin, "GET", f.base() + "?limit=1001", nil, 400, ""},
+		{"400TamperedPage", f.admin, "GET", f.base() + "?page=abc.def", nil, 400, ""},
+		{"400PageOfAnotherOrganization", f.outsider, "GET", "/v1/orgs/" + f.Other.ID + "/saml?page=" + next, nil, 400, ""},
+		{"401NoToken", "", "GET", f.base(), nil, 401, ""},
+		{"403Reader", f.reader, "GET", f.base(), nil, 403, ""},
+		{"403Creator", f.creator, "GET", f.base(), nil, 403, ""},
+		{"404Outsider", f.outsider, "GET", f.base(), nil, 404, ""},
+	})
 }
 
 func TestGetPatchDelete(t *testing.T) {
@@ -263,28 +192,23 @@ func TestGetPatchDelete(t *testing.T) {
 	cert2, _, _ := certificate(t, "idp-rotated")
 	id := f.create(t, map[string]any{"label": "Okta", "defaultRole": "read"})["id"].(string)
 	one := f.base() + "/" + id
-	if v := f.as(t, f.admin).Expect(http.StatusOK, "GET", one, nil).Map(t); v["label"] != "Okta" || v["status"] != "pending" {
+	if v := f.With(t, f.admin).Expect(http.StatusOK, "GET", one, nil).Map(t); v["label"] != "Okta" || v["status"] != "pending" {
 		t.Errorf("get: %v", v)
 	}
 
-	v := f.as(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"entityID": "urn:idp", "certificate": cert,
+	v := f.With(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"entityID": "urn:idp", "certificate": cert,
 		"ssoURL": "https://idp.example/sso", "defaultTeam": f.team}).Map(t)
 	if v["status"] != "active" || v["label"] != "Okta" || v["defaultRole"] != "read" || v["defaultTeam"].(map[string]any)["id"] != f.team {
 		t.Errorf("patch completing the provider: %v", v)
 	}
-	v = f.as(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"label": "Okta 2", "certificate": cert2, "defaultRole": nil, "defaultTeam": nil}).Map(t)
+	v = f.With(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"label": "Okta 2", "certificate": cert2, "defaultRole": nil, "defaultTeam": nil}).Map(t)
 	if v["label"] != "Okta 2" || v["certificate"] != cert2 || v["defaultRole"] != nil || v["defaultTeam"] != nil || v["entityID"] != "urn:idp" {
 		t.Errorf("patch with nulls: %v", v)
 	}
-	f.as(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"defaultRole": "admin", "defaultTeam": f.team})
+	f.With(t, f.admin).Expect(http.StatusOK, "PATCH", one, map[string]any{"defaultRole": "admin", "defaultTeam": f.team})
 
-	otherID := f.as(t, f.outsider).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.other.ID+"/saml", map[string]any{"label": "Theirs"}).Map(t)["id"].(string)
-	for _, tc := range []struct {
-		name, token, method, path string
-		body                      any
-		status                    int
-		field                     string
-	}{
+	otherID := f.With(t, f.outsider).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Other.ID+"/saml", map[string]any{"label": "Theirs"}).Map(t)["id"].(string)
+	f.Check(t, []testkit.Case{
 		{"Get401NoToken", "", "GET", one, nil, 401, ""},
 		{"Get403Reader", f.reader, "GET", one, nil, 403, ""},
 		{"Get404Outsider", f.outsider, "GET", one, nil, 404, ""},
@@ -308,28 +232,21 @@ func TestGetPatchDelete(t *testing.T) {
 		{"Delete403Reader", f.reader, "DELETE", one, nil, 403, ""},
 		{"Delete404Outsider", f.outsider, "DELETE", one, nil, 404, ""},
 		{"Delete404OfAnotherOrganization", f.admin, "DELETE", f.base() + "/" + otherID, nil, 404, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, tc.method, tc.path, tc.body)
-			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
-				t.Errorf("error does not name %q: %s", tc.field, res.Body)
-			}
-		})
-	}
-	if v := f.as(t, f.admin).Expect(http.StatusOK, "GET", one, nil).Map(t); v["label"] != "Okta 2" || v["defaultRole"] != "admin" || v["status"] != "active" {
+	})
+	if v := f.With(t, f.admin).Expect(http.StatusOK, "GET", one, nil).Map(t); v["label"] != "Okta 2" || v["defaultRole"] != "admin" || v["status"] != "active" {
 		t.Errorf("refused changes changed the provider: %v", v)
 	}
 
 	// A deleted default team leaves the provider without one.
-	f.as(t, f.admin).Expect(http.StatusNoContent, "DELETE", "/v1/orgs/"+f.org.ID+"/teams/"+f.team, nil)
-	if v := f.as(t, f.admin).Expect(http.StatusOK, "GET", one, nil).Map(t); v["defaultTeam"] != nil {
+	f.With(t, f.admin).Expect(http.StatusNoContent, "DELETE", "/v1/orgs/"+f.Org.ID+"/teams/"+f.team, nil)
+	if v := f.With(t, f.admin).Expect(http.StatusOK, "GET", one, nil).Map(t); v["defaultTeam"] != nil {
 		t.Errorf("defaultTeam %v after the team was deleted", v["defaultTeam"])
 	}
 
-	f.as(t, f.admin).Expect(http.StatusNoContent, "DELETE", one, nil)
-	f.as(t, f.admin).Expect(http.StatusNotFound, "GET", one, nil)
-	f.as(t, f.admin).Expect(http.StatusNotFound, "DELETE", one, nil)
-	f.as(t, f.outsider).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.other.ID+"/saml/"+otherID, nil)
+	f.With(t, f.admin).Expect(http.StatusNoContent, "DELETE", one, nil)
+	f.With(t, f.admin).Expect(http.StatusNotFound, "GET", one, nil)
+	f.With(t, f.admin).Expect(http.StatusNotFound, "DELETE", one, nil)
+	f.With(t, f.outsider).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Other.ID+"/saml/"+otherID, nil)
 }
 
 func TestLoginInfoListsActiveProvidersWithoutAToken(t *testing.T) {
@@ -338,7 +255,7 @@ func TestLoginInfoListsActiveProvidersWithoutAToken(t *testing.T) {
 	active := f.create(t, map[string]any{"label": "Okta", "entityID": "urn:idp", "certificate": cert, "ssoURL": "https://idp.example/sso"})
 	f.create(t, map[string]any{"label": "Pending"})
 	for _, token := range []string{"", f.reader, f.outsider} {
-		body := f.as(t, token).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/sso", nil).Map(t)
+		body := f.With(t, token).Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/sso", nil).Map(t)
 		items := body["items"].([]any)
 		if len(items) != 1 {
 			t.Fatalf("items %v, want the one active provider", items)
@@ -348,8 +265,8 @@ func TestLoginInfoListsActiveProvidersWithoutAToken(t *testing.T) {
 			t.Errorf("login info %v, want the id, label and startURL of %v", it, active)
 		}
 	}
-	if items := f.as(t, "").Expect(http.StatusOK, "GET", "/v1/orgs/"+f.other.ID+"/sso", nil).Map(t)["items"].([]any); len(items) != 0 {
+	if items := f.With(t, "").Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Other.ID+"/sso", nil).Map(t)["items"].([]any); len(items) != 0 {
 		t.Errorf("an organization without providers lists %v", items)
 	}
-	f.as(t, "").Expect(http.StatusNotFound, "GET", "/v1/orgs/nope/sso", nil)
+	f.With(t, "").Expect(http.StatusNotFound, "GET", "/v1/orgs/nope/sso", nil)
 }

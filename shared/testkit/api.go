@@ -48,8 +48,9 @@ type API struct {
 type APIOption func(*apiOptions)
 
 type apiOptions struct {
-	extra   []member
-	inOther []string
+	extra          []member
+	inOther        []string
+	apiURL, appURL string
 }
 
 type member struct {
@@ -69,18 +70,26 @@ func AlsoInOther(names ...string) APIOption {
 	return func(o *apiOptions) { o.inOther = append(o.inOther, names...) }
 }
 
+// URLs sets the API's base URLs (httpapi.Config's APIURL and AppURL;
+// "https://api.test" and "https://app.test" by default). Empty ones are
+// taken from each request, as a process without API_URL does: for tests
+// that serve the API on a listener that others call back (SAML).
+func URLs(apiURL, appURL string) APIOption {
+	return func(o *apiOptions) { o.apiURL, o.appURL = apiURL, appURL }
+}
+
 // NewAPI returns the fixture on k serving the named families (as package
 // families names them: "spaces", "comments", ...).
 func NewAPI(t testing.TB, k *Kit, names []string, opts ...APIOption) *API {
 	t.Helper()
-	var o apiOptions
+	o := apiOptions{apiURL: "https://api.test", appURL: "https://app.test"}
 	for _, opt := range opts {
 		opt(&o)
 	}
 	fams := served(t, names)
 	root := families.NewRoot(k.Deps)
 	a := &API{Kit: k, Root: root, Users: map[string]model.User{}, Tokens: map[string]string{},
-		API: app.NewAPI(app.Config{APIURL: "https://api.test", AppURL: "https://app.test"}, root, fams...)}
+		API: app.NewAPI(app.Config{APIURL: o.apiURL, AppURL: o.appURL}, root, fams...)}
 	members, roles := map[string]model.Role{}, map[string]model.Role{}
 	add := func(name string, role model.Role) {
 		u, tok := k.User(name)

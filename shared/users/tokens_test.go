@@ -6,32 +6,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/roots/usersroot"
 	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
 )
 
-// one API (one process): its authenticator is the users family's service.
-func oneAPI(k *testkit.Kit) *httpapi.API {
-	r := app.NewRoot(k.Deps)
-	api := httpapi.New(httpapi.Config{Auth: app.Users(r), Logger: k.Deps.Logger})
-	usersroot.Routes(api, r)
-	return api
-}
-
-func as(t *testing.T, api *httpapi.API, token string) *apitest.Client {
-	c := apitest.New(t, api)
-	c.Token = token
-	return c
-}
-
 // newUser makes a user through the administration API: id and token.
 func newUser(t *testing.T, api *httpapi.API, email string) (string, string) {
 	t.Helper()
-	res := as(t, api, testkit.AdminToken).Expect(http.StatusCreated, "POST", "/v1/admin/users", map[string]any{"email": email, "displayName": "U"}).Map(t)
+	res := testkit.Client(t, api, testkit.AdminToken).Expect(http.StatusCreated, "POST", "/v1/admin/users", map[string]any{"email": email, "displayName": "U"}).Map(t)
 	return res["user"].(map[string]any)["id"].(string), res["token"].(string)
 }
 
@@ -40,16 +23,16 @@ func newUser(t *testing.T, api *httpapi.API, email string) (string, string) {
 // stop.
 func TestTokensAreNamedListedRotatedRevokedAndExpire(t *testing.T) {
 	k := testkit.New(t)
-	api := oneAPI(k)
+	api := newAPI(k)
 	_, first := newUser(t, api, "ada@example.com")
-	ada := as(t, api, first)
+	ada := testkit.Client(t, api, first)
 	made := ada.Expect(http.StatusCreated, "POST", "/v1/user/tokens", map[string]any{"name": "CI deploys"}).Map(t)
 	secret := made["secret"].(string)
 	tok := made["token"].(map[string]any)
 	if !strings.HasPrefix(secret, users.TokenPrefix) || tok["name"] != "CI deploys" || tok["id"] == "" {
 		t.Fatalf("new token %v", made)
 	}
-	as(t, api, secret).Expect(http.StatusOK, "GET", "/v1/user", nil)
+	testkit.Client(t, api, secret).Expect(http.StatusOK, "GET", "/v1/user", nil)
 	list := ada.Expect(http.StatusOK, "GET", "/v1/user/tokens", nil)
 	if strings.Contains(string(list.Body), secret) || strings.Contains(string(list.Body), first) {
 		t.Fatalf("a list shows a secret: %s", list.Body)
@@ -60,30 +43,30 @@ func TestTokensAreNamedListedRotatedRevokedAndExpire(t *testing.T) {
 	}
 
 	rotated := ada.Expect(http.StatusOK, "POST", "/v1/user/tokens/"+tok["id"].(string)+"/rotate", nil).Map(t)
-	as(t, api, secret).Expect(http.StatusUnauthorized, "GET", "/v1/user", nil)
+	testkit.Client(t, api, secret).Expect(http.StatusUnauthorized, "GET", "/v1/user", nil)
 	fresh := rotated["secret"].(string)
-	as(t, api, fresh).Expect(http.StatusOK, "GET", "/v1/user", nil)
+	testkit.Client(t, api, fresh).Expect(http.StatusOK, "GET", "/v1/user", nil)
 	if rotated["token"].(map[string]any)["id"] != tok["id"] {
 		t.Fatalf("rotation changed the token's id: %v", rotated)
 	}
 	ada.Expect(http.StatusNoContent, "DELETE", "/v1/user/tokens/"+tok["id"].(string), nil)
-	as(t, api, fresh).Expect(http.StatusUnauthorized, "GET", "/v1/user", nil)
+	testkit.Client(t, api, fresh).Expect(http.StatusUnauthorized, "GET", "/v1/user", nil)
 	ada.Expect(http.StatusNotFound, "DELETE", "/v1/user/tokens/"+tok["id"].(string), nil)
 
 	// Another user's token is not found; the administrator sees and
 	// revokes anyone's.
 	_, bobToken := newUser(t, api, "bob@example.com")
-	bobs := as(t, api, bobToken).Expect(http.StatusOK, "GET", "/v1/user/tokens", nil).Map(t)["items"].([]any)
+	bobs := testkit.Client(t, api, bobToken).Expect(http.StatusOK, "GET", "/v1/user/tokens", nil).Map(t)["items"].([]any)
 	bobTok := bobs[0].(map[string]any)["id"].(string)
 	ada.Expect(http.StatusNotFound, "DELETE", "/v1/user/tokens/"+bobTok, nil)
 
 	soon := k.Deps.Clock().Add(time.Hour)
 	exp := ada.Expect(http.StatusCreated, "POST", "/v1/user/tokens", map[string]any{"name": "short", "expiresAt": soon.Format(time.RFC3339)}).Map(t)
-	as(t, api, exp["secret"].(string)).Expect(http.StatusOK, "GET", "/v1/user", nil)
+	testkit.Client(t, api, exp["secret"].(string)).Expect(http.StatusOK, "GET", "/v1/user", nil)
 	ada.Expect(http.StatusBadRequest, "POST", "/v1/user/tokens", map[string]any{"name": "past", "expiresAt": k.Deps.Clock().Add(-time.Hour).Format(time.RFC3339)})
 	later := soon.Add(time.Minute)
 	k.Deps.Now = func() time.Time { return later }
-	as(t, api, exp["secret"].(string)).Expect(http.StatusUnauthorized, "GET", "/v1/user", nil)
+	testkit.Client(t, api, exp["secret"].(string)).Expect(http.StatusUnauthorized, "GET", "/v1/user", nil)
 	ada.Expect(http.StatusOK, "GET", "/v1/user", nil)
 }
 
@@ -91,11 +74,11 @@ func TestTokensAreNamedListedRotatedRevokedAndExpire(t *testing.T) {
 // a disabled user's tokens stop at once; nobody else may.
 func TestAdministratorManagesUsers(t *testing.T) {
 	k := testkit.New(t)
-	api := oneAPI(k)
-	admin := as(t, api, testkit.AdminToken)
+	api := newAPI(k)
+	admin := testkit.Client(t, api, testkit.AdminToken)
 	bob, bobToken := newUser(t, api, "bob@example.com")
 	_, carlToken := newUser(t, api, "carl@example.com")
-	bobAPI := as(t, api, bobToken)
+	bobAPI := testkit.Client(t, api, bobToken)
 	bobAPI.Expect(http.StatusOK, "GET", "/v1/user", nil)
 
 	page := admin.Expect(http.StatusOK, "GET", "/v1/admin/users?limit=2", nil).Map(t)
@@ -107,8 +90,8 @@ func TestAdministratorManagesUsers(t *testing.T) {
 	if strings.Join(emails, " ") != users.AdminEmail+" bob@example.com carl@example.com" {
 		t.Fatalf("users %v", emails)
 	}
-	as(t, api, carlToken).Expect(http.StatusForbidden, "GET", "/v1/admin/users", nil)
-	as(t, api, carlToken).Expect(http.StatusForbidden, "PATCH", "/v1/admin/users/"+bob, map[string]any{"disabled": true})
+	testkit.Client(t, api, carlToken).Expect(http.StatusForbidden, "GET", "/v1/admin/users", nil)
+	testkit.Client(t, api, carlToken).Expect(http.StatusForbidden, "PATCH", "/v1/admin/users/"+bob, map[string]any{"disabled": true})
 
 	got := admin.Expect(http.StatusOK, "PATCH", "/v1/admin/users/"+bob, map[string]any{"disabled": true, "displayName": "Robert"}).Map(t)
 	if got["disabled"] != true || got["displayName"] != "Robert" {

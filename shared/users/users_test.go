@@ -13,13 +13,18 @@ import (
 	"github.com/galleydocs/galley/shared/users"
 )
 
-func client(t *testing.T, k *testkit.Kit, token string) *apitest.Client {
+// newAPI is the users family's API on k, as one process builds it: its
+// authenticator is the family's service.
+func newAPI(k *testkit.Kit) *httpapi.API {
 	r := app.NewRoot(k.Deps)
 	api := httpapi.New(httpapi.Config{Auth: app.Users(r), Logger: k.Deps.Logger, Version: "9.9.9", Build: "2026-01-01"})
 	usersroot.Routes(api, r)
-	c := apitest.New(t, api)
-	c.Token = token
-	return c
+	return api
+}
+
+// client is a client of a new API on k sending token.
+func client(t *testing.T, k *testkit.Kit, token string) *apitest.Client {
+	return testkit.Client(t, newAPI(k), token)
 }
 
 func TestAPIInformationAndCurrentUser(t *testing.T) {
