@@ -36,6 +36,10 @@ type Frontmatter struct {
 	// If is the page's adaptive-content condition, as GitBook documents
 	// its frontmatter (`if: visitor.claims...`).
 	If *string `yaml:"if"`
+	// Vars are the page's variables (GitBook's `vars:`, page.vars in
+	// expressions): names to strings, numbers or booleans, checked by
+	// content (content.CheckVariables).
+	Vars map[string]any `yaml:"vars"`
 }
 
 // LayoutFields are layout options set in frontmatter; nil fields keep

@@ -216,4 +216,5 @@ func Register(api *httpapi.API, s *content.Service) {
 		})
 	registerLinks(api, s)
 	registerRevisions(api, s)
+	registerReusable(api, s)
 }
