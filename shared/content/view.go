@@ -15,19 +15,19 @@ import (
 
 // Revision is the API shape of a revision (the reference's Revision).
 type Revision struct {
-	Object           string            `json:"object" enum:"revision"`
-	ID               string            `json:"id"`
-	Parents          []string          `json:"parents"`
-	Pages            []RevisionPage    `json:"pages"`
-	Files            []RevisionFile    `json:"files"`
+	Object           string                    `json:"object" enum:"revision"`
+	ID               string                    `json:"id"`
+	Parents          []string                  `json:"parents"`
+	Pages            []RevisionPage            `json:"pages"`
+	Files            []RevisionFile            `json:"files"`
 	ReusableContents []RevisionReusableContent `json:"reusableContents"`
 	Variables        Variables                 `json:"variables" nullable:"false" doc:"The space's variables (GitBook's space.vars): names to strings, numbers or booleans"`
-	Tags             []RevisionTag     `json:"tags" nullable:"false" doc:"Tags of the revision's content: Galley has none yet"`
-	CreatedAt        time.Time         `json:"createdAt"`
-	Git              *model.GitCommit  `json:"git,omitempty"`
-	URLs             RevisionURLs      `json:"urls"`
-	Type             string            `json:"type" enum:"edits,merge,rollback,update,computed"`
-	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty" doc:"The change request merged (merge revisions)"`
+	Tags             []RevisionTag             `json:"tags" nullable:"false" doc:"Tags of the revision's content: Galley has none yet"`
+	CreatedAt        time.Time                 `json:"createdAt"`
+	Git              *model.GitCommit          `json:"git,omitempty"`
+	URLs             RevisionURLs              `json:"urls"`
+	Type             string                    `json:"type" enum:"edits,merge,rollback,update,computed"`
+	MergedFrom       *ChangeRequest            `json:"mergedFrom,omitempty" doc:"The change request merged (merge revisions)"`
 }
 
 // RevisionTag is a tag pages may carry (GitBook's RevisionTag).
