@@ -97,14 +97,14 @@ func IncludeFile(from, target string) string {
 	}
 	var p string
 	if strings.HasPrefix(target, "/") {
-		p = path.Clean(target)
+		p = strings.TrimPrefix(path.Clean(target), "/")
 	} else {
-		p = path.Clean(path.Join(path.Dir("/"+from), target))
+		p = path.Clean(path.Join(path.Dir(from), target))
 	}
-	if p == "/" || strings.HasPrefix(p, "/..") {
-		return ""
+	if p == "" || p == "." || p == ".." || strings.HasPrefix(p, "../") {
+		return "" // outside the docs' root
 	}
-	return strings.TrimPrefix(p, "/")
+	return p
 }
 
 // includeFroms are the files an include of a page is read from: the file

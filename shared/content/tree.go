@@ -111,14 +111,16 @@ type Cover struct {
 }
 
 // Ref is a content reference (the reference's ContentRef, the kinds Galley
-// writes): a URL, a file or a page of the revision, an anchor.
+// writes): a URL, a file or a page of the revision, an anchor, a reusable
+// content of the revision.
 type Ref struct {
-	Kind   string `json:"kind" enum:"url,file,page,anchor"`
-	URL    string `json:"url,omitempty"`
-	File   string `json:"file,omitempty"`
-	Page   string `json:"page,omitempty"`
-	Anchor string `json:"anchor,omitempty"`
-	Space  string `json:"space,omitempty"`
+	Kind            string `json:"kind" enum:"url,file,page,anchor,reusable-content"`
+	URL             string `json:"url,omitempty"`
+	File            string `json:"file,omitempty"`
+	Page            string `json:"page,omitempty"`
+	Anchor          string `json:"anchor,omitempty"`
+	ReusableContent string `json:"reusableContent,omitempty"`
+	Space           string `json:"space,omitempty"`
 }
 
 // GitBlob is where a page or file lives in a Git tree (Git Sync).
