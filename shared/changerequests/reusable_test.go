@@ -3,6 +3,7 @@ package changerequests_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/app"
@@ -66,4 +67,24 @@ func TestReusableContentsOfAChangeRequest(t *testing.T) {
 			t.Fatalf("merged: %v %v %v", rev["reusableContents"], rev["variables"], rev["pages"])
 		}
 	})
+}
+
+// Authored markdown sets a page's variables with frontmatter vars:,
+// checked by GitBook's rules (400 naming the markdown otherwise), and
+// read back in the page's variables and its markdown for Git.
+func TestAuthoredPageVariables(t *testing.T) {
+	f := setup(t)
+	n := f.create(t, f.editor, "Vars")["number"]
+	refs := f.author(t, f.editor, n, insert("p", "", "---\nvars:\n  product: Acme\n  seats: 3\n  beta: true\n---\n\n# P\n\nText.\n"))["refs"].(map[string]any)
+	page := f.as(t, f.reader).Expect(http.StatusOK, "GET", f.cr(n)+"/content/page/"+refs["p"].(string), nil).Map(t)
+	if v := page["variables"].(map[string]any); v["product"] != "Acme" || v["seats"] != float64(3) || v["beta"] != true {
+		t.Fatalf("variables %v", page["variables"])
+	}
+	for _, bad := range []string{"vars:\n  1st: x", "vars:\n  a: [1, 2]", "vars:\n  a-b: x"} {
+		res := f.as(t, f.editor).Expect(http.StatusBadRequest, "POST", f.cr(n)+"/content?compat=false",
+			map[string]any{"changes": []any{insert("", "", "---\n"+bad+"\n---\n\n# Q\n")}})
+		if !strings.Contains(string(res.Body), "document.markdown") || !strings.Contains(string(res.Body), "vars") {
+			t.Errorf("%q: %s", bad, res.Body)
+		}
+	}
 }
