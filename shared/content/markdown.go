@@ -91,7 +91,7 @@ func ApplyFrontmatter(f document.Frontmatter, p *Page) {
 	if f.Vars != nil {
 		// Authoring checked them (CheckVariables); a repository's that
 		// are not variables are left out.
-		p.Variables = LenientVariables(f.Vars)
+		p.Variables = LenientVariables(*f.Vars)
 	}
 	if l := f.Layout; l != nil {
 		layout := DefaultLayout()

@@ -38,9 +38,13 @@ type Frontmatter struct {
 	If *string `yaml:"if"`
 	// Vars are the page's variables (GitBook's `vars:`, page.vars in
 	// expressions): names to strings, numbers or booleans, checked by
-	// content (content.CheckVariables).
-	Vars map[string]any `yaml:"vars"`
+	// content (content.CheckVariables). A pointer keeps Frontmatter
+	// comparable.
+	Vars *Vars `yaml:"vars"`
 }
+
+// Vars are variables as frontmatter writes them.
+type Vars map[string]any
 
 // LayoutFields are layout options set in frontmatter; nil fields keep
 // their value.

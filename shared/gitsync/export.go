@@ -410,7 +410,7 @@ func (e *exporter) page(ctx context.Context, p *content.Page, rel string) (plumb
 	}
 	sameMeta := lp != nil && metaText(lp) == metaText(p)
 	if hasOld && sameMeta && lp.Document == p.Document {
-		text := e.includes(e.relink(src, old.Path, rel), p.ID, rel)
+		text := e.includes(e.relink(src, old.Path, rel), p.ID, old.Path, rel)
 		if text == src {
 			return plumbing.NewHash(old.OID), nil
 		}
@@ -420,7 +420,7 @@ func (e *exporter) page(ctx context.Context, p *content.Page, rel string) (plumb
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	body = e.includes(e.links(body, rel), p.ID, rel)
+	body = e.includes(e.links(body, rel), p.ID, "", rel)
 	var text string
 	if hasOld && sameMeta {
 		text = splice(src, body)

@@ -135,8 +135,9 @@ func (b *builder) storeReusable(ctx context.Context, final, head *content.Index,
 
 // reusableLayout is where an export writes the reusable contents.
 type reusableLayout struct {
-	// paths are the reusable contents' files by id.
-	paths map[string]string
+	// paths are the reusable contents' files by id; was the ids by the
+	// files they were last synced with or came from.
+	paths, was map[string]string
 	// old are the last sync's files of reusable contents, by id; vars the
 	// last sync's variables file (nil: none).
 	old  map[string]model.SyncedFile
@@ -148,7 +149,7 @@ type reusableLayout struct {
 // came from, else .gitbook/includes/<slug of its title>.md, made unique
 // among the branch's files.
 func (e *exporter) layoutReusable(synced []model.SyncedFile) {
-	l := reusableLayout{paths: map[string]string{}, old: map[string]model.SyncedFile{}}
+	l := reusableLayout{paths: map[string]string{}, was: map[string]string{}, old: map[string]model.SyncedFile{}}
 	for _, f := range synced {
 		switch {
 		case f.Reusable != "":
@@ -167,6 +168,14 @@ func (e *exporter) layoutReusable(synced []model.SyncedFile) {
 		}
 	}
 	rcs := e.ix.ReusableContents()
+	for _, rc := range rcs {
+		if rc.Git != nil && rc.Git.Path != "" {
+			l.was[rc.Git.Path] = rc.ID
+		}
+	}
+	for id, f := range l.old {
+		l.was[f.Path] = id
+	}
 	var later []content.ReusableContent
 	for _, rc := range rcs {
 		rel := ""
@@ -210,7 +219,11 @@ func (e *exporter) writeReusable(ctx context.Context, put func(rel string, h plu
 		if err != nil {
 			return err
 		}
-		body = e.includes(e.links(body, rel), "", rel)
+		from := ""
+		if rc.Git != nil {
+			from = rc.Git.Path
+		}
+		body = e.includes(e.links(body, rel), "", from, rel)
 		var text string
 		if hasOld && was != nil && was.Title == rc.Title {
 			data, err := e.base.blob(plumbing.NewHash(old.OID))
@@ -284,9 +297,11 @@ var includeTag = regexp.MustCompile(`(\{%\s*include\s+")([^"]+)("\s*%\})`)
 // each names its reusable content's file relative to rel. A target that
 // reaches that file from rel already keeps its text (so unchanged pages
 // stay byte for byte); one naming no reusable content is left as written.
-// pageID is the page whose body it is ("" for a reusable content's body,
-// whose relative targets are read from its own file).
-func (e *exporter) includes(body, pageID, rel string) string {
+// Relative targets are read from the file from (the branch's file the
+// text comes from) when given, among the files the reusable contents were
+// last synced with or came from; else, for a page's stored body (pageID),
+// as the page's reads resolve them.
+func (e *exporter) includes(body, pageID, from, rel string) string {
 	if !strings.Contains(body, "include") {
 		return body
 	}
@@ -294,12 +309,15 @@ func (e *exporter) includes(body, pageID, rel string) string {
 		sub := includeTag.FindStringSubmatch(m)
 		target := sub[2]
 		var id string
-		if pageID != "" {
+		if rid, ok := strings.CutPrefix(target, content.ReusableContentLink("")); ok {
+			if e.ix.ReusableContent(rid) != nil {
+				id = rid
+			}
+		} else if f := content.IncludeFile(from, target); from != "" && f != "" {
+			id = e.rcs.was[f]
+		}
+		if id == "" && pageID != "" {
 			id = e.ix.ReusableContentAt(pageID, target)
-		} else if f := content.IncludeFile(rel, target); f != "" {
-			id = e.ix.ReusableContentAtGitPath(f)
-		} else if rid, ok := strings.CutPrefix(target, content.ReusableContentLink("")); ok && e.ix.ReusableContent(rid) != nil {
-			id = rid
 		}
 		to, ok := e.rcs.paths[id]
 		if id == "" || !ok || content.IncludeFile(rel, target) == to {

@@ -269,8 +269,23 @@ func TestVariablesAndIncludesRoundTrip(t *testing.T) {
 		if len(ix2.ReusableContents()) != 2 || ix2.Variables()["version"] != "2.2" {
 			t.Fatalf("after re-import: %+v %v", ix2.ReusableContents(), ix2.Variables())
 		}
-		if ix2.ReusableContentAt(ix2.ByPath("guide/setup").ID, "../.gitbook/includes/made-here.md") != made {
+		setupID := ix2.ByPath("guide/setup").ID
+		if ix2.ReusableContentAt(setupID, "../.gitbook/includes/made-here.md") != made {
 			t.Fatal("the written include does not resolve")
+		}
+
+		// setup moved to the top, its body unchanged: its file moves and
+		// its includes follow.
+		head3 := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
+		f.restructure(t, sp, func(ix *content.Index) {
+			p := *ix.Page(setupID)
+			p.Parent, p.Pos = "", ix.PosAt("", -1, p.ID)
+			ix.Put(p)
+		})
+		f.exportTo(t, sp, "docs", "move", nil)
+		head4 := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
+		if got := gitOK(bare, "show", head4+":setup.md"); got != strings.NewReplacer("../.gitbook", ".gitbook").Replace(gitOK(bare, "show", head3+":guide/setup.md")) {
+			t.Fatalf("moved setup.md:\n%s", got)
 		}
 	})
 }
