@@ -303,6 +303,11 @@ func checkFrontmatter(f document.Frontmatter) error {
 			return fmt.Errorf("if: %v", err)
 		}
 	}
+	if f.Vars != nil {
+		if _, err := CheckVariables(*f.Vars); err != nil {
+			return fmt.Errorf("vars: %v", err)
+		}
+	}
 	if f.Description != nil && len(*f.Description) > 300 {
 		return fmt.Errorf("description: expected length <= 300")
 	}

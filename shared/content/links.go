@@ -69,6 +69,12 @@ func ResolveLinks(ix *Index, p *Page, links []document.RawLink, appBase string) 
 			continue
 		}
 		switch {
+		case strings.HasPrefix(href, reusableLinkPrefix):
+			// A reference to a reusable content of the revision.
+			r.Kind, r.Target = "reusable-content", strings.TrimPrefix(href, reusableLinkPrefix)
+			if ix.ReusableContent(r.Target) == nil {
+				r.Status, r.Kind, r.Target = LinkBroken, "url", href
+			}
 		case strings.HasPrefix(href, "/files/"):
 			r.Kind, r.Target = "file", strings.TrimPrefix(href, "/files/")
 			if ix.File(r.Target) == nil {
@@ -136,6 +142,8 @@ func PageExtras(p *Page) []document.RawLink {
 			out = append(out, document.RawLink{Href: p.Target.URL})
 		case "file":
 			out = append(out, document.RawLink{Href: "/files/" + p.Target.File})
+		case "reusable-content":
+			out = append(out, document.RawLink{Href: ReusableContentLink(p.Target.ReusableContent)})
 		}
 	}
 	return out

@@ -60,6 +60,9 @@ func RenderMarkdown(p *Page, body string, fields FrontFields) string {
 		if p.Condition != "" {
 			front["if"] = p.Condition
 		}
+		if len(p.Variables) > 0 {
+			front["vars"] = map[string]any(p.Variables)
+		}
 	}
 	return document.Compose(front, p.Title, body)
 }
@@ -81,6 +84,11 @@ func ApplyFrontmatter(f document.Frontmatter, p *Page) {
 	assign(&p.NoRobotsIndex, f.NoRobotsIndex)
 	if f.If != nil {
 		p.Condition = strings.TrimSpace(*f.If)
+	}
+	if f.Vars != nil {
+		// Authoring checked them (CheckVariables); a repository's that
+		// are not variables are left out.
+		p.Variables = LenientVariables(*f.Vars)
 	}
 	if l := f.Layout; l != nil {
 		layout := DefaultLayout()

@@ -10,9 +10,11 @@ import (
 
 // Conflict is one reason a three-way merge cannot be made.
 type Conflict struct {
-	Page   string `json:"page,omitempty" doc:"The page in conflict"`
-	File   string `json:"file,omitempty" doc:"The file in conflict"`
-	Reason string `json:"reason"`
+	Page            string `json:"page,omitempty" doc:"The page in conflict"`
+	File            string `json:"file,omitempty" doc:"The file in conflict"`
+	ReusableContent string `json:"reusableContent,omitempty" doc:"The reusable content in conflict"`
+	Variable        string `json:"variable,omitempty" doc:"The space variable in conflict"`
+	Reason          string `json:"reason"`
 }
 
 // Merger merges two lines of edits (ours and theirs) of a base tree.
@@ -81,10 +83,12 @@ func (m *Merger) Merge() (*Index, []Conflict, error) {
 	}
 	files, fileConflicts := m.files()
 	conflicts = append(conflicts, fileConflicts...)
+	reusable, variables, extraConflicts := m.extras()
+	conflicts = append(conflicts, extraConflicts...)
 	if len(conflicts) > 0 {
 		return nil, conflicts, nil
 	}
-	ix := NewIndex(&Tree{Pages: pages, Files: files})
+	ix := NewIndex(&Tree{Pages: pages, Files: files, ReusableContents: reusable, Variables: variables})
 	return ix, ix.check(), nil
 }
 
@@ -127,7 +131,7 @@ func samePage(a, b *Page) bool {
 		a.Hidden != b.Hidden || a.NoIndex != b.NoIndex || a.NoRobotsIndex != b.NoRobotsIndex || a.Condition != b.Condition {
 		return false
 	}
-	if a.Layout == b.Layout && a.Cover == b.Cover && a.Target == b.Target && a.Git == b.Git {
+	if a.Layout == b.Layout && a.Cover == b.Cover && a.Target == b.Target && a.Git == b.Git && len(a.Variables) == 0 && len(b.Variables) == 0 {
 		return true // the same pointers, or all nil
 	}
 	va, vb := reflect.ValueOf(*a), reflect.ValueOf(*b)

@@ -109,7 +109,7 @@ func (r *Repo) Load(ctx context.Context, spaceID, revisionID string) (model.Revi
 
 // PutTree stores a tree and returns its key (its hash; "" for empty content).
 func (r *Repo) PutTree(ctx context.Context, spaceID string, t *Tree) (string, error) {
-	if len(t.Pages) == 0 && len(t.Files) == 0 {
+	if len(t.Pages) == 0 && len(t.Files) == 0 && len(t.ReusableContents) == 0 && len(t.Variables) == 0 {
 		return "", nil
 	}
 	raw, err := json.Marshal(t)

@@ -8,7 +8,8 @@ import (
 )
 
 // The reads GitBook's clients make beyond the spec: a page's document
-// alone, a document by id, a page's meta links, reusable contents and the
+// alone, a document by id, a page's meta links, reusable contents (and the
+// space's variables) and the
 // semantic changes of a revision. Each checks the reading right from the
 // ids it is given (source), as the other reads do.
 
@@ -50,6 +51,22 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (doc
 		}
 		return true
 	})
+	if page == nil && documentID != "" {
+		// A reusable content's document: rendered as its own read does.
+		for _, rc := range ix.ReusableContents() {
+			if rc.Document == documentID {
+				body, err := s.Repo.Document(ctx, src.space.ID, rc.Document)
+				if err != nil {
+					return document.JSONDocument{}, err
+				}
+				doc := document.ToDocument(body, document.Resolver{Locator: ix})
+				if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
+					return document.JSONDocument{}, err
+				}
+				return doc, nil
+			}
+		}
+	}
 	if page == nil || documentID == "" {
 		return document.JSONDocument{}, apperr.NotFoundf("document %s not found", documentID)
 	}
@@ -88,12 +105,73 @@ func (s *Service) PageMetaLinks(ctx context.Context, at At, pageID string) (Meta
 	return MetaLinks{Alternates: []Ref{}}, nil
 }
 
-// ReusableContent reads a reusable content of a revision. Galley has no
-// reusable contents yet: after the right and the revision are checked,
-// every id is not found.
-func (s *Service) ReusableContent(ctx context.Context, at At, id string) (ReusableContent, error) {
-	if _, err := s.source(ctx, at); err != nil {
-		return ReusableContent{}, err
+// ReusableContent reads a reusable content at at (the space's current
+// revision, a change request's or a revision's; metadata false leaves out
+// its git blob): one lookup of the tree's read index. An unknown id is not
+// found.
+func (s *Service) ReusableContent(ctx context.Context, at At, id string, metadata bool) (RevisionReusableContent, error) {
+	src, rc, _, err := s.reusableContent(ctx, at, id)
+	if err != nil {
+		return RevisionReusableContent{}, err
 	}
-	return ReusableContent{}, apperr.NotFoundf("reusable content %s not found", id)
+	return ReusableContentView(rc, s.options(src, metadata)), nil
+}
+
+// ReusableContentDocument reads the document of a reusable content at at
+// (its body as a document tree; an empty body is an empty document). Links
+// in it resolve from the docs' root: an import stores links to pages as
+// /pages/<id>, which resolve from anywhere.
+func (s *Service) ReusableContentDocument(ctx context.Context, at At, id string) (document.JSONDocument, error) {
+	src, rc, tr, err := s.reusableContent(ctx, at, id)
+	if err != nil {
+		return document.JSONDocument{}, err
+	}
+	body, err := s.Repo.Document(ctx, src.space.ID, rc.Document)
+	if err != nil {
+		return document.JSONDocument{}, err
+	}
+	loc := &locator{ctx: ctx, tr: tr}
+	doc := document.ToDocument(body, document.Resolver{Locator: loc})
+	if loc.err != nil {
+		return document.JSONDocument{}, loc.err
+	}
+	if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
+		return document.JSONDocument{}, err
+	}
+	return doc, nil
+}
+
+// ReusableContentSource reads a reusable content at at with its markdown
+// body (for the readers and authoring that show or edit it).
+func (s *Service) ReusableContentSource(ctx context.Context, at At, id string) (ReusableContent, string, error) {
+	src, rc, _, err := s.reusableContent(ctx, at, id)
+	if err != nil {
+		return ReusableContent{}, "", err
+	}
+	body, err := s.Repo.Document(ctx, src.space.ID, rc.Document)
+	return *rc, body, err
+}
+
+func (s *Service) reusableContent(ctx context.Context, at At, id string) (source, *ReusableContent, *TreeReader, error) {
+	src, tr, err := s.open(ctx, at)
+	if err != nil {
+		return source{}, nil, nil, err
+	}
+	rc, err := tr.ReusableContent(ctx, id)
+	if err != nil {
+		return source{}, nil, nil, err
+	}
+	if rc == nil {
+		return source{}, nil, nil, apperr.NotFoundf("reusable content %s not found", id)
+	}
+	return src, rc, tr, nil
+}
+
+// Variables reads the space's variables at at (nil for none).
+func (s *Service) Variables(ctx context.Context, at At) (Variables, error) {
+	_, tr, err := s.open(ctx, at)
+	if err != nil {
+		return nil, err
+	}
+	return tr.Variables(ctx)
 }

@@ -55,6 +55,9 @@ type Page struct {
 	Target *Ref `json:"target,omitempty"`
 	// Computed is what a computed page is computed from (computed.go).
 	Computed *ComputedSource `json:"computed,omitempty"`
+	// Variables are the page's variables (frontmatter `vars:`; GitBook's
+	// page.vars), nil for none (reusable.go).
+	Variables Variables `json:"variables,omitempty"`
 	// Document is the hash of the page's markdown body; "" is an empty page.
 	Document  string    `json:"document,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
@@ -108,14 +111,16 @@ type Cover struct {
 }
 
 // Ref is a content reference (the reference's ContentRef, the kinds Galley
-// writes): a URL, a file or a page of the revision, an anchor.
+// writes): a URL, a file or a page of the revision, an anchor, a reusable
+// content of the revision.
 type Ref struct {
-	Kind   string `json:"kind" enum:"url,file,page,anchor"`
-	URL    string `json:"url,omitempty"`
-	File   string `json:"file,omitempty"`
-	Page   string `json:"page,omitempty"`
-	Anchor string `json:"anchor,omitempty"`
-	Space  string `json:"space,omitempty"`
+	Kind            string `json:"kind" enum:"url,file,page,anchor,reusable-content"`
+	URL             string `json:"url,omitempty"`
+	File            string `json:"file,omitempty"`
+	Page            string `json:"page,omitempty"`
+	Anchor          string `json:"anchor,omitempty"`
+	ReusableContent string `json:"reusableContent,omitempty"`
+	Space           string `json:"space,omitempty"`
 }
 
 // GitBlob is where a page or file lives in a Git tree (Git Sync).
@@ -137,11 +142,15 @@ type File struct {
 	Git         *GitBlob `json:"git,omitempty"`
 }
 
-// Tree is a revision's content apart from page bodies: its pages, in
-// depth-first order, and its files, by id.
+// Tree is a revision's content apart from page and reusable content
+// bodies: its pages, in depth-first order, its files, by id, its reusable
+// contents, by id, and the space's variables (reusable.go). A tree stored
+// before reusable contents and variables existed reads as having none.
 type Tree struct {
-	Pages []Page `json:"pages"`
-	Files []File `json:"files"`
+	Pages            []Page            `json:"pages"`
+	Files            []File            `json:"files"`
+	ReusableContents []ReusableContent `json:"reusableContents,omitempty"`
+	Variables        Variables         `json:"variables,omitempty"`
 }
 
 // Index is a tree with its lookups: pages by id, the ordered children of
@@ -150,6 +159,10 @@ type Index struct {
 	pages    map[string]*Page
 	children map[string][]string
 	files    map[string]*File
+	// reusable are the reusable contents by id; variables the space's
+	// (reusable.go).
+	reusable  map[string]*ReusableContent
+	variables Variables
 }
 
 // NewIndex indexes a tree. The index owns copies of its pages and files.
@@ -163,6 +176,12 @@ func NewIndex(t *Tree) *Index {
 		f := t.Files[i]
 		ix.files[f.ID] = &f
 	}
+	ix.reusable = make(map[string]*ReusableContent, len(t.ReusableContents))
+	for i := range t.ReusableContents {
+		rc := t.ReusableContents[i]
+		ix.reusable[rc.ID] = &rc
+	}
+	ix.variables = t.Variables.Clone()
 	ix.reindex()
 	return ix
 }
@@ -210,7 +229,8 @@ func (ix *Index) Files() []File {
 // Tree returns the indexed tree: pages depth-first, files by id. Pages
 // unreachable from the root (which a valid tree has none of) are dropped.
 func (ix *Index) Tree() *Tree {
-	t := &Tree{Pages: make([]Page, 0, len(ix.pages)), Files: ix.Files()}
+	t := &Tree{Pages: make([]Page, 0, len(ix.pages)), Files: ix.Files(), ReusableContents: ix.ReusableContents(),
+		Variables: ix.Variables()}
 	ix.Walk(func(p *Page, _ int) bool {
 		t.Pages = append(t.Pages, *p)
 		return true

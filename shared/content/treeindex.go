@@ -118,7 +118,10 @@ func buildIndex(ix *Index) *builtIndex {
 		}
 	}
 	walk("", "", true)
-	keys := len(b.entries) + len(paths) + len(ix.files)
+	keys := len(b.entries) + len(paths) + len(ix.files) + 2*len(ix.reusable)
+	if len(ix.variables) > 0 {
+		keys++
+	}
 	n := max(1, (keys+indexLookupKeys-1)/indexLookupKeys)
 	b.manifest = indexManifest{Pages: len(b.entries), Chunk: indexChunkPages, Lookups: n}
 	b.lookups = make([][]string, n)
@@ -135,6 +138,18 @@ func buildIndex(ix *Index) *builtIndex {
 	}
 	for id, f := range ix.files {
 		add("file", id, f)
+	}
+	// Reusable contents by id and by the file they came from, and the
+	// space's variables (reusableindex.go): absent from indexes of trees
+	// without them, including those built before they existed.
+	for id, rc := range ix.reusable {
+		add(lookupReusable, id, rc)
+		if rc.Git != nil && rc.Git.Path != "" {
+			add(lookupInclude, rc.Git.Path, id)
+		}
+	}
+	if len(ix.variables) > 0 {
+		add(lookupVariables, "", ix.variables)
 	}
 	for _, l := range b.lookups {
 		// Builders racing on one tree write the same bytes.

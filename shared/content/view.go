@@ -15,18 +15,19 @@ import (
 
 // Revision is the API shape of a revision (the reference's Revision).
 type Revision struct {
-	Object           string            `json:"object" enum:"revision"`
-	ID               string            `json:"id"`
-	Parents          []string          `json:"parents"`
-	Pages            []RevisionPage    `json:"pages"`
-	Files            []RevisionFile    `json:"files"`
-	ReusableContents []ReusableContent `json:"reusableContents"`
-	Tags             []RevisionTag     `json:"tags" nullable:"false" doc:"Tags of the revision's content: Galley has none yet"`
-	CreatedAt        time.Time         `json:"createdAt"`
-	Git              *model.GitCommit  `json:"git,omitempty"`
-	URLs             RevisionURLs      `json:"urls"`
-	Type             string            `json:"type" enum:"edits,merge,rollback,update,computed"`
-	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty" doc:"The change request merged (merge revisions)"`
+	Object           string                    `json:"object" enum:"revision"`
+	ID               string                    `json:"id"`
+	Parents          []string                  `json:"parents"`
+	Pages            []RevisionPage            `json:"pages"`
+	Files            []RevisionFile            `json:"files"`
+	ReusableContents []RevisionReusableContent `json:"reusableContents"`
+	Variables        Variables                 `json:"variables" nullable:"false" doc:"The space's variables (GitBook's space.vars): names to strings, numbers or booleans"`
+	Tags             []RevisionTag             `json:"tags" nullable:"false" doc:"Tags of the revision's content: Galley has none yet"`
+	CreatedAt        time.Time                 `json:"createdAt"`
+	Git              *model.GitCommit          `json:"git,omitempty"`
+	URLs             RevisionURLs              `json:"urls"`
+	Type             string                    `json:"type" enum:"edits,merge,rollback,update,computed"`
+	MergedFrom       *ChangeRequest            `json:"mergedFrom,omitempty" doc:"The change request merged (merge revisions)"`
 }
 
 // RevisionTag is a tag pages may carry (GitBook's RevisionTag).
@@ -35,12 +36,32 @@ type RevisionTag struct {
 	Label string `json:"label"`
 }
 
-// ReusableContent is a block reused across pages (none are authored yet).
-type ReusableContent struct {
+// RevisionReusableContent is the API shape of a reusable content (the
+// reference's RevisionReusableContent).
+type RevisionReusableContent struct {
 	ID       string   `json:"id"`
 	Title    string   `json:"title"`
-	Document string   `json:"document,omitempty"`
+	Document string   `json:"document,omitempty" doc:"ID of the document with the content body (absent: empty)"`
 	Git      *GitBlob `json:"git,omitempty"`
+}
+
+// ReusableContentView renders a reusable content.
+func ReusableContentView(rc *ReusableContent, o Options) RevisionReusableContent {
+	v := RevisionReusableContent{ID: rc.ID, Title: rc.Title, Document: rc.Document}
+	if o.Metadata {
+		v.Git = rc.Git
+	}
+	return v
+}
+
+// ReusableContentsView renders a tree's reusable contents, by id.
+func ReusableContentsView(ix *Index, o Options) []RevisionReusableContent {
+	rcs := ix.ReusableContents()
+	out := make([]RevisionReusableContent, 0, len(rcs))
+	for i := range rcs {
+		out = append(out, ReusableContentView(&rcs[i], o))
+	}
+	return out
 }
 
 // RevisionURLs are a revision's links.
@@ -66,6 +87,7 @@ type RevisionPage struct {
 	DocumentID    string         `json:"documentId,omitempty"`
 	Pages         []RevisionPage `json:"pages" doc:"Child pages (document and group pages; empty for a leaf and for links)"`
 	Tags          []PageTag      `json:"tags" doc:"The page's tags (Galley has none yet: always empty)"`
+	Variables     Variables      `json:"variables,omitempty" doc:"The page's variables (GitBook's page.vars): names to strings, numbers or booleans"`
 	Git           *GitBlob       `json:"git,omitempty"`
 	Layout        *Layout        `json:"layout,omitempty"`
 	Cover         *Cover         `json:"cover,omitempty"`
@@ -179,10 +201,13 @@ type Options struct {
 // RevisionView renders a revision and its tree.
 func RevisionView(rev model.Revision, ix *Index, o Options) Revision {
 	v := Revision{Object: "revision", ID: rev.ID, Parents: rev.Parents, Pages: PagesView(ix, o), Files: FilesView(ix.Files(), o),
-		ReusableContents: []ReusableContent{}, Tags: []RevisionTag{}, CreatedAt: rev.CreatedAt, URLs: RevisionURLs{App: o.AppBase + "/~/revisions/" + rev.ID},
+		ReusableContents: ReusableContentsView(ix, o), Variables: ix.Variables(), Tags: []RevisionTag{}, CreatedAt: rev.CreatedAt, URLs: RevisionURLs{App: o.AppBase + "/~/revisions/" + rev.ID},
 		Type: rev.Type}
 	if v.Parents == nil {
 		v.Parents = []string{}
+	}
+	if v.Variables == nil {
+		v.Variables = Variables{}
 	}
 	if o.Metadata {
 		v.Git = rev.Git
@@ -249,6 +274,7 @@ func PageView(p *Page, path string, o Options) RevisionPage {
 		v.Cover = p.Cover
 		v.Description = p.Description
 		v.DocumentID = p.Document
+		v.Variables = p.Variables
 		v.URLs = &PageURLs{App: o.AppBase + "/" + escapePath(path)}
 	}
 	v.Slug, v.Path = p.Slug, path

@@ -220,7 +220,8 @@ func (w *mdWriter) block(n map[string]any, at, indent string) (string, error) {
 	return "", fmt.Errorf("%s.type: block %q is not supported in authored documents (write it as markdown)", at, typ)
 }
 
-// refHref is the markdown destination of a ref ({kind: url|page|file|anchor|space}).
+// refHref is the markdown destination of a ref ({kind:
+// url|page|file|anchor|space|reusable-content}).
 func refHref(raw any, at string) (string, error) {
 	ref, _ := raw.(map[string]any)
 	if ref == nil {
@@ -248,13 +249,18 @@ func refHref(raw any, at string) (string, error) {
 			return "", fmt.Errorf("%s.file: required", at)
 		}
 		return "/files/" + str("file"), nil
+	case "reusable-content":
+		if str("reusableContent") == "" {
+			return "", fmt.Errorf("%s.reusableContent: required", at)
+		}
+		return "/reusable-contents/" + str("reusableContent"), nil
 	case "anchor":
 		if p := str("page"); p != "" {
 			return spacePrefix(str("space")) + "/pages/" + p + "#" + str("anchor"), nil
 		}
 		return "#" + str("anchor"), nil
 	}
-	return "", fmt.Errorf("%s.kind: expected url, page, file, anchor or space", at)
+	return "", fmt.Errorf("%s.kind: expected url, page, file, anchor, space or reusable-content", at)
 }
 
 // spacePrefix is how a link names another space: /s/<spaceId> before its

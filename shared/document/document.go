@@ -115,6 +115,10 @@ func (r Resolver) Ref(href string) Node {
 	switch {
 	case strings.HasPrefix(href, "/files/"):
 		return Node{"kind": "file", "file": strings.TrimPrefix(href, "/files/")}
+	case strings.HasPrefix(href, "/reusable-contents/") && len(href) > len("/reusable-contents/"):
+		// Galley's stored form of a reference to a reusable content
+		// (content.ReusableContentLink).
+		return Node{"kind": "reusable-content", "reusableContent": strings.TrimPrefix(href, "/reusable-contents/")}
 	case strings.HasPrefix(href, "#"):
 		return Node{"kind": "anchor", "anchor": strings.TrimPrefix(href, "#")}
 	case strings.Contains(href, "://") || strings.HasPrefix(href, "mailto:") || strings.HasPrefix(href, "/"):

@@ -36,7 +36,15 @@ type Frontmatter struct {
 	// If is the page's adaptive-content condition, as GitBook documents
 	// its frontmatter (`if: visitor.claims...`).
 	If *string `yaml:"if"`
+	// Vars are the page's variables (GitBook's `vars:`, page.vars in
+	// expressions): names to strings, numbers or booleans, checked by
+	// content (content.CheckVariables). A pointer keeps Frontmatter
+	// comparable.
+	Vars *Vars `yaml:"vars"`
 }
+
+// Vars are variables as frontmatter writes them.
+type Vars map[string]any
 
 // LayoutFields are layout options set in frontmatter; nil fields keep
 // their value.

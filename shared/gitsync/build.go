@@ -80,8 +80,16 @@ func (s *Service) build(ctx context.Context, spaceID string, pr *Project, head, 
 	if into == nil {
 		final = content.NewIndex(&content.Tree{Files: b.ix.Files()})
 	}
-	if err := b.storeBodies(ctx, final, b.keptIDs()); err != nil {
+	rename := b.keptIDs()
+	if err := b.storeBodies(ctx, final, rename); err != nil {
 		return built{}, err
+	}
+	if into == nil {
+		// A Git import: the project's reusable contents and variables
+		// (includes.go). A content import adds pages only.
+		if err := b.storeReusable(ctx, final, head, rename); err != nil {
+			return built{}, err
+		}
 	}
 	b.out.ix = final
 	return b.out, nil
@@ -151,7 +159,18 @@ func headIDs(head *content.Index) (pageIDs, fileIDs map[string]string) {
 // at: its links, images and covers.
 func referencedFiles(pr *Project) map[string]bool {
 	referenced := map[string]bool{}
-	for rel, f := range pr.markdown {
+	markdown := pr.markdown
+	if len(pr.includes) > 0 {
+		// Reusable contents point at files too.
+		markdown = make(map[string]repoFile, len(pr.markdown)+len(pr.includes))
+		for rel, f := range pr.markdown {
+			markdown[rel] = f
+		}
+		for rel, f := range pr.includes {
+			markdown[rel] = f
+		}
+	}
+	for rel, f := range markdown {
 		a := document.ParseLenient(string(f.data))
 		if a.Front.Cover != nil {
 			if r := cleanRel(path.Join(path.Dir(rel), *a.Front.Cover)); r != "" {

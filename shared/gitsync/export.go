@@ -168,6 +168,8 @@ type exporter struct {
 	// repository's), by page, file and path.
 	oldPages, oldFiles map[string]model.SyncedFile
 	oldPaths           map[string]model.SyncedFile
+	// rcs: where the reusable contents go (includes.go).
+	rcs reusableLayout
 }
 
 // ours tells whether the branch still holds a synced file as the space
@@ -191,6 +193,7 @@ func (e *exporter) run(ctx context.Context, synced []model.SyncedFile) (map[stri
 		e.oldPaths[f.Path] = f
 	}
 	e.layout()
+	e.layoutReusable(synced)
 	out := map[string]entry{}
 	for p, en := range e.base.files {
 		out[p] = en
@@ -236,6 +239,9 @@ func (e *exporter) run(ctx context.Context, synced []model.SyncedFile) (map[stri
 		return true
 	})
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := e.writeReusable(ctx, put); err != nil {
 		return nil, nil, err
 	}
 	summary := renderSummary(e.ix, e.pages)
@@ -404,7 +410,7 @@ func (e *exporter) page(ctx context.Context, p *content.Page, rel string) (plumb
 	}
 	sameMeta := lp != nil && metaText(lp) == metaText(p)
 	if hasOld && sameMeta && lp.Document == p.Document {
-		text := e.relink(src, old.Path, rel)
+		text := e.includes(e.relink(src, old.Path, rel), p.ID, old.Path, rel)
 		if text == src {
 			return plumbing.NewHash(old.OID), nil
 		}
@@ -414,7 +420,7 @@ func (e *exporter) page(ctx context.Context, p *content.Page, rel string) (plumb
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	body = e.links(body, rel)
+	body = e.includes(e.links(body, rel), p.ID, "", rel)
 	var text string
 	if hasOld && sameMeta {
 		text = splice(src, body)

@@ -300,6 +300,10 @@ type Project struct {
 	// treeURL and dir: links to other files of a repository become
 	// treeURL/dir/<path> (repoTreeURL).
 	treeURL, dir string
+	// includes are the reusable contents' files, vars the space's
+	// variables file (includes.go).
+	includes map[string]repoFile
+	vars     *repoFile
 }
 
 // summaryName is the table of contents' file.
@@ -370,7 +374,8 @@ func (pr *Project) add(f repoFile) error {
 
 // readProject reads the project directory of a snapshot: markdown files
 // and other files (hidden files and folders left out, but for
-// .gitbook/assets).
+// .gitbook/assets, and .gitbook/includes and .gitbook/vars.yaml, read as
+// reusable contents and variables).
 func (s *Service) readProject(snap *snapshot, l projectLayout) (*Project, error) {
 	pr := NewProject()
 	pr.dir, pr.readme = l.dir, l.readme
@@ -383,9 +388,6 @@ func (s *Service) readProject(snap *snapshot, l projectLayout) (*Project, error)
 			continue
 		}
 		rel := strings.TrimPrefix(full, prefix)
-		if hidden(rel) {
-			continue
-		}
 		size, err := snap.size(e.hash)
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", full, err)
@@ -397,6 +399,14 @@ func (s *Service) readProject(snap *snapshot, l projectLayout) (*Project, error)
 				return nil, fmt.Errorf("read %s: %w", full, err)
 			}
 			return data, nil
+		}
+		if hidden(rel) {
+			// Reusable contents and variables are read; other hidden
+			// files stay the repository's.
+			if err := pr.readExtra(rel, e.hash, size, load); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if err := pr.add(repoFile{path: rel, hash: e.hash, size: size, load: load}); err != nil {
 			return nil, fmt.Errorf("the project: %w", err)

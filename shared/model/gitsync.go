@@ -70,10 +70,14 @@ type GitOperation struct {
 }
 
 // SyncedFile is a file of a project directory a space owns: a page's
-// markdown (Page), a file (File), or the table of contents (neither).
+// markdown (Page), a file (File), a reusable content's markdown
+// (Reusable), the space's variables (Variables), or the table of contents
+// (none of them).
 type SyncedFile struct {
-	Path string `json:"p"`
-	OID  string `json:"o"`
-	Page string `json:"pg,omitempty"`
-	File string `json:"f,omitempty"`
+	Path      string `json:"p"`
+	OID       string `json:"o"`
+	Page      string `json:"pg,omitempty"`
+	File      string `json:"f,omitempty"`
+	Reusable  string `json:"rc,omitempty"`
+	Variables bool   `json:"v,omitempty"`
 }

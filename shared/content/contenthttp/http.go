@@ -223,4 +223,5 @@ func Register(api *httpapi.API, s *content.Service) {
 		})
 	registerLinks(api, s)
 	registerRevisions(api, s)
+	registerReusable(api, s)
 }

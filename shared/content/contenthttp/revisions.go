@@ -73,12 +73,6 @@ type changesIn struct {
 	Limit int `query:"limit" default:"10" minimum:"1" maximum:"1000" doc:"At most this many changes"`
 }
 
-type reusableIn struct {
-	RevisionPath
-	ReusableContentID string `path:"reusableContentId" maxLength:"64"`
-	ReadParams
-}
-
 type documentIn struct {
 	SpaceID    string `path:"spaceId" maxLength:"64"`
 	DocumentID string `path:"documentId" maxLength:"128"`
@@ -96,10 +90,6 @@ type MetaLinksOut struct {
 
 type changesOut struct {
 	Body content.SemanticChanges
-}
-
-type reusableOut struct {
-	Body content.ReusableContent
 }
 
 // registerRevisions adds the reads of a revision of a space by id, of
@@ -187,23 +177,6 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 				return nil, err
 			}
 			return &PageOut{Body: p}, nil
-		})
-	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}", Tag: tag,
-		Summary: "Get a reusable content of a revision (Galley has none yet: not found)"},
-		func(ctx context.Context, in *reusableIn) (*reusableOut, error) {
-			r, err := s.ReusableContent(ctx, in.at(ctx), in.ReusableContentID)
-			if err != nil {
-				return nil, err
-			}
-			return &reusableOut{Body: r}, nil
-		})
-	httpapi.Register(api, httpapi.Op{ID: "getReusableContentDocumentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/reusable-contents/{reusableContentId}/document", Tag: tag,
-		Summary: "Get the document of a reusable content of a revision (Galley has none yet: not found)"},
-		func(ctx context.Context, in *reusableIn) (*DocumentOut, error) {
-			if _, err := s.ReusableContent(ctx, in.at(ctx), in.ReusableContentID); err != nil {
-				return nil, err
-			}
-			return &DocumentOut{}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageByPath", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of the space's current revision by its path"},
