@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
@@ -60,7 +61,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	c := s.Content()
 	const tag = "Change request content"
 	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"
-	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestByPath", Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestByPath", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a change request by its path"},
 		func(ctx context.Context, in *pathIn) (*contenthttp.PageOut, error) {
 			p, err := c.PageByPath(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.PagePath, in.Format, in.Metadata)
@@ -69,7 +70,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestPageMetaLinks", Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestPageMetaLinks", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of a change request"},
 		func(ctx context.Context, in *pageRefIn) (*contenthttp.MetaLinksOut, error) {
 			m, err := c.PageMetaLinks(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.PageID)
@@ -78,7 +79,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.MetaLinksOut{Body: m}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a change request's current revision"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.RevisionOut, error) {
 			rev, err := c.RevisionOf(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.Metadata)
@@ -87,7 +88,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.RevisionOut{Body: rev}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Method: http.MethodGet, Path: base + "/pages", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a change request (nested)"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.PagesOut, error) {
 			pages, err := c.Pages(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.Metadata)
@@ -96,7 +97,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.PagesOut{Body: contenthttp.PagesList{Pages: pages}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a change request"},
 		func(ctx context.Context, in *pageIn) (*contenthttp.PageOut, error) {
 			p, err := c.Page(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.PageID, in.Format, in.Metadata)
@@ -105,7 +106,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listFilesInChangeRequestById", Method: http.MethodGet, Path: base + "/files", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listFilesInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a change request"},
 		func(ctx context.Context, in *filesIn) (*contenthttp.FilesOut, error) {
 			p, err := c.Files(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.Request(), in.Metadata)
@@ -114,7 +115,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return contenthttp.FilesOutOf(p), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getFileInChangeRequestById", Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getFileInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
 		Summary: "Get a file of a change request"},
 		func(ctx context.Context, in *fileIn) (*contenthttp.FileOut, error) {
 			f, err := c.File(ctx, at(ctx, in.SpaceID, in.ChangeRequestID), in.FileID, in.Metadata)
