@@ -291,3 +291,28 @@ func ForCollection(level model.Role) CollectionPermissions {
 		Create:          Allowed(level, CreateContent),
 	}
 }
+
+// RequireOn is the one entry point of a decision on one space or
+// collection n (its record just read): it reads the caller of ctx
+// (Unauthorized without one) and their viewer of n (ViewerOn), and answers
+// the viewer and the caller's level on n if it allows op. An outsider, and
+// a member who may not read n, get NotFound ("<kind> <id> not found");
+// a reader whose level does not allow op gets Forbidden (Viewer.Require).
+func (a *Authorizer) RequireOn(ctx context.Context, n Node, op OrgOp) (*Viewer, model.Role, error) {
+	c, err := CallerFrom(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	v, err := a.ViewerOn(ctx, c, n)
+	if apperr.Is(err, apperr.NotFound) {
+		return nil, "", apperr.NotFoundf("%s %s not found", n.Kind, n.ID)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	level, err := v.Require(ctx, n, op)
+	if err != nil {
+		return nil, "", err
+	}
+	return v, level, nil
+}

@@ -65,3 +65,34 @@ func TestRequireOrg(t *testing.T) {
 		})
 	}
 }
+
+// Permissions: the roles' least role, OrSelf and OrAuthor, and what is
+// not a permission.
+func TestPermissions(t *testing.T) {
+	for _, c := range []struct {
+		p          access.Permission
+		valid, pub bool
+		least      model.Role
+		hasLeast   bool
+	}{
+		{access.Anyone, true, true, "", false},
+		{access.SignedLink, true, true, "", false},
+		{access.SignedIn, true, false, "", false},
+		{access.Themself, true, false, "", false},
+		{access.InstanceAdmin, true, false, "", false},
+		{access.InstanceAdmin.OrSelf(), true, false, "", false},
+		{access.Role(access.ViewOrg), true, false, model.RoleGuest, true},
+		{access.Role(access.EditContent), true, false, model.RoleEdit, true},
+		{access.Role(access.ListMembers).OrSelf(), true, false, model.RoleRead, true},
+		{access.Role(access.AdminContent).OrAuthor(), true, false, model.RoleAdmin, true},
+		{"", false, false, "", false},
+		{"edit contents", false, false, "", false},
+		{access.SignedIn.OrSelf(), false, false, "", false},
+		{access.InstanceAdmin.OrAuthor(), false, false, "", false},
+	} {
+		least, ok := c.p.Least()
+		if c.p.Valid() != c.valid || c.p.Public() != c.pub || least != c.least || ok != c.hasLeast {
+			t.Errorf("%q: valid %v public %v least %q,%v; want %v %v %q,%v", c.p, c.p.Valid(), c.p.Public(), least, ok, c.valid, c.pub, c.least, c.hasLeast)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package access
 
-import "github.com/galleydocs/galley/shared/model"
+import (
+	"strings"
+
+	"github.com/galleydocs/galley/shared/model"
+)
 
 // OrgOp is an operation on an organization or on what it owns.
 type OrgOp string
@@ -140,3 +144,94 @@ type TeamPermissions struct {
 func ForTeam(role model.Role) TeamPermissions {
 	return TeamPermissions{Admin: Allowed(role, ManageTeams), View: Allowed(role, ListTeams)}
 }
+
+// Permission is what an operation needs of its caller, as its route
+// declares it (httpapi.Op.Needs) and the API's document states it
+// (x-galley-permission): one of the constants below, or Role(op), the
+// least role an OrgOp needs, possibly OrSelf. The declaration states the
+// check the operation's service makes; it decides nothing itself (the
+// services ask the Authorizer), and shared/app/local's
+// TestDeclaredPermissionsAreEnforced holds both to agree.
+type Permission string
+
+// Permissions that are not a role.
+const (
+	// Anyone: no token needed.
+	Anyone Permission = "anyone"
+	// SignedLink: no token needed; the link is signed (a download
+	// link the API answered, checked and expiring).
+	SignedLink Permission = "anyone with a signed link"
+	// SignedIn: any user's token.
+	SignedIn Permission = "any signed-in user"
+	// Themself: any user, acting on their own account with a token not
+	// issued by an organization's sign-in (their API tokens).
+	Themself Permission = "the caller themself"
+	// InstanceAdmin: the instance administrator (RequireInstanceAdmin).
+	InstanceAdmin Permission = "the instance administrator"
+)
+
+// Endings of a permission that others have too: orSelf, the user the
+// operation names (its {userId}) on themself (RequireOrg's OrSelf option;
+// the instance administrator's operations on a user's tokens); orAuthor,
+// the author of the comment or reply the operation names, while they may
+// still comment.
+const (
+	orSelf   = ", or the user themself"
+	orAuthor = ", or its author while they may comment"
+)
+
+// Role is the permission of an operation whose service asks op: the
+// caller's organization role, or on a space or a collection their level
+// on it (which starts from that role), must allow op.
+func Role(op OrgOp) Permission { return Permission(op) }
+
+// OrSelf is p, or the user the operation is about, themself.
+func (p Permission) OrSelf() Permission { return p + orSelf }
+
+// OrAuthor is p, or the author of what the operation names.
+func (p Permission) OrAuthor() Permission { return p + orAuthor }
+
+// Base is p without its OrSelf or OrAuthor, and whether it had one.
+func (p Permission) Base() (Permission, bool) {
+	for _, end := range []string{orSelf, orAuthor} {
+		if s, ok := strings.CutSuffix(string(p), end); ok {
+			return Permission(s), true
+		}
+	}
+	return p, false
+}
+
+// Op returns the operation of a permission made by Role; ok is false for
+// the others.
+func (p Permission) Op() (op OrgOp, ok bool) {
+	b, _ := p.Base()
+	if _, known := minimum(OrgOp(b)); !known {
+		return "", false
+	}
+	return OrgOp(b), true
+}
+
+// Least is the least organization role of a permission made by Role.
+func (p Permission) Least() (model.Role, bool) {
+	op, ok := p.Op()
+	if !ok {
+		return "", false
+	}
+	return minimum(op)
+}
+
+// Valid reports whether p is one of the permissions above.
+func (p Permission) Valid() bool {
+	b, more := p.Base()
+	switch b {
+	case Anyone, SignedLink, SignedIn, Themself:
+		return !more
+	case InstanceAdmin:
+		return !strings.HasSuffix(string(p), orAuthor)
+	}
+	_, ok := p.Op()
+	return ok
+}
+
+// Public reports whether p needs no token.
+func (p Permission) Public() bool { return p == Anyone || p == SignedLink }

@@ -58,3 +58,18 @@ func (a *Authorizer) SeesUser(ctx context.Context, c Caller, userID string) (boo
 type memberOrg struct {
 	OrgID string `json:"orgId"`
 }
+
+// RequireInstanceAdmin is the one entry point of a decision reserved to
+// the instance administrator: it answers the caller of ctx if they are
+// (a token of an organization's sign-in never is), Unauthorized without a
+// caller, Forbidden otherwise.
+func RequireInstanceAdmin(ctx context.Context) (Caller, error) {
+	c, err := CallerFrom(ctx)
+	if err != nil {
+		return c, err
+	}
+	if !c.InstanceAdmin {
+		return c, apperr.Forbiddenf("only the instance administrator may manage users")
+	}
+	return c, nil
+}

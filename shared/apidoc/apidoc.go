@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
@@ -21,8 +22,8 @@ func Document() []byte { return document }
 
 // Register adds GET /v1/openapi.json (public).
 func Register(api *httpapi.API) {
-	httpapi.Register(api, httpapi.Op{ID: "getOpenAPIDocument", Method: http.MethodGet, Path: "/v1/openapi.json", Tag: "Users",
-		Public: true, Summary: "This API's OpenAPI document"},
+	httpapi.Register(api, httpapi.Op{ID: "getOpenAPIDocument", Needs: access.Anyone, Method: http.MethodGet, Path: "/v1/openapi.json", Tag: "Users",
+		Summary: "This API's OpenAPI document"},
 		func(ctx context.Context, _ *struct{}) (*httpapi.RawJSON, error) {
 			return &httpapi.RawJSON{ContentType: "application/json", Body: document}, nil
 		})

@@ -79,22 +79,14 @@ type SpaceItem struct {
 
 // load reads a collection and requires op of the caller on it.
 func (s *Service) load(ctx context.Context, id string, op access.OrgOp) (model.Collection, *access.Viewer, model.Role, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
+	if _, err := access.CallerFrom(ctx); err != nil {
 		return model.Collection{}, nil, "", err
 	}
 	col, _, err := tree.ReadCollection(ctx, s.d.Store, id)
 	if err != nil {
 		return col, nil, "", err
 	}
-	v, err := s.d.Authz.ViewerOn(ctx, c, access.CollectionNode(col))
-	if apperr.Is(err, apperr.NotFound) {
-		return col, nil, "", apperr.NotFoundf("collection %s not found", id)
-	}
-	if err != nil {
-		return col, nil, "", err
-	}
-	level, err := v.Require(ctx, access.CollectionNode(col), op)
+	v, level, err := s.d.Authz.RequireOn(ctx, access.CollectionNode(col), op)
 	return col, v, level, err
 }
 

@@ -38,6 +38,7 @@ type Service struct {
 // Spaces is what content asks of the spaces family (spaces.Service).
 type Spaces interface {
 	Get(ctx context.Context, spaceID string) (model.Space, model.Role, error)
+	Live(ctx context.Context, spaceID string, op access.OrgOp) (model.Space, model.Role, error)
 	Create(ctx context.Context, orgID string, in spaces.Create) (model.Space, model.Role, error)
 }
 
@@ -71,17 +72,7 @@ func New(d *deps.Deps, n Needs) *Service {
 // Space returns a live space whose content the caller may act on with op,
 // and the caller's role on it. Outsiders, and deleted spaces, get NotFound.
 func (s *Service) Space(ctx context.Context, spaceID string, op access.OrgOp) (model.Space, model.Role, error) {
-	sp, role, err := s.spaces.Get(ctx, spaceID)
-	if err != nil {
-		return sp, role, err
-	}
-	if sp.DeletedAt != nil {
-		return sp, role, apperr.NotFoundf("space %s not found", spaceID)
-	}
-	if !access.Allowed(role, op) {
-		return sp, role, apperr.Forbiddenf("your role does not allow this on the space (%s)", op)
-	}
-	return sp, role, nil
+	return s.spaces.Live(ctx, spaceID, op)
 }
 
 // Bases are the absolute URLs the views of content link under. They

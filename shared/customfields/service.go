@@ -66,6 +66,7 @@ type Service struct {
 // a space and the caller's role on it.
 type Spaces interface {
 	Get(ctx context.Context, spaceID string) (model.Space, model.Role, error)
+	Live(ctx context.Context, spaceID string, op access.OrgOp) (model.Space, model.Role, error)
 }
 
 // New returns the custom fields service.
@@ -313,15 +314,9 @@ func (s *Service) SpaceValues(ctx context.Context, spaceID string) ([]Entry, mod
 // SetSpaceValues sets (or, for null, removes) values of a space's custom
 // fields, by field name, for those who may edit the space.
 func (s *Service) SetSpaceValues(ctx context.Context, spaceID string, values map[string]any) error {
-	sp, level, err := s.spaces.Get(ctx, spaceID)
+	sp, _, err := s.spaces.Live(ctx, spaceID, access.EditContent)
 	if err != nil {
 		return err
-	}
-	if sp.DeletedAt != nil {
-		return apperr.NotFoundf("space %s not found", spaceID)
-	}
-	if !access.Allowed(level, access.EditContent) {
-		return apperr.Forbiddenf("your access to this space does not allow editing it")
 	}
 	if len(values) > MaxValuesPerUpdate {
 		return apperr.Field("values", "at most %d values change in one request", MaxValuesPerUpdate)

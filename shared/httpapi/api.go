@@ -6,6 +6,7 @@ package httpapi
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"reflect"
@@ -138,13 +139,18 @@ const (
 )
 
 // Op describes one operation: its method, path, id, success status and
-// whether it is public.
+// the permission it needs.
 type Op struct {
 	ID, Method, Path, Summary string
 	Tag                       string
 	Status                    int
-	Public                    bool
-	MaxBodyBytes              int64
+	// Needs is the permission the operation's service checks (the route
+	// line states it, the API's document shows it: x-galley-permission
+	// and "Needs: ..." in the description). access.Anyone and
+	// access.SignedLink operations take no token; every operation
+	// declares one (Register refuses none).
+	Needs        access.Permission
+	MaxBodyBytes int64
 	// Hidden operations are left out of the API's OpenAPI document (the
 	// reader's pages: HTML for visitors, not the API).
 	Hidden bool
@@ -188,14 +194,25 @@ func NothingToRemove(what string) map[int]string {
 	return map[int]string{http.StatusNoContent: "There was no such " + what}
 }
 
+// PermissionExtension is the OpenAPI extension stating an operation's
+// permission (Op.Needs).
+const PermissionExtension = "x-galley-permission"
+
 // Register adds an operation whose handler returns service errors; they are
-// mapped to responses here, the one place that does it.
+// mapped to responses here, the one place that does it. An operation
+// without a valid permission (Op.Needs) is a programming error: Register
+// panics, so that no process serves an undeclared operation.
 func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) {
+	if !op.Needs.Valid() {
+		panic(fmt.Sprintf("httpapi: operation %s declares no valid permission (Op.Needs %q)", op.ID, op.Needs))
+	}
 	hop := huma.Operation{
 		OperationID:   op.ID,
 		Method:        op.Method,
 		Path:          op.Path,
 		Summary:       op.Summary,
+		Description:   needsSentence(op),
+		Extensions:    map[string]any{PermissionExtension: string(op.Needs)},
 		Tags:          []string{op.Tag},
 		DefaultStatus: op.Status,
 		MaxBodyBytes:  op.MaxBodyBytes,
@@ -211,7 +228,7 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 			hop.Responses[strconv.Itoa(status)] = &huma.Response{Description: desc}
 		}
 	}
-	if op.Public {
+	if op.Needs.Public() {
 		hop.Security = []map[string][]string{}
 		hop.Metadata = map[string]any{publicMeta: true}
 	}
@@ -261,6 +278,16 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		once.Do(build)
 		serve(w, r)
 	})
+}
+
+// needsSentence is the sentence of an operation's description that states
+// its permission.
+func needsSentence(op Op) string {
+	s := "Needs: " + string(op.Needs) + "."
+	if op.Visitor {
+		s += " A site visitor's token may call it too."
+	}
+	return s
 }
 
 // alsoBodies gives op's other success statuses that carry a body (201

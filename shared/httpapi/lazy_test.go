@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 )
@@ -40,13 +41,13 @@ func newEchoAPI(lazy bool) *httpapi.API {
 		ctx.SetHeader("X-Seen", "yes")
 		next(ctx)
 	})
-	httpapi.Register(api, httpapi.Op{ID: "putThing", Method: http.MethodPut, Path: "/v1/things/{id}", Public: true, Tag: "t"},
+	httpapi.Register(api, httpapi.Op{ID: "putThing", Method: http.MethodPut, Path: "/v1/things/{id}", Needs: access.Anyone, Tag: "t"},
 		func(ctx context.Context, in *echoIn) (*echoOut, error) {
 			out := &echoOut{}
 			out.Body.ID, out.Body.Title, out.Body.Seen = in.ID, in.Body.Title, "handler"
 			return out, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPrivate", Method: http.MethodGet, Path: "/v1/private", Tag: "t"},
+	httpapi.Register(api, httpapi.Op{ID: "getPrivate", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/private", Tag: "t"},
 		func(ctx context.Context, in *struct{}) (*echoOut, error) { return &echoOut{}, nil })
 	return api
 }

@@ -66,11 +66,11 @@ func limitedAPI(rl httpapi.RateLimit) (http.Handler, *tokens) {
 		out.Body.OK = true
 		return out, nil
 	}
-	httpapi.Register(api, httpapi.Op{ID: "ping", Method: http.MethodGet, Path: "/v1/ping", Tag: "T", Status: 200, Public: true}, ok)
-	httpapi.Register(api, httpapi.Op{ID: "me", Method: http.MethodGet, Path: "/v1/me", Tag: "T", Status: 200}, ok)
-	httpapi.Register(api, httpapi.Op{ID: "render", Expensive: true, Method: http.MethodPost, Path: "/v1/render", Tag: "T", Status: 200}, ok)
+	httpapi.Register(api, httpapi.Op{ID: "ping", Method: http.MethodGet, Path: "/v1/ping", Tag: "T", Status: 200, Needs: access.Anyone}, ok)
+	httpapi.Register(api, httpapi.Op{ID: "me", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/me", Tag: "T", Status: 200}, ok)
+	httpapi.Register(api, httpapi.Op{ID: "render", Needs: access.SignedIn, Expensive: true, Method: http.MethodPost, Path: "/v1/render", Tag: "T", Status: 200}, ok)
 	httpapi.Register(api, httpapi.Op{ID: "publicRender", Expensive: true, Method: http.MethodGet, Path: "/v1/public-render", Tag: "T",
-		Status: 200, Public: true}, ok)
+		Status: 200, Needs: access.Anyone}, ok)
 	return api.Handler(), auth
 }
 

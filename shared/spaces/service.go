@@ -78,6 +78,22 @@ type Page struct {
 	Next string
 }
 
+// Live returns a space that is not deleted and on which the caller may do
+// op, with their level on it: the entry point of the families acting on a
+// space's content (content, comments, change requests, custom fields...).
+// Callers who may not read it, and deleted spaces, get NotFound; readers
+// whose level does not allow op get Forbidden.
+func (s *Service) Live(ctx context.Context, spaceID string, op access.OrgOp) (model.Space, model.Role, error) {
+	sp, _, _, level, err := s.load(ctx, spaceID, op)
+	if err != nil {
+		return sp, "", err
+	}
+	if sp.DeletedAt != nil {
+		return sp, "", apperr.NotFoundf("space %s not found", spaceID)
+	}
+	return sp, level, nil
+}
+
 // Get returns a space and the caller's level on it. Callers who may not
 // read it get NotFound.
 func (s *Service) Get(ctx context.Context, spaceID string) (model.Space, model.Role, error) {
@@ -90,8 +106,7 @@ func (s *Service) load(ctx context.Context, spaceID string, op access.OrgOp) (mo
 	if vis, ok := access.VisitorFrom(ctx); ok && op == access.ReadContent {
 		return s.visit(ctx, vis, spaceID)
 	}
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
+	if _, err := access.CallerFrom(ctx); err != nil {
 		return model.Space{}, 0, nil, "", err
 	}
 	sp, v, err := s.read(ctx, spaceID)
@@ -101,14 +116,7 @@ func (s *Service) load(ctx context.Context, spaceID string, op access.OrgOp) (mo
 	if err != nil {
 		return sp, 0, nil, "", fmt.Errorf("read space: %w", err)
 	}
-	viewer, err := s.d.Authz.ViewerOn(ctx, c, access.SpaceNode(sp))
-	if apperr.Is(err, apperr.NotFound) {
-		return sp, 0, nil, "", apperr.NotFoundf("space %s not found", spaceID)
-	}
-	if err != nil {
-		return sp, 0, nil, "", err
-	}
-	level, err := viewer.Require(ctx, access.SpaceNode(sp), op)
+	viewer, level, err := s.d.Authz.RequireOn(ctx, access.SpaceNode(sp), op)
 	if err != nil {
 		return sp, 0, nil, "", err
 	}

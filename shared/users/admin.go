@@ -15,22 +15,10 @@ import (
 	"github.com/galleydocs/galley/shared/store"
 )
 
-// admin checks the caller is the instance administrator.
-func admin(ctx context.Context) (access.Caller, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
-		return c, err
-	}
-	if !c.InstanceAdmin {
-		return c, apperr.Forbiddenf("only the instance administrator may manage users")
-	}
-	return c, nil
-}
-
 // List lists the instance's users in creation order (administrator only).
 // Users made before the list existed show once they are updated.
 func (s *Service) List(ctx context.Context, r paging.Request) (paging.Page[model.User], error) {
-	if _, err := admin(ctx); err != nil {
+	if _, err := access.RequireInstanceAdmin(ctx); err != nil {
 		return paging.Page[model.User]{}, err
 	}
 	const scope = "users"
@@ -56,7 +44,7 @@ type UserChange struct {
 // TokenCacheTTL for other processes); enabling restores them. The
 // administrator cannot disable themselves.
 func (s *Service) Update(ctx context.Context, userID string, ch UserChange) (model.User, error) {
-	c, err := admin(ctx)
+	c, err := access.RequireInstanceAdmin(ctx)
 	if err != nil {
 		return model.User{}, err
 	}
@@ -115,7 +103,7 @@ func (s *Service) Update(ctx context.Context, userID string, ch UserChange) (mod
 // only; not themselves). Their memberships stay and show them by id, as
 // the records they made do.
 func (s *Service) Delete(ctx context.Context, userID string) error {
-	c, err := admin(ctx)
+	c, err := access.RequireInstanceAdmin(ctx)
 	if err != nil {
 		return err
 	}

@@ -131,12 +131,8 @@ func (s *Service) ByEmail(ctx context.Context, email string) (model.User, error)
 // Create makes a user and their first token (whose secret is returned once:
 // only its hash is stored). Only the instance administrator may.
 func (s *Service) Create(ctx context.Context, email, displayName string) (model.User, string, error) {
-	c, err := access.CallerFrom(ctx)
-	if err != nil {
+	if _, err := access.RequireInstanceAdmin(ctx); err != nil {
 		return model.User{}, "", err
-	}
-	if !c.InstanceAdmin {
-		return model.User{}, "", apperr.Forbiddenf("only the instance administrator may create users")
 	}
 	return s.create(ctx, email, displayName, false, "")
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/local"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/store/boltstore"
 )
 
 // Input hardening (issue 16, item 6), as classes: each test goes over every
@@ -66,6 +67,9 @@ func handler(t *testing.T) http.Handler {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
+	// Tests need no durability: no fsync per write.
+	db := l.Deps.Store.(*boltstore.Store).DB()
+	db.NoSync, db.NoGrowSync = true, true
 	return l.Handler
 }
 

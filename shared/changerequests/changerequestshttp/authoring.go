@@ -10,6 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
@@ -322,7 +323,7 @@ func allowed(op, field string) bool {
 // registerAuthoring adds POST .../content.
 func registerAuthoring(api *httpapi.API, s *changerequests.Service) {
 	c := s.Content()
-	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequestContent", Method: http.MethodPost,
+	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequestContent", Needs: access.Role(access.EditContent), Method: http.MethodPost,
 		Path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", Tag: "Change request content",
 		MaxBodyBytes: maxBatchBytes,
 		Summary:      "Apply a batch of changes (insert, update, delete, revert pages; insert files) to a draft or open change request"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
@@ -59,7 +60,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	c := s.Content()
 	const tag = "Change request content"
 	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"
-	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestByPath", Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestByPath", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a change request by its path"},
 		func(ctx context.Context, in *pathIn) (*contenthttp.PageOut, error) {
 			p, err := c.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata)
@@ -68,7 +69,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestPageMetaLinks", Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestPageMetaLinks", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of a change request"},
 		func(ctx context.Context, in *pageRefIn) (*contenthttp.MetaLinksOut, error) {
 			m, err := c.PageMetaLinks(ctx, in.at(ctx), in.PageID)
@@ -77,7 +78,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.MetaLinksOut{Body: m}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a change request's current revision"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.RevisionOut, error) {
 			rev, err := c.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata)
@@ -86,7 +87,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.RevisionOut{Body: rev}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Method: http.MethodGet, Path: base + "/pages", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a change request (nested)"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.PagesOut, error) {
 			pages, err := c.Pages(ctx, in.On(in.at(ctx)), in.Metadata)
@@ -95,7 +96,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.PagesOut{Body: contenthttp.PagesList{Pages: pages}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a change request"},
 		func(ctx context.Context, in *pageIn) (*contenthttp.PageOut, error) {
 			p, err := c.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata)
@@ -104,7 +105,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return &contenthttp.PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listFilesInChangeRequestById", Method: http.MethodGet, Path: base + "/files", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listFilesInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a change request"},
 		func(ctx context.Context, in *filesIn) (*contenthttp.FilesOut, error) {
 			p, err := c.Files(ctx, in.at(ctx), in.Request(), in.Metadata)
@@ -113,7 +114,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			}
 			return contenthttp.FilesOutOf(p), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getFileInChangeRequestById", Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getFileInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
 		Summary: "Get a file of a change request"},
 		func(ctx context.Context, in *fileIn) (*contenthttp.FileOut, error) {
 			f, err := c.File(ctx, in.at(ctx), in.FileID, in.Metadata)

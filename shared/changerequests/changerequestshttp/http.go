@@ -9,6 +9,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/content"
@@ -115,7 +116,7 @@ func views(ctx context.Context, s *changerequests.Service, crs []model.ChangeReq
 func Register(api *httpapi.API, s *changerequests.Service, cs *comments.Service) {
 	const tag = "Change requests"
 	base := "/v1/spaces/{spaceId}/change-requests"
-	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestsForSpace", Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestsForSpace", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "List a space's change requests (newest first)"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
 			p, sp, err := s.List(ctx, in.SpaceID, changerequests.Filter{Status: in.Status, Contributor: in.Contributor}, in.Request())
@@ -129,7 +130,7 @@ func Register(api *httpapi.API, s *changerequests.Service, cs *comments.Service)
 			list := httpapi.ListPage(paging.Page[content.ChangeRequest]{Items: items, Next: p.Next}, same)
 			return &listOut{Body: list}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createChangeRequest", Method: http.MethodPost, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createChangeRequest", Needs: access.Role(access.EditContent), Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a change request on the space's current content"},
 		func(ctx context.Context, in *createIn) (*createOut, error) {
 			var b CreateChangeRequestBody
@@ -146,12 +147,12 @@ func Register(api *httpapi.API, s *changerequests.Service, cs *comments.Service)
 			}
 			return &createOut{Location: v.URLs.Location, Body: v}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestById", Method: http.MethodGet, Path: base + "/{changeRequestId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{changeRequestId}", Tag: tag,
 		Summary: "Get a change request by its id or number"},
 		func(ctx context.Context, in *crIn) (*crOut, error) {
 			return answer(ctx, s)(s.Get(ctx, in.SpaceID, in.ChangeRequestID))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequestById", Method: http.MethodPatch, Path: base + "/{changeRequestId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequestById", Needs: access.Role(access.EditContent), Method: http.MethodPatch, Path: base + "/{changeRequestId}", Tag: tag,
 		Summary: "Update a change request's subject or status"},
 		func(ctx context.Context, in *patchIn) (*crOut, error) {
 			return answer(ctx, s)(s.Update(ctx, in.SpaceID, in.ChangeRequestID, changerequests.Change{Subject: in.Body.Subject, Status: in.Body.Status}))

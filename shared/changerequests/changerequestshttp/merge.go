@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -30,12 +31,12 @@ func registerMerge(api *httpapi.API, s *changerequests.Service) {
 		}
 		return &mergeOut{Body: MergeResult{Revision: r.Revision, Result: r.Result, Conflicts: r.Conflicts}}, nil
 	}
-	httpapi.Register(api, httpapi.Op{ID: "mergeChangeRequest", Method: http.MethodPost, Path: base + "/merge", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "mergeChangeRequest", Needs: access.Role(access.MergeContent), Method: http.MethodPost, Path: base + "/merge", Tag: tag,
 		Summary: "Merge a change request into the space's content"},
 		func(ctx context.Context, in *crIn) (*mergeOut, error) {
 			return answer(s.Merge(ctx, in.SpaceID, in.ChangeRequestID))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequest", Method: http.MethodPost, Path: base + "/update", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequest", Needs: access.Role(access.EditContent), Method: http.MethodPost, Path: base + "/update", Tag: tag,
 		Summary: "Bring the space's changes into a change request"},
 		func(ctx context.Context, in *crIn) (*mergeOut, error) {
 			return answer(s.UpdateFromSpace(ctx, in.SpaceID, in.ChangeRequestID))

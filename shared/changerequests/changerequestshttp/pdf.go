@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
@@ -43,7 +44,7 @@ type pdfDownloadOut struct {
 func registerPDF(api *httpapi.API, s *changerequests.Service) {
 	const tag = "Change requests"
 	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/pdf"
-	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestPDF", Expensive: true, Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestPDF", Needs: access.Role(access.ReadContent), Expensive: true, Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a link to a PDF of a change request's content (or one page)"},
 		func(ctx context.Context, in *pdfIn) (*pdfOut, error) {
 			l, err := s.PDF(ctx, in.SpaceID, in.ChangeRequestID, in.Page, in.Only)
@@ -54,8 +55,8 @@ func registerPDF(api *httpapi.API, s *changerequests.Service) {
 				"/pdf/download?token=" + url.QueryEscape(l.Token)
 			return &pdfOut{Body: PDFLink{URL: u}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "downloadChangeRequestPDF", Method: http.MethodGet, Path: base + "/download", Tag: tag,
-		Public: true, Summary: "Download a change request's PDF through a signed link (the url of getChangeRequestPDF)"},
+	httpapi.Register(api, httpapi.Op{ID: "downloadChangeRequestPDF", Needs: access.SignedLink, Method: http.MethodGet, Path: base + "/download", Tag: tag,
+		Summary: "Download a change request's PDF through a signed link (the url of getChangeRequestPDF)"},
 		func(ctx context.Context, in *pdfDownloadIn) (*pdfDownloadOut, error) {
 			dl, err := s.DownloadPDF(ctx, in.SpaceID, in.ChangeRequestID, in.Token)
 			if err != nil {

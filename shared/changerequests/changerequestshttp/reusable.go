@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -20,7 +21,7 @@ type reusableIn struct {
 // request's content.
 func registerReusable(api *httpapi.API, s *changerequests.Service) {
 	c := s.Content()
-	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInChangeRequestById", Method: http.MethodGet,
+	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet,
 		Path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}", Tag: "Change request content",
 		Summary: "Get a reusable content of a change request"},
 		func(ctx context.Context, in *reusableIn) (*contenthttp.ReusableContentOut, error) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/comments"
@@ -221,7 +222,7 @@ func registerReviews(api *httpapi.API, s *changerequests.Service, cs *comments.S
 		}
 		return &reviewViews{ctx: ctx, s: s, comments: cs, format: format, users: map[string]usershttp.User{}}
 	}
-	httpapi.Register(api, httpapi.Op{ID: "submitChangeRequestReview", Method: http.MethodPost, Path: base + "/reviews", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "submitChangeRequestReview", Needs: access.Role(access.ReviewContent), Method: http.MethodPost, Path: base + "/reviews", Tag: tag,
 		Status: http.StatusCreated, Summary: "Review a change request (approve it or request changes)"},
 		func(ctx context.Context, in *submitReviewIn) (*createdReviewOut, error) {
 			nr := changerequests.NewReview{Status: in.Body.Status}
@@ -242,7 +243,7 @@ func registerReviews(api *httpapi.API, s *changerequests.Service, cs *comments.S
 			}
 			return &createdReviewOut{Location: v.URLs.Location, Body: v}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getReviewsByChangeRequestId", Method: http.MethodGet, Path: base + "/reviews", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getReviewsByChangeRequestId", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/reviews", Tag: tag,
 		Summary: "List a change request's reviews (submission order)"},
 		func(ctx context.Context, in *reviewsIn) (*reviewsOut, error) {
 			var outdated *bool
@@ -260,7 +261,7 @@ func registerReviews(api *httpapi.API, s *changerequests.Service, cs *comments.S
 			}
 			return &reviewsOut{Body: httpapi.ListPage(paging.Page[ChangeRequestReview]{Items: items, Next: p.Next}, same)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestReviewById", Method: http.MethodGet, Path: base + "/reviews/{reviewId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getChangeRequestReviewById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/reviews/{reviewId}", Tag: tag,
 		Summary: "Get a review of a change request"},
 		func(ctx context.Context, in *reviewIn) (*reviewOut, error) {
 			rv, err := s.Review(ctx, in.SpaceID, in.ChangeRequestID, in.ReviewID)
@@ -273,7 +274,7 @@ func registerReviews(api *httpapi.API, s *changerequests.Service, cs *comments.S
 			}
 			return &reviewOut{Body: v}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getRequestedReviewersByChangeRequestId", Method: http.MethodGet, Path: base + "/requested-reviewers", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getRequestedReviewersByChangeRequestId", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/requested-reviewers", Tag: tag,
 		Summary: "List the reviews asked for and not given yet"},
 		func(ctx context.Context, in *requestedIn) (*requestedOut, error) {
 			p, err := s.RequestedReviewers(ctx, in.SpaceID, in.ChangeRequestID, in.Request())
@@ -286,7 +287,7 @@ func registerReviews(api *httpapi.API, s *changerequests.Service, cs *comments.S
 			}
 			return &requestedOut{Body: httpapi.ListPage(paging.Page[RequestedReviewer]{Items: items, Next: p.Next}, same)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "requestReviewersForChangeRequest", Method: http.MethodPost, Path: base + "/requested-reviewers", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "requestReviewersForChangeRequest", Needs: access.Role(access.EditContent), Method: http.MethodPost, Path: base + "/requested-reviewers", Tag: tag,
 		Summary: "Ask users to review a change request"},
 		func(ctx context.Context, in *requestReviewersIn) (*requestReviewersOut, error) {
 			if in.Body.Description != nil {
@@ -304,7 +305,7 @@ func registerReviews(api *httpapi.API, s *changerequests.Service, cs *comments.S
 			out.Body.Users = items
 			return out, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "removeRequestedReviewerFromChangeRequest", Method: http.MethodDelete, Path: base + "/requested-reviewers/{userId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "removeRequestedReviewerFromChangeRequest", Needs: access.Role(access.EditContent), Method: http.MethodDelete, Path: base + "/requested-reviewers/{userId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Withdraw a review request (205; 204 when the user had none)",
 		Also: map[int]string{http.StatusNoContent: "The user was not a requested reviewer"}},
 		func(ctx context.Context, in *removeReviewerIn) (*httpapi.RemovedOut, error) {

@@ -192,7 +192,7 @@ func Register(api *httpapi.API, s *collections.Service) {
 			return &collectionOut{Body: View(ctx, c, level)}, nil
 		}
 	}
-	httpapi.Register(api, httpapi.Op{ID: "createCollection", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createCollection", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a collection"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -208,7 +208,7 @@ func Register(api *httpapi.API, s *collections.Service) {
 			}
 			return &createdOut{Location: location(ctx, c.ID), Body: View(ctx, c, level)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listCollectionsInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listCollectionsInOrganizationById", Needs: access.Role(access.ViewOrg), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
 		Summary: "List the collections of an organization"},
 		func(ctx context.Context, in *listIn) (*struct{ Body httpapi.List[Collection] }, error) {
 			p, err := s.List(ctx, in.OrganizationID, in.Nested, in.Request())
@@ -218,11 +218,11 @@ func Register(api *httpapi.API, s *collections.Service) {
 			view := func(it collections.Item) Collection { return View(ctx, it.Collection, it.Level) }
 			return &struct{ Body httpapi.List[Collection] }{httpapi.ListPage(p, view)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getCollectionById", Method: http.MethodGet, Path: "/v1/collections/{collectionId}", Tag: tag, Summary: "Get a collection"},
+	httpapi.Register(api, httpapi.Op{ID: "getCollectionById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/collections/{collectionId}", Tag: tag, Summary: "Get a collection"},
 		func(ctx context.Context, in *collectionIn) (*collectionOut, error) {
 			return out(s.Get(ctx, in.CollectionID))(ctx)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateCollectionById", Method: http.MethodPatch, Path: "/v1/collections/{collectionId}", Tag: tag, Summary: "Update a collection"},
+	httpapi.Register(api, httpapi.Op{ID: "updateCollectionById", Needs: access.Role(access.AdminContent), Method: http.MethodPatch, Path: "/v1/collections/{collectionId}", Tag: tag, Summary: "Update a collection"},
 		func(ctx context.Context, in *struct {
 			CollectionID string `path:"collectionId" maxLength:"64"`
 			Body         UpdateCollectionBody
@@ -235,12 +235,12 @@ func Register(api *httpapi.API, s *collections.Service) {
 			}
 			return out(s.Update(ctx, in.CollectionID, ch))(ctx)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteCollectionById", Method: http.MethodDelete, Path: "/v1/collections/{collectionId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteCollectionById", Needs: access.Role(access.AdminContent), Method: http.MethodDelete, Path: "/v1/collections/{collectionId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete an empty collection"},
 		func(ctx context.Context, in *collectionIn) (*struct{}, error) {
 			return nil, s.Delete(ctx, in.CollectionID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listSpacesInCollectionById", Method: http.MethodGet, Path: "/v1/collections/{collectionId}/spaces", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listSpacesInCollectionById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/collections/{collectionId}/spaces", Tag: tag,
 		Summary: "List the spaces of a collection, in order"},
 		func(ctx context.Context, in *spacesIn) (*struct {
 			Body httpapi.List[spaceshttp.Space]
@@ -254,7 +254,7 @@ func Register(api *httpapi.API, s *collections.Service) {
 				Body httpapi.List[spaceshttp.Space]
 			}{httpapi.ListPage(p, view)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "moveCollection", Method: http.MethodPost, Path: "/v1/collections/{collectionId}/move", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "moveCollection", Needs: access.Role(access.AdminContent), Method: http.MethodPost, Path: "/v1/collections/{collectionId}/move", Tag: tag,
 		Summary: "Move a collection to another parent or position"},
 		func(ctx context.Context, in *struct {
 			CollectionID string `path:"collectionId" maxLength:"64"`
@@ -266,7 +266,7 @@ func Register(api *httpapi.API, s *collections.Service) {
 			}
 			return out(s.Move(ctx, in.CollectionID, parent, pos))(ctx)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "moveSpace", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/move", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "moveSpace", Needs: access.Role(access.AdminContent), Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/move", Tag: tag,
 		Summary: "Move a space into a collection, out of it, or among its siblings"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`
@@ -282,7 +282,7 @@ func Register(api *httpapi.API, s *collections.Service) {
 			}
 			return &struct{ Body spaceshttp.Space }{spaceshttp.View(ctx, sp, level)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "transferCollection", Method: http.MethodPost, Path: "/v1/collections/{collectionId}/transfer", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "transferCollection", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: "/v1/collections/{collectionId}/transfer", Tag: tag,
 		Summary: "Transfer a collection, with everything in it, to another organization"},
 		func(ctx context.Context, in *struct {
 			CollectionID string `path:"collectionId" maxLength:"64"`

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/comments"
 	"github.com/galleydocs/galley/shared/document"
@@ -514,8 +515,8 @@ func Register(api *httpapi.API, s *comments.Service) {
 	const spaceTag, crTag = "Space comments", "Change request comments"
 	sb := "/v1/spaces/{spaceId}/comments"
 	cb := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments"
-	op := func(id, method, path, tag, summary string) httpapi.Op {
-		o := httpapi.Op{ID: id, Method: method, Path: path, Tag: tag, Summary: summary}
+	op := func(id string, needs access.Permission, method, path, tag, summary string) httpapi.Op {
+		o := httpapi.Op{ID: id, Needs: needs, Method: method, Path: path, Tag: tag, Summary: summary}
 		if method == http.MethodDelete {
 			o.Status = http.StatusResetContent
 			o.Also = httpapi.NothingToRemove("comment")
@@ -526,26 +527,30 @@ func Register(api *httpapi.API, s *comments.Service) {
 		return o
 	}
 	get1, post, put, del := http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete
+	// What the service asks (comments.Service.thread, Thread.Owns): read
+	// for reads, comment to post, resolve or react (editing a body also
+	// takes its author or an admin), and to delete its author or an admin.
+	read, comment, own := access.Role(access.ReadContent), access.Role(access.CommentContent), access.Role(access.AdminContent).OrAuthor()
 
-	httpapi.Register(api, op("listCommentsInSpace", get1, sb, spaceTag, "List the comments on a space's content"), list[spaceList](s))
-	httpapi.Register(api, op("postCommentInSpace", post, sb, spaceTag, "Comment on a space's content"), create[spaceCreate](s))
-	httpapi.Register(api, op("getCommentInSpace", get1, sb+"/{commentId}", spaceTag, "Get a comment"), get[spaceGet](s))
-	httpapi.Register(api, op("updateCommentInSpace", put, sb+"/{commentId}", spaceTag, "Resolve, reopen, edit or react to a comment"), update[spaceUpdate](s))
-	httpapi.Register(api, op("deleteCommentInSpace", del, sb+"/{commentId}", spaceTag, "Delete a comment and its replies"), remove[spaceDelete](s))
-	httpapi.Register(api, op("listCommentRepliesInSpace", get1, sb+"/{commentId}/replies", spaceTag, "List a comment's replies (oldest first)"), listReplies[spaceReplies](s))
-	httpapi.Register(api, op("postCommentReplyInSpace", post, sb+"/{commentId}/replies", spaceTag, "Reply to a comment"), createReply[spaceCreateReply](s))
-	httpapi.Register(api, op("getCommentReplyInSpace", get1, sb+"/{commentId}/replies/{commentReplyId}", spaceTag, "Get a reply"), getReply[spaceGetReply](s))
-	httpapi.Register(api, op("updateCommentReplyInSpace", put, sb+"/{commentId}/replies/{commentReplyId}", spaceTag, "Edit or react to a reply"), updateReply[spaceUpdateReply](s))
-	httpapi.Register(api, op("deleteCommentReplyInSpace", del, sb+"/{commentId}/replies/{commentReplyId}", spaceTag, "Delete a reply"), removeReply[spaceDeleteReply](s))
+	httpapi.Register(api, op("listCommentsInSpace", read, get1, sb, spaceTag, "List the comments on a space's content"), list[spaceList](s))
+	httpapi.Register(api, op("postCommentInSpace", comment, post, sb, spaceTag, "Comment on a space's content"), create[spaceCreate](s))
+	httpapi.Register(api, op("getCommentInSpace", read, get1, sb+"/{commentId}", spaceTag, "Get a comment"), get[spaceGet](s))
+	httpapi.Register(api, op("updateCommentInSpace", comment, put, sb+"/{commentId}", spaceTag, "Resolve, reopen, edit or react to a comment"), update[spaceUpdate](s))
+	httpapi.Register(api, op("deleteCommentInSpace", own, del, sb+"/{commentId}", spaceTag, "Delete a comment and its replies"), remove[spaceDelete](s))
+	httpapi.Register(api, op("listCommentRepliesInSpace", read, get1, sb+"/{commentId}/replies", spaceTag, "List a comment's replies (oldest first)"), listReplies[spaceReplies](s))
+	httpapi.Register(api, op("postCommentReplyInSpace", comment, post, sb+"/{commentId}/replies", spaceTag, "Reply to a comment"), createReply[spaceCreateReply](s))
+	httpapi.Register(api, op("getCommentReplyInSpace", read, get1, sb+"/{commentId}/replies/{commentReplyId}", spaceTag, "Get a reply"), getReply[spaceGetReply](s))
+	httpapi.Register(api, op("updateCommentReplyInSpace", comment, put, sb+"/{commentId}/replies/{commentReplyId}", spaceTag, "Edit or react to a reply"), updateReply[spaceUpdateReply](s))
+	httpapi.Register(api, op("deleteCommentReplyInSpace", own, del, sb+"/{commentId}/replies/{commentReplyId}", spaceTag, "Delete a reply"), removeReply[spaceDeleteReply](s))
 
-	httpapi.Register(api, op("listCommentsInChangeRequest", get1, cb, crTag, "List the comments of a change request"), list[crList](s))
-	httpapi.Register(api, op("postCommentInChangeRequest", post, cb, crTag, "Comment in a change request"), create[crCreate](s))
-	httpapi.Register(api, op("getCommentInChangeRequest", get1, cb+"/{commentId}", crTag, "Get a comment"), get[crGet](s))
-	httpapi.Register(api, op("updateCommentInChangeRequest", put, cb+"/{commentId}", crTag, "Resolve, reopen, edit or react to a comment"), update[crUpdate](s))
-	httpapi.Register(api, op("deleteCommentInChangeRequest", del, cb+"/{commentId}", crTag, "Delete a comment and its replies"), remove[crDelete](s))
-	httpapi.Register(api, op("listCommentRepliesInChangeRequest", get1, cb+"/{commentId}/replies", crTag, "List a comment's replies (oldest first)"), listReplies[crReplies](s))
-	httpapi.Register(api, op("postCommentReplyInChangeRequest", post, cb+"/{commentId}/replies", crTag, "Reply to a comment"), createReply[crCreateReply](s))
-	httpapi.Register(api, op("getCommentReplyInChangeRequest", get1, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Get a reply"), getReply[crGetReply](s))
-	httpapi.Register(api, op("updateCommentReplyInChangeRequest", put, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Edit or react to a reply"), updateReply[crUpdateReply](s))
-	httpapi.Register(api, op("deleteCommentReplyInChangeRequest", del, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Delete a reply"), removeReply[crDeleteReply](s))
+	httpapi.Register(api, op("listCommentsInChangeRequest", read, get1, cb, crTag, "List the comments of a change request"), list[crList](s))
+	httpapi.Register(api, op("postCommentInChangeRequest", comment, post, cb, crTag, "Comment in a change request"), create[crCreate](s))
+	httpapi.Register(api, op("getCommentInChangeRequest", read, get1, cb+"/{commentId}", crTag, "Get a comment"), get[crGet](s))
+	httpapi.Register(api, op("updateCommentInChangeRequest", comment, put, cb+"/{commentId}", crTag, "Resolve, reopen, edit or react to a comment"), update[crUpdate](s))
+	httpapi.Register(api, op("deleteCommentInChangeRequest", own, del, cb+"/{commentId}", crTag, "Delete a comment and its replies"), remove[crDelete](s))
+	httpapi.Register(api, op("listCommentRepliesInChangeRequest", read, get1, cb+"/{commentId}/replies", crTag, "List a comment's replies (oldest first)"), listReplies[crReplies](s))
+	httpapi.Register(api, op("postCommentReplyInChangeRequest", comment, post, cb+"/{commentId}/replies", crTag, "Reply to a comment"), createReply[crCreateReply](s))
+	httpapi.Register(api, op("getCommentReplyInChangeRequest", read, get1, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Get a reply"), getReply[crGetReply](s))
+	httpapi.Register(api, op("updateCommentReplyInChangeRequest", comment, put, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Edit or react to a reply"), updateReply[crUpdateReply](s))
+	httpapi.Register(api, op("deleteCommentReplyInChangeRequest", own, del, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Delete a reply"), removeReply[crDeleteReply](s))
 }

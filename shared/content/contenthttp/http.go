@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/paging"
@@ -146,7 +147,7 @@ func Bases(ctx context.Context) content.Bases {
 // downloads.
 func Register(api *httpapi.API, s *content.Service) {
 	const tag = "Space content"
-	httpapi.Register(api, httpapi.Op{ID: "duplicateSpace", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/duplicate", Tag: "Spaces",
+	httpapi.Register(api, httpapi.Op{ID: "duplicateSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/duplicate", Tag: "Spaces",
 		Status: http.StatusCreated, Summary: "Duplicate a space: a copy of its current content beside it"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`
@@ -164,7 +165,7 @@ func Register(api *httpapi.API, s *content.Service) {
 				Body     spaceshttp.Space
 			}{Location: v.URLs.Location, Body: v}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getCurrentRevision", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getCurrentRevision", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content", Tag: tag,
 		Summary: "Get the space's current revision"},
 		func(ctx context.Context, in *spaceIn) (*RevisionOut, error) {
 			rev, err := s.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata)
@@ -173,7 +174,7 @@ func Register(api *httpapi.API, s *content.Service) {
 			}
 			return &RevisionOut{Body: rev}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listPages", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/pages", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listPages", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/pages", Tag: tag,
 		Summary: "List the pages of the space's current revision (nested)"},
 		func(ctx context.Context, in *spaceIn) (*PagesOut, error) {
 			pages, err := s.Pages(ctx, in.On(in.at(ctx)), in.Metadata)
@@ -182,7 +183,7 @@ func Register(api *httpapi.API, s *content.Service) {
 			}
 			return &PagesOut{Body: PagesList{Pages: pages}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageById", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}", Tag: tag,
 		Summary: "Get a page of the space's current revision"},
 		func(ctx context.Context, in *pageIn) (*PageOut, error) {
 			p, err := s.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata)
@@ -191,7 +192,7 @@ func Register(api *httpapi.API, s *content.Service) {
 			}
 			return &PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listFiles", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listFiles", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files", Tag: tag,
 		Summary: "List the files of the space's current revision"},
 		func(ctx context.Context, in *filesIn) (*FilesOut, error) {
 			p, err := s.Files(ctx, in.at(ctx), in.Request(), in.Metadata)
@@ -200,7 +201,7 @@ func Register(api *httpapi.API, s *content.Service) {
 			}
 			return FilesOutOf(p), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getFileById", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getFileById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}", Tag: tag,
 		Summary: "Get a file of the space's current revision"},
 		func(ctx context.Context, in *fileIn) (*FileOut, error) {
 			f, err := s.File(ctx, in.at(ctx), in.FileID, in.Metadata)
@@ -209,8 +210,8 @@ func Register(api *httpapi.API, s *content.Service) {
 			}
 			return &FileOut{Body: f}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "downloadFile", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/files/{fileId}/download", Tag: tag,
-		Public: true, Summary: "Download a file through a signed link (a file's downloadURL)"},
+	httpapi.Register(api, httpapi.Op{ID: "downloadFile", Needs: access.SignedLink, Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/files/{fileId}/download", Tag: tag,
+		Summary: "Download a file through a signed link (a file's downloadURL)"},
 		func(ctx context.Context, in *downloadIn) (*downloadOut, error) {
 			dl, data, err := s.Download(ctx, in.SpaceID, in.FileID, in.Token)
 			if err != nil {

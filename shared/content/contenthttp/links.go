@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/paging"
@@ -59,7 +60,7 @@ func BacklinksOutOf(p paging.Page[content.ContentLocation]) *BacklinksOut {
 // registerLinks adds the links and backlinks of the space's head.
 func registerLinks(api *httpapi.API, s *content.Service) {
 	const tag = "Space content"
-	httpapi.Register(api, httpapi.Op{ID: "listPageLinksInSpace", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/links", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listPageLinksInSpace", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/links", Tag: tag,
 		Summary: "List the links of a page of the space's current revision, with their status"},
 		func(ctx context.Context, in *linksIn) (*LinksOut, error) {
 			l, err := s.PageLinks(ctx, in.at(ctx), in.PageID, in.Status, in.Request())
@@ -68,7 +69,7 @@ func registerLinks(api *httpapi.API, s *content.Service) {
 			}
 			return LinksOutOf(l), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listSpaceFileBacklinks", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listSpaceFileBacklinks", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", Tag: tag,
 		Summary: "List the pages of the space's current revision that reference a file"},
 		func(ctx context.Context, in *backlinksIn) (*BacklinksOut, error) {
 			p, err := s.FileBacklinks(ctx, in.at(ctx), in.FileID, in.Request())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
@@ -47,7 +48,7 @@ type revisionReusableDocumentIn struct {
 // changerequestshttp's).
 func registerReusable(api *httpapi.API, s *content.Service) {
 	const tag = "Space content"
-	httpapi.Register(api, httpapi.Op{ID: "getReusableContentById", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getReusableContentById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}", Tag: tag,
 		Summary: "Get a reusable content of the space's current revision"},
 		func(ctx context.Context, in *reusableIn) (*ReusableContentOut, error) {
 			r, err := s.ReusableContent(ctx, in.On(content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}), in.ReusableContentID, in.Metadata)
@@ -60,7 +61,7 @@ func registerReusable(api *httpapi.API, s *content.Service) {
 		return content.At{SpaceID: spaceID, Revision: revisionID, Bases: Bases(ctx)}
 	}
 	base := "/v1/spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}"
-	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a reusable content of a revision"},
 		func(ctx context.Context, in *revisionReusableIn) (*ReusableContentOut, error) {
 			r, err := s.ReusableContent(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.ReusableContentID, in.Metadata)
@@ -69,7 +70,7 @@ func registerReusable(api *httpapi.API, s *content.Service) {
 			}
 			return &ReusableContentOut{Body: r}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getReusableContentDocumentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/document", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getReusableContentDocumentInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/document", Tag: tag,
 		Summary: "Get the document of a reusable content of a revision"},
 		func(ctx context.Context, in *revisionReusableDocumentIn) (*DocumentOut, error) {
 			d, err := s.ReusableContentDocument(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID)

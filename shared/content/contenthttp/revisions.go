@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -97,7 +98,7 @@ type changesOut struct {
 func registerRevisions(api *httpapi.API, s *content.Service) {
 	const tag = "Space content"
 	base := "/v1/spaces/{spaceId}/revisions/{revisionId}"
-	httpapi.Register(api, httpapi.Op{ID: "getRevisionById", Visitor: true, Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a revision of the space by id"},
 		func(ctx context.Context, in *revisionIn) (*RevisionOut, error) {
 			r, err := s.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata)
@@ -106,7 +107,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &RevisionOut{Body: r}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getRevisionSemanticChanges", Method: http.MethodGet, Path: base + "/changes", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getRevisionSemanticChanges", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/changes", Tag: tag,
 		Summary: "List the pages a revision created, edited, moved and deleted, against its parent"},
 		func(ctx context.Context, in *changesIn) (*changesOut, error) {
 			c, err := s.SemanticChanges(ctx, in.at(ctx), in.Limit)
@@ -115,7 +116,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &changesOut{Body: c}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listPagesInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/pages", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listPagesInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a revision (nested)"},
 		func(ctx context.Context, in *revisionIn) (*PagesOut, error) {
 			pages, err := s.Pages(ctx, in.On(in.at(ctx)), in.Metadata)
@@ -124,7 +125,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &PagesOut{Body: PagesList{Pages: pages}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listFilesInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/files", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listFilesInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a revision"},
 		func(ctx context.Context, in *revisionFilesIn) (*FilesOut, error) {
 			p, err := s.Files(ctx, in.at(ctx), in.Request(), in.Metadata)
@@ -133,7 +134,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return FilesOutOf(p), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getFileInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getFileInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
 		Summary: "Get a file of a revision"},
 		func(ctx context.Context, in *revisionFileIn) (*FileOut, error) {
 			f, err := s.File(ctx, in.at(ctx), in.FileID, in.Metadata)
@@ -142,7 +143,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &FileOut{Body: f}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a revision"},
 		func(ctx context.Context, in *revisionPageIn) (*PageOut, error) {
 			p, err := s.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata)
@@ -151,7 +152,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageDocumentInRevisionById", Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/document", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageDocumentInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/document", Tag: tag,
 		Summary: "Get the document of a page of a revision"},
 		func(ctx context.Context, in *revisionPageRefIn) (*DocumentOut, error) {
 			d, err := s.PageDocument(ctx, in.at(ctx), in.PageID)
@@ -160,7 +161,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &DocumentOut{Body: d}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listRevisionPageMetaLinks", Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listRevisionPageMetaLinks", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of a revision"},
 		func(ctx context.Context, in *revisionPageRefIn) (*MetaLinksOut, error) {
 			m, err := s.PageMetaLinks(ctx, in.at(ctx), in.PageID)
@@ -169,7 +170,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &MetaLinksOut{Body: m}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionByPath", Visitor: true, Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionByPath", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a revision by its path"},
 		func(ctx context.Context, in *revisionPathIn) (*PageOut, error) {
 			p, err := s.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata)
@@ -178,7 +179,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getPageByPath", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/path/{pagePath...}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPageByPath", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of the space's current revision by its path"},
 		func(ctx context.Context, in *pathIn) (*PageOut, error) {
 			p, err := s.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata)
@@ -187,7 +188,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &PageOut{Body: p}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listSpacePageMetaLinks", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/meta-links", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listSpacePageMetaLinks", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of the space's current revision"},
 		func(ctx context.Context, in *pageRefIn) (*MetaLinksOut, error) {
 			m, err := s.PageMetaLinks(ctx, in.at(ctx), in.PageID)
@@ -196,7 +197,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 			}
 			return &MetaLinksOut{Body: m}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getDocumentById", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/documents/{documentId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getDocumentById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/documents/{documentId}", Tag: tag,
 		Summary: "Get a document of the space by id (a page's documentId)"},
 		func(ctx context.Context, in *documentIn) (*DocumentOut, error) {
 			d, err := s.Document(ctx, in.SpaceID, in.DocumentID)

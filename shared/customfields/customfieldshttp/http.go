@@ -96,7 +96,7 @@ type fieldOut struct {
 // Register adds the custom fields family's operations.
 func Register(api *httpapi.API, s *customfields.Service) {
 	const tag = "Custom fields"
-	httpapi.Register(api, httpapi.Op{ID: "createOrganizationCustomField", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/custom-fields", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createOrganizationCustomField", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/custom-fields", Tag: tag,
 		Status: http.StatusCreated, Summary: "Define a custom field of the organization's spaces"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -117,7 +117,7 @@ func Register(api *httpapi.API, s *customfields.Service) {
 				Body     CustomField
 			}{v.URLs.Location, v}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listOrganizationCustomFields", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listOrganizationCustomFields", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields", Tag: tag,
 		Summary: "List the organization's custom fields, by name"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -130,7 +130,7 @@ func Register(api *httpapi.API, s *customfields.Service) {
 			view := func(f model.CustomField) CustomField { return View(ctx, f, role) }
 			return &struct{ Body httpapi.List[CustomField] }{httpapi.ListPage(p, view)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getOrganizationCustomFieldByName", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getOrganizationCustomFieldByName", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
 		Summary: "Get a custom field by name"},
 		func(ctx context.Context, in *fieldPath) (*fieldOut, error) {
 			f, role, err := s.Get(ctx, in.OrganizationID, in.FieldName)
@@ -139,7 +139,7 @@ func Register(api *httpapi.API, s *customfields.Service) {
 			}
 			return &fieldOut{Body: View(ctx, f, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationCustomField", Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationCustomField", Needs: access.Role(access.AdminOrg), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
 		Summary: "Update a custom field (its name and type do not change)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -153,12 +153,12 @@ func Register(api *httpapi.API, s *customfields.Service) {
 			}
 			return &fieldOut{Body: View(ctx, f, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationCustomField", Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationCustomField", Needs: access.Role(access.AdminOrg), Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Delete a custom field and its values on every space"},
 		func(ctx context.Context, in *fieldPath) (*struct{}, error) {
 			return nil, s.Delete(ctx, in.OrganizationID, in.FieldName)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getSpaceCustomFields", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/custom-fields", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSpaceCustomFields", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/custom-fields", Tag: tag,
 		Summary: "The organization's custom fields with the space's values"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`
@@ -179,7 +179,7 @@ func Register(api *httpapi.API, s *customfields.Service) {
 			}
 			return &struct{ Body []CustomFieldValueEntry }{out}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateSpaceCustomFields", Method: http.MethodPatch, Path: "/v1/spaces/{spaceId}/custom-fields", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateSpaceCustomFields", Needs: access.Role(access.EditContent), Method: http.MethodPatch, Path: "/v1/spaces/{spaceId}/custom-fields", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Set or remove values of the space's custom fields"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
@@ -123,7 +124,7 @@ func Register(api *httpapi.API, s *gitsync.Service) {
 		}
 		return g.Provider, g.URL
 	}
-	httpapi.Register(api, httpapi.Op{ID: "importGitRepository", Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/git/import", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "importGitRepository", Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/git/import", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Import a Git repository into a space (in the background)"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`
@@ -135,7 +136,7 @@ func Register(api *httpapi.API, s *gitsync.Service) {
 				ProjectDir: b.RepoProjectDirectory, Timestamp: b.Timestamp, Force: b.Force, Standalone: b.Standalone,
 				Provider: prov, ProviderURL: provURL})
 		})
-	httpapi.Register(api, httpapi.Op{ID: "exportToGitRepository", Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/git/export", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "exportToGitRepository", Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/git/export", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Export a space to a Git repository (in the background)"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`
@@ -147,7 +148,7 @@ func Register(api *httpapi.API, s *gitsync.Service) {
 				ProjectDir: b.RepoProjectDirectory, Timestamp: b.Timestamp, Force: b.Force, CommitMessage: b.CommitMessage,
 				Provider: prov, ProviderURL: provURL})
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getSpaceGitInfo", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/git/info", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSpaceGitInfo", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/git/info", Tag: tag,
 		Summary: "Get a space's Git Sync details and last operation"},
 		func(ctx context.Context, in *spacePath) (*struct{ Body GitSyncState }, error) {
 			st, err := s.Info(ctx, in.SpaceID)

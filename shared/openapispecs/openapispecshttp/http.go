@@ -191,7 +191,7 @@ const maxTextBytes = 5 << 20
 func Register(api *httpapi.API, s *openapispecs.Service) {
 	const tag = "OpenAPI"
 	const base = "/v1/orgs/{organizationId}/openapi"
-	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecs", Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecs", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "List the organization's OpenAPI specs (slug order)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -204,7 +204,7 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			view := func(sp model.OpenAPISpec) OpenAPISpec { return View(ctx, sp, role) }
 			return &struct{ Body httpapi.List[OpenAPISpec] }{httpapi.ListPage(p, view)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Expensive: true, Method: http.MethodPost, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Needs: access.Role(access.CreateOpenAPI), Expensive: true, Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, MaxBodyBytes: maxTextBytes, Summary: "Create an OpenAPI spec (processed in the background)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -216,7 +216,7 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			}
 			return &specOut{Body: View(ctx, sp, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecBySlug", Method: http.MethodGet, Path: base + "/{specSlug}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecBySlug", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}", Tag: tag,
 		Summary: "Get an OpenAPI spec"},
 		func(ctx context.Context, in *specPath) (*specOut, error) {
 			sp, role, err := s.Get(ctx, in.OrganizationID, in.SpecSlug)
@@ -225,7 +225,7 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			}
 			return &specOut{Body: View(ctx, sp, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createOrUpdateOpenAPISpecBySlug", Expensive: true, Method: http.MethodPut, Path: base + "/{specSlug}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createOrUpdateOpenAPISpecBySlug", Needs: access.Role(access.CreateOpenAPI), Expensive: true, Method: http.MethodPut, Path: base + "/{specSlug}", Tag: tag,
 		MaxBodyBytes: maxTextBytes, Summary: "Create or update an OpenAPI spec (200 updated, 201 created; processed in the background)",
 		Also: map[int]string{http.StatusCreated: "The spec was created"}},
 		func(ctx context.Context, in *struct {
@@ -243,12 +243,12 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			}
 			return out, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteOpenAPISpecBySlug", Method: http.MethodDelete, Path: base + "/{specSlug}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteOpenAPISpecBySlug", Needs: access.Role(access.CreateOpenAPI), Method: http.MethodDelete, Path: base + "/{specSlug}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete an OpenAPI spec and its versions (204 when there was none)", Also: httpapi.NothingToRemove("spec")},
 		func(ctx context.Context, in *specPath) (*httpapi.RemovedOut, error) {
 			return httpapi.Removed(s.Delete(ctx, in.OrganizationID, in.SpecSlug))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecVersions", Method: http.MethodGet, Path: base + "/{specSlug}/versions", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecVersions", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions", Tag: tag,
 		Summary: "List a spec's versions (newest first)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -281,22 +281,22 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 		return &contentOut{Body: OpenAPISpecContent{Filesystem: map[string]json.RawMessage{v.Name: doc},
 			URLs: OpenAPISpecContentURLs{Source: VersionView(ctx, sp, v).URL}, URL: VersionView(ctx, sp, v).URL}}, nil
 	}
-	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersion", Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersion", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest", Tag: tag,
 		Summary: "Get a spec's latest version"},
 		func(ctx context.Context, in *specPath) (*versionOut, error) {
 			return version(ctx, in.OrganizationID, in.SpecSlug, "latest")
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersionContent", Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest/content", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersionContent", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest/content", Tag: tag,
 		Summary: "Get the content of a spec's latest version"},
 		func(ctx context.Context, in *specPath) (*contentOut, error) {
 			return content(ctx, in.OrganizationID, in.SpecSlug, "latest")
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecVersionById", Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecVersionById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}", Tag: tag,
 		Summary: "Get a version of a spec"},
 		func(ctx context.Context, in *versionPath) (*versionOut, error) {
 			return version(ctx, in.OrganizationID, in.SpecSlug, in.VersionID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecVersionOperations", Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}/operations", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecVersionOperations", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}/operations", Tag: tag,
 		Summary: "List the operations of a version of a spec (Galley's; versionId may be latest)"},
 		func(ctx context.Context, in *versionPath) (*struct{ Body OpenAPISpecOperations }, error) {
 			_, ops, err := s.Operations(ctx, in.OrganizationID, in.SpecSlug, in.VersionID)
@@ -309,7 +309,7 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			}
 			return &struct{ Body OpenAPISpecOperations }{out}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecVersionContentById", Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}/content", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecVersionContentById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}/content", Tag: tag,
 		Summary: "Get the content of a version of a spec"},
 		func(ctx context.Context, in *versionPath) (*contentOut, error) {
 			return content(ctx, in.OrganizationID, in.SpecSlug, in.VersionID)

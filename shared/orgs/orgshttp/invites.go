@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
@@ -103,7 +104,7 @@ func registerInvites(api *httpapi.API, s *orgs.Service) {
 		}
 		return &out[InviteLinkToOrganization]{Body: ViewInvite(inv)}, nil
 	}
-	httpapi.Register(api, httpapi.Op{ID: "inviteUsersToOrganization", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/invites", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "inviteUsersToOrganization", Needs: access.Role(access.ManageInvites), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/invites", Tag: tag,
 		Summary: "Add existing users to an organization by email"},
 		func(ctx context.Context, in *struct {
 			OrgPath
@@ -129,7 +130,7 @@ func registerInvites(api *httpapi.API, s *orgs.Service) {
 			}
 			return &out[InvitedUsers]{Body: InvitedUsers{Users: added, Invited: len(added)}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createOrganizationInvite", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/link-invites", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createOrganizationInvite", Needs: access.Role(access.ManageInvites), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/link-invites", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create an invite link"},
 		func(ctx context.Context, in *struct {
 			OrgPath
@@ -137,12 +138,12 @@ func registerInvites(api *httpapi.API, s *orgs.Service) {
 		}) (*out[InviteLinkToOrganization], error) {
 			return inviteOut(s.CreateInviteLink(ctx, in.OrganizationID, roleOf(in.Body.Role)))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getOrganizationInviteLink", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getOrganizationInviteLink", Needs: access.Role(access.ManageInvites), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
 		Summary: "Get an invite link"},
 		func(ctx context.Context, in *InvitePath) (*out[InviteLinkToOrganization], error) {
 			return inviteOut(s.GetInviteLink(ctx, in.OrganizationID, in.InviteID))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationInviteById", Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationInviteById", Needs: access.Role(access.ManageInvites), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
 		Summary: "Change the role of an invite link"},
 		func(ctx context.Context, in *struct {
 			InvitePath
@@ -150,12 +151,12 @@ func registerInvites(api *httpapi.API, s *orgs.Service) {
 		}) (*out[InviteLinkToOrganization], error) {
 			return inviteOut(s.UpdateInviteLink(ctx, in.OrganizationID, in.InviteID, roleOf(in.Body.Role)))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationInviteById", Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationInviteById", Needs: access.Role(access.ManageInvites), Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete an invite link (205; 204 when there was none)", Also: httpapi.NothingToRemove("invite")},
 		func(ctx context.Context, in *InvitePath) (*httpapi.RemovedOut, error) {
 			return httpapi.Removed(s.DeleteInviteLink(ctx, in.OrganizationID, in.InviteID))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "joinOrganizationWithInvite", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/invites/{inviteId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "joinOrganizationWithInvite", Needs: access.SignedIn, Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/invites/{inviteId}", Tag: tag,
 		Summary: "Join an organization with an invite link"},
 		func(ctx context.Context, in *InvitePath) (*out[OrganizationJoinResult], error) {
 			if err := s.JoinWithInvite(ctx, in.OrganizationID, in.InviteID); err != nil {

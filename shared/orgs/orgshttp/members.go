@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
@@ -70,7 +71,7 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 		}
 		return &out[OrganizationMember]{Body: ViewMember(ctx, mu)}, nil
 	}
-	httpapi.Register(api, httpapi.Op{ID: "listMembersInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listMembersInOrganizationById", Needs: access.Role(access.ListMembers), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members", Tag: tag,
 		Summary: "List the members of an organization"},
 		func(ctx context.Context, in *struct {
 			OrgPath
@@ -86,13 +87,13 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 			}
 			return list(ms, func(mu orgs.MemberWithUser) OrganizationMember { return ViewMember(ctx, mu) }), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getMemberInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getMemberInOrganizationById", Needs: access.Role(access.ListMembers).OrSelf(), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
 		Summary: "Get a member"},
 		func(ctx context.Context, in *MemberPath) (*out[OrganizationMember], error) {
 			mu, err := s.GetMember(ctx, in.OrganizationID, in.UserID)
 			return memberOut(ctx, mu, err)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateMemberInOrganizationById", Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateMemberInOrganizationById", Needs: access.Role(access.AdminOrg), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
 		Summary: "Change a member's role"},
 		func(ctx context.Context, in *struct {
 			MemberPath
@@ -101,12 +102,12 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 			mu, err := s.UpdateMemberRole(ctx, in.OrganizationID, in.UserID, roleOf(in.Body.Role))
 			return memberOut(ctx, mu, err)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "removeMemberFromOrganizationById", Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "removeMemberFromOrganizationById", Needs: access.Role(access.AdminOrg).OrSelf(), Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Remove a member (or leave the organization)"},
 		func(ctx context.Context, in *MemberPath) (*struct{}, error) {
 			return nil, s.RemoveMember(ctx, in.OrganizationID, in.UserID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationMemberLastSeenAt", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/ping", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationMemberLastSeenAt", Needs: access.Role(access.ViewOrg), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/ping", Tag: tag,
 		Summary: "Record that the caller is active in the organization"},
 		func(ctx context.Context, in *OrgPath) (*out[OrganizationPingResult], error) {
 			if err := s.Ping(ctx, in.OrganizationID); err != nil {
@@ -114,13 +115,13 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 			}
 			return &out[OrganizationPingResult]{}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "setUserAsSSOMemberForOrganization", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/members/{userId}/sso", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "setUserAsSSOMemberForOrganization", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/members/{userId}/sso", Tag: tag,
 		Summary: "Make a member an SSO member"},
 		func(ctx context.Context, in *MemberPath) (*out[OrganizationMember], error) {
 			mu, err := s.SetMemberSSO(ctx, in.OrganizationID, in.UserID)
 			return memberOut(ctx, mu, err)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listSpacesForOrganizationMember", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/spaces", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listSpacesForOrganizationMember", Needs: access.Role(access.ListMembers).OrSelf(), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/spaces", Tag: tag,
 		Summary: "List the spaces a member can access"},
 		func(ctx context.Context, in *struct {
 			MemberPath
@@ -135,7 +136,7 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 				return MemberContentPermission{Permission: string(g.Permission), Space: spaceshttp.View(ctx, g.Space, g.CallerLevel)}
 			}), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listTeamsForOrganizationMember", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/teams", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listTeamsForOrganizationMember", Needs: access.Role(access.ListTeams).OrSelf(), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/teams", Tag: tag,
 		Summary: "List the teams of a member"},
 		func(ctx context.Context, in *struct {
 			MemberPath

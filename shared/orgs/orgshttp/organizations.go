@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/mergerules"
 	"github.com/galleydocs/galley/shared/model"
@@ -116,7 +117,7 @@ func registerOrganizations(api *httpapi.API, s *orgs.Service) {
 		}
 		return &out[Organization]{Body: ViewOrganization(ctx, o)}, nil
 	}
-	httpapi.Register(api, httpapi.Op{ID: "createOrganization", Method: http.MethodPost, Path: "/v1/orgs", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createOrganization", Needs: access.SignedIn, Method: http.MethodPost, Path: "/v1/orgs", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create an organization (the caller becomes its admin)"},
 		func(ctx context.Context, in *struct{ Body CreateOrganizationBody }) (*out[Organization], error) {
 			b := in.Body
@@ -124,7 +125,7 @@ func registerOrganizations(api *httpapi.API, s *orgs.Service) {
 				CommunityType: b.CommunityType, EmailDomains: b.EmailDomains, Hostname: b.Hostname})
 			return orgOut(ctx, o, err)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listOrganizationsForAuthenticatedUser", Method: http.MethodGet, Path: "/v1/orgs", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listOrganizationsForAuthenticatedUser", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/orgs", Tag: tag,
 		Summary: "List the organizations of the authenticated user"},
 		func(ctx context.Context, in *struct{ httpapi.ListParams }) (*out[httpapi.List[Organization]], error) {
 			found, err := s.ListOrganizations(ctx, in.Request())
@@ -133,13 +134,13 @@ func registerOrganizations(api *httpapi.API, s *orgs.Service) {
 			}
 			return list(found, func(o orgs.OrgForCaller) Organization { return ViewOrganization(ctx, o) }), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getOrganizationById", Needs: access.Role(access.ViewOrg), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}", Tag: tag,
 		Summary: "Get an organization"},
 		func(ctx context.Context, in *OrgPath) (*out[Organization], error) {
 			o, err := s.GetOrganization(ctx, in.OrganizationID)
 			return orgOut(ctx, o, err)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationById", Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationById", Needs: access.Role(access.AdminOrg), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}", Tag: tag,
 		Summary: "Update an organization"},
 		func(ctx context.Context, in *struct {
 			OrgPath
@@ -148,7 +149,7 @@ func registerOrganizations(api *httpapi.API, s *orgs.Service) {
 			o, err := s.UpdateOrganization(ctx, in.OrganizationID, in.Body.patch())
 			return orgOut(ctx, o, err)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getOrganizationsForEmailDomain", Method: http.MethodGet, Path: "/v1/email-domains/{emailDomain}/orgs", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getOrganizationsForEmailDomain", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/email-domains/{emailDomain}/orgs", Tag: tag,
 		Summary: "List the organizations of an email domain"},
 		func(ctx context.Context, in *struct {
 			EmailDomain string `path:"emailDomain" maxLength:"253"`

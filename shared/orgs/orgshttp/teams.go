@@ -42,7 +42,7 @@ func registerTeams(api *httpapi.API, s *orgs.Service) {
 		}
 		return &out[OrganizationTeam]{Body: ViewTeam(t)}, nil
 	}
-	httpapi.Register(api, httpapi.Op{ID: "listTeamsInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/teams", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listTeamsInOrganizationById", Needs: access.Role(access.ListTeams), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/teams", Tag: tag,
 		Summary: "List the teams of an organization"},
 		func(ctx context.Context, in *struct {
 			OrgPath
@@ -56,7 +56,7 @@ func registerTeams(api *httpapi.API, s *orgs.Service) {
 			}
 			return list(ts, ViewTeam), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createOrganizationTeam", Method: http.MethodPut, Path: "/v1/orgs/{organizationId}/teams", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createOrganizationTeam", Needs: access.Role(access.ManageTeams), Method: http.MethodPut, Path: "/v1/orgs/{organizationId}/teams", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a team"},
 		func(ctx context.Context, in *struct {
 			OrgPath
@@ -67,12 +67,12 @@ func registerTeams(api *httpapi.API, s *orgs.Service) {
 		}) (*out[OrganizationTeam], error) {
 			return teamOut(s.CreateTeam(ctx, in.OrganizationID, in.Body.Title, ids.Strings(in.Body.Members)))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getTeamInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getTeamInOrganizationById", Needs: access.Role(access.ListTeams), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
 		Summary: "Get a team"},
 		func(ctx context.Context, in *TeamPath) (*out[OrganizationTeam], error) {
 			return teamOut(s.GetTeam(ctx, in.OrganizationID, in.TeamID))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateTeamInOrganizationById", Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateTeamInOrganizationById", Needs: access.Role(access.ManageTeams), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
 		Summary: "Rename a team"},
 		func(ctx context.Context, in *struct {
 			TeamPath
@@ -82,7 +82,7 @@ func registerTeams(api *httpapi.API, s *orgs.Service) {
 		}) (*out[OrganizationTeam], error) {
 			return teamOut(s.RenameTeam(ctx, in.OrganizationID, in.TeamID, in.Body.Title))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "removeTeamFromOrganizationById", Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "removeTeamFromOrganizationById", Needs: access.Role(access.ManageTeams), Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Delete a team"},
 		func(ctx context.Context, in *TeamPath) (*struct{}, error) {
 			return nil, s.DeleteTeam(ctx, in.OrganizationID, in.TeamID)

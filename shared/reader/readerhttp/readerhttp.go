@@ -11,6 +11,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/reader"
 )
@@ -109,7 +110,7 @@ func Register(api *httpapi.API, s *reader.Service) {
 		return out, nil
 	}
 	op := func(id, path, summary string) httpapi.Op {
-		return httpapi.Op{ID: id, Method: http.MethodGet, Path: path, Tag: tag, Public: true, Hidden: true, Summary: summary}
+		return httpapi.Op{ID: id, Needs: access.Anyone, Method: http.MethodGet, Path: path, Tag: tag, Hidden: true, Summary: summary}
 	}
 	handle := func(ctx context.Context, in *pageIn) (*pageOut, error) {
 		return serve(ctx, in)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/search"
@@ -120,7 +121,7 @@ func pageResult(base string, p search.PageHit) PageResult {
 // Register adds the search family's operations.
 func Register(api *httpapi.API, s *search.Service) {
 	const tag = "Search"
-	httpapi.Register(api, httpapi.Op{ID: "searchSpaceContent", Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/search", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "searchSpaceContent", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/search", Tag: tag,
 		Summary: "Search the space's current content"},
 		func(ctx context.Context, in *spaceIn) (*pagesOut, error) {
 			sp, found, err := s.Space(ctx, in.SpaceID, in.Query, in.Request())
@@ -131,7 +132,7 @@ func Register(api *httpapi.API, s *search.Service) {
 			view := func(p search.PageHit) PageResult { return pageResult(base, p) }
 			return &pagesOut{Body: httpapi.ListPage(found, view)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "searchOrganizationContent", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/search", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "searchOrganizationContent", Needs: access.Role(access.ViewOrg), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/search", Tag: tag,
 		Summary: "Search every space of the organization the caller may read"},
 		func(ctx context.Context, in *orgIn) (*spacesOut, error) {
 			found, err := s.Org(ctx, in.OrganizationID, in.Query, in.Request())

@@ -11,6 +11,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/search"
@@ -494,10 +495,10 @@ func registerMCP(api *httpapi.API, s *search.Service) {
 		{"SiteMCPById", "/sites/{orgId}/~gitbook/mcp"},
 		{"SiteMCP", "/sites/{orgId}/{basename}/~gitbook/mcp"},
 	} {
-		httpapi.Register(api, httpapi.Op{ID: "post" + p.id, Method: http.MethodPost, Path: p.path, Tag: "Reader", Public: true, Hidden: true,
+		httpapi.Register(api, httpapi.Op{ID: "post" + p.id, Needs: access.Anyone, Method: http.MethodPost, Path: p.path, Tag: "Reader", Hidden: true,
 			Summary: "A published site's MCP endpoint (Streamable HTTP, JSON answers, no sessions)"}, post)
 		for _, method := range []string{http.MethodGet, http.MethodDelete} {
-			httpapi.Register(api, httpapi.Op{ID: strings.ToLower(method) + p.id, Method: method, Path: p.path, Tag: "Reader", Public: true, Hidden: true,
+			httpapi.Register(api, httpapi.Op{ID: strings.ToLower(method) + p.id, Needs: access.Anyone, Method: method, Path: p.path, Tag: "Reader", Hidden: true,
 				Summary: "Not offered by a site's MCP endpoint (405, Allow: POST)"}, notAllowed)
 		}
 	}

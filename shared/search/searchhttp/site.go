@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/search"
@@ -67,7 +68,7 @@ func registerSite(api *httpapi.API, s *search.Service, tag string) {
 		httpapi.ListParams
 		Body SiteSearchBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "searchSiteContent", Visitor: true, Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/sites/{siteId}/search", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "searchSiteContent", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/sites/{siteId}/search", Tag: tag,
 		Summary: "Search the content of a site's spaces"},
 		func(ctx context.Context, in *siteIn) (*spacesOut, error) {
 			found, err := s.Site(ctx, in.OrganizationID, in.SiteID, in.Body.siteSpaces(), in.Body.Query, in.Request())

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/sites"
@@ -283,7 +284,7 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 		{"readSiteSearchById", "/sites/{orgId}/~search"},
 		{"readSiteSearch", "/sites/{orgId}/{basename}/~search"},
 	} {
-		httpapi.Register(api, httpapi.Op{ID: p.id, Method: http.MethodGet, Path: p.path, Tag: "Reader", Public: true, Hidden: true,
+		httpapi.Register(api, httpapi.Op{ID: p.id, Needs: access.Anyone, Method: http.MethodGet, Path: p.path, Tag: "Reader", Hidden: true,
 			Summary: "A published site's search page (HTML; works without JavaScript), or its results as you type (JSON)"}, handle)
 	}
 }

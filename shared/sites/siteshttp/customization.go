@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/sites"
@@ -109,7 +110,7 @@ func registerCustomization(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Unmasked bool `query:"unmasked" doc:"Ignored: Galley masks nothing"`
 	}
-	httpapi.Register(api, httpapi.Op{ID: "getSiteCustomizationById", Visitor: true, Method: http.MethodGet, Path: site1 + "/customization", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSiteCustomizationById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: site1 + "/customization", Tag: tag,
 		Summary: "Get a site's customization settings"},
 		func(ctx context.Context, in *getIn) (*customizationOut, error) {
 			return customizationAnswer(s.Customization(ctx, in.OrganizationID, in.SiteID))
@@ -118,7 +119,7 @@ func registerCustomization(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Body SiteCustomizationInput
 	}
-	httpapi.Register(api, httpapi.Op{ID: "updateSiteCustomizationById", Method: http.MethodPut, Path: site1 + "/customization", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteCustomizationById", Needs: access.Role(access.AdminContent), Method: http.MethodPut, Path: site1 + "/customization", Tag: tag,
 		Summary: "Replace a site's customization settings"},
 		func(ctx context.Context, in *putIn) (*customizationOut, error) {
 			raw, err := json.Marshal(in.Body)
@@ -135,7 +136,7 @@ func registerCustomization(api *httpapi.API, s *sites.Service) {
 		SiteSpaceParams
 		Unmasked bool `query:"unmasked" doc:"Ignored: Galley masks nothing"`
 	}
-	httpapi.Register(api, httpapi.Op{ID: "getSiteSpaceCustomizationById", Visitor: true, Method: http.MethodGet, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
+	httpapi.Register(api, httpapi.Op{ID: "getSiteSpaceCustomizationById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
 		Tag: tag, Summary: "Get a site space's customization settings (the site's, with the site space's overrides)"},
 		func(ctx context.Context, in *ssGetIn) (*customizationOut, error) {
 			return customizationAnswer(s.SiteSpaceCustomization(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID))
@@ -144,7 +145,7 @@ func registerCustomization(api *httpapi.API, s *sites.Service) {
 		SiteSpaceParams
 		Body map[string]any `doc:"Settings overriding the site's, in the shape of the site's settings; null resets a member to the site's value. A member sent with the value the site space shows, and not overridden, stays the site's; updatedAt (read only) is ignored"`
 	}
-	httpapi.Register(api, httpapi.Op{ID: "overrideSiteSpaceCustomizationById", Method: http.MethodPatch, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
+	httpapi.Register(api, httpapi.Op{ID: "overrideSiteSpaceCustomizationById", Needs: access.Role(access.AdminContent), Method: http.MethodPatch, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
 		Tag: tag, Summary: "Override a site's customization settings for one site space"},
 		func(ctx context.Context, in *patchIn) (*customizationOut, error) {
 			delete(in.Body, "updatedAt") // read only: the GET answer's, sent back
@@ -153,7 +154,7 @@ func registerCustomization(api *httpapi.API, s *sites.Service) {
 			}
 			return customizationAnswer(s.OverrideSiteSpaceCustomization(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID, in.Body))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceCustomizationById", Method: http.MethodDelete, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceCustomizationById", Needs: access.Role(access.AdminContent), Method: http.MethodDelete, Path: site1 + "/site-spaces/{siteSpaceId}/customization",
 		Tag: tag, Status: http.StatusResetContent, Summary: "Remove a site space's overrides (205; 204 when it had none)",
 		Also: map[int]string{http.StatusNoContent: "The site space had no overrides"}},
 		func(ctx context.Context, in *SiteSpaceParams) (*httpapi.RemovedOut, error) {

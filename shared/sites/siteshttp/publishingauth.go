@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -42,7 +43,7 @@ func viewPublishingAuth(a sites.PublishingAuth) *publishingAuthOut {
 
 func registerPublishingAuth(api *httpapi.API, s *sites.Service) {
 	const path = site1 + "/publishing/auth"
-	httpapi.Register(api, httpapi.Op{ID: "getSitePublishingAuthById", Method: http.MethodGet, Path: path, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSitePublishingAuthById", Needs: access.Role(access.AdminContent), Method: http.MethodGet, Path: path, Tag: tag,
 		Summary: "Get a site's publishing auth: the private key signing its visitor tokens (administrators; made on first read)"},
 		func(ctx context.Context, in *SiteParams) (*publishingAuthOut, error) {
 			a, err := s.PublishingAuth(ctx, in.OrganizationID, in.SiteID)
@@ -55,7 +56,7 @@ func registerPublishingAuth(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Body SitePublishingAuthUpdate
 	}
-	httpapi.Register(api, httpapi.Op{ID: "updateSitePublishingAuthById", Method: http.MethodPatch, Path: path, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateSitePublishingAuthById", Needs: access.Role(access.AdminContent), Method: http.MethodPatch, Path: path, Tag: tag,
 		Summary: "Update a site's publishing auth (its fallback URL)"},
 		func(ctx context.Context, in *patchIn) (*publishingAuthOut, error) {
 			a, err := s.UpdatePublishingAuth(ctx, in.OrganizationID, in.SiteID,
@@ -65,7 +66,7 @@ func registerPublishingAuth(api *httpapi.API, s *sites.Service) {
 			}
 			return viewPublishingAuth(a), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "regenerateSitePublishingAuthById", Method: http.MethodPost, Path: path + "/regenerate", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "regenerateSitePublishingAuthById", Needs: access.Role(access.AdminContent), Method: http.MethodPost, Path: path + "/regenerate", Tag: tag,
 		Summary: "Replace a site's private key: visitor tokens signed with the old one stop opening the site"},
 		func(ctx context.Context, in *SiteParams) (*publishingAuthOut, error) {
 			a, err := s.RegeneratePublishingAuth(ctx, in.OrganizationID, in.SiteID)

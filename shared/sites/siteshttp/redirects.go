@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
@@ -133,7 +134,7 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 		OrderBy string `query:"orderBy" enum:"createdAt,updatedAt,source" doc:"Accepted; Galley lists by source (exact sources, then wildcards)"`
 	}
 	type listOut struct{ Body httpapi.List[SiteRedirect] }
-	httpapi.Register(api, httpapi.Op{ID: "listSiteRedirects", Method: http.MethodGet, Path: site1 + "/redirects", Tag: tag, Summary: "List a site's redirects"},
+	httpapi.Register(api, httpapi.Op{ID: "listSiteRedirects", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: site1 + "/redirects", Tag: tag, Summary: "List a site's redirects"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
 			p, err := s.Redirects(ctx, in.OrganizationID, in.SiteID, sites.RedirectFilter{Draft: in.Draft, Search: in.Search}, in.Request())
 			if err != nil {
@@ -145,7 +146,7 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Body SiteRedirectCreateBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "createSiteRedirect", Method: http.MethodPost, Path: site1 + "/redirects", Tag: tag, Status: http.StatusCreated,
+	httpapi.Register(api, httpapi.Op{ID: "createSiteRedirect", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: site1 + "/redirects", Tag: tag, Status: http.StatusCreated,
 		Summary: "Create a redirect"},
 		func(ctx context.Context, in *createIn) (*redirectOut, error) {
 			b := in.Body
@@ -169,7 +170,7 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 		SiteRedirectID string `path:"siteRedirectId" maxLength:"64"`
 		Body           SiteRedirectUpdateBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "updateSiteRedirectById", Method: http.MethodPatch, Path: site1 + "/redirects/{siteRedirectId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteRedirectById", Needs: access.Role(access.CreateContent), Method: http.MethodPatch, Path: site1 + "/redirects/{siteRedirectId}", Tag: tag,
 		Summary: "Update a redirect"},
 		func(ctx context.Context, in *updateIn) (*redirectOut, error) {
 			b := in.Body
@@ -184,7 +185,7 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 			}
 			return &redirectOut{Body: viewRedirect(r)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteRedirectById", Method: http.MethodDelete, Path: site1 + "/redirects/{siteRedirectId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteRedirectById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: site1 + "/redirects/{siteRedirectId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a redirect (205; 204 when there was none)", Also: httpapi.NothingToRemove("redirect")},
 		func(ctx context.Context, in *oneIn) (*httpapi.RemovedOut, error) {
 			return httpapi.Removed(s.DeleteRedirect(ctx, in.OrganizationID, in.SiteID, in.SiteRedirectID))
@@ -195,7 +196,7 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 		Source   string `query:"source" required:"true" maxLength:"512" pattern:"^/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+(?:/(?:[A-Za-z0-9\\-._~+]|%[0-9A-Fa-f]{2})+)*(?:/\\*|\\*)?$"`
 	}
 	type foundOut struct{ Body SiteRedirectFound }
-	httpapi.Register(api, httpapi.Op{ID: "getSiteRedirectBySource", Visitor: true, Method: http.MethodGet, Path: site1 + "/redirect", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSiteRedirectBySource", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: site1 + "/redirect", Tag: tag,
 		Summary: "Find the live redirect of a path (exact, else the longest wildcard); 404 when none"},
 		func(ctx context.Context, in *bySourceIn) (*foundOut, error) {
 			f, err := s.RedirectBySource(ctx, in.OrganizationID, in.SiteID, in.Source, in.ShareKey)
@@ -251,7 +252,7 @@ func registerBulkRedirects(api *httpapi.API, s *sites.Service) {
 		Body SiteRedirectBulkBody
 	}
 	type bulkOut struct{ Body SiteRedirectBulkResults }
-	httpapi.Register(api, httpapi.Op{ID: "bulkUpsertSiteRedirects", Method: http.MethodPut, Path: site1 + "/redirects", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "bulkUpsertSiteRedirects", Needs: access.Role(access.CreateContent), Method: http.MethodPut, Path: site1 + "/redirects", Tag: tag,
 		Summary: "Create, update, delete or publish up to 500 redirects; each change reports its own outcome"},
 		func(ctx context.Context, in *bulkIn) (*bulkOut, error) {
 			changes := make([]sites.BulkRedirect, 0, len(in.Body.Redirects))

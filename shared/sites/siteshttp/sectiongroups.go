@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -97,7 +98,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		httpapi.ListParams
 	}
-	httpapi.Register(api, httpapi.Op{ID: "listSiteSectionGroups", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's section groups in order"},
+	httpapi.Register(api, httpapi.Op{ID: "listSiteSectionGroups", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's section groups in order"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
 			p, v, err := s.Groups(ctx, in.OrganizationID, in.SiteID, in.Request())
 			if err != nil {
@@ -109,7 +110,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Body SiteSectionGroupCreateBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "addSectionGroupToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a section group"},
+	httpapi.Register(api, httpapi.Op{ID: "addSectionGroupToSite", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a section group"},
 		func(ctx context.Context, in *createIn) (*groupOut, error) {
 			icon := ""
 			if in.Body.Icon != nil {
@@ -125,7 +126,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 		GroupParams
 		Body SiteSectionGroupPatchBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionGroupById", Method: http.MethodPatch, Path: path + "/{siteSectionGroupId}", Tag: tag, Summary: "Update a section group"},
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionGroupById", Needs: access.Role(access.CreateContent), Method: http.MethodPatch, Path: path + "/{siteSectionGroupId}", Tag: tag, Summary: "Update a section group"},
 		func(ctx context.Context, in *patchIn) (*groupOut, error) {
 			site, role, err := s.UpdateGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID,
 				sites.GroupChange{Title: in.Body.Title, Icon: in.Body.Icon, ClearIcon: in.Body.Nulls.Has("icon")})
@@ -134,7 +135,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 			}
 			return groupAnswer(ctx, s, site, role, in.SiteSectionGroupID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionGroupById", Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionGroupById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a section group (its sections stay, at its place)", Also: httpapi.NothingToRemove("section group")},
 		func(ctx context.Context, in *GroupParams) (*httpapi.RemovedOut, error) {
 			return httpapi.Removed(s.DeleteGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID))
@@ -143,7 +144,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 		GroupParams
 		Body SiteSectionGroupAddBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "addSectionToGroup", Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/sections", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "addSectionToGroup", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/sections", Tag: tag,
 		Status: http.StatusCreated, Summary: "Put a section at the end of a group"},
 		func(ctx context.Context, in *addIn) (*groupOut, error) {
 			site, role, err := s.AddToGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, string(in.Body.SectionID))
@@ -156,7 +157,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 		GroupParams
 		SiteSectionID string `path:"siteSectionId" maxLength:"64"`
 	}
-	httpapi.Register(api, httpapi.Op{ID: "removeSectionFromGroup", Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}/sections/{siteSectionId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "removeSectionFromGroup", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}/sections/{siteSectionId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Take a section out of a group (it follows the group)"},
 		func(ctx context.Context, in *removeIn) (*struct{}, error) {
 			return nil, s.RemoveFromGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, in.SiteSectionID)
@@ -165,7 +166,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 		GroupParams
 		Body *SiteSectionGroupMoveBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "moveSiteSectionGroup", Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/move", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "moveSiteSectionGroup", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/move", Tag: tag,
 		Summary: "Move a section group before or after a top-level section or group"},
 		func(ctx context.Context, in *moveIn) (*groupOut, error) {
 			site, role, err := s.MoveGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, groupPosition(in.Body))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -95,7 +96,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 		ShareKey string `query:"shareKey" maxLength:"128" doc:"Key of an active share link: published URLs of a share-link site carry it"`
 	}
 	type listOut struct{ Body httpapi.List[SiteSection] }
-	httpapi.Register(api, httpapi.Op{ID: "listSiteSections", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's sections in order"},
+	httpapi.Register(api, httpapi.Op{ID: "listSiteSections", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's sections in order"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
 			p, v, err := s.Sections(ctx, in.OrganizationID, in.SiteID, in.ShareKey, in.Request())
 			if err != nil {
@@ -107,7 +108,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Body SiteSectionCreateBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "addSectionToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated,
+	httpapi.Register(api, httpapi.Op{ID: "addSectionToSite", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated,
 		Summary: "Add a section showing a space (the first section takes the site spaces of the root)"},
 		func(ctx context.Context, in *createIn) (*sectionOut, error) {
 			title, icon := "", ""
@@ -127,7 +128,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 		SectionParams
 		Body SiteSectionPatchBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionById", Method: http.MethodPatch, Path: path + "/{siteSectionId}", Tag: tag, Summary: "Update a section"},
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionById", Needs: access.Role(access.CreateContent), Method: http.MethodPatch, Path: path + "/{siteSectionId}", Tag: tag, Summary: "Update a section"},
 		func(ctx context.Context, in *patchIn) (*sectionOut, error) {
 			b := in.Body
 			site, role, err := s.UpdateSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sites.SectionChange{
@@ -139,7 +140,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 			}
 			return sectionAnswer(ctx, s, site, role, in.SiteSectionID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionById", Method: http.MethodDelete, Path: path + "/{siteSectionId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSectionId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a section with its site spaces", Also: httpapi.NothingToRemove("section")},
 		func(ctx context.Context, in *SectionParams) (*httpapi.RemovedOut, error) {
 			return httpapi.Removed(s.DeleteSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID))
@@ -148,7 +149,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 		SectionParams
 		Body *SiteSectionMoveBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "moveSiteSection", Method: http.MethodPost, Path: path + "/{siteSectionId}/move", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "moveSiteSection", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path + "/{siteSectionId}/move", Tag: tag,
 		Summary: "Move a section before or after another"},
 		func(ctx context.Context, in *moveIn) (*sectionOut, error) {
 			site, role, err := s.MoveSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sectionPosition(in.Body))

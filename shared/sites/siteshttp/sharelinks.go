@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
@@ -50,7 +51,7 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 		httpapi.ListParams
 	}
 	type listOut struct{ Body httpapi.List[ShareLink] }
-	httpapi.Register(api, httpapi.Op{ID: "listSiteShareLinks", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's share links (administrators)"},
+	httpapi.Register(api, httpapi.Op{ID: "listSiteShareLinks", Needs: access.Role(access.AdminContent), Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's share links (administrators)"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
 			p, l, err := s.ShareLinks(ctx, in.OrganizationID, in.SiteID, in.Request())
 			if err != nil {
@@ -66,7 +67,7 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Body ShareLinkCreateBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "createSiteShareLink", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Create a share link"},
+	httpapi.Register(api, httpapi.Op{ID: "createSiteShareLink", Needs: access.Role(access.AdminContent), Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Create a share link"},
 		func(ctx context.Context, in *createIn) (*shareLinkOut, error) {
 			site, id, _, err := s.CreateShareLink(ctx, in.OrganizationID, in.SiteID, in.Body.Name)
 			if err != nil {
@@ -78,7 +79,7 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 		ShareLinkParams
 		Body ShareLinkPatchBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "updateSiteShareLinkById", Method: http.MethodPatch, Path: path + "/{shareLinkId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteShareLinkById", Needs: access.Role(access.AdminContent), Method: http.MethodPatch, Path: path + "/{shareLinkId}", Tag: tag,
 		Summary: "Rename, activate or deactivate a share link"},
 		func(ctx context.Context, in *patchIn) (*shareLinkOut, error) {
 			b := in.Body
@@ -91,7 +92,7 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 			}
 			return shareLinkAnswer(ctx, s, site, in.ShareLinkID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteShareLinkById", Method: http.MethodDelete, Path: path + "/{shareLinkId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteShareLinkById", Needs: access.Role(access.AdminContent), Method: http.MethodDelete, Path: path + "/{shareLinkId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a share link (its key stops working)", Also: httpapi.NothingToRemove("share link")},
 		func(ctx context.Context, in *ShareLinkParams) (*httpapi.RemovedOut, error) {
 			return httpapi.Removed(s.DeleteShareLink(ctx, in.OrganizationID, in.SiteID, in.ShareLinkID))

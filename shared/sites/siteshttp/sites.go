@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -105,7 +106,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 		Published httpapi.OptionalBool `query:"published" doc:"Only published (true) or unpublished (false) sites"`
 	}
 	type listOut struct{ Body httpapi.List[Site] }
-	httpapi.Register(api, httpapi.Op{ID: "listSites", Method: http.MethodGet, Path: base, Tag: tag, Summary: "List the sites of an organization"},
+	httpapi.Register(api, httpapi.Op{ID: "listSites", Needs: access.Role(access.ViewOrg), Method: http.MethodGet, Path: base, Tag: tag, Summary: "List the sites of an organization"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
 			p, role, err := s.List(ctx, in.OrganizationID, sites.SiteFilter{Space: in.Space, Title: in.Title, Published: in.Published.Ptr()}, in.Request())
 			if err != nil {
@@ -121,7 +122,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 		OrganizationID string `path:"organizationId" maxLength:"64"`
 		Body           *SiteCreateBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "createSite", Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated, Summary: "Create a site"},
+	httpapi.Register(api, httpapi.Op{ID: "createSite", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated, Summary: "Create a site"},
 		func(ctx context.Context, in *createIn) (*siteOut, error) {
 			var b SiteCreateBody
 			if in.Body != nil {
@@ -137,7 +138,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			}
 			return siteAnswer(ctx, s, site, role)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getSiteById", Method: http.MethodGet, Path: site1, Tag: tag, Summary: "Get a site"},
+	httpapi.Register(api, httpapi.Op{ID: "getSiteById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: site1, Tag: tag, Summary: "Get a site"},
 		func(ctx context.Context, in *SiteParams) (*siteOut, error) {
 			l, err := s.Get(ctx, in.OrganizationID, in.SiteID)
 			if err != nil {
@@ -149,7 +150,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Body SitePatchBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "updateSiteById", Method: http.MethodPatch, Path: site1, Tag: tag, Summary: "Update a site"},
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteById", Needs: access.Role(access.AdminContent), Method: http.MethodPatch, Path: site1, Tag: tag, Summary: "Update a site"},
 		func(ctx context.Context, in *patchIn) (*siteOut, error) {
 			b := in.Body
 			ch := sites.SiteChange{Title: b.Title, Visibility: b.Visibility, Basename: (*string)(b.Basename), AgentsContext: b.AgentsContext,
@@ -167,7 +168,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			}
 			return siteAnswer(ctx, s, site, role)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteById", Method: http.MethodDelete, Path: site1, Tag: tag, Status: http.StatusResetContent,
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteById", Needs: access.Role(access.AdminContent), Method: http.MethodDelete, Path: site1, Tag: tag, Status: http.StatusResetContent,
 		Summary: "Delete a site with its structure, share links and adaptive schema"},
 		func(ctx context.Context, in *SiteParams) (*struct{}, error) {
 			return nil, s.Delete(ctx, in.OrganizationID, in.SiteID)
@@ -177,7 +178,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 		published         bool
 	}{{"publishSite", site1 + "/publish", "Publish a site to the audience its visibility sets", true},
 		{"unpublishSite", site1 + "/unpublish", "Unpublish a site", false}} {
-		httpapi.Register(api, httpapi.Op{ID: p.id, Method: http.MethodPost, Path: p.path, Tag: tag, Summary: p.summary},
+		httpapi.Register(api, httpapi.Op{ID: p.id, Needs: access.Role(access.AdminContent), Method: http.MethodPost, Path: p.path, Tag: tag, Summary: p.summary},
 			func(ctx context.Context, in *SiteParams) (*siteOut, error) {
 				site, role, err := s.SetPublished(ctx, in.OrganizationID, in.SiteID, p.published)
 				if err != nil {
@@ -190,7 +191,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		ShareKey string `query:"shareKey" maxLength:"128" doc:"Key of an active share link: published URLs of a share-link site carry it"`
 	}
-	httpapi.Register(api, httpapi.Op{ID: "getPublishedContentSite", Visitor: true, Method: http.MethodGet, Path: site1 + "/published", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getPublishedContentSite", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: site1 + "/published", Tag: tag,
 		Summary: "Get a published site with its structure"},
 		func(ctx context.Context, in *publishedIn) (*publishedOut, error) {
 			v, err := s.Published(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
@@ -206,7 +207,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 				Customizations: cust, Scripts: []SiteIntegrationScript{}}}, nil
 		})
 	type structureOut struct{ Body SiteStructure }
-	httpapi.Register(api, httpapi.Op{ID: "getSiteStructure", Visitor: true, Method: http.MethodGet, Path: site1 + "/structure", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSiteStructure", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: site1 + "/structure", Tag: tag,
 		Summary: "Get a site's structure: its sections and groups, or its site spaces"},
 		func(ctx context.Context, in *publishedIn) (*structureOut, error) {
 			v, err := s.Structure(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
@@ -215,7 +216,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			}
 			return &structureOut{Body: newViewer(ctx, v).structure()}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getSiteAdaptiveSchema", Method: http.MethodGet, Path: site1 + "/adaptive-schema", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getSiteAdaptiveSchema", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: site1 + "/adaptive-schema", Tag: tag,
 		Summary: "Get a site's adaptive content schema"},
 		func(ctx context.Context, in *SiteParams) (*schemaOut, error) {
 			sch, err := s.AdaptiveSchema(ctx, in.OrganizationID, in.SiteID)
@@ -228,7 +229,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Body SiteAdaptiveSchemaBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "updateSiteAdaptiveSchema", Method: http.MethodPut, Path: site1 + "/adaptive-schema", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteAdaptiveSchema", Needs: access.Role(access.CreateContent), Method: http.MethodPut, Path: site1 + "/adaptive-schema", Tag: tag,
 		MaxBodyBytes: maxSchemaBytes, Summary: "Set a site's adaptive content schema"},
 		func(ctx context.Context, in *schemaIn) (*schemaOut, error) {
 			sch, err := s.PutAdaptiveSchema(ctx, in.OrganizationID, in.SiteID, in.Body.JSONSchema)
@@ -237,7 +238,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			}
 			return schemaAnswer(sch)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listSiteAdaptiveTemplateConditions", Method: http.MethodGet, Path: site1 + "/adaptive-schema/template-conditions",
+	httpapi.Register(api, httpapi.Op{ID: "listSiteAdaptiveTemplateConditions", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: site1 + "/adaptive-schema/template-conditions",
 		Tag: tag, Summary: "Conditions suggested by a site's adaptive schema"},
 		func(ctx context.Context, in *SiteParams) (*conditionsOut, error) {
 			conds, err := s.TemplateConditions(ctx, in.OrganizationID, in.SiteID)

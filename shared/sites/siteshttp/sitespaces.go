@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
@@ -96,7 +97,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 		Default  httpapi.OptionalBool `query:"default" doc:"true: only default site spaces; false: only the others; absent: all"`
 	}
 	type listOut struct{ Body httpapi.List[SiteSpace] }
-	httpapi.Register(api, httpapi.Op{ID: "listSiteSpaces", Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's site spaces in order"},
+	httpapi.Register(api, httpapi.Op{ID: "listSiteSpaces", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: path, Tag: tag, Summary: "List a site's site spaces in order"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
 			p, v, err := s.SiteSpaces(ctx, in.OrganizationID, in.SiteID, in.ShareKey, in.Default.Ptr(), in.Request())
 			if err != nil {
@@ -121,7 +122,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 		SiteParams
 		Body SiteSpaceCreateBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "addSpaceToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a space to a site"},
+	httpapi.Register(api, httpapi.Op{ID: "addSpaceToSite", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a space to a site"},
 		func(ctx context.Context, in *createIn) (*siteSpaceOut, error) {
 			site, id, role, err := s.AddSiteSpace(ctx, in.OrganizationID, in.SiteID, string(in.Body.SpaceID), string(in.Body.SectionID))
 			if err != nil {
@@ -133,7 +134,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 		SiteSpaceParams
 		Body SiteSpacePatchBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "updateSiteSpaceById", Method: http.MethodPatch, Path: path + "/{siteSpaceId}", Tag: tag, Summary: "Update a site space"},
+	httpapi.Register(api, httpapi.Op{ID: "updateSiteSpaceById", Needs: access.Role(access.CreateContent), Method: http.MethodPatch, Path: path + "/{siteSpaceId}", Tag: tag, Summary: "Update a site space"},
 		func(ctx context.Context, in *patchIn) (*siteSpaceOut, error) {
 			site, role, err := s.UpdateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID,
 				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")})
@@ -142,7 +143,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 			}
 			return siteSpaceAnswer(ctx, s, site, role, in.SiteSpaceID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceById", Method: http.MethodDelete, Path: path + "/{siteSpaceId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSpaceId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Remove a space from a site", Also: httpapi.NothingToRemove("site space")},
 		func(ctx context.Context, in *SiteSpaceParams) (*httpapi.RemovedOut, error) {
 			return httpapi.Removed(s.DeleteSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID))
@@ -151,7 +152,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 		SiteSpaceParams
 		Body *SiteSpaceMoveBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "moveSiteSpace", Method: http.MethodPost, Path: path + "/{siteSpaceId}/move", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "moveSiteSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path + "/{siteSpaceId}/move", Tag: tag,
 		Summary: "Move a site space before or after another"},
 		func(ctx context.Context, in *moveIn) (*siteSpaceOut, error) {
 			site, role, err := s.MoveSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID, siteSpacePosition(in.Body))

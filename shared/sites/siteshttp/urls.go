@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -63,7 +64,7 @@ func registerURLs(api *httpapi.API, s *sites.Service) {
 		VisitorAuthToken string `query:"visitorAuthToken" maxLength:"8192" doc:"A visitor token of a visitor-auth site (when the URL has no jwt_token)"`
 		RedirectOnError  bool   `query:"redirectOnError" doc:"Ignored"`
 	}
-	httpapi.Register(api, httpapi.Op{ID: "getPublishedContentByUrl", Method: http.MethodGet, Path: "/v1/urls/published", Tag: tag, Public: true,
+	httpapi.Register(api, httpapi.Op{ID: "getPublishedContentByUrl", Needs: access.Anyone, Method: http.MethodGet, Path: "/v1/urls/published", Tag: tag,
 		Summary: "Resolve a published URL to its site, site space, space and page path, with a site token for the visitor"},
 		func(ctx context.Context, in *getIn) (*publishedContentOut, error) {
 			r, err := s.ResolveURL(ctx, in.URL, httpapi.AppURL(ctx), sites.Visitor{Token: in.VisitorAuthToken})
@@ -75,7 +76,7 @@ func registerURLs(api *httpapi.API, s *sites.Service) {
 	type postIn struct {
 		Body ResolveURLBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "resolvePublishedContentByUrl", Method: http.MethodPost, Path: "/v1/urls/published", Tag: tag, Public: true,
+	httpapi.Register(api, httpapi.Op{ID: "resolvePublishedContentByUrl", Needs: access.Anyone, Method: http.MethodPost, Path: "/v1/urls/published", Tag: tag,
 		Summary: "Resolve a published URL (as getPublishedContentByUrl; GitBook's renderer posts it)"},
 		func(ctx context.Context, in *postIn) (*publishedContentOut, error) {
 			vis := sites.Visitor{}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/mergerules"
@@ -88,7 +89,7 @@ var _ json.Unmarshaler = (*PatchBody)(nil)
 // Register adds the spaces family's operations.
 func Register(api *httpapi.API, s *spaces.Service) {
 	const tag = "Spaces"
-	httpapi.Register(api, httpapi.Op{ID: "createSpace", Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a space"},
 		func(ctx context.Context, in *createIn) (*spaceOut, error) {
 			var b CreateBody
@@ -101,7 +102,7 @@ func Register(api *httpapi.API, s *spaces.Service) {
 			}
 			return &spaceOut{Body: View(ctx, sp, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listSpacesInOrganizationById", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listSpacesInOrganizationById", Needs: access.Role(access.ViewOrg), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
 		Summary: "List the spaces of an organization"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
 			p, _, err := s.List(ctx, in.OrganizationID, in.Request())
@@ -114,7 +115,7 @@ func Register(api *httpapi.API, s *spaces.Service) {
 			}
 			return &listOut{Body: httpapi.ListPage(paging.Page[Space]{Items: views, Next: p.Next}, func(v Space) Space { return v })}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getSpaceById", Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Get a space"},
+	httpapi.Register(api, httpapi.Op{ID: "getSpaceById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Get a space"},
 		func(ctx context.Context, in *spaceIn) (*spaceOut, error) {
 			sp, role, err := s.Get(ctx, in.SpaceID)
 			if err != nil {
@@ -122,7 +123,7 @@ func Register(api *httpapi.API, s *spaces.Service) {
 			}
 			return &spaceOut{Body: View(ctx, sp, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateSpaceById", Method: http.MethodPatch, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Update a space"},
+	httpapi.Register(api, httpapi.Op{ID: "updateSpaceById", Needs: access.Role(access.AdminContent), Method: http.MethodPatch, Path: "/v1/spaces/{spaceId}", Tag: tag, Summary: "Update a space"},
 		func(ctx context.Context, in *patchIn) (*spaceOut, error) {
 			b := in.Body
 			ch := spaces.Change{Title: b.Title, EditMode: b.EditMode, Emoji: b.Emoji, Icon: b.Icon, DefaultLevel: b.DefaultLevel,
@@ -145,12 +146,12 @@ func Register(api *httpapi.API, s *spaces.Service) {
 			}
 			return &spaceOut{Body: View(ctx, sp, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSpaceById", Method: http.MethodDelete, Path: "/v1/spaces/{spaceId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteSpaceById", Needs: access.Role(access.AdminContent), Method: http.MethodDelete, Path: "/v1/spaces/{spaceId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a space (soft: it can be restored)"},
 		func(ctx context.Context, in *spaceIn) (*struct{}, error) {
 			return nil, s.Delete(ctx, in.SpaceID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "restoreSpace", Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/restore", Tag: tag, Summary: "Restore a deleted space"},
+	httpapi.Register(api, httpapi.Op{ID: "restoreSpace", Needs: access.Role(access.AdminContent), Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/restore", Tag: tag, Summary: "Restore a deleted space"},
 		func(ctx context.Context, in *spaceIn) (*spaceOut, error) {
 			sp, role, err := s.Restore(ctx, in.SpaceID)
 			if err != nil {

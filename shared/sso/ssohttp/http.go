@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -175,7 +176,7 @@ type providerOut struct {
 func Register(api *httpapi.API, s *sso.Service) {
 	const tag = "SSO"
 	const base = "/v1/orgs/{organizationId}/saml"
-	httpapi.Register(api, httpapi.Op{ID: "listSAMLProvidersInOrganizationById", Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listSAMLProvidersInOrganizationById", Needs: access.Role(access.AdminOrg), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "List the organization's SAML providers, oldest first (admins)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -188,7 +189,7 @@ func Register(api *httpapi.API, s *sso.Service) {
 			view := func(v sso.ProviderView) SAMLProvider { return View(ctx, v) }
 			return &struct{ Body httpapi.List[SAMLProvider] }{httpapi.ListPage(p, view)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createOrganizationSAMLProvider", Method: http.MethodPost, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createOrganizationSAMLProvider", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, Summary: "Add a SAML provider (admins)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -207,7 +208,7 @@ func Register(api *httpapi.API, s *sso.Service) {
 				Body     SAMLProvider
 			}{out.URLs.Location, out}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getOrganizationSAMLProviderById", Method: http.MethodGet, Path: base + "/{samlProviderId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getOrganizationSAMLProviderById", Needs: access.Role(access.AdminOrg), Method: http.MethodGet, Path: base + "/{samlProviderId}", Tag: tag,
 		Summary: "Get a SAML provider (admins)"},
 		func(ctx context.Context, in *providerPath) (*providerOut, error) {
 			v, err := s.Get(ctx, in.OrganizationID, in.SAMLProviderID)
@@ -216,7 +217,7 @@ func Register(api *httpapi.API, s *sso.Service) {
 			}
 			return &providerOut{Body: View(ctx, v)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationSAMLProvider", Method: http.MethodPatch, Path: base + "/{samlProviderId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationSAMLProvider", Needs: access.Role(access.AdminOrg), Method: http.MethodPatch, Path: base + "/{samlProviderId}", Tag: tag,
 		Summary: "Update a SAML provider (admins)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -229,13 +230,13 @@ func Register(api *httpapi.API, s *sso.Service) {
 			}
 			return &providerOut{Body: View(ctx, v)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationSAMLProvider", Method: http.MethodDelete, Path: base + "/{samlProviderId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationSAMLProvider", Needs: access.Role(access.AdminOrg), Method: http.MethodDelete, Path: base + "/{samlProviderId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Delete a SAML provider (admins)"},
 		func(ctx context.Context, in *providerPath) (*struct{}, error) {
 			return nil, s.Delete(ctx, in.OrganizationID, in.SAMLProviderID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listSSOProviderLoginsInOrganization", Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/sso", Tag: tag,
-		Public: true, Summary: "How to sign in to the organization: its active SAML providers (no token needed)"},
+	httpapi.Register(api, httpapi.Op{ID: "listSSOProviderLoginsInOrganization", Needs: access.Anyone, Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/sso", Tag: tag,
+		Summary: "How to sign in to the organization: its active SAML providers (no token needed)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 		}) (*struct{ Body SSOProviderLogins }, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/sso"
 )
@@ -60,7 +61,7 @@ func writePage(ctx huma.Context, status int, page []byte) {
 // its assertion consumer service and the service provider's metadata.
 func registerLogin(api *httpapi.API, s *sso.Service, tag string) {
 	const base = "/v1/orgs/{organizationId}/saml/{samlProviderId}"
-	httpapi.Register(api, httpapi.Op{ID: "startSAMLSignIn", Method: http.MethodGet, Path: base + "/start", Tag: tag, Public: true,
+	httpapi.Register(api, httpapi.Op{ID: "startSAMLSignIn", Needs: access.Anyone, Method: http.MethodGet, Path: base + "/start", Tag: tag,
 		Status: http.StatusFound, Summary: "Start signing in: redirects the browser to the identity provider with an AuthnRequest"},
 		func(ctx context.Context, in *providerPath) (*struct {
 			Location     string `header:"Location" doc:"The identity provider's sign-in URL with the AuthnRequest"`
@@ -75,7 +76,7 @@ func registerLogin(api *httpapi.API, s *sso.Service, tag string) {
 				CacheControl string `header:"Cache-Control"`
 			}{u, "no-store"}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "consumeSAMLResponse", Method: http.MethodPost, Path: base + "/acs", Tag: tag, Public: true,
+	httpapi.Register(api, httpapi.Op{ID: "consumeSAMLResponse", Needs: access.Anyone, Method: http.MethodPost, Path: base + "/acs", Tag: tag,
 		Summary: "Assertion consumer service: verifies the identity provider's response and answers a page with a new API token"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -93,7 +94,7 @@ func registerLogin(api *httpapi.API, s *sso.Service, tag string) {
 			page := signedInPage(pageData{Org: res.Org.Title, Email: res.User.Email, Token: res.Token, Joined: res.Joined})
 			return &struct{ Body func(huma.Context) }{func(hc huma.Context) { writePage(hc, http.StatusOK, page) }}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getSAMLServiceProviderMetadata", Method: http.MethodGet, Path: base + "/metadata", Tag: tag, Public: true,
+	httpapi.Register(api, httpapi.Op{ID: "getSAMLServiceProviderMetadata", Needs: access.Anyone, Method: http.MethodGet, Path: base + "/metadata", Tag: tag,
 		Summary: "Galley's SAML service-provider metadata for this provider (its entity ID is this URL)"},
 		func(ctx context.Context, in *providerPath) (*struct{ Body func(huma.Context) }, error) {
 			md, err := s.Metadata(ctx, httpapi.APIURL(ctx), in.OrganizationID, in.SAMLProviderID)

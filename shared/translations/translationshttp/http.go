@@ -79,7 +79,7 @@ type createdOut struct {
 func Register(api *httpapi.API, s *translations.Service) {
 	const tag = "Translations"
 	const base = "/v1/orgs/{organizationId}/translations"
-	httpapi.Register(api, httpapi.Op{ID: "listTranslations", Method: http.MethodGet, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listTranslations", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "List the organization's translation settings (oldest first)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -96,7 +96,7 @@ func Register(api *httpapi.API, s *translations.Service) {
 				Body httpapi.List[TranslationSettings]
 			}{httpapi.ListPage(p, view)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createTranslation", Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated,
+	httpapi.Register(api, httpapi.Op{ID: "createTranslation", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated,
 		Summary: "Create translation settings"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
@@ -109,7 +109,7 @@ func Register(api *httpapi.API, s *translations.Service) {
 			v := View(ctx, t, role)
 			return &createdOut{Location: v.URLs.Location, Body: v}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getTranslation", Method: http.MethodGet, Path: base + "/{translationSettingsId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getTranslation", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{translationSettingsId}", Tag: tag,
 		Summary: "Get translation settings"},
 		func(ctx context.Context, in *settingsPath) (*settingsOut, error) {
 			t, role, err := s.Get(ctx, in.OrganizationID, in.TranslationSettingsID)
@@ -118,7 +118,7 @@ func Register(api *httpapi.API, s *translations.Service) {
 			}
 			return &settingsOut{Body: View(ctx, t, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateTranslation", Method: http.MethodPut, Path: base + "/{translationSettingsId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateTranslation", Needs: access.Role(access.AdminOrg), Method: http.MethodPut, Path: base + "/{translationSettingsId}", Tag: tag,
 		Summary: "Replace the title (and, when given, the languages) of translation settings"},
 		func(ctx context.Context, in *struct {
 			OrganizationID        string `path:"organizationId" maxLength:"64"`
@@ -131,7 +131,7 @@ func Register(api *httpapi.API, s *translations.Service) {
 			}
 			return &settingsOut{Body: View(ctx, t, role)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteTranslation", Method: http.MethodDelete, Path: base + "/{translationSettingsId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteTranslation", Needs: access.Role(access.AdminOrg), Method: http.MethodDelete, Path: base + "/{translationSettingsId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete translation settings (205; 204 when there were none)", Also: httpapi.NothingToRemove("translation")},
 		func(ctx context.Context, in *settingsPath) (*httpapi.RemovedOut, error) {
 			return httpapi.Removed(s.Delete(ctx, in.OrganizationID, in.TranslationSettingsID))

@@ -124,11 +124,11 @@ type tokensOut struct {
 // Register adds the users family's operations.
 func Register(api *httpapi.API, s *users.Service) {
 	const tag = "Users"
-	httpapi.Register(api, httpapi.Op{ID: "getApiInformation", Method: http.MethodGet, Path: "/v1/", Tag: tag, Summary: "Get API information"},
+	httpapi.Register(api, httpapi.Op{ID: "getApiInformation", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/", Tag: tag, Summary: "Get API information"},
 		func(ctx context.Context, _ *struct{}) (*body[APIInfo], error) {
 			return &body[APIInfo]{Body: APIInfo{Version: api.Config().Version, Build: api.Config().Build}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getAuthenticatedUser", Method: http.MethodGet, Path: "/v1/user", Tag: tag, Summary: "Get the authenticated user"},
+	httpapi.Register(api, httpapi.Op{ID: "getAuthenticatedUser", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/user", Tag: tag, Summary: "Get the authenticated user"},
 		func(ctx context.Context, _ *struct{}) (*body[User], error) {
 			c, err := access.CallerFrom(ctx)
 			if err != nil {
@@ -140,7 +140,7 @@ func Register(api *httpapi.API, s *users.Service) {
 			}
 			return &body[User]{Body: View(ctx, u)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "getUserById", Method: http.MethodGet, Path: "/v1/users/{userId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "getUserById", Needs: access.Role(access.ListMembers).OrSelf(), Method: http.MethodGet, Path: "/v1/users/{userId}", Tag: tag,
 		Summary: "Get a user by id (yourself, a user of an organization whose members you may list, or anyone for the instance administrator)"},
 		func(ctx context.Context, in *userIn) (*body[User], error) {
 			u, err := s.Visible(ctx, in.UserID)
@@ -149,7 +149,7 @@ func Register(api *httpapi.API, s *users.Service) {
 			}
 			return &body[User]{Body: View(ctx, u)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createUser", Method: http.MethodPost, Path: "/v1/admin/users", Tag: tag, Status: http.StatusCreated,
+	httpapi.Register(api, httpapi.Op{ID: "createUser", Needs: access.InstanceAdmin, Method: http.MethodPost, Path: "/v1/admin/users", Tag: tag, Status: http.StatusCreated,
 		Summary: "Create a user (instance administrator only)"},
 		func(ctx context.Context, in *CreateUserInput) (*body[CreatedUser], error) {
 			u, tok, err := s.Create(ctx, string(in.Body.Email), in.Body.DisplayName)
@@ -172,7 +172,7 @@ func registerAdmin(api *httpapi.API, s *users.Service) {
 		}
 		return &tokensOut{Body: httpapi.ListOf(ts, nil, tokenView)}, nil
 	}
-	httpapi.Register(api, httpapi.Op{ID: "listUsers", Method: http.MethodGet, Path: "/v1/admin/users", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listUsers", Needs: access.InstanceAdmin, Method: http.MethodGet, Path: "/v1/admin/users", Tag: tag,
 		Summary: "List the instance's users (instance administrator only)"},
 		func(ctx context.Context, in *listUsersIn) (*body[httpapi.List[AdminUser]], error) {
 			p, err := s.List(ctx, in.Request())
@@ -181,7 +181,7 @@ func registerAdmin(api *httpapi.API, s *users.Service) {
 			}
 			return &body[httpapi.List[AdminUser]]{Body: httpapi.ListPage(p, func(u model.User) AdminUser { return adminView(ctx, u) })}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "updateUser", Method: http.MethodPatch, Path: "/v1/admin/users/{userId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "updateUser", Needs: access.InstanceAdmin, Method: http.MethodPatch, Path: "/v1/admin/users/{userId}", Tag: tag,
 		Summary: "Rename, disable or enable a user (instance administrator only)"},
 		func(ctx context.Context, in *updateUserIn) (*body[AdminUser], error) {
 			u, err := s.Update(ctx, in.UserID, users.UserChange{DisplayName: in.Body.DisplayName, Disabled: in.Body.Disabled})
@@ -190,23 +190,23 @@ func registerAdmin(api *httpapi.API, s *users.Service) {
 			}
 			return &body[AdminUser]{Body: adminView(ctx, u)}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteUser", Method: http.MethodDelete, Path: "/v1/admin/users/{userId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "deleteUser", Needs: access.InstanceAdmin, Method: http.MethodDelete, Path: "/v1/admin/users/{userId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Delete a user and their tokens (instance administrator only)"},
 		func(ctx context.Context, in *userIn) (*struct{}, error) {
 			return nil, s.Delete(ctx, in.UserID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listUserTokens", Method: http.MethodGet, Path: "/v1/admin/users/{userId}/tokens", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listUserTokens", Needs: access.InstanceAdmin.OrSelf(), Method: http.MethodGet, Path: "/v1/admin/users/{userId}/tokens", Tag: tag,
 		Summary: "List a user's API tokens (instance administrator only)"},
 		func(ctx context.Context, in *userIn) (*tokensOut, error) { return tokensOf(ctx, in.UserID) })
-	httpapi.Register(api, httpapi.Op{ID: "revokeUserToken", Method: http.MethodDelete, Path: "/v1/admin/users/{userId}/tokens/{tokenId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "revokeUserToken", Needs: access.InstanceAdmin.OrSelf(), Method: http.MethodDelete, Path: "/v1/admin/users/{userId}/tokens/{tokenId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Revoke a user's API token (instance administrator only)"},
 		func(ctx context.Context, in *userTokenIn) (*struct{}, error) {
 			return nil, s.RevokeToken(ctx, in.UserID, in.TokenID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "listMyTokens", Method: http.MethodGet, Path: "/v1/user/tokens", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "listMyTokens", Needs: access.Themself, Method: http.MethodGet, Path: "/v1/user/tokens", Tag: tag,
 		Summary: "List your API tokens (never their secrets)"},
 		func(ctx context.Context, _ *struct{}) (*tokensOut, error) { return tokensOf(ctx, "") })
-	httpapi.Register(api, httpapi.Op{ID: "createMyToken", Method: http.MethodPost, Path: "/v1/user/tokens", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createMyToken", Needs: access.Themself, Method: http.MethodPost, Path: "/v1/user/tokens", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create an API token (its secret is shown this once)"},
 		func(ctx context.Context, in *createTokenIn) (*body[NewToken], error) {
 			t, secret, err := s.CreateToken(ctx, in.Body.Name, in.Body.ExpiresAt)
@@ -215,7 +215,7 @@ func registerAdmin(api *httpapi.API, s *users.Service) {
 			}
 			return &body[NewToken]{Body: NewToken{Token: tokenView(t), Secret: secret}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "rotateMyToken", Method: http.MethodPost, Path: "/v1/user/tokens/{tokenId}/rotate", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "rotateMyToken", Needs: access.Themself, Method: http.MethodPost, Path: "/v1/user/tokens/{tokenId}/rotate", Tag: tag,
 		Summary: "Give an API token a new secret (the old one stops at once)"},
 		func(ctx context.Context, in *tokenIn) (*body[NewToken], error) {
 			t, secret, err := s.RotateToken(ctx, in.TokenID)
@@ -224,7 +224,7 @@ func registerAdmin(api *httpapi.API, s *users.Service) {
 			}
 			return &body[NewToken]{Body: NewToken{Token: tokenView(t), Secret: secret}}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "revokeMyToken", Method: http.MethodDelete, Path: "/v1/user/tokens/{tokenId}", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "revokeMyToken", Needs: access.Themself, Method: http.MethodDelete, Path: "/v1/user/tokens/{tokenId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Revoke one of your API tokens (it stops at once)"},
 		func(ctx context.Context, in *tokenIn) (*struct{}, error) {
 			return nil, s.RevokeToken(ctx, "", in.TokenID)
