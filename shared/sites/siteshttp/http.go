@@ -69,9 +69,6 @@ func orEmpty(p *string) string {
 	return *p
 }
 
-// out is an answer with a body.
-type out[T any] struct{ Body T }
-
 // item renders one item of a site just written, reading the spaces it shows.
 func item(ctx context.Context, s *sites.Service, site model.Site, role model.Role) (*viewer, error) {
 	v, err := s.ViewOf(ctx, site, role)
@@ -85,8 +82,8 @@ func item(ctx context.Context, s *sites.Service, site model.Site, role model.Rol
 // a group, a site space): the service's result (the written site and the
 // caller's role) or error, then the item as that site shows it, rendered by
 // pick.
-func written[T any](ctx context.Context, s *sites.Service, pick func(*viewer, string) (T, error), id string) func(model.Site, model.Role, error) (*out[T], error) {
-	return func(site model.Site, role model.Role, err error) (*out[T], error) {
+func written[T any](ctx context.Context, s *sites.Service, pick func(*viewer, string) (T, error), id string) func(model.Site, model.Role, error) (*httpapi.Out[T], error) {
+	return func(site model.Site, role model.Role, err error) (*httpapi.Out[T], error) {
 		if err != nil {
 			return nil, err
 		}
@@ -98,13 +95,13 @@ func written[T any](ctx context.Context, s *sites.Service, pick func(*viewer, st
 		if err != nil {
 			return nil, err
 		}
-		return &out[T]{Body: v}, nil
+		return &httpapi.Out[T]{Body: v}, nil
 	}
 }
 
 // added is written for an item the service has just created and named.
-func added[T any](ctx context.Context, s *sites.Service, pick func(*viewer, string) (T, error)) func(model.Site, string, model.Role, error) (*out[T], error) {
-	return func(site model.Site, id string, role model.Role, err error) (*out[T], error) {
+func added[T any](ctx context.Context, s *sites.Service, pick func(*viewer, string) (T, error)) func(model.Site, string, model.Role, error) (*httpapi.Out[T], error) {
+	return func(site model.Site, id string, role model.Role, err error) (*httpapi.Out[T], error) {
 		return written(ctx, s, pick, id)(site, role, err)
 	}
 }

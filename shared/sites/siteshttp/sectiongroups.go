@@ -98,7 +98,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 		Body SiteSectionGroupCreateBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addSectionGroupToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a section group"},
-		func(ctx context.Context, in *createIn) (*out[SiteSectionGroup], error) {
+		func(ctx context.Context, in *createIn) (*httpapi.Out[SiteSectionGroup], error) {
 			return added(ctx, s, (*viewer).groupByID)(s.AddGroup(ctx, in.OrganizationID, in.SiteID, in.Body.Title, orEmpty(in.Body.Icon), ids.Strings(in.Body.Sections)))
 		})
 	type patchIn struct {
@@ -106,7 +106,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 		Body SiteSectionGroupPatchBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionGroupById", Method: http.MethodPatch, Path: path + "/{siteSectionGroupId}", Tag: tag, Summary: "Update a section group"},
-		func(ctx context.Context, in *patchIn) (*out[SiteSectionGroup], error) {
+		func(ctx context.Context, in *patchIn) (*httpapi.Out[SiteSectionGroup], error) {
 			return written(ctx, s, (*viewer).groupByID, in.SiteSectionGroupID)(s.UpdateGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID,
 				sites.GroupChange{Title: in.Body.Title, Icon: in.Body.Icon, ClearIcon: in.Body.Nulls.Has("icon")}))
 		})
@@ -121,7 +121,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addSectionToGroup", Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/sections", Tag: tag,
 		Status: http.StatusCreated, Summary: "Put a section at the end of a group"},
-		func(ctx context.Context, in *addIn) (*out[SiteSectionGroup], error) {
+		func(ctx context.Context, in *addIn) (*httpapi.Out[SiteSectionGroup], error) {
 			return written(ctx, s, (*viewer).groupByID, in.SiteSectionGroupID)(s.AddToGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, string(in.Body.SectionID)))
 		})
 	type removeIn struct {
@@ -139,7 +139,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "moveSiteSectionGroup", Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/move", Tag: tag,
 		Summary: "Move a section group before or after a top-level section or group"},
-		func(ctx context.Context, in *moveIn) (*out[SiteSectionGroup], error) {
+		func(ctx context.Context, in *moveIn) (*httpapi.Out[SiteSectionGroup], error) {
 			return written(ctx, s, (*viewer).groupByID, in.SiteSectionGroupID)(s.MoveGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, in.Body.position()))
 		})
 }

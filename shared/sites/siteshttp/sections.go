@@ -97,7 +97,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addSectionToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated,
 		Summary: "Add a section showing a space (the first section takes the site spaces of the root)"},
-		func(ctx context.Context, in *createIn) (*out[SiteSection], error) {
+		func(ctx context.Context, in *createIn) (*httpapi.Out[SiteSection], error) {
 			return added(ctx, s, (*viewer).sectionByID)(s.AddSection(ctx, in.OrganizationID, in.SiteID, string(in.Body.SpaceID),
 				orEmpty(in.Body.Title), orEmpty(in.Body.Icon)))
 		})
@@ -106,7 +106,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 		Body SiteSectionPatchBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionById", Method: http.MethodPatch, Path: path + "/{siteSectionId}", Tag: tag, Summary: "Update a section"},
-		func(ctx context.Context, in *patchIn) (*out[SiteSection], error) {
+		func(ctx context.Context, in *patchIn) (*httpapi.Out[SiteSection], error) {
 			b := in.Body
 			return written(ctx, s, (*viewer).sectionByID, in.SiteSectionID)(s.UpdateSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sites.SectionChange{
 				Title: b.Title, Path: (*string)(b.Path), DefaultSiteSpace: (*string)(b.DefaultSiteSpace), Condition: b.Condition, Icon: b.Icon,
@@ -124,7 +124,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "moveSiteSection", Method: http.MethodPost, Path: path + "/{siteSectionId}/move", Tag: tag,
 		Summary: "Move a section before or after another"},
-		func(ctx context.Context, in *moveIn) (*out[SiteSection], error) {
+		func(ctx context.Context, in *moveIn) (*httpapi.Out[SiteSection], error) {
 			return written(ctx, s, (*viewer).sectionByID, in.SiteSectionID)(s.MoveSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, in.Body.position()))
 		})
 }

@@ -110,7 +110,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 		Body SiteSpaceCreateBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addSpaceToSite", Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a space to a site"},
-		func(ctx context.Context, in *createIn) (*out[SiteSpace], error) {
+		func(ctx context.Context, in *createIn) (*httpapi.Out[SiteSpace], error) {
 			return added(ctx, s, (*viewer).siteSpaceByID)(s.AddSiteSpace(ctx, in.OrganizationID, in.SiteID, string(in.Body.SpaceID), string(in.Body.SectionID)))
 		})
 	type patchIn struct {
@@ -118,7 +118,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 		Body SiteSpacePatchBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSpaceById", Method: http.MethodPatch, Path: path + "/{siteSpaceId}", Tag: tag, Summary: "Update a site space"},
-		func(ctx context.Context, in *patchIn) (*out[SiteSpace], error) {
+		func(ctx context.Context, in *patchIn) (*httpapi.Out[SiteSpace], error) {
 			return written(ctx, s, (*viewer).siteSpaceByID, in.SiteSpaceID)(s.UpdateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID,
 				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")}))
 		})
@@ -133,7 +133,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "moveSiteSpace", Method: http.MethodPost, Path: path + "/{siteSpaceId}/move", Tag: tag,
 		Summary: "Move a site space before or after another"},
-		func(ctx context.Context, in *moveIn) (*out[SiteSpace], error) {
+		func(ctx context.Context, in *moveIn) (*httpapi.Out[SiteSpace], error) {
 			return written(ctx, s, (*viewer).siteSpaceByID, in.SiteSpaceID)(s.MoveSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID, in.Body.position()))
 		})
 }
