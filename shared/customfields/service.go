@@ -127,55 +127,35 @@ func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Cu
 	if err := checkOptions(in.Type, in.Options); err != nil {
 		return model.CustomField{}, "", err
 	}
-	existing, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.CustomFieldPrefix})
-	if err != nil {
-		return model.CustomField{}, "", fmt.Errorf("count custom fields: %w", err)
-	}
-	if len(existing) >= MaxFields {
-		return model.CustomField{}, "", apperr.Conflictf("an organization has at most %d custom fields", MaxFields)
-	}
 	now := s.d.Clock()
 	f := model.CustomField{ID: ids.New(now), OrgID: orgID, Name: in.Name, Type: in.Type, Title: in.Title, Description: in.Description,
 		Placeholder: in.Placeholder, Options: in.Options, CreatedAt: now, UpdatedAt: now}
-	err = s.d.Store.Write(ctx, orgs.CheckOrg(orgID, 0),
-		store.Put(records.Item(keys.CustomField(orgID, f.Name), f, 1), store.IfNotExists))
+	err = orgs.AddRecord(ctx, s.d.Store, orgID, keys.CustomFieldPrefix, MaxFields, "custom fields", keys.CustomField(orgID, f.Name), f)
 	if errors.Is(err, store.ErrConflict) {
 		return model.CustomField{}, "", apperr.Conflictf("a custom field named %s already exists", f.Name)
 	}
 	if err != nil {
-		return model.CustomField{}, "", fmt.Errorf("create custom field: %w", err)
+		return model.CustomField{}, "", err
 	}
 	return f, acc.Role(), nil
 }
 
-// Page is one page of custom fields.
 // List returns a page of an organization's custom fields, by name.
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.CustomField], model.Role, error) {
 	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
 	if err != nil {
 		return paging.Page[model.CustomField]{}, "", err
 	}
-	scope := "custom-fields:" + orgID
-	after, err := s.d.Cursors.After(scope, r.Cursor)
+	p, err := records.Page[model.CustomField](ctx, s.d.Store, s.d.Cursors, "custom-fields:"+orgID,
+		store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.CustomFieldPrefix}, r, "custom fields")
 	if err != nil {
-		return paging.Page[model.CustomField]{}, "", err
+		return p, "", err
 	}
-	fs, next, err := records.QueryPage[model.CustomField](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.CustomFieldPrefix, Limit: r.Size(), After: after})
-	if err != nil {
-		return paging.Page[model.CustomField]{}, "", fmt.Errorf("list custom fields: %w", err)
-	}
-	return paging.Page[model.CustomField]{Items: fs, Next: s.d.Cursors.Next(scope, next)}, acc.Role(), nil
+	return p, acc.Role(), nil
 }
 
 func (s *Service) get(ctx context.Context, orgID, name string) (model.CustomField, int64, error) {
-	f, v, err := records.Get[model.CustomField](ctx, s.d.Store, keys.CustomField(orgID, name))
-	if errors.Is(err, store.ErrNotFound) {
-		return f, 0, apperr.NotFoundf("custom field %s not found", name)
-	}
-	if err != nil {
-		return f, 0, fmt.Errorf("read custom field: %w", err)
-	}
-	return f, v, nil
+	return records.Read[model.CustomField](ctx, s.d.Store, keys.CustomField(orgID, name), "custom field", name)
 }
 
 // Get returns a custom field by name.
@@ -203,15 +183,9 @@ func (s *Service) Update(ctx context.Context, orgID, name string, ch Change) (mo
 			}
 			f.Options = ch.Options
 		}
-		if ch.Title != nil {
-			f.Title = *ch.Title
-		}
-		if ch.Description != nil {
-			f.Description = *ch.Description
-		}
-		if ch.Placeholder != nil {
-			f.Placeholder = *ch.Placeholder
-		}
+		records.Set(&f.Title, ch.Title)
+		records.Set(&f.Description, ch.Description)
+		records.Set(&f.Placeholder, ch.Placeholder)
 		if !records.Same(was, *f) {
 			f.UpdatedAt = s.d.Clock()
 		}

@@ -279,16 +279,12 @@ func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (pag
 	if err != nil {
 		return paging.Page[model.OpenAPISpec]{}, "", err
 	}
-	scope := "openapi:" + orgID
-	after, err := s.d.Cursors.After(scope, r.Cursor)
+	p, err := records.Page[model.OpenAPISpec](ctx, s.d.Store, s.d.Cursors, "openapi:"+orgID,
+		store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix}, r, "OpenAPI specs")
 	if err != nil {
-		return paging.Page[model.OpenAPISpec]{}, "", err
+		return p, "", err
 	}
-	specs, next, err := records.QueryPage[model.OpenAPISpec](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix, Limit: r.Size(), After: after})
-	if err != nil {
-		return paging.Page[model.OpenAPISpec]{}, "", fmt.Errorf("list OpenAPI specs: %w", err)
-	}
-	return paging.Page[model.OpenAPISpec]{Items: specs, Next: s.d.Cursors.Next(scope, next)}, acc.Role(), nil
+	return p, acc.Role(), nil
 }
 
 // Get returns a spec.
@@ -379,17 +375,9 @@ func (s *Service) Versions(ctx context.Context, orgID, slug string, r paging.Req
 	if err != nil {
 		return paging.Page[model.OpenAPISpecVersion]{}, sp, err
 	}
-	scope := "openapi-versions:" + orgID + ":" + slug
-	after, err := s.d.Cursors.After(scope, r.Cursor)
-	if err != nil {
-		return paging.Page[model.OpenAPISpecVersion]{}, sp, err
-	}
-	vs, next, err := records.QueryPage[model.OpenAPISpecVersion](ctx, s.d.Store, store.Query{PK: keys.OpenAPIVersions(sp.ID), SKPrefix: keys.OpenAPIVersionPrefix,
-		Reverse: true, Limit: r.Size(), After: after})
-	if err != nil {
-		return paging.Page[model.OpenAPISpecVersion]{}, sp, fmt.Errorf("list OpenAPI spec versions: %w", err)
-	}
-	return paging.Page[model.OpenAPISpecVersion]{Items: vs, Next: s.d.Cursors.Next(scope, next)}, sp, nil
+	p, err := records.Page[model.OpenAPISpecVersion](ctx, s.d.Store, s.d.Cursors, "openapi-versions:"+orgID+":"+slug,
+		store.Query{PK: keys.OpenAPIVersions(sp.ID), SKPrefix: keys.OpenAPIVersionPrefix, Reverse: true}, r, "OpenAPI spec versions")
+	return p, sp, err
 }
 
 // Version returns a version of a spec by id, or its latest ("latest").

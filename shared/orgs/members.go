@@ -86,16 +86,12 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 	sc := paging.Scope("listMembers", keys.OrgPartition(orgID), "role="+f.Role, "search="+f.Search, "sort="+f.Sort, "order="+f.Order)
 
 	if roleFilter == nil && f.Search == "" && f.Sort == SortJoinedAt {
-		after, err := s.d.Cursors.After(sc, r.Cursor)
+		p, err := records.Page[model.Member](ctx, s.d.Store, s.d.Cursors, sc, store.Query{Index: store.GSI2, PK: keys.OrgMembers(orgID), Reverse: desc}, r, "members")
 		if err != nil {
 			return paging.Page[MemberWithUser]{}, err
 		}
-		ms, next, err := records.QueryPage[model.Member](ctx, s.d.Store, store.Query{Index: store.GSI2, PK: keys.OrgMembers(orgID), Reverse: desc, Limit: r.Size(), After: after})
-		if err != nil {
-			return paging.Page[MemberWithUser]{}, fmt.Errorf("list members: %w", err)
-		}
-		out, err := s.withUsers(ctx, ms)
-		return paging.Page[MemberWithUser]{Items: out, Next: s.d.Cursors.Next(sc, next)}, err
+		out, err := s.withUsers(ctx, p.Items)
+		return paging.Page[MemberWithUser]{Items: out, Next: p.Next}, err
 	}
 
 	ms, err := s.allMembers(ctx, orgID)

@@ -140,19 +140,14 @@ func (s *Service) ListOrganizations(ctx context.Context, r paging.Request) (pagi
 	if err != nil {
 		return paging.Page[OrgForCaller]{}, err
 	}
-	sc := paging.Scope("listOrganizations", keys.UserOrgs(c.UserID))
-	after, err := s.d.Cursors.After(sc, r.Cursor)
+	p, err := records.Page[model.Member](ctx, s.d.Store, s.d.Cursors, paging.Scope("listOrganizations", keys.UserOrgs(c.UserID)),
+		store.Query{Index: store.GSI1, PK: keys.UserOrgs(c.UserID), SKPrefix: keys.OrgPrefix}, r, "memberships")
 	if err != nil {
 		return paging.Page[OrgForCaller]{}, err
 	}
-	ms, next, err := records.QueryPage[model.Member](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.UserOrgs(c.UserID), SKPrefix: keys.OrgPrefix,
-		Limit: r.Size(), After: after})
-	if err != nil {
-		return paging.Page[OrgForCaller]{}, fmt.Errorf("list memberships: %w", err)
-	}
 	// Disabled memberships give no access, nor do other organizations to a
 	// token scoped to one (an SSO sign-in's); the page is then shorter.
-	ms = slices.DeleteFunc(ms, func(m model.Member) bool { return m.Disabled || (c.OrgID != "" && m.OrgID != c.OrgID) })
+	ms := slices.DeleteFunc(p.Items, func(m model.Member) bool { return m.Disabled || (c.OrgID != "" && m.OrgID != c.OrgID) })
 	ks := make([]keys.Key, len(ms))
 	for i, m := range ms {
 		ks[i] = keys.Org(m.OrgID)
@@ -169,7 +164,7 @@ func (s *Service) ListOrganizations(ctx context.Context, r paging.Request) (pagi
 		}
 		out[i] = OrgForCaller{Org: read[i], Member: true, Role: m.Role, OwnsTeam: owns}
 	}
-	return paging.Page[OrgForCaller]{Items: out, Next: s.d.Cursors.Next(sc, next)}, nil
+	return paging.Page[OrgForCaller]{Items: out, Next: p.Next}, nil
 }
 
 // GetOrganization returns an organization the caller is a member of
@@ -279,9 +274,7 @@ func (s *Service) UpdateOrganization(ctx context.Context, orgID string, p Organi
 			}
 			o.Hostname = hostname
 		}
-		if p.DefaultRole != nil {
-			o.DefaultRole = *p.DefaultRole
-		}
+		records.Set(&o.DefaultRole, p.DefaultRole)
 		if p.ClearDefaultContent {
 			o.DefaultContent = nil
 		}
@@ -289,18 +282,10 @@ func (s *Service) UpdateOrganization(ctx context.Context, orgID string, p Organi
 			dc := *p.DefaultContent
 			o.DefaultContent = &dc
 		}
-		if p.Logo != nil {
-			o.Logo = *p.Logo
-		}
-		if p.SSO != nil {
-			o.SSO = *p.SSO
-		}
-		if p.AI != nil {
-			o.AI = *p.AI
-		}
-		if p.InviteLinks != nil {
-			o.InviteLinks = *p.InviteLinks
-		}
+		records.Set(&o.Logo, p.Logo)
+		records.Set(&o.SSO, p.SSO)
+		records.Set(&o.AI, p.AI)
+		records.Set(&o.InviteLinks, p.InviteLinks)
 		return ops, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {

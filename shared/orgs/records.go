@@ -2,7 +2,10 @@ package orgs
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
@@ -34,6 +37,28 @@ func CheckOrg(orgID string, v int64) store.Op {
 		return store.Check(k.PK, k.SK, store.IfExists, 0)
 	}
 	return store.Check(k.PK, k.SK, store.IfVersion, v)
+}
+
+// AddRecord writes v, a new record of an organization at k (version 1),
+// while the organization exists and has fewer than max records under
+// skPrefix in its partition (what names them: "an organization has at most
+// 20 SAML providers"). A failed condition is store.ErrConflict, for the
+// caller to name: k taken, or the organization gone; other errors are
+// ready to return. Counting first is enough for such limits: two creations
+// racing may pass it together.
+func AddRecord(ctx context.Context, st store.Store, orgID, skPrefix string, max int, what string, k keys.Key, v any) error {
+	existing, err := store.QueryAll(ctx, st, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: skPrefix})
+	if err != nil {
+		return fmt.Errorf("count %s: %w", what, err)
+	}
+	if len(existing) >= max {
+		return apperr.Conflictf("an organization has at most %d %s", max, what)
+	}
+	err = st.Write(ctx, CheckOrg(orgID, 0), store.Put(records.Item(k, v, 1), store.IfNotExists))
+	if err != nil && !errors.Is(err, store.ErrConflict) {
+		return fmt.Errorf("create %s: %w", what, err)
+	}
+	return err
 }
 
 // MemberItem is a membership's item with its index keys (for fixtures and

@@ -276,15 +276,14 @@ func (s *Service) removeTeamMembers(ctx context.Context, orgID, teamID string, u
 		var ops []store.Op
 		n := 0
 		for _, uid := range userIDs {
-			k := keys.TeamMember(orgID, teamID, uid)
-			it, err := s.d.Store.Get(ctx, k.PK, k.SK)
-			if errors.Is(err, store.ErrNotFound) {
+			del, err := s.teamMemberDelete(ctx, orgID, teamID, uid)
+			if err != nil {
+				return err
+			}
+			if del == nil {
 				continue
 			}
-			if err != nil {
-				return fmt.Errorf("read team member: %w", err)
-			}
-			ops = append(ops, store.DeleteIfVersion(k.PK, k.SK, it.Version))
+			ops = append(ops, *del)
 			n++
 			m, mv, err := s.getMember(ctx, orgID, uid)
 			if apperr.Is(err, apperr.NotFound) {
@@ -307,6 +306,21 @@ func (s *Service) removeTeamMembers(ctx context.Context, orgID, teamID string, u
 		}
 		return nil
 	})
+}
+
+// teamMemberDelete is the operation deleting a team membership as it is
+// now; nil when there is none.
+func (s *Service) teamMemberDelete(ctx context.Context, orgID, teamID, userID string) (*store.Op, error) {
+	k := keys.TeamMember(orgID, teamID, userID)
+	it, err := s.d.Store.Get(ctx, k.PK, k.SK)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read team member: %w", err)
+	}
+	del := store.DeleteIfVersion(k.PK, k.SK, it.Version)
+	return &del, nil
 }
 
 // leaveAllTeams takes a member out of every team, at most teamBatch teams
@@ -335,15 +349,14 @@ func (s *Service) leaveTeams(ctx context.Context, orgID, userID string, batch []
 		var ops []store.Op
 		n := 0
 		for _, tm := range batch {
-			k := keys.TeamMember(orgID, tm.TeamID, userID)
-			it, err := s.d.Store.Get(ctx, k.PK, k.SK)
-			if errors.Is(err, store.ErrNotFound) {
+			del, err := s.teamMemberDelete(ctx, orgID, tm.TeamID, userID)
+			if err != nil {
+				return err
+			}
+			if del == nil {
 				continue
 			}
-			if err != nil {
-				return fmt.Errorf("read team member: %w", err)
-			}
-			ops = append(ops, store.DeleteIfVersion(k.PK, k.SK, it.Version))
+			ops = append(ops, *del)
 			n++
 			m.TeamIDs = slices.DeleteFunc(m.TeamIDs, func(id string) bool { return id == tm.TeamID })
 			t, tv, err := s.getTeam(ctx, orgID, tm.TeamID)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -121,6 +122,31 @@ func QueryPage[T any](ctx context.Context, s store.Store, q store.Query) ([]T, *
 		return nil, nil, err
 	}
 	return vs, p.Next, nil
+}
+
+// Page reads the page of q that r asks for and decodes its records: the
+// services' paged list of one query. Its cursors are signed by cursors for
+// scope, the list they are bound to. A bad cursor's error is returned as it
+// is, the query's wrapped as "list <what>".
+func Page[T any](ctx context.Context, s store.Store, cursors *paging.Signer, scope string, q store.Query, r paging.Request, what string) (paging.Page[T], error) {
+	after, err := cursors.After(scope, r.Cursor)
+	if err != nil {
+		return paging.Page[T]{}, err
+	}
+	q.Limit, q.After = r.Size(), after
+	vs, next, err := QueryPage[T](ctx, s, q)
+	if err != nil {
+		return paging.Page[T]{}, fmt.Errorf("list %s: %w", what, err)
+	}
+	return paging.Page[T]{Items: vs, Next: cursors.Next(scope, next)}, nil
+}
+
+// Set applies one field of a partial update to a record: *field becomes *v
+// when v is given; nil leaves the field as it is.
+func Set[T any](field *T, v *T) {
+	if v != nil {
+		*field = *v
+	}
 }
 
 // Update changes the record at k with fn, guarded by its version (see

@@ -309,16 +309,13 @@ func (s *Service) Space(ctx context.Context, spaceID, text string, r paging.Requ
 		return sp, paging.Page[PageHit]{}, err
 	}
 	scope := "search:space:" + spaceID + ":" + text
-	after, err := s.d.Cursors.After(scope, r.Cursor)
+	offset, after, err := s.offsetAfter(scope, r.Cursor)
 	if err != nil {
 		return sp, paging.Page[PageHit]{}, err
 	}
-	revisionID, offset := sp.Revision, 0
+	revisionID := sp.Revision
 	if after != nil {
 		revisionID = after.PK
-		if offset, err = strconv.Atoi(after.SK); err != nil || offset < 0 {
-			return sp, paging.Page[PageHit]{}, apperr.Field(paging.CursorField, "invalid page token")
-		}
 	}
 	h, err := s.Index(ctx, spaceID, revisionID)
 	if err != nil {
@@ -339,6 +336,20 @@ func (s *Service) Space(ctx context.Context, spaceID, text string, r paging.Requ
 	return sp, out, nil
 }
 
+// offsetAfter reads a search's cursor, which carries the offset of its page
+// (0 and a nil key on the first page).
+func (s *Service) offsetAfter(scope, cursor string) (int, *store.Key, error) {
+	after, err := s.d.Cursors.After(scope, cursor)
+	if err != nil || after == nil {
+		return 0, after, err
+	}
+	offset, err := strconv.Atoi(after.SK)
+	if err != nil || offset < 0 {
+		return 0, nil, apperr.Field(paging.CursorField, "invalid page token")
+	}
+	return offset, after, nil
+}
+
 // Readers is how many spaces an organization search reads at once.
 const Readers = 4
 
@@ -351,15 +362,9 @@ func (s *Service) Org(ctx context.Context, orgID, text string, r paging.Request)
 		return paging.Page[SpaceHits]{}, err
 	}
 	scope := "search:org:" + orgID + ":" + text
-	after, err := s.d.Cursors.After(scope, r.Cursor)
+	offset, _, err := s.offsetAfter(scope, r.Cursor)
 	if err != nil {
 		return paging.Page[SpaceHits]{}, err
-	}
-	offset := 0
-	if after != nil {
-		if offset, err = strconv.Atoi(after.SK); err != nil || offset < 0 {
-			return paging.Page[SpaceHits]{}, apperr.Field(paging.CursorField, "invalid page token")
-		}
 	}
 	v, err := s.d.Authz.Viewer(ctx, c, orgID)
 	if err != nil {

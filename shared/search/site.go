@@ -2,11 +2,9 @@ package search
 
 import (
 	"context"
-	"strconv"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces"
@@ -21,15 +19,9 @@ import (
 // cursor carries the offset of the next page.
 func (s *Service) Site(ctx context.Context, orgID, siteID string, siteSpaceIDs []string, text string, r paging.Request) (paging.Page[SpaceHits], error) {
 	scope := "search:site:" + siteID + ":" + strings.Join(siteSpaceIDs, ",") + ":" + text
-	after, err := s.d.Cursors.After(scope, r.Cursor)
+	offset, _, err := s.offsetAfter(scope, r.Cursor)
 	if err != nil {
 		return paging.Page[SpaceHits]{}, err
-	}
-	offset := 0
-	if after != nil {
-		if offset, err = strconv.Atoi(after.SK); err != nil || offset < 0 {
-			return paging.Page[SpaceHits]{}, apperr.Field(paging.CursorField, "invalid page token")
-		}
 	}
 	in, err := s.sites.SearchScope(ctx, orgID, siteID, siteSpaceIDs, "siteSpaceIds")
 	if err != nil {

@@ -53,12 +53,8 @@ func (s *Service) UpdateShareLink(ctx context.Context, orgID, siteID, linkID str
 		if err != nil {
 			return nil, err
 		}
-		if ch.Name != nil {
-			l.Name = *ch.Name
-		}
-		if ch.Active != nil {
-			l.Active = *ch.Active
-		}
+		records.Set(&l.Name, ch.Name)
+		records.Set(&l.Active, ch.Active)
 		return nil, nil
 	})
 }

@@ -130,15 +130,9 @@ func (s *Service) CreateRedirect(ctx context.Context, orgID, siteID string, in R
 	}
 	now := s.d.Clock()
 	r := Redirect{ID: ids.New(now), Source: *in.Source, Destination: *in.Destination, CreatedAt: now, UpdatedAt: now}
-	if in.Draft != nil {
-		r.Draft = *in.Draft
-	}
-	if in.CaptureWildcard != nil {
-		r.CaptureWildcard = *in.CaptureWildcard
-	}
-	if in.Permanent != nil {
-		r.Permanent = *in.Permanent
-	}
+	records.Set(&r.Draft, in.Draft)
+	records.Set(&r.CaptureWildcard, in.CaptureWildcard)
+	records.Set(&r.Permanent, in.Permanent)
 	site := keys.Site(siteID)
 	err = s.d.Store.Write(ctx, store.Check(site.PK, site.SK, store.IfExists, 0),
 		store.Put(records.Item(redirectKey(siteID, r.Source, r.Draft), r, 1), store.IfNotExists),
@@ -151,12 +145,9 @@ func (s *Service) CreateRedirect(ctx context.Context, orgID, siteID string, in R
 
 // redirectByID reads a redirect by id.
 func (s *Service) redirectByID(ctx context.Context, siteID, id string) (Redirect, int64, int64, error) {
-	p, pv, err := records.Get[redirectPointer](ctx, s.d.Store, keys.SiteRedirectID(siteID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return Redirect{}, 0, 0, apperr.NotFoundf("redirect %s not found", id)
-	}
+	p, pv, err := records.Read[redirectPointer](ctx, s.d.Store, keys.SiteRedirectID(siteID, id), "redirect", id)
 	if err != nil {
-		return Redirect{}, 0, 0, fmt.Errorf("read redirect: %w", err)
+		return Redirect{}, 0, 0, err
 	}
 	r, v, err := records.Get[Redirect](ctx, s.d.Store, redirectKey(siteID, p.Source, p.Draft))
 	if errors.Is(err, store.ErrNotFound) {
@@ -178,18 +169,10 @@ func (s *Service) UpdateRedirect(ctx context.Context, orgID, siteID, id string, 
 			return err
 		}
 		r := old
-		if in.Source != nil {
-			r.Source = *in.Source
-		}
-		if in.Draft != nil {
-			r.Draft = *in.Draft
-		}
-		if in.CaptureWildcard != nil {
-			r.CaptureWildcard = *in.CaptureWildcard
-		}
-		if in.Permanent != nil {
-			r.Permanent = *in.Permanent
-		}
+		records.Set(&r.Source, in.Source)
+		records.Set(&r.Draft, in.Draft)
+		records.Set(&r.CaptureWildcard, in.CaptureWildcard)
+		records.Set(&r.Permanent, in.Permanent)
 		if in.Destination != nil {
 			if err := checkDestination(&l.Site, *in.Destination); err != nil {
 				return err
@@ -484,12 +467,8 @@ func (s *Service) bulkOne(ctx context.Context, site *model.Site, ch BulkRedirect
 		r = Redirect{ID: ids.New(now), Source: ch.Source, Draft: ch.Draft, CreatedAt: now}
 	}
 	r.Destination, r.UpdatedAt = *ch.Destination, now
-	if ch.CaptureWildcard != nil {
-		r.CaptureWildcard = *ch.CaptureWildcard
-	}
-	if ch.Permanent != nil {
-		r.Permanent = *ch.Permanent
-	}
+	records.Set(&r.CaptureWildcard, ch.CaptureWildcard)
+	records.Set(&r.Permanent, ch.Permanent)
 	if found {
 		return "updated", r.ID, s.d.Store.Write(ctx, store.PutIfVersion(records.Item(k, r, v+1), v))
 	}

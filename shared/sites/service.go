@@ -350,18 +350,10 @@ func (s *Service) update(ctx context.Context, orgID, siteID string, ch SiteChang
 			extra = ops
 			site.Basename = *ch.Basename
 		}
-		if ch.Title != nil {
-			site.Title = *ch.Title
-		}
-		if ch.Visibility != nil {
-			site.Visibility = *ch.Visibility
-		}
-		if ch.AgentsContext != nil {
-			site.AgentsContext = *ch.AgentsContext
-		}
-		if ch.AdaptiveContent != nil {
-			site.AdaptiveContent = *ch.AdaptiveContent
-		}
+		records.Set(&site.Title, ch.Title)
+		records.Set(&site.Visibility, ch.Visibility)
+		records.Set(&site.AgentsContext, ch.AgentsContext)
+		records.Set(&site.AdaptiveContent, ch.AdaptiveContent)
 		if ch.FrameAncestors != nil {
 			origins, err := frameOrigins(*ch.FrameAncestors)
 			if err != nil {

@@ -2,6 +2,7 @@ package sites
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -55,9 +56,9 @@ type topItem struct {
 
 func (t topItem) order() string {
 	if t.section != nil {
-		return orderKey(t.section.Order, t.section.ID)
+		return t.section.Order
 	}
-	return orderKey(t.group.Order, t.group.ID)
+	return t.group.Order
 }
 
 func (t topItem) id() string {
@@ -66,6 +67,23 @@ func (t topItem) id() string {
 	}
 	return t.group.ID
 }
+
+// inOrder returns the items of all that keep, in display order: by order
+// key, then id (key gives both).
+func inOrder[T any](all []T, keep func(*T) bool, key func(*T) (order, id string)) []*T {
+	var out []*T
+	for i := range all {
+		if keep(&all[i]) {
+			out = append(out, &all[i])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return orderKey(key(out[i])) < orderKey(key(out[j])) })
+	return out
+}
+
+func sectionOrder(sec *model.SiteSection) (string, string) { return sec.Order, sec.ID }
+
+func siteSpaceOrder(ss *model.SiteSpace) (string, string) { return ss.Order, ss.ID }
 
 // top returns the top level in order.
 func (st *structure) top() []topItem {
@@ -78,22 +96,15 @@ func (st *structure) top() []topItem {
 	for i := range st.s.Groups {
 		items = append(items, topItem{group: &st.s.Groups[i]})
 	}
-	sort.SliceStable(items, func(i, j int) bool { return items[i].order() < items[j].order() })
+	sort.SliceStable(items, func(i, j int) bool {
+		return orderKey(items[i].order(), items[i].id()) < orderKey(items[j].order(), items[j].id())
+	})
 	return items
 }
 
 // inGroup returns a group's sections in order.
 func (st *structure) inGroup(groupID string) []*model.SiteSection {
-	var out []*model.SiteSection
-	for i := range st.s.Sections {
-		if st.s.Sections[i].Group == groupID {
-			out = append(out, &st.s.Sections[i])
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		return orderKey(out[i].Order, out[i].ID) < orderKey(out[j].Order, out[j].ID)
-	})
-	return out
+	return inOrder(st.s.Sections, func(sec *model.SiteSection) bool { return sec.Group == groupID }, sectionOrder)
 }
 
 // sections returns every section in display order: the top level, with each
@@ -112,16 +123,7 @@ func (st *structure) sections() []*model.SiteSection {
 
 // level returns the site spaces of a section ("" for the root) in order.
 func (st *structure) level(sectionID string) []*model.SiteSpace {
-	var out []*model.SiteSpace
-	for i := range st.s.SiteSpaces {
-		if st.s.SiteSpaces[i].Section == sectionID {
-			out = append(out, &st.s.SiteSpaces[i])
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		return orderKey(out[i].Order, out[i].ID) < orderKey(out[j].Order, out[j].ID)
-	})
-	return out
+	return inOrder(st.s.SiteSpaces, func(ss *model.SiteSpace) bool { return ss.Section == sectionID }, siteSpaceOrder)
 }
 
 // siteSpaces returns every site space in display order: the root's, or each
@@ -137,31 +139,27 @@ func (st *structure) siteSpaces() []*model.SiteSpace {
 	return out
 }
 
-func (st *structure) section(id string) (*model.SiteSection, error) {
-	for i := range st.s.Sections {
-		if st.s.Sections[i].ID == id {
-			return &st.s.Sections[i], nil
+// find returns the item of all that is the one wanted; not found names it
+// as what id.
+func find[T any](all []T, is func(*T) bool, what, id string) (*T, error) {
+	for i := range all {
+		if is(&all[i]) {
+			return &all[i], nil
 		}
 	}
-	return nil, apperr.NotFoundf("site section %s not found", id)
+	return nil, apperr.NotFoundf("%s %s not found", what, id)
+}
+
+func (st *structure) section(id string) (*model.SiteSection, error) {
+	return find(st.s.Sections, func(x *model.SiteSection) bool { return x.ID == id }, "site section", id)
 }
 
 func (st *structure) group(id string) (*model.SiteSectionGroup, error) {
-	for i := range st.s.Groups {
-		if st.s.Groups[i].ID == id {
-			return &st.s.Groups[i], nil
-		}
-	}
-	return nil, apperr.NotFoundf("site section group %s not found", id)
+	return find(st.s.Groups, func(x *model.SiteSectionGroup) bool { return x.ID == id }, "site section group", id)
 }
 
 func (st *structure) siteSpace(id string) (*model.SiteSpace, error) {
-	for i := range st.s.SiteSpaces {
-		if st.s.SiteSpaces[i].ID == id {
-			return &st.s.SiteSpaces[i], nil
-		}
-	}
-	return nil, apperr.NotFoundf("site space %s not found", id)
+	return find(st.s.SiteSpaces, func(x *model.SiteSpace) bool { return x.ID == id }, "site space", id)
 }
 
 // defaultSection returns the default section, nil when there are none.
@@ -174,40 +172,62 @@ func (st *structure) defaultSection() *model.SiteSection {
 	return nil
 }
 
-// lastKey returns the key of the last item of a list of keys in order.
-func lastKey(keys []string) string {
-	if len(keys) == 0 {
+// siblings are the items of one level in display order: their order keys
+// and ids.
+type siblings struct{ keys, ids []string }
+
+func (s *siblings) add(key, id string) { s.keys, s.ids = append(s.keys, key), append(s.ids, id) }
+
+// key returns the key at i; "" (no bound) outside the list.
+func (s siblings) key(i int) string {
+	if i < 0 || i >= len(s.keys) {
 		return ""
 	}
-	return keys[len(keys)-1]
+	return s.keys[i]
 }
 
-func (st *structure) topKeys() []string {
-	var keys []string
-	for _, t := range st.top() {
-		if t.section != nil {
-			keys = append(keys, t.section.Order)
-		} else {
-			keys = append(keys, t.group.Order)
+// last returns the key of the last item, "" when there is none.
+func (s siblings) last() string { return s.key(len(s.keys) - 1) }
+
+// index returns the position of the item id, -1 when it is not there.
+func (s siblings) index(id string) int { return slices.Index(s.ids, id) }
+
+// except returns the siblings without the item id (the one being moved).
+func (s siblings) except(id string) siblings {
+	var out siblings
+	for i, x := range s.ids {
+		if x != id {
+			out.add(s.keys[i], x)
 		}
 	}
-	return keys
+	return out
 }
 
-func (st *structure) levelKeys(sectionID string) []string {
-	var keys []string
+// topSiblings are the items of the top level: ungrouped sections and groups.
+func (st *structure) topSiblings() siblings {
+	var s siblings
+	for _, t := range st.top() {
+		s.add(t.order(), t.id())
+	}
+	return s
+}
+
+// levelSiblings are the site spaces of a section ("" for the root).
+func (st *structure) levelSiblings(sectionID string) siblings {
+	var s siblings
 	for _, ss := range st.level(sectionID) {
-		keys = append(keys, ss.Order)
+		s.add(ss.Order, ss.ID)
 	}
-	return keys
+	return s
 }
 
-func (st *structure) groupKeys(groupID string) []string {
-	var keys []string
+// groupSiblings are the sections of a group.
+func (st *structure) groupSiblings(groupID string) siblings {
+	var s siblings
 	for _, sec := range st.inGroup(groupID) {
-		keys = append(keys, sec.Order)
+		s.add(sec.Order, sec.ID)
 	}
-	return keys
+	return s
 }
 
 // Slugs and paths.
@@ -290,7 +310,7 @@ func (st *structure) addSiteSpace(space model.Space, sectionID string) (*model.S
 	}
 	ss := model.SiteSpace{ID: st.newID(), SpaceID: space.ID, Section: sectionID,
 		Path:      uniquePath(slug(space.Title, "space"), st.levelPaths(sectionID, "")),
-		Order:     st.between(lastKey(st.levelKeys(sectionID)), ""),
+		Order:     st.between(st.levelSiblings(sectionID).last(), ""),
 		Default:   len(st.level(sectionID)) == 0,
 		CreatedAt: st.now}
 	st.s.SiteSpaces = append(st.s.SiteSpaces, ss)
@@ -313,7 +333,7 @@ func (st *structure) addSection(space model.Space, title string) (*model.SiteSec
 	title = truncate(title, 128)
 	sec := model.SiteSection{ID: st.newID(), Title: title,
 		Path:      uniquePath(slug(title, "section"), st.sectionPaths("")),
-		Order:     st.between(lastKey(st.topKeys()), ""),
+		Order:     st.between(st.topSiblings().last(), ""),
 		Default:   len(st.s.Sections) == 0,
 		CreatedAt: st.now}
 	first := len(st.s.Sections) == 0
@@ -346,7 +366,7 @@ func (st *structure) addGroup(title, icon string, sectionIDs []string) (*model.S
 		}
 	}
 	g := model.SiteSectionGroup{ID: st.newID(), Title: title, Icon: icon,
-		Order: st.between(lastKey(st.topKeys()), ""), CreatedAt: st.now}
+		Order: st.between(st.topSiblings().last(), ""), CreatedAt: st.now}
 	st.s.Groups = append(st.s.Groups, g)
 	for _, id := range sectionIDs {
 		if err := st.addToGroup(g.ID, id); err != nil {
@@ -368,7 +388,7 @@ func (st *structure) addToGroup(groupID, sectionID string) error {
 	if sec.Group == groupID {
 		return nil
 	}
-	sec.Order = st.between(lastKey(st.groupKeys(groupID)), "")
+	sec.Order = st.between(st.groupSiblings(groupID).last(), "")
 	sec.Group = groupID
 	return nil
 }
@@ -386,31 +406,11 @@ func (st *structure) removeFromGroup(groupID, sectionID string) error {
 	if sec.Group != groupID {
 		return apperr.NotFoundf("site section %s is not in group %s", sectionID, groupID)
 	}
-	top := st.top()
-	i := indexTop(top, groupID)
-	next := ""
-	if i+1 < len(top) {
-		next = orderOf(top[i+1])
-	}
+	top := st.topSiblings()
+	i := top.index(groupID)
 	sec.Group = ""
-	sec.Order = st.between(orderOf(top[i]), next)
+	sec.Order = st.between(top.key(i), top.key(i+1))
 	return nil
-}
-
-func indexTop(top []topItem, id string) int {
-	for i, t := range top {
-		if t.id() == id {
-			return i
-		}
-	}
-	return -1
-}
-
-func orderOf(t topItem) string {
-	if t.section != nil {
-		return t.section.Order
-	}
-	return t.group.Order
 }
 
 // Deleting.
@@ -437,23 +437,27 @@ func (st *structure) removeSiteSpaces(match func(model.SiteSpace) bool) {
 	lost := map[string]int{}
 	for _, ss := range st.s.SiteSpaces {
 		if match(ss) && ss.Default {
-			for i, x := range st.level(ss.Section) {
-				if x.ID == ss.ID {
-					lost[ss.Section] = i
-				}
-			}
+			lost[ss.Section] = st.levelSiblings(ss.Section).index(ss.ID)
 		}
 	}
-	kept := st.s.SiteSpaces[:0]
-	for _, ss := range st.s.SiteSpaces {
-		if !match(ss) {
-			kept = append(kept, ss)
-		}
-	}
-	st.s.SiteSpaces = kept
+	st.s.SiteSpaces = drop(st.s.SiteSpaces, match)
 	for sectionID, at := range lost {
 		st.pickDefaultSiteSpace(sectionID, at)
 	}
+}
+
+// drop removes the items that match, in place, keeping the order. Unlike
+// slices.DeleteFunc it does not zero the elements past the new length: a
+// pointer taken before the removal (the tests keep some) reads a record,
+// never a zeroed one.
+func drop[T any](items []T, match func(T) bool) []T {
+	kept := items[:0]
+	for _, x := range items {
+		if !match(x) {
+			kept = append(kept, x)
+		}
+	}
+	return kept
 }
 
 // pickDefaultSiteSpace makes the site space now at position at (or the last
@@ -474,20 +478,9 @@ func (st *structure) deleteSection(id string) error {
 		return err
 	}
 	wasDefault := sec.Default
-	at := 0
-	for i, x := range st.sections() {
-		if x.ID == id {
-			at = i
-		}
-	}
+	at := max(slices.Index(st.sections(), sec), 0)
 	st.removeSiteSpaces(func(x model.SiteSpace) bool { return x.Section == id })
-	kept := st.s.Sections[:0]
-	for _, x := range st.s.Sections {
-		if x.ID != id {
-			kept = append(kept, x)
-		}
-	}
-	st.s.Sections = kept
+	st.s.Sections = drop(st.s.Sections, func(x model.SiteSection) bool { return x.ID == id })
 	if wasDefault {
 		if all := st.sections(); len(all) > 0 {
 			all[min(at, len(all)-1)].Default = true
@@ -502,27 +495,15 @@ func (st *structure) deleteGroup(id string) error {
 	if _, err := st.group(id); err != nil {
 		return err
 	}
-	top := st.top()
-	i := indexTop(top, id)
-	prev, next := "", ""
-	if i > 0 {
-		prev = orderOf(top[i-1])
-	}
-	if i+1 < len(top) {
-		next = orderOf(top[i+1])
-	}
+	top := st.topSiblings()
+	i := top.index(id)
+	prev, next := top.key(i-1), top.key(i+1)
 	for _, sec := range st.inGroup(id) {
 		sec.Group = ""
 		sec.Order = st.between(prev, next)
 		prev = sec.Order
 	}
-	kept := st.s.Groups[:0]
-	for _, g := range st.s.Groups {
-		if g.ID != id {
-			kept = append(kept, g)
-		}
-	}
-	st.s.Groups = kept
+	st.s.Groups = drop(st.s.Groups, func(g model.SiteSectionGroup) bool { return g.ID == id })
 	return nil
 }
 
@@ -576,33 +557,35 @@ type Position struct {
 	Before, After *Pointer
 }
 
-func (p Position) target() (*Pointer, bool, error) {
+// target returns the sibling a move of item id places it next to (nil: the
+// end of the level), on which side, and the request field naming it
+// (position.before.<name> or position.after.<name>). A pointer to the item
+// itself is refused; what names the item ("a section").
+func (p Position) target(id, name, what string) (ptr *Pointer, before bool, field string, err error) {
 	switch {
 	case p.Before != nil && p.After != nil:
-		return nil, false, apperr.Field("position", "give before or after, not both")
+		return nil, false, "", apperr.Field("position", "give before or after, not both")
 	case p.Before != nil:
-		return p.Before, true, nil
+		ptr, before = p.Before, true
 	case p.After != nil:
-		return p.After, false, nil
+		ptr = p.After
+	default:
+		return nil, false, "", nil
 	}
-	return nil, false, nil
+	field = "position." + side(before) + "." + name
+	if ptr.ID == id {
+		return nil, before, field, apperr.Field(field, "%s cannot move next to itself", what)
+	}
+	return ptr, before, field, nil
 }
 
-// placeAmong returns a key putting an item before or after the sibling
-// whose key is at index i of keys (in order, the moved item excluded).
-func (st *structure) placeAmong(keys []string, i int, before bool) string {
+// placeAmong returns a key putting an item before or after the sibling at
+// index i (the moved item excluded from them).
+func (st *structure) placeAmong(s siblings, i int, before bool) string {
 	if before {
-		prev := ""
-		if i > 0 {
-			prev = keys[i-1]
-		}
-		return st.between(prev, keys[i])
+		return st.between(s.key(i-1), s.key(i))
 	}
-	next := ""
-	if i+1 < len(keys) {
-		next = keys[i+1]
-	}
-	return st.between(keys[i], next)
+	return st.between(s.key(i), s.key(i+1))
 }
 
 // moveSection moves a section before or after another section, joining
@@ -613,40 +596,26 @@ func (st *structure) moveSection(id string, pos Position) error {
 	if err != nil {
 		return err
 	}
-	ptr, before, err := pos.target()
+	ptr, before, field, err := pos.target(id, "siteSection", "a section")
 	if err != nil {
 		return err
 	}
 	if ptr == nil {
 		sec.Group = ""
-		sec.Order = st.between(lastKey(st.topKeysExcept(id)), "")
+		sec.Order = st.between(st.topSiblings().except(id).last(), "")
 		return nil
-	}
-	field := "position." + side(before) + ".siteSection"
-	if ptr.ID == id {
-		return apperr.Field(field, "a section cannot move next to itself")
 	}
 	target, err := st.section(ptr.ID)
 	if err != nil {
 		return apperr.Field(field, "site section %s not found", ptr.ID)
 	}
-	var keys []string
-	var ids []string
+	sib := st.topSiblings()
 	if target.Group != "" {
-		for _, x := range st.inGroup(target.Group) {
-			if x.ID != id {
-				keys, ids = append(keys, x.Order), append(ids, x.ID)
-			}
-		}
-	} else {
-		for _, t := range st.top() {
-			if t.id() != id {
-				keys, ids = append(keys, orderOf(t)), append(ids, t.id())
-			}
-		}
+		sib = st.groupSiblings(target.Group)
 	}
+	sib = sib.except(id)
 	sec.Group = target.Group
-	sec.Order = st.placeAmong(keys, indexOf(ids, target.ID), before)
+	sec.Order = st.placeAmong(sib, sib.index(target.ID), before)
 	return nil
 }
 
@@ -657,25 +626,16 @@ func (st *structure) moveGroup(id string, pos Position) error {
 	if err != nil {
 		return err
 	}
-	ptr, before, err := pos.target()
+	ptr, before, field, err := pos.target(id, "id", "a group")
 	if err != nil {
 		return err
 	}
 	if ptr == nil {
-		g.Order = st.between(lastKey(st.topKeysExcept(id)), "")
+		g.Order = st.between(st.topSiblings().except(id).last(), "")
 		return nil
 	}
-	field := "position." + side(before) + ".id"
-	if ptr.ID == id {
-		return apperr.Field(field, "a group cannot move next to itself")
-	}
-	var keys, ids []string
-	for _, t := range st.top() {
-		if t.id() != id {
-			keys, ids = append(keys, orderOf(t)), append(ids, t.id())
-		}
-	}
-	i := indexOf(ids, ptr.ID)
+	sib := st.topSiblings().except(id)
+	i := sib.index(ptr.ID)
 	if i < 0 {
 		return apperr.Field(field, "no top-level section or group %s in this site", ptr.ID)
 	}
@@ -686,7 +646,7 @@ func (st *structure) moveGroup(id string, pos Position) error {
 	if (ptr.Type == "site-section-group") != isGroup {
 		return apperr.Field(field, "%s is not a %s", ptr.ID, ptr.Type)
 	}
-	g.Order = st.placeAmong(keys, i, before)
+	g.Order = st.placeAmong(sib, i, before)
 	return nil
 }
 
@@ -697,23 +657,13 @@ func (st *structure) moveSiteSpace(id string, pos Position) error {
 	if err != nil {
 		return err
 	}
-	ptr, before, err := pos.target()
+	ptr, before, field, err := pos.target(id, "siteSpace", "a site space")
 	if err != nil {
 		return err
 	}
 	if ptr == nil {
-		var keys []string
-		for _, x := range st.level(ss.Section) {
-			if x.ID != id {
-				keys = append(keys, x.Order)
-			}
-		}
-		ss.Order = st.between(lastKey(keys), "")
+		ss.Order = st.between(st.levelSiblings(ss.Section).except(id).last(), "")
 		return nil
-	}
-	field := "position." + side(before) + ".siteSpace"
-	if ptr.ID == id {
-		return apperr.Field(field, "a site space cannot move next to itself")
 	}
 	target, err := st.siteSpace(ptr.ID)
 	if err != nil {
@@ -733,20 +683,10 @@ func (st *structure) moveSiteSpace(id string, pos Position) error {
 			}
 		}
 	}
-	var keys, ids []string
-	for _, x := range st.level(to) {
-		if x.ID != id {
-			keys, ids = append(keys, x.Order), append(ids, x.ID)
-		}
-	}
-	order := st.placeAmong(keys, indexOf(ids, target.ID), before)
+	sib := st.levelSiblings(to).except(id)
+	order := st.placeAmong(sib, sib.index(target.ID), before)
 	if from != to && ss.Default {
-		at := 0
-		for i, x := range st.level(from) {
-			if x.ID == id {
-				at = i
-			}
-		}
+		at := st.levelSiblings(from).index(id)
 		ss.Default = false
 		ss.Section = to
 		st.pickDefaultSiteSpace(from, at)
@@ -760,25 +700,6 @@ func side(before bool) string {
 		return "before"
 	}
 	return "after"
-}
-
-func indexOf(ids []string, id string) int {
-	for i, x := range ids {
-		if x == id {
-			return i
-		}
-	}
-	return -1
-}
-
-func (st *structure) topKeysExcept(id string) []string {
-	var keys []string
-	for _, t := range st.top() {
-		if t.id() != id {
-			keys = append(keys, orderOf(t))
-		}
-	}
-	return keys
 }
 
 // check verifies every invariant of doc.go; a change that would break one

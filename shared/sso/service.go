@@ -229,12 +229,8 @@ func apply(p *model.SAMLProvider, in Settings) {
 	if in.ClearTeam {
 		p.DefaultTeam = ""
 	}
-	if in.DefaultRole != nil {
-		p.DefaultRole = *in.DefaultRole
-	}
-	if in.AllowRSA15KeyTransport != nil {
-		p.AllowRSA15KeyTransport = *in.AllowRSA15KeyTransport
-	}
+	records.Set(&p.DefaultRole, in.DefaultRole)
+	records.Set(&p.AllowRSA15KeyTransport, in.AllowRSA15KeyTransport)
 }
 
 // view adds a provider's default team.
@@ -266,23 +262,15 @@ func (s *Service) Create(ctx context.Context, orgID string, in Settings) (Provid
 	if err := s.check(ctx, orgID, &in); err != nil {
 		return ProviderView{}, err
 	}
-	existing, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix})
-	if err != nil {
-		return ProviderView{}, fmt.Errorf("count SAML providers: %w", err)
-	}
-	if len(existing) >= MaxProviders {
-		return ProviderView{}, apperr.Conflictf("an organization has at most %d SAML providers", MaxProviders)
-	}
 	now := s.d.Clock()
 	p := model.SAMLProvider{ID: ids.New(now), OrgID: orgID, CreatedAt: now, UpdatedAt: now}
 	apply(&p, in)
-	err = s.d.Store.Write(ctx, orgs.CheckOrg(orgID, 0),
-		store.Put(records.Item(keys.SAMLProvider(orgID, p.ID), p, 1), store.IfNotExists))
+	err = orgs.AddRecord(ctx, s.d.Store, orgID, keys.SAMLProviderPrefix, MaxProviders, "SAML providers", keys.SAMLProvider(orgID, p.ID), p)
 	if errors.Is(err, store.ErrConflict) {
 		return ProviderView{}, apperr.NotFoundf("organization %s not found", orgID)
 	}
 	if err != nil {
-		return ProviderView{}, fmt.Errorf("create SAML provider: %w", err)
+		return ProviderView{}, err
 	}
 	return s.view(ctx, p, acc.Role())
 }
@@ -316,17 +304,13 @@ func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (pag
 	if err != nil {
 		return paging.Page[ProviderView]{}, err
 	}
-	scope := "saml-providers:" + orgID
-	after, err := s.d.Cursors.After(scope, r.Cursor)
+	ps, err := records.Page[model.SAMLProvider](ctx, s.d.Store, s.d.Cursors, "saml-providers:"+orgID,
+		store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix}, r, "SAML providers")
 	if err != nil {
 		return paging.Page[ProviderView]{}, err
 	}
-	ps, next, err := records.QueryPage[model.SAMLProvider](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix, Limit: r.Size(), After: after})
-	if err != nil {
-		return paging.Page[ProviderView]{}, fmt.Errorf("list SAML providers: %w", err)
-	}
-	out := paging.Page[ProviderView]{Items: make([]ProviderView, 0, len(ps)), Next: s.d.Cursors.Next(scope, next)}
-	for _, pr := range ps {
+	out := paging.Page[ProviderView]{Items: make([]ProviderView, 0, len(ps.Items)), Next: ps.Next}
+	for _, pr := range ps.Items {
 		v, err := s.view(ctx, pr, acc.Role())
 		if err != nil {
 			return paging.Page[ProviderView]{}, err

@@ -89,22 +89,14 @@ func (s *Service) Create(ctx context.Context, orgID, title string, langs []strin
 	if langs, err = checkLanguages(langs); err != nil {
 		return model.TranslationSettings{}, "", err
 	}
-	existing, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TranslationPrefix})
-	if err != nil {
-		return model.TranslationSettings{}, "", fmt.Errorf("count translation settings: %w", err)
-	}
-	if len(existing) >= MaxSettings {
-		return model.TranslationSettings{}, "", apperr.Conflictf("an organization has at most %d translation settings", MaxSettings)
-	}
 	now := s.d.Clock()
 	t := model.TranslationSettings{ID: ids.New(now), OrgID: orgID, Title: title, Languages: langs, CreatedAt: now, UpdatedAt: now}
-	err = s.d.Store.Write(ctx, orgs.CheckOrg(orgID, 0),
-		store.Put(records.Item(keys.Translation(orgID, t.ID), t, 1), store.IfNotExists))
+	err = orgs.AddRecord(ctx, s.d.Store, orgID, keys.TranslationPrefix, MaxSettings, "translation settings", keys.Translation(orgID, t.ID), t)
 	if errors.Is(err, store.ErrConflict) {
 		return model.TranslationSettings{}, "", apperr.NotFoundf("organization %s not found", orgID)
 	}
 	if err != nil {
-		return model.TranslationSettings{}, "", fmt.Errorf("create translation settings: %w", err)
+		return model.TranslationSettings{}, "", err
 	}
 	return t, acc.Role(), nil
 }
@@ -115,16 +107,12 @@ func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (pag
 	if err != nil {
 		return paging.Page[model.TranslationSettings]{}, "", err
 	}
-	scope := "translations:" + orgID
-	after, err := s.d.Cursors.After(scope, r.Cursor)
+	p, err := records.Page[model.TranslationSettings](ctx, s.d.Store, s.d.Cursors, "translations:"+orgID,
+		store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TranslationPrefix}, r, "translation settings")
 	if err != nil {
-		return paging.Page[model.TranslationSettings]{}, "", err
+		return p, "", err
 	}
-	ts, next, err := records.QueryPage[model.TranslationSettings](ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TranslationPrefix, Limit: r.Size(), After: after})
-	if err != nil {
-		return paging.Page[model.TranslationSettings]{}, "", fmt.Errorf("list translation settings: %w", err)
-	}
-	return paging.Page[model.TranslationSettings]{Items: ts, Next: s.d.Cursors.Next(scope, next)}, acc.Role(), nil
+	return p, acc.Role(), nil
 }
 
 func notFound(id string) error { return apperr.NotFoundf("translation settings %s not found", id) }
@@ -135,12 +123,9 @@ func (s *Service) Get(ctx context.Context, orgID, id string) (model.TranslationS
 	if err != nil {
 		return model.TranslationSettings{}, "", err
 	}
-	t, _, err := records.Get[model.TranslationSettings](ctx, s.d.Store, keys.Translation(orgID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return t, "", notFound(id)
-	}
+	t, _, err := records.Read[model.TranslationSettings](ctx, s.d.Store, keys.Translation(orgID, id), "translation settings", id)
 	if err != nil {
-		return t, "", fmt.Errorf("read translation settings: %w", err)
+		return t, "", err
 	}
 	return t, acc.Role(), nil
 }

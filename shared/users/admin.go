@@ -21,16 +21,7 @@ func (s *Service) List(ctx context.Context, r paging.Request) (paging.Page[model
 	if _, err := access.RequireInstanceAdmin(ctx); err != nil {
 		return paging.Page[model.User]{}, err
 	}
-	const scope = "users"
-	after, err := s.d.Cursors.After(scope, r.Cursor)
-	if err != nil {
-		return paging.Page[model.User]{}, err
-	}
-	us, next, err := records.QueryPage[model.User](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.AllUsers(), Limit: r.Size(), After: after})
-	if err != nil {
-		return paging.Page[model.User]{}, fmt.Errorf("list users: %w", err)
-	}
-	return paging.Page[model.User]{Items: us, Next: s.d.Cursors.Next(scope, next)}, nil
+	return records.Page[model.User](ctx, s.d.Store, s.d.Cursors, "users", store.Query{Index: store.GSI1, PK: keys.AllUsers()}, r, "users")
 }
 
 // UserChange is the input of Update: nil fields are left as they are.
@@ -65,9 +56,7 @@ func (s *Service) Update(ctx context.Context, userID string, ch UserChange) (mod
 		if err != nil {
 			return err
 		}
-		if ch.DisplayName != nil {
-			u.DisplayName = *ch.DisplayName
-		}
+		records.Set(&u.DisplayName, ch.DisplayName)
 		ops := []store.Op{}
 		dropped = dropped[:0]
 		if ch.Disabled != nil && *ch.Disabled != u.Disabled {

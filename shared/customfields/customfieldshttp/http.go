@@ -89,10 +89,6 @@ type fieldPath struct {
 	FieldName      string `path:"fieldName" maxLength:"50"`
 }
 
-type fieldOut struct {
-	Body CustomField
-}
-
 // Register adds the custom fields family's operations.
 func Register(api *httpapi.API, s *customfields.Service) {
 	const tag = "Custom fields"
@@ -122,22 +118,13 @@ func Register(api *httpapi.API, s *customfields.Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			httpapi.ListParams
-		}) (*struct{ Body httpapi.List[CustomField] }, error) {
-			p, role, err := s.List(ctx, in.OrganizationID, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			view := func(f model.CustomField) CustomField { return View(ctx, f, role) }
-			return &struct{ Body httpapi.List[CustomField] }{httpapi.ListPage(p, view)}, nil
+		}) (*httpapi.Out[httpapi.List[CustomField]], error) {
+			return httpapi.AnswerPageAs(ctx, View)(s.List(ctx, in.OrganizationID, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationCustomFieldByName", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
 		Summary: "Get a custom field by name"},
-		func(ctx context.Context, in *fieldPath) (*fieldOut, error) {
-			f, role, err := s.Get(ctx, in.OrganizationID, in.FieldName)
-			if err != nil {
-				return nil, err
-			}
-			return &fieldOut{Body: View(ctx, f, role)}, nil
+		func(ctx context.Context, in *fieldPath) (*httpapi.Out[CustomField], error) {
+			return httpapi.AnswerAs(ctx, View)(s.Get(ctx, in.OrganizationID, in.FieldName))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationCustomField", Needs: access.Role(access.AdminOrg), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
 		Summary: "Update a custom field (its name and type do not change)"},
@@ -145,13 +132,9 @@ func Register(api *httpapi.API, s *customfields.Service) {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			FieldName      string `path:"fieldName" maxLength:"50"`
 			Body           UpdateCustomFieldBody
-		}) (*fieldOut, error) {
+		}) (*httpapi.Out[CustomField], error) {
 			b := in.Body
-			f, role, err := s.Update(ctx, in.OrganizationID, in.FieldName, customfields.Change{Title: b.Title, Description: b.Description, Placeholder: b.Placeholder, Options: b.Options})
-			if err != nil {
-				return nil, err
-			}
-			return &fieldOut{Body: View(ctx, f, role)}, nil
+			return httpapi.AnswerAs(ctx, View)(s.Update(ctx, in.OrganizationID, in.FieldName, customfields.Change{Title: b.Title, Description: b.Description, Placeholder: b.Placeholder, Options: b.Options}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationCustomField", Needs: access.Role(access.AdminOrg), Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Delete a custom field and its values on every space"},

@@ -196,34 +196,21 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			httpapi.ListParams
-		}) (*struct{ Body httpapi.List[OpenAPISpec] }, error) {
-			p, role, err := s.List(ctx, in.OrganizationID, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			view := func(sp model.OpenAPISpec) OpenAPISpec { return View(ctx, sp, role) }
-			return &struct{ Body httpapi.List[OpenAPISpec] }{httpapi.ListPage(p, view)}, nil
+		}) (*httpapi.Out[httpapi.List[OpenAPISpec]], error) {
+			return httpapi.AnswerPageAs(ctx, View)(s.List(ctx, in.OrganizationID, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Needs: access.Role(access.CreateOpenAPI), Expensive: true, Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, MaxBodyBytes: maxTextBytes, Summary: "Create an OpenAPI spec (processed in the background)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			Body           CreateOpenAPISpecBody
-		}) (*specOut, error) {
-			sp, role, err := s.Create(ctx, in.OrganizationID, in.Body.Slug, openapispecs.Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text})
-			if err != nil {
-				return nil, err
-			}
-			return &specOut{Body: View(ctx, sp, role)}, nil
+		}) (*httpapi.Out[OpenAPISpec], error) {
+			return httpapi.AnswerAs(ctx, View)(s.Create(ctx, in.OrganizationID, in.Body.Slug, openapispecs.Source{URL: in.Body.Source.URL, Text: in.Body.Source.Text}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecBySlug", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}", Tag: tag,
 		Summary: "Get an OpenAPI spec"},
-		func(ctx context.Context, in *specPath) (*specOut, error) {
-			sp, role, err := s.Get(ctx, in.OrganizationID, in.SpecSlug)
-			if err != nil {
-				return nil, err
-			}
-			return &specOut{Body: View(ctx, sp, role)}, nil
+		func(ctx context.Context, in *specPath) (*httpapi.Out[OpenAPISpec], error) {
+			return httpapi.AnswerAs(ctx, View)(s.Get(ctx, in.OrganizationID, in.SpecSlug))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrUpdateOpenAPISpecBySlug", Needs: access.Role(access.CreateOpenAPI), Expensive: true, Method: http.MethodPut, Path: base + "/{specSlug}", Tag: tag,
 		MaxBodyBytes: maxTextBytes, Summary: "Create or update an OpenAPI spec (200 updated, 201 created; processed in the background)",

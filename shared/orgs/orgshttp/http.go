@@ -13,7 +13,6 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
-	"github.com/galleydocs/galley/shared/paging"
 )
 
 // Register adds the organizations family's operations.
@@ -36,16 +35,7 @@ type OrganizationRoleBody struct {
 	Role *string `json:"role" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null for guests"`
 }
 
-type out[T any] struct {
-	Body T
-}
-
 // OrgPath is the path of an organization's operations.
 type OrgPath struct {
 	OrganizationID string `path:"organizationId" maxLength:"64"`
-}
-
-// list renders a page of items.
-func list[T, V any](p paging.Page[T], view func(T) V) *out[httpapi.List[V]] {
-	return &out[httpapi.List[V]]{Body: httpapi.ListPage(p, view)}
 }

@@ -98,18 +98,12 @@ type InvitePath struct {
 
 func registerInvites(api *httpapi.API, s *orgs.Service) {
 	const tag = "Organization invites"
-	inviteOut := func(inv model.Invite, err error) (*out[InviteLinkToOrganization], error) {
-		if err != nil {
-			return nil, err
-		}
-		return &out[InviteLinkToOrganization]{Body: ViewInvite(inv)}, nil
-	}
 	httpapi.Register(api, httpapi.Op{ID: "inviteUsersToOrganization", Needs: access.Role(access.ManageInvites), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/invites", Tag: tag,
 		Summary: "Add existing users to an organization by email"},
 		func(ctx context.Context, in *struct {
 			OrgPath
 			Body InviteUsersBody
-		}) (*out[InvitedUsers], error) {
+		}) (*httpapi.Out[InvitedUsers], error) {
 			b := in.Body
 			var role *model.Role
 			if b.Role != nil || b.Nulls.Has("role") {
@@ -128,28 +122,28 @@ func registerInvites(api *httpapi.API, s *orgs.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &out[InvitedUsers]{Body: InvitedUsers{Users: added, Invited: len(added)}}, nil
+			return &httpapi.Out[InvitedUsers]{Body: InvitedUsers{Users: added, Invited: len(added)}}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrganizationInvite", Needs: access.Role(access.ManageInvites), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/link-invites", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create an invite link"},
 		func(ctx context.Context, in *struct {
 			OrgPath
 			Body OrganizationRoleBody
-		}) (*out[InviteLinkToOrganization], error) {
-			return inviteOut(s.CreateInviteLink(ctx, in.OrganizationID, roleOf(in.Body.Role)))
+		}) (*httpapi.Out[InviteLinkToOrganization], error) {
+			return httpapi.Answer(ViewInvite)(s.CreateInviteLink(ctx, in.OrganizationID, roleOf(in.Body.Role)))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationInviteLink", Needs: access.Role(access.ManageInvites), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
 		Summary: "Get an invite link"},
-		func(ctx context.Context, in *InvitePath) (*out[InviteLinkToOrganization], error) {
-			return inviteOut(s.GetInviteLink(ctx, in.OrganizationID, in.InviteID))
+		func(ctx context.Context, in *InvitePath) (*httpapi.Out[InviteLinkToOrganization], error) {
+			return httpapi.Answer(ViewInvite)(s.GetInviteLink(ctx, in.OrganizationID, in.InviteID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationInviteById", Needs: access.Role(access.ManageInvites), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
 		Summary: "Change the role of an invite link"},
 		func(ctx context.Context, in *struct {
 			InvitePath
 			Body OrganizationRoleBody
-		}) (*out[InviteLinkToOrganization], error) {
-			return inviteOut(s.UpdateInviteLink(ctx, in.OrganizationID, in.InviteID, roleOf(in.Body.Role)))
+		}) (*httpapi.Out[InviteLinkToOrganization], error) {
+			return httpapi.Answer(ViewInvite)(s.UpdateInviteLink(ctx, in.OrganizationID, in.InviteID, roleOf(in.Body.Role)))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationInviteById", Needs: access.Role(access.ManageInvites), Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete an invite link (205; 204 when there was none)", Also: httpapi.NothingToRemove("invite")},
@@ -158,10 +152,10 @@ func registerInvites(api *httpapi.API, s *orgs.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "joinOrganizationWithInvite", Needs: access.SignedIn, Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/invites/{inviteId}", Tag: tag,
 		Summary: "Join an organization with an invite link"},
-		func(ctx context.Context, in *InvitePath) (*out[OrganizationJoinResult], error) {
+		func(ctx context.Context, in *InvitePath) (*httpapi.Out[OrganizationJoinResult], error) {
 			if err := s.JoinWithInvite(ctx, in.OrganizationID, in.InviteID); err != nil {
 				return nil, err
 			}
-			return &out[OrganizationJoinResult]{}, nil
+			return &httpapi.Out[OrganizationJoinResult]{}, nil
 		})
 }

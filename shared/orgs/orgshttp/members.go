@@ -65,12 +65,6 @@ type MemberPath struct {
 
 func registerMembers(api *httpapi.API, s *orgs.Service) {
 	const tag = "Organization members"
-	memberOut := func(ctx context.Context, mu orgs.MemberWithUser, err error) (*out[OrganizationMember], error) {
-		if err != nil {
-			return nil, err
-		}
-		return &out[OrganizationMember]{Body: ViewMember(ctx, mu)}, nil
-	}
 	httpapi.Register(api, httpapi.Op{ID: "listMembersInOrganizationById", Needs: access.Role(access.ListMembers), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members", Tag: tag,
 		Summary: "List the members of an organization"},
 		func(ctx context.Context, in *struct {
@@ -80,27 +74,22 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 			Role   string `query:"role" enum:"admin,create,review,edit,comment,read,guest" doc:"Only members of this role (guest: without a role)"`
 			Search string `query:"search" maxLength:"256" doc:"Only members whose display name or email contains this, ignoring case"`
 			Sort   string `query:"sort" enum:"joinedAt,lastSeenAt" default:"joinedAt" doc:"lastSeenAt lists only members seen at least once"`
-		}) (*out[httpapi.List[OrganizationMember]], error) {
-			ms, err := s.ListMembers(ctx, in.OrganizationID, orgs.MemberFilter{Role: in.Role, Search: in.Search, Sort: in.Sort, Order: in.Order}, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return list(ms, func(mu orgs.MemberWithUser) OrganizationMember { return ViewMember(ctx, mu) }), nil
+		}) (*httpapi.Out[httpapi.List[OrganizationMember]], error) {
+			return httpapi.AnswerPage(httpapi.In(ctx, ViewMember))(s.ListMembers(ctx, in.OrganizationID,
+				orgs.MemberFilter{Role: in.Role, Search: in.Search, Sort: in.Sort, Order: in.Order}, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getMemberInOrganizationById", Needs: access.Role(access.ListMembers).OrSelf(), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
 		Summary: "Get a member"},
-		func(ctx context.Context, in *MemberPath) (*out[OrganizationMember], error) {
-			mu, err := s.GetMember(ctx, in.OrganizationID, in.UserID)
-			return memberOut(ctx, mu, err)
+		func(ctx context.Context, in *MemberPath) (*httpapi.Out[OrganizationMember], error) {
+			return httpapi.Answer(httpapi.In(ctx, ViewMember))(s.GetMember(ctx, in.OrganizationID, in.UserID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateMemberInOrganizationById", Needs: access.Role(access.AdminOrg), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
 		Summary: "Change a member's role"},
 		func(ctx context.Context, in *struct {
 			MemberPath
 			Body OrganizationRoleBody
-		}) (*out[OrganizationMember], error) {
-			mu, err := s.UpdateMemberRole(ctx, in.OrganizationID, in.UserID, roleOf(in.Body.Role))
-			return memberOut(ctx, mu, err)
+		}) (*httpapi.Out[OrganizationMember], error) {
+			return httpapi.Answer(httpapi.In(ctx, ViewMember))(s.UpdateMemberRole(ctx, in.OrganizationID, in.UserID, roleOf(in.Body.Role)))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "removeMemberFromOrganizationById", Needs: access.Role(access.AdminOrg).OrSelf(), Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/members/{userId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Remove a member (or leave the organization)"},
@@ -109,17 +98,16 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationMemberLastSeenAt", Needs: access.Role(access.ViewOrg), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/ping", Tag: tag,
 		Summary: "Record that the caller is active in the organization"},
-		func(ctx context.Context, in *OrgPath) (*out[OrganizationPingResult], error) {
+		func(ctx context.Context, in *OrgPath) (*httpapi.Out[OrganizationPingResult], error) {
 			if err := s.Ping(ctx, in.OrganizationID); err != nil {
 				return nil, err
 			}
-			return &out[OrganizationPingResult]{}, nil
+			return &httpapi.Out[OrganizationPingResult]{}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "setUserAsSSOMemberForOrganization", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/members/{userId}/sso", Tag: tag,
 		Summary: "Make a member an SSO member"},
-		func(ctx context.Context, in *MemberPath) (*out[OrganizationMember], error) {
-			mu, err := s.SetMemberSSO(ctx, in.OrganizationID, in.UserID)
-			return memberOut(ctx, mu, err)
+		func(ctx context.Context, in *MemberPath) (*httpapi.Out[OrganizationMember], error) {
+			return httpapi.Answer(httpapi.In(ctx, ViewMember))(s.SetMemberSSO(ctx, in.OrganizationID, in.UserID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listSpacesForOrganizationMember", Needs: access.Role(access.ListMembers).OrSelf(), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/spaces", Tag: tag,
 		Summary: "List the spaces a member can access"},
@@ -127,14 +115,10 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 			MemberPath
 			httpapi.ListParams
 			Order string `query:"order" enum:"asc,desc" default:"desc"`
-		}) (*out[httpapi.List[MemberContentPermission]], error) {
-			gs, err := s.MemberSpaces(ctx, in.OrganizationID, in.UserID, in.Order, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return list(gs, func(g orgs.SpaceGrant) MemberContentPermission {
+		}) (*httpapi.Out[httpapi.List[MemberContentPermission]], error) {
+			return httpapi.AnswerPage(func(g orgs.SpaceGrant) MemberContentPermission {
 				return MemberContentPermission{Permission: string(g.Permission), Space: spaceshttp.View(ctx, g.Space, g.CallerLevel)}
-			}), nil
+			})(s.MemberSpaces(ctx, in.OrganizationID, in.UserID, in.Order, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listTeamsForOrganizationMember", Needs: access.Role(access.ListTeams).OrSelf(), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/members/{userId}/teams", Tag: tag,
 		Summary: "List the teams of a member"},
@@ -142,13 +126,9 @@ func registerMembers(api *httpapi.API, s *orgs.Service) {
 			MemberPath
 			httpapi.ListParams
 			Title string `query:"title" maxLength:"64" doc:"Only teams whose title contains this, ignoring case"`
-		}) (*out[httpapi.List[OrganizationMemberTeam]], error) {
-			ts, err := s.MemberTeams(ctx, in.OrganizationID, in.UserID, in.Title, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return list(ts, func(t orgs.TeamOfMember) OrganizationMemberTeam {
+		}) (*httpapi.Out[httpapi.List[OrganizationMemberTeam]], error) {
+			return httpapi.AnswerPage(func(t orgs.TeamOfMember) OrganizationMemberTeam {
 				return OrganizationMemberTeam{Team: ViewTeam(t.Team), Member: TeamMemberRole{Role: t.Role}}
-			}), nil
+			})(s.MemberTeams(ctx, in.OrganizationID, in.UserID, in.Title, in.Request()))
 		})
 }

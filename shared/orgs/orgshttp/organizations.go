@@ -111,49 +111,36 @@ func (b UpdateOrganizationBody) patch() orgs.OrganizationPatch {
 
 func registerOrganizations(api *httpapi.API, s *orgs.Service) {
 	const tag = "Organizations"
-	orgOut := func(ctx context.Context, o orgs.OrgForCaller, err error) (*out[Organization], error) {
-		if err != nil {
-			return nil, err
-		}
-		return &out[Organization]{Body: ViewOrganization(ctx, o)}, nil
-	}
 	httpapi.Register(api, httpapi.Op{ID: "createOrganization", Needs: access.SignedIn, Method: http.MethodPost, Path: "/v1/orgs", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create an organization (the caller becomes its admin)"},
-		func(ctx context.Context, in *struct{ Body CreateOrganizationBody }) (*out[Organization], error) {
+		func(ctx context.Context, in *struct{ Body CreateOrganizationBody }) (*httpapi.Out[Organization], error) {
 			b := in.Body
-			o, err := s.CreateOrganization(ctx, orgs.NewOrganization{Title: b.Title, Type: b.Type, UseCase: b.UseCase,
-				CommunityType: b.CommunityType, EmailDomains: b.EmailDomains, Hostname: b.Hostname})
-			return orgOut(ctx, o, err)
+			return httpapi.Answer(httpapi.In(ctx, ViewOrganization))(s.CreateOrganization(ctx, orgs.NewOrganization{Title: b.Title, Type: b.Type,
+				UseCase: b.UseCase, CommunityType: b.CommunityType, EmailDomains: b.EmailDomains, Hostname: b.Hostname}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listOrganizationsForAuthenticatedUser", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/orgs", Tag: tag,
 		Summary: "List the organizations of the authenticated user"},
-		func(ctx context.Context, in *struct{ httpapi.ListParams }) (*out[httpapi.List[Organization]], error) {
-			found, err := s.ListOrganizations(ctx, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return list(found, func(o orgs.OrgForCaller) Organization { return ViewOrganization(ctx, o) }), nil
+		func(ctx context.Context, in *struct{ httpapi.ListParams }) (*httpapi.Out[httpapi.List[Organization]], error) {
+			return httpapi.AnswerPage(httpapi.In(ctx, ViewOrganization))(s.ListOrganizations(ctx, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationById", Needs: access.Role(access.ViewOrg), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}", Tag: tag,
 		Summary: "Get an organization"},
-		func(ctx context.Context, in *OrgPath) (*out[Organization], error) {
-			o, err := s.GetOrganization(ctx, in.OrganizationID)
-			return orgOut(ctx, o, err)
+		func(ctx context.Context, in *OrgPath) (*httpapi.Out[Organization], error) {
+			return httpapi.Answer(httpapi.In(ctx, ViewOrganization))(s.GetOrganization(ctx, in.OrganizationID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationById", Needs: access.Role(access.AdminOrg), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}", Tag: tag,
 		Summary: "Update an organization"},
 		func(ctx context.Context, in *struct {
 			OrgPath
 			Body UpdateOrganizationBody
-		}) (*out[Organization], error) {
-			o, err := s.UpdateOrganization(ctx, in.OrganizationID, in.Body.patch())
-			return orgOut(ctx, o, err)
+		}) (*httpapi.Out[Organization], error) {
+			return httpapi.Answer(httpapi.In(ctx, ViewOrganization))(s.UpdateOrganization(ctx, in.OrganizationID, in.Body.patch()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationsForEmailDomain", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/email-domains/{emailDomain}/orgs", Tag: tag,
 		Summary: "List the organizations of an email domain"},
 		func(ctx context.Context, in *struct {
 			EmailDomain string `path:"emailDomain" maxLength:"253"`
-		}) (*out[OrganizationsOfDomain], error) {
+		}) (*httpapi.Out[OrganizationsOfDomain], error) {
 			found, err := s.OrganizationsByEmailDomain(ctx, in.EmailDomain)
 			if err != nil {
 				return nil, err
@@ -162,6 +149,6 @@ func registerOrganizations(api *httpapi.API, s *orgs.Service) {
 			for _, o := range found {
 				res.Organizations = append(res.Organizations, ViewOrganization(ctx, o))
 			}
-			return &out[OrganizationsOfDomain]{Body: res}, nil
+			return &httpapi.Out[OrganizationsOfDomain]{Body: res}, nil
 		})
 }

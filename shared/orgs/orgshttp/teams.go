@@ -36,12 +36,6 @@ type TeamPath struct {
 
 func registerTeams(api *httpapi.API, s *orgs.Service) {
 	const tag = "Teams"
-	teamOut := func(t orgs.TeamForCaller, err error) (*out[OrganizationTeam], error) {
-		if err != nil {
-			return nil, err
-		}
-		return &out[OrganizationTeam]{Body: ViewTeam(t)}, nil
-	}
 	httpapi.Register(api, httpapi.Op{ID: "listTeamsInOrganizationById", Needs: access.Role(access.ListTeams), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/teams", Tag: tag,
 		Summary: "List the teams of an organization"},
 		func(ctx context.Context, in *struct {
@@ -49,12 +43,8 @@ func registerTeams(api *httpapi.API, s *orgs.Service) {
 			httpapi.ListParams
 			Owner string `query:"owner" maxLength:"64" doc:"A member id: only the teams they can manage"`
 			Title string `query:"title" maxLength:"64" doc:"Only teams whose title contains this, ignoring case"`
-		}) (*out[httpapi.List[OrganizationTeam]], error) {
-			ts, err := s.ListTeams(ctx, in.OrganizationID, in.Owner, in.Title, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return list(ts, ViewTeam), nil
+		}) (*httpapi.Out[httpapi.List[OrganizationTeam]], error) {
+			return httpapi.AnswerPage(ViewTeam)(s.ListTeams(ctx, in.OrganizationID, in.Owner, in.Title, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrganizationTeam", Needs: access.Role(access.ManageTeams), Method: http.MethodPut, Path: "/v1/orgs/{organizationId}/teams", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a team"},
@@ -64,13 +54,13 @@ func registerTeams(api *httpapi.API, s *orgs.Service) {
 				Title   string   `json:"title" minLength:"1" maxLength:"64"`
 				Members []ids.ID `json:"members,omitempty" nullable:"false" maxItems:"1000" doc:"IDs of organization members to put in the team"`
 			}
-		}) (*out[OrganizationTeam], error) {
-			return teamOut(s.CreateTeam(ctx, in.OrganizationID, in.Body.Title, ids.Strings(in.Body.Members)))
+		}) (*httpapi.Out[OrganizationTeam], error) {
+			return httpapi.Answer(ViewTeam)(s.CreateTeam(ctx, in.OrganizationID, in.Body.Title, ids.Strings(in.Body.Members)))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getTeamInOrganizationById", Needs: access.Role(access.ListTeams), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
 		Summary: "Get a team"},
-		func(ctx context.Context, in *TeamPath) (*out[OrganizationTeam], error) {
-			return teamOut(s.GetTeam(ctx, in.OrganizationID, in.TeamID))
+		func(ctx context.Context, in *TeamPath) (*httpapi.Out[OrganizationTeam], error) {
+			return httpapi.Answer(ViewTeam)(s.GetTeam(ctx, in.OrganizationID, in.TeamID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateTeamInOrganizationById", Needs: access.Role(access.ManageTeams), Method: http.MethodPatch, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
 		Summary: "Rename a team"},
@@ -79,8 +69,8 @@ func registerTeams(api *httpapi.API, s *orgs.Service) {
 			Body struct {
 				Title string `json:"title" minLength:"1" maxLength:"64"`
 			}
-		}) (*out[OrganizationTeam], error) {
-			return teamOut(s.RenameTeam(ctx, in.OrganizationID, in.TeamID, in.Body.Title))
+		}) (*httpapi.Out[OrganizationTeam], error) {
+			return httpapi.Answer(ViewTeam)(s.RenameTeam(ctx, in.OrganizationID, in.TeamID, in.Body.Title))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "removeTeamFromOrganizationById", Needs: access.Role(access.ManageTeams), Method: http.MethodDelete, Path: "/v1/orgs/{organizationId}/teams/{teamId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Delete a team"},

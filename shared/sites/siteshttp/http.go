@@ -13,6 +13,7 @@ import (
 	"context"
 
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -43,7 +44,30 @@ type SiteParams struct {
 	SiteID         string `path:"siteId" maxLength:"64"`
 }
 
-func pointer(typ, id string) *sites.Pointer { return &sites.Pointer{Type: typ, ID: id} }
+// ref is a move body's pointer: the type and id of the item it names.
+type ref interface{ ref() (string, ids.ID) }
+
+// moveTo is the position a move body gives: before or after the item a
+// pointer names (neither: the end of the level).
+func moveTo[P ref](before, after *P) sites.Position {
+	return sites.Position{Before: target(before), After: target(after)}
+}
+
+func target[P ref](p *P) *sites.Pointer {
+	if p == nil {
+		return nil
+	}
+	typ, id := (*p).ref()
+	return &sites.Pointer{Type: typ, ID: string(id)}
+}
+
+// orEmpty is an optional string of a body, "" when absent.
+func orEmpty(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
 
 // item renders one item of a site just written, reading the spaces it shows.
 func item(ctx context.Context, s *sites.Service, site model.Site, role model.Role) (*viewer, error) {
@@ -52,4 +76,32 @@ func item(ctx context.Context, s *sites.Service, site model.Site, role model.Rol
 		return nil, err
 	}
 	return newViewer(ctx, v), nil
+}
+
+// written answers a write to the item id of a site's structure (a section,
+// a group, a site space): the service's result (the written site and the
+// caller's role) or error, then the item as that site shows it, rendered by
+// pick.
+func written[T any](ctx context.Context, s *sites.Service, pick func(*viewer, string) (T, error), id string) func(model.Site, model.Role, error) (*httpapi.Out[T], error) {
+	return func(site model.Site, role model.Role, err error) (*httpapi.Out[T], error) {
+		if err != nil {
+			return nil, err
+		}
+		w, err := item(ctx, s, site, role)
+		if err != nil {
+			return nil, err
+		}
+		v, err := pick(w, id)
+		if err != nil {
+			return nil, err
+		}
+		return &httpapi.Out[T]{Body: v}, nil
+	}
+}
+
+// added is written for an item the service has just created and named.
+func added[T any](ctx context.Context, s *sites.Service, pick func(*viewer, string) (T, error)) func(model.Site, string, model.Role, error) (*httpapi.Out[T], error) {
+	return func(site model.Site, id string, role model.Role, err error) (*httpapi.Out[T], error) {
+		return written(ctx, s, pick, id)(site, role, err)
+	}
 }

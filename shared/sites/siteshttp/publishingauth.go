@@ -35,22 +35,16 @@ func (b *SitePublishingAuthUpdate) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-type publishingAuthOut struct{ Body SitePublishingAuth }
-
-func viewPublishingAuth(a sites.PublishingAuth) *publishingAuthOut {
-	return &publishingAuthOut{Body: SitePublishingAuth{Object: "publishing-auth", Backend: "custom", PrivateKey: a.PrivateKey, FallbackURL: a.FallbackURL}}
+func viewPublishingAuth(a sites.PublishingAuth) SitePublishingAuth {
+	return SitePublishingAuth{Object: "publishing-auth", Backend: "custom", PrivateKey: a.PrivateKey, FallbackURL: a.FallbackURL}
 }
 
 func registerPublishingAuth(api *httpapi.API, s *sites.Service) {
 	const path = site1 + "/publishing/auth"
 	httpapi.Register(api, httpapi.Op{ID: "getSitePublishingAuthById", Needs: access.Role(access.AdminContent), Method: http.MethodGet, Path: path, Tag: tag,
 		Summary: "Get a site's publishing auth: the private key signing its visitor tokens (administrators; made on first read)"},
-		func(ctx context.Context, in *SiteParams) (*publishingAuthOut, error) {
-			a, err := s.PublishingAuth(ctx, in.OrganizationID, in.SiteID)
-			if err != nil {
-				return nil, err
-			}
-			return viewPublishingAuth(a), nil
+		func(ctx context.Context, in *SiteParams) (*httpapi.Out[SitePublishingAuth], error) {
+			return httpapi.Answer(viewPublishingAuth)(s.PublishingAuth(ctx, in.OrganizationID, in.SiteID))
 		})
 	type patchIn struct {
 		SiteParams
@@ -58,21 +52,13 @@ func registerPublishingAuth(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSitePublishingAuthById", Needs: access.Role(access.AdminContent), Method: http.MethodPatch, Path: path, Tag: tag,
 		Summary: "Update a site's publishing auth (its fallback URL)"},
-		func(ctx context.Context, in *patchIn) (*publishingAuthOut, error) {
-			a, err := s.UpdatePublishingAuth(ctx, in.OrganizationID, in.SiteID,
-				sites.PublishingAuthChange{FallbackURL: in.Body.FallbackURL, ClearFallbackURL: in.Body.Nulls.Has("fallbackURL")})
-			if err != nil {
-				return nil, err
-			}
-			return viewPublishingAuth(a), nil
+		func(ctx context.Context, in *patchIn) (*httpapi.Out[SitePublishingAuth], error) {
+			return httpapi.Answer(viewPublishingAuth)(s.UpdatePublishingAuth(ctx, in.OrganizationID, in.SiteID,
+				sites.PublishingAuthChange{FallbackURL: in.Body.FallbackURL, ClearFallbackURL: in.Body.Nulls.Has("fallbackURL")}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "regenerateSitePublishingAuthById", Needs: access.Role(access.AdminContent), Method: http.MethodPost, Path: path + "/regenerate", Tag: tag,
 		Summary: "Replace a site's private key: visitor tokens signed with the old one stop opening the site"},
-		func(ctx context.Context, in *SiteParams) (*publishingAuthOut, error) {
-			a, err := s.RegeneratePublishingAuth(ctx, in.OrganizationID, in.SiteID)
-			if err != nil {
-				return nil, err
-			}
-			return viewPublishingAuth(a), nil
+		func(ctx context.Context, in *SiteParams) (*httpapi.Out[SitePublishingAuth], error) {
+			return httpapi.Answer(viewPublishingAuth)(s.RegeneratePublishingAuth(ctx, in.OrganizationID, in.SiteID))
 		})
 }

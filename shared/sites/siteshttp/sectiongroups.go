@@ -7,7 +7,6 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -61,32 +60,21 @@ type SiteSectionGroupMoveBody struct {
 	Position *SiteSectionGroupMovePosition `json:"position,omitempty" doc:"Absent: to the end of the site's top level"`
 }
 
-func groupPosition(b *SiteSectionGroupMoveBody) sites.Position {
-	var pos sites.Position
+func (p SiteSectionGroupPointer) ref() (string, ids.ID) { return p.Type, p.ID }
+
+func (b *SiteSectionGroupMoveBody) position() sites.Position {
 	if b == nil || b.Position == nil {
-		return pos
+		return sites.Position{}
 	}
-	if x := b.Position.Before; x != nil {
-		pos.Before = pointer(x.Type, string(x.ID))
-	}
-	if x := b.Position.After; x != nil {
-		pos.After = pointer(x.Type, string(x.ID))
-	}
-	return pos
+	return moveTo(b.Position.Before, b.Position.After)
 }
 
-type groupOut struct{ Body SiteSectionGroup }
-
-func groupAnswer(ctx context.Context, s *sites.Service, site model.Site, role model.Role, id string) (*groupOut, error) {
-	w, err := item(ctx, s, site, role)
-	if err != nil {
-		return nil, err
-	}
+func (w *viewer) groupByID(id string) (SiteSectionGroup, error) {
 	g, err := w.tree.Group(id)
 	if err != nil {
-		return nil, err
+		return SiteSectionGroup{}, err
 	}
-	return &groupOut{Body: w.group(g)}, nil
+	return w.group(g), nil
 }
 
 func registerGroups(api *httpapi.API, s *sites.Service) {
@@ -111,29 +99,17 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 		Body SiteSectionGroupCreateBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addSectionGroupToSite", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a section group"},
-		func(ctx context.Context, in *createIn) (*groupOut, error) {
-			icon := ""
-			if in.Body.Icon != nil {
-				icon = *in.Body.Icon
-			}
-			site, id, role, err := s.AddGroup(ctx, in.OrganizationID, in.SiteID, in.Body.Title, icon, ids.Strings(in.Body.Sections))
-			if err != nil {
-				return nil, err
-			}
-			return groupAnswer(ctx, s, site, role, id)
+		func(ctx context.Context, in *createIn) (*httpapi.Out[SiteSectionGroup], error) {
+			return added(ctx, s, (*viewer).groupByID)(s.AddGroup(ctx, in.OrganizationID, in.SiteID, in.Body.Title, orEmpty(in.Body.Icon), ids.Strings(in.Body.Sections)))
 		})
 	type patchIn struct {
 		GroupParams
 		Body SiteSectionGroupPatchBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionGroupById", Needs: access.Role(access.CreateContent), Method: http.MethodPatch, Path: path + "/{siteSectionGroupId}", Tag: tag, Summary: "Update a section group"},
-		func(ctx context.Context, in *patchIn) (*groupOut, error) {
-			site, role, err := s.UpdateGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID,
-				sites.GroupChange{Title: in.Body.Title, Icon: in.Body.Icon, ClearIcon: in.Body.Nulls.Has("icon")})
-			if err != nil {
-				return nil, err
-			}
-			return groupAnswer(ctx, s, site, role, in.SiteSectionGroupID)
+		func(ctx context.Context, in *patchIn) (*httpapi.Out[SiteSectionGroup], error) {
+			return written(ctx, s, (*viewer).groupByID, in.SiteSectionGroupID)(s.UpdateGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID,
+				sites.GroupChange{Title: in.Body.Title, Icon: in.Body.Icon, ClearIcon: in.Body.Nulls.Has("icon")}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionGroupById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a section group (its sections stay, at its place)", Also: httpapi.NothingToRemove("section group")},
@@ -146,12 +122,8 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addSectionToGroup", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/sections", Tag: tag,
 		Status: http.StatusCreated, Summary: "Put a section at the end of a group"},
-		func(ctx context.Context, in *addIn) (*groupOut, error) {
-			site, role, err := s.AddToGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, string(in.Body.SectionID))
-			if err != nil {
-				return nil, err
-			}
-			return groupAnswer(ctx, s, site, role, in.SiteSectionGroupID)
+		func(ctx context.Context, in *addIn) (*httpapi.Out[SiteSectionGroup], error) {
+			return written(ctx, s, (*viewer).groupByID, in.SiteSectionGroupID)(s.AddToGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, string(in.Body.SectionID)))
 		})
 	type removeIn struct {
 		GroupParams
@@ -168,11 +140,7 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "moveSiteSectionGroup", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path + "/{siteSectionGroupId}/move", Tag: tag,
 		Summary: "Move a section group before or after a top-level section or group"},
-		func(ctx context.Context, in *moveIn) (*groupOut, error) {
-			site, role, err := s.MoveGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, groupPosition(in.Body))
-			if err != nil {
-				return nil, err
-			}
-			return groupAnswer(ctx, s, site, role, in.SiteSectionGroupID)
+		func(ctx context.Context, in *moveIn) (*httpapi.Out[SiteSectionGroup], error) {
+			return written(ctx, s, (*viewer).groupByID, in.SiteSectionGroupID)(s.MoveGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID, in.Body.position()))
 		})
 }

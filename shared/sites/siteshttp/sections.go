@@ -7,7 +7,6 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -60,32 +59,21 @@ type SiteSectionMoveBody struct {
 	Position *SiteSectionMovePosition `json:"position,omitempty" doc:"Absent: to the end of the site's top level"`
 }
 
-func sectionPosition(b *SiteSectionMoveBody) sites.Position {
-	var pos sites.Position
+func (p SiteSectionPointer) ref() (string, ids.ID) { return p.Type, p.SiteSection }
+
+func (b *SiteSectionMoveBody) position() sites.Position {
 	if b == nil || b.Position == nil {
-		return pos
+		return sites.Position{}
 	}
-	if x := b.Position.Before; x != nil {
-		pos.Before = pointer(x.Type, string(x.SiteSection))
-	}
-	if x := b.Position.After; x != nil {
-		pos.After = pointer(x.Type, string(x.SiteSection))
-	}
-	return pos
+	return moveTo(b.Position.Before, b.Position.After)
 }
 
-type sectionOut struct{ Body SiteSection }
-
-func sectionAnswer(ctx context.Context, s *sites.Service, site model.Site, role model.Role, id string) (*sectionOut, error) {
-	w, err := item(ctx, s, site, role)
-	if err != nil {
-		return nil, err
-	}
+func (w *viewer) sectionByID(id string) (SiteSection, error) {
 	sec, err := w.tree.Section(id)
 	if err != nil {
-		return nil, err
+		return SiteSection{}, err
 	}
-	return &sectionOut{Body: w.section(sec)}, nil
+	return w.section(sec), nil
 }
 
 func registerSections(api *httpapi.API, s *sites.Service) {
@@ -110,35 +98,21 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addSectionToSite", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated,
 		Summary: "Add a section showing a space (the first section takes the site spaces of the root)"},
-		func(ctx context.Context, in *createIn) (*sectionOut, error) {
-			title, icon := "", ""
-			if in.Body.Title != nil {
-				title = *in.Body.Title
-			}
-			if in.Body.Icon != nil {
-				icon = *in.Body.Icon
-			}
-			site, id, role, err := s.AddSection(ctx, in.OrganizationID, in.SiteID, string(in.Body.SpaceID), title, icon)
-			if err != nil {
-				return nil, err
-			}
-			return sectionAnswer(ctx, s, site, role, id)
+		func(ctx context.Context, in *createIn) (*httpapi.Out[SiteSection], error) {
+			return added(ctx, s, (*viewer).sectionByID)(s.AddSection(ctx, in.OrganizationID, in.SiteID, string(in.Body.SpaceID),
+				orEmpty(in.Body.Title), orEmpty(in.Body.Icon)))
 		})
 	type patchIn struct {
 		SectionParams
 		Body SiteSectionPatchBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSectionById", Needs: access.Role(access.CreateContent), Method: http.MethodPatch, Path: path + "/{siteSectionId}", Tag: tag, Summary: "Update a section"},
-		func(ctx context.Context, in *patchIn) (*sectionOut, error) {
+		func(ctx context.Context, in *patchIn) (*httpapi.Out[SiteSection], error) {
 			b := in.Body
-			site, role, err := s.UpdateSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sites.SectionChange{
+			return written(ctx, s, (*viewer).sectionByID, in.SiteSectionID)(s.UpdateSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sites.SectionChange{
 				Title: b.Title, Path: (*string)(b.Path), DefaultSiteSpace: (*string)(b.DefaultSiteSpace), Condition: b.Condition, Icon: b.Icon,
 				Description: b.Description, ClearCondition: b.Nulls.Has("condition"), ClearIcon: b.Nulls.Has("icon"),
-				ClearDescription: b.Nulls.Has("description")})
-			if err != nil {
-				return nil, err
-			}
-			return sectionAnswer(ctx, s, site, role, in.SiteSectionID)
+				ClearDescription: b.Nulls.Has("description")}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSectionId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a section with its site spaces", Also: httpapi.NothingToRemove("section")},
@@ -151,11 +125,7 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "moveSiteSection", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path + "/{siteSectionId}/move", Tag: tag,
 		Summary: "Move a section before or after another"},
-		func(ctx context.Context, in *moveIn) (*sectionOut, error) {
-			site, role, err := s.MoveSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, sectionPosition(in.Body))
-			if err != nil {
-				return nil, err
-			}
-			return sectionAnswer(ctx, s, site, role, in.SiteSectionID)
+		func(ctx context.Context, in *moveIn) (*httpapi.Out[SiteSection], error) {
+			return written(ctx, s, (*viewer).sectionByID, in.SiteSectionID)(s.MoveSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID, in.Body.position()))
 		})
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -56,36 +55,25 @@ type SiteSpaceMoveBody struct {
 	Position *SiteSpaceMovePosition `json:"position,omitempty" doc:"Absent: to the end of its level"`
 }
 
-func siteSpacePosition(b *SiteSpaceMoveBody) sites.Position {
-	var pos sites.Position
+func (p SiteSpacePointer) ref() (string, ids.ID) { return p.Type, p.SiteSpace }
+
+func (b *SiteSpaceMoveBody) position() sites.Position {
 	if b == nil || b.Position == nil {
-		return pos
+		return sites.Position{}
 	}
-	if x := b.Position.Before; x != nil {
-		pos.Before = pointer(x.Type, string(x.SiteSpace))
-	}
-	if x := b.Position.After; x != nil {
-		pos.After = pointer(x.Type, string(x.SiteSpace))
-	}
-	return pos
+	return moveTo(b.Position.Before, b.Position.After)
 }
 
-type siteSpaceOut struct{ Body SiteSpace }
-
-func siteSpaceAnswer(ctx context.Context, s *sites.Service, site model.Site, role model.Role, id string) (*siteSpaceOut, error) {
-	w, err := item(ctx, s, site, role)
-	if err != nil {
-		return nil, err
-	}
+func (w *viewer) siteSpaceByID(id string) (SiteSpace, error) {
 	ss, err := w.tree.SiteSpace(id)
 	if err != nil {
-		return nil, err
+		return SiteSpace{}, err
 	}
 	v, ok := w.siteSpace(ss)
 	if !ok {
-		return nil, apperr.NotFoundf("space %s of site space %s not found", ss.SpaceID, id)
+		return SiteSpace{}, apperr.NotFoundf("space %s of site space %s not found", ss.SpaceID, id)
 	}
-	return &siteSpaceOut{Body: v}, nil
+	return v, nil
 }
 
 func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
@@ -123,25 +111,17 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 		Body SiteSpaceCreateBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addSpaceToSite", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated, Summary: "Add a space to a site"},
-		func(ctx context.Context, in *createIn) (*siteSpaceOut, error) {
-			site, id, role, err := s.AddSiteSpace(ctx, in.OrganizationID, in.SiteID, string(in.Body.SpaceID), string(in.Body.SectionID))
-			if err != nil {
-				return nil, err
-			}
-			return siteSpaceAnswer(ctx, s, site, role, id)
+		func(ctx context.Context, in *createIn) (*httpapi.Out[SiteSpace], error) {
+			return added(ctx, s, (*viewer).siteSpaceByID)(s.AddSiteSpace(ctx, in.OrganizationID, in.SiteID, string(in.Body.SpaceID), string(in.Body.SectionID)))
 		})
 	type patchIn struct {
 		SiteSpaceParams
 		Body SiteSpacePatchBody
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSpaceById", Needs: access.Role(access.CreateContent), Method: http.MethodPatch, Path: path + "/{siteSpaceId}", Tag: tag, Summary: "Update a site space"},
-		func(ctx context.Context, in *patchIn) (*siteSpaceOut, error) {
-			site, role, err := s.UpdateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID,
-				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")})
-			if err != nil {
-				return nil, err
-			}
-			return siteSpaceAnswer(ctx, s, site, role, in.SiteSpaceID)
+		func(ctx context.Context, in *patchIn) (*httpapi.Out[SiteSpace], error) {
+			return written(ctx, s, (*viewer).siteSpaceByID, in.SiteSpaceID)(s.UpdateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID,
+				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSpaceId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Remove a space from a site", Also: httpapi.NothingToRemove("site space")},
@@ -154,11 +134,7 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "moveSiteSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path + "/{siteSpaceId}/move", Tag: tag,
 		Summary: "Move a site space before or after another"},
-		func(ctx context.Context, in *moveIn) (*siteSpaceOut, error) {
-			site, role, err := s.MoveSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID, siteSpacePosition(in.Body))
-			if err != nil {
-				return nil, err
-			}
-			return siteSpaceAnswer(ctx, s, site, role, in.SiteSpaceID)
+		func(ctx context.Context, in *moveIn) (*httpapi.Out[SiteSpace], error) {
+			return written(ctx, s, (*viewer).siteSpaceByID, in.SiteSpaceID)(s.MoveSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID, in.Body.position()))
 		})
 }

@@ -167,10 +167,6 @@ type providerPath struct {
 	SAMLProviderID string `path:"samlProviderId" maxLength:"64"`
 }
 
-type providerOut struct {
-	Body SAMLProvider
-}
-
 // Register adds the SSO family's operations: SAML providers, the login
 // info, and the SAML login itself.
 func Register(api *httpapi.API, s *sso.Service) {
@@ -181,13 +177,8 @@ func Register(api *httpapi.API, s *sso.Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			httpapi.ListParams
-		}) (*struct{ Body httpapi.List[SAMLProvider] }, error) {
-			p, err := s.List(ctx, in.OrganizationID, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			view := func(v sso.ProviderView) SAMLProvider { return View(ctx, v) }
-			return &struct{ Body httpapi.List[SAMLProvider] }{httpapi.ListPage(p, view)}, nil
+		}) (*httpapi.Out[httpapi.List[SAMLProvider]], error) {
+			return httpapi.AnswerPage(httpapi.In(ctx, View))(s.List(ctx, in.OrganizationID, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrganizationSAMLProvider", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, Summary: "Add a SAML provider (admins)"},
@@ -210,12 +201,8 @@ func Register(api *httpapi.API, s *sso.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationSAMLProviderById", Needs: access.Role(access.AdminOrg), Method: http.MethodGet, Path: base + "/{samlProviderId}", Tag: tag,
 		Summary: "Get a SAML provider (admins)"},
-		func(ctx context.Context, in *providerPath) (*providerOut, error) {
-			v, err := s.Get(ctx, in.OrganizationID, in.SAMLProviderID)
-			if err != nil {
-				return nil, err
-			}
-			return &providerOut{Body: View(ctx, v)}, nil
+		func(ctx context.Context, in *providerPath) (*httpapi.Out[SAMLProvider], error) {
+			return httpapi.Answer(httpapi.In(ctx, View))(s.Get(ctx, in.OrganizationID, in.SAMLProviderID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateOrganizationSAMLProvider", Needs: access.Role(access.AdminOrg), Method: http.MethodPatch, Path: base + "/{samlProviderId}", Tag: tag,
 		Summary: "Update a SAML provider (admins)"},
@@ -223,12 +210,8 @@ func Register(api *httpapi.API, s *sso.Service) {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			SAMLProviderID string `path:"samlProviderId" maxLength:"64"`
 			Body           UpdateSAMLProviderBody
-		}) (*providerOut, error) {
-			v, err := s.Update(ctx, in.OrganizationID, in.SAMLProviderID, in.Body.settings())
-			if err != nil {
-				return nil, err
-			}
-			return &providerOut{Body: View(ctx, v)}, nil
+		}) (*httpapi.Out[SAMLProvider], error) {
+			return httpapi.Answer(httpapi.In(ctx, View))(s.Update(ctx, in.OrganizationID, in.SAMLProviderID, in.Body.settings()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteOrganizationSAMLProvider", Needs: access.Role(access.AdminOrg), Method: http.MethodDelete, Path: base + "/{samlProviderId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Delete a SAML provider (admins)"},

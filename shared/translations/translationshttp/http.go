@@ -66,10 +66,6 @@ type settingsPath struct {
 	TranslationSettingsID string `path:"translationSettingsId" maxLength:"64"`
 }
 
-type settingsOut struct {
-	Body TranslationSettings
-}
-
 type createdOut struct {
 	Location string `header:"Location" doc:"API URL of the new translation settings"`
 	Body     TranslationSettings
@@ -84,17 +80,8 @@ func Register(api *httpapi.API, s *translations.Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			httpapi.ListParams
-		}) (*struct {
-			Body httpapi.List[TranslationSettings]
-		}, error) {
-			p, role, err := s.List(ctx, in.OrganizationID, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			view := func(t model.TranslationSettings) TranslationSettings { return View(ctx, t, role) }
-			return &struct {
-				Body httpapi.List[TranslationSettings]
-			}{httpapi.ListPage(p, view)}, nil
+		}) (*httpapi.Out[httpapi.List[TranslationSettings]], error) {
+			return httpapi.AnswerPageAs(ctx, View)(s.List(ctx, in.OrganizationID, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createTranslation", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated,
 		Summary: "Create translation settings"},
@@ -111,12 +98,8 @@ func Register(api *httpapi.API, s *translations.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getTranslation", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{translationSettingsId}", Tag: tag,
 		Summary: "Get translation settings"},
-		func(ctx context.Context, in *settingsPath) (*settingsOut, error) {
-			t, role, err := s.Get(ctx, in.OrganizationID, in.TranslationSettingsID)
-			if err != nil {
-				return nil, err
-			}
-			return &settingsOut{Body: View(ctx, t, role)}, nil
+		func(ctx context.Context, in *settingsPath) (*httpapi.Out[TranslationSettings], error) {
+			return httpapi.AnswerAs(ctx, View)(s.Get(ctx, in.OrganizationID, in.TranslationSettingsID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateTranslation", Needs: access.Role(access.AdminOrg), Method: http.MethodPut, Path: base + "/{translationSettingsId}", Tag: tag,
 		Summary: "Replace the title (and, when given, the languages) of translation settings"},
@@ -124,12 +107,8 @@ func Register(api *httpapi.API, s *translations.Service) {
 			OrganizationID        string `path:"organizationId" maxLength:"64"`
 			TranslationSettingsID string `path:"translationSettingsId" maxLength:"64"`
 			Body                  UpdateTranslationBody
-		}) (*settingsOut, error) {
-			t, role, err := s.Replace(ctx, in.OrganizationID, in.TranslationSettingsID, in.Body.Title, in.Body.Languages)
-			if err != nil {
-				return nil, err
-			}
-			return &settingsOut{Body: View(ctx, t, role)}, nil
+		}) (*httpapi.Out[TranslationSettings], error) {
+			return httpapi.AnswerAs(ctx, View)(s.Replace(ctx, in.OrganizationID, in.TranslationSettingsID, in.Body.Title, in.Body.Languages))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteTranslation", Needs: access.Role(access.AdminOrg), Method: http.MethodDelete, Path: base + "/{translationSettingsId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete translation settings (205; 204 when there were none)", Also: httpapi.NothingToRemove("translation")},

@@ -31,10 +31,6 @@ type APIInfo struct {
 	Build   string `json:"build" doc:"Build date in ISO format"`
 }
 
-type body[T any] struct {
-	Body T
-}
-
 // CreateUserInput is the body of POST /v1/admin/users.
 type CreateUserInput struct {
 	Body struct {
@@ -125,11 +121,11 @@ type tokensOut struct {
 func Register(api *httpapi.API, s *users.Service) {
 	const tag = "Users"
 	httpapi.Register(api, httpapi.Op{ID: "getApiInformation", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/", Tag: tag, Summary: "Get API information"},
-		func(ctx context.Context, _ *struct{}) (*body[APIInfo], error) {
-			return &body[APIInfo]{Body: APIInfo{Version: api.Config().Version, Build: api.Config().Build}}, nil
+		func(ctx context.Context, _ *struct{}) (*httpapi.Out[APIInfo], error) {
+			return &httpapi.Out[APIInfo]{Body: APIInfo{Version: api.Config().Version, Build: api.Config().Build}}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getAuthenticatedUser", Needs: access.SignedIn, Method: http.MethodGet, Path: "/v1/user", Tag: tag, Summary: "Get the authenticated user"},
-		func(ctx context.Context, _ *struct{}) (*body[User], error) {
+		func(ctx context.Context, _ *struct{}) (*httpapi.Out[User], error) {
 			c, err := access.CallerFrom(ctx)
 			if err != nil {
 				return nil, err
@@ -138,25 +134,21 @@ func Register(api *httpapi.API, s *users.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &body[User]{Body: View(ctx, u)}, nil
+			return &httpapi.Out[User]{Body: View(ctx, u)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getUserById", Needs: access.Role(access.ListMembers).OrSelf(), Method: http.MethodGet, Path: "/v1/users/{userId}", Tag: tag,
 		Summary: "Get a user by id (yourself, a user of an organization whose members you may list, or anyone for the instance administrator)"},
-		func(ctx context.Context, in *userIn) (*body[User], error) {
-			u, err := s.Visible(ctx, in.UserID)
-			if err != nil {
-				return nil, err
-			}
-			return &body[User]{Body: View(ctx, u)}, nil
+		func(ctx context.Context, in *userIn) (*httpapi.Out[User], error) {
+			return httpapi.Answer(httpapi.In(ctx, View))(s.Visible(ctx, in.UserID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createUser", Needs: access.InstanceAdmin, Method: http.MethodPost, Path: "/v1/admin/users", Tag: tag, Status: http.StatusCreated,
 		Summary: "Create a user (instance administrator only)"},
-		func(ctx context.Context, in *CreateUserInput) (*body[CreatedUser], error) {
+		func(ctx context.Context, in *CreateUserInput) (*httpapi.Out[CreatedUser], error) {
 			u, tok, err := s.Create(ctx, string(in.Body.Email), in.Body.DisplayName)
 			if err != nil {
 				return nil, err
 			}
-			return &body[CreatedUser]{Body: CreatedUser{User: View(ctx, u), Token: tok}}, nil
+			return &httpapi.Out[CreatedUser]{Body: CreatedUser{User: View(ctx, u), Token: tok}}, nil
 		})
 	registerAdmin(api, s)
 }
@@ -174,21 +166,13 @@ func registerAdmin(api *httpapi.API, s *users.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "listUsers", Needs: access.InstanceAdmin, Method: http.MethodGet, Path: "/v1/admin/users", Tag: tag,
 		Summary: "List the instance's users (instance administrator only)"},
-		func(ctx context.Context, in *listUsersIn) (*body[httpapi.List[AdminUser]], error) {
-			p, err := s.List(ctx, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return &body[httpapi.List[AdminUser]]{Body: httpapi.ListPage(p, func(u model.User) AdminUser { return adminView(ctx, u) })}, nil
+		func(ctx context.Context, in *listUsersIn) (*httpapi.Out[httpapi.List[AdminUser]], error) {
+			return httpapi.AnswerPage(httpapi.In(ctx, adminView))(s.List(ctx, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateUser", Needs: access.InstanceAdmin, Method: http.MethodPatch, Path: "/v1/admin/users/{userId}", Tag: tag,
 		Summary: "Rename, disable or enable a user (instance administrator only)"},
-		func(ctx context.Context, in *updateUserIn) (*body[AdminUser], error) {
-			u, err := s.Update(ctx, in.UserID, users.UserChange{DisplayName: in.Body.DisplayName, Disabled: in.Body.Disabled})
-			if err != nil {
-				return nil, err
-			}
-			return &body[AdminUser]{Body: adminView(ctx, u)}, nil
+		func(ctx context.Context, in *updateUserIn) (*httpapi.Out[AdminUser], error) {
+			return httpapi.Answer(httpapi.In(ctx, adminView))(s.Update(ctx, in.UserID, users.UserChange{DisplayName: in.Body.DisplayName, Disabled: in.Body.Disabled}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteUser", Needs: access.InstanceAdmin, Method: http.MethodDelete, Path: "/v1/admin/users/{userId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Delete a user and their tokens (instance administrator only)"},
@@ -208,21 +192,21 @@ func registerAdmin(api *httpapi.API, s *users.Service) {
 		func(ctx context.Context, _ *struct{}) (*tokensOut, error) { return tokensOf(ctx, "") })
 	httpapi.Register(api, httpapi.Op{ID: "createMyToken", Needs: access.Themself, Method: http.MethodPost, Path: "/v1/user/tokens", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create an API token (its secret is shown this once)"},
-		func(ctx context.Context, in *createTokenIn) (*body[NewToken], error) {
+		func(ctx context.Context, in *createTokenIn) (*httpapi.Out[NewToken], error) {
 			t, secret, err := s.CreateToken(ctx, in.Body.Name, in.Body.ExpiresAt)
 			if err != nil {
 				return nil, err
 			}
-			return &body[NewToken]{Body: NewToken{Token: tokenView(t), Secret: secret}}, nil
+			return &httpapi.Out[NewToken]{Body: NewToken{Token: tokenView(t), Secret: secret}}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "rotateMyToken", Needs: access.Themself, Method: http.MethodPost, Path: "/v1/user/tokens/{tokenId}/rotate", Tag: tag,
 		Summary: "Give an API token a new secret (the old one stops at once)"},
-		func(ctx context.Context, in *tokenIn) (*body[NewToken], error) {
+		func(ctx context.Context, in *tokenIn) (*httpapi.Out[NewToken], error) {
 			t, secret, err := s.RotateToken(ctx, in.TokenID)
 			if err != nil {
 				return nil, err
 			}
-			return &body[NewToken]{Body: NewToken{Token: tokenView(t), Secret: secret}}, nil
+			return &httpapi.Out[NewToken]{Body: NewToken{Token: tokenView(t), Secret: secret}}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "revokeMyToken", Needs: access.Themself, Method: http.MethodDelete, Path: "/v1/user/tokens/{tokenId}", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Revoke one of your API tokens (it stops at once)"},
