@@ -241,14 +241,16 @@ func allowed(nodes []Node, types ...string) []Node {
 	return nonNil(out)
 }
 
-// The blocks a container may hold, per GitBook's schema.
+// The blocks a container may hold, per GitBook's schema (and Galley's
+// conditional block, which GitBook's schema does not know, in any of
+// them: dropping it would drop what it holds).
 var (
-	inTab       = []string{"content-ref", "code", "embed", "file", "images", "drawing", "hint", "blockquote", "math"}
-	inStep      = []string{"content-ref", "code", "embed", "file", "images", "drawing", "hint", "blockquote", "math", "expandable"}
-	inColumn    = []string{"images", "code", "hint", "content-ref", "drawing", "embed", "file", "math", "blockquote", "table", "expandable", "stepper"}
+	inTab       = []string{"content-ref", "code", "embed", "file", "images", "drawing", "hint", "blockquote", "math", ConditionalType}
+	inStep      = []string{"content-ref", "code", "embed", "file", "images", "drawing", "hint", "blockquote", "math", "expandable", ConditionalType}
+	inColumn    = []string{"images", "code", "hint", "content-ref", "drawing", "embed", "file", "math", "blockquote", "table", "expandable", "stepper", ConditionalType}
 	inExpBody   = []string{"file", "images", "code", "table", "hint", "blockquote", "reusable-content", ConditionalType}
-	inHint      = []string{"embed", "table"}
-	inListItem  = []string{"code", "hint", "blockquote", "math", "table"}
+	inHint      = []string{"embed", "table", ConditionalType}
+	inListItem  = []string{"code", "hint", "blockquote", "math", "table", ConditionalType}
 	inFragments = []string{"paragraph"}
 )
 

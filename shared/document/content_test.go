@@ -253,3 +253,16 @@ func TestReadIncludeTarget(t *testing.T) {
 		}
 	}
 }
+
+// A conditional block inside a list item or a hint is kept with what it
+// holds, and written back in place.
+func TestConditionalBlocksInContainers(t *testing.T) {
+	body := "- item\n\n  {% if visitor.claims.a %}\n  inside\n  {% endif %}\n\n{% hint style=\"info\" %}\n{% if visitor.claims.b %}\nhinted\n{% endif %}\n{% endhint %}\n"
+	d, md := roundTrip(t, body, "p.md", nil)
+	if n := strings.Count(jsonOf(t, d), `"type":"conditional"`); n != 2 {
+		t.Fatalf("%d conditional blocks, want 2: %s", n, jsonOf(t, d))
+	}
+	if md != body {
+		t.Errorf("round trip:\n%s\nwant:\n%s", md, body)
+	}
+}
