@@ -247,10 +247,10 @@ func TestBundleResolveSodadata(t *testing.T) {
 		if strings.Contains(out, "{% include") {
 			t.Errorf("%s: an include is left", p)
 		}
-		if strings.Contains(body, "need-help-join-the-soda-co") && !strings.Contains(out, "Need help? Join the [Soda community on Slack](https://community.soda.io/slack).") {
+		if strings.Contains(body, "includes/need-help-join-the-soda-co") && !strings.Contains(out, "Need help? Join the [Soda community on Slack](https://community.soda.io/slack).") {
 			t.Errorf("%s: the included text is missing", p)
 		}
-		if strings.Contains(body, "test-the-data-source-connec") && !strings.Contains(out, "\n# Test the data source connection <a href=") {
+		if strings.Contains(body, "includes/test-the-data-source-connec") && !strings.Contains(out, "\n# Test the data source connection <a href=") {
 			t.Errorf("%s: the included heading is missing", p)
 		}
 		own := map[string]bool{}
