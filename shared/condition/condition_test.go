@@ -68,7 +68,8 @@ func TestConditionEval(t *testing.T) {
 		{`visitor.claims.plan === "pro`, false},
 		{"visitor.claims.isAdmin === true === true", false},
 		{"visitor.claims['isAdmin']", false},
-		{"visitor.claims.isAdmin ? 1 : 0", false},
+		{"visitor.claims.isAdmin ? 1 : 0", true}, // the conditional operator
+		{"visitor.claims.isBeta ? 1 : 0", false},
 		{"1e999 == 1", false},
 		{"", false},
 	} {

@@ -36,6 +36,13 @@ func htmlInline(s string) string {
 	if !strings.Contains(s, "<") {
 		return s
 	}
+	if parts := splitExpressions(s); len(parts) > 1 {
+		// Inline expressions stay as they are (expressions.go).
+		for i := 0; i < len(parts); i += 2 {
+			parts[i] = htmlInline(parts[i])
+		}
+		return strings.Join(parts, "")
+	}
 	s = strings.NewReplacer("<strong>", "**", "</strong>", "**", "<b>", "**", "</b>", "**",
 		"<em>", "*", "</em>", "*", "<i>", "*", "</i>", "*", "<code>", "`", "</code>", "`", "<br>", " ", "<br/>", " ").Replace(s)
 	s = reInlineA.ReplaceAllString(s, "[$2]($1)")
@@ -234,14 +241,16 @@ func allowed(nodes []Node, types ...string) []Node {
 	return nonNil(out)
 }
 
-// The blocks a container may hold, per GitBook's schema.
+// The blocks a container may hold, per GitBook's schema (and Galley's
+// conditional block, which GitBook's schema does not know, in any of
+// them: dropping it would drop what it holds).
 var (
-	inTab       = []string{"content-ref", "code", "embed", "file", "images", "drawing", "hint", "blockquote", "math"}
-	inStep      = []string{"content-ref", "code", "embed", "file", "images", "drawing", "hint", "blockquote", "math", "expandable"}
-	inColumn    = []string{"images", "code", "hint", "content-ref", "drawing", "embed", "file", "math", "blockquote", "table", "expandable", "stepper"}
-	inExpBody   = []string{"file", "images", "code", "table", "hint", "blockquote"}
-	inHint      = []string{"embed", "table"}
-	inListItem  = []string{"code", "hint", "blockquote", "math", "table"}
+	inTab       = []string{"content-ref", "code", "embed", "file", "images", "drawing", "hint", "blockquote", "math", ConditionalType}
+	inStep      = []string{"content-ref", "code", "embed", "file", "images", "drawing", "hint", "blockquote", "math", "expandable", ConditionalType}
+	inColumn    = []string{"images", "code", "hint", "content-ref", "drawing", "embed", "file", "math", "blockquote", "table", "expandable", "stepper", ConditionalType}
+	inExpBody   = []string{"file", "images", "code", "table", "hint", "blockquote", "reusable-content", ConditionalType}
+	inHint      = []string{"embed", "table", ConditionalType}
+	inListItem  = []string{"code", "hint", "blockquote", "math", "table", ConditionalType}
 	inFragments = []string{"paragraph"}
 )
 
@@ -309,6 +318,9 @@ outer:
 func parseGitBookBlock(lines []string, i int, r Resolver) ([]Node, int, bool) {
 	line := lines[i]
 	t := strings.TrimSpace(line)
+	if nodes, next, ok := parseContentBlock(lines, i, r); ok {
+		return nodes, next, true // conditional.go, include.go
+	}
 	if tg, ok := parseTag(line); ok {
 		return parseTagBlock(lines, i, tg, r)
 	}
@@ -395,7 +407,7 @@ func startsGitBookBlock(lines []string, i int) bool {
 		return true
 	}
 	return strings.HasPrefix(t, "<figure") || strings.HasPrefix(t, "<details") || strings.HasPrefix(t, "<table") ||
-		t == "$$" || isMathLine(t) || isDrawing(t) || isTableStart(lines, i)
+		t == "$$" || isMathLine(t) || isDrawing(t) || isTableStart(lines, i) || startsContentBlock(lines[i])
 }
 
 func attrsOf(s string) map[string]string {

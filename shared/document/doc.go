@@ -12,6 +12,13 @@
 //     MarkdownOfDocument converts back (docmarkdown.go, blocksmd.go).
 //     Links are resolved to content references through a Resolver, which
 //     finds pages through a PageLocator (content.Index is one).
+//   - GitBook's inline expressions, conditional blocks ({% if %}) and
+//     includes ({% include %}, reusable contents found through a
+//     ReusableLocator) in both forms (expressions.go, conditional.go,
+//     include.go); Resolve is the markdown a visitor sees of a body
+//     (includes expanded, expressions evaluated, conditional blocks kept
+//     or dropped by package condition), References lists a body's
+//     constructs (resolve.go).
 //   - links of a body (ExtractLinks) and the slug rules: Slug for pages
 //     and site paths, HeadingID and HeadingAnchor for headings (slug.go).
 //

@@ -75,6 +75,9 @@ func (w *mdWriter) block(n map[string]any, at, indent string) (string, error) {
 	typ, _ := n["type"].(string)
 	switch typ {
 	case "paragraph":
+		if s, ok := rawIncludeParagraph(n); ok {
+			return s, nil // an include that named nothing known, as written
+		}
 		return inlineMarkdown(nodeList(n), at+".nodes")
 	case "heading-1", "heading-2", "heading-3":
 		s, err := inlineMarkdown(nodeList(n), at+".nodes")
@@ -217,6 +220,9 @@ func (w *mdWriter) block(n map[string]any, at, indent string) (string, error) {
 	if s, ok, err := w.gitbookBlock(n, typ, at); ok {
 		return s, err
 	}
+	if s, ok, err := w.contentBlock(n, typ, at); ok {
+		return s, err // conditional.go
+	}
 	return "", fmt.Errorf("%s.type: block %q is not supported in authored documents (write it as markdown)", at, typ)
 }
 
@@ -345,6 +351,12 @@ func inlineMarkdown(nodes []any, at string) (string, error) {
 			case "inline-math":
 				f, _ := dataOf(n)["formula"].(string)
 				b.WriteString("$$" + f + "$$")
+			case "expression":
+				s, err := expressionSource(dataOf(n)["expression"], where+".data.expression")
+				if err != nil {
+					return "", err
+				}
+				b.WriteString(s)
 			case "inline-image":
 				href, err := refHref(dataOf(n)["ref"], where+".data.ref")
 				if err != nil {

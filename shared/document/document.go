@@ -38,6 +38,13 @@ type Resolver struct {
 	// Locator finds pages (a revision's whole tree, or a read of one page
 	// that resolves its links without the whole tree); nil for none.
 	Locator PageLocator
+	// File is the repository path of the file the body is read from when
+	// it is not PageID's (a reusable content's .gitbook/includes/<name>.md):
+	// relative links and includes are read from its folder.
+	File string
+	// Reusables finds the reusable contents includes name (include.go);
+	// nil for none.
+	Reusables ReusableLocator
 }
 
 // PageLocator finds pages by the markdown file paths that links between
@@ -124,9 +131,9 @@ func (r Resolver) Ref(href string) Node {
 	case strings.Contains(href, "://") || strings.HasPrefix(href, "mailto:") || strings.HasPrefix(href, "/"):
 		return Node{"kind": "url", "url": href}
 	}
-	if loc != nil && r.PageID != "" {
+	if loc != nil && (r.PageID != "" || r.File != "") {
 		target, anchor, _ := strings.Cut(href, "#")
-		dir := path.Dir(loc.GitPath(r.PageID))
+		dir := path.Dir(r.file())
 		if id := loc.PageAtGitPath(path.Join(dir, target)); id != "" {
 			if anchor != "" {
 				return Node{"kind": "anchor", "anchor": anchor, "page": id}
@@ -526,6 +533,12 @@ func (p *inlineParser) parse(s string, links bool) {
 			} else {
 				p.buf.WriteByte(c)
 			}
+		case c == '<' && strings.HasPrefix(s[i:], exprOpen) && strings.Contains(s[i:], exprClose):
+			// An inline expression (expressions.go).
+			expr, end, _ := expressionAt(s, i)
+			p.flushText()
+			p.out = append(p.out, expressionNode(expr))
+			i = end - 1
 		case c == '$' && i+1 < len(s) && s[i+1] == '$' && strings.Contains(s[i+2:], "$$"):
 			end := strings.Index(s[i+2:], "$$")
 			p.flushText()
