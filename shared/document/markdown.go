@@ -131,11 +131,49 @@ func Split(src string) Source {
 	return s
 }
 
-// title is the text of the title line at the start of src.
+// title is the text of the title line at the start of src, its
+// backslash escapes removed (`# Windows \(C++\)` is "Windows (C++)").
 func title(src string) string {
 	line, _, _ := strings.Cut(src, "\n")
 	t, _ := strings.CutPrefix(strings.TrimSpace(line), "# ")
-	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#"))
+	return Unescape(strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#")))
+}
+
+// asciiPunct are the characters a backslash escapes in markdown
+// (CommonMark: ASCII punctuation).
+const asciiPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+// Unescape removes markdown's backslash escapes from inline text: a
+// backslash before ASCII punctuation stands for that character; any
+// other backslash is itself.
+func Unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(asciiPunct, s[i+1]) >= 0 {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// escapeTitle writes a title so that title reads it back: a backslash
+// that would escape the character after it is doubled.
+func escapeTitle(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(asciiPunct, s[i+1]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // parts reads the title and body Split found.
@@ -211,7 +249,8 @@ func NormalizeBody(body string) string {
 }
 
 // Compose writes a page in authored form: front as YAML frontmatter (when
-// it has keys; written in key order), the title heading, the body.
+// it has keys; written in key order), the title heading (a backslash in
+// it escaped where Parse would read it as an escape), the body.
 func Compose(front map[string]any, title, body string) string {
 	var b strings.Builder
 	if len(front) > 0 {
@@ -224,7 +263,7 @@ func Compose(front map[string]any, title, body string) string {
 		b.WriteString("---\n\n")
 	}
 	b.WriteString("# ")
-	b.WriteString(title)
+	b.WriteString(escapeTitle(title))
 	b.WriteString("\n")
 	if body != "" {
 		b.WriteString("\n")

@@ -177,7 +177,7 @@ func referencedFiles(pr *Project) map[string]bool {
 				referenced[r] = true
 			}
 		}
-		rewriteLinks(string(f.data), func(target string) string {
+		document.RewriteLinks(string(f.data), func(target string) string {
 			if !isExternal(target) {
 				t, _, _ := strings.Cut(target, "#")
 				if u, err := urlUnescape(t); err == nil {
@@ -354,10 +354,13 @@ func (b *builder) readPage(file string, p *content.Page) (body, hash string, ok 
 }
 
 // slugBase is the slug a page asks for (made unique among its siblings):
-// its file's or folder's name (a group's: its first child's top folder),
-// else its title's.
+// its file's or folder's name (a group's: its heading's anchor, else its
+// first child's top folder), else its title's.
 func slugBase(n *node, title string) string {
 	base := slugOf(n)
+	if n.slug != "" {
+		return document.Slug(n.slug, "page") // the anchor GitBook wrote
+	}
 	if n.kind == content.TypeGroup && len(n.children) > 0 && n.children[0].file != "" {
 		if d := path.Dir(n.children[0].file); d != "." {
 			base = document.Slug(strings.Split(d, "/")[0], "page")
@@ -427,7 +430,7 @@ func (b *builder) storeBodies(ctx context.Context, final *content.Index, rename 
 // linkBody is a placed page's body with its links to other pages as
 // /pages/<id> and to files as /files/<id>.
 func (b *builder) linkBody(pl placed, newID func(string) string) string {
-	return rewriteLinks(pl.body, func(target string) string {
+	return document.RewriteLinks(pl.body, func(target string) string {
 		if isExternal(target) {
 			return target
 		}

@@ -44,10 +44,20 @@ type node struct {
 	// ("" for groups and links, and for folders without a README.md).
 	file string
 	// dir is the folder a page without a file stands for (tree layout).
-	dir      string
-	url      string
+	dir string
+	url string
+	// slug is a group's slug as its heading's anchor names it (GitBook
+	// writes "## Title <a href="#slug" id="slug"></a>"); "" without one.
+	slug     string
 	children []*node
 }
+
+// groupAnchor is the empty anchor GitBook ends a group heading with when
+// the group's slug is not its title's.
+var groupAnchor = regexp.MustCompile(`\s*<a\s+(?:[a-z]+="[^"]*"\s*)*>\s*</a>\s*$`)
+
+// anchorID reads the id (else the href's fragment) of a groupAnchor.
+var anchorID = regexp.MustCompile(`\b(id|href)="#?([^"]*)"`)
 
 var summaryItem = regexp.MustCompile(`^(\s*)[*+-]\s+\[((?:[^\]\\]|\\.)*)\]\(([^)]*)\)\s*$`)
 
@@ -65,6 +75,14 @@ func parseSummary(src string) []*node {
 		trimmed := strings.TrimSpace(line)
 		if t, ok := strings.CutPrefix(trimmed, "## "); ok {
 			group = &node{kind: content.TypeGroup, title: strings.TrimSpace(t)}
+			if loc := groupAnchor.FindStringIndex(group.title); loc != nil && loc[0] > 0 {
+				for _, a := range anchorID.FindAllStringSubmatch(group.title[loc[0]:], -1) {
+					if group.slug == "" || a[1] == "id" {
+						group.slug = a[2]
+					}
+				}
+				group.title = strings.TrimSpace(group.title[:loc[0]])
+			}
 			top = append(top, group)
 			stack = nil
 			continue
@@ -74,14 +92,14 @@ func parseSummary(src string) []*node {
 			continue
 		}
 		indent := len(m[1])
-		title := unescapeMarkdown(m[2])
+		title := document.Unescape(m[2])
 		target := strings.TrimSpace(m[3])
 		if inner, ok := strings.CutPrefix(target, "<"); ok && strings.Contains(inner, ">") {
 			target, _, _ = strings.Cut(inner, ">")
 		} else if i := strings.IndexAny(target, " \t"); i >= 0 {
 			target = target[:i] // a link title after the target
 		}
-		target = unescapeMarkdown(target)
+		target = document.Unescape(target)
 		n := &node{kind: content.TypeDocument, title: title}
 		if isExternal(target) {
 			n.kind, n.url = content.TypeLink, target
@@ -112,22 +130,6 @@ func parseSummary(src string) []*node {
 		}
 	}
 	return top
-}
-
-// unescapeMarkdown removes markdown's backslash escapes (of ASCII
-// punctuation): GitBook writes error\_001.md and \[draft\] in SUMMARY.md.
-func unescapeMarkdown(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", s[i+1]) >= 0 {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // treeNodes builds the pages of a directory tree of markdown files: the
@@ -240,86 +242,6 @@ func cleanRel(p string) string {
 	return p
 }
 
-// relPath is the relative path from the folder of file from to file to.
-func relPath(from, to string) string {
-	fromDir := path.Dir(from)
-	if fromDir == "." {
-		fromDir = ""
-	}
-	var fs []string
-	if fromDir != "" {
-		fs = strings.Split(fromDir, "/")
-	}
-	ts := strings.Split(to, "/")
-	i := 0
-	for i < len(fs) && i < len(ts)-1 && fs[i] == ts[i] {
-		i++
-	}
-	var b strings.Builder
-	for range fs[i:] {
-		b.WriteString("../")
-	}
-	b.WriteString(strings.Join(ts[i:], "/"))
-	out := b.String()
-	if !strings.HasPrefix(out, "../") {
-		out = "./" + out
-	}
-	return out
-}
-
-// linkTarget finds the targets of markdown links and images, and of HTML
-// src and href attributes.
-var linkTarget = regexp.MustCompile(`(\]\()(<[^>\n]*>|[^)\s]+)|((?:src|href)=")([^"]+)`)
-
-// rewriteLinks rewrites the link targets of a markdown body, outside code
-// blocks and code spans, with fn (which returns the target unchanged when
-// it does not apply).
-func rewriteLinks(body string, fn func(target string) string) string {
-	lines := strings.Split(body, "\n")
-	fence := ""
-	for i, line := range lines {
-		t := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
-			continue
-		}
-		if !strings.Contains(line, "](") && !strings.Contains(line, "src=") && !strings.Contains(line, "href=") {
-			continue
-		}
-		// Code spans keep their text.
-		parts := strings.Split(line, "`")
-		for j := 0; j < len(parts); j += 2 {
-			parts[j] = linkTarget.ReplaceAllStringFunc(parts[j], func(m string) string {
-				sub := linkTarget.FindStringSubmatch(m)
-				prefix, target := sub[1], sub[2]
-				if prefix == "" {
-					prefix, target = sub[3], sub[4]
-				}
-				if inner, ok := strings.CutPrefix(target, "<"); ok && strings.HasSuffix(inner, ">") {
-					// An angle-bracket destination (it may hold spaces).
-					inner = strings.TrimSuffix(inner, ">")
-					if out := fn(inner); out != inner {
-						if strings.ContainsAny(out, " \t") {
-							return prefix + "<" + out + ">"
-						}
-						return prefix + out
-					}
-					return prefix + target
-				}
-				return prefix + fn(target)
-			})
-		}
-		lines[i] = strings.Join(parts, "`")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // renderSummary writes SUMMARY.md for a tree whose pages are at paths (by
 // id).
 func renderSummary(ix *content.Index, paths map[string]string) string {
@@ -332,7 +254,12 @@ func renderSummary(ix *content.Index, paths map[string]string) string {
 			p := ix.Page(id)
 			switch p.Type {
 			case content.TypeGroup:
-				b.WriteString("\n## " + p.Title + "\n\n")
+				b.WriteString("\n## " + p.Title)
+				if p.Slug != "" && p.Slug != document.Slug(p.Title, "page") {
+					// GitBook's form: the anchor keeps the group's slug.
+					b.WriteString(` <a href="#` + p.Slug + `" id="` + p.Slug + `"></a>`)
+				}
+				b.WriteString("\n\n")
 				walk(id, 0)
 				continue
 			case content.TypeLink:
