@@ -72,6 +72,12 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 		if err != nil {
 			return s.fail(ctx, p, j, fmt.Errorf("fetch the branch to start %s from: %w", p.Ref, gitError(err)))
 		}
+		if base.commit == nil && base.branches > 0 {
+			// Never a commit without a parent in a repository that has
+			// history: it would share nothing with its other branches.
+			return s.fail(ctx, p, j, fmt.Errorf("%w: the repository names no default branch to start %s from; export to an existing branch first",
+				errNoRef, p.Ref))
+		}
 	}
 	if err := s.stage(ctx, p, j, "content_process"); err != nil {
 		return err
@@ -436,7 +442,7 @@ func metaText(p *content.Page) string { return content.RenderMarkdown(p, "", con
 // links writes a stored body's links for the file at rel: /pages/<id> and
 // /files/<id> become relative paths.
 func (e *exporter) links(body, rel string) string {
-	return rewriteLinks(body, func(target string) string {
+	return document.RewriteLinks(body, func(target string) string {
 		t, anchor, _ := strings.Cut(target, "#")
 		var to string
 		if id, ok := strings.CutPrefix(t, "/pages/"); ok {
@@ -447,7 +453,7 @@ func (e *exporter) links(body, rel string) string {
 		if to == "" {
 			return target
 		}
-		out := RelLink(rel, to)
+		out := document.RelativePath(rel, to)
 		if anchor != "" {
 			out += "#" + anchor
 		}
@@ -459,7 +465,7 @@ func (e *exporter) links(body, rel string) string {
 // reach their target from the page's new file (its targets moved, or it
 // did); every other link keeps its text.
 func (e *exporter) relink(src, from, to string) string {
-	return rewriteLinks(src, func(target string) string {
+	return document.RewriteLinks(src, func(target string) string {
 		if isExternal(target) {
 			return target
 		}
@@ -483,7 +489,7 @@ func (e *exporter) relink(src, from, to string) string {
 		if cleanRel(path.Join(path.Dir(to), u)) == now {
 			return target
 		}
-		out := RelLink(to, now)
+		out := document.RelativePath(to, now)
 		if anchor != "" {
 			out += "#" + anchor
 		}
@@ -505,12 +511,6 @@ func (e *exporter) pathOf(f model.SyncedFile, was string) string {
 		}
 	}
 	return was
-}
-
-// RelLink is the relative link from the file from to the file to, as
-// GitBook writes them (no ./ prefix).
-func RelLink(from, to string) string {
-	return strings.TrimPrefix(relPath(from, to), "./")
 }
 
 // splice puts a new body under a page source's frontmatter and title.

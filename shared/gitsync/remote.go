@@ -84,6 +84,8 @@ type snapshot struct {
 	st     *memory.Storage
 	commit *object.Commit
 	files  map[string]entry
+	// branches counts the repository's branches (0: it is empty).
+	branches int
 }
 
 // entry is one file of a tree: mode and blob.
@@ -116,13 +118,19 @@ func (r *remote) fetch(ctx context.Context, ref string) (*snapshot, error) {
 	if err != nil {
 		return nil, r.scrub(err)
 	}
+	for name := range refs {
+		if name.IsBranch() {
+			snap.branches++
+		}
+	}
 	var want plumbing.Hash
 	if ref == "" {
 		// The default branch: what HEAD points to.
-		if ar.Head == nil {
+		h, ok := defaultBranch(ar, refs)
+		if !ok {
 			return snap, nil
 		}
-		want = *ar.Head
+		want = h
 	} else {
 		target, ok := refs[plumbing.ReferenceName(ref)]
 		if !ok {
@@ -173,7 +181,42 @@ func (r *remote) fetch(ctx context.Context, ref string) (*snapshot, error) {
 	return snap, nil
 }
 
-// blob reads a file of the snapshot.
+// defaultBranch is the commit of a repository's default branch: what the
+// advertised HEAD points to. Servers that leave HEAD out (Bitbucket
+// Server; a bare repository whose HEAD names a branch never pushed) are
+// read as git clients do: the symref capability, else main, else master,
+// else the only branch.
+func defaultBranch(ar *packp.AdvRefs, refs memory.ReferenceStorage) (plumbing.Hash, bool) {
+	if ar.Head != nil {
+		return *ar.Head, true
+	}
+	var candidates []plumbing.ReferenceName
+	for _, v := range ar.Capabilities.Get(capability.SymRef) {
+		if name, target, ok := strings.Cut(v, ":"); ok && name == "HEAD" {
+			candidates = append(candidates, plumbing.ReferenceName(target))
+		}
+	}
+	candidates = append(candidates, plumbing.NewBranchReferenceName("main"), plumbing.NewBranchReferenceName("master"))
+	for _, c := range candidates {
+		if r, ok := refs[c]; ok {
+			return r.Hash(), true
+		}
+	}
+	var only *plumbing.Reference
+	for name, r := range refs {
+		if name.IsBranch() {
+			if only != nil {
+				return plumbing.ZeroHash, false
+			}
+			only = r
+		}
+	}
+	if only == nil {
+		return plumbing.ZeroHash, false
+	}
+	return only.Hash(), true
+}
+
 // size is a blob's size, read from its header.
 func (s *snapshot) size(h plumbing.Hash) (int64, error) {
 	o, err := s.st.EncodedObject(plumbing.BlobObject, h)
@@ -189,6 +232,7 @@ func (s *snapshot) has(h plumbing.Hash) bool {
 	return err == nil
 }
 
+// blob reads a file of the snapshot.
 func (s *snapshot) blob(h plumbing.Hash) ([]byte, error) {
 	b, err := object.GetBlob(s.st, h)
 	if err != nil {
