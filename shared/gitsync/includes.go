@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 )
@@ -323,6 +324,6 @@ func (e *exporter) includes(body, pageID, from, rel string) string {
 		if id == "" || !ok || content.IncludeFile(rel, target) == to {
 			return m
 		}
-		return sub[1] + RelLink(rel, to) + sub[3]
+		return sub[1] + document.RelativePath(rel, to) + sub[3]
 	})
 }

@@ -469,12 +469,12 @@ func (s *Service) websiteProject(ctx context.Context, c *fetch.Client, pages []*
 				}
 				if m[1] == "asset" {
 					used[k] = true
-					return gitsync.RelLink(pg.file, assets[k].path)
+					return document.RelativePath(pg.file, assets[k].path)
 				}
 				if left[k] {
 					return pages[k].url.String()
 				}
-				return gitsync.RelLink(pg.file, pages[k].file)
+				return document.RelativePath(pg.file, pages[k].file)
 			})
 			if len(bodies[i]) > gitsync.MaxMarkdownBytes {
 				left[i], over = true, true
