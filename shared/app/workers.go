@@ -37,10 +37,10 @@ func Workers() []Worker {
 	return []Worker{
 		{Name: "openapiworker", Function: "OpenAPIWorkerFunction", Queue: "JobsQueue", QueueEnv: "QUEUE_URL",
 			Kinds: []string{"openapi-fetch"}},
-		// Git jobs run one at a time per space, in order: a FIFO queue
-		// grouped by space.
+		// Git jobs run one at a time per space (a site's jobs per site), in
+		// order: a FIFO queue grouped by space or site.
 		{Name: "gitworker", Function: "GitWorkerFunction", Queue: "GitQueue", FIFO: true, QueueEnv: "GIT_QUEUE_URL",
-			Kinds: []string{"git-import", "git-export"}},
+			Kinds: []string{"git-import", "git-export", "git-site-import", "git-site-export"}},
 	}
 }
 

@@ -59,7 +59,7 @@ const (
 )
 
 // Kinds are the job kinds of Git Sync.
-func Kinds() []string { return []string{ImportKind, ExportKind} }
+func Kinds() []string { return []string{ImportKind, ExportKind, SiteImportKind, SiteExportKind} }
 
 // Bounds of a repository an import reads.
 const (
@@ -81,6 +81,9 @@ type Service struct {
 	content *content.Service
 	crs     ChangeRequests
 	sites   Sites
+	// structure and spaces: site-wide Git Sync (site.go).
+	structure SiteStructure
+	spaces    Spaces
 	// Timeout bounds each exchange with the repository (a fetch, a push);
 	// the Git worker has 5 minutes.
 	Timeout time.Duration
@@ -103,11 +106,15 @@ type Needs struct {
 	Content        *content.Service
 	ChangeRequests ChangeRequests
 	Sites          Sites
+	// SiteStructure and Spaces serve site-wide Git Sync (site.go).
+	SiteStructure SiteStructure
+	Spaces        Spaces
 }
 
 // New returns the Git Sync service.
 func New(d *deps.Deps, n Needs) *Service {
-	return &Service{d: d, content: n.Content, crs: n.ChangeRequests, sites: n.Sites, Timeout: 4 * time.Minute}
+	return &Service{d: d, content: n.Content, crs: n.ChangeRequests, sites: n.Sites, structure: n.SiteStructure, spaces: n.Spaces,
+		Timeout: 4 * time.Minute}
 }
 
 // Request is an import or export request.
@@ -357,5 +364,5 @@ func urlUnescape(s string) (string, error) { return url.PathUnescape(s) }
 
 // Handlers are the Git worker's job handlers, by kind, on s.
 func (s *Service) Handlers() map[string]queue.Handler {
-	return map[string]queue.Handler{ImportKind: s.Handle, ExportKind: s.Handle}
+	return map[string]queue.Handler{ImportKind: s.Handle, ExportKind: s.Handle, SiteImportKind: s.HandleSite, SiteExportKind: s.HandleSite}
 }

@@ -462,3 +462,8 @@ func OpenAPIVersion(specID, versionID string) Key {
 // GitSync is a space's Git Sync state: provider details, the order of its
 // imports and exports, the last operation.
 func GitSync(spaceID string) Key { return Key{"SPACE#" + spaceID, "GITSYNC"} }
+
+// SiteGitSync is a site's Git Sync state (site-wide Git Sync): the
+// repository, docs.yaml's keys and the ids they stand for, the last
+// operation.
+func SiteGitSync(siteID string) Key { return Key{"SITE#" + siteID, "GITSYNC"} }

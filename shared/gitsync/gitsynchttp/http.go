@@ -157,4 +157,5 @@ func Register(api *httpapi.API, s *gitsync.Service) {
 			}
 			return &struct{ Body GitSyncState }{InfoView(st)}, nil
 		})
+	registerSite(api, s)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/wire/changerequestswire"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/app/wire/siteswire"
+	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
 	"github.com/galleydocs/galley/shared/gitsync"
 )
 
@@ -14,6 +15,7 @@ import (
 func Service(r *app.Root) *gitsync.Service {
 	return app.Service(r, func() *gitsync.Service {
 		return gitsync.New(r.Deps, gitsync.Needs{Content: contentwire.Service(r),
-			ChangeRequests: changerequestswire.Service(r), Sites: siteswire.Service(r)})
+			ChangeRequests: changerequestswire.Service(r), Sites: siteswire.Service(r),
+			SiteStructure: siteswire.Service(r), Spaces: spaceswire.Service(r)})
 	})
 }

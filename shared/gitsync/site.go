@@ -1,0 +1,672 @@
+package gitsync
+
+// Site-wide Git Sync (docs/workers.md, "Site-wide Git Sync"): a site's
+// structure as code. The repository's docs.yaml (siteconfig.go) lists the
+// site's sections and spaces with stable keys; an import makes the site's
+// structure say the same (creating the spaces it lacks in the site's
+// organization) and then imports each space's directory with the space
+// import; an export writes each space into its directory with the space
+// export, and docs.yaml only when the structure it describes changed.
+//
+// The structure is changed through the sites and spaces services, acting
+// as the user who started the job (their rights are checked again when it
+// runs): this family writes only its own record, the site's Git Sync
+// state (keys to ids).
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/fetch"
+	"github.com/galleydocs/galley/shared/gitsync/gitstate"
+	"github.com/galleydocs/galley/shared/ids"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/spaces"
+	"github.com/galleydocs/galley/shared/store"
+)
+
+// Job kinds of site-wide Git Sync.
+const (
+	SiteImportKind = "git-site-import"
+	SiteExportKind = "git-site-export"
+)
+
+// SiteStructure is what site-wide Git Sync asks of the sites family
+// (sites.Service): read a site, and change its sections and site spaces.
+// Every call checks the caller's rights.
+type SiteStructure interface {
+	Get(ctx context.Context, orgID, siteID string) (sites.Loaded, error)
+	Update(ctx context.Context, orgID, siteID string, ch sites.SiteChange) (model.Site, model.Role, error)
+	AddSection(ctx context.Context, orgID, siteID, spaceID, title, icon string) (model.Site, string, model.Role, error)
+	UpdateSection(ctx context.Context, orgID, siteID, sectionID string, ch sites.SectionChange) (model.Site, model.Role, error)
+	DeleteSection(ctx context.Context, orgID, siteID, sectionID string) (bool, error)
+	MoveSection(ctx context.Context, orgID, siteID, sectionID string, pos sites.Position) (model.Site, model.Role, error)
+	DeleteGroup(ctx context.Context, orgID, siteID, groupID string) (bool, error)
+	AddSiteSpace(ctx context.Context, orgID, siteID, spaceID, sectionID string) (model.Site, string, model.Role, error)
+	UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string, ch sites.SiteSpaceChange) (model.Site, model.Role, error)
+	DeleteSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string) (bool, error)
+	MoveSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string, pos sites.Position) (model.Site, model.Role, error)
+}
+
+// Spaces is what site-wide Git Sync asks of the spaces family
+// (spaces.Service): a space, a new space, a new title.
+type Spaces interface {
+	Get(ctx context.Context, spaceID string) (model.Space, model.Role, error)
+	Create(ctx context.Context, orgID string, in spaces.Create) (model.Space, model.Role, error)
+	Update(ctx context.Context, spaceID string, ch spaces.Change) (model.Space, model.Role, error)
+}
+
+// siteOp is the right site-wide Git Sync needs: it changes the site's
+// title and defaults (admin on the organization's content).
+const siteOp = access.AdminContent
+
+// sitePayload is a site job's input; the caller is who the job acts as.
+type sitePayload struct {
+	SiteID        string `json:"siteId"`
+	OrgID         string `json:"orgId"`
+	URL           string `json:"url"`
+	Auth          string `json:"auth,omitempty"`
+	Ref           string `json:"ref"`
+	ProjectDir    string `json:"projectDir,omitempty"`
+	Force         bool   `json:"force,omitempty"`
+	CommitMessage string `json:"commitMessage,omitempty"`
+	UserID        string `json:"userId"`
+	CallerOrg     string `json:"callerOrg,omitempty"`
+	InstanceAdmin bool   `json:"instanceAdmin,omitempty"`
+}
+
+// ImportSite starts importing a site's structure and spaces from a
+// repository with docs.yaml in r.ProjectDir.
+func (s *Service) ImportSite(ctx context.Context, orgID, siteID string, r Request) error {
+	return s.startSite(ctx, orgID, siteID, SiteImportKind, r)
+}
+
+// ExportSite starts exporting a site's spaces (and docs.yaml when the
+// structure changed) to a repository.
+func (s *Service) ExportSite(ctx context.Context, orgID, siteID string, r Request) error {
+	return s.startSite(ctx, orgID, siteID, SiteExportKind, r)
+}
+
+func (s *Service) startSite(ctx context.Context, orgID, siteID, kind string, r Request) error {
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, siteOp, access.Hidden(access.ReadContent, "site", siteID)); err != nil {
+		return err
+	}
+	if _, err := s.structure.Get(ctx, orgID, siteID); err != nil {
+		return err
+	}
+	caller, err := access.CallerFrom(ctx)
+	if err != nil {
+		return err
+	}
+	clean, user, password, dir, err := r.check(kind == SiteExportKind)
+	if err != nil {
+		return err
+	}
+	p := sitePayload{SiteID: siteID, OrgID: orgID, URL: clean, Ref: r.Ref, ProjectDir: dir, Force: r.Force,
+		CommitMessage: r.CommitMessage, UserID: caller.UserID, CallerOrg: caller.OrgID, InstanceAdmin: caller.InstanceAdmin}
+	if user != "" || password != "" {
+		if p.Auth, err = s.seal(ctx, user+"\x00"+password); err != nil {
+			return err
+		}
+	}
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	now := s.d.Clock()
+	job := queue.Job{ID: ids.New(now), Kind: kind, Group: "site:" + siteID, Payload: raw}
+	direction := model.GitImport
+	if kind == SiteExportKind {
+		direction = model.GitExport
+	}
+	err = s.updateSite(ctx, siteID, func(st *model.SiteGitSync) error {
+		st.OrgID, st.URL, st.Ref, st.Dir, st.UpdatedAt = orgID, clean, r.Ref, dir, now
+		st.Operation = &model.SiteGitOperation{GitOperation: model.GitOperation{JobID: job.ID, Direction: direction,
+			State: model.GitRunning, Stage: "repo_fetch", StartedAt: now, UpdatedAt: now}}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if s.d.Queue == nil {
+		return s.HandleSite(ctx, job)
+	}
+	if err := s.d.Queue.Enqueue(ctx, job); err != nil {
+		return fmt.Errorf("enqueue Git job: %w", err)
+	}
+	return nil
+}
+
+// SiteInfo returns a site's Git Sync state (NotFound before any request).
+func (s *Service) SiteInfo(ctx context.Context, orgID, siteID string) (model.SiteGitSync, error) {
+	if _, err := s.structure.Get(ctx, orgID, siteID); err != nil {
+		return model.SiteGitSync{}, err
+	}
+	st, v, err := gitstate.GetSite(ctx, s.d.Store, siteID)
+	if err != nil {
+		return st, err
+	}
+	if v == 0 || st.OrgID != orgID {
+		return st, apperr.NotFoundf("no Git provider is set up on site %s", siteID)
+	}
+	return st, nil
+}
+
+// updateSite changes a site's state with fn, guarded by its version.
+func (s *Service) updateSite(ctx context.Context, siteID string, fn func(*model.SiteGitSync) error) error {
+	var fnErr error
+	err := store.Retry(ctx, func() error {
+		st, v, err := gitstate.GetSite(ctx, s.d.Store, siteID)
+		if err != nil {
+			return err
+		}
+		if fnErr = fn(&st); fnErr != nil {
+			return nil
+		}
+		if err := s.d.Store.Write(ctx, gitstate.WriteSiteOp(st, v)); err != nil {
+			return fmt.Errorf("write site Git Sync state: %w", err)
+		}
+		return nil
+	})
+	switch {
+	case fnErr != nil:
+		return fnErr
+	case errors.Is(err, store.ErrContention):
+		return apperr.Conflictf("too many concurrent Git Sync changes; try again")
+	}
+	return err
+}
+
+// HandleSite runs a git-site-import or git-site-export job. As with a
+// space's jobs, Git and structure failures conclude the job with the
+// failure recorded on the site; storage failures are returned.
+func (s *Service) HandleSite(ctx context.Context, j queue.Job) error {
+	var p sitePayload
+	if err := json.Unmarshal(j.Payload, &p); err != nil {
+		return fmt.Errorf("decode %s job: %w", j.Kind, err)
+	}
+	st, _, err := gitstate.GetSite(ctx, s.d.Store, p.SiteID)
+	if err != nil {
+		return err
+	}
+	if slices.Contains(st.Done, j.ID) {
+		return nil
+	}
+	ctx = access.WithCaller(ctx, access.Caller{UserID: p.UserID, OrgID: p.CallerOrg, InstanceAdmin: p.InstanceAdmin})
+	user, password, err := s.unseal(ctx, p.Auth)
+	if err != nil {
+		return s.concludeSite(ctx, p, j, err, nil)
+	}
+	r, err := newRemote(fetch.NewWithTimeout(s.d.FetchAllowPrivate, s.Timeout).HTTP(), p.URL, user, password)
+	if err != nil {
+		return s.concludeSite(ctx, p, j, err, nil)
+	}
+	if j.Kind == SiteExportKind {
+		return s.runSiteExport(ctx, j, p, st, r)
+	}
+	return s.runSiteImport(ctx, j, p, st, r)
+}
+
+// siteOutcome is what a site job that got through leaves on the state.
+type siteOutcome struct {
+	title, commit string
+	nodes         []model.SiteGitNode
+	spaces        map[string]model.GitOperation
+}
+
+// concludeSite records a site job's end: a failure (cause) or an outcome.
+func (s *Service) concludeSite(ctx context.Context, p sitePayload, j queue.Job, cause error, out *siteOutcome) error {
+	if cause != nil {
+		s.d.Logger.WarnContext(ctx, "site Git job failed", "site", p.SiteID, "job", j.ID, "kind", j.Kind,
+			"url", fetch.Redact(p.URL), "ref", p.Ref, "err", cause.Error())
+	}
+	err := s.updateSite(ctx, p.SiteID, func(st *model.SiteGitSync) error {
+		if slices.Contains(st.Done, j.ID) {
+			return errDone
+		}
+		now := s.d.Clock()
+		st.Done = append(st.Done, j.ID)
+		if len(st.Done) > doneKept {
+			st.Done = st.Done[len(st.Done)-doneKept:]
+		}
+		if out != nil && cause == nil {
+			st.Title, st.LastCommit, st.Nodes, st.Order = out.title, out.commit, map[string]model.SiteGitNode{}, nil
+			for _, n := range out.nodes {
+				st.Nodes[n.Key] = n
+				st.Order = append(st.Order, n.Key)
+			}
+		}
+		if st.Operation != nil && st.Operation.JobID == j.ID {
+			op := st.Operation
+			op.UpdatedAt, op.Stage = now, "finalize"
+			if out != nil {
+				op.Spaces = out.spaces
+			}
+			if cause != nil {
+				op.State, op.Error = model.GitFailure, cause.Error()
+			} else {
+				op.State, op.Error, op.CompletedAt = model.GitSuccess, "", &now
+				if out != nil {
+					op.Commit = out.commit
+				}
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errDone) {
+		return nil
+	}
+	return err
+}
+
+// nodesOf are a state's nodes in docs.yaml's order.
+func nodesOf(st model.SiteGitSync) []model.SiteGitNode {
+	var out []model.SiteGitNode
+	for _, k := range st.Order {
+		if n, ok := st.Nodes[k]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (s *Service) runSiteImport(ctx context.Context, j queue.Job, p sitePayload, st model.SiteGitSync, r *remote) error {
+	snap, err := r.fetch(ctx, p.Ref)
+	if err != nil {
+		return s.concludeSite(ctx, p, j, fmt.Errorf("fetch %s: %w", p.Ref, gitError(err)), nil)
+	}
+	if snap.commit == nil {
+		return s.concludeSite(ctx, p, j, fmt.Errorf("fetch %s: %w", p.Ref, errNoRef), nil)
+	}
+	file := path.Join(p.ProjectDir, siteConfigFile)
+	e, ok := snap.files[file]
+	if !ok {
+		return s.concludeSite(ctx, p, j, fmt.Errorf("the branch has no %s", file), nil)
+	}
+	data, err := snap.blob(e.hash)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", file, err)
+	}
+	cfg, nodes, err := parseSiteConfig(data)
+	if err != nil {
+		return s.concludeSite(ctx, p, j, err, nil)
+	}
+	if nodes, err = s.applyStructure(ctx, p.OrgID, p.SiteID, cfg.Site.Title, nodes, st.Nodes); err != nil {
+		return s.siteFailure(ctx, p, j, err)
+	}
+	ops, err := s.syncSpaces(ctx, ImportKind, j, p, nodes, r)
+	if err != nil {
+		return err
+	}
+	out := &siteOutcome{title: cfg.Site.Title, commit: snap.commit.Hash.String(), nodes: nodes, spaces: ops}
+	var failed error
+	for id, op := range ops {
+		if op.State != model.GitSuccess {
+			failed = fmt.Errorf("space %s: %s", id, op.Error)
+		}
+	}
+	s.d.Logger.InfoContext(ctx, "site Git import", "site", p.SiteID, "job", j.ID, "url", fetch.Redact(p.URL), "ref", p.Ref,
+		"commit", out.commit, "nodes", len(nodes))
+	return s.concludeSite(ctx, p, j, failed, out)
+}
+
+// siteFailure concludes a job with a failure of the structure's change,
+// returning storage failures (retried).
+func (s *Service) siteFailure(ctx context.Context, p sitePayload, j queue.Job, err error) error {
+	if apperr.KindOf(err) == apperr.Internal {
+		return err
+	}
+	return s.concludeSite(ctx, p, j, err, nil)
+}
+
+// syncSpaces runs a space import or export for every space node with a
+// directory; each is a job of its own on the space's state (its id the
+// site job's and the space's, so a redelivered site job skips the spaces
+// done).
+func (s *Service) syncSpaces(ctx context.Context, kind string, sj queue.Job, p sitePayload, nodes []model.SiteGitNode, r *remote) (map[string]model.GitOperation, error) {
+	ops := map[string]model.GitOperation{}
+	direction := model.GitImport
+	if kind == ExportKind {
+		direction = model.GitExport
+	}
+	for _, n := range nodes {
+		if n.Type != "space" || n.Directory == nil || n.SpaceID == "" {
+			continue
+		}
+		dir, _ := resolveSiteDir(p.ProjectDir, *n.Directory)
+		j := queue.Job{ID: sj.ID + "." + n.SpaceID, Kind: kind, Group: n.SpaceID}
+		sp := payload{SpaceID: n.SpaceID, URL: p.URL, Auth: p.Auth, Ref: p.Ref, ProjectDir: dir, Force: true,
+			CommitMessage: p.CommitMessage}
+		st, _, err := s.state(ctx, n.SpaceID)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Contains(st.Done, j.ID) {
+			now := s.d.Clock()
+			_, err := s.updateState(ctx, n.SpaceID, func(st *model.GitSync) error {
+				st.URL, st.Ref, st.UpdatedAt = p.URL, p.Ref, now
+				st.Operation = &model.GitOperation{JobID: j.ID, Direction: direction, State: model.GitRunning, Stage: "repo_fetch",
+					StartedAt: now, UpdatedAt: now}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			if kind == ImportKind {
+				err = s.runImport(ctx, j, sp, r)
+			} else {
+				err = s.runExport(ctx, j, sp, r)
+			}
+			if err != nil {
+				return nil, err
+			}
+			if st, _, err = s.state(ctx, n.SpaceID); err != nil {
+				return nil, err
+			}
+		}
+		op := model.GitOperation{JobID: j.ID, Direction: direction, State: model.GitFailure, Error: "the space's operation was replaced"}
+		if st.Operation != nil && st.Operation.JobID == j.ID {
+			op = *st.Operation
+		}
+		ops[n.SpaceID] = op
+	}
+	return ops, nil
+}
+
+// byOrder sorts items by their order key, then id (the sites' display
+// order).
+func byOrder[T any](items []T, key func(T) (string, string)) []T {
+	out := slices.Clone(items)
+	sort.SliceStable(out, func(i, j int) bool {
+		oi, ii := key(out[i])
+		oj, ij := key(out[j])
+		if oi != oj {
+			return oi < oj
+		}
+		return ii < ij
+	})
+	return out
+}
+
+func sectionKey(x model.SiteSection) (string, string) { return x.Order, x.ID }
+func siteSpaceKey(x model.SiteSpace) (string, string) { return x.Order, x.ID }
+
+// applyStructure makes the site's structure say what nodes say: spaces
+// kept by key (created when new or gone), sections and site spaces
+// created, updated, moved and ordered, the rest of the site's structure
+// removed (docs.yaml is the source of truth of a synced site; the spaces
+// themselves stay). It answers nodes with their ids.
+func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title string, nodes []model.SiteGitNode, old map[string]model.SiteGitNode) ([]model.SiteGitNode, error) {
+	nodes = slices.Clone(nodes)
+	load := func() (model.Site, error) {
+		l, err := s.structure.Get(ctx, orgID, siteID)
+		return l.Site, err
+	}
+	site, err := load()
+	if err != nil {
+		return nil, err
+	}
+	// Spaces.
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Type != "space" {
+			continue
+		}
+		if o, ok := old[n.Key]; ok && o.SpaceID != "" {
+			sp, _, err := s.spaces.Get(ctx, o.SpaceID)
+			switch {
+			case err == nil && sp.OrgID == orgID && sp.DeletedAt == nil:
+				n.SpaceID = sp.ID
+				if sp.Title != n.Title {
+					t := n.Title
+					if _, _, err := s.spaces.Update(ctx, sp.ID, spaces.Change{Title: &t}); err != nil {
+						return nil, fmt.Errorf("space %q: %w", n.Key, err)
+					}
+				}
+			case err != nil && !apperr.Is(err, apperr.NotFound):
+				return nil, err
+			}
+		}
+		if n.SpaceID == "" {
+			sp, _, err := s.spaces.Create(ctx, orgID, spaces.Create{Title: n.Title})
+			if err != nil {
+				return nil, fmt.Errorf("space %q: %w", n.Key, err)
+			}
+			n.SpaceID = sp.ID
+		}
+	}
+	// Groups (docs.yaml declares none yet) and sections it no longer lists.
+	for _, g := range site.Groups {
+		if _, err := s.structure.DeleteGroup(ctx, orgID, siteID, g.ID); err != nil {
+			return nil, err
+		}
+	}
+	keep := map[string]bool{}
+	for _, n := range nodes {
+		if o, ok := old[n.Key]; ok && n.Type == "section" && o.Type == "section" {
+			keep[o.ID] = true
+		}
+	}
+	if site, err = load(); err != nil {
+		return nil, err
+	}
+	for _, sec := range site.Sections {
+		if !keep[sec.ID] {
+			if _, err := s.structure.DeleteSection(ctx, orgID, siteID, sec.ID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if site, err = load(); err != nil {
+		return nil, err
+	}
+	// Sections.
+	secID := map[string]string{} // key -> section id
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Type != "section" {
+			continue
+		}
+		if o, ok := old[n.Key]; ok && slices.ContainsFunc(site.Sections, func(x model.SiteSection) bool { return x.ID == o.ID }) {
+			n.ID = o.ID
+		} else {
+			first := ""
+			for _, c := range nodes {
+				if c.Parent == n.Key {
+					first = c.SpaceID
+					break
+				}
+			}
+			if site, n.ID, _, err = s.structure.AddSection(ctx, orgID, siteID, first, n.Title, n.Icon); err != nil {
+				return nil, fmt.Errorf("section %q: %w", n.Key, err)
+			}
+		}
+		secID[n.Key] = n.ID
+		sec, _ := findSection(site, n.ID)
+		ch := sites.SectionChange{}
+		changed := false
+		set := func(field **string, clear *bool, have, want string) {
+			if have == want {
+				return
+			}
+			changed = true
+			if want == "" && clear != nil {
+				*clear = true
+				return
+			}
+			w := want
+			*field = &w
+		}
+		set(&ch.Title, nil, sec.Title, n.Title)
+		set(&ch.Path, nil, sec.Path, n.Path)
+		set(&ch.Description, &ch.ClearDescription, sec.Description, n.Description)
+		set(&ch.Icon, &ch.ClearIcon, sec.Icon, n.Icon)
+		set(&ch.Condition, &ch.ClearCondition, sec.Condition, n.Condition)
+		if changed {
+			if site, _, err = s.structure.UpdateSection(ctx, orgID, siteID, n.ID, ch); err != nil {
+				return nil, fmt.Errorf("section %q: %w", n.Key, err)
+			}
+		}
+	}
+	// Site spaces: kept when in their level still, else added there (and
+	// the former one removed below).
+	claimed := map[string]bool{}
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Type != "space" {
+			continue
+		}
+		level := secID[n.Parent]
+		n.ID = ""
+		if o, ok := old[n.Key]; ok {
+			if ss, ok := findSiteSpace(site, o.ID); ok && ss.SpaceID == n.SpaceID && ss.Section == level && !claimed[ss.ID] {
+				n.ID = ss.ID
+			}
+		}
+		if n.ID == "" {
+			for _, ss := range site.SiteSpaces {
+				if ss.SpaceID == n.SpaceID && ss.Section == level && !claimed[ss.ID] {
+					n.ID = ss.ID
+					break
+				}
+			}
+		}
+		if n.ID == "" {
+			if site, n.ID, _, err = s.structure.AddSiteSpace(ctx, orgID, siteID, n.SpaceID, level); err != nil {
+				return nil, fmt.Errorf("space %q: %w", n.Key, err)
+			}
+		}
+		claimed[n.ID] = true
+	}
+	for _, ss := range site.SiteSpaces {
+		if !claimed[ss.ID] {
+			if _, err := s.structure.DeleteSiteSpace(ctx, orgID, siteID, ss.ID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if site, err = load(); err != nil {
+		return nil, err
+	}
+	for _, n := range nodes {
+		if n.Type != "space" {
+			continue
+		}
+		ss, _ := findSiteSpace(site, n.ID)
+		ch := sites.SiteSpaceChange{}
+		changed := false
+		if ss.Path != n.Path {
+			p := n.Path
+			ch.Path, changed = &p, true
+		}
+		if ss.Condition != n.Condition {
+			c := n.Condition
+			ch.Condition, ch.ClearCondition, changed = &c, c == "", true
+		}
+		if changed {
+			if site, _, err = s.structure.UpdateSiteSpace(ctx, orgID, siteID, n.ID, ch); err != nil {
+				return nil, fmt.Errorf("space %q: %w", n.Key, err)
+			}
+		}
+	}
+	// Order: what is out of order moves to the end, in docs.yaml's order.
+	var wantSecs []string
+	levels := map[string][]string{}
+	for _, n := range nodes {
+		if n.Type == "section" {
+			wantSecs = append(wantSecs, n.ID)
+		} else {
+			levels[secID[n.Parent]] = append(levels[secID[n.Parent]], n.ID)
+		}
+	}
+	var haveSecs []string
+	for _, sec := range byOrder(site.Sections, sectionKey) {
+		haveSecs = append(haveSecs, sec.ID)
+	}
+	if !slices.Equal(haveSecs, wantSecs) {
+		for _, id := range wantSecs {
+			if site, _, err = s.structure.MoveSection(ctx, orgID, siteID, id, sites.Position{}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for level, want := range levels {
+		var have []string
+		for _, ss := range byOrder(site.SiteSpaces, siteSpaceKey) {
+			if ss.Section == level {
+				have = append(have, ss.ID)
+			}
+		}
+		if !slices.Equal(have, want) {
+			for _, id := range want {
+				if site, _, err = s.structure.MoveSiteSpace(ctx, orgID, siteID, id, sites.Position{}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	// Defaults and the title.
+	var ch sites.SiteChange
+	changed := false
+	for _, n := range nodes {
+		switch {
+		case n.Type == "section" && n.Default:
+			if sec, _ := findSection(site, n.ID); !sec.Default {
+				id := n.ID
+				ch.DefaultSiteSection, changed = &id, true
+			}
+		case n.Type == "space" && n.Default && n.Parent == "":
+			if ss, _ := findSiteSpace(site, n.ID); !ss.Default {
+				id := n.ID
+				ch.DefaultSiteSpace, changed = &id, true
+			}
+		}
+	}
+	if title != "" && title != site.Title {
+		t := title
+		ch.Title, changed = &t, true
+	}
+	if changed {
+		if site, _, err = s.structure.Update(ctx, orgID, siteID, ch); err != nil {
+			return nil, err
+		}
+	}
+	for _, n := range nodes {
+		if n.Type == "space" && n.Default && n.Parent != "" {
+			if ss, _ := findSiteSpace(site, n.ID); !ss.Default {
+				id := n.ID
+				if site, _, err = s.structure.UpdateSection(ctx, orgID, siteID, ss.Section, sites.SectionChange{DefaultSiteSpace: &id}); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return nodes, nil
+}
+
+func findSection(site model.Site, id string) (model.SiteSection, bool) {
+	for _, x := range site.Sections {
+		if x.ID == id {
+			return x, true
+		}
+	}
+	return model.SiteSection{}, false
+}
+
+func findSiteSpace(site model.Site, id string) (model.SiteSpace, bool) {
+	for _, x := range site.SiteSpaces {
+		if x.ID == id {
+			return x, true
+		}
+	}
+	return model.SiteSpace{}, false
+}

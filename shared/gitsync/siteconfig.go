@@ -1,0 +1,295 @@
+package gitsync
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/galleydocs/galley/shared/model"
+)
+
+// siteConfigFile is a site's configuration in its repository (GitBook's
+// GitSyncSiteConfig): in the site's project directory, it names the site
+// and maps the repository's directories onto its sections and spaces.
+const siteConfigFile = "docs.yaml"
+
+// siteSchemaURL is the $schema an export writes.
+const siteSchemaURL = "https://api.gitbook.com/openapi.yaml#/components/schemas/GitSyncSiteConfig"
+
+// maxSiteNodes bounds the nodes of one docs.yaml.
+const maxSiteNodes = 500
+
+// siteConfig is docs.yaml.
+type siteConfig struct {
+	Schema  string `yaml:"$schema,omitempty"`
+	Version int    `yaml:"version,omitempty"`
+	Site    struct {
+		Title     string     `yaml:"title,omitempty"`
+		Structure []siteNode `yaml:"structure"`
+	} `yaml:"site"`
+}
+
+// siteNode is one node of docs.yaml's structure: a section or a space
+// (section groups and external links are refused, see checkSiteConfig).
+type siteNode struct {
+	Type                 string            `yaml:"type"`
+	Key                  string            `yaml:"key"`
+	Title                string            `yaml:"title"`
+	LocalizedTitle       map[string]string `yaml:"localizedTitle,omitempty"`
+	Description          string            `yaml:"description,omitempty"`
+	LocalizedDescription map[string]string `yaml:"localizedDescription,omitempty"`
+	Icon                 string            `yaml:"icon,omitempty"`
+	Path                 string            `yaml:"path,omitempty"`
+	Default              bool              `yaml:"default,omitempty"`
+	Hidden               bool              `yaml:"hidden,omitempty"`
+	Draft                bool              `yaml:"draft,omitempty"`
+	Condition            string            `yaml:"condition,omitempty"`
+	URL                  string            `yaml:"url,omitempty"`
+	Content              *siteContent      `yaml:"content,omitempty"`
+	Children             []siteNode        `yaml:"children,omitempty"`
+}
+
+// siteContent is a space's content: Directory nil (null) when the space is
+// not synced with the repository.
+type siteContent struct {
+	Directory *string `yaml:"directory"`
+	Language  string  `yaml:"language,omitempty"`
+}
+
+// parseSiteConfig reads and checks docs.yaml; its nodes come out flat, in
+// the file's order (a section before its spaces).
+func parseSiteConfig(data []byte) (siteConfig, []model.SiteGitNode, error) {
+	var c siteConfig
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		return c, nil, fmt.Errorf("%s: %w", siteConfigFile, err)
+	}
+	nodes, err := checkSiteConfig(c)
+	if err != nil {
+		return c, nil, fmt.Errorf("%s: %w", siteConfigFile, err)
+	}
+	return c, nodes, nil
+}
+
+// checkSiteConfig applies the reference's rules (GitSyncSiteStructure):
+// keys unique across the file; a site uses sections or lists spaces at the
+// top, never both; exactly one default section, and exactly one default
+// space per section (or among the top-level spaces); sections hold spaces
+// only; a directory stays inside the repository and is read for one
+// language. Galley does not yet map section groups and external links:
+// they fail the sync, naming the node.
+func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
+	if c.Version != 0 && c.Version != 1 {
+		return nil, fmt.Errorf("version %d is not supported (1 is)", c.Version)
+	}
+	if len(c.Site.Structure) == 0 {
+		return nil, fmt.Errorf("site.structure lists nothing")
+	}
+	var out []model.SiteGitNode
+	keys := map[string]bool{}
+	langs := map[string]string{}
+	var addSpace func(n siteNode, parent string) error
+	addSpace = func(n siteNode, parent string) error {
+		if n.Content == nil {
+			return fmt.Errorf("space %q: content is required", n.Key)
+		}
+		if len(n.Children) > 0 {
+			return fmt.Errorf("space %q: a space has no children", n.Key)
+		}
+		if d := n.Content.Directory; d != nil {
+			if _, ok := resolveSiteDir("", *d); !ok {
+				return fmt.Errorf("space %q: content.directory %q must be a folder inside the repository", n.Key, *d)
+			}
+			norm := normDir(*d)
+			if l, ok := langs[norm]; ok && l != n.Content.Language {
+				return fmt.Errorf("space %q: content.directory %q is read for another language already", n.Key, *d)
+			}
+			langs[norm] = n.Content.Language
+		}
+		out = append(out, nodeOf(n, parent))
+		return nil
+	}
+	sections, spaces, defaults := 0, 0, 0
+	for _, n := range c.Site.Structure {
+		if err := checkNode(n, keys); err != nil {
+			return nil, err
+		}
+		switch n.Type {
+		case "section":
+			sections++
+			if n.Default {
+				defaults++
+			}
+			if len(n.Children) == 0 {
+				return nil, fmt.Errorf("section %q lists no space", n.Key)
+			}
+			out = append(out, nodeOf(n, ""))
+			inner := 0
+			for _, ch := range n.Children {
+				if err := checkNode(ch, keys); err != nil {
+					return nil, err
+				}
+				if ch.Type != "space" {
+					return nil, fmt.Errorf("section %q: %q is a %s; a section holds spaces only", n.Key, ch.Key, ch.Type)
+				}
+				if ch.Default {
+					inner++
+				}
+				if err := addSpace(ch, n.Key); err != nil {
+					return nil, err
+				}
+			}
+			if inner != 1 {
+				return nil, fmt.Errorf("section %q marks %d spaces default; exactly one must be", n.Key, inner)
+			}
+		case "space":
+			spaces++
+			if n.Default {
+				defaults++
+			}
+			if err := addSpace(n, ""); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, fmt.Errorf("%q is a %s: Galley maps sections and spaces only, not yet section groups or external links", n.Key, n.Type)
+		}
+	}
+	switch {
+	case sections > 0 && spaces > 0:
+		return nil, fmt.Errorf("a site with sections lists no space at the top level")
+	case sections > 0 && defaults != 1:
+		return nil, fmt.Errorf("%d sections are marked default; exactly one must be", defaults)
+	case sections == 0 && defaults != 1:
+		return nil, fmt.Errorf("%d top-level spaces are marked default; exactly one must be", defaults)
+	}
+	if len(out) > maxSiteNodes {
+		return nil, fmt.Errorf("more than %d sections and spaces", maxSiteNodes)
+	}
+	return out, nil
+}
+
+// checkNode checks what every node needs: a known type, a unique key, a
+// title and a path.
+func checkNode(n siteNode, keys map[string]bool) error {
+	switch n.Type {
+	case "section", "space", "section-group", "external-link":
+	default:
+		return fmt.Errorf("node %q: unknown type %q", n.Key, n.Type)
+	}
+	if n.Key == "" {
+		return fmt.Errorf("a %s has no key", n.Type)
+	}
+	if keys[n.Key] {
+		return fmt.Errorf("key %q is used twice", n.Key)
+	}
+	keys[n.Key] = true
+	if strings.TrimSpace(n.Title) == "" {
+		return fmt.Errorf("%s %q has no title", n.Type, n.Key)
+	}
+	if (n.Type == "section" || n.Type == "space") && (n.Path == "" || len(n.Path) > 100 || strings.Contains(n.Path, "/")) {
+		return fmt.Errorf("%s %q: path must be 1 to 100 characters without /", n.Type, n.Key)
+	}
+	return nil
+}
+
+func nodeOf(n siteNode, parent string) model.SiteGitNode {
+	out := model.SiteGitNode{Type: n.Type, Key: n.Key, Parent: parent, Title: n.Title, Path: n.Path, Default: n.Default,
+		Hidden: n.Hidden, Draft: n.Draft, Condition: n.Condition, Description: n.Description, Icon: n.Icon,
+		LocalizedTitle: n.LocalizedTitle, LocalizedDescription: n.LocalizedDescription}
+	if n.Content != nil {
+		out.Directory, out.Language = n.Content.Directory, n.Content.Language
+	}
+	return out
+}
+
+// renderSiteConfig writes docs.yaml for nodes (flat, in order, as
+// parseSiteConfig reads them).
+func renderSiteConfig(title string, nodes []model.SiteGitNode) ([]byte, error) {
+	var c siteConfig
+	c.Schema, c.Site.Title = siteSchemaURL, title
+	toNode := func(n model.SiteGitNode) siteNode {
+		out := siteNode{Type: n.Type, Key: n.Key, Title: n.Title, Path: n.Path, Default: n.Default, Hidden: n.Hidden,
+			Draft: n.Draft, Condition: n.Condition, Description: n.Description, Icon: n.Icon,
+			LocalizedTitle: n.LocalizedTitle, LocalizedDescription: n.LocalizedDescription}
+		if n.Type == "space" {
+			out.Content = &siteContent{Directory: n.Directory, Language: n.Language}
+		}
+		return out
+	}
+	at := map[string]int{} // section key -> index in c.Site.Structure
+	for _, n := range nodes {
+		if n.Parent == "" {
+			at[n.Key] = len(c.Site.Structure)
+			c.Site.Structure = append(c.Site.Structure, toNode(n))
+			continue
+		}
+		i, ok := at[n.Parent]
+		if !ok {
+			return nil, fmt.Errorf("space %q: section %q comes later or not at all", n.Key, n.Parent)
+		}
+		c.Site.Structure[i].Children = append(c.Site.Structure[i].Children, toNode(n))
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(c); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), enc.Close()
+}
+
+// sameSiteConfig tells whether two docs.yaml say the same (their titles
+// and nodes; $schema, layout and comments aside).
+func sameSiteConfig(title string, nodes []model.SiteGitNode, otherTitle string, other []model.SiteGitNode) bool {
+	if title != otherTitle || len(nodes) != len(other) {
+		return false
+	}
+	a, errA := renderSiteConfig(title, plain(nodes))
+	b, errB := renderSiteConfig(otherTitle, plain(other))
+	return errA == nil && errB == nil && bytes.Equal(a, b)
+}
+
+// plain drops the ids of nodes (kept in the state, never in the file).
+func plain(nodes []model.SiteGitNode) []model.SiteGitNode {
+	out := make([]model.SiteGitNode, len(nodes))
+	for i, n := range nodes {
+		n.ID, n.SpaceID = "", ""
+		out[i] = n
+	}
+	return out
+}
+
+// normDir is a content.directory without its leading ./ (a leading /
+// kept: it escapes to the repository's top).
+func normDir(d string) string {
+	if strings.HasPrefix(d, "/") {
+		return "/" + strings.Trim(path.Clean(d), "/")
+	}
+	return strings.Trim(path.Clean(strings.TrimPrefix(d, "./")), "/")
+}
+
+// resolveSiteDir is a content.directory's folder in the repository ("" the
+// top): from the site's project directory siteDir, or from the top with a
+// leading /. It refuses .. segments.
+func resolveSiteDir(siteDir, d string) (string, bool) {
+	for _, seg := range strings.Split(d, "/") {
+		if seg == ".." {
+			return "", false
+		}
+	}
+	var p string
+	if strings.HasPrefix(d, "/") {
+		p = path.Clean(d)
+	} else {
+		p = path.Clean("/" + path.Join(siteDir, d))
+	}
+	p = strings.Trim(p, "/")
+	if p == "." {
+		p = ""
+	}
+	return p, true
+}
