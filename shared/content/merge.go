@@ -135,7 +135,7 @@ func samePage(a, b *Page) bool {
 		a.Hidden != b.Hidden || a.NoIndex != b.NoIndex || a.NoRobotsIndex != b.NoRobotsIndex || a.Condition != b.Condition {
 		return false
 	}
-	if !reflect.DeepEqual(a.Variables, b.Variables) && (len(a.Variables) > 0 || len(b.Variables) > 0) {
+	if (len(a.Variables) > 0 || len(b.Variables) > 0) && !reflect.DeepEqual(a.Variables, b.Variables) {
 		return false
 	}
 	if a.Layout == b.Layout && a.Cover == b.Cover && a.Target == b.Target && a.Git == b.Git {

@@ -183,7 +183,7 @@ func pageEdits(was, p *Page) (*ChangeAttributes, bool) {
 	if p.Type == TypeDocument {
 		a.Description = str(was.Description, p.Description)
 		a.Document = str(was.Document, p.Document)
-		if !reflect.DeepEqual(was.Variables, p.Variables) && (len(was.Variables) > 0 || len(p.Variables) > 0) {
+		if (len(was.Variables) > 0 || len(p.Variables) > 0) && !reflect.DeepEqual(was.Variables, p.Variables) {
 			a.Variables, ok = &ChangedVariables{Before: was.Variables, After: p.Variables}, true
 		}
 	}
