@@ -73,6 +73,11 @@ type Change struct {
 	Files    []File
 	// FileRefs are the refs of Files, one each ("" for none).
 	FileRefs []string
+	// ReusableContent is the reusable content (id or ref) of
+	// update_reusable_content and delete_reusable_content.
+	ReusableContent string
+	// Variables are update_variables' names to values (nil removes one).
+	Variables map[string]any
 }
 
 // Editor applies a batch of changes to a tree.
@@ -91,6 +96,10 @@ type Editor struct {
 	// fileRefs and pageRefs are the refs naming files and pages inserted
 	// by the batch.
 	fileRefs, pageRefs map[string]string
+	// reusableRefs are the refs naming reusable contents inserted by the
+	// batch; checks the includes of its bodies (authoring_reusable.go).
+	reusableRefs map[string]string
+	checks       []includeCheck
 	// Outcomes are the pages the batch affected, one entry each, in the
 	// order they were first touched.
 	Outcomes []Outcome
@@ -152,7 +161,7 @@ func (e *Editor) Apply(changes []Change) error {
 	if e.Refs == nil {
 		e.Refs = map[string]string{}
 	}
-	e.fileRefs, e.pageRefs = map[string]string{}, map[string]string{}
+	e.fileRefs, e.pageRefs, e.reusableRefs, e.checks = map[string]string{}, map[string]string{}, map[string]string{}, nil
 	// Files and pages inserted with a ref first get their ids, so that
 	// pages of the batch may point at those inserted after them.
 	for i, c := range changes {
@@ -165,6 +174,12 @@ func (e *Editor) Apply(changes []Change) error {
 			}
 			id := e.NewID()
 			e.Refs[c.Ref], e.pageRefs[c.Ref] = id, id
+			continue
+		}
+		if c.Type == InsertReusableContent && c.Ref != "" {
+			if err := e.reserveReusableRef(c, i); err != nil {
+				return err
+			}
 			continue
 		}
 		if c.Type != InsertFiles {
@@ -200,6 +215,14 @@ func (e *Editor) Apply(changes []Change) error {
 			for _, f := range c.Files {
 				e.Index.PutFile(f)
 			}
+		case InsertReusableContent:
+			err = e.insertReusable(c, field)
+		case UpdateReusableContent:
+			err = e.updateReusable(c, field)
+		case DeleteReusableContent:
+			err = e.deleteReusable(c, field)
+		case UpdateVariables:
+			err = e.updateVariables(c, field)
 		default:
 			err = apperr.Field(field("operation"), "unknown change %q", c.Type)
 		}
@@ -207,7 +230,7 @@ func (e *Editor) Apply(changes []Change) error {
 			return err
 		}
 	}
-	return nil
+	return e.checkIncludes()
 }
 
 // page resolves a page id or ref of the batch to an existing page's id.
@@ -287,7 +310,11 @@ func (e *Editor) setMarkdown(p *Page, md string, field func(string) string) erro
 	}
 	ApplyFrontmatter(a.Front, p)
 	if p.Type == TypeDocument {
-		hash, err := e.PutDocument(e.body(a.Body))
+		body, err := e.includes(e.body(a.Body), "", field("document"))
+		if err != nil {
+			return err
+		}
+		hash, err := e.PutDocument(body)
 		if err != nil {
 			return err
 		}

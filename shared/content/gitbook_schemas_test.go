@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
@@ -149,5 +150,50 @@ func TestReadsMatchGitBookSchemas(t *testing.T) {
 	huma.Validate(reg, ref("User"), huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer, v, res)
 	if len(res.Errors) == 0 {
 		t.Fatal("a page validates as a User")
+	}
+}
+
+// The semantic changes of reusable contents, the space's variables and a
+// page's variables answer GitBook's schemas (RevisionSemanticChanges, whose
+// variants are told apart by type).
+func TestReusableSemanticChangesMatchGitBookSchemas(t *testing.T) {
+	reg := gitbook(t)
+	f := setupOn(t, testkit.New(t))
+	reusableSpace(t, f)
+	pages, bodies := samplePages()
+	pages[0].Variables = content.Variables{"product": "Acme 2"}
+	rev := f.Kit.Land(t, f.space, &content.Tree{Pages: pages, Variables: content.Variables{"version": "2.2", "beta": false},
+		ReusableContents: []content.ReusableContent{{ID: "banner", Title: "Banner 2"}, {ID: "new", Title: "New"}}}, bodies)
+	c := f.As(t, "read")
+	var v struct {
+		Changes []map[string]any `json:"changes"`
+	}
+	path := "/v1/spaces/" + f.space + "/revisions/" + rev.ID + "/changes?limit=100"
+	c.Expect(http.StatusOK, "GET", path, nil).JSON(t, &v)
+	types := map[string]int{}
+	for _, ch := range v.Changes {
+		types[ch["type"].(string)]++
+		schema := map[string]string{"reusable_content_created": "RevisionSemanticChangeReusableContentCreated",
+			"reusable_content_edited": "RevisionSemanticChangeReusableContentEdited", "reusable_content_deleted": "RevisionSemanticChangeReusableContentDeleted",
+			"variables_edited": "RevisionSemanticChangeVariablesEdited", "page_edited": "RevisionSemanticChangePageEdited"}[ch["type"].(string)]
+		if schema == "" {
+			continue
+		}
+		res := &huma.ValidateResult{}
+		huma.Validate(reg, &huma.Schema{Ref: "#/components/schemas/" + schema}, huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer, any(ch), res)
+		for _, e := range res.Errors {
+			t.Errorf("%s: %.600v", schema, e)
+		}
+	}
+	want := map[string]int{"reusable_content_created": 1, "reusable_content_edited": 1, "reusable_content_deleted": 1, "variables_edited": 1, "page_edited": 2}
+	if !reflect.DeepEqual(types, want) {
+		t.Fatalf("changes %v, want %v (%v)", types, want, v.Changes)
+	}
+	var all any
+	c.Expect(http.StatusOK, "GET", path, nil).JSON(t, &all)
+	res := &huma.ValidateResult{}
+	huma.Validate(reg, &huma.Schema{Ref: "#/components/schemas/RevisionSemanticChanges"}, huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer, all, res)
+	for _, e := range res.Errors {
+		t.Errorf("RevisionSemanticChanges: %.600v", e)
 	}
 }

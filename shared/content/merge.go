@@ -26,7 +26,7 @@ type Conflict struct {
 // its place, parent and position together, is one field): a field changed
 // on one side takes that side, changed alike on both takes either, changed
 // differently on both conflicts. A body changed on both sides merges line
-// by line (Merge3). The merged tree must then be whole: no page under a
+// by line (Merge3); its variables merge one name at a time. The merged tree must then be whole: no page under a
 // page the other side deleted, no cycle from two moves, no two siblings
 // with one slug; each breach is a conflict.
 type Merger struct {
@@ -83,7 +83,10 @@ func (m *Merger) Merge() (*Index, []Conflict, error) {
 	}
 	files, fileConflicts := m.files()
 	conflicts = append(conflicts, fileConflicts...)
-	reusable, variables, extraConflicts := m.extras()
+	reusable, variables, extraConflicts, err := m.extras()
+	if err != nil {
+		return nil, nil, err
+	}
 	conflicts = append(conflicts, extraConflicts...)
 	if len(conflicts) > 0 {
 		return nil, conflicts, nil
@@ -108,13 +111,14 @@ func pageIDs(ixs ...*Index) []string {
 }
 
 // metaFields are the Page fields merged one by one; the place (Parent,
-// Pos), the body and the timestamps are merged apart.
+// Pos), the body, the variables (one name at a time) and the timestamps
+// are merged apart.
 var metaFields = func() []int {
 	var out []int
 	t := reflect.TypeFor[Page]()
 	for i := 0; i < t.NumField(); i++ {
 		switch t.Field(i).Name {
-		case "ID", "Parent", "Pos", "Document", "CreatedAt", "UpdatedAt":
+		case "ID", "Parent", "Pos", "Document", "CreatedAt", "UpdatedAt", "Variables":
 		default:
 			out = append(out, i)
 		}
@@ -131,7 +135,10 @@ func samePage(a, b *Page) bool {
 		a.Hidden != b.Hidden || a.NoIndex != b.NoIndex || a.NoRobotsIndex != b.NoRobotsIndex || a.Condition != b.Condition {
 		return false
 	}
-	if a.Layout == b.Layout && a.Cover == b.Cover && a.Target == b.Target && a.Git == b.Git && len(a.Variables) == 0 && len(b.Variables) == 0 {
+	if (len(a.Variables) > 0 || len(b.Variables) > 0) && !reflect.DeepEqual(a.Variables, b.Variables) {
+		return false
+	}
+	if a.Layout == b.Layout && a.Cover == b.Cover && a.Target == b.Target && a.Git == b.Git {
 		return true // the same pointers, or all nil
 	}
 	va, vb := reflect.ValueOf(*a), reflect.ValueOf(*b)
@@ -159,6 +166,11 @@ func (m *Merger) page(b, o, t *Page) (Page, []string, error) {
 			name := reflect.TypeFor[Page]().Field(i).Name
 			reasons = append(reasons, fmt.Sprintf("%s changed differently in %s and %s", lowerFirst(name), m.OursName, m.TheirsName))
 		}
+	}
+	vars, names := mergeVariables(b.Variables, o.Variables, t.Variables)
+	out.Variables = vars
+	for _, k := range names {
+		reasons = append(reasons, fmt.Sprintf("variable %q changed differently in %s and %s", k, m.OursName, m.TheirsName))
 	}
 	switch ob, tb, ot := o.Parent == b.Parent && o.Pos == b.Pos, t.Parent == b.Parent && t.Pos == b.Pos, o.Parent == t.Parent && o.Pos == t.Pos; {
 	case ob:

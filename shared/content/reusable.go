@@ -172,11 +172,12 @@ func (ix *Index) ReusableContentAtGitPath(file string) string {
 }
 
 // ReusableContentAt is the id of the reusable content an include target
-// in page pageID's body names, or "": ReusableContentLink's form, or a
+// in page pageID's body names, or "": ReusableContentLink's form (or
+// GitBook's /reusable-content/<id>, which a {document} block writes), or a
 // path to its file relative to the page's file (the one it came from,
 // else the one Galley would write it to), as GitBook writes includes.
 func (ix *Index) ReusableContentAt(pageID, target string) string {
-	if id, ok := strings.CutPrefix(target, reusableLinkPrefix); ok {
+	if id, ok := reusableIDTarget(target); ok {
 		if ix.reusable[id] != nil {
 			return id
 		}
@@ -290,11 +291,13 @@ func LenientVariables(in map[string]any) Variables {
 	return out
 }
 
-// extras merges the reusable contents (as files: each added on one side
-// kept, deleted on one side deleted unless changed on the other, changed
-// on both sides differently a conflict) and the space's variables (each
-// variable so).
-func (m *Merger) extras() ([]ReusableContent, Variables, []Conflict) {
+// extras merges the reusable contents and the space's variables. A
+// reusable content added on one side is kept (added differently on both
+// sides: a conflict); deleted on one side it is deleted unless changed on
+// the other (a conflict); changed on both, its title and Git blob merge as
+// fields and its body line by line, as a page's (Merge3). The variables
+// merge one name at a time.
+func (m *Merger) extras() ([]ReusableContent, Variables, []Conflict, error) {
 	var conflicts []Conflict
 	var out []ReusableContent
 	ids := map[string]bool{}
@@ -306,6 +309,9 @@ func (m *Merger) extras() ([]ReusableContent, Variables, []Conflict) {
 	for id := range ids {
 		b, o, t := m.Base.ReusableContent(id), m.Ours.ReusableContent(id), m.Theirs.ReusableContent(id)
 		eq := func(x, y *ReusableContent) bool { return reflect.DeepEqual(x, y) }
+		conflict := func(reason string) {
+			conflicts = append(conflicts, Conflict{ReusableContent: id, Reason: reason})
+		}
 		switch {
 		case eq(o, t), eq(b, t):
 			if o != nil {
@@ -315,39 +321,106 @@ func (m *Merger) extras() ([]ReusableContent, Variables, []Conflict) {
 			if t != nil {
 				out = append(out, *t)
 			}
+		case b == nil:
+			conflict(fmt.Sprintf("added differently in %s and %s", m.OursName, m.TheirsName))
+		case o == nil:
+			conflict(fmt.Sprintf("deleted in %s, changed in %s", m.OursName, m.TheirsName))
+		case t == nil:
+			conflict(fmt.Sprintf("changed in %s, deleted in %s", m.OursName, m.TheirsName))
 		default:
-			conflicts = append(conflicts, Conflict{ReusableContent: id, Reason: fmt.Sprintf("changed differently in %s and %s", m.OursName, m.TheirsName)})
+			rc, reasons, err := m.reusableContent(b, o, t)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			for _, r := range reasons {
+				conflict(r)
+			}
+			if len(reasons) == 0 {
+				out = append(out, rc)
+			}
 		}
 	}
+	vars, names := mergeVariables(m.Base.variables, m.Ours.variables, m.Theirs.variables)
+	for _, k := range names {
+		conflicts = append(conflicts, Conflict{Variable: k, Reason: fmt.Sprintf("changed differently in %s and %s", m.OursName, m.TheirsName)})
+	}
+	sort.SliceStable(conflicts, func(i, j int) bool {
+		return conflicts[i].ReusableContent+conflicts[i].Variable < conflicts[j].ReusableContent+conflicts[j].Variable
+	})
+	return out, vars, conflicts, nil
+}
+
+// reusableContent merges a reusable content changed on both sides.
+func (m *Merger) reusableContent(b, o, t *ReusableContent) (ReusableContent, []string, error) {
+	out := *o
+	var reasons []string
+	differently := func(what string) {
+		reasons = append(reasons, fmt.Sprintf("%s changed differently in %s and %s", what, m.OursName, m.TheirsName))
+	}
+	switch {
+	case o.Title == b.Title:
+		out.Title = t.Title
+	case t.Title == b.Title, o.Title == t.Title:
+	default:
+		differently("title")
+	}
+	switch {
+	case reflect.DeepEqual(o.Git, b.Git):
+		out.Git = t.Git
+	case reflect.DeepEqual(t.Git, b.Git), reflect.DeepEqual(o.Git, t.Git):
+	default:
+		// Two Git exports wrote it: the blob of either names the file.
+	}
+	switch {
+	case o.Document == b.Document:
+		out.Document = t.Document
+	case t.Document == b.Document, o.Document == t.Document:
+	default:
+		doc, ok, err := m.body(b.Document, o.Document, t.Document)
+		if err != nil {
+			return out, nil, err
+		}
+		if !ok {
+			reasons = append(reasons, fmt.Sprintf("the same lines edited in %s and %s", m.OursName, m.TheirsName))
+		}
+		out.Document = doc
+	}
+	return out, reasons, nil
+}
+
+// mergeVariables merges variables one name at a time: a name changed (set,
+// changed, removed) on one side takes that side, changed alike on both
+// either; names changed differently on both are returned, sorted, and
+// left out of the result (nil when no name is left).
+func mergeVariables(b, o, t Variables) (Variables, []string) {
 	names := map[string]bool{}
-	for _, ix := range []*Index{m.Base, m.Ours, m.Theirs} {
-		for k := range ix.variables {
+	for _, v := range []Variables{b, o, t} {
+		for k := range v {
 			names[k] = true
 		}
 	}
-	var vars Variables
+	var out Variables
+	var conflicting []string
 	for k := range names {
-		b, bok := m.Base.variables[k]
-		o, ook := m.Ours.variables[k]
-		t, tok := m.Theirs.variables[k]
-		v, ok := o, ook
+		bv, bok := b[k]
+		ov, ook := o[k]
+		tv, tok := t[k]
+		v, ok := ov, ook
 		switch {
-		case ook == tok && o == t, bok == tok && b == t:
-		case bok == ook && b == o:
-			v, ok = t, tok
+		case ook == tok && ov == tv, bok == tok && bv == tv:
+		case bok == ook && bv == ov:
+			v, ok = tv, tok
 		default:
-			conflicts = append(conflicts, Conflict{Variable: k, Reason: fmt.Sprintf("changed differently in %s and %s", m.OursName, m.TheirsName)})
+			conflicting = append(conflicting, k)
 			continue
 		}
 		if ok {
-			if vars == nil {
-				vars = Variables{}
+			if out == nil {
+				out = Variables{}
 			}
-			vars[k] = v
+			out[k] = v
 		}
 	}
-	sort.Slice(conflicts, func(i, j int) bool {
-		return conflicts[i].ReusableContent+conflicts[i].Variable < conflicts[j].ReusableContent+conflicts[j].Variable
-	})
-	return out, vars, conflicts
+	sort.Strings(conflicting)
+	return out, conflicting
 }

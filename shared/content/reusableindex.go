@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // The read index's keys of reusable contents and variables (treeindex.go):
@@ -74,7 +73,7 @@ func (tr *TreeReader) Page(ctx context.Context, id string) (*Page, string, error
 
 // ReusableContentAt is Index.ReusableContentAt through the read index.
 func (l *locator) ReusableContentAt(pageID, target string) string {
-	if id, ok := strings.CutPrefix(target, reusableLinkPrefix); ok {
+	if id, ok := reusableIDTarget(target); ok {
 		rc, err := l.tr.ReusableContent(l.ctx, id)
 		l.fail(err)
 		if rc == nil {

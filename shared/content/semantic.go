@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"reflect"
 )
 
 // SemanticChanges are the changes a revision made to its parent's pages
@@ -14,12 +15,36 @@ type SemanticChanges struct {
 
 // SemanticChange is one change (the reference's RevisionSemanticChange
 // variants for pages: page_created, page_edited, page_deleted,
-// page_moved).
+// page_moved; for reusable contents: reusable_content_created,
+// reusable_content_edited, reusable_content_deleted; for the space's
+// variables: variables_edited).
 type SemanticChange struct {
-	Type       string            `json:"type" enum:"page_created,page_edited,page_deleted,page_moved"`
-	Page       ChangedPage       `json:"page"`
-	Attributes *ChangeAttributes `json:"attributes,omitempty" doc:"What an edit changed (page_edited)"`
-	Parent     *ChangedParent    `json:"parent,omitempty" doc:"The page's parent before and after (page_moved; absent at the top level)"`
+	Type            string                     `json:"type" enum:"page_created,page_edited,page_deleted,page_moved,reusable_content_created,reusable_content_edited,reusable_content_deleted,variables_edited"`
+	Page            *ChangedPage               `json:"page,omitempty" doc:"The page (page_* changes)"`
+	ReusableContent *ChangedReusableContent    `json:"reusableContent,omitempty" doc:"The reusable content (reusable_content_* changes)"`
+	Variables       map[string]ChangedVariable `json:"variables,omitempty" doc:"The space's variables that changed, before and after (variables_edited)"`
+	Attributes      *ChangeAttributes          `json:"attributes,omitempty" doc:"What an edit changed (page_edited, reusable_content_edited)"`
+	Parent          *ChangedParent             `json:"parent,omitempty" doc:"The page's parent before and after (page_moved; absent at the top level)"`
+}
+
+// ChangedReusableContent names a changed reusable content (the
+// reference's ChangedRevisionReusableContent).
+type ChangedReusableContent struct {
+	ID       string `json:"id"`
+	Title    string `json:"title"`
+	Document string `json:"document,omitempty" doc:"Its document's id (absent when empty)"`
+}
+
+// ChangedVariable is a variable before and after (absent: not set).
+type ChangedVariable struct {
+	Before any `json:"before,omitempty" doc:"A string, a number or a boolean"`
+	After  any `json:"after,omitempty" doc:"A string, a number or a boolean"`
+}
+
+// ChangedVariables are a page's variables before and after.
+type ChangedVariables struct {
+	Before Variables `json:"before,omitempty"`
+	After  Variables `json:"after,omitempty"`
 }
 
 // ChangedPage names a changed page (the reference's ChangedRevisionPage).
@@ -44,6 +69,8 @@ type ChangeAttributes struct {
 	Document    *ChangedString `json:"document,omitempty" doc:"The document ids before and after"`
 	Emoji       *ChangedString `json:"emoji,omitempty"`
 	Target      *ChangedRef    `json:"target,omitempty"`
+	// Variables are a document page's variables before and after.
+	Variables *ChangedVariables `json:"variables,omitempty"`
 }
 
 // ChangedString is a string attribute before and after.
@@ -59,11 +86,14 @@ type ChangedRef struct {
 }
 
 // SemanticChanges reads the changes of a revision of a space to its first
-// parent's pages (a first revision's to empty content): pages created,
-// edited (title, description, slug, document, emoji, a link's target),
-// moved (to another parent) and deleted, at most limit of them (new pages'
-// order, then deleted pages'). Changes to other attributes (layout, cover,
-// visibility, order among siblings) are not reported.
+// parent's content (a first revision's to empty content): pages created,
+// edited (title, description, slug, document, emoji, a link's target, a
+// document's variables), moved (to another parent) and deleted (new pages'
+// order, then deleted pages'); then reusable contents created, edited
+// (title, document) and deleted (by id); then the space's variables
+// edited (one change listing each name that changed); at most limit of
+// them. Changes to other attributes (layout, cover, visibility, order
+// among siblings, Git blobs) are not reported.
 func (s *Service) SemanticChanges(ctx context.Context, at At, limit int) (SemanticChanges, error) {
 	src, err := s.source(ctx, at)
 	if err != nil {
@@ -79,7 +109,7 @@ func (s *Service) SemanticChanges(ctx context.Context, at At, limit int) (Semant
 			return SemanticChanges{}, err
 		}
 	}
-	all := PageChanges(old, ix)
+	all := append(PageChanges(old, ix), ExtraChanges(old, ix)...)
 	out := SemanticChanges{Changes: all}
 	if limit > 0 && len(all) > limit {
 		out.Changes, out.More = all[:limit], len(all)-limit
@@ -97,15 +127,14 @@ func (s *Service) SemanticChanges(ctx context.Context, at At, limit int) (Semant
 // PageChanges lists the changes from old's pages to ix's.
 func PageChanges(old, ix *Index) []SemanticChange {
 	oldPaths, paths := old.Paths(), ix.Paths()
-	changed := func(p *Page, path string) ChangedPage {
-		return ChangedPage{ID: p.ID, Type: p.Type, Title: p.Title, Path: path}
+	changed := func(p *Page, path string) *ChangedPage {
+		return &ChangedPage{ID: p.ID, Type: p.Type, Title: p.Title, Path: path}
 	}
 	parentOf := func(in *Index, ps map[string]string, id string) *ChangedPage {
 		if id == "" {
 			return nil
 		}
-		c := changed(in.Page(id), ps[id])
-		return &c
+		return changed(in.Page(id), ps[id])
 	}
 	out := []SemanticChange{}
 	ix.Walk(func(p *Page, _ int) bool {
@@ -154,8 +183,57 @@ func pageEdits(was, p *Page) (*ChangeAttributes, bool) {
 	if p.Type == TypeDocument {
 		a.Description = str(was.Description, p.Description)
 		a.Document = str(was.Document, p.Document)
+		if (len(was.Variables) > 0 || len(p.Variables) > 0) && !reflect.DeepEqual(was.Variables, p.Variables) {
+			a.Variables, ok = &ChangedVariables{Before: was.Variables, After: p.Variables}, true
+		}
 	}
 	return a, ok
+}
+
+// ExtraChanges lists the changes from old's reusable contents and space
+// variables to ix's.
+func ExtraChanges(old, ix *Index) []SemanticChange {
+	var out []SemanticChange
+	changed := func(rc ReusableContent) *ChangedReusableContent {
+		return &ChangedReusableContent{ID: rc.ID, Title: rc.Title, Document: rc.Document}
+	}
+	for _, rc := range ix.ReusableContents() {
+		was := old.ReusableContent(rc.ID)
+		if was == nil {
+			out = append(out, SemanticChange{Type: "reusable_content_created", ReusableContent: changed(rc)})
+			continue
+		}
+		a := &ChangeAttributes{}
+		if was.Title != rc.Title {
+			a.Title = &ChangedString{Before: was.Title, After: rc.Title}
+		}
+		if was.Document != rc.Document {
+			a.Document = &ChangedString{Before: was.Document, After: rc.Document}
+		}
+		if a.Title != nil || a.Document != nil {
+			out = append(out, SemanticChange{Type: "reusable_content_edited", ReusableContent: changed(rc), Attributes: a})
+		}
+	}
+	for _, rc := range old.ReusableContents() {
+		if ix.ReusableContent(rc.ID) == nil {
+			out = append(out, SemanticChange{Type: "reusable_content_deleted", ReusableContent: changed(rc)})
+		}
+	}
+	vars := map[string]ChangedVariable{}
+	for k, v := range ix.variables {
+		if w, ok := old.variables[k]; !ok || w != v {
+			vars[k] = ChangedVariable{Before: old.variables[k], After: v}
+		}
+	}
+	for k, w := range old.variables {
+		if _, ok := ix.variables[k]; !ok {
+			vars[k] = ChangedVariable{Before: w}
+		}
+	}
+	if len(vars) > 0 {
+		out = append(out, SemanticChange{Type: "variables_edited", Variables: vars})
+	}
+	return out
 }
 
 func sameRef(a, b *Ref) bool {

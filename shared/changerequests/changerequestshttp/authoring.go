@@ -30,15 +30,15 @@ const maxBase64File = 1 << 20
 // (the reference's ChangeRequestContentChange): an operation and its
 // fields. See content.Change for what each does.
 type ContentChangeInput struct {
-	Operation     string           `json:"operation" enum:"insert_page,update_page,delete_page,revert_page,insert_files"`
-	Page          ids.ID           `json:"page,omitempty" doc:"update_page, delete_page, revert_page: the page's id (or the ref of a page inserted earlier in the batch)"`
-	Ref           string           `json:"ref,omitempty" maxLength:"100" pattern:"^[A-Za-z0-9_./-]+$" doc:"insert_page: a name for the new page, valid in this request only; pages of the batch link to it as ./<ref>.md"`
+	Operation     string           `json:"operation" enum:"insert_page,update_page,delete_page,revert_page,insert_files,insert_reusable_content,update_reusable_content,delete_reusable_content,update_variables"`
+	Page          ids.ID           `json:"page,omitempty" doc:"update_page, delete_page, revert_page: the page's id (or the ref of a page inserted earlier in the batch); update_variables: the document page whose variables change (absent: the space's)"`
+	Ref           string           `json:"ref,omitempty" maxLength:"100" pattern:"^[A-Za-z0-9_./-]+$" doc:"insert_page: a name for the new page, valid in this request only; pages of the batch link to it as ./<ref>.md. insert_reusable_content: a name for the new reusable content; bodies of the batch include it as {% include \"/reusable-contents/<ref>\" %} and later changes name it by it"`
 	Into          *ids.ID          `json:"into,omitempty" nullable:"true" doc:"The parent page (id or ref); null (update_page) or omitted (insert_page) for the top level"`
 	At            *int             `json:"at,omitempty" minimum:"0" maximum:"100000" doc:"Index among the parent's children (default: last)"`
 	Type          string           `json:"type,omitempty" enum:"document,group,link,computed" doc:"insert_page (Galley's extension): the page's type, document by default; a group sits at the top level, a link needs href, a computed page computed"`
 	Computed      *ComputedInput   `json:"computed,omitempty" doc:"insert_page of type computed: what the page is computed from (the reference's ComputedContentSourceRevision; Galley computes builtin:openapi)"`
 	Href          *string          `json:"href,omitempty" maxLength:"2048" format:"uri" doc:"A link page's target (Galley's extension)"`
-	Document      *DocumentInput   `json:"document,omitempty" doc:"The page's content: {markdown} (its frontmatter and leading heading set the page's fields) or {document} (a document tree)"`
+	Document      *DocumentInput   `json:"document,omitempty" doc:"The page's content: {markdown} (its frontmatter and leading heading set the page's fields) or {document} (a document tree). insert_reusable_content, update_reusable_content: the body ({markdown}: optional frontmatter with a title, then the body, a leading heading included; or {document}). Includes of reusable contents by id must name one of the revision (or of the batch, by ref)"`
 	Title         *string          `json:"title,omitempty" minLength:"1" maxLength:"200"`
 	Slug          *string          `json:"slug,omitempty" maxLength:"100" pattern:"^[\\p{Ll}\\p{Lo}\\p{Nd}]+(-[\\p{Ll}\\p{Lo}\\p{Nd}]+)*$"`
 	Description   *string          `json:"description,omitempty" maxLength:"300"`
@@ -51,8 +51,32 @@ type ContentChangeInput struct {
 	Revision      ids.ID           `json:"revision,omitempty" doc:"revert_page: the revision to revert the page to (default: the request's base)"`
 	Block         []string         `json:"block,omitempty" nullable:"false" maxItems:"100" doc:"revert_page: block-level reverts are not supported"`
 	Files         []InputFileEntry `json:"files,omitempty" nullable:"false" maxItems:"20" doc:"insert_files: the files"`
-	Nulls         httpapi.Nulls    `json:"-"`
+	// ReusableContent and Variables are Galley's operations on reusable
+	// contents and variables (GitBook's content update defines none).
+	ReusableContent ids.ID         `json:"reusableContent,omitempty" doc:"update_reusable_content, delete_reusable_content: the reusable content's id (or the ref of one inserted earlier in the batch)"`
+	Variables       VariablesInput `json:"variables,omitempty" doc:"update_variables: names to set to a value, or to remove (null); names not given are kept"`
+	Nulls           httpapi.Nulls  `json:"-"`
 }
+
+// VariablesInput are the variables an update_variables change sets (a
+// value) or removes (null).
+type VariablesInput map[string]any
+
+// Schema documents the map: at most content.MaxVariablesPerChange names,
+// each a string (at most 256 bytes), a number, a boolean or null.
+func (VariablesInput) Schema(r huma.Registry) *huma.Schema {
+	lo, hi := 1, content.MaxVariablesPerChange
+	s := &huma.Schema{Type: huma.TypeObject, MinProperties: &lo, MaxProperties: &hi,
+		Description: "Names (a letter, then letters, digits and underscores) to values: a string of at most 256 bytes, a number, a boolean; null removes the name",
+		AdditionalProperties: &huma.Schema{OneOf: []*huma.Schema{
+			{Type: huma.TypeString, MaxLength: ptr(content.MaxVariableString), Nullable: true},
+			{Type: huma.TypeNumber},
+			{Type: huma.TypeBoolean},
+		}}}
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // UnmarshalJSON records which fields were sent as null (into).
 func (c *ContentChangeInput) UnmarshalJSON(b []byte) error {
@@ -225,7 +249,8 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 		field := func(name string) string { return fmt.Sprintf("changes[%d].%s", i, name) }
 		ch := content.Change{Type: c.Operation, Page: string(c.Page), Ref: c.Ref, Into: (*string)(c.Into), At: c.At, Title: c.Title, Slug: c.Slug,
 			Description: c.Description, Emoji: c.Emoji, Icon: c.Icon, Hidden: c.Hidden, NoIndex: c.NoIndex,
-			NoRobotsIndex: c.NoRobotsIndex, Condition: c.Condition, Revision: string(c.Revision), Block: c.Block, PageType: c.Type, URL: c.Href}
+			NoRobotsIndex: c.NoRobotsIndex, Condition: c.Condition, Revision: string(c.Revision), Block: c.Block, PageType: c.Type, URL: c.Href,
+			ReusableContent: string(c.ReusableContent), Variables: c.Variables}
 		if c.Nulls.Has("into") {
 			if c.Operation != content.UpdatePage {
 				return b, apperr.Field(field("into"), "null is for update_page (to the top level); omit it to insert at the top level")
@@ -234,7 +259,9 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 			ch.Into = &top
 		}
 		for name, set := range map[string]bool{"page": c.Page != "", "ref": c.Ref != "", "into": c.Into != nil || c.Nulls.Has("into"),
-			"at": c.At != nil, "document": c.Document != nil, "type": c.Type != "", "computed": c.Computed != nil, "href": c.Href != nil, "revision": c.Revision != "", "block": c.Block != nil, "files": c.Files != nil} {
+			"at": c.At != nil, "document": c.Document != nil, "type": c.Type != "", "computed": c.Computed != nil, "href": c.Href != nil, "revision": c.Revision != "", "block": c.Block != nil, "files": c.Files != nil,
+			"reusableContent": c.ReusableContent != "", "variables": c.Variables != nil, "title": c.Title != nil, "slug": c.Slug != nil, "description": c.Description != nil,
+			"emoji": c.Emoji != nil, "icon": c.Icon != nil, "hidden": c.Hidden != nil, "noIndex": c.NoIndex != nil, "noRobotsIndex": c.NoRobotsIndex != nil, "condition": c.Condition != nil} {
 			if set && !allowed(c.Operation, name) {
 				return b, apperr.Field(field(name), "not a field of %s", c.Operation)
 			}
@@ -262,6 +289,14 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 		case content.InsertFiles:
 			if len(c.Files) == 0 {
 				return b, apperr.Field(field("files"), "insert_files needs files")
+			}
+		case content.UpdateReusableContent, content.DeleteReusableContent:
+			if c.ReusableContent == "" {
+				return b, apperr.Field(field("reusableContent"), "%s needs the reusable content's id", c.Operation)
+			}
+		case content.UpdateVariables:
+			if len(c.Variables) == 0 {
+				return b, apperr.Field(field("variables"), "update_variables needs variables")
 			}
 		}
 		if d := c.Document; d != nil {
@@ -301,17 +336,28 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 
 // allowed tells whether an operation takes a field.
 func allowed(op, field string) bool {
+	reusable := op == content.InsertReusableContent || op == content.UpdateReusableContent
 	switch field {
 	case "page":
-		return op == content.UpdatePage || op == content.DeletePage || op == content.RevertPage
-	case "ref", "type", "computed":
+		return op == content.UpdatePage || op == content.DeletePage || op == content.RevertPage || op == content.UpdateVariables
+	case "ref":
+		return op == content.InsertPage || op == content.InsertReusableContent
+	case "type", "computed":
 		return op == content.InsertPage
 	case "href":
 		return op == content.InsertPage || op == content.UpdatePage
 	case "into", "at":
 		return op == content.InsertPage || op == content.UpdatePage
 	case "document":
-		return op == content.InsertPage || op == content.UpdatePage
+		return op == content.InsertPage || op == content.UpdatePage || reusable
+	case "title":
+		return !isExtra(op) || reusable
+	case "slug", "description", "emoji", "icon", "hidden", "noIndex", "noRobotsIndex", "condition":
+		return !isExtra(op)
+	case "reusableContent":
+		return op == content.UpdateReusableContent || op == content.DeleteReusableContent
+	case "variables":
+		return op == content.UpdateVariables
 	case "revision", "block":
 		return op == content.RevertPage
 	case "files":
@@ -320,13 +366,23 @@ func allowed(op, field string) bool {
 	return true
 }
 
+// isExtra tells the operations on reusable contents and variables, which
+// take none of a page's fields.
+func isExtra(op string) bool {
+	switch op {
+	case content.InsertReusableContent, content.UpdateReusableContent, content.DeleteReusableContent, content.UpdateVariables:
+		return true
+	}
+	return false
+}
+
 // registerAuthoring adds POST .../content.
 func registerAuthoring(api *httpapi.API, s *changerequests.Service) {
 	c := s.Content()
 	httpapi.Register(api, httpapi.Op{ID: "updateChangeRequestContent", Needs: access.Role(access.EditContent), Method: http.MethodPost,
 		Path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content", Tag: "Change request content",
 		MaxBodyBytes: maxBatchBytes,
-		Summary:      "Apply a batch of changes (insert, update, delete, revert pages; insert files) to a draft or open change request"},
+		Summary:      "Apply a batch of changes (insert, update, delete, revert pages; insert files; insert, update, delete reusable contents; update variables) to a draft or open change request"},
 		func(ctx context.Context, in *authorIn) (*authorOut, error) {
 			b, err := batchOf(in.Body)
 			if err != nil {
