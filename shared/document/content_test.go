@@ -242,6 +242,7 @@ func TestReadIncludeTarget(t *testing.T) {
 		{"other.md", ".gitbook/includes/x.md", document.IncludeTarget{Path: ".gitbook/includes/other.md"}, true},
 		{"/reusable-content/rc12345", "a/b.md", document.IncludeTarget{ID: "rc12345"}, true},
 		{"/s/sp1/reusable-content/rc1", "a/b.md", document.IncludeTarget{ID: "rc1", Space: "sp1"}, true},
+		{"/reusable-contents/rc12345", "a/b.md", document.IncludeTarget{ID: "rc12345"}, true},
 		{"../x.md", "page.md", document.IncludeTarget{}, false},
 		{"git+https://github.com/x/y.git/README.md", "page.md", document.IncludeTarget{}, false},
 		{"", "page.md", document.IncludeTarget{}, false},

@@ -73,7 +73,9 @@ func ReadIncludeTarget(src, from string) (IncludeTarget, bool) {
 }
 
 // reusableIDForm reads /reusable-content/<id> and
-// /s/<space>/reusable-content/<id>.
+// /s/<space>/reusable-content/<id> (GitBook's form), and the plural
+// /reusable-contents/<id> of Galley's links, which change requests write
+// for a reusable content made in the same batch.
 func reusableIDForm(src string) (space, id string, ok bool) {
 	rest := src
 	if r, found := strings.CutPrefix(src, "/s/"); found {
@@ -87,6 +89,9 @@ func reusableIDForm(src string) (space, id string, ok bool) {
 		}
 	}
 	id, found := strings.CutPrefix(rest, "/reusable-content/")
+	if !found {
+		id, found = strings.CutPrefix(rest, "/reusable-contents/")
+	}
 	if !found || id == "" || strings.ContainsAny(id, "/?#") {
 		return "", "", false
 	}
