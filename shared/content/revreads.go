@@ -59,7 +59,7 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (doc
 				if err != nil {
 					return document.JSONDocument{}, err
 				}
-				doc := document.ToDocument(body, document.Resolver{Locator: ix})
+				doc := document.ToDocument(body, document.Resolver{Locator: ix, Reusables: ix, File: ix.GitPathOfReusable(rc.ID)})
 				if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
 					return document.JSONDocument{}, err
 				}
@@ -74,7 +74,7 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (doc
 	if err != nil {
 		return document.JSONDocument{}, err
 	}
-	doc := document.ToDocument(body, document.Resolver{Locator: ix, PageID: page.ID})
+	doc := document.ToDocument(body, document.Resolver{Locator: ix, PageID: page.ID, File: pageFile(page, ix.GitPath(page.ID)), Reusables: ix})
 	if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
 		return document.JSONDocument{}, err
 	}

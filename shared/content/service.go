@@ -284,6 +284,11 @@ func (s *Service) Page(ctx context.Context, at At, pageID, format string, metada
 // PageByPath reads the page at at at a path (its slugs from the top,
 // "intro/setup"; slashes around it are ignored), as Page does.
 func (s *Service) PageByPath(ctx context.Context, at At, path, format string, metadata bool) (RevisionPage, error) {
+	return s.pageByPath(ctx, at, path, format, metadata, nil)
+}
+
+// pageByPath is PageByPath, the body resolved for aud when it is not nil.
+func (s *Service) pageByPath(ctx context.Context, at At, path, format string, metadata bool, aud *Audience) (RevisionPage, error) {
 	src, tr, err := s.open(ctx, at)
 	if err != nil {
 		return RevisionPage{}, err
@@ -306,7 +311,7 @@ func (s *Service) PageByPath(ctx context.Context, at At, path, format string, me
 	if id == "" {
 		return RevisionPage{}, apperr.NotFoundf("page at path %s not found", path)
 	}
-	return s.page(ctx, src, tr, id, format, metadata)
+	return s.pageFor(ctx, src, tr, id, format, metadata, aud)
 }
 
 // open resolves at and opens its revision's tree (through its index).
@@ -324,6 +329,12 @@ func (s *Service) open(ctx context.Context, at At) (source, *TreeReader, error) 
 }
 
 func (s *Service) page(ctx context.Context, src source, tr *TreeReader, pageID, format string, metadata bool) (RevisionPage, error) {
+	return s.pageFor(ctx, src, tr, pageID, format, metadata, nil)
+}
+
+// pageFor reads a page as page does, its body as stored (aud nil) or as
+// aud is shown it (ShownPage).
+func (s *Service) pageFor(ctx context.Context, src source, tr *TreeReader, pageID, format string, metadata bool, aud *Audience) (RevisionPage, error) {
 	sub, pos, err := tr.subtree(ctx, pageID)
 	if err != nil {
 		return RevisionPage{}, err
@@ -364,13 +375,23 @@ func (s *Service) page(ctx context.Context, src source, tr *TreeReader, pageID, 
 	if err != nil {
 		return RevisionPage{}, err
 	}
+	loc := &locator{ctx: ctx, tr: tr}
+	// Includes and relative links are read from the page's file.
+	file := pageFile(p, loc.GitPath(p.ID))
+	if loc.err != nil {
+		return RevisionPage{}, loc.err
+	}
+	if aud != nil {
+		if body, _, err = s.resolveBody(ctx, src.space.ID, tr, p, file, body, *aud); err != nil {
+			return RevisionPage{}, err
+		}
+	}
 	switch format {
 	case FormatMarkdown:
 		md := RenderMarkdown(p, body, FrontDescription)
 		v.Markdown = &md
 	default:
-		loc := &locator{ctx: ctx, tr: tr}
-		doc := document.ToDocument(body, document.Resolver{PageID: p.ID, Locator: loc})
+		doc := document.ToDocument(body, document.Resolver{PageID: p.ID, Locator: loc, File: file, Reusables: loc})
 		if loc.err != nil {
 			return RevisionPage{}, loc.err
 		}
