@@ -101,6 +101,10 @@ type At struct {
 	// a computed page is answered as such, without its generated pages, and
 	// OpenAPI blocks stay as written.
 	NoCompute bool
+	// Document is how a page read in FormatDocument gives its document:
+	// as stored (the zero value), or evaluated and dereferenced
+	// (DocumentOptions, GitBook's evaluated and dereferenced).
+	Document DocumentOptions
 }
 
 // source is the content a read is about, once the caller's right to read
@@ -118,6 +122,8 @@ type source struct {
 	bases Bases
 	// noCompute is At.NoCompute.
 	noCompute bool
+	// doc is At.Document.
+	doc DocumentOptions
 	// visitor: the caller is a site visitor (a site token), who is not
 	// shown pages' conditions (RevisionPage.Condition).
 	visitor bool
@@ -131,7 +137,7 @@ func (s *Service) source(ctx context.Context, at At) (source, error) {
 		return source{}, err
 	}
 	src := source{space: sp, role: role, revision: sp.Revision, appBase: at.Bases.App + "/s/" + sp.ID, scope: "space:" + sp.ID, bases: at.Bases,
-		noCompute: at.NoCompute}
+		noCompute: at.NoCompute, doc: at.Document}
 	_, src.visitor = access.VisitorFrom(ctx)
 	if at.Revision != "" {
 		// Revisions are keyed under their space: another space's is not
@@ -376,12 +382,13 @@ func (s *Service) pageFor(ctx context.Context, src source, tr *TreeReader, pageI
 		return RevisionPage{}, err
 	}
 	loc := &locator{ctx: ctx, tr: tr}
-	// Includes and relative links are read from the page's file.
-	file := pageFile(p, loc.GitPath(p.ID))
-	if loc.err != nil {
-		return RevisionPage{}, loc.err
-	}
 	if aud != nil {
+		// Relative links are read from the page's file (where Galley
+		// writes it), as ToDocument reads them.
+		file := loc.GitPath(p.ID)
+		if loc.err != nil {
+			return RevisionPage{}, loc.err
+		}
 		if body, _, err = s.resolveBody(ctx, src.space.ID, tr, p, file, body, *aud); err != nil {
 			return RevisionPage{}, err
 		}
@@ -391,9 +398,14 @@ func (s *Service) pageFor(ctx context.Context, src source, tr *TreeReader, pageI
 		md := RenderMarkdown(p, body, FrontDescription)
 		v.Markdown = &md
 	default:
-		doc := document.ToDocument(body, document.Resolver{PageID: p.ID, Locator: loc, File: file, Reusables: loc})
+		doc := document.ToDocument(body, document.Resolver{PageID: p.ID, Locator: loc, Reusables: loc})
 		if loc.err != nil {
 			return RevisionPage{}, loc.err
+		}
+		if aud == nil {
+			if err := s.shapeDocument(ctx, src.space.ID, tr, p, &doc, src.doc); err != nil {
+				return RevisionPage{}, err
+			}
 		}
 		if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
 			return RevisionPage{}, err

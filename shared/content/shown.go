@@ -52,18 +52,11 @@ type Audience struct {
 	Anyone bool
 }
 
-// pageFile is the repository file a page's includes and relative links
-// are read from: the one it came from (Git Sync), else the one Galley
-// writes it to.
-func pageFile(p *Page, gitPath string) string {
-	if p.Git != nil && p.Git.Path != "" {
-		return p.Git.Path
-	}
-	return gitPath
-}
-
-// resolveBody is a page's body (read from file) as aud sees it, with the
-// constructs that showed nothing.
+// resolveBody is a page's body as aud sees it, with the constructs that
+// showed nothing. Relative links are read from file (the page's file
+// where Galley writes it, as ToDocument reads them); an include is looked
+// for from there, then from the file the page came from (Git Sync), as
+// Index.ReusableContentAt does.
 func (s *Service) resolveBody(ctx context.Context, spaceID string, r includeReader, p *Page, file, body string, aud Audience) (string, []document.Problem, error) {
 	if !strings.Contains(body, "{%") && !strings.Contains(body, "<code class=\"expression\">") {
 		return body, nil, nil
@@ -86,6 +79,13 @@ func (s *Service) resolveBody(ctx context.Context, spaceID string, r includeRead
 				return document.Included{}, false
 			}
 			inc, ok, err := s.included(ctx, spaceID, r, t)
+			if !ok && err == nil && t.Path != "" && p != nil && p.Git != nil && p.Git.Path != "" && p.Git.Path != file {
+				// The path as written, read from the file the page came from.
+				if alt := IncludeFile(p.Git.Path, document.RelativePath(file, t.Path)); alt != "" && alt != t.Path {
+					t.Path = alt
+					inc, ok, err = s.included(ctx, spaceID, r, t)
+				}
+			}
 			if err != nil {
 				readErr = err
 			}
@@ -152,7 +152,7 @@ func (s *Service) ShownPageByPath(ctx context.Context, at At, path, format strin
 // IndexedBody is the body of a page of a loaded revision as the site
 // search indexes it: resolved for every visitor at once (Audience.Anyone).
 func (s *Service) IndexedBody(ctx context.Context, spaceID string, ix *Index, p *Page, body string) (string, error) {
-	out, _, err := s.resolveBody(ctx, spaceID, indexIncludes{ix}, p, pageFile(p, ix.GitPath(p.ID)), body, Audience{Anyone: true})
+	out, _, err := s.resolveBody(ctx, spaceID, indexIncludes{ix}, p, ix.GitPath(p.ID), body, Audience{Anyone: true})
 	return out, err
 }
 
