@@ -33,7 +33,9 @@ type DocumentOptions struct {
 	Dereferenced string
 }
 
-func (o DocumentOptions) evaluates() bool { return o.Evaluated == "true" || o.Evaluated == "deterministic-only" }
+func (o DocumentOptions) evaluates() bool {
+	return o.Evaluated == "true" || o.Evaluated == "deterministic-only"
+}
 
 func (o DocumentOptions) dereferences() bool {
 	return o.Dereferenced == "true" || o.Dereferenced == "reusable-contents"
