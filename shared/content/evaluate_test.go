@@ -25,7 +25,8 @@ func TestDocumentEvaluatedAndDereferenced(t *testing.T) {
 		bodies["guide"] = "Use <code class=\"expression\">page.vars.product</code> <code class=\"expression\">space.vars.version</code>.\n\n" +
 			"{% include \".gitbook/includes/banner.md\" %}\n\n" +
 			"{% if space.vars.edition === \"free\" %}\nFree quokka.\n{% endif %}\n\n" +
-			"{% if space.vars.edition === \"pro\" %}\nPro wombat.\n{% endif %}\n"
+			"{% if space.vars.edition === \"pro\" %}\nPro wombat.\n{% endif %}\n\n" +
+			"{% include \".gitbook/includes/missing.md\" %}\n"
 		repo := content.NewRepo(f.Kit.Deps)
 		put := func(body string) string {
 			d, err := repo.PutDocument(context.Background(), f.space, body)
@@ -73,6 +74,26 @@ func TestDocumentEvaluatedAndDereferenced(t *testing.T) {
 		contains(t, "dereferenced page document", rev2, "Banner kumquat for ", "Nested note.", `"expression":"visitor.claims.name"`)
 		md := get(pg + "?format=markdown&evaluated=true&dereferenced=true")
 		contains(t, "markdown", md, `{% include \".gitbook/includes/banner.md\" %}`, `<code class=\"expression\">page.vars.product</code>`)
+
+
+		// The page's links list its includes: the page depends on the
+		// reusable content; an include that names nothing is broken.
+		links := c.Expect(http.StatusOK, "GET", sp+"/content/page/guide/links", nil).Map(t)
+		var rcOK, broken bool
+		for _, it := range links["items"].([]any) {
+			item := it.(map[string]any)
+			target := item["targetReference"].(map[string]any)
+			if target["kind"] == "reusable-content" && item["status"] == "ok" && item["relation"] == "dependsOn" &&
+				target["reusableContent"].(map[string]any)["id"] == "banner" {
+				rcOK = true
+			}
+			if target["kind"] == "url" && item["status"] == "broken" && target["url"] == ".gitbook/includes/missing.md" {
+				broken = true
+			}
+		}
+		if !rcOK || !broken || links["stats"].(map[string]any)["broken"].(map[string]any)["total"].(float64) != 1 {
+			t.Errorf("links %v", links)
+		}
 
 		// The reusable content's document.
 		rc := sp + "/revisions/" + rev.ID + "/reusable-contents/banner/document"
