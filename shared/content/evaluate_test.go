@@ -75,7 +75,6 @@ func TestDocumentEvaluatedAndDereferenced(t *testing.T) {
 		md := get(pg + "?format=markdown&evaluated=true&dereferenced=true")
 		contains(t, "markdown", md, `{% include \".gitbook/includes/banner.md\" %}`, `<code class=\"expression\">page.vars.product</code>`)
 
-
 		// The page's links list its includes: the page depends on the
 		// reusable content; an include that names nothing is broken.
 		links := c.Expect(http.StatusOK, "GET", sp+"/content/page/guide/links", nil).Map(t)
