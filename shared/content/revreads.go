@@ -59,6 +59,11 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (doc
 				if err != nil {
 					return document.JSONDocument{}, err
 				}
+				if src.visitor {
+					if body, _, err = s.resolveBody(ctx, src.space.ID, indexIncludes{ix}, nil, ix.GitPathOfReusable(rc.ID), body, *visitorAudience()); err != nil {
+						return document.JSONDocument{}, err
+					}
+				}
 				doc := document.ToDocument(body, document.Resolver{Locator: ix, Reusables: ix, File: ix.GitPathOfReusable(rc.ID)})
 				if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
 					return document.JSONDocument{}, err
@@ -73,6 +78,11 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (doc
 	body, err := s.Repo.Document(ctx, src.space.ID, page.Document)
 	if err != nil {
 		return document.JSONDocument{}, err
+	}
+	if src.visitor {
+		if body, _, err = s.resolveBody(ctx, src.space.ID, indexIncludes{ix}, page, ix.GitPath(page.ID), body, *visitorAudience()); err != nil {
+			return document.JSONDocument{}, err
+		}
 	}
 	doc := document.ToDocument(body, document.Resolver{Locator: ix, PageID: page.ID, Reusables: ix})
 	if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
@@ -135,6 +145,11 @@ func (s *Service) ReusableContentDocument(ctx context.Context, at At, id string,
 	r := document.Resolver{Locator: loc, Reusables: loc}
 	if rc.Git != nil {
 		r.File = rc.Git.Path
+	}
+	if src.visitor {
+		if body, _, err = s.resolveBody(ctx, src.space.ID, tr, nil, r.File, body, *visitorAudience()); err != nil {
+			return document.JSONDocument{}, err
+		}
 	}
 	doc := document.ToDocument(body, r)
 	if loc.err != nil {

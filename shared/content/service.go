@@ -382,6 +382,9 @@ func (s *Service) pageFor(ctx context.Context, src source, tr *TreeReader, pageI
 		return RevisionPage{}, err
 	}
 	loc := &locator{ctx: ctx, tr: tr}
+	if aud == nil && src.visitor {
+		aud = visitorAudience()
+	}
 	if aud != nil {
 		// Relative links are read from the page's file (where Galley
 		// writes it), as ToDocument reads them.

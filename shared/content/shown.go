@@ -52,6 +52,12 @@ type Audience struct {
 	Anyone bool
 }
 
+// visitorAudience is who a site visitor reading the API (a site token,
+// which carries no claims) is shown bodies as: every visitor at once, so
+// that no block hidden from some visitor reaches them through the API.
+// The reader and the MCP read with the visitor's claims (ShownPage).
+func visitorAudience() *Audience { return &Audience{Anyone: true} }
+
 // resolveBody is a page's body as aud sees it, with the constructs that
 // showed nothing. Relative links are read from file (the page's file
 // where Galley writes it, as ToDocument reads them); an include is looked

@@ -131,6 +131,23 @@ func TestResolvedEverywhere(t *testing.T) {
 		}
 	}
 
+	// A visitor's site token reads the content API: its bodies are
+	// resolved for every visitor at once (the token carries no claims),
+	// so the testers' block never reaches it, whoever asked for the token.
+	raw := "https://app.test" + f.base + "/introduction"
+	pub := f.As(t, "").Expect(http.StatusOK, "GET", "/v1/urls/published?url="+url.QueryEscape(raw)+"&visitorAuthToken="+url.QueryEscape(tester), nil).Map(t)
+	visitor := f.As(t, "")
+	visitor.Token = pub["apiToken"].(string)
+	vpg := "/v1/spaces/" + f.space + "/content/page/" + f.pages["intro"]
+	for _, q := range []string{"?format=markdown", "?format=document", "?format=document&evaluated=false"} {
+		out := string(visitor.Expect(http.StatusOK, "GET", vpg+q, nil).Body)
+		lacks(t, "site token's page read "+q, out, "zanzibar", "{% if", "{% include", `"type":"conditional"`, "quokka")
+		contains(t, "site token's page read "+q, out, "Banner kumquat text", "Pro edition notes.")
+	}
+	doc := string(visitor.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/documents/"+
+		visitor.Expect(http.StatusOK, "GET", vpg, nil).Map(t)["documentId"].(string), nil).Body)
+	lacks(t, "site token's document by id", doc, "zanzibar", `"type":"conditional"`)
+
 	// The API keeps the source: markdown as written, the document's nodes.
 	c := f.As(t, "admin")
 	pg := "/v1/spaces/" + f.space + "/content/page/" + f.pages["intro"]
@@ -139,7 +156,7 @@ func TestResolvedEverywhere(t *testing.T) {
 	// (Read past the schema check: the conditional block is Galley's own
 	// node, which GitBook's schema does not know; docs/content.md.)
 	res := f.send("GET", pg+"?format=document", nil, "Authorization", "Bearer "+c.Token)
-	raw, _ := io.ReadAll(res.Body)
-	doc := string(raw)
+	body, _ := io.ReadAll(res.Body)
+	doc = string(body)
 	contains(t, "API document", doc, `"type":"reusable-content"`, `"reusableContent":"banner"`, `"type":"conditional"`, `"type":"expression"`)
 }
