@@ -139,3 +139,29 @@ func Validate(field, src string) error {
 	}
 	return nil
 }
+
+// ReadsClaims tells whether the expression reads the visitor's claims
+// (visitor.claims…): its value may differ from one visitor to another,
+// while one that reads only variables and literals is the same for every
+// visitor of a revision (GitBook's "deterministic" inputs).
+func (e *Expr) ReadsClaims() bool {
+	return e != nil && e.root != nil && readsClaims(e.root)
+}
+
+func readsClaims(n node) bool {
+	switch n := n.(type) {
+	case pathNode:
+		return n.root == rootClaims
+	case notNode:
+		return readsClaims(n.x)
+	case logicNode:
+		return readsClaims(n.l) || readsClaims(n.r)
+	case compareNode:
+		return readsClaims(n.l) || readsClaims(n.r)
+	case addNode:
+		return readsClaims(n.l) || readsClaims(n.r)
+	case choiceNode:
+		return readsClaims(n.c) || readsClaims(n.a) || readsClaims(n.b)
+	}
+	return false
+}

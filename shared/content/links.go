@@ -59,6 +59,18 @@ func ResolveLinks(ix *Index, p *Page, links []document.RawLink, appBase string) 
 			r.Relation = RelationDependsOn
 		}
 		href := l.Href
+		if l.Include {
+			// The page shows the reusable content it includes: it depends
+			// on it. One that names nothing is broken, a URL as written.
+			r.Relation = RelationDependsOn
+			if id := includedID(ix, p, href); id != "" {
+				r.Kind, r.Target = "reusable-content", id
+			} else {
+				r.Status = LinkBroken
+			}
+			out = append(out, r)
+			continue
+		}
 		if id, anchor, ok := document.PagesLink(ix, href); ok {
 			if id != "" {
 				r.Kind, r.Target, r.TargetAnchor = "page", id, anchor
@@ -99,6 +111,37 @@ func ResolveLinks(ix *Index, p *Page, links []document.RawLink, appBase string) 
 			}
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+// includedID is the id of the reusable content of ix an include of page p
+// names (as written), or "": GitBook's /reusable-content/<id> (of this
+// space), Galley's /reusable-contents/<id>, or a path to its file
+// (Index.ReusableContentAt).
+func includedID(ix *Index, p *Page, src string) string {
+	t, ok := document.ReadIncludeTarget(src, "")
+	if ok && t.ID != "" {
+		if t.Space == "" && ix.ReusableContent(t.ID) != nil {
+			return t.ID
+		}
+		return ""
+	}
+	id := ""
+	if p != nil {
+		id = ix.ReusableContentAt(p.ID, src)
+	}
+	return id
+}
+
+// BodyLinks are the links of a page body (document.ExtractLinks) and the
+// targets of its includes (RawLink.Include), outside code.
+func BodyLinks(body string) []document.RawLink {
+	out := document.ExtractLinks(body)
+	for _, ref := range document.References(body, "") {
+		if ref.Kind == document.KindInclude {
+			out = append(out, document.RawLink{Href: ref.Source, Include: true})
+		}
 	}
 	return out
 }

@@ -25,14 +25,15 @@ import (
 // ContentLocation, the kinds Galley answers): a page or a file of a space's
 // revision or change request, or a URL.
 type ContentLocation struct {
-	Kind             string              `json:"kind" enum:"page,file,url"`
-	Organization     *orgs.Organization  `json:"organization,omitempty"`
-	Space            *spaces.Space       `json:"space,omitempty"`
-	VersionContext   *VersionContext     `json:"versionContext,omitempty"`
-	Page             *RevisionPage       `json:"page,omitempty" doc:"The page (kind page), without its children"`
-	File             *RevisionFile       `json:"file,omitempty" doc:"The file (kind file)"`
-	URL              string              `json:"url,omitempty" doc:"The URL as written (kind url; broken links are URLs)"`
-	InternalLocation *PageAnchorLocation `json:"internalLocation,omitempty" doc:"Where in the page (kind page)"`
+	Kind             string                   `json:"kind" enum:"page,file,url,reusable-content"`
+	Organization     *orgs.Organization       `json:"organization,omitempty"`
+	Space            *spaces.Space            `json:"space,omitempty"`
+	VersionContext   *VersionContext          `json:"versionContext,omitempty"`
+	Page             *RevisionPage            `json:"page,omitempty" doc:"The page (kind page), without its children"`
+	File             *RevisionFile            `json:"file,omitempty" doc:"The file (kind file)"`
+	URL              string                   `json:"url,omitempty" doc:"The URL as written (kind url; broken links are URLs, a broken include's target as written)"`
+	ReusableContent  *RevisionReusableContent `json:"reusableContent,omitempty" doc:"The reusable content a page includes (kind reusable-content)"`
+	InternalLocation *PageAnchorLocation      `json:"internalLocation,omitempty" doc:"Where in the page (kind page)"`
 }
 
 // PageAnchorLocation is a place in a page: the heading it is under.
@@ -143,6 +144,11 @@ func (l *locations) target(ix *Index, r ResolvedLink) ContentLocation {
 			v := FileView(f, l.opts)
 			return ContentLocation{Kind: "file", Organization: &l.org, Space: &l.space, VersionContext: &l.version, File: &v}
 		}
+	case "reusable-content":
+		if rc := ix.ReusableContent(r.Target); rc != nil {
+			v := ReusableContentView(rc, l.opts)
+			return ContentLocation{Kind: "reusable-content", Organization: &l.org, Space: &l.space, VersionContext: &l.version, ReusableContent: &v}
+		}
 	}
 	return ContentLocation{Kind: "url", URL: r.Href}
 }
@@ -155,7 +161,7 @@ func (s *Service) pageLinks(ctx context.Context, spaceID string, ix *Index, p *P
 		if err != nil {
 			return nil, err
 		}
-		raw = append(raw, document.ExtractLinks(body)...)
+		raw = append(raw, BodyLinks(body)...)
 	}
 	return ResolveLinks(ix, p, raw, appBase), nil
 }
@@ -332,7 +338,7 @@ type linkDigest struct {
 	Docs map[string][]document.RawLink `json:"docs"`
 }
 
-const digestVersion = "v1"
+const digestVersion = "v2"
 
 func digestKey(spaceID, revisionID string) string {
 	return "spaces/" + spaceID + "/links/" + revisionID + "." + digestVersion
@@ -400,7 +406,7 @@ func (s *Service) linkDigest(ctx context.Context, rev model.Revision, ix *Index)
 		return nil, err
 	}
 	for h, body := range bodies {
-		d.Docs[h] = document.ExtractLinks(body)
+		d.Docs[h] = BodyLinks(body)
 	}
 	var buf bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)

@@ -59,7 +59,12 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (doc
 				if err != nil {
 					return document.JSONDocument{}, err
 				}
-				doc := document.ToDocument(body, document.Resolver{Locator: ix})
+				if src.visitor {
+					if body, _, err = s.resolveBody(ctx, src.space.ID, indexIncludes{ix}, nil, ix.GitPathOfReusable(rc.ID), body, *visitorAudience()); err != nil {
+						return document.JSONDocument{}, err
+					}
+				}
+				doc := document.ToDocument(body, document.Resolver{Locator: ix, Reusables: ix, File: ix.GitPathOfReusable(rc.ID)})
 				if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
 					return document.JSONDocument{}, err
 				}
@@ -74,7 +79,12 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (doc
 	if err != nil {
 		return document.JSONDocument{}, err
 	}
-	doc := document.ToDocument(body, document.Resolver{Locator: ix, PageID: page.ID})
+	if src.visitor {
+		if body, _, err = s.resolveBody(ctx, src.space.ID, indexIncludes{ix}, page, ix.GitPath(page.ID), body, *visitorAudience()); err != nil {
+			return document.JSONDocument{}, err
+		}
+	}
+	doc := document.ToDocument(body, document.Resolver{Locator: ix, PageID: page.ID, Reusables: ix})
 	if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
 		return document.JSONDocument{}, err
 	}
@@ -118,10 +128,11 @@ func (s *Service) ReusableContent(ctx context.Context, at At, id string, metadat
 }
 
 // ReusableContentDocument reads the document of a reusable content at at
-// (its body as a document tree; an empty body is an empty document). Links
-// in it resolve from the docs' root: an import stores links to pages as
-// /pages/<id>, which resolve from anywhere.
-func (s *Service) ReusableContentDocument(ctx context.Context, at At, id string) (document.JSONDocument, error) {
+// (its body as a document tree; an empty body is an empty document), as
+// stored or evaluated and dereferenced as o asks. Links in it resolve
+// from its file (an import stores links to pages as /pages/<id>, which
+// resolve from anywhere).
+func (s *Service) ReusableContentDocument(ctx context.Context, at At, id string, o DocumentOptions) (document.JSONDocument, error) {
 	src, rc, tr, err := s.reusableContent(ctx, at, id)
 	if err != nil {
 		return document.JSONDocument{}, err
@@ -131,9 +142,21 @@ func (s *Service) ReusableContentDocument(ctx context.Context, at At, id string)
 		return document.JSONDocument{}, err
 	}
 	loc := &locator{ctx: ctx, tr: tr}
-	doc := document.ToDocument(body, document.Resolver{Locator: loc})
+	r := document.Resolver{Locator: loc, Reusables: loc}
+	if rc.Git != nil {
+		r.File = rc.Git.Path
+	}
+	if src.visitor {
+		if body, _, err = s.resolveBody(ctx, src.space.ID, tr, nil, r.File, body, *visitorAudience()); err != nil {
+			return document.JSONDocument{}, err
+		}
+	}
+	doc := document.ToDocument(body, r)
 	if loc.err != nil {
 		return document.JSONDocument{}, loc.err
+	}
+	if err := s.shapeDocument(ctx, src.space.ID, tr, nil, &doc, o); err != nil {
+		return document.JSONDocument{}, err
 	}
 	if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
 		return document.JSONDocument{}, err

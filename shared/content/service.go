@@ -101,6 +101,10 @@ type At struct {
 	// a computed page is answered as such, without its generated pages, and
 	// OpenAPI blocks stay as written.
 	NoCompute bool
+	// Document is how a page read in FormatDocument gives its document:
+	// as stored (the zero value), or evaluated and dereferenced
+	// (DocumentOptions, GitBook's evaluated and dereferenced).
+	Document DocumentOptions
 }
 
 // source is the content a read is about, once the caller's right to read
@@ -118,6 +122,8 @@ type source struct {
 	bases Bases
 	// noCompute is At.NoCompute.
 	noCompute bool
+	// doc is At.Document.
+	doc DocumentOptions
 	// visitor: the caller is a site visitor (a site token), who is not
 	// shown pages' conditions (RevisionPage.Condition).
 	visitor bool
@@ -131,7 +137,7 @@ func (s *Service) source(ctx context.Context, at At) (source, error) {
 		return source{}, err
 	}
 	src := source{space: sp, role: role, revision: sp.Revision, appBase: at.Bases.App + "/s/" + sp.ID, scope: "space:" + sp.ID, bases: at.Bases,
-		noCompute: at.NoCompute}
+		noCompute: at.NoCompute, doc: at.Document}
 	_, src.visitor = access.VisitorFrom(ctx)
 	if at.Revision != "" {
 		// Revisions are keyed under their space: another space's is not
@@ -284,6 +290,11 @@ func (s *Service) Page(ctx context.Context, at At, pageID, format string, metada
 // PageByPath reads the page at at at a path (its slugs from the top,
 // "intro/setup"; slashes around it are ignored), as Page does.
 func (s *Service) PageByPath(ctx context.Context, at At, path, format string, metadata bool) (RevisionPage, error) {
+	return s.pageByPath(ctx, at, path, format, metadata, nil)
+}
+
+// pageByPath is PageByPath, the body resolved for aud when it is not nil.
+func (s *Service) pageByPath(ctx context.Context, at At, path, format string, metadata bool, aud *Audience) (RevisionPage, error) {
 	src, tr, err := s.open(ctx, at)
 	if err != nil {
 		return RevisionPage{}, err
@@ -306,7 +317,7 @@ func (s *Service) PageByPath(ctx context.Context, at At, path, format string, me
 	if id == "" {
 		return RevisionPage{}, apperr.NotFoundf("page at path %s not found", path)
 	}
-	return s.page(ctx, src, tr, id, format, metadata)
+	return s.pageFor(ctx, src, tr, id, format, metadata, aud)
 }
 
 // open resolves at and opens its revision's tree (through its index).
@@ -324,6 +335,12 @@ func (s *Service) open(ctx context.Context, at At) (source, *TreeReader, error) 
 }
 
 func (s *Service) page(ctx context.Context, src source, tr *TreeReader, pageID, format string, metadata bool) (RevisionPage, error) {
+	return s.pageFor(ctx, src, tr, pageID, format, metadata, nil)
+}
+
+// pageFor reads a page as page does, its body as stored (aud nil) or as
+// aud is shown it (ShownPage).
+func (s *Service) pageFor(ctx context.Context, src source, tr *TreeReader, pageID, format string, metadata bool, aud *Audience) (RevisionPage, error) {
 	sub, pos, err := tr.subtree(ctx, pageID)
 	if err != nil {
 		return RevisionPage{}, err
@@ -364,15 +381,34 @@ func (s *Service) page(ctx context.Context, src source, tr *TreeReader, pageID, 
 	if err != nil {
 		return RevisionPage{}, err
 	}
+	loc := &locator{ctx: ctx, tr: tr}
+	if aud == nil && src.visitor {
+		aud = visitorAudience()
+	}
+	if aud != nil {
+		// Relative links are read from the page's file (where Galley
+		// writes it), as ToDocument reads them.
+		file := loc.GitPath(p.ID)
+		if loc.err != nil {
+			return RevisionPage{}, loc.err
+		}
+		if body, _, err = s.resolveBody(ctx, src.space.ID, tr, p, file, body, *aud); err != nil {
+			return RevisionPage{}, err
+		}
+	}
 	switch format {
 	case FormatMarkdown:
 		md := RenderMarkdown(p, body, FrontDescription)
 		v.Markdown = &md
 	default:
-		loc := &locator{ctx: ctx, tr: tr}
-		doc := document.ToDocument(body, document.Resolver{PageID: p.ID, Locator: loc})
+		doc := document.ToDocument(body, document.Resolver{PageID: p.ID, Locator: loc, Reusables: loc})
 		if loc.err != nil {
 			return RevisionPage{}, loc.err
+		}
+		if aud == nil {
+			if err := s.shapeDocument(ctx, src.space.ID, tr, p, &doc, src.doc); err != nil {
+				return RevisionPage{}, err
+			}
 		}
 		if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
 			return RevisionPage{}, err

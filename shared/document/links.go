@@ -9,6 +9,9 @@ type RawLink struct {
 	// Anchor is the id of the heading the link is under ("" above the
 	// first heading).
 	Anchor string `json:"a,omitempty"`
+	// Include: the link is an include's target as written ({% include
+	// "<Href>" %}), read from the page's file.
+	Include bool `json:"n,omitempty"`
 }
 
 // ExtractLinks returns the links and images of a markdown body, in order.

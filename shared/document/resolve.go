@@ -37,6 +37,11 @@ type ResolveOptions struct {
 	Include func(t IncludeTarget) (Included, bool)
 	// MaxDepth bounds nested includes; 0 is MaxIncludeDepth.
 	MaxDepth int
+	// Anyone resolves the body for every visitor at once (the site
+	// search's index): a conditional block whose condition reads the
+	// visitor's claims is left out whatever Env.Claims holds, as some
+	// visitor may not see it.
+	Anyone bool
 }
 
 // Included is the body an include names.
@@ -147,7 +152,7 @@ func (rs *resolver) lines(lines []string, file string, depth int, stack []string
 				if end == len(lines) {
 					rs.problem(KindCondition, cond, "no {%% endif %%} closes the block: it runs to the end of its container")
 				}
-				if e := rs.parse(KindCondition, cond); e != nil && e.Holds(rs.o.Env) {
+				if e := rs.parse(KindCondition, cond); e != nil && !(rs.o.Anyone && e.ReadsClaims()) && e.Holds(rs.o.Env) {
 					out = rs.lines(lines[i+1:end], file, depth, stack, out)
 					i = end + 1
 				} else {

@@ -307,3 +307,22 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// Anyone: a block whose condition reads a visitor claim is left out
+// whatever the claims (even one that holds for them, or for no claims);
+// one on variables alone is evaluated.
+func TestResolveForAnyone(t *testing.T) {
+	body := "A\n\n{% if !visitor.claims.premium %}\nfree only\n{% endif %}\n\n{% if visitor.claims.premium %}\npremium only\n{% endif %}\n\n" +
+		"{% if space.vars.on %}\nvariable on\n{% endif %}\n\nB\n"
+	for _, claims := range []map[string]any{nil, {"premium": true}} {
+		out, _ := document.Resolve(body, document.ResolveOptions{Anyone: true,
+			Env: condition.Env{Claims: claims, SpaceVars: map[string]any{"on": true}}})
+		if strings.Contains(out, "only") || !strings.Contains(out, "variable on") || !strings.Contains(out, "B") {
+			t.Errorf("claims %v: %q", claims, out)
+		}
+	}
+	out, _ := document.Resolve(body, document.ResolveOptions{Env: condition.Env{}})
+	if !strings.Contains(out, "free only") {
+		t.Errorf("without Anyone, an anonymous visitor sees the block for non-premium visitors: %q", out)
+	}
+}

@@ -35,7 +35,7 @@ func (s *Service) markdown(st *site, req Request) (Answer, error) {
 	}
 	a, err := s.answer(st, req, "md "+p.ID, TypeMarkdown, func() ([]byte, error) {
 		at := content.At{SpaceID: st.res.Space.ID, Revision: st.res.Space.Revision}
-		rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatMarkdown, false)
+		rp, err := s.content.ShownPage(st.vctx, at, p.ID, content.FormatMarkdown, st.audience())
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +112,7 @@ func (s *Service) llmsFull(st *site, req Request) (Answer, error) {
 					return nil
 				}
 				n++
-				rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatMarkdown, false)
+				rp, err := s.content.ShownPage(st.vctx, at, p.ID, content.FormatMarkdown, st.audience())
 				if err != nil {
 					return err
 				}

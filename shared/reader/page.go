@@ -100,7 +100,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 	}
 	return s.respond(st, req, what, TypeHTML, func() ([]byte, string, error) {
 		at := content.At{SpaceID: st.res.Space.ID, Revision: st.res.Space.Revision}
-		rp, err := s.content.Page(st.vctx, at, p.ID, content.FormatDocument, false)
+		rp, err := s.content.ShownPage(st.vctx, at, p.ID, content.FormatDocument, st.audience())
 		if err != nil {
 			return nil, "", err
 		}

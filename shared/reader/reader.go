@@ -24,7 +24,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-5"
+const renderVersion = "reader-6"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64
@@ -311,6 +311,10 @@ func (s *Service) navOf(st *site, spaceID, revision string) (*nav, error) {
 	}
 	return n.forVisitor(st.res.Claims), nil
 }
+
+// audience is who the site's pages are resolved for: the visitor, by their
+// claims (as page conditions are evaluated, sites.ConditionHolds).
+func (st *site) audience() content.Audience { return content.Audience{Claims: st.res.Claims} }
 
 // pageURL is the published path of a page of the current site space.
 // canonical is a page's URL under the site's published root (its proxy

@@ -496,6 +496,10 @@ func (r *renderer) block(n map[string]any, top bool) {
 			r.blocks(desc, false)
 		}
 		r.w("</div>")
+	case document.ConditionalType, "reusable-content":
+		// Never drawn: the reader reads bodies resolved for the visitor
+		// (content.ShownPage), so none is left; one that were would show
+		// its inside to visitors it may be hidden from.
 	default:
 		if len(kids) > 0 {
 			if n["object"] == "inline" || n["object"] == "text" {

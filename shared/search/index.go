@@ -52,7 +52,7 @@ const (
 
 // Format names the layout of stored indexes: an index of another format
 // is rebuilt.
-const Format = "v3"
+const Format = "v4"
 
 func indexMapping() mapping.IndexMapping {
 	text := func(store bool) *mapping.FieldMapping {

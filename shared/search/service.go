@@ -9,7 +9,12 @@
 //     process (Cache). A query on a revision reads its index from the
 //     process, else from the blob store, else builds it from the tree and
 //     the page bodies (the first search after a change pays for it).
-//   - Document pages are indexed (groups and links have no text). Results
+//   - Document pages are indexed (groups and links have no text), their
+//     bodies as every visitor sees them: includes expanded, expressions
+//     evaluated (a visitor's claims read as missing), conditional blocks
+//     kept when their condition reads only variables and holds, left out
+//     when it reads the visitor's claims (docs/content.md, "Where content
+//     goes out"). Results
 //     are pages, best first, each with up to MaxSections matching sections
 //     (the text under one heading) and an excerpt of each.
 //   - Organization search covers the organization's live spaces the caller
@@ -22,6 +27,9 @@ package search
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -214,35 +222,40 @@ func (s *Service) make(ctx context.Context, spaceID, revisionID, dir string) err
 			}
 			break
 		}
-		withBodies, err := s.bodies(ctx, spaceID, changed)
+		withBodies, err := s.bodies(ctx, spaceID, ix, changed)
 		if err != nil {
 			return err
 		}
 		return Update(ctx, dir, removed, withBodies)
 	}
-	withBodies, err := s.bodies(ctx, spaceID, pages)
+	withBodies, err := s.bodies(ctx, spaceID, ix, pages)
 	if err != nil {
 		return err
 	}
 	return Build(ctx, dir, withBodies)
 }
 
-// indexed is a page as indexed, with its body's hash.
+// indexed is a page as indexed, with its body's hash and what else its
+// indexed text reads (the revision's reusable contents and variables, the
+// page's variables: extras), so that a page whose includes or variables
+// changed is indexed again.
 type indexed struct {
 	Page
 	document string
+	extras   string
 }
 
 // documentPages returns a tree's document pages (those indexed), in order.
 func documentPages(ix *content.Index) []indexed {
 	paths := ix.Paths()
+	shared := revisionExtras(ix)
 	var out []indexed
 	var above []string // titles of the pages above the one walked
 	ix.Walk(func(p *content.Page, depth int) bool {
 		above = above[:min(depth, len(above))]
 		if p.Type == content.TypeDocument {
 			out = append(out, indexed{Page: Page{ID: p.ID, Title: p.Title, Description: p.Description, Path: paths[p.ID],
-				Ancestors: strings.Join(above, "\n")}, document: p.Document})
+				Ancestors: strings.Join(above, "\n")}, document: p.Document, extras: shared + pageExtras(p)})
 		}
 		above = append(above, p.Title)
 		return true
@@ -271,8 +284,30 @@ func diff(before, after []indexed) (removed []string, changed []indexed) {
 	return removed, changed
 }
 
-// bodies reads the bodies of pages.
-func (s *Service) bodies(ctx context.Context, spaceID string, pages []indexed) ([]Page, error) {
+// revisionExtras is what every page's indexed text may read of a revision
+// besides its body: its reusable contents and the space's variables.
+func revisionExtras(ix *content.Index) string {
+	b, _ := json.Marshal(struct {
+		R []content.ReusableContent
+		V content.Variables
+	}{ix.ReusableContents(), ix.Variables()})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
+}
+
+// pageExtras is a page's own variables, as its indexed text reads them.
+func pageExtras(p *content.Page) string {
+	if len(p.Variables) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(p.Variables)
+	return string(b)
+}
+
+// bodies reads the bodies of pages, resolved as every visitor sees them
+// (content.IndexedBody: includes expanded, expressions evaluated, the
+// conditional blocks that depend on the visitor left out).
+func (s *Service) bodies(ctx context.Context, spaceID string, ix *content.Index, pages []indexed) ([]Page, error) {
 	var hashes []string
 	seen := map[string]bool{}
 	for _, p := range pages {
@@ -289,6 +324,11 @@ func (s *Service) bodies(ctx context.Context, spaceID string, pages []indexed) (
 	for _, p := range pages {
 		page := p.Page
 		page.Body = bodies[p.document]
+		if cp := ix.Page(p.ID); cp != nil {
+			if page.Body, err = s.content.IndexedBody(ctx, spaceID, ix, cp, page.Body); err != nil {
+				return nil, err
+			}
+		}
 		out = append(out, page)
 	}
 	return out, nil

@@ -165,12 +165,12 @@ func (a *SiteAgent) Page(ctx context.Context, ref string) (AgentPage, error) {
 		if first == nil {
 			return AgentPage{}, notHere
 		}
-		rp, err = a.s.content.Page(vctx, at, first.ID, content.FormatMarkdown, false)
+		rp, err = a.s.content.ShownPage(vctx, at, first.ID, content.FormatMarkdown, content.Audience{Claims: res.Claims})
 		if err != nil {
 			return AgentPage{}, err
 		}
 	} else {
-		rp, err = a.s.content.PageByPath(vctx, at, res.Pathname, content.FormatMarkdown, false)
+		rp, err = a.s.content.ShownPageByPath(vctx, at, res.Pathname, content.FormatMarkdown, content.Audience{Claims: res.Claims})
 		if apperr.Is(err, apperr.NotFound) || (err == nil && rp.Type != content.TypeDocument) {
 			return AgentPage{}, notHere
 		}

@@ -34,6 +34,16 @@ func (p ReadParams) On(at content.At) content.At {
 type PageParams struct {
 	ReadParams
 	Format string `query:"format" enum:"document,markdown" doc:"The page body's form (default document)"`
+	DocumentParams
+}
+
+// On is at read with these parameters: ReadParams', and the document's
+// evaluation and dereferencing (format=document; markdown keeps GitBook's
+// source syntax).
+func (p PageParams) On(at content.At) content.At {
+	at = p.ReadParams.On(at)
+	at.Document = p.Options()
+	return at
 }
 
 // FileListParams are the query parameters of a file list.

@@ -14,13 +14,17 @@ type ReusableContentOut struct {
 	Body content.RevisionReusableContent
 }
 
-// DocumentParams are the query parameters of a document read GitBook's
-// document lists (getReusableContentDocumentInRevisionById): accepted;
-// the document is answered as stored (docs/content.md, "Reusable contents
-// and variables").
+// DocumentParams are GitBook's query parameters of a document read
+// (getReusableContentDocumentInRevisionById): evaluated and dereferenced
+// (content.DocumentOptions; docs/content.md, "Where content goes out").
 type DocumentParams struct {
-	Evaluated    string `query:"evaluated" enum:"true,false,deterministic-only" doc:"Accepted: the document is answered as stored, expressions not evaluated"`
-	Dereferenced string `query:"dereferenced" enum:"true,false,reusable-contents" doc:"Accepted: the document is answered as stored, references not expanded"`
+	Evaluated    string `query:"evaluated" enum:"true,false,deterministic-only" doc:"true: expressions and conditional blocks evaluated (the space's variables; no visitor, so claims read as missing); deterministic-only: only those that read no visitor claim; false (default): as stored"`
+	Dereferenced string `query:"dereferenced" enum:"true,false,reusable-contents" doc:"true or reusable-contents: each reusable-content block replaced by the blocks of the reusable content it names (same revision, at most 3 levels); false (default): as stored"`
+}
+
+// Options are the content family's reading of the parameters.
+func (p DocumentParams) Options() content.DocumentOptions {
+	return content.DocumentOptions{Evaluated: p.Evaluated, Dereferenced: p.Dereferenced}
 }
 
 type reusableIn struct {
@@ -73,7 +77,7 @@ func registerReusable(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getReusableContentDocumentInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/document", Tag: tag,
 		Summary: "Get the document of a reusable content of a revision"},
 		func(ctx context.Context, in *revisionReusableDocumentIn) (*DocumentOut, error) {
-			d, err := s.ReusableContentDocument(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID)
+			d, err := s.ReusableContentDocument(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID, in.Options())
 			if err != nil {
 				return nil, err
 			}

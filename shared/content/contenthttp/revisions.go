@@ -45,6 +45,12 @@ type revisionPageRefIn struct {
 	PageID string `path:"pageId" maxLength:"64"`
 }
 
+type revisionPageDocumentIn struct {
+	RevisionPath
+	PageID string `path:"pageId" maxLength:"64"`
+	DocumentParams
+}
+
 type revisionFilesIn struct {
 	RevisionPath
 	FileListParams
@@ -154,8 +160,10 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageDocumentInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/document", Tag: tag,
 		Summary: "Get the document of a page of a revision"},
-		func(ctx context.Context, in *revisionPageRefIn) (*DocumentOut, error) {
-			d, err := s.PageDocument(ctx, in.at(ctx), in.PageID)
+		func(ctx context.Context, in *revisionPageDocumentIn) (*DocumentOut, error) {
+			at := in.at(ctx)
+			at.Document = in.Options()
+			d, err := s.PageDocument(ctx, at, in.PageID)
 			if err != nil {
 				return nil, err
 			}
