@@ -17,7 +17,7 @@ func newEditor(ix *Index, docs memDocs) *Editor {
 		NewID: func() string { n++; return fmt.Sprintf("id%d", n) }}
 }
 
-func str(s string) *string { return &s }
+func strp(s string) *string { return &s }
 
 // A batch inserts a reusable content by ref, includes it from a page in
 // both id forms (the ref becomes the id), edits and deletes reusable
@@ -31,9 +31,9 @@ func TestAuthorReusableContentsAndVariables(t *testing.T) {
 	with(ix, "guide", func(p *Page) { p.Variables = Variables{"a": "1"} })
 	ed := newEditor(ix, docs)
 	err := ed.Apply([]Change{
-		{Type: InsertPage, Ref: "p", Markdown: str("# P\n\n{% include \"/reusable-content/banner\" %}\n\n{% include \"/reusable-contents/old\" %}\n")},
-		{Type: InsertReusableContent, Ref: "banner", Markdown: str("---\ntitle: Banner\n---\n# Heading kept\n\nSee [P](./p.md).\n")},
-		{Type: UpdateReusableContent, ReusableContent: "old", Title: str("Renamed")},
+		{Type: InsertPage, Ref: "p", Markdown: strp("# P\n\n{% include \"/reusable-content/banner\" %}\n\n{% include \"/reusable-contents/old\" %}\n")},
+		{Type: InsertReusableContent, Ref: "banner", Markdown: strp("---\ntitle: Banner\n---\n# Heading kept\n\nSee [P](./p.md).\n")},
+		{Type: UpdateReusableContent, ReusableContent: "old", Title: strp("Renamed")},
 		{Type: DeleteReusableContent, ReusableContent: "gone"},
 		{Type: UpdateVariables, Variables: map[string]any{"drop": nil, "version": "2.0", "n": float64(3)}},
 		{Type: UpdateVariables, Page: "guide", Variables: map[string]any{"b": false}},
@@ -76,16 +76,16 @@ func TestAuthorReusableContentsRefused(t *testing.T) {
 		c     []Change
 		field string
 	}{
-		{"NoTitle", []Change{{Type: InsertReusableContent, Markdown: str("Text.\n")}}, "changes[0].title"},
+		{"NoTitle", []Change{{Type: InsertReusableContent, Markdown: strp("Text.\n")}}, "changes[0].title"},
 		{"LongTitle", []Change{{Type: InsertReusableContent, Title: &long}}, "changes[0].title"},
-		{"UnknownToUpdate", []Change{{Type: UpdateReusableContent, ReusableContent: "nope", Title: str("X")}}, "changes[0].reusableContent"},
+		{"UnknownToUpdate", []Change{{Type: UpdateReusableContent, ReusableContent: "nope", Title: strp("X")}}, "changes[0].reusableContent"},
 		{"NothingToUpdate", []Change{{Type: UpdateReusableContent, ReusableContent: "rc"}}, "changes[0].title"},
 		{"UnknownToDelete", []Change{{Type: DeleteReusableContent, ReusableContent: "nope"}}, "changes[0].reusableContent"},
-		{"UnknownInclude", []Change{{Type: InsertPage, Markdown: str("{% include \"/reusable-contents/nope\" %}\n")}}, "changes[0].document"},
+		{"UnknownInclude", []Change{{Type: InsertPage, Markdown: strp("{% include \"/reusable-contents/nope\" %}\n")}}, "changes[0].document"},
 		{"IncludeOfDeleted", []Change{{Type: DeleteReusableContent, ReusableContent: "rc"},
-			{Type: UpdatePage, Page: "intro", Markdown: str("{% include \"/reusable-content/rc\" %}\n")}}, "changes[1].document"},
-		{"SelfInclude", []Change{{Type: UpdateReusableContent, ReusableContent: "rc", Markdown: str("{% include \"/reusable-contents/rc\" %}\n")}}, "changes[0].document"},
-		{"DuplicateRef", []Change{{Type: InsertPage, Ref: "x", Markdown: str("# X\n")}, {Type: InsertReusableContent, Ref: "x", Title: str("X")}}, "changes[1].ref"},
+			{Type: UpdatePage, Page: "intro", Markdown: strp("{% include \"/reusable-content/rc\" %}\n")}}, "changes[1].document"},
+		{"SelfInclude", []Change{{Type: UpdateReusableContent, ReusableContent: "rc", Markdown: strp("{% include \"/reusable-contents/rc\" %}\n")}}, "changes[0].document"},
+		{"DuplicateRef", []Change{{Type: InsertPage, Ref: "x", Markdown: strp("# X\n")}, {Type: InsertReusableContent, Ref: "x", Title: strp("X")}}, "changes[1].ref"},
 		{"BadName", []Change{{Type: UpdateVariables, Variables: map[string]any{"1x": "a"}}}, "changes[0].variables.1x"},
 		{"BadValue", []Change{{Type: UpdateVariables, Variables: map[string]any{"x": strings.Repeat("v", 257)}}}, "changes[0].variables.x"},
 		{"ObjectValue", []Change{{Type: UpdateVariables, Variables: map[string]any{"x": map[string]any{}}}}, "changes[0].variables.x"},
