@@ -1,7 +1,7 @@
 // Package contenthttp is the content family's HTTP layer: the reads of a
-// space's current content (revision, pages, files, links and backlinks)
-// and file downloads, their parameters and answers, on the service of
-// package content (which knows no HTTP). Package changerequests' handlers
+// space's current content (revision, pages, files, links and backlinks),
+// file downloads and the PDF export, their parameters and answers, on the
+// service of package content (which knows no HTTP). Package changerequests' handlers
 // reuse its parameters and answers for a change request's content.
 package contenthttp
 
@@ -225,4 +225,5 @@ func Register(api *httpapi.API, s *content.Service) {
 	registerLinks(api, s)
 	registerRevisions(api, s)
 	registerReusable(api, s)
+	registerPDF(api, s)
 }
