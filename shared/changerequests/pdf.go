@@ -5,8 +5,15 @@ import (
 	"strconv"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contentpdf"
 )
+
+// PDFs is what change requests ask of the content family's PDF export
+// (contentpdf.Service): a request's PDF is its revision's.
+type PDFs interface {
+	Revision(ctx context.Context, of contentpdf.Of, pick contentpdf.Pick) (string, error)
+	Download(ctx context.Context, spaceID, scope, token string) (contentpdf.PDF, error)
+}
 
 // PDFToken signs a link to a change request's PDF: the request's PDF
 // download (the request named by id) with the token.
@@ -17,9 +24,8 @@ type PDFToken struct {
 
 // PDF returns the signed token of a link to a PDF of a change request's
 // content (pick: every page, a page with its descendants, or a page
-// alone), made by the content family (content.Service.RevisionPDF) from
-// the request's revision.
-func (s *Service) PDF(ctx context.Context, spaceID, ref string, pick content.PDFPick) (PDFToken, error) {
+// alone), made by the content family from the request's revision.
+func (s *Service) PDF(ctx context.Context, spaceID, ref string, pick contentpdf.Pick) (PDFToken, error) {
 	if err := pick.Validate(); err != nil {
 		return PDFToken{}, err
 	}
@@ -39,7 +45,7 @@ func (s *Service) PDF(ctx context.Context, spaceID, ref string, pick content.PDF
 	if cr.Subject != "" {
 		title += " " + cr.Subject
 	}
-	token, err := s.content.RevisionPDF(ctx, content.PDFOf{Space: sp, Revision: cr.Revision, Title: title,
+	token, err := s.pdfs.Revision(ctx, contentpdf.Of{Space: sp, Revision: cr.Revision, Title: title,
 		Name: name + " #" + strconv.Itoa(cr.Number), Scope: cr.ID}, pick)
 	if err != nil {
 		return PDFToken{}, err
@@ -48,6 +54,6 @@ func (s *Service) PDF(ctx context.Context, spaceID, ref string, pick content.PDF
 }
 
 // DownloadPDF checks a PDF link's token and reads the PDF.
-func (s *Service) DownloadPDF(ctx context.Context, spaceID, crID, token string) (content.PDFDownload, error) {
-	return s.content.DownloadPDF(ctx, spaceID, crID, token)
+func (s *Service) DownloadPDF(ctx context.Context, spaceID, crID, token string) (contentpdf.PDF, error) {
+	return s.pdfs.Download(ctx, spaceID, crID, token)
 }

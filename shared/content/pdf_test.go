@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/app/wire/contentwire"
+	"github.com/galleydocs/galley/shared/app/wire/contentpdfwire"
 	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contentpdf"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/testkit"
 )
@@ -158,13 +159,13 @@ func TestSpacePDFLinksAreSignedAndExpire(t *testing.T) {
 	// Bound to its space, and to the space's own PDF: not a change
 	// request's (whose links the same service checks).
 	f.As(t, "").Expect(http.StatusForbidden, "GET", "/v1/spaces/"+other+"/pdf/download?token="+url.QueryEscape(token), nil)
-	if _, err := contentwire.Service(f.Root).DownloadPDF(f.Ctx("read"), f.space, "cr1", token); !apperr.Is(err, apperr.Forbidden) {
+	if _, err := contentpdfwire.Service(f.Root).Download(f.Ctx("read"), f.space, "cr1", token); !apperr.Is(err, apperr.Forbidden) {
 		t.Fatalf("a space's link read as a change request's: %v", err)
 	}
 	f.As(t, "").Expect(http.StatusForbidden, "GET", u.Path+"?token="+url.QueryEscape(token+"x"), nil)
 	f.As(t, "").Expect(http.StatusForbidden, "GET", u.Path, nil)
 	f.As(t, "").Expect(http.StatusOK, "GET", u.RequestURI(), nil)
-	later := f.Kit.Deps.Clock().Add(content.PDFTTL + time.Minute)
+	later := f.Kit.Deps.Clock().Add(contentpdf.TTL + time.Minute)
 	f.Kit.Deps.Now = func() time.Time { return later }
 	e := f.As(t, "").Expect(http.StatusForbidden, "GET", u.RequestURI(), nil).Map(t)["error"].(map[string]any)
 	if e["code"].(float64) != 403 || !strings.Contains(e["message"].(string), "expired") {
@@ -172,11 +173,11 @@ func TestSpacePDFLinksAreSignedAndExpire(t *testing.T) {
 	}
 }
 
-// Beyond MaxPDFPages the space's PDF is refused (413, naming page); a part
+// Beyond contentpdf.MaxPages the space's PDF is refused (413, naming page); a part
 // of it prints.
 func TestSpacePDFBeyondTheLimitIs413(t *testing.T) {
 	f := setup(t)
-	n := content.MaxPDFPages + 1
+	n := contentpdf.MaxPages + 1
 	keys := content.Spread(n)
 	pages := make([]content.Page, 0, n)
 	for i := range n {
@@ -185,7 +186,7 @@ func TestSpacePDFBeyondTheLimitIs413(t *testing.T) {
 	f.seed(t, pages, map[string]string{"p7": "Seventh page words.\n"}, nil)
 	res := f.As(t, "read").Expect(http.StatusRequestEntityTooLarge, "GET", "/v1/spaces/"+f.space+"/pdf", nil)
 	e := res.Map(t)["error"].(map[string]any)
-	if e["code"].(float64) != 413 || !strings.Contains(e["message"].(string), "page") || !strings.Contains(e["message"].(string), fmt.Sprint(content.MaxPDFPages)) {
+	if e["code"].(float64) != 413 || !strings.Contains(e["message"].(string), "page") || !strings.Contains(e["message"].(string), fmt.Sprint(contentpdf.MaxPages)) {
 		t.Fatalf("413 body %s", res.Body)
 	}
 	if text := testkit.PDFText(t, f.downloadPDF(t, "?page=p7")); !strings.Contains(text, "Seventh page words.") {

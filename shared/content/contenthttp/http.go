@@ -13,6 +13,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contentpdf"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
@@ -143,9 +144,9 @@ func Bases(ctx context.Context) content.Bases {
 	return content.Bases{API: httpapi.APIURL(ctx), App: httpapi.AppURL(ctx)}
 }
 
-// Register adds the space content operations (the space's head) and file
-// downloads.
-func Register(api *httpapi.API, s *content.Service) {
+// Register adds the space content operations (the space's head), file
+// downloads and the space's PDF export (made by pdfs).
+func Register(api *httpapi.API, s *content.Service, pdfs *contentpdf.Service) {
 	const tag = "Space content"
 	httpapi.Register(api, httpapi.Op{ID: "duplicateSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/duplicate", Tag: "Spaces",
 		Status: http.StatusCreated, Summary: "Duplicate a space: a copy of its current content beside it"},
@@ -225,5 +226,5 @@ func Register(api *httpapi.API, s *content.Service) {
 	registerLinks(api, s)
 	registerRevisions(api, s)
 	registerReusable(api, s)
-	registerPDF(api, s)
+	registerPDF(api, pdfs)
 }

@@ -7,7 +7,7 @@ import (
 	"net/url"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contentpdf"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
@@ -19,7 +19,7 @@ type PDFParams struct {
 }
 
 // Pick is what the PDF prints.
-func (p PDFParams) Pick() content.PDFPick { return content.PDFPick{PageID: p.Page, Only: p.Only} }
+func (p PDFParams) Pick() contentpdf.Pick { return contentpdf.Pick{PageID: p.Page, Only: p.Only} }
 
 // PDFLink is the answer of a PDF request.
 type PDFLink struct {
@@ -47,7 +47,7 @@ type PDFDownloadOut struct {
 }
 
 // PDFDownloadOutOf serves a downloaded PDF inline, sandboxed.
-func PDFDownloadOutOf(dl content.PDFDownload) *PDFDownloadOut {
+func PDFDownloadOutOf(dl contentpdf.PDF) *PDFDownloadOut {
 	return &PDFDownloadOut{ContentType: "application/pdf", Body: dl.Data, CacheControl: "private, max-age=3600",
 		ContentDisposition:    mime.FormatMediaType("inline", map[string]string{"filename": dl.Name + ".pdf"}),
 		ContentSecurityPolicy: "default-src 'none'; sandbox", NoSniff: "nosniff"}
@@ -65,13 +65,13 @@ type spacePDFDownloadIn struct {
 
 // registerPDF adds the PDF export of the space's current revision and its
 // download.
-func registerPDF(api *httpapi.API, s *content.Service) {
+func registerPDF(api *httpapi.API, s *contentpdf.Service) {
 	const tag = "Space content"
 	base := "/v1/spaces/{spaceId}/pdf"
 	httpapi.Register(api, httpapi.Op{ID: "getSpacePDF", Needs: access.Role(access.ReadContent), Expensive: true, Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a link to a PDF of the space's current content (or one page)"},
 		func(ctx context.Context, in *spacePDFIn) (*PDFOut, error) {
-			token, err := s.SpacePDF(ctx, in.SpaceID, in.Pick())
+			token, err := s.Space(ctx, in.SpaceID, in.Pick())
 			if err != nil {
 				return nil, err
 			}
@@ -81,7 +81,7 @@ func registerPDF(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "downloadSpacePDF", Needs: access.SignedLink, Method: http.MethodGet, Path: base + "/download", Tag: tag,
 		Summary: "Download a space's PDF through a signed link (the url of getSpacePDF)"},
 		func(ctx context.Context, in *spacePDFDownloadIn) (*PDFDownloadOut, error) {
-			dl, err := s.DownloadPDF(ctx, in.SpaceID, "", in.Token)
+			dl, err := s.Download(ctx, in.SpaceID, "", in.Token)
 			if err != nil {
 				return nil, err
 			}
