@@ -21,11 +21,13 @@ import (
 )
 
 // familyPackages are the packages under shared/ that hold a family's
-// operations (each exports Routes), and gitsync/gitstate, the Git Sync
-// state's typed store without Git (the reader's edit links); the rest of
-// shared/ is infrastructure every function may link.
+// operations (each exports Routes), gitsync/gitstate, the Git Sync
+// state's typed store without Git (the reader's edit links), and
+// content/contentpdf, the content family's PDF export (the PDF writer,
+// which content reads do not need); the rest of shared/ is
+// infrastructure every function may link.
 var familyPackages = []string{"users", "apidoc", "orgs", "spaces", "collections", "customfields", "changerequests",
-	"sites", "content", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "imports", "reader"}
+	"sites", "content", "content/contentpdf", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "imports", "reader"}
 
 // linked lists, for each function, the families' packages its binary may
 // link: its own, and those its family asks (docs/functions.md says why).
@@ -37,16 +39,16 @@ var linked = map[string][]string{
 	"collections":    {"users", "orgs", "spaces", "customfields", "collections"},
 	"customfields":   {"users", "orgs", "spaces", "customfields"},
 	"sites":          {"users", "orgs", "spaces", "sites"},
-	"content":        {"users", "orgs", "spaces", "content", "openapispecs"},                               // computed pages and OpenAPI blocks read the organization's specs
-	"changerequests": {"users", "orgs", "spaces", "content", "changerequests", "comments", "openapispecs"}, // a review's comment is posted by comments; computed pages read specs
-	"comments":       {"users", "orgs", "spaces", "content", "changerequests", "comments"},
+	"content":        {"users", "orgs", "spaces", "content", "content/contentpdf", "openapispecs"},                               // computed pages and OpenAPI blocks read the organization's specs
+	"changerequests": {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs"}, // a review's comment is posted by comments; computed pages read specs
+	"comments":       {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments"},
 	"search":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "search"}, // searchSiteContent asks sites.SearchScope; the sites' MCP getPage reads computed pages as the reader does
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},
 	"openapi":        {"users", "orgs", "spaces", "content", "openapispecs"},
 	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},
-	"git":            {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "gitsync/gitstate", "sites"},
-	"gitworker":      {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "gitsync/gitstate", "sites"},
-	"imports":        {"users", "orgs", "spaces", "content", "changerequests", "gitsync", "gitsync/gitstate", "imports", "sites"},
+	"git":            {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "sites"},
+	"gitworker":      {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "sites"},
+	"imports":        {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "imports", "sites"},
 	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader"}, // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git)
 }
 
@@ -58,7 +60,7 @@ var heavy = map[string][]string{
 	"github.com/getkin/kin-openapi/openapi3":                    {"openapiworker"},
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter": {"imports"},
 	"go.etcd.io/bbolt":                                          {"search"}, // bleve's; local mode is not a function
-	"github.com/go-pdf/fpdf":                                    {"changerequests", "comments", "git", "gitworker", "imports"},
+	"github.com/go-pdf/fpdf":                                    {"content", "changerequests", "comments", "git", "gitworker", "imports"},
 	"github.com/alecthomas/chroma/v2":                           {"reader"},
 }
 

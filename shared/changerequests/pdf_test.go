@@ -5,47 +5,12 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
 )
-
-// pdfText extracts a PDF's text with pdftotext (Debian's poppler-utils,
-// installed by make test-deps).
-func pdfText(t *testing.T, data []byte) string {
-	t.Helper()
-	bin, err := exec.LookPath("pdftotext")
-	if err != nil {
-		testenv.Missing(t, "pdftotext (Debian package poppler-utils)")
-	}
-	in := filepath.Join(t.TempDir(), "out.pdf")
-	if err := os.WriteFile(in, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(bin, "-enc", "UTF-8", in, "-").CombinedOutput()
-	if err != nil {
-		t.Fatalf("pdftotext: %v: %s", err, out)
-	}
-	return strings.Join(strings.Fields(string(out)), " ")
-}
-
-// inOrder reports the first of words not found after the previous ones.
-func inOrder(text string, words ...string) string {
-	at := 0
-	for _, w := range words {
-		i := strings.Index(text[at:], w)
-		if i < 0 {
-			return w
-		}
-		at += i + len(w)
-	}
-	return ""
-}
 
 func (f *fixture) pdfSpace(t *testing.T) (n any, overview string) {
 	t.Helper()
@@ -84,8 +49,8 @@ func TestPDFOfARequestHasItsPagesInOrder(t *testing.T) {
 	f := setup(t)
 	n, overview := f.pdfSpace(t)
 	all := f.downloadPDF(t, f.cr(n)+"/pdf")
-	text := pdfText(t, all)
-	if missing := inOrder(text, "Overview", "What this is about", "Alpha paragraph with bold and italic and code words.",
+	text := testkit.PDFText(t, all)
+	if missing := testkit.InOrder(text, "Overview", "What this is about", "Alpha paragraph with bold and italic and code words.",
 		"Details of Ünïcode", "• first bullet", "• second bullet", "• nested bullet", "3. three", "4. four",
 		`func main() { println("hi") }`, "A quoted remark.", "The diagram", "Omega closing words.",
 		"Child page", "Child body text.", "Other page", "Other body text."); missing != "" {
@@ -95,12 +60,12 @@ func TestPDFOfARequestHasItsPagesInOrder(t *testing.T) {
 		t.Error("the PDF has no image")
 	}
 
-	sub := pdfText(t, f.downloadPDF(t, f.cr(n)+"/pdf?page="+overview))
-	if missing := inOrder(sub, "Overview", "Omega closing words.", "Child page", "Child body text."); missing != "" || strings.Contains(sub, "Other page") {
+	sub := testkit.PDFText(t, f.downloadPDF(t, f.cr(n)+"/pdf?page="+overview))
+	if missing := testkit.InOrder(sub, "Overview", "Omega closing words.", "Child page", "Child body text."); missing != "" || strings.Contains(sub, "Other page") {
 		t.Errorf("the page with its descendants: %q missing, text:\n%s", missing, sub)
 	}
-	one := pdfText(t, f.downloadPDF(t, f.cr(n)+"/pdf?only=true&page="+overview))
-	if missing := inOrder(one, "Overview", "Omega closing words."); missing != "" || strings.Contains(one, "Child page") || strings.Contains(one, "Other page") {
+	one := testkit.PDFText(t, f.downloadPDF(t, f.cr(n)+"/pdf?only=true&page="+overview))
+	if missing := testkit.InOrder(one, "Overview", "Omega closing words."); missing != "" || strings.Contains(one, "Child page") || strings.Contains(one, "Other page") {
 		t.Errorf("the page alone: %q missing, text:\n%s", missing, one)
 	}
 }
@@ -155,8 +120,8 @@ func TestPDFPrintsGitBookBlocks(t *testing.T) {
 		"<details>\n\n<summary>More detail</summary>\n\nHidden body words.\n\n</details>\n\n"+
 		"$$\nE = mc^2\n$$\n\n"+
 		"{% embed url=\"https://example.com/video\" %}\n\nLast words.\n"))
-	text := pdfText(t, f.downloadPDF(t, f.cr(n)+"/pdf"))
-	if missing := inOrder(text, "Blocks", "Inside the first tab.", "cellone", "celltwo", "More detail", "Hidden body words.",
+	text := testkit.PDFText(t, f.downloadPDF(t, f.cr(n)+"/pdf"))
+	if missing := testkit.InOrder(text, "Blocks", "Inside the first tab.", "cellone", "celltwo", "More detail", "Hidden body words.",
 		"E = mc^2", "https://example.com/video", "Last words."); missing != "" {
 		t.Errorf("%q is missing or out of order in the PDF's text:\n%s", missing, text)
 	}

@@ -49,16 +49,18 @@ type Service struct {
 	d       *deps.Deps
 	content *content.Service
 	repo    *content.Repo
+	// pdfs makes the requests' PDFs.
+	pdfs PDFs
 	// commenter posts reviews' comments; nil refuses them.
 	commenter ReviewCommenter
 }
 
-// New returns the change requests service, reading content through c;
-// commenter posts the comments given with reviews (the comments family's
+// New returns the change requests service, reading content through c
+// and making PDFs through pdfs (the content family's); commenter posts the comments given with reviews (the comments family's
 // service; nil in a process that does not link it, where reviews with a
 // comment are refused).
-func New(d *deps.Deps, c *content.Service, commenter ReviewCommenter) *Service {
-	return &Service{d: d, content: c, repo: c.Repo, commenter: commenter}
+func New(d *deps.Deps, c *content.Service, pdfs PDFs, commenter ReviewCommenter) *Service {
+	return &Service{d: d, content: c, repo: c.Repo, pdfs: pdfs, commenter: commenter}
 }
 
 // Create is the input of Create.

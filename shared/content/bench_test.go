@@ -3,11 +3,18 @@ package content_test
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"runtime/metrics"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/galleydocs/galley/shared/app/wire/contentpdfwire"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
+	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contentpdf"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -104,6 +111,128 @@ func BenchmarkReads5000Pages(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// pdfPageBody is a page of sections of ~1.1 KB (4 sections: ~4.6 KB, the
+// mean page of the sodadata fixture, 457 pages in 2.08 MB): headings,
+// paragraphs with marks, lists, code blocks, a table, a hint, an include
+// and two expressions.
+func pdfPageBody(i, sections int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Page %d of <code class=\"expression\">space.vars.product</code> <code class=\"expression\">space.vars.version</code>.\n\n", i)
+	for s := 0; s < sections; s++ {
+		fmt.Fprintf(&b, "## Section %d\n\n", s)
+		b.WriteString(strings.Repeat("A paragraph of documentation with **bold**, *italic* and `code` words that wraps over lines. ", 4) + "\n\n")
+		b.WriteString("- first item of the list\n- second item\n  - a nested item\n- third item\n\n")
+		b.WriteString("```yaml\ndata_source:\n  type: postgres\n  host: localhost\n  port: 5432\n```\n\n")
+	}
+	b.WriteString("| Name | Value |\n| ---- | ----- |\n| one | 1 |\n| two | 2 |\n\n")
+	b.WriteString("{% hint style=\"info\" %}\nA hint with some words in it.\n{% endhint %}\n\n")
+	b.WriteString("{% include \".gitbook/includes/banner.md\" %}\n")
+	return b.String()
+}
+
+// cpuTime is the process's user and system CPU time.
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// watchHeap samples the heap's objects every millisecond until the
+// returned function is called, which answers the largest sample.
+func watchHeap() func() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		var peak uint64
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(sample)
+			peak = max(peak, sample[0].Value.Uint64())
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 { close(stop); return <-done }
+}
+
+// noPDFCache is a blob store that finds no stored PDF, so that each
+// request renders one; it keeps the size of the last PDF put.
+type noPDFCache struct {
+	blob.Store
+	size *int
+}
+
+func (s noPDFCache) Put(ctx context.Context, key string, data []byte, contentType string) error {
+	if strings.Contains(key, "/pdf/") {
+		*s.size = len(data)
+	}
+	return s.Store.Put(ctx, key, data, contentType)
+}
+
+func (s noPDFCache) Get(ctx context.Context, key string) ([]byte, error) {
+	if strings.Contains(key, "/pdf/") {
+		return nil, blob.ErrNotFound
+	}
+	return s.Store.Get(ctx, key)
+}
+
+// BenchmarkSpacePDF measures a whole space's PDF (made afresh each time:
+// read the tree and the bodies, resolve, render, store) on 100 and 500
+// pages of ~4.6 KB (docs/content.md, "PDF export": the limits). pdf-bytes
+// is the PDF's size.
+func BenchmarkSpacePDF(b *testing.B) {
+	for _, c := range []struct {
+		n, sections int // pages, and sections of ~1.1 KB per page body
+	}{{100, 4}, {500, 4}, {500, 8}} {
+		n := c.n
+		b.Run(fmt.Sprintf("%d_pages_%dKB", n, c.sections*1100/1000+1), func(b *testing.B) {
+			a := testkit.NewAPI(b, testkit.New(b), []string{"content"})
+			sp, k := a.Space(b), a.Kit
+			repo := content.NewRepo(k.Deps)
+			inc, err := repo.PutDocument(k.Ctx, sp, "Included words of <code class=\"expression\">space.vars.product</code>.\n")
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Every page a body of its own (as in a real space).
+			tree := testkit.NewBigTree(n, func(s, i int) string {
+				h, err := repo.PutDocument(k.Ctx, sp, pdfPageBody(s*100+i, c.sections))
+				if err != nil {
+					b.Fatal(err)
+				}
+				return h
+			})
+			k.Land(b, sp, &content.Tree{Pages: tree.Pages, Variables: content.Variables{"product": "Soda", "version": "3.1"},
+				ReusableContents: []content.ReusableContent{{ID: "banner", Title: "Banner", Document: inc,
+					Git: &content.GitBlob{OID: "0123456789abcdef0123456789abcdef01234567", Path: ".gitbook/includes/banner.md"}}}}, nil)
+			var size int
+			k.Deps.Blobs = noPDFCache{Store: k.Deps.Blobs, size: &size}
+			svc := contentpdfwire.Service(a.Root)
+			ctx := a.Ctx("admin")
+			runtime.GC()
+			peak := watchHeap()
+			b.ResetTimer()
+			before := cpuTime(b)
+			for i := 0; i < b.N; i++ {
+				if _, err := svc.Space(ctx, sp, contentpdf.Pick{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(size), "pdf-bytes")
+			// The process's CPU time: on a shared machine the wall time
+			// also counts the waits for a core.
+			b.ReportMetric(float64((cpuTime(b)-before).Milliseconds())/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64(peak()>>20), "peak-heap-MB")
 		})
 	}
 }

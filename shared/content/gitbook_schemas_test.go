@@ -143,6 +143,10 @@ func TestReadsMatchGitBookSchemas(t *testing.T) {
 		"pages": {Type: "array", Items: anyOf(ref("RevisionPageDocument"), ref("RevisionPageGroup"), ref("RevisionPageLink"))}}}
 	pages.PrecomputeMessages()
 	check(base+"/pages", pages)
+	// getSpacePDF's answer (GitBook's schema is inline: {url: URL}).
+	pdfLink := &huma.Schema{Type: "object", Required: []string{"url"}, Properties: map[string]*huma.Schema{"url": ref("URL")}}
+	pdfLink.PrecomputeMessages()
+	check(sp+"/pdf?page=intro", pdfLink)
 	// The validator does check: a page is no user.
 	var v any
 	c.Expect(http.StatusOK, "GET", base+"/page/intro", nil).JSON(t, &v)

@@ -171,6 +171,17 @@ func (ix *Index) ReusableContentAtGitPath(file string) string {
 	return ""
 }
 
+// SourceFile is the file a page's includes are read from: the file it
+// came from (Git Sync), else the one Galley writes it to (GitPath); ""
+// for no such page.
+func (ix *Index) SourceFile(id string) string {
+	p := ix.pages[id]
+	if p == nil {
+		return ""
+	}
+	return includeFroms(p, ix.GitPath(id))[0]
+}
+
 // ReusableContentAt is the id of the reusable content an include target
 // in page pageID's body names, or "": ReusableContentLink's form (or
 // GitBook's /reusable-content/<id>, which a {document} block writes), or a

@@ -105,6 +105,14 @@ func (w *writer) printable(r rune) bool {
 
 // Render prints pages (in order) as one PDF titled title.
 func Render(title string, pages []Page, images Images) ([]byte, error) {
+	return RenderEach(title, len(pages), func(i int) (Page, error) { return pages[i], nil }, images)
+}
+
+// RenderEach prints n pages, asking page for each in turn, as one PDF
+// titled title: a page's document tree (several times its markdown) is
+// made just before it prints and dropped after, so that a PDF of many
+// pages never holds all their trees at once.
+func RenderEach(title string, n int, page func(i int) (Page, error), images Images) ([]byte, error) {
 	f := fpdf.New("P", "mm", "A4", "")
 	f.SetTitle(title, true)
 	f.SetCreator("Galley", true)
@@ -119,12 +127,16 @@ func Render(title string, pages []Page, images Images) ([]byte, error) {
 	if font, err := sfnt.Parse(goregular.TTF); err == nil {
 		w.glyphs = font
 	}
-	if len(pages) == 0 {
+	if n == 0 {
 		f.AddPage()
 		w.font("B", sizeTitle)
 		f.MultiCell(0, sizeTitle*lineRatio, w.clean(title), "", "L", false)
 	}
-	for _, p := range pages {
+	for i := 0; i < n; i++ {
+		p, err := page(i)
+		if err != nil {
+			return nil, err
+		}
 		f.AddPage()
 		f.Bookmark(p.Title, min(p.Depth, 5), -1)
 		w.font("B", sizeTitle)

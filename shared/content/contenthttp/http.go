@@ -1,7 +1,7 @@
 // Package contenthttp is the content family's HTTP layer: the reads of a
-// space's current content (revision, pages, files, links and backlinks)
-// and file downloads, their parameters and answers, on the service of
-// package content (which knows no HTTP). Package changerequests' handlers
+// space's current content (revision, pages, files, links and backlinks),
+// file downloads and the PDF export, their parameters and answers, on the
+// service of package content (which knows no HTTP). Package changerequests' handlers
 // reuse its parameters and answers for a change request's content.
 package contenthttp
 
@@ -13,6 +13,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contentpdf"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/spaces/spaceshttp"
@@ -153,9 +154,9 @@ func Bases(ctx context.Context) content.Bases {
 	return content.Bases{API: httpapi.APIURL(ctx), App: httpapi.AppURL(ctx)}
 }
 
-// Register adds the space content operations (the space's head) and file
-// downloads.
-func Register(api *httpapi.API, s *content.Service) {
+// Register adds the space content operations (the space's head), file
+// downloads and the space's PDF export (made by pdfs).
+func Register(api *httpapi.API, s *content.Service, pdfs *contentpdf.Service) {
 	const tag = "Space content"
 	httpapi.Register(api, httpapi.Op{ID: "duplicateSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/duplicate", Tag: "Spaces",
 		Status: http.StatusCreated, Summary: "Duplicate a space: a copy of its current content beside it"},
@@ -235,4 +236,5 @@ func Register(api *httpapi.API, s *content.Service) {
 	registerLinks(api, s)
 	registerRevisions(api, s)
 	registerReusable(api, s)
+	registerPDF(api, pdfs)
 }

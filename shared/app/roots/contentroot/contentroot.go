@@ -3,6 +3,7 @@ package contentroot
 
 import (
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/contentpdfwire"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/app/wire/openapiwire"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
@@ -13,5 +14,5 @@ import (
 // blocks are computed from the organization's OpenAPI specs.
 func Routes(api *httpapi.API, r *app.Root) {
 	openapiwire.ProvideSpecs(r)
-	contenthttp.Register(api, contentwire.Service(r))
+	contenthttp.Register(api, contentwire.Service(r), contentpdfwire.Service(r))
 }

@@ -4,6 +4,7 @@ package changerequestswire
 
 import (
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/contentpdfwire"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/changerequests"
 )
@@ -14,7 +15,7 @@ import (
 // local mode); elsewhere (Git Sync, imports) reviews are not served.
 func Service(r *app.Root) *changerequests.Service {
 	return app.Service(r, func() *changerequests.Service {
-		return changerequests.New(r.Deps, contentwire.Service(r), app.Optional[changerequests.ReviewCommenter](r))
+		return changerequests.New(r.Deps, contentwire.Service(r), contentpdfwire.Service(r), app.Optional[changerequests.ReviewCommenter](r))
 	})
 }
 
