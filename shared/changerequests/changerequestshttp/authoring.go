@@ -54,14 +54,6 @@ type ContentChangeInput struct {
 	Nulls         httpapi.Nulls    `json:"-"`
 }
 
-// UnmarshalJSON records which fields were sent as null (into).
-func (c *ContentChangeInput) UnmarshalJSON(b []byte) error {
-	type plain ContentChangeInput
-	nulls, err := httpapi.DecodePatch(b, (*plain)(c))
-	c.Nulls = nulls
-	return err
-}
-
 // ComputedInput is what a computed page is computed from (the
 // reference's ComputedContentSourceRevisionOpenAPI).
 type ComputedInput struct {

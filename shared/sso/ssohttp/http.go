@@ -7,7 +7,6 @@ package ssohttp
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -122,16 +121,6 @@ type UpdateSAMLProviderBody struct {
 
 	AllowRSA15KeyTransport *bool `json:"allowRSA15KeyTransport,omitempty" nullable:"true" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; null: false"`
 }
-
-// UnmarshalJSON records which fields were sent as null.
-func (b *UpdateSAMLProviderBody) UnmarshalJSON(data []byte) error {
-	type plain UpdateSAMLProviderBody
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
-}
-
-var _ json.Unmarshaler = (*UpdateSAMLProviderBody)(nil)
 
 func (b UpdateSAMLProviderBody) settings() sso.Settings {
 	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: (*string)(b.DefaultTeam),
