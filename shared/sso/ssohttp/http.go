@@ -163,10 +163,7 @@ func Register(api *httpapi.API, s *sso.Service) {
 	const base = "/v1/orgs/{organizationId}/saml"
 	httpapi.Register(api, httpapi.Op{ID: "listSAMLProvidersInOrganizationById", Needs: access.Role(access.AdminOrg), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "List the organization's SAML providers, oldest first (admins)"},
-		func(ctx context.Context, in *struct {
-			OrganizationID string `path:"organizationId" maxLength:"64"`
-			httpapi.ListParams
-		}) (*httpapi.Out[httpapi.List[SAMLProvider]], error) {
+		func(ctx context.Context, in *orgshttp.OrgListIn) (*httpapi.Out[httpapi.List[SAMLProvider]], error) {
 			return httpapi.AnswerPage(httpapi.In(ctx, View))(s.List(ctx, in.OrganizationID, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrganizationSAMLProvider", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: base, Tag: tag,
