@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func TestCreateSiteDefaultsToBasic(t *testing.T) {
@@ -81,37 +82,23 @@ func TestCreateSiteWithANewSpace(t *testing.T) {
 func TestCreateSiteRejects(t *testing.T) {
 	f := setup(t)
 	foreign := f.kitSpaceIn(t)
-	cases := []struct {
-		name   string
-		token  string
-		path   string
-		body   any
-		status int
-		field  string
-	}{
-		{"400TitleTooShort", f.admin, f.sitesPath(), map[string]any{"title": "x"}, 400, "title"},
-		{"400TitleTooLong", f.admin, f.sitesPath(), map[string]any{"title": strings.Repeat("x", 129)}, 400, "title"},
-		{"400BadType", f.admin, f.sitesPath(), map[string]any{"type": "deluxe"}, 400, "type"},
-		{"400BadVisibility", f.admin, f.sitesPath(), map[string]any{"visibility": "secret"}, 400, "visibility"},
-		{"400BadSpacesEnum", f.admin, f.sitesPath(), map[string]any{"spaces": "full"}, 400, "spaces"},
-		{"400UnknownSpace", f.admin, f.sitesPath(), map[string]any{"spaces": []string{"nope"}}, 400, "spaces"},
-		{"400SpaceOfAnotherOrganization", f.admin, f.sitesPath(), map[string]any{"spaces": []string{foreign}}, 400, "spaces"},
-		{"400MalformedJSON", f.admin, f.sitesPath(), `{"title":`, 400, ""},
-		{"401NoToken", "", f.sitesPath(), map[string]any{}, 401, ""},
-		{"403Reader", f.reader, f.sitesPath(), map[string]any{}, 403, ""},
-		{"403Guest", f.guest, f.sitesPath(), map[string]any{}, 403, ""},
-		{"404Outsider", f.outsider, f.sitesPath(), map[string]any{}, 404, ""},
-		{"404UnknownOrganization", f.admin, "/v1/orgs/unknown/sites", map[string]any{}, 404, ""},
-		{"413BodyTooLarge", f.admin, f.sitesPath(), `{"title":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`, 413, ""},
+	cases := []testkit.Case{
+		{"400TitleTooShort", f.admin, "POST", f.sitesPath(), map[string]any{"title": "x"}, 400, "title"},
+		{"400TitleTooLong", f.admin, "POST", f.sitesPath(), map[string]any{"title": strings.Repeat("x", 129)}, 400, "title"},
+		{"400BadType", f.admin, "POST", f.sitesPath(), map[string]any{"type": "deluxe"}, 400, "type"},
+		{"400BadVisibility", f.admin, "POST", f.sitesPath(), map[string]any{"visibility": "secret"}, 400, "visibility"},
+		{"400BadSpacesEnum", f.admin, "POST", f.sitesPath(), map[string]any{"spaces": "full"}, 400, "spaces"},
+		{"400UnknownSpace", f.admin, "POST", f.sitesPath(), map[string]any{"spaces": []string{"nope"}}, 400, "spaces"},
+		{"400SpaceOfAnotherOrganization", f.admin, "POST", f.sitesPath(), map[string]any{"spaces": []string{foreign}}, 400, "spaces"},
+		{"400MalformedJSON", f.admin, "POST", f.sitesPath(), `{"title":`, 400, ""},
+		{"401NoToken", "", "POST", f.sitesPath(), map[string]any{}, 401, ""},
+		{"403Reader", f.reader, "POST", f.sitesPath(), map[string]any{}, 403, ""},
+		{"403Guest", f.guest, "POST", f.sitesPath(), map[string]any{}, 403, ""},
+		{"404Outsider", f.outsider, "POST", f.sitesPath(), map[string]any{}, 404, ""},
+		{"404UnknownOrganization", f.admin, "POST", "/v1/orgs/unknown/sites", map[string]any{}, 404, ""},
+		{"413BodyTooLarge", f.admin, "POST", f.sitesPath(), `{"title":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`, 413, ""},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "POST", tc.path, tc.body)
-			if tc.field != "" {
-				mentions(t, res, tc.field)
-			}
-		})
-	}
+	testkit.Check(t, f.api, cases)
 	// A space listed twice is refused by name.
 	a := f.space(t, "A")
 	mentions(t, f.as(t, f.admin).Expect(400, "POST", f.sitesPath(), map[string]any{"spaces": []string{a, a}}), "spaces")
