@@ -209,43 +209,29 @@ func TestPatchSite(t *testing.T) {
 	if s["proxy"] != nil || s["title"] != "Docs 2" || s["basename"] != "docs" {
 		t.Errorf("after proxy null: %v", s)
 	}
-	cases := []struct {
-		name   string
-		token  string
-		body   any
-		status int
-		field  string
-	}{
-		{"400TitleTooShort", f.admin, map[string]any{"title": "x"}, 400, "title"},
-		{"400TitleNull", f.admin, `{"title":null}`, 400, "title"},
-		{"400BasenameEmpty", f.admin, map[string]any{"basename": ""}, 400, "basename"},
-		{"400BasenameTooLong", f.admin, map[string]any{"basename": strings.Repeat("b", 101)}, 400, "basename"},
-		{"400ProxyPattern", f.admin, map[string]any{"proxy": "not a url"}, 400, "proxy"},
-		{"400ProxyTooLong", f.admin, map[string]any{"proxy": "a.com/" + strings.Repeat("d", 510)}, 400, "proxy"},
-		{"400FrameAncestorPath", f.admin, map[string]any{"frameAncestors": []string{"https://app.example.com/embed"}}, 400, "frameAncestors"},
-		{"400FrameAncestorScheme", f.admin, map[string]any{"frameAncestors": []string{"ftp://app.example.com"}}, 400, "frameAncestors"},
-		{"400FrameAncestorBare", f.admin, map[string]any{"frameAncestors": []string{"app.example.com"}}, 400, "frameAncestors"},
-		{"400FrameAncestorWildcard", f.admin, map[string]any{"frameAncestors": []string{"https://*.example.com"}}, 400, "frameAncestors"},
-		{"400FrameAncestorInjection", f.admin, map[string]any{"frameAncestors": []string{"https://a.com; script-src *"}}, 400, "frameAncestors"},
-		{"400FrameAncestorPort", f.admin, map[string]any{"frameAncestors": []string{"https://a.com:99999"}}, 400, "frameAncestors"},
-		{"400FrameAncestorsTooMany", f.admin, map[string]any{"frameAncestors": manyOrigins(21)}, 400, "frameAncestors"},
-		{"400BadAgentsContext", f.admin, map[string]any{"agentsContext": "maybe"}, 400, "agentsContext"},
-		{"400UnknownDefaultSiteSpace", f.admin, map[string]any{"defaultSiteSpace": "nope"}, 400, "defaultSiteSpace"},
-		{"400UnknownDefaultSiteSection", f.admin, map[string]any{"defaultSiteSection": "nope"}, 400, "defaultSiteSection"},
-		{"401NoToken", "", map[string]any{"title": "Xy"}, 401, ""},
-		{"403Creator", f.creator, map[string]any{"title": "Xy"}, 403, ""},
-		{"403Reader", f.reader, map[string]any{"title": "Xy"}, 403, ""},
-		{"404Guest", f.guest, map[string]any{"title": "Xy"}, 404, ""},
-		{"404Outsider", f.outsider, map[string]any{"title": "Xy"}, 404, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "PATCH", path, tc.body)
-			if tc.field != "" {
-				mentions(t, res, tc.field)
-			}
-		})
-	}
+	testkit.Check(t, f.api, []testkit.Case{
+		{"400TitleTooShort", f.admin, "PATCH", path, map[string]any{"title": "x"}, 400, "title"},
+		{"400TitleNull", f.admin, "PATCH", path, `{"title":null}`, 400, "title"},
+		{"400BasenameEmpty", f.admin, "PATCH", path, map[string]any{"basename": ""}, 400, "basename"},
+		{"400BasenameTooLong", f.admin, "PATCH", path, map[string]any{"basename": strings.Repeat("b", 101)}, 400, "basename"},
+		{"400ProxyPattern", f.admin, "PATCH", path, map[string]any{"proxy": "not a url"}, 400, "proxy"},
+		{"400ProxyTooLong", f.admin, "PATCH", path, map[string]any{"proxy": "a.com/" + strings.Repeat("d", 510)}, 400, "proxy"},
+		{"400FrameAncestorPath", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"https://app.example.com/embed"}}, 400, "frameAncestors"},
+		{"400FrameAncestorScheme", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"ftp://app.example.com"}}, 400, "frameAncestors"},
+		{"400FrameAncestorBare", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"app.example.com"}}, 400, "frameAncestors"},
+		{"400FrameAncestorWildcard", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"https://*.example.com"}}, 400, "frameAncestors"},
+		{"400FrameAncestorInjection", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"https://a.com; script-src *"}}, 400, "frameAncestors"},
+		{"400FrameAncestorPort", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"https://a.com:99999"}}, 400, "frameAncestors"},
+		{"400FrameAncestorsTooMany", f.admin, "PATCH", path, map[string]any{"frameAncestors": manyOrigins(21)}, 400, "frameAncestors"},
+		{"400BadAgentsContext", f.admin, "PATCH", path, map[string]any{"agentsContext": "maybe"}, 400, "agentsContext"},
+		{"400UnknownDefaultSiteSpace", f.admin, "PATCH", path, map[string]any{"defaultSiteSpace": "nope"}, 400, "defaultSiteSpace"},
+		{"400UnknownDefaultSiteSection", f.admin, "PATCH", path, map[string]any{"defaultSiteSection": "nope"}, 400, "defaultSiteSection"},
+		{"401NoToken", "", "PATCH", path, map[string]any{"title": "Xy"}, 401, ""},
+		{"403Creator", f.creator, "PATCH", path, map[string]any{"title": "Xy"}, 403, ""},
+		{"403Reader", f.reader, "PATCH", path, map[string]any{"title": "Xy"}, 403, ""},
+		{"404Guest", f.guest, "PATCH", path, map[string]any{"title": "Xy"}, 404, ""},
+		{"404Outsider", f.outsider, "PATCH", path, map[string]any{"title": "Xy"}, 404, ""},
+	})
 	// Basenames are unique within the organization, and free again once released.
 	other, _ := f.site(t, map[string]any{"title": "Other"})
 	admin.Expect(http.StatusConflict, "PATCH", other, map[string]any{"basename": "docs"})
