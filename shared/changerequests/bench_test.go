@@ -2,7 +2,6 @@ package changerequests_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,10 +12,6 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/keys"
-	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/records"
-	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -56,53 +51,17 @@ func (c *counted) counts() counts {
 	return counts{c.st.Gets.Load(), c.st.Writes.Load(), c.st.Queries.Load(), c.blobs.Gets.Load(), c.blobs.Puts.Load()}
 }
 
-// seedPages makes the space's head a revision of n pages: sections of up
-// to 100 pages, each page with a body of its own. It returns a leaf page.
+// seedPages makes the space's head a revision of n pages (testkit's
+// BigTree), each page with a body of its own. It returns a leaf page.
 func (c *counted) seedPages(tb testing.TB, n int) string {
 	tb.Helper()
-	ctx := context.Background()
-	repo := content.NewRepo(c.kit.Deps)
-	sections := max(1, n/100)
-	per := n / sections
-	top := content.Spread(sections)
-	kids := content.Spread(per)
-	pages := make([]content.Page, 0, n)
-	for s := 0; s < sections; s++ {
-		sec := fmt.Sprintf("s%04d", s)
-		for i := 0; i < per; i++ {
-			p := content.Page{ID: fmt.Sprintf("%s-p%04d", sec, i), Parent: sec, Pos: kids[i], Type: content.TypeDocument,
-				Title: fmt.Sprintf("Page %d of section %d", i, s), Slug: fmt.Sprintf("page-%d", i)}
-			if i == 0 {
-				p.ID, p.Parent, p.Pos, p.Slug = sec, "", top[s], fmt.Sprintf("section-%d", s)
-			}
-			body := fmt.Sprintf("Body of %s.\n\n%s", p.ID, strings.Repeat("A line of documentation text.\n", 20))
-			h, err := repo.PutDocument(ctx, c.space, body)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			p.Document = h
-			pages = append(pages, p)
-		}
+	bt := testkit.NewBigTree(n, func(int, int) string { return "" })
+	bodies := make(map[string]string, len(bt.Pages))
+	for _, p := range bt.Pages {
+		bodies[p.ID] = fmt.Sprintf("Body of %s.\n\n%s", p.ID, strings.Repeat("A line of documentation text.\n", 20))
 	}
-	sp, _, err := records.Get[model.Space](ctx, c.kit.Deps.Store, keys.Space(c.space))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	rev, err := repo.NewRevision(ctx, c.space, content.RevisionEdits, []string{sp.Revision}, content.NewIndex(&content.Tree{Pages: pages}))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	k := keys.Space(c.space)
-	_, err = store.Update(ctx, c.kit.Deps.Store, k.PK, k.SK, func(old store.Item) (store.Item, []store.Op, error) {
-		sp.Revision = rev.ID
-		next := old
-		next.Data = records.Item(k, sp, 0).Data
-		return next, []store.Op{content.Put(rev)}, nil
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return pages[len(pages)-1].ID
+	c.kit.Land(tb, c.space, &content.Tree{Pages: bt.Pages}, bodies)
+	return bt.Pages[len(bt.Pages)-1].ID
 }
 
 // operation is one measured request; prepare (not measured) readies it.

@@ -36,9 +36,7 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 }
 
 func (f *fixture) as(t testing.TB, token string) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = token
-	return c
+	return testkit.Client(t, f.api, token)
 }
 
 func (f *fixture) crs() string { return "/v1/spaces/" + f.space + "/change-requests" }

@@ -24,7 +24,6 @@ package changerequests
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -167,8 +166,7 @@ func (s *Service) List(ctx context.Context, spaceID string, f Filter, r paging.R
 		f.Status = model.CROpen
 	}
 	scope := "change-requests:" + spaceID + ":" + f.Status + ":" + f.Contributor
-	after, err := s.d.Cursors.After(scope, r.Cursor)
-	if err != nil {
+	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil { // a bad cursor before the caller's rights
 		return paging.Page[model.ChangeRequest]{}, model.Space{}, err
 	}
 	sp, _, err := s.content.Space(ctx, spaceID, access.ReadContent)
@@ -179,11 +177,8 @@ func (s *Service) List(ctx context.Context, spaceID string, f Filter, r paging.R
 	if f.Contributor != "" {
 		pk = keys.ContributorChangeRequests(spaceID, f.Contributor, f.Status)
 	}
-	crs, next, err := records.QueryPage[model.ChangeRequest](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: pk, Reverse: true, Limit: r.Size(), After: after})
-	if err != nil {
-		return paging.Page[model.ChangeRequest]{}, sp, fmt.Errorf("list change requests: %w", err)
-	}
-	return paging.Page[model.ChangeRequest]{Items: crs, Next: s.d.Cursors.Next(scope, next)}, sp, nil
+	crs, err := records.Page[model.ChangeRequest](ctx, s.d.Store, s.d.Cursors, scope, store.Query{Index: store.GSI1, PK: pk, Reverse: true}, r, "change requests")
+	return crs, sp, err
 }
 
 // Creators reads the creators of requests, by id, each once; a user that
@@ -241,9 +236,7 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 			}
 			cr.Status = *ch.Status
 		}
-		if ch.Subject != nil {
-			cr.Subject = *ch.Subject
-		}
+		records.Set(&cr.Subject, ch.Subject)
 		if !records.Same(was, cr) {
 			cr.UpdatedAt = s.d.Clock()
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func TestCreateAnswers201WithTheCollection(t *testing.T) {
@@ -49,36 +50,22 @@ func TestCreateRejects(t *testing.T) {
 	f.as(t, f.admin).Expect(http.StatusOK, "PATCH", "/v1/collections/"+restricted, `{"defaultLevel":null}`)
 	readOnly := f.collection(t, "Read only", "")
 	f.as(t, f.admin).Expect(http.StatusOK, "PATCH", "/v1/collections/"+readOnly, map[string]any{"defaultLevel": "read"})
-	cases := []struct {
-		name   string
-		token  string
-		path   string
-		body   any
-		status int
-		field  string
-	}{
-		{"400TitleTooLong", f.admin, path, map[string]any{"title": strings.Repeat("x", 51)}, 400, "title"},
-		{"400ParentTooLong", f.admin, path, map[string]any{"parent": strings.Repeat("x", 65)}, 400, "parent"},
-		{"400UnknownParent", f.admin, path, map[string]any{"parent": "nope"}, 400, "parent"},
-		{"400ParentOfAnotherOrganization", f.admin, path, map[string]any{"parent": elsewhere}, 400, "parent"},
-		{"400ParentHiddenFromCaller", f.creator, path, map[string]any{"parent": restricted}, 400, "parent"},
-		{"400MalformedJSON", f.admin, path, `{"title":`, 400, ""},
-		{"401NoToken", "", path, map[string]any{}, 401, ""},
-		{"403Reader", f.reader, path, map[string]any{}, 403, ""},
-		{"403Guest", f.guest, path, map[string]any{}, 403, ""},
-		{"403CreatorInReadOnlyCollection", f.creator, path, map[string]any{"parent": readOnly}, 403, ""},
-		{"404Outsider", f.outsider, path, map[string]any{}, 404, ""},
-		{"404UnknownOrg", f.admin, "/v1/orgs/unknown/collections", map[string]any{}, 404, ""},
-		{"413BodyTooLarge", f.admin, path, `{"title":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`, 413, ""},
+	cases := []testkit.Case{
+		{"400TitleTooLong", f.admin, "POST", path, map[string]any{"title": strings.Repeat("x", 51)}, 400, "title"},
+		{"400ParentTooLong", f.admin, "POST", path, map[string]any{"parent": strings.Repeat("x", 65)}, 400, "parent"},
+		{"400UnknownParent", f.admin, "POST", path, map[string]any{"parent": "nope"}, 400, "parent"},
+		{"400ParentOfAnotherOrganization", f.admin, "POST", path, map[string]any{"parent": elsewhere}, 400, "parent"},
+		{"400ParentHiddenFromCaller", f.creator, "POST", path, map[string]any{"parent": restricted}, 400, "parent"},
+		{"400MalformedJSON", f.admin, "POST", path, `{"title":`, 400, ""},
+		{"401NoToken", "", "POST", path, map[string]any{}, 401, ""},
+		{"403Reader", f.reader, "POST", path, map[string]any{}, 403, ""},
+		{"403Guest", f.guest, "POST", path, map[string]any{}, 403, ""},
+		{"403CreatorInReadOnlyCollection", f.creator, "POST", path, map[string]any{"parent": readOnly}, 403, ""},
+		{"404Outsider", f.outsider, "POST", path, map[string]any{}, 404, ""},
+		{"404UnknownOrg", f.admin, "POST", "/v1/orgs/unknown/collections", map[string]any{}, 404, ""},
+		{"413BodyTooLarge", f.admin, "POST", path, `{"title":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`, 413, ""},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "POST", tc.path, tc.body)
-			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
-				t.Errorf("error does not name %q: %s", tc.field, res.Body)
-			}
-		})
-	}
+	testkit.Check(t, f.api, cases)
 }
 
 func TestGrantOnACollectionLetsAReaderCreateInIt(t *testing.T) {
@@ -127,28 +114,16 @@ func TestGetPatch(t *testing.T) {
 	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", path, nil)
 	f.as(t, f.reader).Expect(http.StatusNotFound, "GET", "/v1/spaces/"+sp, nil)
 	admin.Expect(http.StatusOK, "PATCH", path, map[string]any{"defaultLevel": "inherit"})
-	for _, tc := range []struct {
-		name, token string
-		body        any
-		status      int
-		field       string
-	}{
-		{"400TitleTooLong", f.admin, map[string]any{"title": strings.Repeat("x", 51)}, 400, "title"},
-		{"400DescriptionTooLong", f.admin, map[string]any{"description": strings.Repeat("x", 101)}, 400, "description"},
-		{"400UnknownLevel", f.admin, map[string]any{"defaultLevel": "owner"}, 400, "defaultLevel"},
-		{"403Creator", f.creator, map[string]any{"title": "x"}, 403, ""},
-		{"403Reader", f.reader, map[string]any{"title": "x"}, 403, ""},
-		{"404Guest", f.guest, map[string]any{"title": "x"}, 404, ""},
-		{"404Outsider", f.outsider, map[string]any{"title": "x"}, 404, ""},
-		{"401NoToken", "", map[string]any{"title": "x"}, 401, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "PATCH", path, tc.body)
-			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
-				t.Errorf("error does not name %q: %s", tc.field, res.Body)
-			}
-		})
-	}
+	testkit.Check(t, f.api, []testkit.Case{
+		{"400TitleTooLong", f.admin, "PATCH", path, map[string]any{"title": strings.Repeat("x", 51)}, 400, "title"},
+		{"400DescriptionTooLong", f.admin, "PATCH", path, map[string]any{"description": strings.Repeat("x", 101)}, 400, "description"},
+		{"400UnknownLevel", f.admin, "PATCH", path, map[string]any{"defaultLevel": "owner"}, 400, "defaultLevel"},
+		{"403Creator", f.creator, "PATCH", path, map[string]any{"title": "x"}, 403, ""},
+		{"403Reader", f.reader, "PATCH", path, map[string]any{"title": "x"}, 403, ""},
+		{"404Guest", f.guest, "PATCH", path, map[string]any{"title": "x"}, 404, ""},
+		{"404Outsider", f.outsider, "PATCH", path, map[string]any{"title": "x"}, 404, ""},
+		{"401NoToken", "", "PATCH", path, map[string]any{"title": "x"}, 401, ""},
+	})
 }
 
 func TestDeleteOnlyEmptyCollections(t *testing.T) {

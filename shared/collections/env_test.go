@@ -32,9 +32,7 @@ func setup(t *testing.T) *fixture {
 }
 
 func (f *fixture) as(t *testing.T, token string) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = token
-	return c
+	return testkit.Client(t, f.api, token)
 }
 
 // collection creates a collection as the admin ("" parent: top level).

@@ -37,6 +37,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/tree"
 )
@@ -169,19 +170,15 @@ func (s *Service) List(ctx context.Context, orgID string, nested bool, r paging.
 		return paging.Page[Item]{}, err
 	}
 	scope := "collections:" + orgID + ":nested=" + strconv.FormatBool(nested)
-	after, err := s.d.Cursors.After(scope, r.Cursor)
+	cols, err := records.Page[model.Collection](ctx, s.d.Store, s.d.Cursors, scope, tree.CollectionsQuery(orgID, nested), r, "collections")
 	if err != nil {
 		return paging.Page[Item]{}, err
 	}
-	cols, next, err := tree.CollectionsPage(ctx, s.d.Store, orgID, nested, r.Size(), after)
-	if err != nil {
-		return paging.Page[Item]{}, fmt.Errorf("list collections: %w", err)
-	}
-	out := paging.Page[Item]{Items: []Item{}, Next: s.d.Cursors.Next(scope, next)}
-	for _, col := range cols {
+	out := paging.Page[Item]{Items: []Item{}, Next: cols.Next}
+	for _, col := range cols.Items {
 		v.Remember(col)
 	}
-	for _, col := range cols {
+	for _, col := range cols.Items {
 		level, err := v.Level(ctx, access.CollectionNode(col))
 		if err != nil {
 			return paging.Page[Item]{}, err
@@ -200,21 +197,16 @@ func (s *Service) ListSpaces(ctx context.Context, id string, r paging.Request) (
 	if err != nil {
 		return paging.Page[SpaceItem]{}, err
 	}
-	scope := "collection-spaces:" + id
-	after, err := s.d.Cursors.After(scope, r.Cursor)
+	sps, err := records.Page[model.Space](ctx, s.d.Store, s.d.Cursors, "collection-spaces:"+id, spaces.InCollectionQuery(id), r, "spaces of collection")
 	if err != nil {
 		return paging.Page[SpaceItem]{}, err
 	}
 	v.Remember(col)
-	sps, next, err := spaces.InCollectionPage(ctx, s.d.Store, id, r.Size(), after)
-	if err != nil {
-		return paging.Page[SpaceItem]{}, fmt.Errorf("list spaces of collection: %w", err)
-	}
-	readable, err := spaces.Readable(ctx, v, sps)
+	readable, err := spaces.Readable(ctx, v, sps.Items)
 	if err != nil {
 		return paging.Page[SpaceItem]{}, err
 	}
-	out := paging.Page[SpaceItem]{Items: make([]SpaceItem, 0, len(readable.Spaces)), Next: s.d.Cursors.Next(scope, next)}
+	out := paging.Page[SpaceItem]{Items: make([]SpaceItem, 0, len(readable.Spaces)), Next: sps.Next}
 	for i, sp := range readable.Spaces {
 		out.Items = append(out.Items, SpaceItem{Space: sp, Level: readable.Levels[i]})
 	}
@@ -233,18 +225,12 @@ func (s *Service) Update(ctx context.Context, id string, ch Change) (model.Colle
 		if err != nil {
 			return err
 		}
-		if ch.Title != nil {
-			col.Title = *ch.Title
-		}
-		if ch.Description != nil {
-			col.Description = *ch.Description
-		}
+		records.Set(&col.Title, ch.Title)
+		records.Set(&col.Description, ch.Description)
 		if ch.ClearDescription {
 			col.Description = ""
 		}
-		if ch.DefaultLevel != nil {
-			col.DefaultLevel = *ch.DefaultLevel
-		}
+		records.Set(&col.DefaultLevel, ch.DefaultLevel)
 		col.UpdatedAt = s.d.Clock()
 		tx.Write(id)
 		out = *col

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func before(kind, id string) map[string]any {
@@ -266,28 +267,16 @@ func TestTransferRejects(t *testing.T) {
 	u, tok := f.kit.User("stan")
 	third := f.kit.Org("Third", map[string]model.Role{u.ID: model.RoleAdmin, f.users["alice"].ID: model.RoleCreate})
 	f.as(t, f.admin).Expect(http.StatusOK, "PATCH", "/v1/collections/"+id, map[string]any{"title": "T"})
-	for _, tc := range []struct {
-		name, token, path string
-		body              any
-		status            int
-		field             string
-	}{
-		{"400NoOrganization", f.admin, path, map[string]any{}, 400, "organization"},
-		{"400UnknownOrganization", f.admin, path, map[string]any{"organization": "nope"}, 400, "organization"},
-		{"403NotAdminOfTarget", f.admin, path, map[string]any{"organization": third.ID}, 403, ""},
-		{"403NotAdminOfSource", f.creator, path, map[string]any{"organization": f.other.ID}, 403, ""},
-		{"404NotMemberOfSource", tok, path, map[string]any{"organization": third.ID}, 404, ""},
-		{"404Unknown", f.admin, "/v1/collections/nope/transfer", map[string]any{"organization": f.other.ID}, 404, ""},
-		{"409SameOrganization", f.admin, path, map[string]any{"organization": f.org.ID}, 409, ""},
-		{"401NoToken", "", path, map[string]any{"organization": f.other.ID}, 401, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "POST", tc.path, tc.body)
-			if tc.field != "" && !strings.Contains(string(res.Body), tc.field) {
-				t.Errorf("error does not name %q: %s", tc.field, res.Body)
-			}
-		})
-	}
+	testkit.Check(t, f.api, []testkit.Case{
+		{"400NoOrganization", f.admin, "POST", path, map[string]any{}, 400, "organization"},
+		{"400UnknownOrganization", f.admin, "POST", path, map[string]any{"organization": "nope"}, 400, "organization"},
+		{"403NotAdminOfTarget", f.admin, "POST", path, map[string]any{"organization": third.ID}, 403, ""},
+		{"403NotAdminOfSource", f.creator, "POST", path, map[string]any{"organization": f.other.ID}, 403, ""},
+		{"404NotMemberOfSource", tok, "POST", path, map[string]any{"organization": third.ID}, 404, ""},
+		{"404Unknown", f.admin, "POST", "/v1/collections/nope/transfer", map[string]any{"organization": f.other.ID}, 404, ""},
+		{"409SameOrganization", f.admin, "POST", path, map[string]any{"organization": f.org.ID}, 409, ""},
+		{"401NoToken", "", "POST", path, map[string]any{"organization": f.other.ID}, 401, ""},
+	})
 }
 
 func TestDeletedSpaceLeavesItsCollectionAndComesBackToIt(t *testing.T) {

@@ -45,9 +45,7 @@ func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 }
 
 func (f *fixture) as(t testing.TB, token string) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = token
-	return c
+	return testkit.Client(t, f.api, token)
 }
 
 // comments is the base path of the space's comments.

@@ -142,16 +142,7 @@ func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Cu
 
 // List returns a page of an organization's custom fields, by name.
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.CustomField], model.Role, error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
-	if err != nil {
-		return paging.Page[model.CustomField]{}, "", err
-	}
-	p, err := records.Page[model.CustomField](ctx, s.d.Store, s.d.Cursors, "custom-fields:"+orgID,
-		store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.CustomFieldPrefix}, r, "custom fields")
-	if err != nil {
-		return p, "", err
-	}
-	return p, acc.Role(), nil
+	return orgs.ListRecords[model.CustomField](ctx, s.d, orgID, access.ReadContent, "custom-fields", keys.CustomFieldPrefix, "custom fields", r)
 }
 
 func (s *Service) get(ctx context.Context, orgID, name string) (model.CustomField, int64, error) {

@@ -43,22 +43,11 @@ func ifCondition(line string) (string, bool) {
 // it hides is never shown by mistake.
 func endOfIf(lines []string, i int) int {
 	depth := 0
-	fence := ""
-	for j := i; j < len(lines); j++ {
-		if fence != "" {
-			if strings.HasPrefix(strings.TrimSpace(lines[j]), fence) {
-				fence = ""
-			}
-			continue
-		}
-		if f, ok := openFence(lines[j]); ok {
-			fence = f
-			continue
-		}
+	for j, line := range proseLines(lines, i) {
 		switch {
-		case reIf.MatchString(lines[j]):
+		case reIf.MatchString(line):
 			depth++
-		case reEndIf.MatchString(lines[j]):
+		case reEndIf.MatchString(line):
 			depth--
 			if depth == 0 {
 				return j

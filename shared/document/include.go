@@ -196,18 +196,7 @@ func MarkdownOfDocumentWith(doc map[string]any, o MarkdownOptions) (string, erro
 		return md, err
 	}
 	lines := strings.Split(md, "\n")
-	fence := ""
-	for i, line := range lines {
-		if fence != "" {
-			if strings.HasPrefix(strings.TrimSpace(line), fence) {
-				fence = ""
-			}
-			continue
-		}
-		if f, ok := openFence(line); ok {
-			fence = f
-			continue
-		}
+	for i, line := range proseLines(lines, 0) {
 		m := reInclude.FindStringSubmatch(line)
 		if m == nil {
 			continue

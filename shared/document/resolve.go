@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"iter"
 	"path"
 	"strings"
 
@@ -306,18 +307,7 @@ func References(body, file string) []Reference {
 		return nil
 	}
 	lines := strings.Split(body, "\n")
-	fence := ""
-	for i, line := range lines {
-		if fence != "" {
-			if strings.HasPrefix(strings.TrimSpace(line), fence) {
-				fence = ""
-			}
-			continue
-		}
-		if f, ok := openFence(line); ok {
-			fence = f
-			continue
-		}
+	for i, line := range proseLines(lines, 0) {
 		if cond, ok := ifCondition(line); ok {
 			ref := Reference{Kind: KindCondition, Source: cond, Line: i + 1}
 			if _, err := condition.Parse(cond); err != nil {
@@ -366,18 +356,7 @@ func References(body, file string) []Reference {
 // unchanged when it does not apply).
 func RewriteLinks(body string, fn func(target string) string) string {
 	lines := strings.Split(body, "\n")
-	fence := ""
-	for i, line := range lines {
-		if fence != "" {
-			if strings.HasPrefix(strings.TrimSpace(line), fence) {
-				fence = ""
-			}
-			continue
-		}
-		if f, ok := openFence(line); ok {
-			fence = f
-			continue
-		}
+	for i, line := range proseLines(lines, 0) {
 		if !strings.Contains(line, "](") && !strings.Contains(line, `="`) {
 			continue
 		}
@@ -450,6 +429,30 @@ func rewriteTargets(s string, fn func(string) string) string {
 	}
 	b.WriteString(s[prev:])
 	return b.String()
+}
+
+// proseLines yields the index and text of each of lines[from:] outside
+// fenced code (the fences' own lines left out too).
+func proseLines(lines []string, from int) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		fence := ""
+		for i := from; i < len(lines); i++ {
+			line := lines[i]
+			if fence != "" {
+				if strings.HasPrefix(strings.TrimSpace(line), fence) {
+					fence = ""
+				}
+				continue
+			}
+			if f, ok := openFence(line); ok {
+				fence = f
+				continue
+			}
+			if !yield(i, line) {
+				return
+			}
+		}
+	}
 }
 
 // openFence is the fence a line opens fenced code with, if it does.

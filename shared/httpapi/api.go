@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -108,6 +109,9 @@ func humaConfig(version string) huma.Config {
 	hc := huma.DefaultConfig("Galley API", version)
 	hc.Info.Description = "Galley: a self-hostable documentation publishing service with a GitBook-compatible API."
 	hc.OpenAPIPath, hc.DocsPath, hc.SchemasPath = "", "", ""
+	// Bodies' Nulls fields are filled as they are decoded (patch.go).
+	hc.Formats = maps.Clone(hc.Formats)
+	hc.Formats["application/json"], hc.Formats["json"] = jsonFormat(), jsonFormat()
 	// No "$schema" links in bodies: responses carry only the API's fields.
 	hc.CreateHooks = nil
 	hc.Components.SecuritySchemes = map[string]*huma.SecurityScheme{

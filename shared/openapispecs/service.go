@@ -275,16 +275,7 @@ func (s *Service) enqueue(ctx context.Context, sp model.OpenAPISpec) error {
 
 // List returns a page of an organization's specs in slug order.
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.OpenAPISpec], model.Role, error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
-	if err != nil {
-		return paging.Page[model.OpenAPISpec]{}, "", err
-	}
-	p, err := records.Page[model.OpenAPISpec](ctx, s.d.Store, s.d.Cursors, "openapi:"+orgID,
-		store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OpenAPISpecPrefix}, r, "OpenAPI specs")
-	if err != nil {
-		return p, "", err
-	}
-	return p, acc.Role(), nil
+	return orgs.ListRecords[model.OpenAPISpec](ctx, s.d, orgID, access.ReadContent, "openapi", keys.OpenAPISpecPrefix, "OpenAPI specs", r)
 }
 
 // Get returns a spec.

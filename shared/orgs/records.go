@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -64,3 +67,20 @@ func AddRecord(ctx context.Context, st store.Store, orgID, skPrefix string, max 
 // MemberItem is a membership's item with its index keys (for fixtures and
 // imports that write members in their own transactions).
 func MemberItem(m model.Member, version int64) store.Item { return memberItem(m, version) }
+
+// ListRecords is a page of an organization's records under skPrefix in
+// its partition, in key order, for a caller allowed op on the
+// organization, with the caller's role: the list of one kind of an
+// organization's settings (custom fields, translation settings, OpenAPI
+// specs). scope names the list for its cursors, what for errors.
+func ListRecords[T any](ctx context.Context, d *deps.Deps, orgID string, op access.OrgOp, scope, skPrefix, what string, r paging.Request) (paging.Page[T], model.Role, error) {
+	acc, err := d.Authz.RequireOrg(ctx, orgID, op)
+	if err != nil {
+		return paging.Page[T]{}, "", err
+	}
+	p, err := records.Page[T](ctx, d.Store, d.Cursors, scope+":"+orgID, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: skPrefix}, r, what)
+	if err != nil {
+		return p, "", err
+	}
+	return p, acc.Role(), nil
+}

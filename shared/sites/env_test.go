@@ -41,9 +41,7 @@ func newFixture(t *testing.T, k *testkit.Kit) *fixture {
 func setup(t *testing.T) *fixture { return newFixture(t, testkit.New(t)) }
 
 func (f *fixture) as(t *testing.T, token string) *apitest.Client {
-	c := apitest.New(t, f.api)
-	c.Token = token
-	return c
+	return testkit.Client(t, f.api, token)
 }
 
 // sitesPath is the organization's sites collection.

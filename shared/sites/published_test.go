@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // keyOf returns the share key carried by a published URL.
@@ -72,42 +74,28 @@ func TestShareLinksReject(t *testing.T) {
 	site, _ := f.site(t, map[string]any{"title": "Docs"})
 	L := f.as(t, f.admin).Expect(http.StatusCreated, "POST", site+"/share-links", map[string]any{"name": "x"}).Map(t)["id"].(string)
 	_, theirs := f.siteIn(t, f.outsider, f.other.ID)
-	cases := []struct {
-		name, method, path string
-		token              string
-		body               any
-		status             int
-		field              string
-	}{
-		{"400NameMissing", "POST", site + "/share-links", f.admin, map[string]any{}, 400, "name"},
-		{"400NameTooLong", "POST", site + "/share-links", f.admin, map[string]any{"name": strings.Repeat("n", 51)}, 400, "name"},
-		{"400PatchNameTooLong", "PATCH", site + "/share-links/" + L, f.admin, map[string]any{"name": strings.Repeat("n", 51)}, 400, "name"},
-		{"400PatchEmpty", "PATCH", site + "/share-links/" + L, f.admin, map[string]any{}, 400, "active"},
-		{"400PatchActiveNull", "PATCH", site + "/share-links/" + L, f.admin, `{"active":null}`, 400, "active"},
-		{"400PatchActiveNotBoolean", "PATCH", site + "/share-links/" + L, f.admin, map[string]any{"active": "yes"}, 400, "active"},
-		{"400ListLimit", "GET", site + "/share-links?limit=0", f.admin, nil, 400, "limit"},
-		{"401List", "GET", site + "/share-links", "", nil, 401, ""},
-		{"401Create", "POST", site + "/share-links", "", map[string]any{"name": "x"}, 401, ""},
-		{"403ListCreator", "GET", site + "/share-links", f.creator, nil, 403, ""},
-		{"403CreateCreator", "POST", site + "/share-links", f.creator, map[string]any{"name": "x"}, 403, ""},
-		{"403PatchReader", "PATCH", site + "/share-links/" + L, f.reader, map[string]any{"active": false}, 403, ""},
-		{"403DeleteCreator", "DELETE", site + "/share-links/" + L, f.creator, nil, 403, ""},
-		{"404ListGuest", "GET", site + "/share-links", f.guest, nil, 404, ""},
-		{"404ListOutsider", "GET", site + "/share-links", f.outsider, nil, 404, ""},
-		{"404CreateOutsider", "POST", site + "/share-links", f.outsider, map[string]any{"name": "x"}, 404, ""},
-		{"404PatchOutsider", "PATCH", site + "/share-links/" + L, f.outsider, map[string]any{"active": false}, 404, ""},
-		{"404DeleteOutsider", "DELETE", site + "/share-links/" + L, f.outsider, nil, 404, ""},
-		{"404LinkThroughAnotherSite", "PATCH", "/v1/orgs/" + f.other.ID + "/sites/" + theirs + "/share-links/" + L, f.outsider, map[string]any{"active": false}, 404, ""},
-		{"204UnknownLink", "DELETE", site + "/share-links/unknown", f.admin, nil, 204, ""}, // nothing to remove
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, tc.method, tc.path, tc.body)
-			if tc.field != "" {
-				mentions(t, res, tc.field)
-			}
-		})
-	}
+	testkit.Check(t, f.api, []testkit.Case{
+		{"400NameMissing", f.admin, "POST", site + "/share-links", map[string]any{}, 400, "name"},
+		{"400NameTooLong", f.admin, "POST", site + "/share-links", map[string]any{"name": strings.Repeat("n", 51)}, 400, "name"},
+		{"400PatchNameTooLong", f.admin, "PATCH", site + "/share-links/" + L, map[string]any{"name": strings.Repeat("n", 51)}, 400, "name"},
+		{"400PatchEmpty", f.admin, "PATCH", site + "/share-links/" + L, map[string]any{}, 400, "active"},
+		{"400PatchActiveNull", f.admin, "PATCH", site + "/share-links/" + L, `{"active":null}`, 400, "active"},
+		{"400PatchActiveNotBoolean", f.admin, "PATCH", site + "/share-links/" + L, map[string]any{"active": "yes"}, 400, "active"},
+		{"400ListLimit", f.admin, "GET", site + "/share-links?limit=0", nil, 400, "limit"},
+		{"401List", "", "GET", site + "/share-links", nil, 401, ""},
+		{"401Create", "", "POST", site + "/share-links", map[string]any{"name": "x"}, 401, ""},
+		{"403ListCreator", f.creator, "GET", site + "/share-links", nil, 403, ""},
+		{"403CreateCreator", f.creator, "POST", site + "/share-links", map[string]any{"name": "x"}, 403, ""},
+		{"403PatchReader", f.reader, "PATCH", site + "/share-links/" + L, map[string]any{"active": false}, 403, ""},
+		{"403DeleteCreator", f.creator, "DELETE", site + "/share-links/" + L, nil, 403, ""},
+		{"404ListGuest", f.guest, "GET", site + "/share-links", nil, 404, ""},
+		{"404ListOutsider", f.outsider, "GET", site + "/share-links", nil, 404, ""},
+		{"404CreateOutsider", f.outsider, "POST", site + "/share-links", map[string]any{"name": "x"}, 404, ""},
+		{"404PatchOutsider", f.outsider, "PATCH", site + "/share-links/" + L, map[string]any{"active": false}, 404, ""},
+		{"404DeleteOutsider", f.outsider, "DELETE", site + "/share-links/" + L, nil, 404, ""},
+		{"404LinkThroughAnotherSite", f.outsider, "PATCH", "/v1/orgs/" + f.other.ID + "/sites/" + theirs + "/share-links/" + L, map[string]any{"active": false}, 404, ""},
+		{"204UnknownLink", f.admin, "DELETE", site + "/share-links/unknown", nil, 204, ""}, // nothing to remove
+	})
 }
 
 // TestPublishedView checks the published structure (order, groups, URLs)

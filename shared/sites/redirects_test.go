@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func TestRedirects(t *testing.T) {
@@ -70,48 +72,35 @@ func TestRedirectsReject(t *testing.T) {
 	id := f.as(t, f.admin).Expect(http.StatusCreated, "POST", site+"/redirects", map[string]any{"source": "/a", "destination": map[string]any{"kind": "site-space", "siteSpaceId": ss[0]}}).Map(t)["id"].(string)
 	good := map[string]any{"source": "/b", "destination": map[string]any{"kind": "site-space", "siteSpaceId": ss[0]}}
 	dest := func(d map[string]any) map[string]any { return map[string]any{"source": "/c", "destination": d} }
-	cases := []struct {
-		name, method, path, token string
-		body                      any
-		status                    int
-		field                     string
-	}{
-		{"no token list", "GET", site + "/redirects", "", nil, 401, ""},
-		{"no token create", "POST", site + "/redirects", "", good, 401, ""},
-		{"no token lookup", "GET", site + "/redirect?source=/a", "", nil, 401, ""},
-		{"outsider list", "GET", site + "/redirects", f.outsider, nil, 404, ""},
-		{"outsider create", "POST", site + "/redirects", f.outsider, good, 404, ""},
-		{"outsider lookup", "GET", site + "/redirect?source=/a", f.outsider, nil, 404, ""},
-		{"outsider update", "PATCH", site + "/redirects/" + id, f.outsider, map[string]any{"permanent": true}, 404, ""},
-		{"outsider delete", "DELETE", site + "/redirects/" + id, f.outsider, nil, 404, ""},
-		{"guest list", "GET", site + "/redirects", f.guest, nil, 404, ""},
-		{"another org's site", "GET", "/v1/orgs/" + f.org.ID + "/sites/" + theirs + "/redirects", f.admin, nil, 404, ""},
-		{"reader create", "POST", site + "/redirects", f.reader, good, 403, ""},
-		{"reader update", "PATCH", site + "/redirects/" + id, f.reader, map[string]any{"permanent": true}, 403, ""},
-		{"reader delete", "DELETE", site + "/redirects/" + id, f.reader, nil, 403, ""},
-		{"bad source", "POST", site + "/redirects", f.admin, map[string]any{"source": "no-slash", "destination": good["destination"]}, 400, "source"},
-		{"star inside", "POST", site + "/redirects", f.admin, map[string]any{"source": "/a*/b", "destination": good["destination"]}, 400, "source"},
-		{"no destination", "POST", site + "/redirects", f.admin, map[string]any{"source": "/d"}, 400, "destination"},
-		{"bad kind", "POST", site + "/redirects", f.admin, dest(map[string]any{"kind": "teleport"}), 400, "destination.kind"},
-		{"path kind", "POST", site + "/redirects", f.admin, dest(map[string]any{"kind": "path", "spaceId": "x", "path": "a"}), 400, "destination.kind"},
-		{"unknown site space", "POST", site + "/redirects", f.admin, dest(map[string]any{"kind": "site-space", "siteSpaceId": "nope"}), 400, "destination.siteSpaceId"},
-		{"unknown section", "POST", site + "/redirects", f.admin, dest(map[string]any{"kind": "site-section", "siteSectionId": "nope"}), 400, "destination.siteSectionId"},
-		{"page without id", "POST", site + "/redirects", f.admin, dest(map[string]any{"kind": "site-page", "siteSpaceId": ss[0]}), 400, "destination.pageId"},
-		{"relative url", "POST", site + "/redirects", f.admin, dest(map[string]any{"kind": "external", "url": "/x"}), 400, "destination.url"},
-		{"lookup without source", "GET", site + "/redirect", f.admin, nil, 400, "source"},
-		{"lookup bad source", "GET", site + "/redirect?source=x", f.admin, nil, 400, "source"},
-		{"bad update source", "PATCH", site + "/redirects/" + id, f.admin, map[string]any{"source": "x"}, 400, "source"},
-		{"bad page token", "GET", site + "/redirects?page=nope", f.admin, nil, 400, "page"},
-		{"unknown redirect", "PATCH", site + "/redirects/nope", f.admin, map[string]any{"permanent": true}, 404, ""},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			res := f.as(t, c.token).Expect(c.status, c.method, c.path, c.body)
-			if c.field != "" {
-				mentions(t, res, c.field)
-			}
-		})
-	}
+	testkit.Check(t, f.api, []testkit.Case{
+		{"no token list", "", "GET", site + "/redirects", nil, 401, ""},
+		{"no token create", "", "POST", site + "/redirects", good, 401, ""},
+		{"no token lookup", "", "GET", site + "/redirect?source=/a", nil, 401, ""},
+		{"outsider list", f.outsider, "GET", site + "/redirects", nil, 404, ""},
+		{"outsider create", f.outsider, "POST", site + "/redirects", good, 404, ""},
+		{"outsider lookup", f.outsider, "GET", site + "/redirect?source=/a", nil, 404, ""},
+		{"outsider update", f.outsider, "PATCH", site + "/redirects/" + id, map[string]any{"permanent": true}, 404, ""},
+		{"outsider delete", f.outsider, "DELETE", site + "/redirects/" + id, nil, 404, ""},
+		{"guest list", f.guest, "GET", site + "/redirects", nil, 404, ""},
+		{"another org's site", f.admin, "GET", "/v1/orgs/" + f.org.ID + "/sites/" + theirs + "/redirects", nil, 404, ""},
+		{"reader create", f.reader, "POST", site + "/redirects", good, 403, ""},
+		{"reader update", f.reader, "PATCH", site + "/redirects/" + id, map[string]any{"permanent": true}, 403, ""},
+		{"reader delete", f.reader, "DELETE", site + "/redirects/" + id, nil, 403, ""},
+		{"bad source", f.admin, "POST", site + "/redirects", map[string]any{"source": "no-slash", "destination": good["destination"]}, 400, "source"},
+		{"star inside", f.admin, "POST", site + "/redirects", map[string]any{"source": "/a*/b", "destination": good["destination"]}, 400, "source"},
+		{"no destination", f.admin, "POST", site + "/redirects", map[string]any{"source": "/d"}, 400, "destination"},
+		{"bad kind", f.admin, "POST", site + "/redirects", dest(map[string]any{"kind": "teleport"}), 400, "destination.kind"},
+		{"path kind", f.admin, "POST", site + "/redirects", dest(map[string]any{"kind": "path", "spaceId": "x", "path": "a"}), 400, "destination.kind"},
+		{"unknown site space", f.admin, "POST", site + "/redirects", dest(map[string]any{"kind": "site-space", "siteSpaceId": "nope"}), 400, "destination.siteSpaceId"},
+		{"unknown section", f.admin, "POST", site + "/redirects", dest(map[string]any{"kind": "site-section", "siteSectionId": "nope"}), 400, "destination.siteSectionId"},
+		{"page without id", f.admin, "POST", site + "/redirects", dest(map[string]any{"kind": "site-page", "siteSpaceId": ss[0]}), 400, "destination.pageId"},
+		{"relative url", f.admin, "POST", site + "/redirects", dest(map[string]any{"kind": "external", "url": "/x"}), 400, "destination.url"},
+		{"lookup without source", f.admin, "GET", site + "/redirect", nil, 400, "source"},
+		{"lookup bad source", f.admin, "GET", site + "/redirect?source=x", nil, 400, "source"},
+		{"bad update source", f.admin, "PATCH", site + "/redirects/" + id, map[string]any{"source": "x"}, 400, "source"},
+		{"bad page token", f.admin, "GET", site + "/redirects?page=nope", nil, 400, "page"},
+		{"unknown redirect", f.admin, "PATCH", site + "/redirects/nope", map[string]any{"permanent": true}, 404, ""},
+	})
 }
 
 func TestBulkRedirects(t *testing.T) {

@@ -169,15 +169,9 @@ func validateSchema(s map[string]any) error {
 	if s["type"] != "object" {
 		return apperr.Field(at+".type", "must be \"object\"")
 	}
-	if s["additionalProperties"] != false {
-		return apperr.Field(at+".additionalProperties", "must be false")
-	}
-	props, ok := s["properties"].(map[string]any)
-	if !ok {
-		return apperr.Field(at+".properties", "must be an object")
-	}
-	if len(props) > maxClaims {
-		return apperr.Field(at+".properties", "at most %d properties", maxClaims)
+	props, err := closedProperties(s, at)
+	if err != nil {
+		return err
 	}
 	for name, p := range props {
 		field := at + ".properties." + name
@@ -192,6 +186,22 @@ func validateSchema(s map[string]any) error {
 		}
 	}
 	return nil
+}
+
+// closedProperties is the properties of the object schema s at at, which
+// allows no others: at most maxClaims.
+func closedProperties(s map[string]any, at string) (map[string]any, error) {
+	if s["additionalProperties"] != false {
+		return nil, apperr.Field(at+".additionalProperties", "must be false")
+	}
+	props, ok := s["properties"].(map[string]any)
+	if !ok {
+		return nil, apperr.Field(at+".properties", "must be an object")
+	}
+	if len(props) > maxClaims {
+		return nil, apperr.Field(at+".properties", "at most %d properties", maxClaims)
+	}
+	return props, nil
 }
 
 func validateUnsigned(v any, field string) error {
@@ -215,15 +225,9 @@ func validateUnsigned(v any, field string) error {
 	default:
 		return apperr.Field(field+".description", "must be a string")
 	}
-	if u["additionalProperties"] != false {
-		return apperr.Field(field+".additionalProperties", "must be false")
-	}
-	props, ok := u["properties"].(map[string]any)
-	if !ok {
-		return apperr.Field(field+".properties", "must be an object")
-	}
-	if len(props) > maxClaims {
-		return apperr.Field(field+".properties", "at most %d properties", maxClaims)
+	props, err := closedProperties(u, field)
+	if err != nil {
+		return err
 	}
 	for name, p := range props {
 		if err := validateClaim(name, p, field+".properties."+name); err != nil {

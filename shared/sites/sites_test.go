@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func TestCreateSiteDefaultsToBasic(t *testing.T) {
@@ -81,37 +82,23 @@ func TestCreateSiteWithANewSpace(t *testing.T) {
 func TestCreateSiteRejects(t *testing.T) {
 	f := setup(t)
 	foreign := f.kitSpaceIn(t)
-	cases := []struct {
-		name   string
-		token  string
-		path   string
-		body   any
-		status int
-		field  string
-	}{
-		{"400TitleTooShort", f.admin, f.sitesPath(), map[string]any{"title": "x"}, 400, "title"},
-		{"400TitleTooLong", f.admin, f.sitesPath(), map[string]any{"title": strings.Repeat("x", 129)}, 400, "title"},
-		{"400BadType", f.admin, f.sitesPath(), map[string]any{"type": "deluxe"}, 400, "type"},
-		{"400BadVisibility", f.admin, f.sitesPath(), map[string]any{"visibility": "secret"}, 400, "visibility"},
-		{"400BadSpacesEnum", f.admin, f.sitesPath(), map[string]any{"spaces": "full"}, 400, "spaces"},
-		{"400UnknownSpace", f.admin, f.sitesPath(), map[string]any{"spaces": []string{"nope"}}, 400, "spaces"},
-		{"400SpaceOfAnotherOrganization", f.admin, f.sitesPath(), map[string]any{"spaces": []string{foreign}}, 400, "spaces"},
-		{"400MalformedJSON", f.admin, f.sitesPath(), `{"title":`, 400, ""},
-		{"401NoToken", "", f.sitesPath(), map[string]any{}, 401, ""},
-		{"403Reader", f.reader, f.sitesPath(), map[string]any{}, 403, ""},
-		{"403Guest", f.guest, f.sitesPath(), map[string]any{}, 403, ""},
-		{"404Outsider", f.outsider, f.sitesPath(), map[string]any{}, 404, ""},
-		{"404UnknownOrganization", f.admin, "/v1/orgs/unknown/sites", map[string]any{}, 404, ""},
-		{"413BodyTooLarge", f.admin, f.sitesPath(), `{"title":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`, 413, ""},
+	cases := []testkit.Case{
+		{"400TitleTooShort", f.admin, "POST", f.sitesPath(), map[string]any{"title": "x"}, 400, "title"},
+		{"400TitleTooLong", f.admin, "POST", f.sitesPath(), map[string]any{"title": strings.Repeat("x", 129)}, 400, "title"},
+		{"400BadType", f.admin, "POST", f.sitesPath(), map[string]any{"type": "deluxe"}, 400, "type"},
+		{"400BadVisibility", f.admin, "POST", f.sitesPath(), map[string]any{"visibility": "secret"}, 400, "visibility"},
+		{"400BadSpacesEnum", f.admin, "POST", f.sitesPath(), map[string]any{"spaces": "full"}, 400, "spaces"},
+		{"400UnknownSpace", f.admin, "POST", f.sitesPath(), map[string]any{"spaces": []string{"nope"}}, 400, "spaces"},
+		{"400SpaceOfAnotherOrganization", f.admin, "POST", f.sitesPath(), map[string]any{"spaces": []string{foreign}}, 400, "spaces"},
+		{"400MalformedJSON", f.admin, "POST", f.sitesPath(), `{"title":`, 400, ""},
+		{"401NoToken", "", "POST", f.sitesPath(), map[string]any{}, 401, ""},
+		{"403Reader", f.reader, "POST", f.sitesPath(), map[string]any{}, 403, ""},
+		{"403Guest", f.guest, "POST", f.sitesPath(), map[string]any{}, 403, ""},
+		{"404Outsider", f.outsider, "POST", f.sitesPath(), map[string]any{}, 404, ""},
+		{"404UnknownOrganization", f.admin, "POST", "/v1/orgs/unknown/sites", map[string]any{}, 404, ""},
+		{"413BodyTooLarge", f.admin, "POST", f.sitesPath(), `{"title":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`, 413, ""},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "POST", tc.path, tc.body)
-			if tc.field != "" {
-				mentions(t, res, tc.field)
-			}
-		})
-	}
+	testkit.Check(t, f.api, cases)
 	// A space listed twice is refused by name.
 	a := f.space(t, "A")
 	mentions(t, f.as(t, f.admin).Expect(400, "POST", f.sitesPath(), map[string]any{"spaces": []string{a, a}}), "spaces")
@@ -222,43 +209,29 @@ func TestPatchSite(t *testing.T) {
 	if s["proxy"] != nil || s["title"] != "Docs 2" || s["basename"] != "docs" {
 		t.Errorf("after proxy null: %v", s)
 	}
-	cases := []struct {
-		name   string
-		token  string
-		body   any
-		status int
-		field  string
-	}{
-		{"400TitleTooShort", f.admin, map[string]any{"title": "x"}, 400, "title"},
-		{"400TitleNull", f.admin, `{"title":null}`, 400, "title"},
-		{"400BasenameEmpty", f.admin, map[string]any{"basename": ""}, 400, "basename"},
-		{"400BasenameTooLong", f.admin, map[string]any{"basename": strings.Repeat("b", 101)}, 400, "basename"},
-		{"400ProxyPattern", f.admin, map[string]any{"proxy": "not a url"}, 400, "proxy"},
-		{"400ProxyTooLong", f.admin, map[string]any{"proxy": "a.com/" + strings.Repeat("d", 510)}, 400, "proxy"},
-		{"400FrameAncestorPath", f.admin, map[string]any{"frameAncestors": []string{"https://app.example.com/embed"}}, 400, "frameAncestors"},
-		{"400FrameAncestorScheme", f.admin, map[string]any{"frameAncestors": []string{"ftp://app.example.com"}}, 400, "frameAncestors"},
-		{"400FrameAncestorBare", f.admin, map[string]any{"frameAncestors": []string{"app.example.com"}}, 400, "frameAncestors"},
-		{"400FrameAncestorWildcard", f.admin, map[string]any{"frameAncestors": []string{"https://*.example.com"}}, 400, "frameAncestors"},
-		{"400FrameAncestorInjection", f.admin, map[string]any{"frameAncestors": []string{"https://a.com; script-src *"}}, 400, "frameAncestors"},
-		{"400FrameAncestorPort", f.admin, map[string]any{"frameAncestors": []string{"https://a.com:99999"}}, 400, "frameAncestors"},
-		{"400FrameAncestorsTooMany", f.admin, map[string]any{"frameAncestors": manyOrigins(21)}, 400, "frameAncestors"},
-		{"400BadAgentsContext", f.admin, map[string]any{"agentsContext": "maybe"}, 400, "agentsContext"},
-		{"400UnknownDefaultSiteSpace", f.admin, map[string]any{"defaultSiteSpace": "nope"}, 400, "defaultSiteSpace"},
-		{"400UnknownDefaultSiteSection", f.admin, map[string]any{"defaultSiteSection": "nope"}, 400, "defaultSiteSection"},
-		{"401NoToken", "", map[string]any{"title": "Xy"}, 401, ""},
-		{"403Creator", f.creator, map[string]any{"title": "Xy"}, 403, ""},
-		{"403Reader", f.reader, map[string]any{"title": "Xy"}, 403, ""},
-		{"404Guest", f.guest, map[string]any{"title": "Xy"}, 404, ""},
-		{"404Outsider", f.outsider, map[string]any{"title": "Xy"}, 404, ""},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			res := f.as(t, tc.token).Expect(tc.status, "PATCH", path, tc.body)
-			if tc.field != "" {
-				mentions(t, res, tc.field)
-			}
-		})
-	}
+	testkit.Check(t, f.api, []testkit.Case{
+		{"400TitleTooShort", f.admin, "PATCH", path, map[string]any{"title": "x"}, 400, "title"},
+		{"400TitleNull", f.admin, "PATCH", path, `{"title":null}`, 400, "title"},
+		{"400BasenameEmpty", f.admin, "PATCH", path, map[string]any{"basename": ""}, 400, "basename"},
+		{"400BasenameTooLong", f.admin, "PATCH", path, map[string]any{"basename": strings.Repeat("b", 101)}, 400, "basename"},
+		{"400ProxyPattern", f.admin, "PATCH", path, map[string]any{"proxy": "not a url"}, 400, "proxy"},
+		{"400ProxyTooLong", f.admin, "PATCH", path, map[string]any{"proxy": "a.com/" + strings.Repeat("d", 510)}, 400, "proxy"},
+		{"400FrameAncestorPath", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"https://app.example.com/embed"}}, 400, "frameAncestors"},
+		{"400FrameAncestorScheme", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"ftp://app.example.com"}}, 400, "frameAncestors"},
+		{"400FrameAncestorBare", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"app.example.com"}}, 400, "frameAncestors"},
+		{"400FrameAncestorWildcard", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"https://*.example.com"}}, 400, "frameAncestors"},
+		{"400FrameAncestorInjection", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"https://a.com; script-src *"}}, 400, "frameAncestors"},
+		{"400FrameAncestorPort", f.admin, "PATCH", path, map[string]any{"frameAncestors": []string{"https://a.com:99999"}}, 400, "frameAncestors"},
+		{"400FrameAncestorsTooMany", f.admin, "PATCH", path, map[string]any{"frameAncestors": manyOrigins(21)}, 400, "frameAncestors"},
+		{"400BadAgentsContext", f.admin, "PATCH", path, map[string]any{"agentsContext": "maybe"}, 400, "agentsContext"},
+		{"400UnknownDefaultSiteSpace", f.admin, "PATCH", path, map[string]any{"defaultSiteSpace": "nope"}, 400, "defaultSiteSpace"},
+		{"400UnknownDefaultSiteSection", f.admin, "PATCH", path, map[string]any{"defaultSiteSection": "nope"}, 400, "defaultSiteSection"},
+		{"401NoToken", "", "PATCH", path, map[string]any{"title": "Xy"}, 401, ""},
+		{"403Creator", f.creator, "PATCH", path, map[string]any{"title": "Xy"}, 403, ""},
+		{"403Reader", f.reader, "PATCH", path, map[string]any{"title": "Xy"}, 403, ""},
+		{"404Guest", f.guest, "PATCH", path, map[string]any{"title": "Xy"}, 404, ""},
+		{"404Outsider", f.outsider, "PATCH", path, map[string]any{"title": "Xy"}, 404, ""},
+	})
 	// Basenames are unique within the organization, and free again once released.
 	other, _ := f.site(t, map[string]any{"title": "Other"})
 	admin.Expect(http.StatusConflict, "PATCH", other, map[string]any{"basename": "docs"})

@@ -123,10 +123,10 @@ func AllLive(ctx context.Context, st store.Store, orgID string) ([]model.Space, 
 	return records.DecodeAll[model.Space](items)
 }
 
-// InCollectionPage reads a page of the live spaces directly in a
-// collection, in their order, from the index.
-func InCollectionPage(ctx context.Context, st store.Store, collectionID string, limit int, after *store.Key) ([]model.Space, *store.Key, error) {
-	return records.QueryPage[model.Space](ctx, st, store.Query{Index: store.GSI2, PK: keys.CollectionSpaces(collectionID), Limit: limit, After: after})
+// InCollectionQuery lists the live spaces directly in a collection, in
+// their order, from the index.
+func InCollectionQuery(collectionID string) store.Query {
+	return store.Query{Index: store.GSI2, PK: keys.CollectionSpaces(collectionID)}
 }
 
 // CheckExists is the operation that makes the caller's transaction require

@@ -234,20 +234,19 @@ func Item(sp model.Space, version int64) store.Item {
 // at most limit spaces, fewer when some are hidden from the caller.
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (Page, model.Role, error) {
 	scope := "spaces:" + orgID
-	after, err := s.d.Cursors.After(scope, r.Cursor)
-	if err != nil {
+	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil { // a bad cursor before the caller's rights
 		return Page{}, "", err
 	}
 	v, err := s.d.Authz.ViewerIn(ctx, orgID)
 	if err != nil {
 		return Page{}, "", err
 	}
-	sps, next, err := records.QueryPage[model.Space](ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID), Limit: r.Size(), After: after})
+	sps, err := records.Page[model.Space](ctx, s.d.Store, s.d.Cursors, scope, store.Query{Index: store.GSI1, PK: keys.OrgSpaces(orgID)}, r, "spaces")
 	if err != nil {
-		return Page{}, "", fmt.Errorf("list spaces: %w", err)
+		return Page{}, "", err
 	}
-	out, err := Readable(ctx, v, sps)
-	out.Next = s.d.Cursors.Next(scope, next)
+	out, err := Readable(ctx, v, sps.Items)
+	out.Next = sps.Next
 	return out, v.Role(), err
 }
 
@@ -279,15 +278,9 @@ func (s *Service) Update(ctx context.Context, spaceID string, ch Change) (model.
 				return err
 			}
 		}
-		if ch.Title != nil {
-			sp.Title = *ch.Title
-		}
-		if ch.EditMode != nil {
-			sp.EditMode = *ch.EditMode
-		}
-		if ch.DefaultLevel != nil {
-			sp.DefaultLevel = *ch.DefaultLevel
-		}
+		records.Set(&sp.Title, ch.Title)
+		records.Set(&sp.EditMode, ch.EditMode)
+		records.Set(&sp.DefaultLevel, ch.DefaultLevel)
 		if ch.MergeRules != nil {
 			if err := mergerules.Validate("mergeRules", *ch.MergeRules, true); err != nil {
 				return err

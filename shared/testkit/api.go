@@ -118,11 +118,7 @@ func NewAPI(t testing.TB, k *Kit, names []string, opts ...APIOption) *API {
 }
 
 // As is a client of the API acting as the named user ("" for none).
-func (a *API) As(t testing.TB, name string) *apitest.Client {
-	c := apitest.New(t, a.API)
-	c.Token = a.Tokens[name]
-	return c
-}
+func (a *API) As(t testing.TB, name string) *apitest.Client { return Client(t, a.API, a.Tokens[name]) }
 
 // Caller is the context of the named user, for calls of the services.
 func (a *API) Caller(name string) access.Caller {

@@ -66,8 +66,4 @@ func (a *API) User(name string) model.User {
 
 // WithToken is a client of the API sending token as is ("" for none): for
 // tables of callers that include tokens no user holds.
-func (a *API) WithToken(t testing.TB, token string) *apitest.Client {
-	c := apitest.New(t, a.API)
-	c.Token = token
-	return c
-}
+func (a *API) WithToken(t testing.TB, token string) *apitest.Client { return Client(t, a.API, token) }

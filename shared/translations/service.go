@@ -103,16 +103,7 @@ func (s *Service) Create(ctx context.Context, orgID, title string, langs []strin
 
 // List returns a page of an organization's translation settings, oldest first.
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.TranslationSettings], model.Role, error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ReadContent)
-	if err != nil {
-		return paging.Page[model.TranslationSettings]{}, "", err
-	}
-	p, err := records.Page[model.TranslationSettings](ctx, s.d.Store, s.d.Cursors, "translations:"+orgID,
-		store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TranslationPrefix}, r, "translation settings")
-	if err != nil {
-		return p, "", err
-	}
-	return p, acc.Role(), nil
+	return orgs.ListRecords[model.TranslationSettings](ctx, s.d, orgID, access.ReadContent, "translations", keys.TranslationPrefix, "translation settings", r)
 }
 
 func notFound(id string) error { return apperr.NotFoundf("translation settings %s not found", id) }

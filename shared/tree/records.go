@@ -19,13 +19,12 @@ func ReadCollection(ctx context.Context, st store.Store, id string) (model.Colle
 	return records.Read[model.Collection](ctx, st, keys.Collection(id), "collection", id)
 }
 
-// CollectionsPage reads a page of an organization's collections from the
-// indexes: those at the top level in their order, or (nested) every one in
-// tree order.
-func CollectionsPage(ctx context.Context, st store.Store, orgID string, nested bool, limit int, after *store.Key) ([]model.Collection, *store.Key, error) {
-	q := store.Query{Index: store.GSI2, PK: keys.ChildCollections(orgID, ""), Limit: limit, After: after}
+// CollectionsQuery lists an organization's collections from the indexes:
+// those at the top level in their order, or (nested) every one in tree
+// order.
+func CollectionsQuery(orgID string, nested bool) store.Query {
 	if nested {
-		q = store.Query{Index: store.GSI1, PK: keys.OrgCollections(orgID), Limit: limit, After: after}
+		return store.Query{Index: store.GSI1, PK: keys.OrgCollections(orgID)}
 	}
-	return records.QueryPage[model.Collection](ctx, st, q)
+	return store.Query{Index: store.GSI2, PK: keys.ChildCollections(orgID, "")}
 }

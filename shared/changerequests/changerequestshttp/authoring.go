@@ -78,14 +78,6 @@ func (VariablesInput) Schema(r huma.Registry) *huma.Schema {
 
 func ptr[T any](v T) *T { return &v }
 
-// UnmarshalJSON records which fields were sent as null (into).
-func (c *ContentChangeInput) UnmarshalJSON(b []byte) error {
-	type plain ContentChangeInput
-	nulls, err := httpapi.DecodePatch(b, (*plain)(c))
-	c.Nulls = nulls
-	return err
-}
-
 // ComputedInput is what a computed page is computed from (the
 // reference's ComputedContentSourceRevisionOpenAPI).
 type ComputedInput struct {

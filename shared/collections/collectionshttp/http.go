@@ -5,7 +5,6 @@ package collectionshttp
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -80,14 +79,6 @@ type UpdateCollectionBody struct {
 	Nulls        httpapi.Nulls `json:"-"`
 }
 
-// UnmarshalJSON records which fields were sent as null.
-func (p *UpdateCollectionBody) UnmarshalJSON(b []byte) error {
-	type plain UpdateCollectionBody
-	nulls, err := httpapi.DecodePatch(b, (*plain)(p))
-	p.Nulls = nulls
-	return err
-}
-
 // CollectionMovePointer names a sibling: {"type":"space","space":id} or {"type":"collection","collection":id}.
 type CollectionMovePointer struct {
 	Type       string `json:"type" enum:"space,collection"`
@@ -107,19 +98,6 @@ type MoveCollectionBody struct {
 	Position *CollectionMovePosition `json:"position,omitempty" doc:"Where to put the collection among its new siblings; at the end when absent"`
 	Nulls    httpapi.Nulls           `json:"-"`
 }
-
-// UnmarshalJSON records which fields were sent as null.
-func (m *MoveCollectionBody) UnmarshalJSON(b []byte) error {
-	type plain MoveCollectionBody
-	nulls, err := httpapi.DecodePatch(b, (*plain)(m))
-	m.Nulls = nulls
-	return err
-}
-
-var (
-	_ json.Unmarshaler = (*UpdateCollectionBody)(nil)
-	_ json.Unmarshaler = (*MoveCollectionBody)(nil)
-)
 
 // target is where a move goes: the parent (nil: the current one; "" the
 // top level) and the position among its children.

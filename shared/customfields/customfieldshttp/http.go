@@ -14,6 +14,7 @@ import (
 	"github.com/galleydocs/galley/shared/customfields"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 )
 
 // CustomField is the API shape of a custom field.
@@ -115,10 +116,7 @@ func Register(api *httpapi.API, s *customfields.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listOrganizationCustomFields", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields", Tag: tag,
 		Summary: "List the organization's custom fields, by name"},
-		func(ctx context.Context, in *struct {
-			OrganizationID string `path:"organizationId" maxLength:"64"`
-			httpapi.ListParams
-		}) (*httpapi.Out[httpapi.List[CustomField]], error) {
+		func(ctx context.Context, in *orgshttp.OrgListIn) (*httpapi.Out[httpapi.List[CustomField]], error) {
 			return httpapi.AnswerPageAs(ctx, View)(s.List(ctx, in.OrganizationID, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationCustomFieldByName", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields/{fieldName}", Tag: tag,

@@ -13,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 )
 
 // SlugPattern is the reference's OpenAPISpecSlug pattern.
@@ -193,10 +194,7 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 	const base = "/v1/orgs/{organizationId}/openapi"
 	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecs", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "List the organization's OpenAPI specs (slug order)"},
-		func(ctx context.Context, in *struct {
-			OrganizationID string `path:"organizationId" maxLength:"64"`
-			httpapi.ListParams
-		}) (*httpapi.Out[httpapi.List[OpenAPISpec]], error) {
+		func(ctx context.Context, in *orgshttp.OrgListIn) (*httpapi.Out[httpapi.List[OpenAPISpec]], error) {
 			return httpapi.AnswerPageAs(ctx, View)(s.List(ctx, in.OrganizationID, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOpenAPISpec", Needs: access.Role(access.CreateOpenAPI), Expensive: true, Method: http.MethodPost, Path: base, Tag: tag,

@@ -39,3 +39,9 @@ type OrganizationRoleBody struct {
 type OrgPath struct {
 	OrganizationID string `path:"organizationId" maxLength:"64"`
 }
+
+// OrgListIn is the input of a list of an organization's records.
+type OrgListIn struct {
+	OrgPath
+	httpapi.ListParams
+}

@@ -82,14 +82,6 @@ type InviteUsersBody struct {
 	Nulls  httpapi.Nulls `json:"-"`
 }
 
-// UnmarshalJSON records which fields were sent as null.
-func (b *InviteUsersBody) UnmarshalJSON(data []byte) error {
-	type plain InviteUsersBody
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
-}
-
 // InvitePath is the path of an invite's operations.
 type InvitePath struct {
 	OrganizationID string `path:"organizationId" maxLength:"64"`

@@ -2,7 +2,6 @@ package orgshttp
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -71,16 +70,6 @@ type UpdateOrganizationBody struct {
 	MergeRules     *mergerules.OrgConfig `json:"mergeRules,omitempty" doc:"What change requests of spaces that inherit need before they are merged"`
 	Nulls          httpapi.Nulls         `json:"-"`
 }
-
-// UnmarshalJSON records which fields were sent as null.
-func (b *UpdateOrganizationBody) UnmarshalJSON(data []byte) error {
-	type plain UpdateOrganizationBody
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
-}
-
-var _ json.Unmarshaler = (*UpdateOrganizationBody)(nil)
 
 // patch turns the body into the service's change (null is refused, by the
 // API's schema, in the fields that cannot be removed).

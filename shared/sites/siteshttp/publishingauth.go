@@ -27,14 +27,6 @@ type SitePublishingAuthUpdate struct {
 	Nulls       httpapi.Nulls `json:"-"`
 }
 
-// UnmarshalJSON records which fields were sent as null.
-func (b *SitePublishingAuthUpdate) UnmarshalJSON(data []byte) error {
-	type plain SitePublishingAuthUpdate
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
-}
-
 func viewPublishingAuth(a sites.PublishingAuth) SitePublishingAuth {
 	return SitePublishingAuth{Object: "publishing-auth", Backend: "custom", PrivateKey: a.PrivateKey, FallbackURL: a.FallbackURL}
 }

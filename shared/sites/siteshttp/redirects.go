@@ -216,15 +216,7 @@ type SiteRedirectBulkItem struct {
 	CaptureWildcard *bool                         `json:"captureWildcard,omitempty"`
 	Permanent       *bool                         `json:"permanent,omitempty"`
 	Destination     *SiteRedirectDestinationInput `json:"destination,omitempty" nullable:"true" doc:"null deletes the redirect"`
-	nullDestination bool
-}
-
-// UnmarshalJSON records a null destination (a deletion).
-func (b *SiteRedirectBulkItem) UnmarshalJSON(data []byte) error {
-	type plain SiteRedirectBulkItem
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.nullDestination = nulls.Has("destination")
-	return err
+	Nulls           httpapi.Nulls                 `json:"-"`
 }
 
 // SiteRedirectBulkBody is the body of PUT .../redirects.
@@ -257,7 +249,7 @@ func registerBulkRedirects(api *httpapi.API, s *sites.Service) {
 		func(ctx context.Context, in *bulkIn) (*bulkOut, error) {
 			changes := make([]sites.BulkRedirect, 0, len(in.Body.Redirects))
 			for i, b := range in.Body.Redirects {
-				ch := sites.BulkRedirect{Source: b.Source, Draft: b.Intent == "draft", Publish: b.Intent == "publish", Delete: b.nullDestination,
+				ch := sites.BulkRedirect{Source: b.Source, Draft: b.Intent == "draft", Publish: b.Intent == "publish", Delete: b.Nulls.Has("destination"),
 					CaptureWildcard: b.CaptureWildcard, Permanent: b.Permanent}
 				if !ch.Publish && !ch.Delete {
 					if b.Destination == nil {

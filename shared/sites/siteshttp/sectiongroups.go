@@ -30,14 +30,6 @@ type SiteSectionGroupPatchBody struct {
 	Nulls httpapi.Nulls `json:"-"`
 }
 
-// UnmarshalJSON records which fields were sent as null.
-func (b *SiteSectionGroupPatchBody) UnmarshalJSON(data []byte) error {
-	type plain SiteSectionGroupPatchBody
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
-}
-
 // SiteSectionGroupAddBody is the body of POST .../section-groups/{id}/sections.
 type SiteSectionGroupAddBody struct {
 	SectionID ids.ID `json:"sectionId" minLength:"1"`

@@ -34,14 +34,6 @@ type SiteSectionPatchBody struct {
 	Nulls            httpapi.Nulls `json:"-"`
 }
 
-// UnmarshalJSON records which fields were sent as null.
-func (b *SiteSectionPatchBody) UnmarshalJSON(data []byte) error {
-	type plain SiteSectionPatchBody
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
-}
-
 // SiteSectionPointer points at a section.
 type SiteSectionPointer struct {
 	Type        string `json:"type" enum:"site-section"`

@@ -62,14 +62,6 @@ type SitePatchBody struct {
 	Nulls              httpapi.Nulls        `json:"-"`
 }
 
-// UnmarshalJSON records which fields were sent as null.
-func (b *SitePatchBody) UnmarshalJSON(data []byte) error {
-	type plain SitePatchBody
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
-}
-
 // SiteAdaptiveSchemaBody is the body of PUT .../adaptive-schema.
 type SiteAdaptiveSchemaBody struct {
 	JSONSchema map[string]any `json:"jsonSchema" doc:"JSON Schema draft-07: an object of boolean claims, an optional unsigned object of boolean claims, additionalProperties false"`

@@ -30,14 +30,6 @@ type SiteSpacePatchBody struct {
 	Nulls     httpapi.Nulls `json:"-"`
 }
 
-// UnmarshalJSON records which fields were sent as null.
-func (b *SiteSpacePatchBody) UnmarshalJSON(data []byte) error {
-	type plain SiteSpacePatchBody
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
-}
-
 // SiteSpacePointer points at a site space.
 type SiteSpacePointer struct {
 	Type      string `json:"type" enum:"site-space"`

@@ -5,7 +5,6 @@ package spaceshttp
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -71,20 +70,10 @@ type PatchBody struct {
 	Nulls        httpapi.Nulls           `json:"-"`
 }
 
-// UnmarshalJSON records which fields were sent as null.
-func (p *PatchBody) UnmarshalJSON(b []byte) error {
-	type plain PatchBody
-	nulls, err := httpapi.DecodePatch(b, (*plain)(p))
-	p.Nulls = nulls
-	return err
-}
-
 type patchIn struct {
 	SpaceID string `path:"spaceId" maxLength:"64"`
 	Body    PatchBody
 }
-
-var _ json.Unmarshaler = (*PatchBody)(nil)
 
 // Register adds the spaces family's operations.
 func Register(api *httpapi.API, s *spaces.Service) {

@@ -7,7 +7,6 @@ package ssohttp
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -123,16 +122,6 @@ type UpdateSAMLProviderBody struct {
 	AllowRSA15KeyTransport *bool `json:"allowRSA15KeyTransport,omitempty" nullable:"true" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; null: false"`
 }
 
-// UnmarshalJSON records which fields were sent as null.
-func (b *UpdateSAMLProviderBody) UnmarshalJSON(data []byte) error {
-	type plain UpdateSAMLProviderBody
-	nulls, err := httpapi.DecodePatch(data, (*plain)(b))
-	b.Nulls = nulls
-	return err
-}
-
-var _ json.Unmarshaler = (*UpdateSAMLProviderBody)(nil)
-
 func (b UpdateSAMLProviderBody) settings() sso.Settings {
 	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: (*string)(b.DefaultTeam),
 		ClearTeam: b.Nulls.Has("defaultTeam")}
@@ -174,10 +163,7 @@ func Register(api *httpapi.API, s *sso.Service) {
 	const base = "/v1/orgs/{organizationId}/saml"
 	httpapi.Register(api, httpapi.Op{ID: "listSAMLProvidersInOrganizationById", Needs: access.Role(access.AdminOrg), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "List the organization's SAML providers, oldest first (admins)"},
-		func(ctx context.Context, in *struct {
-			OrganizationID string `path:"organizationId" maxLength:"64"`
-			httpapi.ListParams
-		}) (*httpapi.Out[httpapi.List[SAMLProvider]], error) {
+		func(ctx context.Context, in *orgshttp.OrgListIn) (*httpapi.Out[httpapi.List[SAMLProvider]], error) {
 			return httpapi.AnswerPage(httpapi.In(ctx, View))(s.List(ctx, in.OrganizationID, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createOrganizationSAMLProvider", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: base, Tag: tag,

@@ -11,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/translations"
 )
 
@@ -77,10 +78,7 @@ func Register(api *httpapi.API, s *translations.Service) {
 	const base = "/v1/orgs/{organizationId}/translations"
 	httpapi.Register(api, httpapi.Op{ID: "listTranslations", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "List the organization's translation settings (oldest first)"},
-		func(ctx context.Context, in *struct {
-			OrganizationID string `path:"organizationId" maxLength:"64"`
-			httpapi.ListParams
-		}) (*httpapi.Out[httpapi.List[TranslationSettings]], error) {
+		func(ctx context.Context, in *orgshttp.OrgListIn) (*httpapi.Out[httpapi.List[TranslationSettings]], error) {
 			return httpapi.AnswerPageAs(ctx, View)(s.List(ctx, in.OrganizationID, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createTranslation", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated,
