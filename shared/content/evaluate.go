@@ -76,7 +76,7 @@ func (sh *shaper) shape(nodes []document.Node, stack []string) []document.Node {
 			}
 			continue
 		case typ == document.ConditionalType && sh.o.evaluates():
-			e, err := condition.Parse(str(data["condition"]))
+			e, err := condition.Parse(str(data["expression"]))
 			if err == nil && sh.o.Evaluated == "deterministic-only" && e.ReadsClaims() {
 				break
 			}

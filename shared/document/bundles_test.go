@@ -121,7 +121,7 @@ func contentNodes(nodes []document.Node) []document.Node {
 	var out []document.Node
 	for _, x := range nodes {
 		switch x["type"] {
-		case "conditional", "reusable-content", "expression":
+		case "if", "reusable-content", "expression":
 			out = append(out, document.Node{"type": x["type"], "data": x["data"]})
 		}
 		if kids, ok := x["nodes"].([]document.Node); ok {
@@ -176,7 +176,7 @@ func TestBundlesRoundTripContentConstructs(t *testing.T) {
 					t.Errorf("%s: %d reusable-content blocks, want %d", p, got, nInc)
 				}
 				includes += nInc
-				conditions += countType(d.Nodes, "conditional")
+				conditions += countType(d.Nodes, "if")
 				exprs += countType(d.Nodes, "expression")
 				// (Whole trees are not compared: the converter's reading of
 				// other blocks is not always stable, as before.)

@@ -14,19 +14,19 @@ import (
 //	…blocks…
 //	{% endif %}
 //
-// (blocks may nest). GitBook's document model has no node for it, so
-// Galley's document holds a block of its own: {object: "block", type:
-// "conditional", data: {condition: EXPR}, nodes: [the inner blocks]}
-// (docs/content.md). Readers see the inner blocks only when the condition
-// holds (Resolve).
+// (blocks may nest). The document holds GitBook's node for it
+// (DocumentBlockIf): {object: "block", type: "if", data: {expression:
+// EXPR}, nodes: [the inner blocks]} (docs/content.md). GitBook allows it
+// at the top level only; Galley also reads it inside containers.
+// Readers see the inner blocks only when the condition holds (Resolve).
 
 var (
 	reIf    = regexp.MustCompile(`^\s*\{%\s*if\s+(\S.*?)\s*%\}\s*$`)
 	reEndIf = regexp.MustCompile(`^\s*\{%\s*endif\s*%\}\s*$`)
 )
 
-// ConditionalType is the type of Galley's conditional block node.
-const ConditionalType = "conditional"
+// ConditionalType is the type of GitBook's conditional block node.
+const ConditionalType = "if"
 
 // ifCondition is the condition of an {% if %} line, if line is one.
 func ifCondition(line string) (string, bool) {
@@ -69,7 +69,7 @@ func parseContentBlock(lines []string, i int, r Resolver) ([]Node, int, bool) {
 	if cond, ok := ifCondition(lines[i]); ok {
 		end := endOfIf(lines, i)
 		inner := parseBlocks(lines[i+1:end], r)
-		return []Node{block(ConditionalType, Node{"condition": cond}, inner)}, min(end+1, len(lines)), true
+		return []Node{block(ConditionalType, Node{"expression": cond}, inner)}, min(end+1, len(lines)), true
 	}
 	if n, ok := includeNode(lines[i], r); ok {
 		return []Node{n}, i + 1, true
@@ -82,16 +82,16 @@ func parseContentBlock(lines []string, i int, r Resolver) ([]Node, int, bool) {
 func (w *mdWriter) contentBlock(n map[string]any, typ, at string) (string, bool, error) {
 	switch typ {
 	case ConditionalType:
-		cond, _ := dataOf(n)["condition"].(string)
+		cond, _ := dataOf(n)["expression"].(string)
 		cond = strings.TrimSpace(cond)
 		switch {
 		case cond == "":
-			return "", true, fmt.Errorf("%s.data.condition: required", at)
+			return "", true, fmt.Errorf("%s.data.expression: required", at)
 		case strings.Contains(cond, "%}") || strings.ContainsAny(cond, "\r\n"):
-			return "", true, fmt.Errorf("%s.data.condition: a condition holds no %q and no line break", at, "%}")
+			return "", true, fmt.Errorf("%s.data.expression: a condition holds no %q and no line break", at, "%}")
 		}
 		if _, err := condition.Parse(cond); err != nil {
-			return "", true, fmt.Errorf("%s.data.condition: %v", at, err)
+			return "", true, fmt.Errorf("%s.data.expression: %v", at, err)
 		}
 		inner, err := childBlocks(nodeList(n), at+".nodes")
 		if err != nil {

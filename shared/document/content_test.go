@@ -121,15 +121,15 @@ func TestConditionalBlocks(t *testing.T) {
 	if md != body {
 		t.Fatalf("round trip changed the markdown:\n%s\nwant:\n%s", md, body)
 	}
-	if len(d.Nodes) != 4 || d.Nodes[1]["type"] != "conditional" || d.Nodes[2]["type"] != "conditional" || d.Nodes[3]["type"] != "code" {
+	if len(d.Nodes) != 4 || d.Nodes[1]["type"] != "if" || d.Nodes[2]["type"] != "if" || d.Nodes[3]["type"] != "code" {
 		t.Fatalf("nodes %s", jsonOf(t, d.Nodes))
 	}
 	outer := d.Nodes[1]
-	if c := outer["data"].(document.Node)["condition"]; c != "visitor.claims.unsigned.example_attribute_A" {
+	if c := outer["data"].(document.Node)["expression"]; c != "visitor.claims.unsigned.example_attribute_A" {
 		t.Errorf("condition %v", c)
 	}
 	inner := outer["nodes"].([]document.Node)
-	if len(inner) != 2 || inner[1]["type"] != "conditional" || inner[1]["data"].(document.Node)["condition"] != "space.vars.beta === true" {
+	if len(inner) != 2 || inner[1]["type"] != "if" || inner[1]["data"].(document.Node)["expression"] != "space.vars.beta === true" {
 		t.Errorf("inner nodes %s", jsonOf(t, inner))
 	}
 	// Document -> markdown -> document is stable.
@@ -139,17 +139,17 @@ func TestConditionalBlocks(t *testing.T) {
 	}
 	// An unclosed block runs to the end of its container.
 	d = document.ToDocument("{% if visitor.claims.a %}\nsecret\n\nmore\n", document.Resolver{})
-	if len(d.Nodes) != 1 || d.Nodes[0]["type"] != "conditional" || len(d.Nodes[0]["nodes"].([]document.Node)) != 2 {
+	if len(d.Nodes) != 1 || d.Nodes[0]["type"] != "if" || len(d.Nodes[0]["nodes"].([]document.Node)) != 2 {
 		t.Errorf("unclosed block: %s", jsonOf(t, d.Nodes))
 	}
 	// Inside an expandable, as GitBook lets reusable content be.
 	d = document.ToDocument("<details>\n\n<summary>More</summary>\n\n{% if visitor.claims.a %}\nx\n{% endif %}\n\n</details>\n", document.Resolver{})
-	if !strings.Contains(jsonOf(t, d), `"type":"conditional"`) {
+	if !strings.Contains(jsonOf(t, d), `"type":"if"`) {
 		t.Errorf("no conditional in the expandable: %s", jsonOf(t, d))
 	}
 	// Conditions the evaluator cannot read are refused on the way in.
 	for cond, want := range map[string]string{"": "required", "a.b": "unknown name", "x %} y": "%}", "a\nb": "line break"} {
-		doc := map[string]any{"nodes": []any{map[string]any{"object": "block", "type": "conditional", "data": map[string]any{"condition": cond}, "nodes": []any{}}}}
+		doc := map[string]any{"nodes": []any{map[string]any{"object": "block", "type": "if", "data": map[string]any{"expression": cond}, "nodes": []any{}}}}
 		if _, err := document.MarkdownOfDocument(doc); err == nil || !strings.Contains(err.Error(), "nodes[0].data.condition") || !strings.Contains(err.Error(), want) {
 			t.Errorf("condition %q: error %v, want one naming data.condition (%s)", cond, err, want)
 		}
@@ -260,7 +260,7 @@ func TestReadIncludeTarget(t *testing.T) {
 func TestConditionalBlocksInContainers(t *testing.T) {
 	body := "- item\n\n  {% if visitor.claims.a %}\n  inside\n  {% endif %}\n\n{% hint style=\"info\" %}\n{% if visitor.claims.b %}\nhinted\n{% endif %}\n{% endhint %}\n"
 	d, md := roundTrip(t, body, "p.md", nil)
-	if n := strings.Count(jsonOf(t, d), `"type":"conditional"`); n != 2 {
+	if n := strings.Count(jsonOf(t, d), `"type":"if"`); n != 2 {
 		t.Fatalf("%d conditional blocks, want 2: %s", n, jsonOf(t, d))
 	}
 	if md != body {

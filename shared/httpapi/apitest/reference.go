@@ -128,6 +128,10 @@ func loadReference(path string) (*reference, error) {
 		// current document defines them otherwise or dropped them, so
 		// those requirements are not checked.
 		dropUndefinedRequired(root)
+		// 0.130.0 defines the conditional block (DocumentBlockIf) but does
+		// not yet list it among a document's top-level blocks, where the
+		// current document allows it: it is accepted there in both.
+		topLevelIf(root)
 	}
 	// GitBook's oneOfs are discriminated unions whose branches overlap (a
 	// document page also matches the computed page's schema): JSON
@@ -282,6 +286,29 @@ func emptyDocumentAsNoContent(doc map[string]any) {
 					map[string]any{"required": []any{"markdown"}}, map[string]any{"required": []any{"document"}}}}}
 			}
 		}
+	}
+}
+
+// topLevelIf adds the conditional block to the top-level blocks of a
+// document that defines it without listing it there.
+func topLevelIf(doc map[string]any) {
+	const ifRef = "#/components/schemas/DocumentBlockIf"
+	if lookup(doc, ifRef) == nil {
+		return
+	}
+	top := lookup(doc, "#/components/schemas/DocumentBlocksTopLevels")
+	for _, key := range []string{"oneOf", "anyOf"} {
+		branches, ok := top[key].([]any)
+		if !ok {
+			continue
+		}
+		for _, b := range branches {
+			if m, _ := b.(map[string]any); m["$ref"] == ifRef {
+				return
+			}
+		}
+		top[key] = append(branches, map[string]any{"$ref": ifRef})
+		return
 	}
 }
 

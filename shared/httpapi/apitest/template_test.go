@@ -41,3 +41,25 @@ func TestTemplateRegexpLetsPagePathsSpanSlashes(t *testing.T) {
 		}
 	}
 }
+
+// A page whose document holds a conditional block (GitBook's "if") at the
+// top level validates against both documents (0.130.0 defines the block
+// without listing it there: topLevelIf); a block of a type neither
+// document has does not.
+func TestReferencesTakeTheIfBlockAtTheTopLevel(t *testing.T) {
+	page := func(typ string) []byte {
+		return []byte(`{"id":"p","title":"P","kind":"sheet","type":"document","slug":"p","path":"p","pages":[],"tags":[],"urls":{"app":"https://app.test/s/s/p"},` +
+			`"layout":{"width":"default","cover":true,"coverSize":"hero","title":true,"description":true,"tableOfContents":true,"outline":true,"pagination":true,"metadata":true,"coverMask":"none","tags":true,"actions":true,"anchors":true},` +
+			`"hidden":false,"noIndex":false,"noRobotsIndex":false,"createdAt":"2026-01-02T03:04:05Z","updatedAt":"2026-01-02T03:04:05Z",` +
+			`"document":{"object":"document","data":{},"nodes":[{"object":"block","type":"` + typ + `","data":{"expression":"space.vars.beta"},` +
+			`"nodes":[{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"Beta","marks":[]}]}]}]}]}}`)
+	}
+	failures, err := checkReferences("GET", "/v1/spaces/s/content/page/p", 200, page("if"))
+	if err != nil || len(failures) != 0 {
+		t.Fatalf("an if block at the top level: %v %v", failures, err)
+	}
+	failures, err = checkReferences("GET", "/v1/spaces/s/content/page/p", 200, page("conditional"))
+	if err != nil || len(failures) != 2 {
+		t.Fatalf("a block of an unknown type passes a document: %v %v", failures, err)
+	}
+}
