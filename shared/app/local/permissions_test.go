@@ -234,7 +234,7 @@ var permCases = map[string]permCase{
 
 	// Left out, with why.
 	"downloadFile":                      {skip: "a signed link of a file's downloadURL (the fixture's space has no file); content's tests check the signature"},
-	"downloadChangeRequestPDF":          {skip: "a signed link from getChangeRequestPDF, rendered by chromium; changerequests' PDF tests check it"},
+	"downloadChangeRequestPDF":          {skip: "a signed link from getChangeRequestPDF; changerequests' and content's PDF tests check the signature and expiry"},
 	"downloadSpacePDF":                  {skip: "a signed link from getSpacePDF; content's PDF tests check the signature and expiry"},
 	"getFileById":                       {skip: "the fixture's space has no file"},
 	"getFileInRevisionById":             {skip: "the fixture's space has no file"},
@@ -251,7 +251,6 @@ var permCases = map[string]permCase{
 	"exportSiteToGitRepository":         {skip: "needs a Git repository to reach (gitsync's tests)"},
 	"importContent":                     {skip: "needs a URL to fetch (imports' tests)"},
 	"importContentInChangeRequest":      {skip: "needs a URL to fetch (imports' tests)"},
-	"getChangeRequestPDF":               {skip: "renders with chromium (changerequests' PDF tests)"},
 	"setUserAsSSOMemberForOrganization": {skip: "needs an organization with SAML sign-in set up (sso's tests)"},
 }
 
