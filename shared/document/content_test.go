@@ -150,8 +150,8 @@ func TestConditionalBlocks(t *testing.T) {
 	// Conditions the evaluator cannot read are refused on the way in.
 	for cond, want := range map[string]string{"": "required", "a.b": "unknown name", "x %} y": "%}", "a\nb": "line break"} {
 		doc := map[string]any{"nodes": []any{map[string]any{"object": "block", "type": "if", "data": map[string]any{"expression": cond}, "nodes": []any{}}}}
-		if _, err := document.MarkdownOfDocument(doc); err == nil || !strings.Contains(err.Error(), "nodes[0].data.condition") || !strings.Contains(err.Error(), want) {
-			t.Errorf("condition %q: error %v, want one naming data.condition (%s)", cond, err, want)
+		if _, err := document.MarkdownOfDocument(doc); err == nil || !strings.Contains(err.Error(), "nodes[0].data.expression") || !strings.Contains(err.Error(), want) {
+			t.Errorf("condition %q: error %v, want one naming data.expression (%s)", cond, err, want)
 		}
 	}
 }
