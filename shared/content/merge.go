@@ -179,24 +179,35 @@ func (m *Merger) page(b, o, t *Page) (Page, []string, error) {
 	default:
 		reasons = append(reasons, fmt.Sprintf("moved differently in %s and %s", m.OursName, m.TheirsName))
 	}
-	switch {
-	case o.Document == b.Document:
-		out.Document = t.Document
-	case t.Document == b.Document, o.Document == t.Document:
-	default:
-		doc, ok, err := m.body(b.Document, o.Document, t.Document)
-		if err != nil {
-			return out, nil, err
-		}
-		if !ok {
-			reasons = append(reasons, fmt.Sprintf("the same lines edited in %s and %s", m.OursName, m.TheirsName))
-		}
-		out.Document = doc
+	doc, conflict, err := m.document(b.Document, o.Document, t.Document)
+	if err != nil {
+		return out, nil, err
 	}
+	if conflict != "" {
+		reasons = append(reasons, conflict)
+	}
+	out.Document = doc
 	if t.UpdatedAt.After(out.UpdatedAt) {
 		out.UpdatedAt = t.UpdatedAt
 	}
 	return out, reasons, nil
+}
+
+// document merges a body (document hashes of the base, ours, theirs):
+// the side that changed it, or both sides' lines merged; conflict says
+// why when the same lines were edited on both sides.
+func (m *Merger) document(b, o, t string) (doc, conflict string, err error) {
+	switch {
+	case o == b:
+		return t, "", nil
+	case t == b, o == t:
+		return o, "", nil
+	}
+	doc, ok, err := m.body(b, o, t)
+	if err != nil || ok {
+		return doc, "", err
+	}
+	return doc, fmt.Sprintf("the same lines edited in %s and %s", m.OursName, m.TheirsName), nil
 }
 
 // body merges a body changed on both sides.

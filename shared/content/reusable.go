@@ -382,20 +382,14 @@ func (m *Merger) reusableContent(b, o, t *ReusableContent) (ReusableContent, []s
 	default:
 		// Two Git exports wrote it: the blob of either names the file.
 	}
-	switch {
-	case o.Document == b.Document:
-		out.Document = t.Document
-	case t.Document == b.Document, o.Document == t.Document:
-	default:
-		doc, ok, err := m.body(b.Document, o.Document, t.Document)
-		if err != nil {
-			return out, nil, err
-		}
-		if !ok {
-			reasons = append(reasons, fmt.Sprintf("the same lines edited in %s and %s", m.OursName, m.TheirsName))
-		}
-		out.Document = doc
+	doc, conflict, err := m.document(b.Document, o.Document, t.Document)
+	if err != nil {
+		return out, nil, err
 	}
+	if conflict != "" {
+		reasons = append(reasons, conflict)
+	}
+	out.Document = doc
 	return out, reasons, nil
 }
 
