@@ -2,7 +2,7 @@ package gitsync
 
 // Site-wide Git Sync (docs/workers.md, "Site-wide Git Sync"): a site's
 // structure as code. The repository's docs.yaml (siteconfig.go) lists the
-// site's sections and spaces with stable keys; an import makes the site's
+// site's section groups, sections and spaces with stable keys; an import makes the site's
 // structure say the same (creating the spaces it lacks in the site's
 // organization) and then imports each space's directory with the space
 // import; an export writes each space into its directory with the space
@@ -41,8 +41,8 @@ const (
 )
 
 // SiteStructure is what site-wide Git Sync asks of the sites family
-// (sites.Service): read a site, and change its sections and site spaces.
-// Every call checks the caller's rights.
+// (sites.Service): read a site, and change its section groups, sections
+// and site spaces. Every call checks the caller's rights.
 type SiteStructure interface {
 	Get(ctx context.Context, orgID, siteID string) (sites.Loaded, error)
 	Update(ctx context.Context, orgID, siteID string, ch sites.SiteChange) (model.Site, model.Role, error)
@@ -50,7 +50,11 @@ type SiteStructure interface {
 	UpdateSection(ctx context.Context, orgID, siteID, sectionID string, ch sites.SectionChange) (model.Site, model.Role, error)
 	DeleteSection(ctx context.Context, orgID, siteID, sectionID string) (bool, error)
 	MoveSection(ctx context.Context, orgID, siteID, sectionID string, pos sites.Position) (model.Site, model.Role, error)
+	AddGroup(ctx context.Context, orgID, siteID, title, icon string, sections []string) (model.Site, string, model.Role, error)
+	UpdateGroup(ctx context.Context, orgID, siteID, groupID string, ch sites.GroupChange) (model.Site, model.Role, error)
 	DeleteGroup(ctx context.Context, orgID, siteID, groupID string) (bool, error)
+	AddToGroup(ctx context.Context, orgID, siteID, groupID, sectionID string) (model.Site, model.Role, error)
+	MoveGroup(ctx context.Context, orgID, siteID, groupID string, pos sites.Position) (model.Site, model.Role, error)
 	AddSiteSpace(ctx context.Context, orgID, siteID, spaceID, sectionID string) (model.Site, string, model.Role, error)
 	UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string, ch sites.SiteSpaceChange) (model.Site, model.Role, error)
 	DeleteSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string) (bool, error)
@@ -401,8 +405,8 @@ func sectionKey(x model.SiteSection) (string, string) { return x.Order, x.ID }
 func siteSpaceKey(x model.SiteSpace) (string, string) { return x.Order, x.ID }
 
 // applyStructure makes the site's structure say what nodes say: spaces
-// kept by key (created when new or gone), sections and site spaces
-// created, updated, moved and ordered, the rest of the site's structure
+// kept by key (created when new or gone), section groups, sections and
+// site spaces kept by key, created, updated, moved and ordered, the rest of the site's structure
 // removed (docs.yaml is the source of truth of a synced site; the spaces
 // themselves stay). It answers nodes with their ids.
 func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title string, nodes []model.SiteGitNode, old map[string]model.SiteGitNode) ([]model.SiteGitNode, error) {
@@ -444,8 +448,18 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 			n.SpaceID = sp.ID
 		}
 	}
-	// Groups (docs.yaml declares none yet) and sections it no longer lists.
+	// Groups and sections docs.yaml no longer lists (a deleted group's
+	// sections stay, ungrouped).
+	keepGroup := map[string]bool{}
+	for _, n := range nodes {
+		if o, ok := old[n.Key]; ok && n.Type == "section-group" && o.Type == "section-group" {
+			keepGroup[o.ID] = true
+		}
+	}
 	for _, g := range site.Groups {
+		if keepGroup[g.ID] {
+			continue
+		}
 		if _, err := s.structure.DeleteGroup(ctx, orgID, siteID, g.ID); err != nil {
 			return nil, err
 		}
@@ -468,6 +482,36 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 	}
 	if site, err = load(); err != nil {
 		return nil, err
+	}
+	// Groups.
+	groupID := map[string]string{} // key -> group id
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Type != "section-group" {
+			continue
+		}
+		if o, ok := old[n.Key]; ok && o.Type == "section-group" && slices.ContainsFunc(site.Groups, func(x model.SiteSectionGroup) bool { return x.ID == o.ID }) {
+			n.ID = o.ID
+		} else if site, n.ID, _, err = s.structure.AddGroup(ctx, orgID, siteID, n.Title, n.Icon, nil); err != nil {
+			return nil, fmt.Errorf("section group %q: %w", n.Key, err)
+		}
+		groupID[n.Key] = n.ID
+		g, _ := findGroup(site, n.ID)
+		var ch sites.GroupChange
+		changed := false
+		if g.Title != n.Title {
+			t := n.Title
+			ch.Title, changed = &t, true
+		}
+		if g.Icon != n.Icon {
+			ic := n.Icon
+			ch.Icon, ch.ClearIcon, changed = &ic, ic == "", true
+		}
+		if changed {
+			if site, _, err = s.structure.UpdateGroup(ctx, orgID, siteID, n.ID, ch); err != nil {
+				return nil, fmt.Errorf("section group %q: %w", n.Key, err)
+			}
+		}
 	}
 	// Sections.
 	secID := map[string]string{} // key -> section id
@@ -579,22 +623,63 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		}
 	}
 	// Order: what is out of order moves to the end, in docs.yaml's order.
-	var wantSecs []string
+	// Sections first leave a group they no longer belong to, then each
+	// group's sections are set (out of order: each taken out and added
+	// back at the end), then the top level's items (ungrouped sections
+	// and groups).
+	var wantTop []string
+	isGroup := map[string]bool{}
+	inGroup := map[string][]string{} // group id -> section ids
 	levels := map[string][]string{}
 	for _, n := range nodes {
-		if n.Type == "section" {
-			wantSecs = append(wantSecs, n.ID)
-		} else {
+		switch {
+		case n.Type == "section-group":
+			wantTop, isGroup[n.ID] = append(wantTop, n.ID), true
+			inGroup[n.ID] = []string{}
+		case n.Type == "section" && n.Parent == "":
+			wantTop = append(wantTop, n.ID)
+		case n.Type == "section":
+			inGroup[groupID[n.Parent]] = append(inGroup[groupID[n.Parent]], n.ID)
+		case n.Type == "space":
 			levels[secID[n.Parent]] = append(levels[secID[n.Parent]], n.ID)
 		}
 	}
-	var haveSecs []string
-	for _, sec := range byOrder(site.Sections, sectionKey) {
-		haveSecs = append(haveSecs, sec.ID)
-	}
-	if !slices.Equal(haveSecs, wantSecs) {
-		for _, id := range wantSecs {
+	for _, id := range wantTop {
+		if sec, ok := findSection(site, id); ok && sec.Group != "" {
 			if site, _, err = s.structure.MoveSection(ctx, orgID, siteID, id, sites.Position{}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for g, want := range inGroup {
+		var have []string
+		for _, sec := range byOrder(site.Sections, sectionKey) {
+			if sec.Group == g {
+				have = append(have, sec.ID)
+			}
+		}
+		if slices.Equal(have, want) {
+			continue
+		}
+		for _, id := range want {
+			if sec, _ := findSection(site, id); sec.Group == g {
+				if site, _, err = s.structure.MoveSection(ctx, orgID, siteID, id, sites.Position{}); err != nil {
+					return nil, err
+				}
+			}
+			if site, _, err = s.structure.AddToGroup(ctx, orgID, siteID, g, id); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if !slices.Equal(topOf(site), wantTop) {
+		for _, id := range wantTop {
+			if isGroup[id] {
+				site, _, err = s.structure.MoveGroup(ctx, orgID, siteID, id, sites.Position{})
+			} else {
+				site, _, err = s.structure.MoveSection(ctx, orgID, siteID, id, sites.Position{})
+			}
+			if err != nil {
 				return nil, err
 			}
 		}
@@ -660,6 +745,45 @@ func findSection(site model.Site, id string) (model.SiteSection, bool) {
 		}
 	}
 	return model.SiteSection{}, false
+}
+
+func findGroup(site model.Site, id string) (model.SiteSectionGroup, bool) {
+	for _, x := range site.Groups {
+		if x.ID == id {
+			return x, true
+		}
+	}
+	return model.SiteSectionGroup{}, false
+}
+
+// topItem is an item of a site's top level: an ungrouped section or a
+// section group.
+type topItem struct {
+	order, id string
+	group     bool
+}
+
+// topItems are the site's top-level items in display order.
+func topItems(site model.Site) []topItem {
+	var items []topItem
+	for _, sec := range site.Sections {
+		if sec.Group == "" {
+			items = append(items, topItem{order: sec.Order, id: sec.ID})
+		}
+	}
+	for _, g := range site.Groups {
+		items = append(items, topItem{order: g.Order, id: g.ID, group: true})
+	}
+	return byOrder(items, func(t topItem) (string, string) { return t.order, t.id })
+}
+
+// topOf are the ids of the site's top-level items in display order.
+func topOf(site model.Site) []string {
+	var out []string
+	for _, t := range topItems(site) {
+		out = append(out, t.id)
+	}
+	return out
 }
 
 func findSiteSpace(site model.Site, id string) (model.SiteSpace, bool) {

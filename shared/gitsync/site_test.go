@@ -310,3 +310,251 @@ func TestMonorepoSpacesExportOnlyTheirDirectory(t *testing.T) {
 		t.Fatalf("exporting the unchanged space b committed: %s", git(t, bare, "show", "--stat", now))
 	}
 }
+
+const groupedDocsYAML = `site:
+  title: Grouped documentation
+  structure:
+    - type: section
+      key: home
+      title: Home
+      path: home
+      default: true
+      children:
+        - type: space
+          key: home-space
+          title: Home
+          path: welcome
+          default: true
+          content:
+            directory: ./home
+    - type: section-group
+      key: products
+      title: Products
+      icon: box
+      children:
+        - type: section
+          key: engine
+          title: Engine
+          path: engine
+          children:
+            - type: space
+              key: engine-space
+              title: Engine manual
+              path: manual
+              default: true
+              content:
+                directory: ./engine
+        - type: section
+          key: wheels
+          title: Wheels
+          path: wheels
+          children:
+            - type: space
+              key: wheels-space
+              title: Wheels manual
+              path: manual
+              default: true
+              content:
+                directory: ./wheels
+`
+
+// A docs.yaml with a section group holding two sections: the import makes
+// the group (after the ungrouped section) with its sections in order; a
+// re-import of the unchanged file keeps every id; an export of the
+// unchanged site makes no commit; a group added in Galley is exported.
+func TestSiteImportMapsSectionGroups(t *testing.T) {
+	f := setup(t)
+	bare := f.git.repo(t, "site", map[string]string{
+		"docs.yaml":        groupedDocsYAML,
+		"home/README.md":   "# Home\n",
+		"engine/README.md": "# Engine\n",
+		"wheels/README.md": "# Wheels\n",
+	})
+	siteID := f.newSite(t)
+	f.siteGit(t, siteID, "import", nil)
+	st := f.siteState(t, siteID)
+	if st.Operation == nil || st.Operation.State != model.GitSuccess {
+		t.Fatalf("operation: %+v", st.Operation)
+	}
+	if got := strings.Join(st.Order, ","); got != "home,home-space,products,engine,engine-space,wheels,wheels-space" {
+		t.Fatalf("keys: %s", got)
+	}
+	check := func(st model.SiteGitSync) {
+		t.Helper()
+		site, _, levels := f.siteOf(t, siteID)
+		if len(site.Groups) != 1 || site.Groups[0].ID != st.Nodes["products"].ID || site.Groups[0].Title != "Products" || site.Groups[0].Icon != "box" {
+			t.Fatalf("groups: %+v (state %+v)", site.Groups, st.Nodes["products"])
+		}
+		var grouped, ungrouped []string
+		for _, sec := range byOrderOf(site.Sections) {
+			if sec.Group == site.Groups[0].ID {
+				grouped = append(grouped, sec.ID)
+			} else if sec.Group == "" {
+				ungrouped = append(ungrouped, sec.ID)
+			}
+		}
+		if strings.Join(grouped, ",") != st.Nodes["engine"].ID+","+st.Nodes["wheels"].ID {
+			t.Errorf("the group's sections %v, want engine then wheels", grouped)
+		}
+		if len(ungrouped) != 1 || ungrouped[0] != st.Nodes["home"].ID {
+			t.Errorf("ungrouped sections %v", ungrouped)
+		}
+		var home model.SiteSection
+		for _, sec := range site.Sections {
+			if sec.ID == st.Nodes["home"].ID {
+				home = sec
+			}
+		}
+		if !home.Default || home.Order >= site.Groups[0].Order {
+			t.Errorf("home section %+v should be default and come before the group (order %s)", home, site.Groups[0].Order)
+		}
+		for _, k := range []string{"engine", "wheels"} {
+			ss := levels[st.Nodes[k].ID]
+			if len(ss) != 1 || ss[0].ID != st.Nodes[k+"-space"].ID || ss[0].Path != "manual" {
+				t.Errorf("%s's site spaces: %+v", k, ss)
+			}
+		}
+	}
+	check(st)
+	info := f.As(t, "admin").Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/sites/"+siteID+"/git/info", nil).Map(t)
+	keys, _ := info["keys"].([]any)
+	if len(keys) != 7 || keys[2].(map[string]any)["type"] != "section-group" || keys[2].(map[string]any)["id"] != st.Nodes["products"].ID {
+		t.Errorf("info keys: %v", keys)
+	}
+
+	// Re-import of the unchanged file: every id kept.
+	f.siteGit(t, siteID, "import", nil)
+	st2 := f.siteState(t, siteID)
+	if st2.Operation.State != model.GitSuccess {
+		t.Fatalf("re-import: %+v", st2.Operation)
+	}
+	for k, n := range st.Nodes {
+		if m := st2.Nodes[k]; m.ID != n.ID || m.SpaceID != n.SpaceID {
+			t.Errorf("%s: ids %s/%s became %s/%s", k, n.ID, n.SpaceID, m.ID, m.SpaceID)
+		}
+	}
+	check(st2)
+
+	// Export of the unchanged site: no commit.
+	head := git(t, bare, "rev-parse", "refs/heads/main")
+	f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Export"})
+	if st := f.siteState(t, siteID); st.Operation.State != model.GitSuccess {
+		t.Fatalf("export: %+v", st.Operation)
+	}
+	if now := git(t, bare, "rev-parse", "refs/heads/main"); now != head {
+		t.Fatalf("an export of an unchanged site committed: %s -> %s\n%s", head, now, git(t, bare, "show", now+":docs.yaml"))
+	}
+
+	// Reordered in docs.yaml: the group first, wheels before engine, and
+	// home moved into the group last; the re-import keeps the ids.
+	homeBlock := groupedDocsYAML[strings.Index(groupedDocsYAML, "    - type: section\n      key: home"):strings.Index(groupedDocsYAML, "    - type: section-group")]
+	engineBlock := groupedDocsYAML[strings.Index(groupedDocsYAML, "        - type: section\n          key: engine"):strings.Index(groupedDocsYAML, "        - type: section\n          key: wheels")]
+	wheelsBlock := groupedDocsYAML[strings.Index(groupedDocsYAML, "        - type: section\n          key: wheels"):]
+	indent := func(b string) string {
+		lines := strings.SplitAfter(b, "\n")
+		for i, l := range lines {
+			if l != "" {
+				lines[i] = "    " + l
+			}
+		}
+		return strings.Join(lines, "")
+	}
+	reordered := groupedDocsYAML[:strings.Index(groupedDocsYAML, homeBlock)] +
+		"    - type: section-group\n      key: products\n      title: Products\n      icon: box\n      children:\n" +
+		wheelsBlock + engineBlock + indent(homeBlock)
+	f.git.commit(t, "site", "Reorder", map[string]string{"docs.yaml": reordered})
+	f.siteGit(t, siteID, "import", nil)
+	st4 := f.siteState(t, siteID)
+	if st4.Operation.State != model.GitSuccess {
+		t.Fatalf("reordered import: %+v\n%s", st4.Operation, reordered)
+	}
+	site, _, _ := f.siteOf(t, siteID)
+	var inGroup []string
+	for _, sec := range byOrderOf(site.Sections) {
+		if sec.Group != st.Nodes["products"].ID {
+			t.Errorf("section %s is outside the group", sec.Title)
+		}
+		inGroup = append(inGroup, sec.ID)
+	}
+	if want := []string{st.Nodes["wheels"].ID, st.Nodes["engine"].ID, st.Nodes["home"].ID}; strings.Join(inGroup, ",") != strings.Join(want, ",") {
+		t.Errorf("the group's sections %v, want wheels, engine, home %v", inGroup, want)
+	}
+	for k, n := range st.Nodes {
+		if m := st4.Nodes[k]; m.ID != n.ID || m.SpaceID != n.SpaceID {
+			t.Errorf("reordered: %s: ids %s/%s became %s/%s", k, n.ID, n.SpaceID, m.ID, m.SpaceID)
+		}
+	}
+	head = git(t, bare, "rev-parse", "refs/heads/main")
+
+	// A group renamed in Galley: the export writes it back, the sections
+	// still under it, and the result imports to the same ids.
+	ctx := access.WithCaller(f.Kit.Ctx, f.Caller("admin"))
+	title := "Our products"
+	if _, _, err := siteswire.Service(f.Root).UpdateGroup(ctx, f.Org.ID, siteID, st.Nodes["products"].ID, sites.GroupChange{Title: &title}); err != nil {
+		t.Fatal(err)
+	}
+	f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Rename the group"})
+	now := git(t, bare, "rev-parse", "refs/heads/main")
+	if now == head {
+		t.Fatal("no commit")
+	}
+	text := git(t, bare, "show", now+":docs.yaml")
+	if !strings.Contains(text, "type: section-group") || !strings.Contains(text, "title: Our products") ||
+		!strings.Contains(text, "key: products") || strings.Index(text, "key: products") > strings.Index(text, "key: engine") {
+		t.Fatalf("docs.yaml:\n%s", text)
+	}
+	f.siteGit(t, siteID, "import", nil)
+	st3 := f.siteState(t, siteID)
+	if st3.Operation.State != model.GitSuccess || st3.Nodes["products"].ID != st.Nodes["products"].ID || st3.Nodes["products"].Title != "Our products" {
+		t.Fatalf("import of the export: %+v %+v", st3.Operation, st3.Nodes["products"])
+	}
+}
+
+// byOrderOf sorts sections by their order key, then id.
+func byOrderOf(secs []model.SiteSection) []model.SiteSection {
+	out := append([]model.SiteSection(nil), secs...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j].Order < out[i].Order || (out[j].Order == out[i].Order && out[j].ID < out[i].ID) {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+// External links and nested section groups have nothing to map onto in
+// Galley's sites: the import fails naming the node, and changes nothing.
+func TestSiteImportRefusesExternalLinksAndNestedGroups(t *testing.T) {
+	f := setup(t)
+	link := strings.Replace(groupedDocsYAML, "    - type: section-group\n", `    - type: external-link
+      key: status-page
+      title: Status
+      url: https://status.example.com
+    - type: section-group
+`, 1)
+	nested := strings.Replace(groupedDocsYAML, "        - type: section\n          key: wheels\n", `        - type: section-group
+          key: inner-group
+          title: Inner
+        - type: section
+          key: wheels
+`, 1)
+	f.git.repo(t, "site", nil)
+	for _, c := range []struct{ name, yaml, want string }{
+		{"external link", link, `external link "status-page"`},
+		{"nested group", nested, `"inner-group" is a section group`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f.git.commit(t, "site", c.name, map[string]string{"docs.yaml": c.yaml, "home/README.md": "# Home\n"})
+			siteID := f.newSite(t)
+			f.siteGit(t, siteID, "import", nil)
+			st := f.siteState(t, siteID)
+			if st.Operation == nil || st.Operation.State != model.GitFailure || !strings.Contains(st.Operation.Error, c.want) {
+				t.Fatalf("operation: %+v", st.Operation)
+			}
+			if site, secs, _ := f.siteOf(t, siteID); len(secs) != 0 || len(site.Groups) != 0 || len(st.Nodes) != 0 {
+				t.Errorf("a refused import changed the site: %+v %+v", secs, site.Groups)
+			}
+		})
+	}
+}

@@ -32,8 +32,8 @@ type siteConfig struct {
 	} `yaml:"site"`
 }
 
-// siteNode is one node of docs.yaml's structure: a section or a space
-// (section groups and external links are refused, see checkSiteConfig).
+// siteNode is one node of docs.yaml's structure: a section group, a
+// section or a space (external links are refused, see checkSiteConfig).
 type siteNode struct {
 	Type                 string            `yaml:"type"`
 	Key                  string            `yaml:"key"`
@@ -60,7 +60,8 @@ type siteContent struct {
 }
 
 // parseSiteConfig reads and checks docs.yaml; its nodes come out flat, in
-// the file's order (a section before its spaces).
+// the file's order (a group before its sections, a section before its
+// spaces).
 func parseSiteConfig(data []byte) (siteConfig, []model.SiteGitNode, error) {
 	var c siteConfig
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -80,8 +81,9 @@ func parseSiteConfig(data []byte) (siteConfig, []model.SiteGitNode, error) {
 // top, never both; exactly one default section, and exactly one default
 // space per section (or among the top-level spaces); sections hold spaces
 // only; a directory stays inside the repository and is read for one
-// language. Galley does not yet map section groups and external links:
-// they fail the sync, naming the node.
+// language. Section groups sit at the top and hold sections; Galley's
+// groups do not nest and its sites have no external links, so nested
+// groups and external links fail the sync, naming the node.
 func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 	if c.Version != 0 && c.Version != 1 {
 		return nil, fmt.Errorf("version %d is not supported (1 is)", c.Version)
@@ -113,38 +115,67 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 		out = append(out, nodeOf(n, parent))
 		return nil
 	}
-	sections, spaces, defaults := 0, 0, 0
+	sections, spaces, groups, defaults := 0, 0, 0, 0
+	addSection := func(n siteNode, parent string) error {
+		sections++
+		if n.Default {
+			defaults++
+		}
+		if len(n.Children) == 0 {
+			return fmt.Errorf("section %q lists no space", n.Key)
+		}
+		out = append(out, nodeOf(n, parent))
+		inner := 0
+		for _, ch := range n.Children {
+			if err := checkNode(ch, keys); err != nil {
+				return err
+			}
+			if ch.Type != "space" {
+				return fmt.Errorf("section %q: %q is a %s; a section holds spaces only", n.Key, ch.Key, ch.Type)
+			}
+			if ch.Default {
+				inner++
+			}
+			if err := addSpace(ch, n.Key); err != nil {
+				return err
+			}
+		}
+		if inner != 1 {
+			return fmt.Errorf("section %q marks %d spaces default; exactly one must be", n.Key, inner)
+		}
+		return nil
+	}
 	for _, n := range c.Site.Structure {
 		if err := checkNode(n, keys); err != nil {
 			return nil, err
 		}
 		switch n.Type {
 		case "section":
-			sections++
-			if n.Default {
-				defaults++
+			if err := addSection(n, ""); err != nil {
+				return nil, err
 			}
-			if len(n.Children) == 0 {
-				return nil, fmt.Errorf("section %q lists no space", n.Key)
+		case "section-group":
+			groups++
+			if n.Path != "" || n.Default || n.Description != "" || n.Condition != "" || n.URL != "" || n.Hidden || n.Content != nil {
+				return nil, fmt.Errorf("section group %q: a section group has a title, an icon and children only", n.Key)
 			}
 			out = append(out, nodeOf(n, ""))
-			inner := 0
 			for _, ch := range n.Children {
 				if err := checkNode(ch, keys); err != nil {
 					return nil, err
 				}
-				if ch.Type != "space" {
-					return nil, fmt.Errorf("section %q: %q is a %s; a section holds spaces only", n.Key, ch.Key, ch.Type)
+				switch ch.Type {
+				case "section":
+					if err := addSection(ch, n.Key); err != nil {
+						return nil, err
+					}
+				case "section-group":
+					return nil, fmt.Errorf("section group %q: %q is a section group; Galley's section groups hold sections only, not nested groups", n.Key, ch.Key)
+				case "external-link":
+					return nil, errExternalLink(ch.Key)
+				default:
+					return nil, fmt.Errorf("section group %q: %q is a %s; a section group holds sections", n.Key, ch.Key, ch.Type)
 				}
-				if ch.Default {
-					inner++
-				}
-				if err := addSpace(ch, n.Key); err != nil {
-					return nil, err
-				}
-			}
-			if inner != 1 {
-				return nil, fmt.Errorf("section %q marks %d spaces default; exactly one must be", n.Key, inner)
 			}
 		case "space":
 			spaces++
@@ -155,8 +186,11 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 				return nil, err
 			}
 		default:
-			return nil, fmt.Errorf("%q is a %s: Galley maps sections and spaces only, not yet section groups or external links", n.Key, n.Type)
+			return nil, errExternalLink(n.Key)
 		}
+	}
+	if groups > 0 && spaces > 0 {
+		return nil, fmt.Errorf("a site with section groups lists no space at the top level")
 	}
 	switch {
 	case sections > 0 && spaces > 0:
@@ -167,9 +201,15 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 		return nil, fmt.Errorf("%d top-level spaces are marked default; exactly one must be", defaults)
 	}
 	if len(out) > maxSiteNodes {
-		return nil, fmt.Errorf("more than %d sections and spaces", maxSiteNodes)
+		return nil, fmt.Errorf("more than %d section groups, sections and spaces", maxSiteNodes)
 	}
 	return out, nil
+}
+
+// errExternalLink refuses an external link: Galley's sites have no
+// external link in their structure to map it onto.
+func errExternalLink(key string) error {
+	return fmt.Errorf("external link %q: Galley's sites hold no external links in their structure, so site-wide Git Sync cannot map them; remove the node", key)
 }
 
 // checkNode checks what every node needs: a known type, a unique key, a
@@ -207,7 +247,7 @@ func nodeOf(n siteNode, parent string) model.SiteGitNode {
 }
 
 // renderSiteConfig writes docs.yaml for nodes (flat, in order, as
-// parseSiteConfig reads them).
+// parseSiteConfig reads them; each under its parent).
 func renderSiteConfig(title string, nodes []model.SiteGitNode) ([]byte, error) {
 	var c siteConfig
 	c.Schema, c.Site.Title = siteSchemaURL, title
@@ -220,18 +260,27 @@ func renderSiteConfig(title string, nodes []model.SiteGitNode) ([]byte, error) {
 		}
 		return out
 	}
-	at := map[string]int{} // section key -> index in c.Site.Structure
+	children := map[string][]model.SiteGitNode{} // parent key -> nodes in order
 	for _, n := range nodes {
-		if n.Parent == "" {
-			at[n.Key] = len(c.Site.Structure)
-			c.Site.Structure = append(c.Site.Structure, toNode(n))
-			continue
+		children[n.Parent] = append(children[n.Parent], n)
+	}
+	placed := 0
+	var build func(parent string) []siteNode
+	build = func(parent string) []siteNode {
+		var out []siteNode
+		for _, n := range children[parent] {
+			placed++
+			x := toNode(n)
+			if n.Type != "space" {
+				x.Children = build(n.Key)
+			}
+			out = append(out, x)
 		}
-		i, ok := at[n.Parent]
-		if !ok {
-			return nil, fmt.Errorf("space %q: section %q comes later or not at all", n.Key, n.Parent)
-		}
-		c.Site.Structure[i].Children = append(c.Site.Structure[i].Children, toNode(n))
+		return out
+	}
+	c.Site.Structure = build("")
+	if placed != len(nodes) {
+		return nil, fmt.Errorf("%d nodes name a parent that is not in the structure", len(nodes)-placed)
 	}
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)

@@ -109,23 +109,23 @@ func (s *Service) writeSiteConfig(ctx context.Context, p sitePayload, snap *snap
 // state's nodes (their keys and what Galley does not map, such as
 // languages and hidden) updated from the site, and new keys and
 // directories (./<section path>/<space path>) for what the site gained
-// since.
+// since; a section group comes before its sections.
 func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st model.SiteGitSync) ([]model.SiteGitNode, error) {
 	l, err := s.structure.Get(ctx, orgID, siteID)
 	if err != nil {
 		return nil, err
 	}
 	site := l.Site
-	if len(site.Groups) > 0 {
-		return nil, fmt.Errorf("the site has section groups; site-wide Git Sync maps sections and spaces only")
-	}
-	bySection, bySiteSpace := map[string]model.SiteGitNode{}, map[string]model.SiteGitNode{}
+	byGroup, bySection, bySiteSpace := map[string]model.SiteGitNode{}, map[string]model.SiteGitNode{}, map[string]model.SiteGitNode{}
 	used := map[string]bool{}
 	for _, n := range st.Nodes {
 		used[n.Key] = true
-		if n.Type == "section" {
+		switch n.Type {
+		case "section-group":
+			byGroup[n.ID] = n
+		case "section":
 			bySection[n.ID] = n
-		} else {
+		default:
 			bySiteSpace[n.ID] = n
 		}
 	}
@@ -160,15 +160,37 @@ func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st mode
 	if len(site.Sections) == 0 {
 		return out, level("", "", "")
 	}
-	for _, sec := range byOrder(site.Sections, sectionKey) {
+	section := func(sec model.SiteSection, groupKey string) error {
 		n, ok := bySection[sec.ID]
 		if !ok {
 			n = model.SiteGitNode{Type: "section", Key: newKey("section-", sec.Path)}
 		}
-		n.ID, n.Title, n.Path, n.Default, n.Description, n.Icon, n.Condition = sec.ID, sec.Title, sec.Path, sec.Default, sec.Description, sec.Icon, sec.Condition
+		n.Parent, n.ID, n.Title, n.Path, n.Default, n.Description, n.Icon, n.Condition = groupKey, sec.ID, sec.Title, sec.Path, sec.Default, sec.Description, sec.Icon, sec.Condition
 		out = append(out, n)
-		if err := level(sec.ID, n.Key, sec.Path); err != nil {
-			return nil, err
+		return level(sec.ID, n.Key, sec.Path)
+	}
+	for _, t := range topItems(site) {
+		if !t.group {
+			sec, _ := findSection(site, t.id)
+			if err := section(sec, ""); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		g, _ := findGroup(site, t.id)
+		n, ok := byGroup[g.ID]
+		if !ok {
+			n = model.SiteGitNode{Type: "section-group", Key: newKey("section-group-", "1")}
+		}
+		n.Parent, n.ID, n.Title, n.Icon = "", g.ID, g.Title, g.Icon
+		out = append(out, n)
+		for _, sec := range byOrder(site.Sections, sectionKey) {
+			if sec.Group != g.ID {
+				continue
+			}
+			if err := section(sec, n.Key); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil

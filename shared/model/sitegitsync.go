@@ -27,12 +27,13 @@ type SiteGitSync struct {
 	Operation *SiteGitOperation `json:"operation,omitempty"`
 }
 
-// SiteGitNode is one section or space of docs.yaml with the ids it maps
-// to: ID is the site section's or site space's id, SpaceID the space's.
+// SiteGitNode is one section group, section or space of docs.yaml with
+// the ids it maps to: ID is the group's, site section's or site space's
+// id, SpaceID the space's.
 type SiteGitNode struct {
-	Type    string `json:"type"` // "section" or "space"
+	Type    string `json:"type"` // "section-group", "section" or "space"
 	Key     string `json:"key"`
-	Parent  string `json:"parent,omitempty"` // the section's key ("" the top)
+	Parent  string `json:"parent,omitempty"` // the group's or section's key ("" the top)
 	ID      string `json:"id,omitempty"`
 	SpaceID string `json:"spaceId,omitempty"`
 

@@ -38,8 +38,8 @@ type GitSyncSiteOperation struct {
 // SiteGitKey is one key of docs.yaml and what it stands for in the site.
 type SiteGitKey struct {
 	Key       string `json:"key"`
-	Type      string `json:"type" enum:"section,space"`
-	ID        string `json:"id" doc:"The site section's or site space's id"`
+	Type      string `json:"type" enum:"section-group,section,space"`
+	ID        string `json:"id" doc:"The section group's, site section's or site space's id"`
 	SpaceID   string `json:"spaceId,omitempty"`
 	Directory string `json:"directory,omitempty" doc:"content.directory as docs.yaml gives it"`
 }
