@@ -228,8 +228,14 @@ func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) er
 	if err != nil {
 		return err
 	}
+	return s.dispatch(ctx, job, s.Handle)
+}
+
+// dispatch queues a job for the Git worker, or runs it at once with
+// handle when the service has no queue (tests, one-process tools).
+func (s *Service) dispatch(ctx context.Context, job queue.Job, handle func(context.Context, queue.Job) error) error {
 	if s.d.Queue == nil {
-		return s.Handle(ctx, job)
+		return handle(ctx, job)
 	}
 	if err := s.d.Queue.Enqueue(ctx, job); err != nil {
 		return fmt.Errorf("enqueue Git job: %w", err)

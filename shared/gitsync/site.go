@@ -141,13 +141,7 @@ func (s *Service) startSite(ctx context.Context, orgID, siteID, kind string, r R
 	if err != nil {
 		return err
 	}
-	if s.d.Queue == nil {
-		return s.HandleSite(ctx, job)
-	}
-	if err := s.d.Queue.Enqueue(ctx, job); err != nil {
-		return fmt.Errorf("enqueue Git job: %w", err)
-	}
-	return nil
+	return s.dispatch(ctx, job, s.HandleSite)
 }
 
 // SiteInfo returns a site's Git Sync state (NotFound before any request).

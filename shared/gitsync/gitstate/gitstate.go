@@ -27,20 +27,30 @@ import (
 // Get reads a space's state and its version; a space without one answers
 // an empty state of that space and version 0.
 func Get(ctx context.Context, s store.Store, spaceID string) (model.GitSync, int64, error) {
-	st, v, err := records.Get[model.GitSync](ctx, s, keys.GitSync(spaceID))
-	if errors.Is(err, store.ErrNotFound) {
-		return model.GitSync{SpaceID: spaceID}, 0, nil
-	}
-	if err != nil {
-		return st, 0, fmt.Errorf("read Git Sync state: %w", err)
-	}
-	return st, v, nil
+	return get(ctx, s, keys.GitSync(spaceID), model.GitSync{SpaceID: spaceID}, "Git Sync state")
 }
 
 // WriteOp writes a state read at version v (0: a new state), guarded by
 // that version.
 func WriteOp(st model.GitSync, v int64) store.Op {
-	it := records.Item(keys.GitSync(st.SpaceID), st, v+1)
+	return writeOp(keys.GitSync(st.SpaceID), st, v)
+}
+
+// get reads the state at k and its version; none answers empty and 0.
+func get[T any](ctx context.Context, s store.Store, k keys.Key, empty T, what string) (T, int64, error) {
+	st, v, err := records.Get[T](ctx, s, k)
+	if errors.Is(err, store.ErrNotFound) {
+		return empty, 0, nil
+	}
+	if err != nil {
+		return st, 0, fmt.Errorf("read %s: %w", what, err)
+	}
+	return st, v, nil
+}
+
+// writeOp writes st at k, read at version v (0: new), guarded by v.
+func writeOp(k keys.Key, st any, v int64) store.Op {
+	it := records.Item(k, st, v+1)
 	if v == 0 {
 		return store.Put(it, store.IfNotExists)
 	}
