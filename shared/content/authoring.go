@@ -235,15 +235,21 @@ func (e *Editor) Apply(changes []Change) error {
 
 // page resolves a page id or ref of the batch to an existing page's id.
 func (e *Editor) page(ref, field string) (string, error) {
+	return resolveRef(ref, field, "page", e.Refs, func(id string) bool { return e.Index.Page(id) != nil })
+}
+
+// resolveRef resolves an id or a ref of the batch (refs) to the id of an
+// existing record of kind; field names the request's field in refusals.
+func resolveRef(ref, field, kind string, refs map[string]string, exists func(string) bool) (string, error) {
 	if ref == "" {
-		return "", apperr.Field(field, "a page is required")
+		return "", apperr.Field(field, "a %s is required", kind)
 	}
 	id := ref
-	if mapped, ok := e.Refs[ref]; ok {
+	if mapped, ok := refs[ref]; ok {
 		id = mapped
 	}
-	if e.Index.Page(id) == nil {
-		return "", apperr.Field(field, "page %s not found", ref)
+	if !exists(id) {
+		return "", apperr.Field(field, "%s %s not found", kind, ref)
 	}
 	return id, nil
 }

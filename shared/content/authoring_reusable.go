@@ -129,17 +129,7 @@ func (e *Editor) checkIncludes() error {
 
 // reusable resolves a reusable content id or ref of the batch.
 func (e *Editor) reusable(ref, field string) (string, error) {
-	if ref == "" {
-		return "", apperr.Field(field, "a reusable content is required")
-	}
-	id := ref
-	if mapped, ok := e.reusableRefs[ref]; ok {
-		id = mapped
-	}
-	if e.Index.ReusableContent(id) == nil {
-		return "", apperr.Field(field, "reusable content %s not found", ref)
-	}
-	return id, nil
+	return resolveRef(ref, field, "reusable content", e.reusableRefs, func(id string) bool { return e.Index.ReusableContent(id) != nil })
 }
 
 // reusableBody applies a change's title and markdown to a reusable

@@ -3,7 +3,6 @@ package content_test
 import (
 	"context"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/content"
@@ -49,18 +48,18 @@ func TestDocumentEvaluatedAndDereferenced(t *testing.T) {
 		// The page: as stored, evaluated, dereferenced, both.
 		pg := sp + "/content/page/guide"
 		stored := get(pg)
-		contains(t, "stored page", stored, `"type":"expression"`, `"type":"reusable-content"`, `"reusableContent":"banner"`)
-		lacks(t, "stored page", stored, `"text":"Acmeflux"`, "kumquat")
+		testkit.Contains(t, "stored page", stored, `"type":"expression"`, `"type":"reusable-content"`, `"reusableContent":"banner"`)
+		testkit.Lacks(t, "stored page", stored, `"text":"Acmeflux"`, "kumquat")
 		ev := get(pg + "?evaluated=true")
-		contains(t, "evaluated page", ev, `"text":"Acmeflux"`, `"text":"4.2"`, "Pro wombat.", `"type":"reusable-content"`)
-		lacks(t, "evaluated page", ev, `"type":"expression"`, `"type":"if"`, "quokka", "kumquat")
+		testkit.Contains(t, "evaluated page", ev, `"text":"Acmeflux"`, `"text":"4.2"`, "Pro wombat.", `"type":"reusable-content"`)
+		testkit.Lacks(t, "evaluated page", ev, `"type":"expression"`, `"type":"if"`, "quokka", "kumquat")
 		both := get(pg + "?evaluated=true&dereferenced=true")
-		contains(t, "evaluated and dereferenced page", both, "Banner kumquat for ", "Nested note.", `"text":"4.2"`)
-		lacks(t, "evaluated and dereferenced page", both, `"type":"reusable-content"`, `"type":"expression"`, "visitor.claims")
+		testkit.Contains(t, "evaluated and dereferenced page", both, "Banner kumquat for ", "Nested note.", `"text":"4.2"`)
+		testkit.Lacks(t, "evaluated and dereferenced page", both, `"type":"reusable-content"`, `"type":"expression"`, "visitor.claims")
 		rev2 := get(sp + "/revisions/" + rev.ID + "/page/guide/document?dereferenced=reusable-contents")
-		contains(t, "dereferenced page document", rev2, "Banner kumquat for ", "Nested note.", `"expression":"visitor.claims.name"`)
+		testkit.Contains(t, "dereferenced page document", rev2, "Banner kumquat for ", "Nested note.", `"expression":"visitor.claims.name"`)
 		md := get(pg + "?format=markdown&evaluated=true&dereferenced=true")
-		contains(t, "markdown", md, `{% include \".gitbook/includes/banner.md\" %}`, `<code class=\"expression\">page.vars.product</code>`)
+		testkit.Contains(t, "markdown", md, `{% include \".gitbook/includes/banner.md\" %}`, `<code class=\"expression\">page.vars.product</code>`)
 
 		// The page's links list its includes: the page depends on the
 		// reusable content; an include that names nothing is broken.
@@ -84,30 +83,12 @@ func TestDocumentEvaluatedAndDereferenced(t *testing.T) {
 		// The reusable content's document.
 		rc := sp + "/revisions/" + rev.ID + "/reusable-contents/banner/document"
 		plain := get(rc)
-		contains(t, "stored reusable content", plain, `"expression":"visitor.claims.name"`, `"reusableContent":"note"`)
+		testkit.Contains(t, "stored reusable content", plain, `"expression":"visitor.claims.name"`, `"reusableContent":"note"`)
 		det := get(rc + "?evaluated=deterministic-only")
-		contains(t, "deterministic-only", det, `"expression":"visitor.claims.name"`, `"text":"4.2"`)
-		lacks(t, "deterministic-only", det, `"expression":"space.vars.version"`)
+		testkit.Contains(t, "deterministic-only", det, `"expression":"visitor.claims.name"`, `"text":"4.2"`)
+		testkit.Lacks(t, "deterministic-only", det, `"expression":"space.vars.version"`)
 		all := get(rc + "?evaluated=true&dereferenced=true")
-		contains(t, "evaluated and dereferenced reusable content", all, "Banner kumquat for ", `"text":"4.2"`, "Nested note.")
-		lacks(t, "evaluated and dereferenced reusable content", all, "visitor.claims", `"type":"reusable-content"`)
+		testkit.Contains(t, "evaluated and dereferenced reusable content", all, "Banner kumquat for ", `"text":"4.2"`, "Nested note.")
+		testkit.Lacks(t, "evaluated and dereferenced reusable content", all, "visitor.claims", `"type":"reusable-content"`)
 	})
-}
-
-func contains(t *testing.T, what, s string, snippets ...string) {
-	t.Helper()
-	for _, x := range snippets {
-		if !strings.Contains(s, x) {
-			t.Errorf("%s lacks %q", what, x)
-		}
-	}
-}
-
-func lacks(t *testing.T, what, s string, snippets ...string) {
-	t.Helper()
-	for _, x := range snippets {
-		if strings.Contains(s, x) {
-			t.Errorf("%s holds %q", what, x)
-		}
-	}
 }

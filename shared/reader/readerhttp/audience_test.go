@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/search"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 func TestUnpublishedSiteIs404(t *testing.T) {
@@ -17,15 +18,15 @@ func TestUnpublishedSiteIs404(t *testing.T) {
 	f.As(t, "admin").Expect(http.StatusOK, "POST", f.sitePth+"/unpublish", nil)
 	for _, p := range []string{"/", "/blocks", "/blocks.md", "/llms.txt", "/sitemap.xml", "/robots.txt"} {
 		html, _ := f.body(t, http.StatusNotFound, f.base+p)
-		contains(t, p, html, "<h1>Page not found</h1>")
-		lacks(t, p, html, "Acme Docs", "Introduction")
+		testkit.Contains(t, p, html, "<h1>Page not found</h1>")
+		testkit.Lacks(t, p, html, "Acme Docs", "Introduction")
 	}
 }
 
 func TestUnlistedSiteIsNotIndexed(t *testing.T) {
 	f := standardSite(t, map[string]any{"visibility": "unlisted"})
 	html, res := f.body(t, http.StatusOK, f.base+"/blocks")
-	contains(t, "unlisted page", html, `<meta name="robots" content="noindex">`)
+	testkit.Contains(t, "unlisted page", html, `<meta name="robots" content="noindex">`)
 	if res.Header.Get("X-Robots-Tag") != "noindex" {
 		t.Errorf("X-Robots-Tag %q", res.Header.Get("X-Robots-Tag"))
 	}
@@ -51,7 +52,7 @@ func TestShareLinkSite(t *testing.T) {
 		t.Errorf("Cache-Control %q", cc)
 	}
 	// Links carry the key.
-	contains(t, "share-link page", html, `href="`+f.base+`/blocks?shareKey=`+key+`"`)
+	testkit.Contains(t, "share-link page", html, `href="`+f.base+`/blocks?shareKey=`+key+`"`)
 	f.body(t, http.StatusNotFound, f.base+"/?shareKey=wrong")
 	// The key given once is kept in a cookie for the site's URLs: a page
 	// without the key in its URL opens with it.
@@ -85,9 +86,9 @@ func TestSitemapAndRobots(t *testing.T) {
 		t.Errorf("Content-Type %q", res.Header.Get("Content-Type"))
 	}
 	abs := "https://app.test" + f.base
-	contains(t, "sitemap", sm, "<loc>"+abs+"/</loc>", "<loc>"+abs+"/blocks</loc>", "<loc>"+abs+"/blocks/child-page</loc>", "<loc>"+abs+"/reference/api</loc>")
+	testkit.Contains(t, "sitemap", sm, "<loc>"+abs+"/</loc>", "<loc>"+abs+"/blocks</loc>", "<loc>"+abs+"/blocks/child-page</loc>", "<loc>"+abs+"/reference/api</loc>")
 	// Hidden and noindex pages are not listed; each page once.
-	lacks(t, "sitemap", sm, "secret", "quiet", "<loc>"+abs+"/introduction</loc>")
+	testkit.Lacks(t, "sitemap", sm, "secret", "quiet", "<loc>"+abs+"/introduction</loc>")
 	if n := strings.Count(sm, "<url>"); n != 4 {
 		t.Errorf("%d urls in %s", n, sm)
 	}
@@ -103,26 +104,26 @@ func TestMarkdownAndLLMs(t *testing.T) {
 	if res.Header.Get("Content-Type") != "text/markdown; charset=utf-8" {
 		t.Errorf("Content-Type %q", res.Header.Get("Content-Type"))
 	}
-	contains(t, "markdown", md, "# Child page", "A child.")
-	lacks(t, "markdown", md, "<html")
+	testkit.Contains(t, "markdown", md, "# Child page", "A child.")
+	testkit.Lacks(t, "markdown", md, "<html")
 	html, _ := f.body(t, http.StatusOK, f.base+"/blocks/child-page")
-	contains(t, "page", html, `<link rel="alternate" type="text/markdown" href="`+f.base+`/blocks/child-page.md">`)
+	testkit.Contains(t, "page", html, `<link rel="alternate" type="text/markdown" href="`+f.base+`/blocks/child-page.md">`)
 	llms, _ := f.body(t, http.StatusOK, f.base+"/llms.txt")
 	abs := "https://app.test" + f.base
-	contains(t, "llms.txt", llms, "# Acme Docs\n", "\n## Guide\n", "- [Introduction]("+abs+"/introduction.md)\n",
+	testkit.Contains(t, "llms.txt", llms, "# Acme Docs\n", "\n## Guide\n", "- [Introduction]("+abs+"/introduction.md)\n",
 		"- [Blocks]("+abs+"/blocks.md): Every block\n", "- [Child page]("+abs+"/blocks/child-page.md)\n")
-	lacks(t, "llms.txt", llms, "Secret")
+	testkit.Lacks(t, "llms.txt", llms, "Secret")
 	full, _ := f.body(t, http.StatusOK, f.base+"/llms-full.txt")
-	contains(t, "llms-full.txt", full, "# Acme Docs\n", "Source: "+abs+"/introduction\n\n# Introduction\n\nWelcome.",
+	testkit.Contains(t, "llms-full.txt", full, "# Acme Docs\n", "Source: "+abs+"/introduction\n\n# Introduction\n\nWelcome.",
 		"Source: "+abs+"/blocks/child-page\n\n# Child page\n\nA child.\n")
-	lacks(t, "llms-full.txt", full, "Secret", "Not in navigation")
+	testkit.Lacks(t, "llms-full.txt", full, "Secret", "Not in navigation")
 	// agentsContext: excluded closes them.
 	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"agentsContext": "excluded"})
 	f.body(t, http.StatusNotFound, f.base+"/blocks/child-page.md")
 	f.body(t, http.StatusNotFound, f.base+"/llms.txt")
 	f.body(t, http.StatusNotFound, f.base+"/llms-full.txt")
 	html, _ = f.body(t, http.StatusOK, f.base+"/blocks/child-page")
-	lacks(t, "page", html, "text/markdown")
+	testkit.Lacks(t, "page", html, "text/markdown")
 }
 
 func TestETagAndNotModified(t *testing.T) {
@@ -202,13 +203,13 @@ func TestRedirects(t *testing.T) {
 func TestSearchPage(t *testing.T) {
 	f := standardSite(t, nil)
 	root, _ := f.body(t, http.StatusOK, f.base+"/")
-	contains(t, "root", root, `<form class="search" role="search" action="`+f.base+`/~search" method="get"><input type="search" name="q" aria-label="Search this site"`)
+	testkit.Contains(t, "root", root, `<form class="search" role="search" action="`+f.base+`/~search" method="get"><input type="search" name="q" aria-label="Search this site"`)
 	res, _ := f.body(t, http.StatusOK, f.base+"/~search?q=welcome")
-	contains(t, "results", res, "<h2>Guide</h2>", `<a href="`+f.base+`/introduction">Introduction</a>`, `value="welcome"`)
+	testkit.Contains(t, "results", res, "<h2>Guide</h2>", `<a href="`+f.base+`/introduction">Introduction</a>`, `value="welcome"`)
 	none, _ := f.body(t, http.StatusOK, f.base+"/~search?q=zzzqqq")
-	contains(t, "no results", none, "No page matches")
+	testkit.Contains(t, "no results", none, "No page matches")
 	empty, _ := f.body(t, http.StatusOK, f.base+"/~search")
-	lacks(t, "empty query", empty, "<h2>", "No page matches")
+	testkit.Lacks(t, "empty query", empty, "<h2>", "No page matches")
 	// The results as you type: JSON, by format=json or Accept.
 	for _, r := range []struct {
 		path   string

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // Every block type of the document model renders as its element.
@@ -43,14 +45,14 @@ func TestEveryBlockRenders(t *testing.T) {
 		{"drawing", []string{`<figure class="drawing"><img src=".gitbook/assets/file.drawing.svg"`}},
 	}
 	for _, c := range cases {
-		t.Run(c.block, func(t *testing.T) { contains(t, c.block, article, c.snippets...) })
+		t.Run(c.block, func(t *testing.T) { testkit.Contains(t, c.block, article, c.snippets...) })
 	}
 	// The style sheet colours the highlighter's classes, light and dark,
 	// and sizes the page's columns: the page has no style attribute (its
 	// Content-Security-Policy allows none).
 	style := between(html, "<style>", "</style>")
-	contains(t, "style", style, ".chroma .kn", "@media (prefers-color-scheme: dark)", ".column.w-50{flex-basis:50%}")
-	lacks(t, "page", html, " style=")
+	testkit.Contains(t, "style", style, ".chroma .kn", "@media (prefers-color-scheme: dark)", ".column.w-50{flex-basis:50%}")
+	testkit.Lacks(t, "page", html, " style=")
 	if strings.Contains(article, "{%") {
 		t.Errorf("a block was left as text: %s", article)
 	}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // customize sets the site's customization: the current settings with
@@ -65,48 +67,48 @@ func siteCustomization(f *fixture) map[string]map[string]any {
 func TestCustomizationRendered(t *testing.T) {
 	f := standardSite(t, nil)
 	before, _ := f.body(t, http.StatusOK, f.base+"/blocks")
-	contains(t, "default page", before, `placeholder="Search"`, "<small>Previous</small>", "On this page", `<a href="https://example.com">link</a>`)
-	lacks(t, "default page", before, `class="header-links"`, `class="footer-groups"`, "font-family:Merriweather", "--radius:0")
+	testkit.Contains(t, "default page", before, `placeholder="Search"`, "<small>Previous</small>", "On this page", `<a href="https://example.com">link</a>`)
+	testkit.Lacks(t, "default page", before, `class="header-links"`, `class="footer-groups"`, "font-family:Merriweather", "--radius:0")
 
 	f.customize(t, siteCustomization(f))
 	html, _ := f.body(t, http.StatusOK, f.base+"/blocks")
 	header := between(html, `<nav class="header-links"`, "</nav>")
-	contains(t, "header links", header,
+	testkit.Contains(t, "header links", header,
 		`<a class="hl-link" href="https://example.com/home" target="_blank" rel="noopener">Website</a>`,
 		`<a class="hl-button-primary" href="`+f.base+`/reference/api">API</a>`,
 		`<details class="menu"><summary class="hl-button-secondary">More</summary><ul><li><a class="hl-link" href="`+f.base+`/">Guide home</a></li>`,
 		`<a class="hl-link" href="https://status.example.com" target="_blank" rel="noopener">Status</a>`,
 		`>Pour tous</a>`)
-	lacks(t, "header links", header, "Beta programme", "Sneaky", "javascript")
+	testkit.Lacks(t, "header links", header, "Beta programme", "Sneaky", "javascript")
 	footer := between(html, `<footer class="site-footer">`, "</footer>")
-	contains(t, "footer", footer, `<nav aria-label="Company"><h2>Company</h2>`,
+	testkit.Contains(t, "footer", footer, `<nav aria-label="Company"><h2>Company</h2>`,
 		`<a class="hl-link" href="https://example.com/about" target="_blank" rel="noopener">About us</a>`,
 		`<a class="hl-link" href="`+f.base+`/">Start here</a>`, `<p class="copyright">© 2026 Acme Corp</p>`,
 		`<img class="footer-logo logo-light" src="https://example.com/footer.png" alt="">`,
 		`<img class="footer-logo logo-dark" src="https://example.com/footer-dark.png" alt="">`)
-	contains(t, "styles", html, `body{font-family:Merriweather,Georgia,`, `:root{--radius:0;`, `article a,.header-links a.hl-link,.site-footer a{color:var(--fg);text-decoration-color:var(--primary)}`)
+	testkit.Contains(t, "styles", html, `body{font-family:Merriweather,Georgia,`, `:root{--radius:0;`, `article a,.header-links a.hl-link,.site-footer a{color:var(--fg);text-decoration-color:var(--primary)}`)
 	// External links of the content open in a new tab, the site's own don't.
-	contains(t, "content links", html, `<a href="https://example.com" target="_blank" rel="noopener">link</a>`, `<a href="`+f.base+`/">page link</a>`)
+	testkit.Contains(t, "content links", html, `<a href="https://example.com" target="_blank" rel="noopener">link</a>`, `<a href="`+f.base+`/">page link</a>`)
 	// French interface.
-	contains(t, "French", html, `<html lang="fr">`, `aria-label="Rechercher dans ce site" placeholder="Rechercher"`, "<small>Précédent</small>",
+	testkit.Contains(t, "French", html, `<html lang="fr">`, `aria-label="Rechercher dans ce site" placeholder="Rechercher"`, "<small>Précédent</small>",
 		"<small>Suivant</small>", `<h2 id="outline-title">Sur cette page</h2>`, `<summary aria-controls="pages">Menu</summary>`, "Aller au contenu")
-	lacks(t, "French", html, "On this page", "<small>Previous</small>")
+	testkit.Lacks(t, "French", html, "On this page", "<small>Previous</small>")
 
 	// Circular corners, another font, Japanese; unknown locales read English.
 	f.customize(t, map[string]map[string]any{"styling": {"corners": "circular", "font": "Inter"}, "internationalization": {"locale": "ja"}})
 	html, _ = f.body(t, http.StatusOK, f.base+"/")
-	contains(t, "Japanese", html, `--button-radius:999px`, `body{font-family:Inter,system-ui`, "<small>次へ</small>", "メニュー", "本文へスキップ")
+	testkit.Contains(t, "Japanese", html, `--button-radius:999px`, `body{font-family:Inter,system-ui`, "<small>次へ</small>", "メニュー", "本文へスキップ")
 	f.customize(t, map[string]map[string]any{"internationalization": {"locale": "nl"}})
 	html, _ = f.body(t, http.StatusOK, f.base+"/")
-	contains(t, "Dutch (English strings)", html, `<html lang="nl">`, "<small>Next</small>")
+	testkit.Contains(t, "Dutch (English strings)", html, `<html lang="nl">`, "<small>Next</small>")
 
 	// A visitor with the claim sees the conditional item, not its opposite.
 	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"visibility": "visitor-auth"})
 	tok := f.visitorToken(t, map[string]any{"isBeta": true})
 	html, _ = f.body(t, http.StatusOK, f.base+"/?jwt_token="+tok)
 	header = between(html, `<nav class="header-links"`, "</nav>")
-	contains(t, "tester's header", header, "Beta programme")
-	lacks(t, "tester's header", header, "Everyone")
+	testkit.Contains(t, "tester's header", header, "Beta programme")
+	testkit.Lacks(t, "tester's header", header, "Everyone")
 	// One script for the page (copy buttons, tabs' keys), one for search
 	// as you type.
 	if n := len(html); n > 100<<10 || strings.Count(html, "<script") > 2 {
@@ -119,10 +121,10 @@ func TestCustomizationRendered(t *testing.T) {
 func TestTintColoursTheBackgrounds(t *testing.T) {
 	f := standardSite(t, nil)
 	before, _ := f.body(t, http.StatusOK, f.base+"/blocks")
-	lacks(t, "untinted page", before, "}:root{--bg:#")
+	testkit.Lacks(t, "untinted page", before, "}:root{--bg:#")
 	f.customize(t, map[string]map[string]any{"styling": {"tint": map[string]any{"color": map[string]any{"light": "#ff0000", "dark": "#00ff00"}}}})
 	html, _ := f.body(t, http.StatusOK, f.base+"/blocks")
 	// #fff 4% toward red; the dark page 4% toward green, inside the dark
 	// theme's media query (the default theme follows the system).
-	contains(t, "tinted page", html, ":root{--bg:#fff5f5;--soft:#f7e3e5;", "@media (prefers-color-scheme: dark){:root{--bg:#131e16;--soft:#1c3221;")
+	testkit.Contains(t, "tinted page", html, ":root{--bg:#fff5f5;--soft:#f7e3e5;", "@media (prefers-color-scheme: dark){:root{--bg:#131e16;--soft:#1c3221;")
 }

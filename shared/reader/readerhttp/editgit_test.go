@@ -8,6 +8,7 @@ import (
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // A page of a space synced with a GitHub or GitLab repository links to
@@ -68,18 +69,18 @@ func TestEditOnGitLinks(t *testing.T) {
 		t.Errorf("an edit link without the git page action: %s", l)
 	}
 	f.customize(t, map[string]map[string]any{"pageActions": {"items": []any{"markdown", "git"}}})
-	contains(t, "imported page", editLink("/setup-guide"),
+	testkit.Contains(t, "imported page", editLink("/setup-guide"),
 		`<a href="https://github.com/acme/handbook/edit/main/docs/guides/setup-guide.md" rel="noopener">Edit on GitHub</a>`)
-	contains(t, "first page", editLink("/"), `href="https://github.com/acme/handbook/edit/main/docs/README.md"`)
-	contains(t, "Galley page with a child", editLink("/faq"), `href="https://github.com/acme/handbook/edit/main/docs/faq/README.md"`)
-	contains(t, "Galley page", editLink("/faq/billing"), `href="https://github.com/acme/handbook/edit/main/docs/faq/billing.md"`)
+	testkit.Contains(t, "first page", editLink("/"), `href="https://github.com/acme/handbook/edit/main/docs/README.md"`)
+	testkit.Contains(t, "Galley page with a child", editLink("/faq"), `href="https://github.com/acme/handbook/edit/main/docs/faq/README.md"`)
+	testkit.Contains(t, "Galley page", editLink("/faq/billing"), `href="https://github.com/acme/handbook/edit/main/docs/faq/billing.md"`)
 	b, _ := f.body(t, http.StatusOK, f.base+"/setup-guide")
-	lacks(t, "page", b, "ghp_secret", "x-access-token")
+	testkit.Lacks(t, "page", b, "ghp_secret", "x-access-token")
 
 	// GitLab, in the site's language.
 	remote("https://gitlab.com/acme/docs-team/handbook")
 	f.customize(t, map[string]map[string]any{"internationalization": {"locale": "fr"}})
-	contains(t, "GitLab", editLink("/setup-guide"),
+	testkit.Contains(t, "GitLab", editLink("/setup-guide"),
 		`<a href="https://gitlab.com/acme/docs-team/handbook/-/edit/main/docs/guides/setup-guide.md" rel="noopener">Modifier sur GitLab</a>`)
 
 	// Another host (the loopback repository itself, a self-hosted
@@ -108,6 +109,6 @@ func TestNoEditLinkForUnsyncedSpace(t *testing.T) {
 	f.customize(t, map[string]map[string]any{"pageActions": {"items": []any{"git"}}})
 	for _, p := range []string{"/", "/blocks"} {
 		b, _ := f.body(t, http.StatusOK, f.base+p)
-		lacks(t, p, b, `class="edit-link"`, "Edit on")
+		testkit.Lacks(t, p, b, `class="edit-link"`, "Edit on")
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // The site's MCP endpoint (served by the search family, mounted in the
@@ -170,10 +172,10 @@ func TestMCPTools(t *testing.T) {
 	if isErr {
 		t.Fatalf("search failed: %s", text)
 	}
-	contains(t, "search", text, "### Child page\nURL: "+abs+"/blocks/child-page\n", "In: Blocks")
+	testkit.Contains(t, "search", text, "### Child page\nURL: "+abs+"/blocks/child-page\n", "In: Blocks")
 	ans, _ = f.mcpPost(t, http.StatusOK, ep, callTool(2, "searchDocumentation", map[string]any{"query": "zzzqqq"}))
 	text, _ = toolText(t, ans)
-	contains(t, "no match", text, "No page of Acme Docs matches")
+	testkit.Contains(t, "no match", text, "No page of Acme Docs matches")
 	// Empty query: a tool error.
 	ans, _ = f.mcpPost(t, http.StatusOK, ep, callTool(2, "searchDocumentation", map[string]any{"query": "  "}))
 	if _, isErr := toolText(t, ans); !isErr {
@@ -197,7 +199,7 @@ func TestMCPTools(t *testing.T) {
 	}
 	ans, _ = f.mcpPost(t, http.StatusOK, ep, callTool(4, "getPage", map[string]any{"url": "secret"}))
 	text, _ = toolText(t, ans)
-	contains(t, "hidden page", text, "Not in navigation.")
+	testkit.Contains(t, "hidden page", text, "Not in navigation.")
 	// Not pages: a tool error, not a protocol one.
 	for _, ref := range []string{"no/such/page", "https://other.example/sites/x/docs/blocks", "reference", "https://app.test/sites/other/docs/blocks"} {
 		ans, _ = f.mcpPost(t, http.StatusOK, ep, callTool(5, "getPage", map[string]any{"url": ref}))
@@ -233,10 +235,10 @@ func TestMCPAudience(t *testing.T) {
 		withKey := ep + "?shareKey=" + key
 		ans, _ := f.mcpPost(t, http.StatusOK, withKey, callTool(1, "searchDocumentation", map[string]any{"query": "child"}))
 		text, _ := toolText(t, ans)
-		contains(t, "share-link search", text, "https://app.test"+f.base+"/blocks/child-page?shareKey="+key)
+		testkit.Contains(t, "share-link search", text, "https://app.test"+f.base+"/blocks/child-page?shareKey="+key)
 		ans, _ = f.mcpPost(t, http.StatusOK, withKey, callTool(2, "getPage", map[string]any{"url": "blocks/child-page"}))
 		text, _ = toolText(t, ans)
-		contains(t, "share-link page", text, "A child.")
+		testkit.Contains(t, "share-link page", text, "A child.")
 		f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth+"/share-links/"+l["id"].(string), map[string]any{"active": false})
 		f.mcpPost(t, http.StatusNotFound, withKey, rpc(1, "ping", nil))
 	})
@@ -261,25 +263,25 @@ func TestMCPAudience(t *testing.T) {
 		// The tester sees the section (by the header, or the reader's cookie).
 		ans, _ := f.mcpPost(t, http.StatusOK, ep, search, "Authorization", "Bearer "+tester)
 		text, _ := toolText(t, ans)
-		contains(t, "tester's search", text, "Beta notes")
+		testkit.Contains(t, "tester's search", text, "Beta notes")
 		ans, _ = f.mcpPost(t, http.StatusOK, ep, read, "Cookie", "galley_visitor="+tester)
 		text, isErr := toolText(t, ans)
 		if isErr {
 			t.Fatalf("tester's read: %s", text)
 		}
-		contains(t, "tester's read", text, "For testers")
+		testkit.Contains(t, "tester's read", text, "For testers")
 		// Another visitor finds and reads nothing of it.
 		ans, _ = f.mcpPost(t, http.StatusOK, ep, search, "Authorization", "Bearer "+other)
 		text, _ = toolText(t, ans)
-		lacks(t, "other's search", text, "Beta notes", "testers")
-		contains(t, "other's search", text, "No page of Acme Docs matches")
+		testkit.Lacks(t, "other's search", text, "Beta notes", "testers")
+		testkit.Contains(t, "other's search", text, "No page of Acme Docs matches")
 		for _, ref := range []string{"testers/beta-notes", "https://app.test" + f.base + "/testers/beta-notes", "testers/"} {
 			ans, _ = f.mcpPost(t, http.StatusOK, ep, callTool(3, "getPage", map[string]any{"url": ref}), "Authorization", "Bearer "+other)
 			text, isErr = toolText(t, ans)
 			if !isErr && strings.Contains(text, "testers") {
 				t.Errorf("other visitor read %s: %q", ref, text)
 			}
-			lacks(t, "other's read of "+ref, text, "Beta notes", "For testers")
+			testkit.Lacks(t, "other's read of "+ref, text, "Beta notes", "For testers")
 		}
 		// The URL's token works too.
 		f.mcpPost(t, http.StatusOK, ep+"?jwt_token="+url.QueryEscape(tester), rpc(1, "ping", nil))

@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
 	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // openapiFixtures holds real public OpenAPI documents, outside the
@@ -69,7 +70,7 @@ func TestOperationFieldsAndExamplesFromRealSpecs(t *testing.T) {
 	// Blockfrost: a response's fields with descriptions; no example in the
 	// spec's media type, so one is made from the properties' examples.
 	latest := operation(tagPage("blockfrost", "Cardano » Blocks"), "GET", "/blocks/latest")
-	contains(t, "blockfrost 200", latest, `<caption>Response 200 fields</caption>`,
+	testkit.Contains(t, "blockfrost 200", latest, `<caption>Response 200 fields</caption>`,
 		`<tr><td class="depth-0"><code>hash</code> <span class="required">required</span></td><td><code>string</code></td><td>Hash of the block</td></tr>`,
 		`<figcaption class="code-title">Example (made from the schema)</figcaption>`,
 		`&#34;hash&#34;: &#34;4ea1ba291e8eef538635a53e59fddba7810d1679631cc3aed7c8e6c4091a516a&#34;`,
@@ -80,7 +81,7 @@ func TestOperationFieldsAndExamplesFromRealSpecs(t *testing.T) {
 	// component, cut to its bound; a schema of more fields than shown.
 	pulls := tagPage("ghes", "pulls")
 	create := operation(pulls, "POST", "/repos/{owner}/{repo}/pulls")
-	contains(t, "ghes request body", create, `<caption>Request body fields</caption>`,
+	testkit.Contains(t, "ghes request body", create, `<caption>Request body fields</caption>`,
 		`<tr><td class="depth-0"><code>head</code> <span class="required">required</span></td><td><code>string</code></td>`,
 		`<tr><td class="depth-0"><code>draft</code></td><td><code>boolean</code></td>`,
 		`<figcaption class="code-title">Example</figcaption><pre tabindex="0"><code>{
@@ -92,7 +93,7 @@ func TestOperationFieldsAndExamplesFromRealSpecs(t *testing.T) {
 	// Nested fields: an object's properties below it, an array's items'
 	// as name[].field.
 	review := operation(pulls, "POST", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews")
-	contains(t, "ghes nested", review, `<tr><td class="depth-0"><code>comments</code></td><td><code>object[]</code></td>`,
+	testkit.Contains(t, "ghes nested", review, `<tr><td class="depth-0"><code>comments</code></td><td><code>object[]</code></td>`,
 		`<tr><td class="depth-1"><code>comments[].path</code> <span class="required">required</span></td><td><code>string</code></td>`)
 	for _, ex := range regexp.MustCompile(`(?s)<pre tabindex="0"><code>(.*?)</code></pre>`).FindAllStringSubmatch(pulls, -1) {
 		if n := len(html.UnescapeString(ex[1])); n > openapispecs.MaxExampleBytes+4 {
@@ -108,5 +109,5 @@ func TestOperationFieldsAndExamplesFromRealSpecs(t *testing.T) {
 	// Docker (Swagger 2.0, stored converted): a body parameter's schema's
 	// fields and its example.
 	create = operation(tagPage("docker", "Container"), "POST", "/containers/create")
-	contains(t, "docker create", create, `<caption>Request body fields</caption>`, `<code>Image</code>`, `<figcaption class="code-title">Example`)
+	testkit.Contains(t, "docker create", create, `<caption>Request body fields</caption>`, `<code>Image</code>`, `<figcaption class="code-title">Example`)
 }

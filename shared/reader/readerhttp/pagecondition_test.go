@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 const betaCondition = "visitor.claims.isBeta === true"
@@ -88,29 +90,29 @@ func TestPageConditionInReader(t *testing.T) {
 	other := url.QueryEscape(f.visitorToken(t, map[string]any{"isBeta": false}))
 
 	html, _ := f.body(t, http.StatusOK, f.base+"/?jwt_token="+tester)
-	contains(t, "tester's navigation", html, `href="`+f.base+`/beta-features"`, "Beta features</a>")
+	testkit.Contains(t, "tester's navigation", html, `href="`+f.base+`/beta-features"`, "Beta features</a>")
 	html, _ = f.body(t, http.StatusOK, f.base+"/beta-features/inner?jwt_token="+tester)
-	contains(t, "tester's child page", html, "Deeper zanzibar notes.")
+	testkit.Contains(t, "tester's child page", html, "Deeper zanzibar notes.")
 	f.body(t, http.StatusOK, f.base+"/beta-features.md?jwt_token="+tester)
 	llms, _ := f.body(t, http.StatusOK, f.base+"/llms.txt?jwt_token="+tester)
-	contains(t, "tester's llms.txt", llms, "Beta features", "Inner")
+	testkit.Contains(t, "tester's llms.txt", llms, "Beta features", "Inner")
 
 	html, _ = f.body(t, http.StatusOK, f.base+"/?jwt_token="+other)
-	lacks(t, "other visitor's navigation", html, "beta-features", "Beta features")
+	testkit.Lacks(t, "other visitor's navigation", html, "beta-features", "Beta features")
 	// Previous/next skip the hidden pages: Introduction leads to After.
-	contains(t, "other visitor's next", html, `href="`+f.base+`/after"`)
+	testkit.Contains(t, "other visitor's next", html, `href="`+f.base+`/after"`)
 	html, _ = f.body(t, http.StatusOK, f.base+"/after?jwt_token="+other)
-	lacks(t, "other visitor's previous", html, "beta-features")
+	testkit.Lacks(t, "other visitor's previous", html, "beta-features")
 	f.body(t, http.StatusNotFound, f.base+"/beta-features?jwt_token="+other)
 	f.body(t, http.StatusNotFound, f.base+"/beta-features/inner?jwt_token="+other)
 	f.body(t, http.StatusNotFound, f.base+"/beta-features.md?jwt_token="+other)
 	f.body(t, http.StatusNotFound, f.base+"/beta-features/inner.md?jwt_token="+other)
 	llms, _ = f.body(t, http.StatusOK, f.base+"/llms.txt?jwt_token="+other)
-	lacks(t, "other visitor's llms.txt", llms, "Beta features", "Inner")
-	contains(t, "other visitor's llms.txt", llms, "After")
+	testkit.Lacks(t, "other visitor's llms.txt", llms, "Beta features", "Inner")
+	testkit.Contains(t, "other visitor's llms.txt", llms, "After")
 	full, _ := f.body(t, http.StatusOK, f.base+"/llms-full.txt?jwt_token="+other)
-	lacks(t, "other visitor's llms-full.txt", full, "zanzibar")
-	contains(t, "other visitor's llms-full.txt", full, "The last page.")
+	testkit.Lacks(t, "other visitor's llms-full.txt", full, "zanzibar")
+	testkit.Contains(t, "other visitor's llms-full.txt", full, "The last page.")
 
 	// The site's search (the cookie carries the visitor token).
 	cookie := func(tok string) *http.Cookie {
@@ -118,18 +120,18 @@ func TestPageConditionInReader(t *testing.T) {
 		return &http.Cookie{Name: "galley_visitor", Value: v}
 	}
 	found, _ := f.getWith(t, http.StatusOK, f.base+"/~search?q=zanzibar", cookie(tester))
-	contains(t, "tester's search", found, `href="`+f.base+`/beta-features"`, `href="`+f.base+`/beta-features/inner"`)
+	testkit.Contains(t, "tester's search", found, `href="`+f.base+`/beta-features"`, `href="`+f.base+`/beta-features/inner"`)
 	found, _ = f.getWith(t, http.StatusOK, f.base+"/~search?q=zanzibar", cookie(other))
-	lacks(t, "other visitor's search", found, "beta-features")
-	contains(t, "other visitor's search", found, "No page matches")
+	testkit.Lacks(t, "other visitor's search", found, "beta-features")
+	testkit.Contains(t, "other visitor's search", found, "No page matches")
 
 	// On a public site, anonymous visitors have no claims: the page is
 	// out of the sitemap and 404.
 	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"visibility": "public"})
 	sm, _ := f.body(t, http.StatusOK, f.base+"/sitemap.xml")
-	contains(t, "sitemap", sm, f.base+"/after")
-	lacks(t, "sitemap", sm, "beta-features")
+	testkit.Contains(t, "sitemap", sm, f.base+"/after")
+	testkit.Lacks(t, "sitemap", sm, "beta-features")
 	f.body(t, http.StatusNotFound, f.base+"/beta-features")
 	html, _ = f.body(t, http.StatusOK, f.base+"/after")
-	contains(t, "public page", html, "The last page.")
+	testkit.Contains(t, "public page", html, "The last page.")
 }

@@ -8,26 +8,8 @@ import (
 
 	"github.com/galleydocs/galley/shared/openapispecs"
 	"github.com/galleydocs/galley/shared/openapispecs/openapiworker"
+	"github.com/galleydocs/galley/shared/testkit"
 )
-
-// contains fails unless every snippet is in s.
-func contains(t *testing.T, what, s string, snippets ...string) {
-	t.Helper()
-	for _, x := range snippets {
-		if !strings.Contains(s, x) {
-			t.Errorf("%s lacks %q", what, x)
-		}
-	}
-}
-
-func lacks(t *testing.T, what, s string, snippets ...string) {
-	t.Helper()
-	for _, x := range snippets {
-		if strings.Contains(s, x) {
-			t.Errorf("%s holds %q", what, x)
-		}
-	}
-}
 
 // between returns the part of s from the first start to the next end.
 func between(s, start, end string) string {
@@ -48,65 +30,65 @@ func TestTreeAndNavigation(t *testing.T) {
 	if ct := res.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" {
 		t.Errorf("Content-Type %q", ct)
 	}
-	contains(t, "root", root, "<title>Introduction | Acme Docs</title>", "<h1>Introduction</h1>", `<meta property="og:title" content="Introduction">`,
+	testkit.Contains(t, "root", root, "<title>Introduction | Acme Docs</title>", "<h1>Introduction</h1>", `<meta property="og:title" content="Introduction">`,
 		`<link rel="canonical" href="https://app.test`+f.base+`/">`)
 	// The root is the first page; the page tree lists pages, the group
 	// and its pages, not the hidden page, nor the child of a closed page.
 	side := between(root, `<nav class="sidebar"`, "</nav>")
-	contains(t, "sidebar", side, `href="`+f.base+`/" aria-current="page">Introduction</a>`, `href="`+f.base+`/blocks">Blocks</a>`,
+	testkit.Contains(t, "sidebar", side, `href="`+f.base+`/" aria-current="page">Introduction</a>`, `href="`+f.base+`/blocks">Blocks</a>`,
 		`<span class="group-title">Reference</span>`, `href="`+f.base+`/reference/api">API</a>`, `href="`+f.base+`/reference/quiet">Quiet</a>`)
-	lacks(t, "sidebar", side, "Secret", "Child page")
-	contains(t, "root", root, `<a class="next" rel="next" href="`+f.base+`/blocks">`)
-	lacks(t, "root", root, `class="prev"`, `<meta name="robots"`)
+	testkit.Lacks(t, "sidebar", side, "Secret", "Child page")
+	testkit.Contains(t, "root", root, `<a class="next" rel="next" href="`+f.base+`/blocks">`)
+	testkit.Lacks(t, "root", root, `class="prev"`, `<meta name="robots"`)
 	if res.Header.Get("X-Robots-Tag") != "" {
 		t.Errorf("a public site's page has X-Robots-Tag %q", res.Header.Get("X-Robots-Tag"))
 	}
 	// Blocks: its child is shown; breadcrumbs; the outline; previous/next.
 	blocks, _ := f.body(t, http.StatusOK, f.base+"/blocks")
 	side = between(blocks, `<nav class="sidebar"`, "</nav>")
-	contains(t, "blocks sidebar", side, `href="`+f.base+`/blocks" aria-current="page">Blocks</a><ul><li><a href="`+f.base+`/blocks/child-page">Child page</a>`)
-	contains(t, "blocks", blocks, `<p class="description">Every block</p>`, `<meta name="description" content="Every block">`,
+	testkit.Contains(t, "blocks sidebar", side, `href="`+f.base+`/blocks" aria-current="page">Blocks</a><ul><li><a href="`+f.base+`/blocks/child-page">Child page</a>`)
+	testkit.Contains(t, "blocks", blocks, `<p class="description">Every block</p>`, `<meta name="description" content="Every block">`,
 		`<a class="prev" rel="prev" href="`+f.base+`/"><small>Previous</small><span>Introduction</span>`,
 		`<a class="next" rel="next" href="`+f.base+`/blocks/child-page">`)
 	outline := between(blocks, `<aside class="outline"`, "</aside>")
-	contains(t, "outline", outline, `<a href="#install">Install</a>`, `<a href="#sub-heading">Sub heading</a>`)
-	lacks(t, "outline", outline, "Step one") // headings inside blocks are not in the outline
+	testkit.Contains(t, "outline", outline, `<a href="#install">Install</a>`, `<a href="#sub-heading">Sub heading</a>`)
+	testkit.Lacks(t, "outline", outline, "Step one") // headings inside blocks are not in the outline
 	child, _ := f.body(t, http.StatusOK, f.base+"/blocks/child-page")
 	crumbs := between(child, `<nav class="breadcrumbs"`, "</nav>")
-	contains(t, "breadcrumbs", crumbs, `<a href="`+f.base+`/blocks">Blocks</a>`, `<span aria-current="page">Child page</span>`)
+	testkit.Contains(t, "breadcrumbs", crumbs, `<a href="`+f.base+`/blocks">Blocks</a>`, `<span aria-current="page">Child page</span>`)
 	api, _ := f.body(t, http.StatusOK, f.base+"/reference/api")
-	contains(t, "group page breadcrumbs", between(api, `<nav class="breadcrumbs"`, "</nav>"), "<span>Reference</span>")
+	testkit.Contains(t, "group page breadcrumbs", between(api, `<nav class="breadcrumbs"`, "</nav>"), "<span>Reference</span>")
 	// A hidden page is served at its URL, out of navigation and order.
 	secret, _ := f.body(t, http.StatusOK, f.base+"/secret")
-	contains(t, "hidden page", secret, "<h1>Secret</h1>")
-	lacks(t, "hidden page", secret, `class="next"`, `class="prev"`)
+	testkit.Contains(t, "hidden page", secret, "<h1>Secret</h1>")
+	testkit.Lacks(t, "hidden page", secret, `class="next"`, `class="prev"`)
 	// Unknown pages: 404 in HTML, in the site's look.
 	nf, res := f.body(t, http.StatusNotFound, f.base+"/no/such/page")
-	contains(t, "404", nf, "<h1>Page not found</h1>", "Acme Docs", `<meta name="robots" content="noindex">`)
+	testkit.Contains(t, "404", nf, "<h1>Page not found</h1>", "Acme Docs", `<meta name="robots" content="noindex">`)
 	if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") || res.Header.Get("ETag") != "" {
 		t.Errorf("404 headers %v", res.Header)
 	}
 	// Unknown sites too.
 	nf, _ = f.body(t, http.StatusNotFound, "/sites/"+f.Org.ID+"/nope/")
-	contains(t, "unknown site", nf, "<h1>Page not found</h1>")
+	testkit.Contains(t, "unknown site", nf, "<h1>Page not found</h1>")
 }
 
 func TestSectionsAndVariants(t *testing.T) {
 	f, first, second := sectionsSite(t)
 	root, _ := f.body(t, http.StatusOK, f.base+"/")
 	top := between(root, `<nav class="sections"`, "</nav>")
-	contains(t, "sections", top, `href="`+f.base+`/`+first+`/" aria-current="true">`, `href="`+f.base+`/`+second+`/">Ops</a>`)
+	testkit.Contains(t, "sections", top, `href="`+f.base+`/`+first+`/" aria-current="true">`, `href="`+f.base+`/`+second+`/">Ops</a>`)
 	variants := between(root, `<details class="menu variants">`, "</details>")
-	contains(t, "variants", variants, `aria-current="true">Guide</a>`, ">Guide v2</a>", ">API reference</a>")
+	testkit.Contains(t, "variants", variants, `aria-current="true">Guide</a>`, ">Guide v2</a>", ">API reference</a>")
 	href := regexp.MustCompile(`href="([^"]+)">Guide v2</a>`).FindStringSubmatch(variants)
 	if href == nil {
 		t.Fatalf("no variant link in %s", variants)
 	}
 	v, _ := f.body(t, http.StatusOK, href[1])
-	contains(t, "variant", v, "<h1>Home v2</h1>", `<summary aria-label="Variant: Guide v2">Guide v2</summary>`)
+	testkit.Contains(t, "variant", v, "<h1>Home v2</h1>", `<summary aria-label="Variant: Guide v2">Guide v2</summary>`)
 	api, _ := f.body(t, http.StatusOK, f.base+"/"+second+"/")
-	contains(t, "section", api, "<h1>Running</h1>", `href="`+f.base+`/`+second+`/" aria-current="true">Ops</a>`)
-	lacks(t, "section", api, `class="menu variants"`)
+	testkit.Contains(t, "section", api, "<h1>Running</h1>", `href="`+f.base+`/`+second+`/" aria-current="true">Ops</a>`)
+	testkit.Lacks(t, "section", api, `class="menu variants"`)
 }
 
 // A page's layout flags and cover, from its frontmatter: a full cover, a
@@ -119,12 +101,12 @@ func TestLayoutFlagsAndCover(t *testing.T) {
 		page("next", "", "# Next\n\n## Part two\n\nMore.\n"))
 	f.publish(t, "Acme Docs", map[string]any{"basename": "docs"})
 	landing, _ := f.body(t, http.StatusOK, f.base+"/")
-	contains(t, "landing", landing, `<img class="cover cover-full" src="https://x.test/cover.png" alt="">`,
+	testkit.Contains(t, "landing", landing, `<img class="cover cover-full" src="https://x.test/cover.png" alt="">`,
 		`<h1 class="visually-hidden">Landing</h1>`)
-	lacks(t, "landing", landing, `class="outline"`, `class="pagination"`)
+	testkit.Lacks(t, "landing", landing, `class="outline"`, `class="pagination"`)
 	next, _ := f.body(t, http.StatusOK, f.base+"/next")
-	contains(t, "next", next, "<h1>Next</h1>", `class="outline"`, `class="pagination"`)
-	lacks(t, "next", next, `class="cover`)
+	testkit.Contains(t, "next", next, "<h1>Next</h1>", `class="outline"`, `class="pagination"`)
+	testkit.Lacks(t, "next", next, `class="cover`)
 }
 
 // A computed API reference page reads as in the API: its generated tag
@@ -149,15 +131,15 @@ func TestComputedAPIPages(t *testing.T) {
 	f.publish(t, "Pets Docs", map[string]any{"basename": "docs"})
 	root, _ := f.body(t, http.StatusOK, f.base+"/")
 	side := between(root, `<nav class="sidebar"`, "</nav>")
-	contains(t, "sidebar", side, ">Reference</a>")
+	testkit.Contains(t, "sidebar", side, ">Reference</a>")
 	ref, _ := f.body(t, http.StatusOK, f.base+"/reference")
-	contains(t, "reference", between(ref, `<nav class="sidebar"`, "</nav>"), ">pets</a>", ">stores</a>")
+	testkit.Contains(t, "reference", between(ref, `<nav class="sidebar"`, "</nav>"), ">pets</a>", ">stores</a>")
 	pets, _ := f.body(t, http.StatusOK, f.base+"/reference/pets")
-	contains(t, "pets", pets, `<span class="method method-get">GET</span> <code class="api-path">/pets</code>`,
+	testkit.Contains(t, "pets", pets, `<span class="method method-get">GET</span> <code class="api-path">/pets</code>`,
 		`<span class="method method-post">POST</span> <code class="api-path">/pets</code>`)
-	lacks(t, "pets", between(pets, "<article>", "</article>"), "/stores")
+	testkit.Lacks(t, "pets", between(pets, "<article>", "</article>"), "/stores")
 	// Each operation with its details, from the spec's document.
-	contains(t, "operation details", pets, `<div class="card-title">List pets</div>`,
+	testkit.Contains(t, "operation details", pets, `<div class="card-title">List pets</div>`,
 		`<tr><td><code>limit</code> <span class="required">required</span></td><td>query</td><td><code>integer</code></td><td>How many</td></tr>`,
 		`<li><code>200</code> The pets: <code>Pet[]</code><div class="table"><table class="api-params api-fields"><caption>Response 200 fields</caption>`,
 		`<tr><td class="depth-0"><code>name</code></td><td><code>string</code></td><td></td></tr>`,
@@ -166,7 +148,7 @@ func TestComputedAPIPages(t *testing.T) {
 	// The site's MCP getPage (the search function) reads a generated page
 	// as its .md serves it.
 	md, _ := f.body(t, http.StatusOK, f.base+"/reference/pets.md")
-	contains(t, "generated page's markdown", md, "/pets")
+	testkit.Contains(t, "generated page's markdown", md, "/pets")
 	ans, _ := f.mcpPost(t, http.StatusOK, f.base+"/~gitbook/mcp", callTool(1, "getPage", map[string]any{"url": "reference/pets"}))
 	if text, isErr := toolText(t, ans); isErr || text != md {
 		t.Errorf("getPage of a generated page: %v %q, want %q", isErr, text, md)

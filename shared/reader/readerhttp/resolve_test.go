@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // Reusable contents, variables, expressions and conditional blocks as
@@ -96,37 +97,37 @@ func TestResolvedEverywhere(t *testing.T) {
 		outs := map[string]string{"HTML": html, ".md": md, "llms-full.txt": full, "MCP getPage": mcp}
 		for what, out := range outs {
 			what = v.name + "'s " + what
-			contains(t, what, out, shown...)
-			lacks(t, what, out, source...)
-			lacks(t, what, out, "quokka")
+			testkit.Contains(t, what, out, shown...)
+			testkit.Lacks(t, what, out, source...)
+			testkit.Lacks(t, what, out, "quokka")
 			if v.beta {
-				contains(t, what, out, "Beta zanzibar notes.")
+				testkit.Contains(t, what, out, "Beta zanzibar notes.")
 			} else {
-				lacks(t, what, out, "zanzibar")
+				testkit.Lacks(t, what, out, "zanzibar")
 			}
 		}
 		// An expression without a value shows nothing.
-		contains(t, v.name+"'s .md", md, "Missing [] here.")
+		testkit.Contains(t, v.name+"'s .md", md, "Missing [] here.")
 		// The included body's link resolves from the page that shows it.
-		contains(t, v.name+"'s HTML", html, `href="`+f.base+`/after`)
+		testkit.Contains(t, v.name+"'s HTML", html, `href="`+f.base+`/after`)
 
 		cookie := &http.Cookie{Name: "galley_visitor", Value: v.tok}
 		found, _ := f.getWith(t, http.StatusOK, f.base+"/~search?q=kumquat", cookie)
-		contains(t, v.name+"'s search of included text", found, `href="`+f.base+`/introduction"`)
+		testkit.Contains(t, v.name+"'s search of included text", found, `href="`+f.base+`/introduction"`)
 		found, _ = f.getWith(t, http.StatusOK, f.base+"/~search?q=Acmeflux", cookie)
-		contains(t, v.name+"'s search of a page variable's value", found, `href="`+f.base+`/introduction"`)
+		testkit.Contains(t, v.name+"'s search of a page variable's value", found, `href="`+f.base+`/introduction"`)
 		found, _ = f.getWith(t, http.StatusOK, f.base+"/~search?q=zanzibar", cookie)
 		// Blocks whose condition reads the visitor's claims are not
 		// indexed: found by no one (docs/content.md).
-		contains(t, v.name+"'s search of the testers' block", found, "No page matches")
-		lacks(t, v.name+"'s search of the testers' block", found, f.base+"/introduction", "Beta zanzibar notes")
+		testkit.Contains(t, v.name+"'s search of the testers' block", found, "No page matches")
+		testkit.Lacks(t, v.name+"'s search of the testers' block", found, f.base+"/introduction", "Beta zanzibar notes")
 		found, _ = f.getWith(t, http.StatusOK, f.base+"/~search?q=quokka", cookie)
-		contains(t, v.name+"'s search of a block whose condition fails", found, "No page matches")
+		testkit.Contains(t, v.name+"'s search of a block whose condition fails", found, "No page matches")
 		for _, s := range []string{"kumquat", "Acmeflux"} {
 			ans, _ := f.mcpPost(t, http.StatusOK, f.base+"/~gitbook/mcp", callTool(2, "searchDocumentation", map[string]any{"query": s}),
 				"Authorization", "Bearer "+v.tok)
 			text, _ := toolText(t, ans)
-			contains(t, v.name+"'s MCP search of "+s, text, "Introduction")
+			testkit.Contains(t, v.name+"'s MCP search of "+s, text, "Introduction")
 		}
 	}
 
@@ -140,20 +141,20 @@ func TestResolvedEverywhere(t *testing.T) {
 	vpg := "/v1/spaces/" + f.space + "/content/page/" + f.pages["intro"]
 	for _, q := range []string{"?format=markdown", "?format=document", "?format=document&evaluated=false"} {
 		out := string(visitor.Expect(http.StatusOK, "GET", vpg+q, nil).Body)
-		lacks(t, "site token's page read "+q, out, "zanzibar", "{% if", "{% include", `"type":"if"`, "quokka")
-		contains(t, "site token's page read "+q, out, "Banner kumquat text", "Pro edition notes.")
+		testkit.Lacks(t, "site token's page read "+q, out, "zanzibar", "{% if", "{% include", `"type":"if"`, "quokka")
+		testkit.Contains(t, "site token's page read "+q, out, "Banner kumquat text", "Pro edition notes.")
 	}
 	doc := string(visitor.Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/documents/"+
 		visitor.Expect(http.StatusOK, "GET", vpg, nil).Map(t)["documentId"].(string), nil).Body)
-	lacks(t, "site token's document by id", doc, "zanzibar", `"type":"if"`)
+	testkit.Lacks(t, "site token's document by id", doc, "zanzibar", `"type":"if"`)
 
 	// The API keeps the source: markdown as written, the document's nodes.
 	c := f.As(t, "admin")
 	pg := "/v1/spaces/" + f.space + "/content/page/" + f.pages["intro"]
 	md := c.Expect(http.StatusOK, "GET", pg+"?format=markdown", nil).Map(t)["markdown"].(string)
-	contains(t, "API markdown", md, `{% include ".gitbook/includes/banner.md" %}`, "{% if visitor.claims.isBeta === true %}", `<code class="expression">space.vars.version</code>`)
+	testkit.Contains(t, "API markdown", md, `{% include ".gitbook/includes/banner.md" %}`, "{% if visitor.claims.isBeta === true %}", `<code class="expression">space.vars.version</code>`)
 	// (The client checks the answer against GitBook's schemas: the
 	// conditional block is GitBook's "if" block.)
 	doc = string(c.Expect(http.StatusOK, "GET", pg+"?format=document", nil).Body)
-	contains(t, "API document", doc, `"type":"reusable-content"`, `"reusableContent":"banner"`, `"type":"if"`, `"type":"expression"`)
+	testkit.Contains(t, "API document", doc, `"type":"reusable-content"`, `"reusableContent":"banner"`, `"type":"if"`, `"type":"expression"`)
 }

@@ -97,8 +97,8 @@ func TestSodadataIncludesShown(t *testing.T) {
 		checked++
 		md, _ := f.body(t, http.StatusOK, f.base+"/"+content.EscapeSegments(paths[p.ID])+".md")
 		html, _ := f.body(t, http.StatusOK, f.base+"/"+content.EscapeSegments(paths[p.ID]))
-		lacks(t, paths[p.ID]+".md", md, "{% include")
-		lacks(t, paths[p.ID]+" HTML", html, "{% include", "{%")
+		testkit.Lacks(t, paths[p.ID]+".md", md, "{% include")
+		testkit.Lacks(t, paths[p.ID]+" HTML", html, "{% include", "{%")
 		for _, m := range ms {
 			id := ix.ReusableContentAt(p.ID, m[1])
 			if id == "" {
@@ -106,8 +106,8 @@ func TestSodadataIncludesShown(t *testing.T) {
 				continue
 			}
 			if w := marker[id]; w != "" {
-				contains(t, paths[p.ID]+".md", md, w)
-				contains(t, paths[p.ID]+" HTML", html, w)
+				testkit.Contains(t, paths[p.ID]+".md", md, w)
+				testkit.Contains(t, paths[p.ID]+" HTML", html, w)
 			}
 		}
 		return true

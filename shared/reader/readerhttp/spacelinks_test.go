@@ -3,6 +3,8 @@ package readerhttp_test
 import (
 	"net/http"
 	"testing"
+
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // Links to pages of other spaces resolve to their published URLs when a
@@ -37,7 +39,7 @@ func TestLinksAcrossSiteSpaces(t *testing.T) {
 
 	got, _ := f.body(t, http.StatusOK, f.base+"/")
 	art := between(got, "<article>", "</article>")
-	contains(t, "links", art,
+	testkit.Contains(t, "links", art,
 		`<a href="`+otherBase+`deep">by ref</a>`,
 		`<a href="`+otherBase+`deep#setup">by anchor</a>`,
 		`<a href="`+otherBase+`deep">GitBook&#39;s way</a>`,
@@ -45,8 +47,8 @@ func TestLinksAcrossSiteSpaces(t *testing.T) {
 		` unshown `, ` unknown id `, ` hidden`,
 		`<a class="card content-ref" href="`+otherBase+`deep"><span class="card-title">Deep</span></a>`,
 		`<div class="card content-ref unavailable"><span class="card-title">Page not available on this site</span></div>`)
-	lacks(t, "links", art, "/pages/", "/s/"+lone, "/s/"+secret, `href=""`)
+	testkit.Lacks(t, "links", art, "/pages/", "/s/"+lone, "/s/"+secret, `href=""`)
 	// The link leads to the page.
 	deep, _ := f.body(t, http.StatusOK, otherBase+"deep")
-	contains(t, "deep", deep, "<h1>Deep</h1>")
+	testkit.Contains(t, "deep", deep, "<h1>Deep</h1>")
 }

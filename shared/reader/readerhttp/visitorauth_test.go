@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // visitorToken signs a visitor token for the fixture's site.
@@ -43,14 +44,14 @@ func (f *fixture) getWith(t *testing.T, want int, path string, cookies ...*http.
 func TestVisitorAuthSite(t *testing.T) {
 	f := standardSite(t, map[string]any{"visibility": "visitor-auth"})
 	html, res := f.body(t, http.StatusUnauthorized, f.base+"/blocks")
-	contains(t, "401 page", html, "<h1>Sign in required</h1>")
-	lacks(t, "401 page", html, "Introduction", "Acme Docs")
+	testkit.Contains(t, "401 page", html, "<h1>Sign in required</h1>")
+	testkit.Lacks(t, "401 page", html, "Introduction", "Acme Docs")
 	if res.Header.Get("Cache-Control") != "no-store" || len(res.Cookies()) != 0 {
 		t.Errorf("401 headers %v", res.Header)
 	}
 	tok := f.visitorToken(t, map[string]any{"sub": "v1"})
 	html, res = f.body(t, http.StatusOK, f.base+"/blocks?jwt_token="+url.QueryEscape(tok))
-	contains(t, "page with token", html, "Acme Docs", `href="`+f.base+`/blocks/child-page"`)
+	testkit.Contains(t, "page with token", html, "Acme Docs", `href="`+f.base+`/blocks/child-page"`)
 	var kept *http.Cookie
 	for _, c := range res.Cookies() {
 		if c.Name == "galley_visitor" {
@@ -65,7 +66,7 @@ func TestVisitorAuthSite(t *testing.T) {
 	}
 	// Following a link: the cookie alone opens the site.
 	html, res = f.getWith(t, http.StatusOK, f.base+"/blocks/child-page", kept)
-	contains(t, "page by cookie", html, "A child.")
+	testkit.Contains(t, "page by cookie", html, "A child.")
 	if len(res.Cookies()) != 0 {
 		t.Errorf("cookie set again: %v", res.Cookies())
 	}
@@ -98,11 +99,11 @@ func TestConditionalSectionInReader(t *testing.T) {
 	tester := f.visitorToken(t, map[string]any{"isBeta": true})
 	other := f.visitorToken(t, map[string]any{"isBeta": false})
 	html, _ := f.body(t, http.StatusOK, f.base+"/?jwt_token="+url.QueryEscape(tester))
-	contains(t, "tester's navigation", html, `href="`+f.base+`/testers/"`)
+	testkit.Contains(t, "tester's navigation", html, `href="`+f.base+`/testers/"`)
 	html, _ = f.body(t, http.StatusOK, f.base+"/testers/?jwt_token="+url.QueryEscape(tester))
-	contains(t, "tester", html, "Beta notes")
+	testkit.Contains(t, "tester", html, "Beta notes")
 	html, _ = f.body(t, http.StatusOK, f.base+"/?jwt_token="+url.QueryEscape(other))
-	lacks(t, "other visitor's navigation", html, f.base+"/testers", "Beta notes")
+	testkit.Lacks(t, "other visitor's navigation", html, f.base+"/testers", "Beta notes")
 	f.body(t, http.StatusNotFound, f.base+"/testers/?jwt_token="+url.QueryEscape(other))
 	f.body(t, http.StatusNotFound, f.base+"/testers/b.md?jwt_token="+url.QueryEscape(other))
 }
