@@ -3,7 +3,6 @@ package infra_test
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/galleydocs/galley/shared/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,11 +12,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/testenv"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/metrics"
+	"github.com/galleydocs/galley/shared/search"
 )
 
 // The repository root, from this package's folder.
@@ -406,7 +409,8 @@ func TestTemplateBucketIsPrivate(t *testing.T) {
 	}
 }
 
-// The API's 5xx, and each function's errors and throttles, have an alarm.
+// The API's 5xx, each function's errors and throttles, and each stage of
+// the search index errors metric have an alarm.
 func TestTemplateAlarms(t *testing.T) {
 	tpl := readTemplate(t)
 	type alarm struct {
@@ -421,7 +425,11 @@ func TestTemplateAlarms(t *testing.T) {
 	for _, id := range resourcesOfType(tpl, "AWS::CloudWatch::Alarm") {
 		a := decode[alarm](t, id, tpl.Resources[id].Properties)
 		for _, d := range a.Dimensions {
-			have[fmt.Sprintf("%s %s %s=%s", a.Namespace, a.MetricName, d.Name, ref(d.Value))] = true
+			v := ref(d.Value)
+			if v == "" && d.Value.Kind == yaml.ScalarNode && d.Value.Tag == "!!str" {
+				v = d.Value.Value // a literal dimension value
+			}
+			have[fmt.Sprintf("%s %s %s=%s", a.Namespace, a.MetricName, d.Name, v)] = true
 		}
 	}
 	want := []string{"AWS/ApiGateway 5xx ApiId=GalleyApi"}
@@ -429,6 +437,9 @@ func TestTemplateAlarms(t *testing.T) {
 		want = append(want,
 			"AWS/Lambda Errors FunctionName="+f.Function,
 			"AWS/Lambda Throttles FunctionName="+f.Function)
+	}
+	for _, stage := range search.IndexErrorStages() {
+		want = append(want, metrics.Namespace+" "+search.IndexErrorsMetric+" Stage="+stage)
 	}
 	for _, w := range want {
 		if !have[w] {

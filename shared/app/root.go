@@ -84,3 +84,15 @@ func (r *Root) Built() []string {
 func Users(r *Root) *users.Service {
 	return Service(r, func() *users.Service { return users.New(r.Deps) })
 }
+
+// Close releases what the root's services hold beyond the process's memory
+// (the search service's index directories on disk): it calls Close on each
+// built service that has one, the last built first. Local mode closes its
+// root when it stops; a Lambda function's process ends with its sandbox.
+func (r *Root) Close() {
+	for i := len(r.order) - 1; i >= 0; i-- {
+		if c, ok := r.built[r.order[i]].(interface{ Close() }); ok {
+			c.Close()
+		}
+	}
+}

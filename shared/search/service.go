@@ -109,6 +109,17 @@ func indexKey(spaceID, revisionID string) string {
 // stored index could not be unpacked: made again and stored over it).
 const IndexErrorsMetric = "SearchIndexErrors"
 
+// The stages of IndexErrorsMetric (its Stage dimension); template.yaml
+// has an alarm on each.
+const (
+	StageBuild = "build"
+	StageStore = "store"
+	StageRead  = "read"
+)
+
+// IndexErrorStages lists the values of IndexErrorsMetric's Stage dimension.
+func IndexErrorStages() []string { return []string{StageBuild, StageStore, StageRead} }
+
 // StoreAttempts is how many times a made index is written to the blob
 // store before it is given up; storeBackoff is the wait after the first
 // failed attempt, doubled after each further one.
@@ -132,7 +143,7 @@ func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handl
 			}
 			// A damaged archive would fail every search of the revision
 			// for good: it is made again, and stored over.
-			s.indexError(ctx, "read", spaceID, revisionID, err)
+			s.indexError(ctx, StageRead, spaceID, revisionID, err)
 			if err := os.RemoveAll(dir); err != nil {
 				return err
 			}
@@ -141,7 +152,7 @@ func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handl
 		}
 		if err := s.make(ctx, spaceID, revisionID, dir); err != nil {
 			if ctx.Err() == nil {
-				s.indexError(ctx, "build", spaceID, revisionID, err)
+				s.indexError(ctx, StageBuild, spaceID, revisionID, err)
 			}
 			return fmt.Errorf("make the search index of space %s, revision %s: %w", spaceID, revisionID, err)
 		}
@@ -149,7 +160,7 @@ func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handl
 			// The index is made: this query and the next ones of this
 			// process read it. Not stored, it is missing for the others,
 			// which make it again (the blob's absence is the mark).
-			s.indexError(ctx, "store", spaceID, revisionID, err)
+			s.indexError(ctx, StageStore, spaceID, revisionID, err)
 		}
 		return nil
 	})
@@ -216,7 +227,7 @@ func (s *Service) make(ctx context.Context, spaceID, revisionID, dir string) err
 		if err := Unarchive(data, dir); err != nil {
 			// The parent's archive is damaged: this index is built afresh
 			// (the parent's is made again when it is searched).
-			s.indexError(ctx, "read", spaceID, parentID, err)
+			s.indexError(ctx, StageRead, spaceID, parentID, err)
 			if err := os.RemoveAll(dir); err != nil {
 				return err
 			}

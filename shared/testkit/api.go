@@ -88,6 +88,7 @@ func NewAPI(t testing.TB, k *Kit, names []string, opts ...APIOption) *API {
 	}
 	fams := served(t, names)
 	root := families.NewRoot(k.Deps)
+	t.Cleanup(root.Close)
 	a := &API{Kit: k, Root: root, Users: map[string]model.User{}, Tokens: map[string]string{},
 		API: app.NewAPI(app.Config{APIURL: o.apiURL, AppURL: o.appURL}, root, fams...)}
 	members, roles := map[string]model.Role{}, map[string]model.Role{}

@@ -38,6 +38,7 @@ func (a *API) Serve(t testing.TB, names []string, provide func(r *app.Root)) *ht
 	t.Helper()
 	fams := served(t, names)
 	root := families.NewRoot(a.Kit.Deps)
+	t.Cleanup(root.Close)
 	provide(root)
 	return app.NewAPI(app.Config{APIURL: "https://api.test", AppURL: "https://app.test"}, root, fams...)
 }

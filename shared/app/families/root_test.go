@@ -64,3 +64,32 @@ func TestRootRefusesALateOptionalService(t *testing.T) {
 	}()
 	openapiwire.ProvideSpecs(r)
 }
+
+// closer is a service holding something to release; closed records the
+// order in which the root closed them.
+type closer struct {
+	name   string
+	closed *[]string
+}
+
+func (c *closer) Close() { *c.closed = append(*c.closed, c.name) }
+
+type (
+	first  struct{ *closer }
+	second struct{ *closer }
+	plain  struct{}
+)
+
+// Closing a root closes every built service that can be closed (search's
+// index directories), the last built first, and only those.
+func TestRootClosesItsServicesLastBuiltFirst(t *testing.T) {
+	r := app.NewRoot(&deps.Deps{})
+	var closed []string
+	app.Service(r, func() first { return first{&closer{"first", &closed}} })
+	app.Service(r, func() plain { return plain{} })
+	app.Service(r, func() second { return second{&closer{"second", &closed}} })
+	r.Close()
+	if want := []string{"second", "first"}; !slices.Equal(closed, want) {
+		t.Errorf("closed %v, want %v", closed, want)
+	}
+}

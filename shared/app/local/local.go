@@ -135,8 +135,10 @@ func (l *Local) Serve(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
-// Close closes the store and writes out the last log lines.
+// Close closes the services (search's index directories), the store, and
+// writes out the last log lines.
 func (l *Local) Close() error {
+	l.Root.Close()
 	err := l.store.Close()
 	if ferr := l.logs.Flush(); err == nil {
 		err = ferr
