@@ -57,8 +57,8 @@ func AppURL(ctx context.Context) string {
 }
 
 // Handler returns the API as an http.Handler wrapped in the request
-// middleware: request id, structured log line, panic recovery, and JSON
-// answers for unknown routes and methods.
+// middleware: request id, X-Content-Type-Options: nosniff, structured log
+// line, panic recovery, and JSON answers for unknown routes and methods.
 func (a *API) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -77,6 +77,9 @@ func (a *API) Handler() http.Handler {
 		info := &requestInfo{id: id, apiURL: strings.TrimRight(apiURL, "/"), appURL: strings.TrimRight(appURL, "/"),
 			base: a.cfg.Logger, version: a.cfg.Version}
 		w.Header().Set("X-Request-Id", id)
+		// Every answer states its Content-Type; no browser is to guess
+		// another (an error's JSON, a file's stored type).
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if r.URL.Path == "/v1" {
 			// API Gateway routes /v1 and /v1/ alike; so does the API.
 			r.URL.Path = "/v1/"

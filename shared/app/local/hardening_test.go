@@ -337,6 +337,9 @@ func TestEveryErrorIsTheErrorShape(t *testing.T) {
 				continue
 			}
 			errorShape(t, what, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes())
+			if got := w.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("%s: X-Content-Type-Options %q, want nosniff", what, got)
+			}
 			if got := w.Header().Get("Allow"); got != strings.Join(want, ", ") {
 				t.Errorf("%s: Allow %q, want %q", what, got, strings.Join(want, ", "))
 			}
