@@ -43,6 +43,9 @@ func TestTreeAndNavigation(t *testing.T) {
 	if res.Header.Get("X-Robots-Tag") != "" {
 		t.Errorf("a public site's page has X-Robots-Tag %q", res.Header.Get("X-Robots-Tag"))
 	}
+	if c, ok := res.Header["Set-Cookie"]; ok {
+		t.Errorf("a public site's page sets a cookie: %q", c)
+	}
 	// Blocks: its child is shown; breadcrumbs; the outline; previous/next.
 	blocks, _ := f.body(t, http.StatusOK, f.base+"/blocks")
 	side = between(blocks, `<nav class="sidebar"`, "</nav>")

@@ -73,15 +73,15 @@ const shareCookie = "galley_share"
 
 type pageOut struct {
 	Status       int
-	ContentType  string      `header:"Content-Type"`
-	ETag         string      `header:"ETag"`
-	CacheControl string      `header:"Cache-Control"`
-	Robots       string      `header:"X-Robots-Tag"`
-	NoSniff      string      `header:"X-Content-Type-Options"`
-	CSP          string      `header:"Content-Security-Policy"`
-	Referrer     string      `header:"Referrer-Policy"`
-	Location     string      `header:"Location"`
-	SetCookie    http.Cookie `header:"Set-Cookie"`
+	ContentType  string `header:"Content-Type"`
+	ETag         string `header:"ETag"`
+	CacheControl string `header:"Cache-Control"`
+	Robots       string `header:"X-Robots-Tag"`
+	NoSniff      string `header:"X-Content-Type-Options"`
+	CSP          string `header:"Content-Security-Policy"`
+	Referrer     string `header:"Referrer-Policy"`
+	Location     string `header:"Location"`
+	SetCookie    string `header:"Set-Cookie"` // a cookie's String(); "" sets none
 	Body         []byte
 }
 
@@ -98,14 +98,14 @@ func Register(api *httpapi.API, s *reader.Service) {
 			// of scripts' reach, sent on top-level navigations from other
 			// sites (the sign-in's redirect back) but not on their
 			// subrequests.
-			out.SetCookie = http.Cookie{Name: visitorCookie, Value: a.KeepVisitorToken, Path: a.VisitorTokenPath,
-				HttpOnly: true, Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}
+			out.SetCookie = (&http.Cookie{Name: visitorCookie, Value: a.KeepVisitorToken, Path: a.VisitorTokenPath,
+				HttpOnly: true, Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}).String()
 		} else if a.KeepShareKey != "" {
 			// The same for a share link's key: the link opens the site once
 			// given in a URL; deactivating it closes the site at once (the
 			// key is checked on every request).
-			out.SetCookie = http.Cookie{Name: shareCookie, Value: a.KeepShareKey, Path: a.KeepPath,
-				HttpOnly: true, Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}
+			out.SetCookie = (&http.Cookie{Name: shareCookie, Value: a.KeepShareKey, Path: a.KeepPath,
+				HttpOnly: true, Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}).String()
 		}
 		return out, nil
 	}
