@@ -147,3 +147,27 @@ func TestLazyOperationsBuildOnceUnderConcurrentFirstRequests(t *testing.T) {
 		}
 	}
 }
+
+// A GET of a served path with a trailing slash is redirected to the path
+// without it (its query kept); other methods and unknown paths answer as
+// before.
+func TestTrailingSlashRedirectsToTheOperation(t *testing.T) {
+	h := newEchoAPI(false).Handler()
+	for _, c := range []struct {
+		method, target string
+		status         int
+		location       string
+	}{
+		{http.MethodGet, "/v1/private/", http.StatusPermanentRedirect, "/v1/private"},
+		{http.MethodHead, "/v1/private//?x=1", http.StatusPermanentRedirect, "/v1/private?x=1"},
+		{http.MethodGet, "/v1/nowhere/", http.StatusNotFound, ""},
+		{http.MethodGet, "//v1/private/", http.StatusNotFound, ""},
+		{http.MethodPut, "/v1/things/a/", http.StatusNotFound, ""},
+	} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(c.method, c.target, nil))
+		if w.Code != c.status || w.Header().Get("Location") != c.location {
+			t.Errorf("%s %s: %d Location %q, want %d %q", c.method, c.target, w.Code, w.Header().Get("Location"), c.status, c.location)
+		}
+	}
+}

@@ -134,7 +134,20 @@ func (a *API) Handler() http.Handler {
 // error shape. ServeMux's own 405 is not enough: a subtree pattern (GET
 // /v1/) matches every path under it, so it would answer 405 for any
 // method on an unknown path.
+//
+// A GET or HEAD of a path with a trailing slash that an operation serves
+// without it (a site typed as /sites/<id>/) is redirected there (308).
 func (a *API) noRoute(w http.ResponseWriter, r *http.Request) {
+	if p := r.URL.Path; (r.Method == http.MethodGet || r.Method == http.MethodHead) && len(p) > 1 && strings.HasSuffix(p, "/") {
+		probe := r.Clone(r.Context())
+		probe.URL.Path = strings.TrimRight(p, "/")
+		probe.URL.RawPath = ""
+		// Never "//host": a browser reads it as another site.
+		if probe.URL.Path != "" && !strings.HasPrefix(probe.URL.Path, "//") && a.routed(probe, r.Method) {
+			http.Redirect(w, r, probe.URL.RequestURI(), http.StatusPermanentRedirect)
+			return
+		}
+	}
 	var allow []string
 	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
 		if m != r.Method && a.routed(r, m) {
