@@ -96,7 +96,11 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if st.LastURL == p.URL {
 		prior = st.Synced // paths and blobs of this repository only
 	}
-	l := layoutOf(base, p.ProjectDir)
+	dir := p.ProjectDir
+	if p.LastDir && st.LastURL == p.URL && st.Dir != "" {
+		dir = projectDirOf(base, st.Dir)
+	}
+	l := layoutOf(base, dir)
 	e := &exporter{s: s, spaceID: p.SpaceID, ix: ix, last: last, base: base, prefix: projectPrefix(l.dir), summary: l.summary,
 		w: &writer{st: base.st, made: map[plumbing.Hash]bool{}}}
 	files, owned, err := e.run(ctx, prior)
