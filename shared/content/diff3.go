@@ -12,6 +12,19 @@ const maxEditDistance = 2000
 // identically on both take either; regions changed differently on both,
 // including edits to adjacent lines, conflict. ok is false on conflict.
 func Merge3(base, ours, theirs string) (merged string, ok bool) {
+	return merge3(base, ours, theirs, false)
+}
+
+// Merge3Theirs is Merge3 where a conflicting region takes theirs: ours'
+// edits are kept where theirs left the base alone (Git Sync's rewrite of
+// a SUMMARY.md keeps what the branch's file holds beyond Galley's own
+// rendering).
+func Merge3Theirs(base, ours, theirs string) string {
+	merged, _ := merge3(base, ours, theirs, true)
+	return merged
+}
+
+func merge3(base, ours, theirs string, preferTheirs bool) (merged string, ok bool) {
 	o, a, b := splitLines(base), splitLines(ours), splitLines(theirs)
 	ma, mb := matches(o, a), matches(o, b)
 	var out []string
@@ -45,6 +58,8 @@ func Merge3(base, ours, theirs string) (merged string, ok bool) {
 			out = append(out, cb...)
 		case equal(cb, co), equal(ca, cb):
 			out = append(out, ca...)
+		case preferTheirs:
+			out = append(out, cb...)
 		default:
 			return "", false
 		}

@@ -82,10 +82,13 @@ type BrokenStats struct {
 	ChangeRequest *int `json:"changeRequest,omitempty" doc:"Broken links the change request broke (not broken in its base); change requests only"`
 }
 
-// Links is a page of a page's links, with the stats of them all.
+// Links is a page of a page's links, with the stats of them all and the
+// page's broken expressions (every one, on every page of the list, as the
+// stats; none when status filters other links than broken ones).
 type Links struct {
 	paging.Page[LinkItem]
-	Stats LinkStats
+	Stats             LinkStats
+	BrokenExpressions []BrokenExpression
 }
 
 // locations renders the organization, space and version every location
@@ -153,17 +156,17 @@ func (l *locations) target(ix *Index, r ResolvedLink) ContentLocation {
 	return ContentLocation{Kind: "url", URL: r.Href}
 }
 
-// pageLinks reads and resolves every link of a page of a revision.
-func (s *Service) pageLinks(ctx context.Context, spaceID string, ix *Index, p *Page, appBase string) ([]ResolvedLink, error) {
+// pageLinks reads and resolves every link of a page of a revision; body
+// is the page's body ("" when it has none).
+func (s *Service) pageLinks(ctx context.Context, spaceID string, ix *Index, p *Page, appBase string) (links []ResolvedLink, body string, err error) {
 	raw := PageExtras(p)
 	if p.Type == TypeDocument {
-		body, err := s.Repo.Document(ctx, spaceID, p.Document)
-		if err != nil {
-			return nil, err
+		if body, err = s.Repo.Document(ctx, spaceID, p.Document); err != nil {
+			return nil, "", err
 		}
 		raw = append(raw, BodyLinks(body)...)
 	}
-	return ResolveLinks(ix, p, raw, appBase), nil
+	return ResolveLinks(ix, p, raw, appBase), body, nil
 }
 
 // loadPaged reads the revision a list reads: the token's (a list pages
@@ -203,12 +206,15 @@ func (s *Service) PageLinks(ctx context.Context, at At, pageID, status string, r
 		return Links{}, apperr.NotFoundf("page %s not found", pageID)
 	}
 	appBase := src.bases.App
-	links, err := s.pageLinks(ctx, src.space.ID, ix, p, appBase)
+	links, body, err := s.pageLinks(ctx, src.space.ID, ix, p, appBase)
 	if err != nil {
 		return Links{}, err
 	}
 	groups := GroupLinks(links)
-	out := Links{Page: paging.Page[LinkItem]{Items: []LinkItem{}}}
+	out := Links{Page: paging.Page[LinkItem]{Items: []LinkItem{}}, BrokenExpressions: []BrokenExpression{}}
+	if status == "" || status == LinkBroken {
+		out.BrokenExpressions = append(out.BrokenExpressions, BrokenExpressions(ix, p, body)...)
+	}
 	out.Stats.Total = len(groups)
 	var kept []LinkGroup
 	for _, g := range groups {
@@ -259,7 +265,7 @@ func (s *Service) newlyBroken(ctx context.Context, spaceID, base, pageID string,
 		}
 		if bix != nil {
 			if bp := bix.Page(pageID); bp != nil {
-				links, err := s.pageLinks(ctx, spaceID, bix, bp, appBase)
+				links, _, err := s.pageLinks(ctx, spaceID, bix, bp, appBase)
 				if err != nil {
 					return 0, err
 				}

@@ -39,6 +39,17 @@ func TestMerge3(t *testing.T) {
 	}
 }
 
+// Merge3Theirs keeps ours' edits where theirs did not touch the base and
+// takes theirs where both did.
+func TestMerge3TheirsTakesTheirsOnConflict(t *testing.T) {
+	base := "a\nb\nc\nd\ne\nf\n"
+	ours := "A\nb\nc\nD1\ne\nf\n"
+	theirs := "a\nb\nc\nD2\ne\nf\nG\n"
+	if got, want := Merge3Theirs(base, ours, theirs), "A\nb\nc\nD2\ne\nf\nG\n"; got != want {
+		t.Fatalf("Merge3Theirs = %q, want %q", got, want)
+	}
+}
+
 func TestMerge3KeepsEveryChangeOfLongTexts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	base := lines(3000)

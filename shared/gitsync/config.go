@@ -79,3 +79,24 @@ func layoutOf(snap *snapshot, dir string) projectLayout {
 	}
 	return out
 }
+
+// projectDirOf is the project directory whose layout puts the docs' root
+// at dir (a state's Dir, which a .gitbook.yaml's root may have moved
+// below the project directory the sync was asked for): the outermost of
+// the top and dir's folders whose layout leads to dir, so that a
+// .gitbook.yaml at the top moving the docs to docs/ keeps its structure
+// names; dir itself when none does (the .gitbook.yaml changed since).
+func projectDirOf(snap *snapshot, dir string) string {
+	if layoutOf(snap, "").dir == dir {
+		return ""
+	}
+	for i := 0; i <= len(dir); i++ {
+		if i < len(dir) && dir[i] != '/' {
+			continue
+		}
+		if layoutOf(snap, dir[:i]).dir == dir {
+			return dir[:i]
+		}
+	}
+	return dir
+}

@@ -31,7 +31,9 @@ import (
 //     moved are rewritten. A page whose body changed keeps its original
 //     frontmatter and title lines when its metadata did not change.
 //   - SUMMARY.md is rewritten only when the tree's order, nesting, titles
-//     or files changed.
+//     or files changed, and then only where they changed: the change from
+//     the last sync's rendering to the current one is merged into the
+//     branch's file (content.Merge3Theirs).
 //   - A file is deleted only when the space wrote or imported it (the
 //     state's Synced list) and it is no longer the space's; every other
 //     file of the branch stays.
@@ -94,7 +96,11 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if st.LastURL == p.URL {
 		prior = st.Synced // paths and blobs of this repository only
 	}
-	l := layoutOf(base, p.ProjectDir)
+	dir := p.ProjectDir
+	if p.LastDir && st.LastURL == p.URL && st.Dir != "" {
+		dir = projectDirOf(base, st.Dir)
+	}
+	l := layoutOf(base, dir)
 	e := &exporter{s: s, spaceID: p.SpaceID, ix: ix, last: last, base: base, prefix: projectPrefix(l.dir), summary: l.summary,
 		w: &writer{st: base.st, made: map[plumbing.Hash]bool{}}}
 	files, owned, err := e.run(ctx, prior)
@@ -252,14 +258,29 @@ func (e *exporter) run(ctx context.Context, synced []model.SyncedFile) (map[stri
 	}
 	summary := renderSummary(e.ix, e.pages)
 	old, hadSummary := e.oldPaths[e.summary]
+	last := ""
+	if e.last != nil && len(synced) > 0 {
+		last = renderSummary(e.last, e.lastPaths())
+	}
 	switch {
-	case e.last != nil && len(synced) > 0 && renderSummary(e.last, e.lastPaths()) == summary && (!hadSummary || e.ours(old)):
+	case last != "" && last == summary && (!hadSummary || e.ours(old)):
 		// The tree did not change: SUMMARY.md stays as it is (or absent).
 		if hadSummary {
 			owned = append(owned, old)
 			written[e.summary] = true
 		}
 	default:
+		if last != "" && hadSummary && e.ours(old) {
+			// The branch's file as the space left it: the tree's
+			// changes are merged into it, so that what it holds beyond
+			// Galley's rendering stays (its separators, anchor entries,
+			// navigation labels, link texts, spacing).
+			data, err := e.base.blob(plumbing.NewHash(old.OID))
+			if err != nil {
+				return nil, nil, fmt.Errorf("read %s: %w", old.Path, err)
+			}
+			summary = content.Merge3Theirs(last, string(data), summary)
+		}
 		h, err := e.w.blob([]byte(summary))
 		if err != nil {
 			return nil, nil, err

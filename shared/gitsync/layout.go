@@ -61,8 +61,18 @@ var anchorID = regexp.MustCompile(`\b(id|href)="#?([^"]*)"`)
 
 var summaryItem = regexp.MustCompile(`^(\s*)[*+-]\s+\[((?:[^\]\\]|\\.)*)\]\(([^)]*)\)\s*$`)
 
+// summaryBreak is a thematic break ("***", "---", "___", spaced or not)
+// at the start of a line: in SUMMARY.md it ends the group above it, so
+// that the items after it are top-level pages (GitBook writes "***"
+// before the top-level pages that follow a group).
+var summaryBreak = regexp.MustCompile(`^ {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$`)
+
+// groupBreak is the break renderSummary writes.
+const groupBreak = "***"
+
 // parseSummary reads SUMMARY.md: nested list items of links, "## " group
-// headings. Items that are not links are ignored.
+// headings, breaks that end a group. Items that are not links are
+// ignored.
 func parseSummary(src string) []*node {
 	var top []*node
 	var group *node
@@ -71,8 +81,17 @@ func parseSummary(src string) []*node {
 		n      *node
 	}
 	var stack []level
+	prev := ""
 	for _, line := range strings.Split(strings.ReplaceAll(src, "\r\n", "\n"), "\n") {
 		trimmed := strings.TrimSpace(line)
+		// A "---" right under a paragraph's line underlines a heading
+		// instead (setext); "***" and "___" are always breaks.
+		if summaryBreak.MatchString(line) && !(strings.HasPrefix(trimmed, "-") && isParagraphLine(prev)) {
+			group, stack = nil, nil
+			prev = trimmed
+			continue
+		}
+		prev = trimmed
 		if t, ok := strings.CutPrefix(trimmed, "## "); ok {
 			group = &node{kind: content.TypeGroup, title: strings.TrimSpace(t)}
 			if loc := groupAnchor.FindStringIndex(group.title); loc != nil && loc[0] > 0 {
@@ -130,6 +149,19 @@ func parseSummary(src string) []*node {
 		}
 	}
 	return top
+}
+
+// isParagraphLine tells whether a trimmed line of SUMMARY.md is text a
+// "---" under it would make a heading of: not blank, not a heading, a
+// list item or a break.
+func isParagraphLine(trimmed string) bool {
+	if trimmed == "" || strings.HasPrefix(trimmed, "#") || summaryBreak.MatchString(trimmed) {
+		return false
+	}
+	if len(trimmed) > 1 && strings.ContainsRune("*+-", rune(trimmed[0])) && (trimmed[1] == ' ' || trimmed[1] == '\t') {
+		return false
+	}
+	return true
 }
 
 // treeNodes builds the pages of a directory tree of markdown files: the
@@ -248,12 +280,20 @@ func renderSummary(ix *content.Index, paths map[string]string) string {
 	var b strings.Builder
 	b.WriteString("# Table of contents\n\n")
 	escape := strings.NewReplacer(`\`, `\\`, "]", `\]`, "[", `\[`)
+	// inGroup: the top-level pages written last are a group's, so a
+	// top-level page must break out of it first.
+	inGroup := false
 	var walk func(parent string, depth int)
 	walk = func(parent string, depth int) {
 		for _, id := range ix.Children(parent) {
 			p := ix.Page(id)
+			if parent == "" && p.Type != content.TypeGroup && inGroup {
+				b.WriteString("\n" + groupBreak + "\n\n")
+				inGroup = false
+			}
 			switch p.Type {
 			case content.TypeGroup:
+				inGroup = true
 				b.WriteString("\n## " + p.Title)
 				if p.Slug != "" && p.Slug != document.Slug(p.Title, "page") {
 					// GitBook's form: the anchor keeps the group's slug.

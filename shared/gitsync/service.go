@@ -141,6 +141,10 @@ type payload struct {
 	Force         bool       `json:"force,omitempty"`
 	Standalone    bool       `json:"standalone,omitempty"`
 	CommitMessage string     `json:"commitMessage,omitempty"`
+	// LastDir: the export's request named no project directory, so it is
+	// the one of the space's last sync with the same repository
+	// (projectDirOf), else the top. Site exports name theirs.
+	LastDir bool `json:"lastDir,omitempty"`
 }
 
 var refPattern = regexp.MustCompile(`^refs/heads/[^\s~^:?*\[\\]+$`)
@@ -159,8 +163,10 @@ func (r Request) check(export bool) (clean, user, password, dir string, err erro
 	if export && strings.TrimSpace(r.CommitMessage) == "" {
 		return "", "", "", "", apperr.Field("commitMessage", "must not be empty")
 	}
-	if r.ProjectDir != "" {
-		if dir = cleanRel(strings.Trim(r.ProjectDir, "/")); dir == "" {
+	if top := strings.Trim(r.ProjectDir, "/"); top != "" && top != "." {
+		// "/" and "." name the top (an export's default is the last
+		// sync's directory).
+		if dir = cleanRel(top); dir == "" {
 			return "", "", "", "", apperr.Field("repoProjectDirectory", "must be a folder inside the repository")
 		}
 	}
@@ -195,7 +201,8 @@ func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) er
 		return err
 	}
 	p := payload{SpaceID: spaceID, URL: clean, Ref: r.Ref, RepoTreeURL: r.RepoTreeURL, RepoCommitURL: r.RepoCommitURL,
-		ProjectDir: dir, Timestamp: r.Timestamp, Force: r.Force, Standalone: r.Standalone, CommitMessage: r.CommitMessage}
+		ProjectDir: dir, Timestamp: r.Timestamp, Force: r.Force, Standalone: r.Standalone, CommitMessage: r.CommitMessage,
+		LastDir: kind == ExportKind && r.ProjectDir == ""}
 	if user != "" || password != "" {
 		if p.Auth, err = s.seal(ctx, user+"\x00"+password); err != nil {
 			return err

@@ -311,6 +311,48 @@ func TestMonorepoSpacesExportOnlyTheirDirectory(t *testing.T) {
 	}
 }
 
+// An export whose request names no repoProjectDirectory writes to the
+// directory the space last synced with in that repository (docs/workers.md,
+// "Project"), not to the repository's top; to another repository, the top.
+func TestExportDefaultsToTheLastSyncedDirectory(t *testing.T) {
+	f := setup(t)
+	bare := f.git.repo(t, "mono", map[string]string{
+		"README.md":    "# The monorepo\n",
+		"b/README.md":  "# Beta\n\nSecond.\n",
+		"b/SUMMARY.md": "# Table of contents\n\n* [Beta](README.md)\n* [Guide](guide.md)\n",
+		"b/guide.md":   "# Guide\n\nSteps.\n",
+	})
+	sp := f.space(t)
+	f.importRepo(t, sp, "mono", map[string]any{"repoProjectDirectory": "b"})
+	_, _, ix := f.head(t, sp)
+	guide := ix.ByGitPath("guide.md")
+	if guide == nil {
+		t.Fatal("no page from b/guide.md")
+	}
+	before := git(t, bare, "rev-parse", "refs/heads/main")
+	f.edit(t, sp, guide.ID, func(s string) string { return s + "\nMore steps.\n" })
+	f.exportTo(t, sp, "mono", "Edit the guide", nil)
+	if op := f.info(t, sp)["operation"].(map[string]any); op["state"] != "success" {
+		t.Fatalf("export: %v", op)
+	}
+	after := git(t, bare, "rev-parse", "refs/heads/main")
+	if changed := git(t, bare, "diff", "--name-only", before, after); changed != "b/guide.md" {
+		t.Fatalf("changed files: %q, want b/guide.md only", changed)
+	}
+
+	// Another repository has no last sync: the top.
+	other := f.git.repo(t, "other", map[string]string{"LICENSE": "MIT\n"})
+	f.exportTo(t, sp, "other", "First export", nil)
+	if files := strings.Fields(git(t, other, "ls-tree", "-r", "--name-only", "main")); strings.Join(files, " ") != "LICENSE README.md SUMMARY.md guide.md" {
+		t.Fatalf("files of the other repository: %v", files)
+	}
+	// "/" names the top.
+	f.exportTo(t, sp, "mono", "To the top", map[string]any{"repoProjectDirectory": "/"})
+	if toc := git(t, bare, "show", "main:SUMMARY.md"); !strings.Contains(toc, "* [Guide](guide.md)") {
+		t.Fatalf("SUMMARY.md at the top: %q", toc)
+	}
+}
+
 const groupedDocsYAML = `site:
   title: Grouped documentation
   structure:

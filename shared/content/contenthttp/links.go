@@ -34,6 +34,9 @@ type LinkList struct {
 	Count int                `json:"count" doc:"Number of items in this page"`
 	Items []content.LinkItem `json:"items"`
 	Stats content.LinkStats  `json:"stats"`
+	// BrokenExpressions is Galley's: GitBook's ContentLocation has no
+	// kind for an expression (docs/content.md).
+	BrokenExpressions []content.BrokenExpression `json:"brokenExpressions" doc:"Galley's: the page's inline expressions and conditional blocks that show nothing to any reader (a syntax error, a variable that is not set, a block never closed), on every page of the list; empty when status asks for other links than broken ones"`
 }
 
 // LinksOut answers a page's links.
@@ -44,7 +47,7 @@ type LinksOut struct {
 // LinksOutOf renders a page of links.
 func LinksOutOf(l content.Links) *LinksOut {
 	list := httpapi.ListPage(l.Page, func(it content.LinkItem) content.LinkItem { return it })
-	return &LinksOut{Body: LinkList{Next: list.Next, Count: list.Count, Items: list.Items, Stats: l.Stats}}
+	return &LinksOut{Body: LinkList{Next: list.Next, Count: list.Count, Items: list.Items, Stats: l.Stats, BrokenExpressions: l.BrokenExpressions}}
 }
 
 // BacklinksOut answers a file's backlinks.

@@ -30,7 +30,7 @@ type ImportGitBody struct {
 	RepoCacheID          string       `json:"repoCacheID,omitempty" maxLength:"255" doc:"Accepted; Galley keeps no repository cache"`
 	RepoTreeURL          string       `json:"repoTreeURL,omitempty" maxLength:"2048" doc:"Prefix for external file references"`
 	RepoCommitURL        string       `json:"repoCommitURL,omitempty" maxLength:"2048" doc:"Prefix of commit URLs"`
-	RepoProjectDirectory string       `json:"repoProjectDirectory,omitempty" maxLength:"512" doc:"Folder of the repository holding the content"`
+	RepoProjectDirectory string       `json:"repoProjectDirectory,omitempty" maxLength:"512" doc:"Folder of the repository holding the content (absent or \"/\": the top)"`
 	Timestamp            *time.Time   `json:"timestamp,omitempty" doc:"When the triggering event happened: imports and exports older than the last applied are skipped"`
 	Force                bool         `json:"force,omitempty" doc:"Apply even when older than the last import or export"`
 	Standalone           bool         `json:"standalone,omitempty" doc:"Make a revision without moving the space's content to it"`
@@ -45,7 +45,7 @@ type ExportGitBody struct {
 	RepoCacheID          string       `json:"repoCacheID,omitempty" maxLength:"255" doc:"Accepted; Galley keeps no repository cache"`
 	RepoTreeURL          string       `json:"repoTreeURL,omitempty" maxLength:"2048"`
 	RepoCommitURL        string       `json:"repoCommitURL,omitempty" maxLength:"2048"`
-	RepoProjectDirectory string       `json:"repoProjectDirectory,omitempty" maxLength:"512"`
+	RepoProjectDirectory string       `json:"repoProjectDirectory,omitempty" maxLength:"512" doc:"Folder of the repository to write the content to; absent: the folder of the space's last sync when it was with this repository, else the top; \"/\": the top"`
 	Timestamp            *time.Time   `json:"timestamp,omitempty"`
 	Force                bool         `json:"force,omitempty" doc:"Export even when the branch has commits the space has not imported"`
 	GitInfo              *GitInfoBody `json:"gitInfo,omitempty"`
