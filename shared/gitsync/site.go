@@ -405,10 +405,7 @@ func siteSpaceKey(x model.SiteSpace) (string, string) { return x.Order, x.ID }
 // themselves stay). It answers nodes with their ids.
 func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title string, nodes []model.SiteGitNode, old map[string]model.SiteGitNode) ([]model.SiteGitNode, error) {
 	nodes = slices.Clone(nodes)
-	load := func() (model.Site, error) {
-		l, err := s.structure.Get(ctx, orgID, siteID)
-		return l.Site, err
-	}
+	load := func() (model.Site, error) { return s.loadSite(ctx, orgID, siteID) }
 	site, err := load()
 	if err != nil {
 		return nil, err
@@ -517,11 +514,16 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		if o, ok := old[n.Key]; ok && slices.ContainsFunc(site.Sections, func(x model.SiteSection) bool { return x.ID == o.ID }) {
 			n.ID = o.ID
 		} else {
+			// The section is made holding one of its spaces: one that
+			// is not moving in from another section when there is one,
+			// so that the moving ones keep their site spaces.
 			first := ""
 			for _, c := range nodes {
-				if c.Parent == n.Key {
+				if c.Parent == n.Key && (first == "" || !movable(site, c, old)) {
 					first = c.SpaceID
-					break
+					if !movable(site, c, old) {
+						break
+					}
 				}
 			}
 			if site, n.ID, _, err = s.structure.AddSection(ctx, orgID, siteID, first, n.Title, n.Icon); err != nil {
@@ -555,42 +557,8 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 			}
 		}
 	}
-	// Site spaces: kept when in their level still, else added there (and
-	// the former one removed below).
-	claimed := map[string]bool{}
-	for i := range nodes {
-		n := &nodes[i]
-		if n.Type != "space" {
-			continue
-		}
-		level := secID[n.Parent]
-		n.ID = ""
-		if o, ok := old[n.Key]; ok {
-			if ss, ok := findSiteSpace(site, o.ID); ok && ss.SpaceID == n.SpaceID && ss.Section == level && !claimed[ss.ID] {
-				n.ID = ss.ID
-			}
-		}
-		if n.ID == "" {
-			for _, ss := range site.SiteSpaces {
-				if ss.SpaceID == n.SpaceID && ss.Section == level && !claimed[ss.ID] {
-					n.ID = ss.ID
-					break
-				}
-			}
-		}
-		if n.ID == "" {
-			if site, n.ID, _, err = s.structure.AddSiteSpace(ctx, orgID, siteID, n.SpaceID, level); err != nil {
-				return nil, fmt.Errorf("space %q: %w", n.Key, err)
-			}
-		}
-		claimed[n.ID] = true
-	}
-	for _, ss := range site.SiteSpaces {
-		if !claimed[ss.ID] {
-			if _, err := s.structure.DeleteSiteSpace(ctx, orgID, siteID, ss.ID); err != nil {
-				return nil, err
-			}
-		}
+	if site, err = s.placeSiteSpaces(ctx, orgID, siteID, site, nodes, secID, old); err != nil {
+		return nil, err
 	}
 	if site, err = load(); err != nil {
 		return nil, err
@@ -609,6 +577,10 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		if ss.Condition != n.Condition {
 			c := n.Condition
 			ch.Condition, ch.ClearCondition, changed = &c, c == "", true
+		}
+		if ss.Hidden != n.Hidden {
+			h := n.Hidden
+			ch.Hidden, changed = &h, true
 		}
 		if changed {
 			if site, _, err = s.structure.UpdateSiteSpace(ctx, orgID, siteID, n.ID, ch); err != nil {
@@ -730,6 +702,139 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		}
 	}
 	return nodes, nil
+}
+
+// movable tells whether a space node's site space (the one its key stood
+// for at the last sync) is still in the site showing the node's space: it
+// is kept, moved when its section changed.
+func movable(site model.Site, n model.SiteGitNode, old map[string]model.SiteGitNode) bool {
+	o, ok := old[n.Key]
+	if !ok || n.Type != "space" {
+		return false
+	}
+	ss, ok := findSiteSpace(site, o.ID)
+	return ok && ss.SpaceID == n.SpaceID
+}
+
+// placeSiteSpaces gives every space node its site space in its level
+// (secID: section keys to ids): the one its key stood for, moved (same id,
+// same space, content untouched) when docs.yaml put it in another section;
+// else a site space of that space the level holds already; else a new one.
+// What the site holds besides is removed. A move the sites' invariants
+// refuse (the last site space of a section, a path taken in the
+// destination) falls back to a new site space in the destination.
+func (s *Service) placeSiteSpaces(ctx context.Context, orgID, siteID string, site model.Site, nodes []model.SiteGitNode, secID map[string]string, old map[string]model.SiteGitNode) (model.Site, error) {
+	claimed := map[string]bool{}
+	var moving []*model.SiteGitNode
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Type != "space" {
+			continue
+		}
+		n.ID = ""
+		if movable(site, *n, old) {
+			ss, _ := findSiteSpace(site, old[n.Key].ID)
+			if ss.Section != secID[n.Parent] {
+				moving = append(moving, n)
+				claimed[ss.ID] = true // reserved for the move
+				continue
+			}
+			n.ID = ss.ID
+		}
+		n.ID = inLevel(site, n.ID, n.SpaceID, secID[n.Parent], claimed)
+		if n.ID != "" {
+			claimed[n.ID] = true
+		}
+	}
+	var err error
+	// What no node takes goes first, so that its path is free for a site
+	// space moving in; the last site space of a section stays until its
+	// section goes or others joined it.
+	for _, ss := range site.SiteSpaces {
+		if claimed[ss.ID] {
+			continue
+		}
+		if _, err := s.structure.DeleteSiteSpace(ctx, orgID, siteID, ss.ID); err != nil && apperr.KindOf(err) != apperr.Conflict {
+			return site, err
+		}
+	}
+	if site, err = s.loadSite(ctx, orgID, siteID); err != nil {
+		return site, err
+	}
+	// New site spaces first: a section left by a moving site space may
+	// need one not to be empty.
+	add := func(n *model.SiteGitNode) error {
+		if site, n.ID, _, err = s.structure.AddSiteSpace(ctx, orgID, siteID, n.SpaceID, secID[n.Parent]); err != nil {
+			return fmt.Errorf("space %q: %w", n.Key, err)
+		}
+		claimed[n.ID] = true
+		return nil
+	}
+	for i := range nodes {
+		if n := &nodes[i]; n.Type == "space" && n.ID == "" && !slices.Contains(moving, n) {
+			if err := add(n); err != nil {
+				return site, err
+			}
+		}
+	}
+	for _, n := range moving {
+		level, from := secID[n.Parent], old[n.Key].ID
+		delete(claimed, from)
+		if n.ID = inLevel(site, "", n.SpaceID, level, claimed); n.ID != "" {
+			claimed[n.ID] = true // the level holds that space already: its site space is the node's
+			continue
+		}
+		var last string
+		for _, ss := range byOrder(site.SiteSpaces, siteSpaceKey) {
+			if ss.Section == level && ss.ID != from {
+				last = ss.ID
+			}
+		}
+		if last != "" {
+			site, _, err = s.structure.MoveSiteSpace(ctx, orgID, siteID, from, sites.Position{After: &sites.Pointer{Type: "site-space", ID: last}})
+			switch {
+			case err == nil:
+				n.ID, claimed[from] = from, true
+				continue
+			case apperr.KindOf(err) != apperr.Conflict:
+				return site, fmt.Errorf("space %q: %w", n.Key, err)
+			}
+			if site, err = s.loadSite(ctx, orgID, siteID); err != nil {
+				return site, err
+			}
+		}
+		if err := add(n); err != nil {
+			return site, err
+		}
+	}
+	for _, ss := range site.SiteSpaces {
+		if !claimed[ss.ID] {
+			if _, err := s.structure.DeleteSiteSpace(ctx, orgID, siteID, ss.ID); err != nil {
+				return site, err
+			}
+		}
+	}
+	return s.loadSite(ctx, orgID, siteID)
+}
+
+// inLevel answers id when set, else an unclaimed site space of spaceID in
+// the level, else "".
+func inLevel(site model.Site, id, spaceID, level string, claimed map[string]bool) string {
+	if id != "" {
+		return id
+	}
+	for _, ss := range site.SiteSpaces {
+		if ss.SpaceID == spaceID && ss.Section == level && !claimed[ss.ID] {
+			return ss.ID
+		}
+	}
+	return ""
+}
+
+// loadSite reads a site as the caller.
+func (s *Service) loadSite(ctx context.Context, orgID, siteID string) (model.Site, error) {
+	l, err := s.structure.Get(ctx, orgID, siteID)
+	return l.Site, err
 }
 
 func findSection(site model.Site, id string) (model.SiteSection, bool) {

@@ -3,6 +3,7 @@ package gitsync_test
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -92,6 +93,13 @@ func (f *fixture) siteOf(t testing.TB, siteID string) (model.Site, []model.SiteS
 	return l.Site, secs, levels
 }
 
+// pageIDs are an index's page ids in order.
+func pageIDs(ix *content.Index) string {
+	var out []string
+	ix.Walk(func(p *content.Page, _ int) bool { out = append(out, p.ID); return true })
+	return strings.Join(out, ",")
+}
+
 func (f *fixture) newSite(t testing.TB) string {
 	t.Helper()
 	site, _, err := siteswire.Service(f.Root).Create(access.WithCaller(f.Kit.Ctx, f.Caller("admin")), f.Org.ID, sites.CreateSite{Title: "Site"})
@@ -159,6 +167,14 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 	if len(guides) != 2 || guides[0].Path != "guide" || !guides[0].Default || guides[1].Path != "fr" || guides[1].Default {
 		t.Fatalf("guides: %+v", guides)
 	}
+	// hidden applies to the site space (the French guide is out of the
+	// navigation); language stays in the state (see docs/workers.md).
+	if guides[0].Hidden || !guides[1].Hidden || ref[0].Hidden {
+		t.Errorf("hidden flags: guide %v, fr %v, api %v", guides[0].Hidden, guides[1].Hidden, ref[0].Hidden)
+	}
+	if st.Nodes["guide-fr"].Language != "fr" || st.Nodes["guide-en"].Language != "en" {
+		t.Errorf("languages: %+v %+v", st.Nodes["guide-fr"], st.Nodes["guide-en"])
+	}
 	if len(ref) != 1 || ref[0].Path != "api" || !ref[0].Default {
 		t.Fatalf("reference: %+v", ref)
 	}
@@ -213,6 +229,8 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
             directory: ./guides/fr
             language: fr
 `
+	frSiteSpace := guides[1].ID
+	_, frPages, frIndex := f.head(t, st.Nodes["guide-fr"].SpaceID)
 	f.git.commit(t, "site", "Move the French guide", map[string]string{"docs.yaml": moved})
 	f.siteGit(t, siteID, "import", nil)
 	st2 := f.siteState(t, siteID)
@@ -230,6 +248,15 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 	if len(ref) != 2 || ref[0].SpaceID != st.Nodes["api"].SpaceID || !ref[0].Default ||
 		ref[1].SpaceID != st.Nodes["guide-fr"].SpaceID || ref[1].Path != "fr" || ref[1].Default {
 		t.Fatalf("reference after the move: %+v", ref)
+	}
+	// Moved, not made again: the same site space (id, space, hidden) in
+	// its new section, the space's content untouched.
+	if ref[1].ID != frSiteSpace || !ref[1].Hidden || st2.Nodes["guide-fr"].ID != frSiteSpace {
+		t.Errorf("the French guide's site space %s (hidden %v, state %s), want %s moved", ref[1].ID, ref[1].Hidden, st2.Nodes["guide-fr"].ID, frSiteSpace)
+	}
+	_, nowPages, nowIndex := f.head(t, st.Nodes["guide-fr"].SpaceID)
+	if !reflect.DeepEqual(nowPages, frPages) || pageIDs(nowIndex) != pageIDs(frIndex) {
+		t.Errorf("the move changed the French guide's content: %v (%s) -> %v (%s)", frPages, pageIDs(frIndex), nowPages, pageIDs(nowIndex))
 	}
 
 	// An export of the unchanged site makes no commit.
@@ -251,6 +278,10 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 		if _, _, err := siteswire.Service(f.Root).UpdateSection(ctx, f.Org.ID, siteID, secs[1].ID, sites.SectionChange{Path: &path}); err != nil {
 			t.Fatal(err)
 		}
+		hide := true
+		if _, _, err := siteswire.Service(f.Root).UpdateSiteSpace(ctx, f.Org.ID, siteID, ref[0].ID, sites.SiteSpaceChange{Hidden: &hide}); err != nil {
+			t.Fatal(err)
+		}
 		f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Rename the reference's path"})
 		if st := f.siteState(t, siteID); st.Operation.State != model.GitSuccess {
 			t.Fatalf("export: %+v", st.Operation)
@@ -266,6 +297,15 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 		for _, want := range []string{"path: reference-docs", "key: guide-fr", "hidden: true", "language: fr", "directory: /api"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("docs.yaml lacks %q:\n%s", want, text)
+			}
+		}
+		for key, want := range map[string]bool{"api": true, "guide-fr": true, "guide-en": false} {
+			block := text[strings.Index(text, "key: "+key+"\n"):]
+			if i := strings.Index(block[1:], "- type:"); i >= 0 {
+				block = block[:i+1]
+			}
+			if strings.Contains(block, "hidden: true") != want {
+				t.Errorf("docs.yaml's %s: hidden should be %v:\n%s", key, want, block)
 			}
 		}
 	})

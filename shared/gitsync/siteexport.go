@@ -107,7 +107,7 @@ func (s *Service) writeSiteConfig(ctx context.Context, p sitePayload, snap *snap
 
 // nodesOfSite describes the site's structure as docs.yaml nodes: the
 // state's nodes (their keys and what Galley does not map, such as
-// languages and hidden) updated from the site, and new keys and
+// languages and drafts) updated from the site, and new keys and
 // directories (./<section path>/<space path>) for what the site gained
 // since; a section group comes before its sections.
 func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st model.SiteGitSync) ([]model.SiteGitNode, error) {
@@ -152,7 +152,7 @@ func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st mode
 			if err != nil {
 				return err
 			}
-			n.Parent, n.ID, n.SpaceID, n.Title, n.Path, n.Default, n.Condition = sectionKey, ss.ID, ss.SpaceID, sp.Title, ss.Path, ss.Default, ss.Condition
+			n.Parent, n.ID, n.SpaceID, n.Title, n.Path, n.Default, n.Condition, n.Hidden = sectionKey, ss.ID, ss.SpaceID, sp.Title, ss.Path, ss.Default, ss.Condition, ss.Hidden
 			out = append(out, n)
 		}
 		return nil
