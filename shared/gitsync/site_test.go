@@ -598,3 +598,54 @@ func TestSiteImportRefusesExternalLinksAndNestedGroups(t *testing.T) {
 		})
 	}
 }
+
+// An invalid docs.yaml: the request is accepted (204: the repository is
+// read by the worker), and the job fails, naming the line or the node and
+// field, in the site's Git info; the site is left as it was.
+func TestSiteImportOfInvalidDocsYAMLFailsNamingTheNode(t *testing.T) {
+	f := setup(t)
+	f.git.repo(t, "site", nil)
+	topSpace := `    - type: space
+      key: stray
+      title: Stray
+      path: stray
+      content:
+        directory: ./stray
+`
+	for _, c := range []struct{ name, yaml, want string }{
+		{"bad YAML", "site:\n  title: [unclosed\n  structure: []\n", "docs.yaml: line "},
+		{"duplicate mapping key", strings.Replace(siteDocsYAML, "          title: Guide\n", "          title: Guide\n          title: Again\n", 1),
+			`mapping key "title" already defined`},
+		{"unknown field", strings.Replace(siteDocsYAML, "          path: guide\n", "          path: guide\n          colour: red\n", 1),
+			"field colour not found"},
+		{"duplicate node key", strings.Replace(siteDocsYAML, "key: api", "key: guide-en", 1),
+			`site.structure[1].children[0] (space "guide-en"): key "guide-en" is used by another node`},
+		{"space outside the sections", siteDocsYAML + topSpace,
+			`site.structure[2] (space "stray"): a site with sections lists no space at the top level`},
+		{"no default space", strings.Replace(siteDocsYAML, "          path: api\n          default: true\n", "          path: api\n", 1),
+			`site.structure[1] (section "reference"): 0 of its spaces are marked default`},
+		{"directory out of the repository", strings.Replace(siteDocsYAML, "directory: /api", "directory: ../api", 1),
+			`site.structure[1].children[0] (space "api"): content.directory "../api" must be a folder inside the repository`},
+		{"unknown type", strings.Replace(siteDocsYAML, "    - type: section\n      key: reference", "    - type: chapter\n      key: reference", 1),
+			`site.structure[1] (chapter "reference"): type "chapter" is unknown`},
+		{"no path", strings.Replace(siteDocsYAML, "          path: fr\n", "", 1),
+			`site.structure[0].children[1] (space "guide-fr"): path must be`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f.git.commit(t, "site", c.name, map[string]string{"docs.yaml": c.yaml})
+			siteID := f.newSite(t)
+			f.siteGit(t, siteID, "import", nil)
+			info := f.As(t, "admin").Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/sites/"+siteID+"/git/info", nil).Map(t)
+			op, _ := info["operation"].(map[string]any)
+			if op["state"] != "failure" || !strings.Contains(op["error"].(string), c.want) {
+				t.Fatalf("operation %v, want a failure saying %q", op, c.want)
+			}
+			if msg := op["error"].(string); strings.Contains(msg, "gitsync.") || strings.Contains(msg, "\n") {
+				t.Errorf("the error speaks Go or spans lines: %q", msg)
+			}
+			if site, secs, levels := f.siteOf(t, siteID); len(secs) != 0 || len(site.Groups) != 0 || len(levels) != 0 {
+				t.Errorf("a refused import changed the site: %+v %+v", secs, levels)
+			}
+		})
+	}
+}
