@@ -5,8 +5,10 @@ package gitsync
 // site's section groups, sections and spaces with stable keys; an import makes the site's
 // structure say the same (creating the spaces it lacks in the site's
 // organization) and then imports each space's directory with the space
-// import; an export writes each space into its directory with the space
-// export, and docs.yaml only when the structure it describes changed.
+// import; an export lays each space out into its directory by the space
+// export's rules, adds docs.yaml when the structure it describes changed,
+// and makes one commit of it all (siteexport.go). A site job and a space
+// job never work on one space at the same time (lease.go).
 //
 // The structure is changed through the sites and spaces services, acting
 // as the user who started the job (their rights are checked again when it
@@ -301,7 +303,7 @@ func (s *Service) runSiteImport(ctx context.Context, j queue.Job, p sitePayload,
 	if nodes, err = s.applyStructure(ctx, p.OrgID, p.SiteID, cfg.Site.Title, nodes, st.Nodes); err != nil {
 		return s.siteFailure(ctx, p, j, err)
 	}
-	ops, err := s.syncSpaces(ctx, ImportKind, j, p, nodes, r)
+	ops, err := s.importSpaces(ctx, j, p, nodes, r)
 	if err != nil {
 		return err
 	}
@@ -326,56 +328,104 @@ func (s *Service) siteFailure(ctx context.Context, p sitePayload, j queue.Job, e
 	return s.concludeSite(ctx, p, j, err, nil)
 }
 
-// syncSpaces runs a space import or export for every space node with a
-// directory; each is a job of its own on the space's state (its id the
-// site job's and the space's, so a redelivered site job skips the spaces
-// done).
-func (s *Service) syncSpaces(ctx context.Context, kind string, sj queue.Job, p sitePayload, nodes []model.SiteGitNode, r *remote) (map[string]model.GitOperation, error) {
-	ops := map[string]model.GitOperation{}
-	direction := model.GitImport
-	if kind == ExportKind {
-		direction = model.GitExport
+// sitePart is a site job's part for one space with a directory: a job of
+// its own on the space's state, its id the site job's and the space's (so
+// that a redelivered site job skips the spaces done).
+type sitePart struct {
+	j queue.Job
+	p payload
+}
+
+type siteParts []sitePart
+
+func (ps siteParts) spaceIDs() []string {
+	out := make([]string, len(ps))
+	for i, pt := range ps {
+		out[i] = pt.p.SpaceID
 	}
+	return out
+}
+
+// jobID is the id of a space's part.
+func (ps siteParts) jobID(spaceID string) string {
+	for _, pt := range ps {
+		if pt.p.SpaceID == spaceID {
+			return pt.j.ID
+		}
+	}
+	return ""
+}
+
+// siteParts are the parts of site job sj: one per space node with a
+// directory.
+func (s *Service) siteParts(sj queue.Job, p sitePayload, nodes []model.SiteGitNode, kind string) siteParts {
+	var out siteParts
 	for _, n := range nodes {
 		if n.Type != "space" || n.Directory == nil || n.SpaceID == "" {
 			continue
 		}
 		dir, _ := resolveSiteDir(p.ProjectDir, *n.Directory)
-		j := queue.Job{ID: sj.ID + "." + n.SpaceID, Kind: kind, Group: n.SpaceID}
-		sp := payload{SpaceID: n.SpaceID, URL: p.URL, Auth: p.Auth, Ref: p.Ref, ProjectDir: dir, Force: true,
-			CommitMessage: p.CommitMessage}
-		st, _, err := s.state(ctx, n.SpaceID)
+		out = append(out, sitePart{j: queue.Job{ID: sj.ID + "." + n.SpaceID, Kind: kind, Group: n.SpaceID},
+			p: payload{SpaceID: n.SpaceID, URL: p.URL, Auth: p.Auth, Ref: p.Ref, ProjectDir: dir, Force: true, CommitMessage: p.CommitMessage}})
+	}
+	return out
+}
+
+// startPart records a part's operation as running on its space.
+func (s *Service) startPart(ctx context.Context, pt sitePart, direction string) error {
+	now := s.d.Clock()
+	_, err := s.updateState(ctx, pt.p.SpaceID, func(st *model.GitSync) error {
+		st.URL, st.Ref, st.UpdatedAt = pt.p.URL, pt.p.Ref, now
+		st.Operation = &model.GitOperation{JobID: pt.j.ID, Direction: direction, State: model.GitRunning, Stage: "repo_fetch",
+			StartedAt: now, UpdatedAt: now}
+		return nil
+	})
+	return err
+}
+
+// partOperation is how a part ended, as its space's state says.
+func (s *Service) partOperation(ctx context.Context, pt sitePart) (model.GitOperation, error) {
+	st, _, err := s.state(ctx, pt.p.SpaceID)
+	if err != nil {
+		return model.GitOperation{}, err
+	}
+	if st.Operation != nil && st.Operation.JobID == pt.j.ID {
+		return *st.Operation, nil
+	}
+	direction := model.GitImport
+	if pt.j.Kind == ExportKind {
+		direction = model.GitExport
+	}
+	return model.GitOperation{JobID: pt.j.ID, Direction: direction, State: model.GitFailure, Error: "the space's operation was replaced"}, nil
+}
+
+// importSpaces runs the space import of every part of a site import, each
+// holding its space's lease (taken for all of them first).
+func (s *Service) importSpaces(ctx context.Context, sj queue.Job, p sitePayload, nodes []model.SiteGitNode, r *remote) (map[string]model.GitOperation, error) {
+	parts := s.siteParts(sj, p, nodes, ImportKind)
+	if err := s.acquireAll(ctx, parts.spaceIDs(), parts.jobID); err != nil {
+		return nil, err // a space job works on one of the spaces: retried later
+	}
+	ops := map[string]model.GitOperation{}
+	for _, pt := range parts {
+		st, _, err := s.state(ctx, pt.p.SpaceID)
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(st.Done, j.ID) {
-			now := s.d.Clock()
-			_, err := s.updateState(ctx, n.SpaceID, func(st *model.GitSync) error {
-				st.URL, st.Ref, st.UpdatedAt = p.URL, p.Ref, now
-				st.Operation = &model.GitOperation{JobID: j.ID, Direction: direction, State: model.GitRunning, Stage: "repo_fetch",
-					StartedAt: now, UpdatedAt: now}
-				return nil
-			})
-			if err != nil {
+		if !slices.Contains(st.Done, pt.j.ID) {
+			if err := s.startPart(ctx, pt, model.GitImport); err != nil {
 				return nil, err
 			}
-			if kind == ImportKind {
-				err = s.runImport(ctx, j, sp, r)
-			} else {
-				err = s.runExport(ctx, j, sp, r)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if st, _, err = s.state(ctx, n.SpaceID); err != nil {
+			if err := s.runImport(ctx, pt.j, pt.p, r); err != nil {
 				return nil, err
 			}
 		}
-		op := model.GitOperation{JobID: j.ID, Direction: direction, State: model.GitFailure, Error: "the space's operation was replaced"}
-		if st.Operation != nil && st.Operation.JobID == j.ID {
-			op = *st.Operation
+		if err := s.release(ctx, pt.p.SpaceID, pt.j.ID); err != nil {
+			return nil, err
 		}
-		ops[n.SpaceID] = op
+		if ops[pt.p.SpaceID], err = s.partOperation(ctx, pt); err != nil {
+			return nil, err
+		}
 	}
 	return ops, nil
 }

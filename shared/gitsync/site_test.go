@@ -4,15 +4,18 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -135,23 +138,7 @@ func (f *fixture) siteState(t testing.TB, siteID string) model.SiteGitSync {
 // no commit.
 func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 	f := setup(t)
-	bare := f.git.repo(t, "site", map[string]string{
-		"docs.yaml":            siteDocsYAML,
-		"guides/en/README.md":  "# Welcome\n\nEnglish guide.\n",
-		"guides/en/install.md": "# Install\n\nSteps.\n",
-		"guides/en/SUMMARY.md": "# Table of contents\n\n* [Welcome](README.md)\n* [Install](install.md)\n",
-		"guides/fr/README.md":  "# Bienvenue\n\nGuide en français.\n",
-		"api/README.md":        "# API\n\nEndpoints.\n",
-		"api/.gitbook.yaml":    "root: ./\n",
-		"unrelated/notes.md":   "# Not docs\n",
-	})
-	siteID := f.newSite(t)
-	f.siteGit(t, siteID, "import", nil)
-
-	st := f.siteState(t, siteID)
-	if st.Operation == nil || st.Operation.State != model.GitSuccess {
-		t.Fatalf("operation: %+v", st.Operation)
-	}
+	bare, siteID, st := f.siteRepo(t, nil)
 	if len(st.Nodes) != 5 || strings.Join(st.Order, ",") != "guides,guide-en,guide-fr,reference,api" {
 		t.Fatalf("keys: %v", st.Order)
 	}
@@ -404,18 +391,12 @@ const groupedDocsYAML = `site:
 // unchanged site makes no commit; a group added in Galley is exported.
 func TestSiteImportMapsSectionGroups(t *testing.T) {
 	f := setup(t)
-	bare := f.git.repo(t, "site", map[string]string{
+	bare, siteID, st := f.siteRepo(t, map[string]string{
 		"docs.yaml":        groupedDocsYAML,
 		"home/README.md":   "# Home\n",
 		"engine/README.md": "# Engine\n",
 		"wheels/README.md": "# Wheels\n",
 	})
-	siteID := f.newSite(t)
-	f.siteGit(t, siteID, "import", nil)
-	st := f.siteState(t, siteID)
-	if st.Operation == nil || st.Operation.State != model.GitSuccess {
-		t.Fatalf("operation: %+v", st.Operation)
-	}
 	if got := strings.Join(st.Order, ","); got != "home,home-space,products,engine,engine-space,wheels,wheels-space" {
 		t.Fatalf("keys: %s", got)
 	}
@@ -647,5 +628,197 @@ func TestSiteImportOfInvalidDocsYAMLFailsNamingTheNode(t *testing.T) {
 				t.Errorf("a refused import changed the site: %+v %+v", secs, levels)
 			}
 		})
+	}
+}
+
+// siteRepo makes the "site" repository of files (nil: siteDocsYAML's
+// site) and imports it into a new site; it answers the bare repository,
+// the site and its state.
+func (f *fixture) siteRepo(t *testing.T, files map[string]string) (string, string, model.SiteGitSync) {
+	t.Helper()
+	if files == nil {
+		files = siteFiles()
+	}
+	bare := f.git.repo(t, "site", files)
+	siteID := f.newSite(t)
+	f.siteGit(t, siteID, "import", nil)
+	st := f.siteState(t, siteID)
+	if st.Operation == nil || st.Operation.State != model.GitSuccess {
+		t.Fatalf("import: %+v", st.Operation)
+	}
+	return bare, siteID, st
+}
+
+// siteFiles are a repository of siteDocsYAML's site: two sections, three
+// spaces, two languages, one space hidden, a file of no space.
+func siteFiles() map[string]string {
+	return map[string]string{
+		"docs.yaml":            siteDocsYAML,
+		"guides/en/README.md":  "# Welcome\n\nEnglish guide.\n",
+		"guides/en/install.md": "# Install\n\nSteps.\n",
+		"guides/en/SUMMARY.md": "# Table of contents\n\n* [Welcome](README.md)\n* [Install](install.md)\n",
+		"guides/fr/README.md":  "# Bienvenue\n\nGuide en français.\n",
+		"api/README.md":        "# API\n\nEndpoints.\n",
+		"api/.gitbook.yaml":    "root: ./\n",
+		"unrelated/notes.md":   "# Not docs\n",
+	}
+}
+
+// editFirstPage appends a line to a space's first page.
+func (f *fixture) editFirstPage(t *testing.T, spaceID, line string) {
+	t.Helper()
+	_, _, ix := f.head(t, spaceID)
+	var pageID string
+	ix.Walk(func(p *content.Page, _ int) bool {
+		if pageID == "" {
+			pageID = p.ID
+		}
+		return true
+	})
+	f.edit(t, spaceID, pageID, func(s string) string { return s + "\n" + line + "\n" })
+}
+
+// An export of a site whose structure and two spaces changed makes ONE
+// commit holding all three changes.
+func TestSiteExportMakesOneCommit(t *testing.T) {
+	f := setup(t)
+	bare, siteID, st := f.siteRepo(t, nil)
+	f.editFirstPage(t, st.Nodes["guide-en"].SpaceID, "More English.")
+	f.editFirstPage(t, st.Nodes["api"].SpaceID, "More endpoints.")
+	hide := true
+	ctx := access.WithCaller(f.Kit.Ctx, f.Caller("admin"))
+	if _, _, err := siteswire.Service(f.Root).UpdateSiteSpace(ctx, f.Org.ID, siteID, st.Nodes["api"].ID, sites.SiteSpaceChange{Hidden: &hide}); err != nil {
+		t.Fatal(err)
+	}
+	before := git(t, bare, "rev-parse", "refs/heads/main")
+	f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Export the site"})
+	st2 := f.siteState(t, siteID)
+	if st2.Operation.State != model.GitSuccess {
+		t.Fatalf("export: %+v", st2.Operation)
+	}
+	after := git(t, bare, "rev-parse", "refs/heads/main")
+	if n := git(t, bare, "rev-list", "--count", before+".."+after); n != "1" {
+		t.Fatalf("%s commits on the branch, want 1:\n%s", n, git(t, bare, "log", "--stat", before+".."+after))
+	}
+	if changed := strings.Fields(git(t, bare, "diff", "--name-only", before, after)); strings.Join(changed, ",") != "api/README.md,docs.yaml,guides/en/README.md" {
+		t.Errorf("changed files: %v", changed)
+	}
+	if msg := git(t, bare, "log", "-1", "--format=%s", after); msg != "Export the site" {
+		t.Errorf("commit message %q", msg)
+	}
+	// Every space's part records the site's one commit.
+	for key, n := range st.Nodes {
+		if n.Type != "space" {
+			continue
+		}
+		sst, _, err := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, n.SpaceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sst.LastCommit != after || st2.Operation.Spaces[n.SpaceID].Commit != after || sst.Lease != nil {
+			t.Errorf("%s: last commit %s, operation %+v, lease %+v; want %s and no lease", key, sst.LastCommit, st2.Operation.Spaces[n.SpaceID], sst.Lease, after)
+		}
+	}
+	// Exported again unchanged: no commit.
+	f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Again"})
+	if now := git(t, bare, "rev-parse", "refs/heads/main"); now != after {
+		t.Errorf("an unchanged export committed: %s", git(t, bare, "log", "--stat", after+".."+now))
+	}
+}
+
+// A site job and a space job on the same space never run at the same time:
+// the one that comes second finds the space's lease held and returns a
+// (Conflict) error, so the queue delivers it again later; it then runs.
+// Each job is held at its push (the git server's gate) while the other one
+// is tried.
+func TestSiteAndSpaceJobsOnOneSpaceAreSerialized(t *testing.T) {
+	f := setup(t)
+	bare, siteID, st := f.siteRepo(t, nil)
+	en := st.Nodes["guide-en"].SpaceID
+	spaceExport := func() {
+		f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+en+"/git/export",
+			map[string]any{"url": f.git.url("site"), "ref": "refs/heads/main", "commitMessage": "Space export", "repoProjectDirectory": "guides/en"})
+	}
+	// (Forced: the space's own export moves the branch past the site's
+	// last sync.)
+	siteExport := func() {
+		f.As(t, "admin").Expect(http.StatusNoContent, "POST", "/v1/orgs/"+f.Org.ID+"/sites/"+siteID+"/git/export",
+			map[string]any{"url": f.git.url("site"), "ref": "refs/heads/main", "commitMessage": "Site export", "force": true})
+	}
+	take := func() queue.Job {
+		t.Helper()
+		jobs := f.queue.Take()
+		if len(jobs) != 1 {
+			t.Fatalf("%d jobs queued, want 1", len(jobs))
+		}
+		return jobs[0]
+	}
+	handlers := f.svc.Handlers()
+	run := func(j queue.Job) error { return handlers[j.Kind](context.Background(), j) }
+	// holdPush runs first until it pushes, then runs second (which must
+	// find the space busy), lets first push and waits for it.
+	holdPush := func(first, second queue.Job) {
+		t.Helper()
+		at, resume := make(chan struct{}), make(chan struct{})
+		gate := func(r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/git-receive-pack") {
+				at <- struct{}{}
+				<-resume
+			}
+		}
+		f.git.gate.Store(&gate)
+		done := make(chan error, 1)
+		go func() { done <- run(first) }()
+		<-at
+		f.git.gate.Store(nil)
+		head := git(t, bare, "rev-parse", "refs/heads/main")
+		err := run(second)
+		if !apperr.Is(err, apperr.Conflict) || !strings.Contains(err.Error(), "being synced by Git job "+first.ID) {
+			t.Errorf("%s while %s holds the space: %v, want busy", second.Kind, first.Kind, err)
+		}
+		if now := git(t, bare, "rev-parse", "refs/heads/main"); now != head {
+			t.Errorf("the busy %s pushed", second.Kind)
+		}
+		close(resume)
+		if err := <-done; err != nil {
+			t.Fatalf("%s: %v", first.Kind, err)
+		}
+	}
+
+	// A site export holds the space; the space's export waits.
+	f.editFirstPage(t, en, "Edited for the site export.")
+	siteExport()
+	siteJob := take()
+	spaceExport()
+	spaceJob := take()
+	holdPush(siteJob, spaceJob)
+	if op := f.siteState(t, siteID).Operation; op.State != model.GitSuccess {
+		t.Fatalf("site export: %+v", op)
+	}
+	if err := run(spaceJob); err != nil { // delivered again
+		t.Fatal(err)
+	}
+	if sst, _, _ := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, en); !slices.Contains(sst.Done, spaceJob.ID) || sst.Lease != nil {
+		t.Fatalf("space export after the site's: done %v, lease %+v", sst.Done, sst.Lease)
+	}
+
+	// A space export holds the space; the site's export waits.
+	f.editFirstPage(t, en, "Edited for the space export.")
+	spaceExport()
+	spaceJob = take()
+	siteExport()
+	siteJob = take()
+	holdPush(spaceJob, siteJob)
+	if op := f.info(t, en)["operation"].(map[string]any); op["state"] != "success" {
+		t.Fatalf("space export: %v", op)
+	}
+	if err := run(siteJob); err != nil {
+		t.Fatal(err)
+	}
+	if op := f.siteState(t, siteID).Operation; op.State != model.GitSuccess || op.JobID != siteJob.ID {
+		t.Fatalf("site export after the space's: %+v", op)
+	}
+	if sst, _, _ := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, en); sst.Lease != nil {
+		t.Errorf("lease left: %+v", sst.Lease)
 	}
 }
