@@ -48,10 +48,6 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if err != nil {
 		return err
 	}
-	rev, ix, err := s.content.Repo.Load(ctx, p.SpaceID, sp.Revision)
-	if err != nil {
-		return err
-	}
 	target, err := r.fetch(ctx, p.Ref)
 	if err != nil {
 		return s.fail(ctx, p, j, fmt.Errorf("fetch %s: %w", p.Ref, gitError(err)))
@@ -84,30 +80,17 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if err := s.stage(ctx, p, j, "content_process"); err != nil {
 		return err
 	}
-	var last *content.Index
-	if st.LastRevision != "" {
-		if _, lix, err := s.content.Repo.Load(ctx, p.SpaceID, st.LastRevision); err == nil {
-			last = lix
-		} else if !apperr.Is(err, apperr.NotFound) {
-			return err
-		}
-	}
-	var prior []model.SyncedFile
-	if st.LastURL == p.URL {
-		prior = st.Synced // paths and blobs of this repository only
-	}
 	dir := p.ProjectDir
 	if p.LastDir && st.LastURL == p.URL && st.Dir != "" {
 		dir = projectDirOf(base, st.Dir)
 	}
-	l := layoutOf(base, dir)
-	e := &exporter{s: s, spaceID: p.SpaceID, ix: ix, last: last, base: base, prefix: projectPrefix(l.dir), summary: l.summary,
-		w: &writer{st: base.st, made: map[plumbing.Hash]bool{}}}
-	files, owned, err := e.run(ctx, prior)
+	w := &writer{st: base.st, made: map[plumbing.Hash]bool{}}
+	lay, err := s.layoutSpace(ctx, sp, st, p.URL, dir, base, w)
 	if err != nil {
 		return err
 	}
-	tree, err := e.w.tree(files)
+	rev, files, owned, l := lay.rev, lay.files, lay.owned, lay.l
+	tree, err := w.tree(files)
 	if err != nil {
 		return fmt.Errorf("write the tree: %w", err)
 	}
@@ -129,29 +112,78 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 				errNotFastForward, p.Ref, short(old.String()), short(st.LastCommit)))
 		}
 	}
-	var hash plumbing.Hash
-	if base.commit != nil && base.commit.TreeHash == tree {
-		hash = base.commit.Hash // a new branch where the space changed nothing
-	} else {
-		sig := commitAuthor
-		sig.When = s.d.Clock()
-		c := &object.Commit{Author: sig, Committer: sig, Message: p.CommitMessage, TreeHash: tree}
-		if base.commit != nil {
-			c.ParentHashes = []plumbing.Hash{base.commit.Hash}
-		}
-		if hash, err = e.w.commit(c); err != nil {
-			return fmt.Errorf("write the commit: %w", err)
-		}
+	hash, err := s.newCommit(w, base, tree, p.CommitMessage)
+	if err != nil {
+		return err
 	}
 	if err := s.stage(ctx, p, j, "finalize"); err != nil {
 		return err
 	}
-	if err := r.push(ctx, e.w, p.Ref, old, hash); err != nil {
+	if err := r.push(ctx, w, p.Ref, old, hash); err != nil {
 		return s.fail(ctx, p, j, fmt.Errorf("push %s: %w", p.Ref, gitError(err)))
 	}
 	s.d.Logger.InfoContext(ctx, "Git export", "space", p.SpaceID, "job", j.ID, "url", fetch.Redact(p.URL), "ref", p.Ref,
 		"commit", hash.String(), "revision", rev.ID)
 	return done(hash.String())
+}
+
+// newCommit writes the commit of tree over base's (none when base holds
+// that tree already: a new branch where nothing changed).
+func (s *Service) newCommit(w *writer, base *snapshot, tree plumbing.Hash, message string) (plumbing.Hash, error) {
+	if base.commit != nil && base.commit.TreeHash == tree {
+		return base.commit.Hash, nil
+	}
+	sig := commitAuthor
+	sig.When = s.d.Clock()
+	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree}
+	if base.commit != nil {
+		c.ParentHashes = []plumbing.Hash{base.commit.Hash}
+	}
+	hash, err := w.commit(c)
+	if err != nil {
+		return hash, fmt.Errorf("write the commit: %w", err)
+	}
+	return hash, nil
+}
+
+// spaceLayout is a space's export laid over a tree: the revision written,
+// the tree's files after, the files the space owns there, the layout of
+// its project directory.
+type spaceLayout struct {
+	rev   model.Revision
+	files map[string]entry
+	owned []model.SyncedFile
+	l     projectLayout
+}
+
+// layoutSpace writes a space's head revision over base's files (blobs
+// with w) into its project directory dir, as the export rules above say;
+// st is the space's Git Sync state and url the repository (the files the
+// space synced with another repository are not its own in this one).
+func (s *Service) layoutSpace(ctx context.Context, sp model.Space, st model.GitSync, url, dir string, base *snapshot, w *writer) (spaceLayout, error) {
+	rev, ix, err := s.content.Repo.Load(ctx, sp.ID, sp.Revision)
+	if err != nil {
+		return spaceLayout{}, err
+	}
+	var last *content.Index
+	if st.LastRevision != "" {
+		if _, lix, err := s.content.Repo.Load(ctx, sp.ID, st.LastRevision); err == nil {
+			last = lix
+		} else if !apperr.Is(err, apperr.NotFound) {
+			return spaceLayout{}, err
+		}
+	}
+	var prior []model.SyncedFile
+	if st.LastURL == url {
+		prior = st.Synced // paths and blobs of this repository only
+	}
+	l := layoutOf(base, dir)
+	e := &exporter{s: s, spaceID: sp.ID, ix: ix, last: last, base: base, prefix: projectPrefix(l.dir), summary: l.summary, w: w}
+	files, owned, err := e.run(ctx, prior)
+	if err != nil {
+		return spaceLayout{}, err
+	}
+	return spaceLayout{rev: rev, files: files, owned: owned, l: l}, nil
 }
 
 func projectPrefix(dir string) string {

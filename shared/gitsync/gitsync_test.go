@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/content"
@@ -36,6 +37,9 @@ const (
 type gitServer struct {
 	*httptest.Server
 	root string
+	// gate, when set, is called before each request is served (a test
+	// holding a push where it wants it).
+	gate atomic.Pointer[func(*http.Request)]
 }
 
 func newGitServer(t testing.TB) *gitServer {
@@ -48,6 +52,9 @@ func newGitServer(t testing.TB) *gitServer {
 			w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
 			http.Error(w, "authentication required", http.StatusUnauthorized)
 			return
+		}
+		if g := gs.gate.Load(); g != nil {
+			(*g)(r)
 		}
 		h.ServeHTTP(w, r)
 	}))

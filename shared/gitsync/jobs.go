@@ -45,6 +45,9 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 	if slices.Contains(st.Done, j.ID) {
 		return nil // delivered again: done already
 	}
+	if err := s.acquire(ctx, p.SpaceID, j.ID); err != nil {
+		return err // a site job works on the space: retried later
+	}
 	if !p.Force && p.Timestamp != nil && st.LastTimestamp != nil && p.Timestamp.Before(*st.LastTimestamp) {
 		s.d.Logger.InfoContext(ctx, "Git job older than the last applied: skipped", "space", p.SpaceID, "job", j.ID, "kind", j.Kind)
 		return s.conclude(ctx, p, j, func(op *model.GitOperation) {
@@ -108,6 +111,9 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 	st.Done = append(st.Done, j.ID)
 	if len(st.Done) > doneKept {
 		st.Done = st.Done[len(st.Done)-doneKept:]
+	}
+	if st.Lease != nil && st.Lease.JobID == j.ID {
+		st.Lease = nil
 	}
 	if applied != nil {
 		if p.Timestamp != nil && (st.LastTimestamp == nil || p.Timestamp.After(*st.LastTimestamp)) {

@@ -5,8 +5,10 @@ package gitsync
 // site's section groups, sections and spaces with stable keys; an import makes the site's
 // structure say the same (creating the spaces it lacks in the site's
 // organization) and then imports each space's directory with the space
-// import; an export writes each space into its directory with the space
-// export, and docs.yaml only when the structure it describes changed.
+// import; an export lays each space out into its directory by the space
+// export's rules, adds docs.yaml when the structure it describes changed,
+// and makes one commit of it all (siteexport.go). A site job and a space
+// job never work on one space at the same time (lease.go).
 //
 // The structure is changed through the sites and spaces services, acting
 // as the user who started the job (their rights are checked again when it
@@ -301,7 +303,7 @@ func (s *Service) runSiteImport(ctx context.Context, j queue.Job, p sitePayload,
 	if nodes, err = s.applyStructure(ctx, p.OrgID, p.SiteID, cfg.Site.Title, nodes, st.Nodes); err != nil {
 		return s.siteFailure(ctx, p, j, err)
 	}
-	ops, err := s.syncSpaces(ctx, ImportKind, j, p, nodes, r)
+	ops, err := s.importSpaces(ctx, j, p, nodes, r)
 	if err != nil {
 		return err
 	}
@@ -326,56 +328,104 @@ func (s *Service) siteFailure(ctx context.Context, p sitePayload, j queue.Job, e
 	return s.concludeSite(ctx, p, j, err, nil)
 }
 
-// syncSpaces runs a space import or export for every space node with a
-// directory; each is a job of its own on the space's state (its id the
-// site job's and the space's, so a redelivered site job skips the spaces
-// done).
-func (s *Service) syncSpaces(ctx context.Context, kind string, sj queue.Job, p sitePayload, nodes []model.SiteGitNode, r *remote) (map[string]model.GitOperation, error) {
-	ops := map[string]model.GitOperation{}
-	direction := model.GitImport
-	if kind == ExportKind {
-		direction = model.GitExport
+// sitePart is a site job's part for one space with a directory: a job of
+// its own on the space's state, its id the site job's and the space's (so
+// that a redelivered site job skips the spaces done).
+type sitePart struct {
+	j queue.Job
+	p payload
+}
+
+type siteParts []sitePart
+
+func (ps siteParts) spaceIDs() []string {
+	out := make([]string, len(ps))
+	for i, pt := range ps {
+		out[i] = pt.p.SpaceID
 	}
+	return out
+}
+
+// jobID is the id of a space's part.
+func (ps siteParts) jobID(spaceID string) string {
+	for _, pt := range ps {
+		if pt.p.SpaceID == spaceID {
+			return pt.j.ID
+		}
+	}
+	return ""
+}
+
+// siteParts are the parts of site job sj: one per space node with a
+// directory.
+func (s *Service) siteParts(sj queue.Job, p sitePayload, nodes []model.SiteGitNode, kind string) siteParts {
+	var out siteParts
 	for _, n := range nodes {
 		if n.Type != "space" || n.Directory == nil || n.SpaceID == "" {
 			continue
 		}
 		dir, _ := resolveSiteDir(p.ProjectDir, *n.Directory)
-		j := queue.Job{ID: sj.ID + "." + n.SpaceID, Kind: kind, Group: n.SpaceID}
-		sp := payload{SpaceID: n.SpaceID, URL: p.URL, Auth: p.Auth, Ref: p.Ref, ProjectDir: dir, Force: true,
-			CommitMessage: p.CommitMessage}
-		st, _, err := s.state(ctx, n.SpaceID)
+		out = append(out, sitePart{j: queue.Job{ID: sj.ID + "." + n.SpaceID, Kind: kind, Group: n.SpaceID},
+			p: payload{SpaceID: n.SpaceID, URL: p.URL, Auth: p.Auth, Ref: p.Ref, ProjectDir: dir, Force: true, CommitMessage: p.CommitMessage}})
+	}
+	return out
+}
+
+// startPart records a part's operation as running on its space.
+func (s *Service) startPart(ctx context.Context, pt sitePart, direction string) error {
+	now := s.d.Clock()
+	_, err := s.updateState(ctx, pt.p.SpaceID, func(st *model.GitSync) error {
+		st.URL, st.Ref, st.UpdatedAt = pt.p.URL, pt.p.Ref, now
+		st.Operation = &model.GitOperation{JobID: pt.j.ID, Direction: direction, State: model.GitRunning, Stage: "repo_fetch",
+			StartedAt: now, UpdatedAt: now}
+		return nil
+	})
+	return err
+}
+
+// partOperation is how a part ended, as its space's state says.
+func (s *Service) partOperation(ctx context.Context, pt sitePart) (model.GitOperation, error) {
+	st, _, err := s.state(ctx, pt.p.SpaceID)
+	if err != nil {
+		return model.GitOperation{}, err
+	}
+	if st.Operation != nil && st.Operation.JobID == pt.j.ID {
+		return *st.Operation, nil
+	}
+	direction := model.GitImport
+	if pt.j.Kind == ExportKind {
+		direction = model.GitExport
+	}
+	return model.GitOperation{JobID: pt.j.ID, Direction: direction, State: model.GitFailure, Error: "the space's operation was replaced"}, nil
+}
+
+// importSpaces runs the space import of every part of a site import, each
+// holding its space's lease (taken for all of them first).
+func (s *Service) importSpaces(ctx context.Context, sj queue.Job, p sitePayload, nodes []model.SiteGitNode, r *remote) (map[string]model.GitOperation, error) {
+	parts := s.siteParts(sj, p, nodes, ImportKind)
+	if err := s.acquireAll(ctx, parts.spaceIDs(), parts.jobID); err != nil {
+		return nil, err // a space job works on one of the spaces: retried later
+	}
+	ops := map[string]model.GitOperation{}
+	for _, pt := range parts {
+		st, _, err := s.state(ctx, pt.p.SpaceID)
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(st.Done, j.ID) {
-			now := s.d.Clock()
-			_, err := s.updateState(ctx, n.SpaceID, func(st *model.GitSync) error {
-				st.URL, st.Ref, st.UpdatedAt = p.URL, p.Ref, now
-				st.Operation = &model.GitOperation{JobID: j.ID, Direction: direction, State: model.GitRunning, Stage: "repo_fetch",
-					StartedAt: now, UpdatedAt: now}
-				return nil
-			})
-			if err != nil {
+		if !slices.Contains(st.Done, pt.j.ID) {
+			if err := s.startPart(ctx, pt, model.GitImport); err != nil {
 				return nil, err
 			}
-			if kind == ImportKind {
-				err = s.runImport(ctx, j, sp, r)
-			} else {
-				err = s.runExport(ctx, j, sp, r)
-			}
-			if err != nil {
-				return nil, err
-			}
-			if st, _, err = s.state(ctx, n.SpaceID); err != nil {
+			if err := s.runImport(ctx, pt.j, pt.p, r); err != nil {
 				return nil, err
 			}
 		}
-		op := model.GitOperation{JobID: j.ID, Direction: direction, State: model.GitFailure, Error: "the space's operation was replaced"}
-		if st.Operation != nil && st.Operation.JobID == j.ID {
-			op = *st.Operation
+		if err := s.release(ctx, pt.p.SpaceID, pt.j.ID); err != nil {
+			return nil, err
 		}
-		ops[n.SpaceID] = op
+		if ops[pt.p.SpaceID], err = s.partOperation(ctx, pt); err != nil {
+			return nil, err
+		}
 	}
 	return ops, nil
 }
@@ -405,10 +455,7 @@ func siteSpaceKey(x model.SiteSpace) (string, string) { return x.Order, x.ID }
 // themselves stay). It answers nodes with their ids.
 func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title string, nodes []model.SiteGitNode, old map[string]model.SiteGitNode) ([]model.SiteGitNode, error) {
 	nodes = slices.Clone(nodes)
-	load := func() (model.Site, error) {
-		l, err := s.structure.Get(ctx, orgID, siteID)
-		return l.Site, err
-	}
+	load := func() (model.Site, error) { return s.loadSite(ctx, orgID, siteID) }
 	site, err := load()
 	if err != nil {
 		return nil, err
@@ -517,11 +564,16 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		if o, ok := old[n.Key]; ok && slices.ContainsFunc(site.Sections, func(x model.SiteSection) bool { return x.ID == o.ID }) {
 			n.ID = o.ID
 		} else {
+			// The section is made holding one of its spaces: one that
+			// is not moving in from another section when there is one,
+			// so that the moving ones keep their site spaces.
 			first := ""
 			for _, c := range nodes {
-				if c.Parent == n.Key {
+				if c.Parent == n.Key && (first == "" || !movable(site, c, old)) {
 					first = c.SpaceID
-					break
+					if !movable(site, c, old) {
+						break
+					}
 				}
 			}
 			if site, n.ID, _, err = s.structure.AddSection(ctx, orgID, siteID, first, n.Title, n.Icon); err != nil {
@@ -555,42 +607,8 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 			}
 		}
 	}
-	// Site spaces: kept when in their level still, else added there (and
-	// the former one removed below).
-	claimed := map[string]bool{}
-	for i := range nodes {
-		n := &nodes[i]
-		if n.Type != "space" {
-			continue
-		}
-		level := secID[n.Parent]
-		n.ID = ""
-		if o, ok := old[n.Key]; ok {
-			if ss, ok := findSiteSpace(site, o.ID); ok && ss.SpaceID == n.SpaceID && ss.Section == level && !claimed[ss.ID] {
-				n.ID = ss.ID
-			}
-		}
-		if n.ID == "" {
-			for _, ss := range site.SiteSpaces {
-				if ss.SpaceID == n.SpaceID && ss.Section == level && !claimed[ss.ID] {
-					n.ID = ss.ID
-					break
-				}
-			}
-		}
-		if n.ID == "" {
-			if site, n.ID, _, err = s.structure.AddSiteSpace(ctx, orgID, siteID, n.SpaceID, level); err != nil {
-				return nil, fmt.Errorf("space %q: %w", n.Key, err)
-			}
-		}
-		claimed[n.ID] = true
-	}
-	for _, ss := range site.SiteSpaces {
-		if !claimed[ss.ID] {
-			if _, err := s.structure.DeleteSiteSpace(ctx, orgID, siteID, ss.ID); err != nil {
-				return nil, err
-			}
-		}
+	if site, err = s.placeSiteSpaces(ctx, orgID, siteID, site, nodes, secID, old); err != nil {
+		return nil, err
 	}
 	if site, err = load(); err != nil {
 		return nil, err
@@ -609,6 +627,10 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		if ss.Condition != n.Condition {
 			c := n.Condition
 			ch.Condition, ch.ClearCondition, changed = &c, c == "", true
+		}
+		if ss.Hidden != n.Hidden {
+			h := n.Hidden
+			ch.Hidden, changed = &h, true
 		}
 		if changed {
 			if site, _, err = s.structure.UpdateSiteSpace(ctx, orgID, siteID, n.ID, ch); err != nil {
@@ -730,6 +752,139 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		}
 	}
 	return nodes, nil
+}
+
+// movable tells whether a space node's site space (the one its key stood
+// for at the last sync) is still in the site showing the node's space: it
+// is kept, moved when its section changed.
+func movable(site model.Site, n model.SiteGitNode, old map[string]model.SiteGitNode) bool {
+	o, ok := old[n.Key]
+	if !ok || n.Type != "space" {
+		return false
+	}
+	ss, ok := findSiteSpace(site, o.ID)
+	return ok && ss.SpaceID == n.SpaceID
+}
+
+// placeSiteSpaces gives every space node its site space in its level
+// (secID: section keys to ids): the one its key stood for, moved (same id,
+// same space, content untouched) when docs.yaml put it in another section;
+// else a site space of that space the level holds already; else a new one.
+// What the site holds besides is removed. A move the sites' invariants
+// refuse (the last site space of a section, a path taken in the
+// destination) falls back to a new site space in the destination.
+func (s *Service) placeSiteSpaces(ctx context.Context, orgID, siteID string, site model.Site, nodes []model.SiteGitNode, secID map[string]string, old map[string]model.SiteGitNode) (model.Site, error) {
+	claimed := map[string]bool{}
+	var moving []*model.SiteGitNode
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Type != "space" {
+			continue
+		}
+		n.ID = ""
+		if movable(site, *n, old) {
+			ss, _ := findSiteSpace(site, old[n.Key].ID)
+			if ss.Section != secID[n.Parent] {
+				moving = append(moving, n)
+				claimed[ss.ID] = true // reserved for the move
+				continue
+			}
+			n.ID = ss.ID
+		}
+		n.ID = inLevel(site, n.ID, n.SpaceID, secID[n.Parent], claimed)
+		if n.ID != "" {
+			claimed[n.ID] = true
+		}
+	}
+	var err error
+	// What no node takes goes first, so that its path is free for a site
+	// space moving in; the last site space of a section stays until its
+	// section goes or others joined it.
+	for _, ss := range site.SiteSpaces {
+		if claimed[ss.ID] {
+			continue
+		}
+		if _, err := s.structure.DeleteSiteSpace(ctx, orgID, siteID, ss.ID); err != nil && apperr.KindOf(err) != apperr.Conflict {
+			return site, err
+		}
+	}
+	if site, err = s.loadSite(ctx, orgID, siteID); err != nil {
+		return site, err
+	}
+	// New site spaces first: a section left by a moving site space may
+	// need one not to be empty.
+	add := func(n *model.SiteGitNode) error {
+		if site, n.ID, _, err = s.structure.AddSiteSpace(ctx, orgID, siteID, n.SpaceID, secID[n.Parent]); err != nil {
+			return fmt.Errorf("space %q: %w", n.Key, err)
+		}
+		claimed[n.ID] = true
+		return nil
+	}
+	for i := range nodes {
+		if n := &nodes[i]; n.Type == "space" && n.ID == "" && !slices.Contains(moving, n) {
+			if err := add(n); err != nil {
+				return site, err
+			}
+		}
+	}
+	for _, n := range moving {
+		level, from := secID[n.Parent], old[n.Key].ID
+		delete(claimed, from)
+		if n.ID = inLevel(site, "", n.SpaceID, level, claimed); n.ID != "" {
+			claimed[n.ID] = true // the level holds that space already: its site space is the node's
+			continue
+		}
+		var last string
+		for _, ss := range byOrder(site.SiteSpaces, siteSpaceKey) {
+			if ss.Section == level && ss.ID != from {
+				last = ss.ID
+			}
+		}
+		if last != "" {
+			site, _, err = s.structure.MoveSiteSpace(ctx, orgID, siteID, from, sites.Position{After: &sites.Pointer{Type: "site-space", ID: last}})
+			switch {
+			case err == nil:
+				n.ID, claimed[from] = from, true
+				continue
+			case apperr.KindOf(err) != apperr.Conflict:
+				return site, fmt.Errorf("space %q: %w", n.Key, err)
+			}
+			if site, err = s.loadSite(ctx, orgID, siteID); err != nil {
+				return site, err
+			}
+		}
+		if err := add(n); err != nil {
+			return site, err
+		}
+	}
+	for _, ss := range site.SiteSpaces {
+		if !claimed[ss.ID] {
+			if _, err := s.structure.DeleteSiteSpace(ctx, orgID, siteID, ss.ID); err != nil {
+				return site, err
+			}
+		}
+	}
+	return s.loadSite(ctx, orgID, siteID)
+}
+
+// inLevel answers id when set, else an unclaimed site space of spaceID in
+// the level, else "".
+func inLevel(site model.Site, id, spaceID, level string, claimed map[string]bool) string {
+	if id != "" {
+		return id
+	}
+	for _, ss := range site.SiteSpaces {
+		if ss.SpaceID == spaceID && ss.Section == level && !claimed[ss.ID] {
+			return ss.ID
+		}
+	}
+	return ""
+}
+
+// loadSite reads a site as the caller.
+func (s *Service) loadSite(ctx context.Context, orgID, siteID string) (model.Site, error) {
+	l, err := s.structure.Get(ctx, orgID, siteID)
+	return l.Site, err
 }
 
 func findSection(site model.Site, id string) (model.SiteSection, bool) {

@@ -3,15 +3,19 @@ package gitsync_test
 import (
 	"context"
 	"net/http"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -92,6 +96,13 @@ func (f *fixture) siteOf(t testing.TB, siteID string) (model.Site, []model.SiteS
 	return l.Site, secs, levels
 }
 
+// pageIDs are an index's page ids in order.
+func pageIDs(ix *content.Index) string {
+	var out []string
+	ix.Walk(func(p *content.Page, _ int) bool { out = append(out, p.ID); return true })
+	return strings.Join(out, ",")
+}
+
 func (f *fixture) newSite(t testing.TB) string {
 	t.Helper()
 	site, _, err := siteswire.Service(f.Root).Create(access.WithCaller(f.Kit.Ctx, f.Caller("admin")), f.Org.ID, sites.CreateSite{Title: "Site"})
@@ -127,23 +138,7 @@ func (f *fixture) siteState(t testing.TB, siteID string) model.SiteGitSync {
 // no commit.
 func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 	f := setup(t)
-	bare := f.git.repo(t, "site", map[string]string{
-		"docs.yaml":            siteDocsYAML,
-		"guides/en/README.md":  "# Welcome\n\nEnglish guide.\n",
-		"guides/en/install.md": "# Install\n\nSteps.\n",
-		"guides/en/SUMMARY.md": "# Table of contents\n\n* [Welcome](README.md)\n* [Install](install.md)\n",
-		"guides/fr/README.md":  "# Bienvenue\n\nGuide en français.\n",
-		"api/README.md":        "# API\n\nEndpoints.\n",
-		"api/.gitbook.yaml":    "root: ./\n",
-		"unrelated/notes.md":   "# Not docs\n",
-	})
-	siteID := f.newSite(t)
-	f.siteGit(t, siteID, "import", nil)
-
-	st := f.siteState(t, siteID)
-	if st.Operation == nil || st.Operation.State != model.GitSuccess {
-		t.Fatalf("operation: %+v", st.Operation)
-	}
+	bare, siteID, st := f.siteRepo(t, nil)
 	if len(st.Nodes) != 5 || strings.Join(st.Order, ",") != "guides,guide-en,guide-fr,reference,api" {
 		t.Fatalf("keys: %v", st.Order)
 	}
@@ -158,6 +153,14 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 	guides, ref := levels[secs[0].ID], levels[secs[1].ID]
 	if len(guides) != 2 || guides[0].Path != "guide" || !guides[0].Default || guides[1].Path != "fr" || guides[1].Default {
 		t.Fatalf("guides: %+v", guides)
+	}
+	// hidden applies to the site space (the French guide is out of the
+	// navigation); language stays in the state (see docs/workers.md).
+	if guides[0].Hidden || !guides[1].Hidden || ref[0].Hidden {
+		t.Errorf("hidden flags: guide %v, fr %v, api %v", guides[0].Hidden, guides[1].Hidden, ref[0].Hidden)
+	}
+	if st.Nodes["guide-fr"].Language != "fr" || st.Nodes["guide-en"].Language != "en" {
+		t.Errorf("languages: %+v %+v", st.Nodes["guide-fr"], st.Nodes["guide-en"])
 	}
 	if len(ref) != 1 || ref[0].Path != "api" || !ref[0].Default {
 		t.Fatalf("reference: %+v", ref)
@@ -213,6 +216,8 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
             directory: ./guides/fr
             language: fr
 `
+	frSiteSpace := guides[1].ID
+	_, frPages, frIndex := f.head(t, st.Nodes["guide-fr"].SpaceID)
 	f.git.commit(t, "site", "Move the French guide", map[string]string{"docs.yaml": moved})
 	f.siteGit(t, siteID, "import", nil)
 	st2 := f.siteState(t, siteID)
@@ -230,6 +235,15 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 	if len(ref) != 2 || ref[0].SpaceID != st.Nodes["api"].SpaceID || !ref[0].Default ||
 		ref[1].SpaceID != st.Nodes["guide-fr"].SpaceID || ref[1].Path != "fr" || ref[1].Default {
 		t.Fatalf("reference after the move: %+v", ref)
+	}
+	// Moved, not made again: the same site space (id, space, hidden) in
+	// its new section, the space's content untouched.
+	if ref[1].ID != frSiteSpace || !ref[1].Hidden || st2.Nodes["guide-fr"].ID != frSiteSpace {
+		t.Errorf("the French guide's site space %s (hidden %v, state %s), want %s moved", ref[1].ID, ref[1].Hidden, st2.Nodes["guide-fr"].ID, frSiteSpace)
+	}
+	_, nowPages, nowIndex := f.head(t, st.Nodes["guide-fr"].SpaceID)
+	if !reflect.DeepEqual(nowPages, frPages) || pageIDs(nowIndex) != pageIDs(frIndex) {
+		t.Errorf("the move changed the French guide's content: %v (%s) -> %v (%s)", frPages, pageIDs(frIndex), nowPages, pageIDs(nowIndex))
 	}
 
 	// An export of the unchanged site makes no commit.
@@ -251,6 +265,10 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 		if _, _, err := siteswire.Service(f.Root).UpdateSection(ctx, f.Org.ID, siteID, secs[1].ID, sites.SectionChange{Path: &path}); err != nil {
 			t.Fatal(err)
 		}
+		hide := true
+		if _, _, err := siteswire.Service(f.Root).UpdateSiteSpace(ctx, f.Org.ID, siteID, ref[0].ID, sites.SiteSpaceChange{Hidden: &hide}); err != nil {
+			t.Fatal(err)
+		}
 		f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Rename the reference's path"})
 		if st := f.siteState(t, siteID); st.Operation.State != model.GitSuccess {
 			t.Fatalf("export: %+v", st.Operation)
@@ -266,6 +284,15 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 		for _, want := range []string{"path: reference-docs", "key: guide-fr", "hidden: true", "language: fr", "directory: /api"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("docs.yaml lacks %q:\n%s", want, text)
+			}
+		}
+		for key, want := range map[string]bool{"api": true, "guide-fr": true, "guide-en": false} {
+			block := text[strings.Index(text, "key: "+key+"\n"):]
+			if i := strings.Index(block[1:], "- type:"); i >= 0 {
+				block = block[:i+1]
+			}
+			if strings.Contains(block, "hidden: true") != want {
+				t.Errorf("docs.yaml's %s: hidden should be %v:\n%s", key, want, block)
 			}
 		}
 	})
@@ -406,18 +433,12 @@ const groupedDocsYAML = `site:
 // unchanged site makes no commit; a group added in Galley is exported.
 func TestSiteImportMapsSectionGroups(t *testing.T) {
 	f := setup(t)
-	bare := f.git.repo(t, "site", map[string]string{
+	bare, siteID, st := f.siteRepo(t, map[string]string{
 		"docs.yaml":        groupedDocsYAML,
 		"home/README.md":   "# Home\n",
 		"engine/README.md": "# Engine\n",
 		"wheels/README.md": "# Wheels\n",
 	})
-	siteID := f.newSite(t)
-	f.siteGit(t, siteID, "import", nil)
-	st := f.siteState(t, siteID)
-	if st.Operation == nil || st.Operation.State != model.GitSuccess {
-		t.Fatalf("operation: %+v", st.Operation)
-	}
 	if got := strings.Join(st.Order, ","); got != "home,home-space,products,engine,engine-space,wheels,wheels-space" {
 		t.Fatalf("keys: %s", got)
 	}
@@ -598,5 +619,248 @@ func TestSiteImportRefusesExternalLinksAndNestedGroups(t *testing.T) {
 				t.Errorf("a refused import changed the site: %+v %+v", secs, site.Groups)
 			}
 		})
+	}
+}
+
+// An invalid docs.yaml: the request is accepted (204: the repository is
+// read by the worker), and the job fails, naming the line or the node and
+// field, in the site's Git info; the site is left as it was.
+func TestSiteImportOfInvalidDocsYAMLFailsNamingTheNode(t *testing.T) {
+	f := setup(t)
+	f.git.repo(t, "site", nil)
+	topSpace := `    - type: space
+      key: stray
+      title: Stray
+      path: stray
+      content:
+        directory: ./stray
+`
+	for _, c := range []struct{ name, yaml, want string }{
+		{"bad YAML", "site:\n  title: [unclosed\n  structure: []\n", "docs.yaml: line "},
+		{"duplicate mapping key", strings.Replace(siteDocsYAML, "          title: Guide\n", "          title: Guide\n          title: Again\n", 1),
+			`mapping key "title" already defined`},
+		{"unknown field", strings.Replace(siteDocsYAML, "          path: guide\n", "          path: guide\n          colour: red\n", 1),
+			"field colour not found"},
+		{"duplicate node key", strings.Replace(siteDocsYAML, "key: api", "key: guide-en", 1),
+			`site.structure[1].children[0] (space "guide-en"): key "guide-en" is used by another node`},
+		{"space outside the sections", siteDocsYAML + topSpace,
+			`site.structure[2] (space "stray"): a site with sections lists no space at the top level`},
+		{"no default space", strings.Replace(siteDocsYAML, "          path: api\n          default: true\n", "          path: api\n", 1),
+			`site.structure[1] (section "reference"): 0 of its spaces are marked default`},
+		{"directory out of the repository", strings.Replace(siteDocsYAML, "directory: /api", "directory: ../api", 1),
+			`site.structure[1].children[0] (space "api"): content.directory "../api" must be a folder inside the repository`},
+		{"unknown type", strings.Replace(siteDocsYAML, "    - type: section\n      key: reference", "    - type: chapter\n      key: reference", 1),
+			`site.structure[1] (chapter "reference"): type "chapter" is unknown`},
+		{"no path", strings.Replace(siteDocsYAML, "          path: fr\n", "", 1),
+			`site.structure[0].children[1] (space "guide-fr"): path must be`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f.git.commit(t, "site", c.name, map[string]string{"docs.yaml": c.yaml})
+			siteID := f.newSite(t)
+			f.siteGit(t, siteID, "import", nil)
+			info := f.As(t, "admin").Expect(http.StatusOK, "GET", "/v1/orgs/"+f.Org.ID+"/sites/"+siteID+"/git/info", nil).Map(t)
+			op, _ := info["operation"].(map[string]any)
+			if op["state"] != "failure" || !strings.Contains(op["error"].(string), c.want) {
+				t.Fatalf("operation %v, want a failure saying %q", op, c.want)
+			}
+			if msg := op["error"].(string); strings.Contains(msg, "gitsync.") || strings.Contains(msg, "\n") {
+				t.Errorf("the error speaks Go or spans lines: %q", msg)
+			}
+			if site, secs, levels := f.siteOf(t, siteID); len(secs) != 0 || len(site.Groups) != 0 || len(levels) != 0 {
+				t.Errorf("a refused import changed the site: %+v %+v", secs, levels)
+			}
+		})
+	}
+}
+
+// siteRepo makes the "site" repository of files (nil: siteDocsYAML's
+// site) and imports it into a new site; it answers the bare repository,
+// the site and its state.
+func (f *fixture) siteRepo(t *testing.T, files map[string]string) (string, string, model.SiteGitSync) {
+	t.Helper()
+	if files == nil {
+		files = siteFiles()
+	}
+	bare := f.git.repo(t, "site", files)
+	siteID := f.newSite(t)
+	f.siteGit(t, siteID, "import", nil)
+	st := f.siteState(t, siteID)
+	if st.Operation == nil || st.Operation.State != model.GitSuccess {
+		t.Fatalf("import: %+v", st.Operation)
+	}
+	return bare, siteID, st
+}
+
+// siteFiles are a repository of siteDocsYAML's site: two sections, three
+// spaces, two languages, one space hidden, a file of no space.
+func siteFiles() map[string]string {
+	return map[string]string{
+		"docs.yaml":            siteDocsYAML,
+		"guides/en/README.md":  "# Welcome\n\nEnglish guide.\n",
+		"guides/en/install.md": "# Install\n\nSteps.\n",
+		"guides/en/SUMMARY.md": "# Table of contents\n\n* [Welcome](README.md)\n* [Install](install.md)\n",
+		"guides/fr/README.md":  "# Bienvenue\n\nGuide en français.\n",
+		"api/README.md":        "# API\n\nEndpoints.\n",
+		"api/.gitbook.yaml":    "root: ./\n",
+		"unrelated/notes.md":   "# Not docs\n",
+	}
+}
+
+// editFirstPage appends a line to a space's first page.
+func (f *fixture) editFirstPage(t *testing.T, spaceID, line string) {
+	t.Helper()
+	_, _, ix := f.head(t, spaceID)
+	var pageID string
+	ix.Walk(func(p *content.Page, _ int) bool {
+		if pageID == "" {
+			pageID = p.ID
+		}
+		return true
+	})
+	f.edit(t, spaceID, pageID, func(s string) string { return s + "\n" + line + "\n" })
+}
+
+// An export of a site whose structure and two spaces changed makes ONE
+// commit holding all three changes.
+func TestSiteExportMakesOneCommit(t *testing.T) {
+	f := setup(t)
+	bare, siteID, st := f.siteRepo(t, nil)
+	f.editFirstPage(t, st.Nodes["guide-en"].SpaceID, "More English.")
+	f.editFirstPage(t, st.Nodes["api"].SpaceID, "More endpoints.")
+	hide := true
+	ctx := access.WithCaller(f.Kit.Ctx, f.Caller("admin"))
+	if _, _, err := siteswire.Service(f.Root).UpdateSiteSpace(ctx, f.Org.ID, siteID, st.Nodes["api"].ID, sites.SiteSpaceChange{Hidden: &hide}); err != nil {
+		t.Fatal(err)
+	}
+	before := git(t, bare, "rev-parse", "refs/heads/main")
+	f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Export the site"})
+	st2 := f.siteState(t, siteID)
+	if st2.Operation.State != model.GitSuccess {
+		t.Fatalf("export: %+v", st2.Operation)
+	}
+	after := git(t, bare, "rev-parse", "refs/heads/main")
+	if n := git(t, bare, "rev-list", "--count", before+".."+after); n != "1" {
+		t.Fatalf("%s commits on the branch, want 1:\n%s", n, git(t, bare, "log", "--stat", before+".."+after))
+	}
+	if changed := strings.Fields(git(t, bare, "diff", "--name-only", before, after)); strings.Join(changed, ",") != "api/README.md,docs.yaml,guides/en/README.md" {
+		t.Errorf("changed files: %v", changed)
+	}
+	if msg := git(t, bare, "log", "-1", "--format=%s", after); msg != "Export the site" {
+		t.Errorf("commit message %q", msg)
+	}
+	// Every space's part records the site's one commit.
+	for key, n := range st.Nodes {
+		if n.Type != "space" {
+			continue
+		}
+		sst, _, err := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, n.SpaceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sst.LastCommit != after || st2.Operation.Spaces[n.SpaceID].Commit != after || sst.Lease != nil {
+			t.Errorf("%s: last commit %s, operation %+v, lease %+v; want %s and no lease", key, sst.LastCommit, st2.Operation.Spaces[n.SpaceID], sst.Lease, after)
+		}
+	}
+	// Exported again unchanged: no commit.
+	f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Again"})
+	if now := git(t, bare, "rev-parse", "refs/heads/main"); now != after {
+		t.Errorf("an unchanged export committed: %s", git(t, bare, "log", "--stat", after+".."+now))
+	}
+}
+
+// A site job and a space job on the same space never run at the same time:
+// the one that comes second finds the space's lease held and returns a
+// (Conflict) error, so the queue delivers it again later; it then runs.
+// Each job is held at its push (the git server's gate) while the other one
+// is tried.
+func TestSiteAndSpaceJobsOnOneSpaceAreSerialized(t *testing.T) {
+	f := setup(t)
+	bare, siteID, st := f.siteRepo(t, nil)
+	en := st.Nodes["guide-en"].SpaceID
+	spaceExport := func() {
+		f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+en+"/git/export",
+			map[string]any{"url": f.git.url("site"), "ref": "refs/heads/main", "commitMessage": "Space export", "repoProjectDirectory": "guides/en"})
+	}
+	// (Forced: the space's own export moves the branch past the site's
+	// last sync.)
+	siteExport := func() {
+		f.As(t, "admin").Expect(http.StatusNoContent, "POST", "/v1/orgs/"+f.Org.ID+"/sites/"+siteID+"/git/export",
+			map[string]any{"url": f.git.url("site"), "ref": "refs/heads/main", "commitMessage": "Site export", "force": true})
+	}
+	take := func() queue.Job {
+		t.Helper()
+		jobs := f.queue.Take()
+		if len(jobs) != 1 {
+			t.Fatalf("%d jobs queued, want 1", len(jobs))
+		}
+		return jobs[0]
+	}
+	handlers := f.svc.Handlers()
+	run := func(j queue.Job) error { return handlers[j.Kind](context.Background(), j) }
+	// holdPush runs first until it pushes, then runs second (which must
+	// find the space busy), lets first push and waits for it.
+	holdPush := func(first, second queue.Job) {
+		t.Helper()
+		at, resume := make(chan struct{}), make(chan struct{})
+		gate := func(r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/git-receive-pack") {
+				at <- struct{}{}
+				<-resume
+			}
+		}
+		f.git.gate.Store(&gate)
+		done := make(chan error, 1)
+		go func() { done <- run(first) }()
+		<-at
+		f.git.gate.Store(nil)
+		head := git(t, bare, "rev-parse", "refs/heads/main")
+		err := run(second)
+		if !apperr.Is(err, apperr.Conflict) || !strings.Contains(err.Error(), "being synced by Git job "+first.ID) {
+			t.Errorf("%s while %s holds the space: %v, want busy", second.Kind, first.Kind, err)
+		}
+		if now := git(t, bare, "rev-parse", "refs/heads/main"); now != head {
+			t.Errorf("the busy %s pushed", second.Kind)
+		}
+		close(resume)
+		if err := <-done; err != nil {
+			t.Fatalf("%s: %v", first.Kind, err)
+		}
+	}
+
+	// A site export holds the space; the space's export waits.
+	f.editFirstPage(t, en, "Edited for the site export.")
+	siteExport()
+	siteJob := take()
+	spaceExport()
+	spaceJob := take()
+	holdPush(siteJob, spaceJob)
+	if op := f.siteState(t, siteID).Operation; op.State != model.GitSuccess {
+		t.Fatalf("site export: %+v", op)
+	}
+	if err := run(spaceJob); err != nil { // delivered again
+		t.Fatal(err)
+	}
+	if sst, _, _ := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, en); !slices.Contains(sst.Done, spaceJob.ID) || sst.Lease != nil {
+		t.Fatalf("space export after the site's: done %v, lease %+v", sst.Done, sst.Lease)
+	}
+
+	// A space export holds the space; the site's export waits.
+	f.editFirstPage(t, en, "Edited for the space export.")
+	spaceExport()
+	spaceJob = take()
+	siteExport()
+	siteJob = take()
+	holdPush(spaceJob, siteJob)
+	if op := f.info(t, en)["operation"].(map[string]any); op["state"] != "success" {
+		t.Fatalf("space export: %v", op)
+	}
+	if err := run(siteJob); err != nil {
+		t.Fatal(err)
+	}
+	if op := f.siteState(t, siteID).Operation; op.State != model.GitSuccess || op.JobID != siteJob.ID {
+		t.Fatalf("site export after the space's: %+v", op)
+	}
+	if sst, _, _ := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, en); sst.Lease != nil {
+		t.Errorf("lease left: %+v", sst.Lease)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -67,13 +68,26 @@ func parseSiteConfig(data []byte) (siteConfig, []model.SiteGitNode, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil {
-		return c, nil, fmt.Errorf("%s: %w", siteConfigFile, err)
+		return c, nil, fmt.Errorf("%s: %s", siteConfigFile, yamlError(err))
 	}
 	nodes, err := checkSiteConfig(c)
 	if err != nil {
 		return c, nil, fmt.Errorf("%s: %w", siteConfigFile, err)
 	}
 	return c, nodes, nil
+}
+
+// goType is how yaml.v3 names the Go type a field was not found in.
+var goType = regexp.MustCompile(` in type [\w.]+`)
+
+// yamlError is a YAML decoding failure as a writer of docs.yaml reads it:
+// its line and field, without Go's type names ("line 7: field colour not
+// found").
+func yamlError(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg = strings.ReplaceAll(msg, "unmarshal errors:\n  ", "")
+	msg = strings.ReplaceAll(msg, "\n  ", "; ")
+	return goType.ReplaceAllString(msg, "")
 }
 
 // checkSiteConfig applies the reference's rules (GitSyncSiteStructure):
@@ -94,21 +108,21 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 	var out []model.SiteGitNode
 	keys := map[string]bool{}
 	langs := map[string]string{}
-	var addSpace func(n siteNode, parent string) error
-	addSpace = func(n siteNode, parent string) error {
+	addSpace := func(n siteNode, parent, loc string) error {
+		at := nodeAt(loc, n)
 		if n.Content == nil {
-			return fmt.Errorf("space %q: content is required", n.Key)
+			return fmt.Errorf("%s: content is required", at)
 		}
 		if len(n.Children) > 0 {
-			return fmt.Errorf("space %q: a space has no children", n.Key)
+			return fmt.Errorf("%s: a space has no children", at)
 		}
 		if d := n.Content.Directory; d != nil {
 			if _, ok := resolveSiteDir("", *d); !ok {
-				return fmt.Errorf("space %q: content.directory %q must be a folder inside the repository", n.Key, *d)
+				return fmt.Errorf("%s: content.directory %q must be a folder inside the repository", at, *d)
 			}
 			norm := normDir(*d)
 			if l, ok := langs[norm]; ok && l != n.Content.Language {
-				return fmt.Errorf("space %q: content.directory %q is read for another language already", n.Key, *d)
+				return fmt.Errorf("%s: content.directory %q is read for another language already", at, *d)
 			}
 			langs[norm] = n.Content.Language
 		}
@@ -116,85 +130,93 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 		return nil
 	}
 	sections, spaces, groups, defaults := 0, 0, 0, 0
-	addSection := func(n siteNode, parent string) error {
+	topSpace := "" // the first space at the top level, named by errors
+	addSection := func(n siteNode, parent, loc string) error {
 		sections++
 		if n.Default {
 			defaults++
 		}
+		at := nodeAt(loc, n)
 		if len(n.Children) == 0 {
-			return fmt.Errorf("section %q lists no space", n.Key)
+			return fmt.Errorf("%s: children lists no space; a section holds at least one", at)
 		}
 		out = append(out, nodeOf(n, parent))
 		inner := 0
-		for _, ch := range n.Children {
-			if err := checkNode(ch, keys); err != nil {
+		for i, ch := range n.Children {
+			cloc := fmt.Sprintf("%s.children[%d]", loc, i)
+			if err := checkNode(ch, keys, cloc); err != nil {
 				return err
 			}
 			if ch.Type != "space" {
-				return fmt.Errorf("section %q: %q is a %s; a section holds spaces only", n.Key, ch.Key, ch.Type)
+				return fmt.Errorf("%s: a %s inside section %q; a section holds spaces only", nodeAt(cloc, ch), ch.Type, n.Key)
 			}
 			if ch.Default {
 				inner++
 			}
-			if err := addSpace(ch, n.Key); err != nil {
+			if err := addSpace(ch, n.Key, cloc); err != nil {
 				return err
 			}
 		}
 		if inner != 1 {
-			return fmt.Errorf("section %q marks %d spaces default; exactly one must be", n.Key, inner)
+			return fmt.Errorf("%s: %d of its spaces are marked default; exactly one must be", at, inner)
 		}
 		return nil
 	}
-	for _, n := range c.Site.Structure {
-		if err := checkNode(n, keys); err != nil {
+	for i, n := range c.Site.Structure {
+		loc := fmt.Sprintf("site.structure[%d]", i)
+		if err := checkNode(n, keys, loc); err != nil {
 			return nil, err
 		}
 		switch n.Type {
 		case "section":
-			if err := addSection(n, ""); err != nil {
+			if err := addSection(n, "", loc); err != nil {
 				return nil, err
 			}
 		case "section-group":
 			groups++
 			if n.Path != "" || n.Default || n.Description != "" || n.Condition != "" || n.URL != "" || n.Hidden || n.Content != nil {
-				return nil, fmt.Errorf("section group %q: a section group has a title, an icon and children only", n.Key)
+				return nil, fmt.Errorf("%s: a section group has a title, an icon and children only", nodeAt(loc, n))
 			}
 			out = append(out, nodeOf(n, ""))
-			for _, ch := range n.Children {
-				if err := checkNode(ch, keys); err != nil {
+			for j, ch := range n.Children {
+				cloc := fmt.Sprintf("%s.children[%d]", loc, j)
+				if err := checkNode(ch, keys, cloc); err != nil {
 					return nil, err
 				}
 				switch ch.Type {
 				case "section":
-					if err := addSection(ch, n.Key); err != nil {
+					if err := addSection(ch, n.Key, cloc); err != nil {
 						return nil, err
 					}
 				case "section-group":
-					return nil, fmt.Errorf("section group %q: %q is a section group; Galley's section groups hold sections only, not nested groups", n.Key, ch.Key)
+					return nil, fmt.Errorf("%s: %q is a section group inside section group %q; Galley's section groups hold sections only, not nested groups", nodeAt(cloc, ch), ch.Key, n.Key)
 				case "external-link":
-					return nil, errExternalLink(ch.Key)
+					return nil, errExternalLink(cloc, ch)
 				default:
-					return nil, fmt.Errorf("section group %q: %q is a %s; a section group holds sections", n.Key, ch.Key, ch.Type)
+					return nil, fmt.Errorf("%s: a %s inside section group %q; a section group holds sections", nodeAt(cloc, ch), ch.Type, n.Key)
 				}
 			}
 		case "space":
 			spaces++
+			if topSpace == "" {
+				topSpace = nodeAt(loc, n)
+			}
 			if n.Default {
 				defaults++
 			}
-			if err := addSpace(n, ""); err != nil {
+			if err := addSpace(n, "", loc); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, errExternalLink(n.Key)
+			return nil, errExternalLink(loc, n)
 		}
 	}
 	if groups > 0 && spaces > 0 {
-		return nil, fmt.Errorf("a site with section groups lists no space at the top level")
+		return nil, fmt.Errorf("%s: a site with section groups lists no space at the top level", topSpace)
 	}
 	switch {
 	case sections > 0 && spaces > 0:
-		return nil, fmt.Errorf("a site with sections lists no space at the top level")
+		return nil, fmt.Errorf("%s: a site with sections lists no space at the top level; put it in a section", topSpace)
 	case sections > 0 && defaults != 1:
 		return nil, fmt.Errorf("%d sections are marked default; exactly one must be", defaults)
 	case sections == 0 && defaults != 1:
@@ -208,30 +230,46 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 
 // errExternalLink refuses an external link: Galley's sites have no
 // external link in their structure to map it onto.
-func errExternalLink(key string) error {
-	return fmt.Errorf("external link %q: Galley's sites hold no external links in their structure, so site-wide Git Sync cannot map them; remove the node", key)
+func errExternalLink(loc string, n siteNode) error {
+	return fmt.Errorf("%s: Galley's sites hold no external links in their structure, so site-wide Git Sync cannot map them; remove the node", nodeAt(loc, n))
+}
+
+// nodeAt names a node for an error: where it is in the file, its type
+// and key (`site.structure[1].children[0] (space "guide-fr")`).
+func nodeAt(loc string, n siteNode) string {
+	what := strings.ReplaceAll(n.Type, "-", " ")
+	if what == "" {
+		what = "node"
+	}
+	if n.Key == "" {
+		return fmt.Sprintf("%s (%s)", loc, what)
+	}
+	return fmt.Sprintf("%s (%s %q)", loc, what, n.Key)
 }
 
 // checkNode checks what every node needs: a known type, a unique key, a
-// title and a path.
-func checkNode(n siteNode, keys map[string]bool) error {
+// title and a path; loc is where the node is in the file.
+func checkNode(n siteNode, keys map[string]bool, loc string) error {
+	at := nodeAt(loc, n)
 	switch n.Type {
 	case "section", "space", "section-group", "external-link":
+	case "":
+		return fmt.Errorf("%s: type is required (section-group, section or space)", at)
 	default:
-		return fmt.Errorf("node %q: unknown type %q", n.Key, n.Type)
+		return fmt.Errorf("%s: type %q is unknown (section-group, section or space)", at, n.Type)
 	}
 	if n.Key == "" {
-		return fmt.Errorf("a %s has no key", n.Type)
+		return fmt.Errorf("%s: key is required", at)
 	}
 	if keys[n.Key] {
-		return fmt.Errorf("key %q is used twice", n.Key)
+		return fmt.Errorf("%s: key %q is used by another node already; keys are unique across the file", at, n.Key)
 	}
 	keys[n.Key] = true
 	if strings.TrimSpace(n.Title) == "" {
-		return fmt.Errorf("%s %q has no title", n.Type, n.Key)
+		return fmt.Errorf("%s: title is required", at)
 	}
 	if (n.Type == "section" || n.Type == "space") && (n.Path == "" || len(n.Path) > 100 || strings.Contains(n.Path, "/")) {
-		return fmt.Errorf("%s %q: path must be 1 to 100 characters without /", n.Type, n.Key)
+		return fmt.Errorf("%s: path must be 1 to 100 characters without /", at)
 	}
 	return nil
 }

@@ -2,24 +2,27 @@ package gitsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 )
 
-// runSiteExport exports every synced space of the site into its directory
-// (the space export: each space writes only its directory, no commit when
-// it did not change), then docs.yaml, only when the structure it describes
-// differs from the branch's. When the branch moved since the site last
-// synced with it, the export fails and changes nothing, unless forced.
+// runSiteExport writes every synced space of the site into its directory
+// (the space export's rules: each space writes only its directory) and
+// docs.yaml, only when the structure it describes differs from the
+// branch's, all in ONE commit; none when nothing changed. When the branch
+// moved since the site last synced with it, the export fails and changes
+// nothing, unless forced.
 func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload, st model.SiteGitSync, r *remote) error {
 	head, err := r.fetch(ctx, p.Ref)
 	if err != nil {
@@ -28,6 +31,13 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 	if !p.Force && head.commit != nil && st.LastCommit != "" && st.URL == p.URL && st.LastCommit != head.commit.Hash.String() {
 		return s.concludeSite(ctx, p, j, fmt.Errorf("%w: %s has commits the site has not imported (it is at %s, the site last synced with %s); import them first, or export with force",
 			errNotFastForward, p.Ref, short(head.commit.Hash.String()), short(st.LastCommit)), nil)
+	}
+	base := head
+	if head.commit == nil {
+		// A new branch starts from the repository's default branch.
+		if base, err = r.fetch(ctx, ""); err != nil {
+			return s.concludeSite(ctx, p, j, fmt.Errorf("fetch the default branch: %w", gitError(err)), nil)
+		}
 	}
 	nodes, err := s.nodesOfSite(ctx, p.OrgID, p.SiteID, st)
 	if err != nil {
@@ -38,76 +48,145 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 		return s.siteFailure(ctx, p, j, err)
 	}
 	title := l.Site.Title
-	ops, err := s.syncSpaces(ctx, ExportKind, j, p, nodes, r)
+	parts := s.siteParts(j, p, nodes, ExportKind)
+	if err := s.acquireAll(ctx, parts.spaceIDs(), parts.jobID); err != nil {
+		return err // a space job works on one of the spaces: retried later
+	}
+	// Each space over the files the ones before it left.
+	w := &writer{st: base.st, made: map[plumbing.Hash]bool{}}
+	files := base.files
+	laid := map[string]spaceLayout{}
+	failed := map[string]error{}
+	for _, pt := range parts {
+		sst, _, err := s.state(ctx, pt.p.SpaceID)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(sst.Done, pt.j.ID) {
+			// (A part done already, by an earlier delivery that pushed,
+			// is laid out again: its files are the branch's.)
+			if err := s.startPart(ctx, pt, model.GitExport); err != nil {
+				return err
+			}
+		}
+		sp, err := s.readSpace(ctx, pt.p.SpaceID)
+		if apperr.Is(err, apperr.NotFound) {
+			failed[pt.p.SpaceID] = errors.New("the space is gone")
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		lay, err := s.layoutSpace(ctx, sp, sst, p.URL, pt.p.ProjectDir, &snapshot{st: base.st, commit: base.commit, files: files, branches: base.branches}, w)
+		if err != nil {
+			return err
+		}
+		laid[pt.p.SpaceID], files = lay, lay.files
+	}
+	files, err = s.withSiteConfig(p, head, w, files, title, nodes)
 	if err != nil {
 		return err
 	}
-	for id, op := range ops {
-		if op.State != model.GitSuccess {
-			return s.concludeSite(ctx, p, j, fmt.Errorf("space %s: %s", id, op.Error), &siteOutcome{spaces: ops})
+	tree, err := w.tree(files)
+	if err != nil {
+		return fmt.Errorf("write the tree: %w", err)
+	}
+	commit, cause := "", error(nil)
+	switch {
+	case head.commit != nil && head.commit.TreeHash == tree:
+		commit = head.commit.Hash.String() // nothing changed (or an earlier delivery pushed it)
+	case base.commit == nil && base.branches > 0:
+		cause = fmt.Errorf("%w: the repository names no default branch to start %s from; export to an existing branch first", errNoRef, p.Ref)
+	default:
+		hash, err := s.newCommit(w, base, tree, p.CommitMessage)
+		if err != nil {
+			return err
+		}
+		old := plumbing.ZeroHash
+		if head.commit != nil {
+			old = head.commit.Hash
+		}
+		if err := r.push(ctx, w, p.Ref, old, hash); err != nil {
+			cause = fmt.Errorf("push %s: %w", p.Ref, gitError(err))
+		}
+		commit = hash.String()
+	}
+	// Each space's part concludes with the site's commit (or failure).
+	ops := map[string]model.GitOperation{}
+	for _, pt := range parts {
+		id := pt.p.SpaceID
+		lay, ok := laid[id]
+		switch {
+		case cause != nil || !ok:
+			why := cause
+			if !ok {
+				why = failed[id]
+			}
+			if err := s.conclude(ctx, pt.p, pt.j, func(op *model.GitOperation) { op.State, op.Error = model.GitFailure, why.Error() }, nil); err != nil {
+				return err
+			}
+		default:
+			err := s.conclude(ctx, pt.p, pt.j, func(op *model.GitOperation) {
+				op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, lay.rev.ID
+			}, &synced{commit: commit, revision: lay.rev.ID, files: lay.owned, dir: lay.l.dir})
+			if err != nil {
+				return err
+			}
+		}
+		if err := s.release(ctx, id, pt.j.ID); err != nil {
+			return err
+		}
+		op, err := s.partOperation(ctx, pt)
+		if err != nil {
+			return err
+		}
+		ops[id] = op
+	}
+	if cause == nil {
+		for id, op := range ops {
+			if op.State != model.GitSuccess {
+				cause = fmt.Errorf("space %s: %s", id, op.Error)
+			}
 		}
 	}
-	snap, err := r.fetch(ctx, p.Ref)
-	if err != nil {
-		return s.concludeSite(ctx, p, j, fmt.Errorf("fetch %s: %w", p.Ref, gitError(err)), nil)
-	}
-	commit, err := s.writeSiteConfig(ctx, p, snap, r, title, nodes)
-	if err != nil {
-		return s.concludeSite(ctx, p, j, err, &siteOutcome{spaces: ops})
+	if cause != nil {
+		return s.concludeSite(ctx, p, j, cause, &siteOutcome{spaces: ops})
 	}
 	s.d.Logger.InfoContext(ctx, "site Git export", "site", p.SiteID, "job", j.ID, "url", fetch.Redact(p.URL), "ref", p.Ref, "commit", commit)
 	return s.concludeSite(ctx, p, j, nil, &siteOutcome{title: title, commit: commit, nodes: nodes, spaces: ops})
 }
 
-// writeSiteConfig pushes docs.yaml when the branch's says something else
-// than nodes; it answers the branch's commit after.
-func (s *Service) writeSiteConfig(ctx context.Context, p sitePayload, snap *snapshot, r *remote, title string, nodes []model.SiteGitNode) (string, error) {
+// withSiteConfig answers files with docs.yaml written for nodes when the
+// branch's (head's) says something else (compared after parsing: layout
+// and comments aside); else files as they are.
+func (s *Service) withSiteConfig(p sitePayload, head *snapshot, w *writer, files map[string]entry, title string, nodes []model.SiteGitNode) (map[string]entry, error) {
 	file := path.Join(p.ProjectDir, siteConfigFile)
-	if e, ok := snap.files[file]; ok && snap.commit != nil {
-		if data, err := snap.blob(e.hash); err == nil {
+	if e, ok := head.files[file]; ok && head.commit != nil {
+		if data, err := head.blob(e.hash); err == nil {
 			if c, have, err := parseSiteConfig(data); err == nil && sameSiteConfig(title, nodes, c.Site.Title, have) {
-				return snap.commit.Hash.String(), nil
+				return files, nil
 			}
 		}
 	}
 	data, err := renderSiteConfig(title, plain(nodes))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	w := &writer{st: snap.st, made: map[plumbing.Hash]bool{}}
 	h, err := w.blob(data)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	files := map[string]entry{}
-	for k, v := range snap.files {
-		files[k] = v
+	out := make(map[string]entry, len(files)+1)
+	for k, v := range files {
+		out[k] = v
 	}
-	files[file] = entry{mode: filemode.Regular, hash: h}
-	tree, err := w.tree(files)
-	if err != nil {
-		return "", fmt.Errorf("write the tree: %w", err)
-	}
-	sig := commitAuthor
-	sig.When = s.d.Clock()
-	c := &object.Commit{Author: sig, Committer: sig, Message: p.CommitMessage, TreeHash: tree}
-	old := plumbing.ZeroHash
-	if snap.commit != nil {
-		c.ParentHashes, old = []plumbing.Hash{snap.commit.Hash}, snap.commit.Hash
-	}
-	hash, err := w.commit(c)
-	if err != nil {
-		return "", fmt.Errorf("write the commit: %w", err)
-	}
-	if err := r.push(ctx, w, p.Ref, old, hash); err != nil {
-		return "", fmt.Errorf("push %s: %w", p.Ref, gitError(err))
-	}
-	return hash.String(), nil
+	out[file] = entry{mode: filemode.Regular, hash: h}
+	return out, nil
 }
 
 // nodesOfSite describes the site's structure as docs.yaml nodes: the
 // state's nodes (their keys and what Galley does not map, such as
-// languages and hidden) updated from the site, and new keys and
+// languages and drafts) updated from the site, and new keys and
 // directories (./<section path>/<space path>) for what the site gained
 // since; a section group comes before its sections.
 func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st model.SiteGitSync) ([]model.SiteGitNode, error) {
@@ -152,7 +231,7 @@ func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st mode
 			if err != nil {
 				return err
 			}
-			n.Parent, n.ID, n.SpaceID, n.Title, n.Path, n.Default, n.Condition = sectionKey, ss.ID, ss.SpaceID, sp.Title, ss.Path, ss.Default, ss.Condition
+			n.Parent, n.ID, n.SpaceID, n.Title, n.Path, n.Default, n.Condition, n.Hidden = sectionKey, ss.ID, ss.SpaceID, sp.Title, ss.Path, ss.Default, ss.Condition, ss.Hidden
 			out = append(out, n)
 		}
 		return nil

@@ -51,6 +51,16 @@ type GitSync struct {
 	// is skipped).
 	Done      []string      `json:"done,omitempty"`
 	Operation *GitOperation `json:"operation,omitempty"`
+	// Lease is held by the job working on the space's Git Sync (a space
+	// job, or a site job's part for this space) until it concludes or
+	// Until passes; another job finding it held waits (it is retried).
+	Lease *GitLease `json:"lease,omitempty"`
+}
+
+// GitLease is a job's hold on a space's Git Sync.
+type GitLease struct {
+	JobID string    `json:"jobId"`
+	Until time.Time `json:"until"`
 }
 
 // GitOperation is the state of a Git Sync import or export.

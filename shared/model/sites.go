@@ -63,13 +63,16 @@ type SiteSectionGroup struct {
 // SiteSpace links a space into a site, at the root (Section "") or in a
 // section; Order is its key among the site spaces of that level.
 type SiteSpace struct {
-	ID        string    `json:"id"`
-	SpaceID   string    `json:"spaceId"`
-	Section   string    `json:"section,omitempty"`
-	Path      string    `json:"path"`
-	Condition string    `json:"condition,omitempty"`
-	Order     string    `json:"order"`
-	Default   bool      `json:"default,omitempty"`
+	ID        string `json:"id"`
+	SpaceID   string `json:"spaceId"`
+	Section   string `json:"section,omitempty"`
+	Path      string `json:"path"`
+	Condition string `json:"condition,omitempty"`
+	Order     string `json:"order"`
+	Default   bool   `json:"default,omitempty"`
+	// Hidden leaves the site space out of the site's navigation (its
+	// pages stay reachable by their URLs).
+	Hidden    bool      `json:"hidden,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 }
 

@@ -450,12 +450,18 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	}
 	if sss := st.tree.Level(level); len(sss) > 1 {
 		for _, ss := range sss {
+			if ss.Hidden && ss.ID != res.SiteSpace.ID {
+				continue // hidden from navigation, still reachable by its URL
+			}
 			l := link{Title: res.View.Spaces[ss.SpaceID].Title, Href: st.siteSpaceBase(ss.Section, ss.Path, ss.Default) + st.query,
 				Current: ss.ID == res.SiteSpace.ID}
 			if l.Current {
 				d.Variant = l.Title
 			}
 			d.Variants = append(d.Variants, l)
+		}
+		if len(d.Variants) < 2 {
+			d.Variant, d.Variants = "", nil // the others are hidden: nothing to switch to
 		}
 	}
 	d.Sidebar = st.sidebar(st.nav.top, cur)

@@ -183,6 +183,9 @@ func (s *Service) AddSiteSpace(ctx context.Context, orgID, siteID, spaceID, sect
 type SiteSpaceChange struct {
 	Path, Condition *string
 	ClearCondition  bool
+	// Hidden, when given, hides the site space from the site's navigation
+	// (true) or shows it again (false).
+	Hidden *bool
 }
 
 // UpdateSiteSpace changes a site space. Its path stays unique in its level
@@ -206,6 +209,9 @@ func (s *Service) UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpaceI
 			ss.Path = *ch.Path
 		}
 		setOrClear(&ss.Condition, ch.Condition, ch.ClearCondition)
+		if ch.Hidden != nil {
+			ss.Hidden = *ch.Hidden
+		}
 		return nil, nil
 	})
 }

@@ -390,6 +390,19 @@ func TestPatchSectionAndSiteSpaceNulls(t *testing.T) {
 	if ss["condition"] != nil || ss["path"] != "a" {
 		t.Fatalf("after condition null = %v", ss)
 	}
+	// hidden: set, kept by a PATCH that does not name it, cleared.
+	if ss["hidden"] != false {
+		t.Fatalf("a new site space is hidden: %v", ss)
+	}
+	if ss = c.Expect(http.StatusOK, "PATCH", site+"/site-spaces/"+SS, map[string]any{"hidden": true}).Map(t); ss["hidden"] != true {
+		t.Fatalf("after hidden true = %v", ss)
+	}
+	if ss = c.Expect(http.StatusOK, "PATCH", site+"/site-spaces/"+SS, map[string]any{"path": "b"}).Map(t); ss["hidden"] != true || ss["path"] != "b" {
+		t.Fatalf("a PATCH without hidden changed it: %v", ss)
+	}
+	if ss = c.Expect(http.StatusOK, "PATCH", site+"/site-spaces/"+SS, map[string]any{"hidden": false}).Map(t); ss["hidden"] != false {
+		t.Fatalf("after hidden false = %v", ss)
+	}
 	g := c.Expect(http.StatusCreated, "POST", site+"/section-groups", map[string]any{"title": "G", "icon": "star"}).Map(t)
 	G := g["id"].(string)
 	g = c.Expect(http.StatusOK, "PATCH", site+"/section-groups/"+G, map[string]any{"title": "G2"}).Map(t)

@@ -27,6 +27,7 @@ type SiteSpaceCreateBody struct {
 type SiteSpacePatchBody struct {
 	Path      *ids.ID       `json:"path,omitempty" minLength:"1" maxLength:"100"`
 	Condition *string       `json:"condition,omitempty" minLength:"1" maxLength:"1024" nullable:"true" doc:"null removes it"`
+	Hidden    *bool         `json:"hidden,omitempty" doc:"true leaves the site space out of the site's navigation; false shows it again"`
 	Nulls     httpapi.Nulls `json:"-"`
 }
 
@@ -113,7 +114,8 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteSpaceById", Needs: access.Role(access.CreateContent), Method: http.MethodPatch, Path: path + "/{siteSpaceId}", Tag: tag, Summary: "Update a site space"},
 		func(ctx context.Context, in *patchIn) (*httpapi.Out[SiteSpace], error) {
 			return written(ctx, s, (*viewer).siteSpaceByID, in.SiteSpaceID)(s.UpdateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID,
-				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition")}))
+				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition"),
+					Hidden: in.Body.Hidden}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSpaceId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Remove a space from a site", Also: httpapi.NothingToRemove("site space")},

@@ -127,6 +127,7 @@ type SiteSpace struct {
 	Default                         bool             `json:"default"`
 	Draft                           bool             `json:"draft" doc:"Galley has no draft site spaces"`
 	Condition                       string           `json:"condition,omitempty" minLength:"1" maxLength:"1024"`
+	Hidden                          bool             `json:"hidden" doc:"Whether the site space is left out of the site's navigation"`
 	HasAdvancedCustomizationFeature bool             `json:"hasAdvancedCustomizationFeature"`
 	URLs                            SiteSpaceURLs    `json:"urls"`
 }
@@ -340,7 +341,7 @@ func (w *viewer) siteSpace(ss *model.SiteSpace) (SiteSpace, bool) {
 	}
 	return SiteSpace{Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.Section,
 		Space: spaceshttp.View(w.ctx, sp, w.v.Role), Title: sp.Title, Default: ss.Default, Condition: ss.Condition,
-		URLs: SiteSpaceURLs{Published: w.url(u)}}, true
+		Hidden: ss.Hidden, URLs: SiteSpaceURLs{Published: w.url(u)}}, true
 }
 
 // structure renders the published structure.
