@@ -24,8 +24,7 @@ func faulty(t *testing.T) (*dynamostore.Store, *faultproxy.Proxy, *dynamostore.S
 	c := client(t)
 	name := newTable(t, c)
 	p := faultproxy.New(t, faultproxy.Upstreams{DynamoDB: testkit.DynamoDBLocal().Endpoint(t)})
-	pc := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(p.URL),
-		Credentials: c.Options().Credentials, Retryer: awsretry.New()})
+	pc := dynamodb.NewFromConfig(p.Via(aws.Config{Region: "us-east-1", Credentials: c.Options().Credentials, Retryer: awsretry.New}))
 	return dynamostore.New(pc, name), p, dynamostore.New(c, name)
 }
 

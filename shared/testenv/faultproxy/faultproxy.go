@@ -23,6 +23,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
 // Services, as rules name them.
@@ -202,6 +204,13 @@ func reverseProxy(tb testing.TB, base string) *httputil.ReverseProxy {
 	// An unreachable emulator answers 502, which the SDK retries like
 	// AWS's own.
 	return httputil.NewSingleHostReverseProxy(u)
+}
+
+// Via returns cfg with the proxy as its base endpoint: the configuration
+// of a client whose calls go through the proxy.
+func (p *Proxy) Via(cfg aws.Config) aws.Config {
+	cfg.BaseEndpoint = aws.String(p.URL)
+	return cfg
 }
 
 // Set replaces the rules (none: every call is forwarded).
