@@ -49,8 +49,14 @@ type Rule struct {
 	Service string
 	// Op is the operation: DynamoDB's and SQS's as in X-Amz-Target
 	// ("PutItem", "TransactWriteItems", "SendMessage"), S3's as named by
-	// Operation ("PutObject", "GetObject", ...). Empty: every operation.
+	// Operation ("PutObject", "GetObject", ...). Empty (and no Ops):
+	// every operation.
 	Op string
+	// Ops are more operations the rule matches, beside Op.
+	Ops []string
+	// Skip lets the first Skip matching calls through: a fault at the
+	// second write of a request, say.
+	Skip int
 	// Share is the share of matching calls affected, drawn at random
 	// (from the proxy's seeded source); 0 or 1: every matching call.
 	Share float64
@@ -176,14 +182,32 @@ type Proxy struct {
 
 type rule struct {
 	Rule
-	used int
+	seen, used int
+}
+
+func (r *rule) matches(service, op string) bool {
+	if r.Service != service {
+		return false
+	}
+	if r.Op == "" && len(r.Ops) == 0 || r.Op == op {
+		return true
+	}
+	for _, o := range r.Ops {
+		if o == op {
+			return true
+		}
+	}
+	return false
 }
 
 // New starts a proxy to up, stopped when tb ends. Its random draws start
-// from a fixed seed.
+// from a random seed, logged (Seed replays one).
 func New(tb testing.TB, up Upstreams) *Proxy {
 	tb.Helper()
-	p := &Proxy{rng: rand.New(rand.NewPCG(1, 2)), calls: map[string]int{}, injected: map[string]int{}}
+	p := &Proxy{calls: map[string]int{}, injected: map[string]int{}}
+	seed := rand.Uint64()
+	tb.Logf("faultproxy: seed %d", seed)
+	p.Seed(seed)
 	if up.DynamoDB != "" {
 		p.ddb = reverseProxy(tb, up.DynamoDB)
 	}
@@ -204,6 +228,13 @@ func reverseProxy(tb testing.TB, base string) *httputil.ReverseProxy {
 	// An unreachable emulator answers 502, which the SDK retries like
 	// AWS's own.
 	return httputil.NewSingleHostReverseProxy(u)
+}
+
+// Seed restarts the random draws of Share from seed.
+func (p *Proxy) Seed(seed uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rng = rand.New(rand.NewPCG(seed, seed))
 }
 
 // Via returns cfg with the proxy as its base endpoint: the configuration
@@ -296,7 +327,10 @@ func (p *Proxy) pick(service, op string) (Fault, bool) {
 	defer p.mu.Unlock()
 	p.calls[service+"/"+op]++
 	for _, r := range p.rules {
-		if r.Service != service || (r.Op != "" && r.Op != op) || (r.Count > 0 && r.used >= r.Count) {
+		if !r.matches(service, op) || (r.Count > 0 && r.used >= r.Count) {
+			continue
+		}
+		if r.seen++; r.seen <= r.Skip {
 			continue
 		}
 		if r.Share > 0 && r.Share < 1 && p.rng.Float64() >= r.Share {
