@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+	"github.com/galleydocs/galley/shared/awsretry"
 	"github.com/galleydocs/galley/shared/blob/s3blob"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/store/dynamostore"
@@ -89,6 +90,8 @@ func EnvAWSConfig() (aws.Config, error) {
 	cfg := aws.Config{
 		Region:      region,
 		Credentials: credentials.NewStaticCredentialsProvider(id, key, os.Getenv("AWS_SESSION_TOKEN")),
+		// One retry policy for DynamoDB, S3 and SQS (docs/faults.md).
+		Retryer: awsretry.New,
 	}
 	if u := os.Getenv("AWS_ENDPOINT_URL"); u != "" {
 		cfg.BaseEndpoint = aws.String(u)

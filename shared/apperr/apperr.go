@@ -18,6 +18,7 @@ const (
 	NotFound     Kind = "not_found"    // no such resource, or not visible to the caller (404)
 	Conflict     Kind = "conflict"     // the resource's state forbids it (409)
 	TooLarge     Kind = "too_large"    // the request is too big (413)
+	Unavailable  Kind = "unavailable"  // a dependency is throttling or failing for now; try later (503, Retry-After)
 	Internal     Kind = "internal"     // anything else (500)
 )
 

@@ -16,6 +16,11 @@ var ErrNotFound = errors.New("blob: object not found")
 // ErrInvalidKey: the key breaks the rules of ValidateKey.
 var ErrInvalidKey = errors.New("blob: invalid key")
 
+// ErrUnavailable: the blob store is throttling or failing for now (S3
+// answered SlowDown or a server error, or did not answer, through every
+// retry of the call). The HTTP layer answers it 503 with Retry-After.
+var ErrUnavailable = errors.New("blob: temporarily unavailable")
+
 // MaxKeyBytes is the longest key. S3 allows 1024 bytes including the
 // adapter's prefix, so keys stay well below that.
 const MaxKeyBytes = 512

@@ -221,7 +221,9 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 		DefaultStatus: op.Status,
 		MaxBodyBytes:  op.MaxBodyBytes,
 		Hidden:        op.Hidden,
-		Errors:        []int{400, 401, 403, 404, 409, 413, 415},
+		// 429: the rate limits (every operation, ratelimit.go); 503: AWS
+		// throttling or failing through the SDK's retries (errors.go).
+		Errors: []int{400, 401, 403, 404, 409, 413, 415, 429, 503},
 	}
 	if hop.MaxBodyBytes == 0 {
 		hop.MaxBodyBytes = MaxBodyBytes

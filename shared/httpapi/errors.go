@@ -12,6 +12,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -44,6 +46,8 @@ func Status(kind apperr.Kind) int {
 		return http.StatusConflict
 	case apperr.TooLarge:
 		return http.StatusRequestEntityTooLarge
+	case apperr.Unavailable:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
@@ -103,6 +107,14 @@ const (
 	InvalidKeyMessage = "an id or name in the request cannot be stored: empty, too long or with a NUL character"
 	// TooLargeMessage answers an item over the store's limit (store.ErrItemTooLarge).
 	TooLargeMessage = "the change would make a record larger than the store holds"
+	// UnavailableMessage answers a storage or queue call that AWS kept
+	// throttling or failing through its retries (store, blob and queue
+	// ErrUnavailable).
+	UnavailableMessage = "the service is busy or a dependency is failing; try again shortly"
+	// RetryAfterUnavailable is the Retry-After (seconds) of every 503: the
+	// SDK's retries already spent up to a second, and DynamoDB's and S3's
+	// throttling usually clears within seconds.
+	RetryAfterUnavailable = "1"
 )
 
 // problem turns a service error into the response error, logging internal
@@ -157,6 +169,12 @@ func classify(err error) (status int, msg, logMsg string) {
 	case errors.Is(err, store.ErrItemTooLarge):
 		// Records grow with what requests put in them.
 		return Status(apperr.TooLarge), TooLargeMessage, "store refused a large item"
+	case errors.Is(err, store.ErrUnavailable), errors.Is(err, blob.ErrUnavailable), errors.Is(err, queue.ErrUnavailable):
+		// AWS throttled or failed through every retry of the call: not the
+		// request's fault nor the code's; the caller may try again (the
+		// status writer adds Retry-After). Logged: a run of them is an
+		// outage or a capacity to raise.
+		return Status(apperr.Unavailable), UnavailableMessage, "dependency unavailable"
 	}
 	// Anything else, other store.ErrInvalid errors included (too many
 	// operations in one transaction, a bad query): the code's fault.

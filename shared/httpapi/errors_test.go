@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -30,6 +32,10 @@ func TestStorageErrorsAnswerTheirStatus(t *testing.T) {
 		{fmt.Errorf("%w: 101 operations, at most 100", store.ErrInvalid), 500, "Internal error", "internal error"},
 		{fmt.Errorf("%w: query limit 0 not in 1..1000", store.ErrInvalid), 500, "Internal error", "internal error"},
 		{fmt.Errorf("update: %w", store.ErrContention), 409, ContentionMessage, ""},
+		{fmt.Errorf("dynamodb put P/S: %w: ThrottlingException", store.ErrUnavailable), 503, UnavailableMessage, "dependency unavailable"},
+		{fmt.Errorf("s3blob: get: %w: SlowDown", blob.ErrUnavailable), 503, UnavailableMessage, "dependency unavailable"},
+		{fmt.Errorf("enqueue: %w: RequestThrottled", queue.ErrUnavailable), 503, UnavailableMessage, "dependency unavailable"},
+		{apperr.New(apperr.Unavailable, "the renderer is busy"), 503, "the renderer is busy", ""},
 		{apperr.Field("parent", "no such collection"), 400, "parent: no such collection", ""},
 		{errors.New("boom"), 500, "Internal error", "internal error"},
 	} {

@@ -201,9 +201,15 @@ type statusRecorder struct {
 	wrote  bool
 }
 
+// WriteHeader records the status. Every 503, whoever writes it (the error
+// mapping, the reader's pages), tells when to come back: Retry-After, unless
+// the writer set its own.
 func (s *statusRecorder) WriteHeader(code int) {
 	if !s.wrote {
 		s.status, s.wrote = code, true
+		if code == http.StatusServiceUnavailable && s.Header().Get("Retry-After") == "" {
+			s.Header().Set("Retry-After", RetryAfterUnavailable)
+		}
 	}
 	s.ResponseWriter.WriteHeader(code)
 }

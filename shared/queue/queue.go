@@ -6,7 +6,15 @@ package queue
 import (
 	"context"
 	"encoding/json"
+	"errors"
 )
+
+// ErrUnavailable: the queue is throttling or failing for now (SQS answered
+// throttling or a server error, or did not answer, through every retry of
+// the call). The job was not enqueued, unless the connection failed after
+// SQS took it (jobs are idempotent, so enqueueing it again is harmless).
+// The HTTP layer answers it 503 with Retry-After.
+var ErrUnavailable = errors.New("queue: temporarily unavailable")
 
 // Job is one unit of background work.
 type Job struct {

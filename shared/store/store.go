@@ -55,6 +55,13 @@ var (
 	// transaction over MaxTransactionBytes. Records grow with what requests
 	// put in them, so the HTTP layer answers it 413.
 	ErrItemTooLarge = fmt.Errorf("%w: too large", ErrInvalid)
+	// ErrUnavailable: the store is throttling or failing for now (DynamoDB
+	// answered throttling or a server error, or did not answer, through
+	// every retry of the call). Whether a write that failed this way was
+	// applied is unknown only when the connection failed after the request
+	// was sent; every other case wrote nothing. The HTTP layer answers it
+	// 503 with Retry-After; a job failing with it is retried by its queue.
+	ErrUnavailable = errors.New("store: temporarily unavailable")
 )
 
 // Item is one row of the single table.
@@ -180,7 +187,9 @@ type Store interface {
 	// Get returns the item at pk, sk or ErrNotFound.
 	Get(ctx context.Context, pk, sk string) (Item, error)
 	// Write applies every operation or none. It returns ErrConflict when a
-	// condition fails, ErrInvalid when the request breaks a rule of the port.
+	// condition fails, ErrInvalid when the request breaks a rule of the port,
+	// ErrUnavailable when the store is throttling or failing (never
+	// ErrConflict for that: a throttled write is not a failed condition).
 	// No two operations may name the same key.
 	Write(ctx context.Context, ops ...Op) error
 	// Query returns one page of a partition.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/galleydocs/galley/shared/awsretry"
 )
 
 // MotoServerPath is where infra/python/install.sh puts moto_server.
@@ -68,12 +69,14 @@ func (m *Moto) Endpoint(tb testing.TB) string {
 // built from nothing rather than loaded, so no profile, environment variable
 // or instance role can point a test at real AWS. S3 clients also need
 // UsePathStyle, since moto does not serve bucket subdomains of 127.0.0.1.
+// Its clients retry as the deployment's do (awsretry).
 func (m *Moto) AWSConfig(tb testing.TB) aws.Config {
 	tb.Helper()
 	endpoint := m.Endpoint(tb)
 	return aws.Config{
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),
+		Retryer:      awsretry.New,
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 			return aws.Credentials{AccessKeyID: "test", SecretAccessKey: "test", Source: "testenv"}, nil
 		}),

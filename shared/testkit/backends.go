@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/galleydocs/galley/shared/awsretry"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/store/dynamostore"
 )
@@ -25,10 +26,18 @@ func Backends(t *testing.T, fn func(t *testing.T, k *Kit)) {
 // endpoint explicit: it never reaches AWS.
 func DynamoStore(t testing.TB) *dynamostore.Store {
 	t.Helper()
-	endpoint := dynamo.Endpoint(t)
+	return DynamoStoreAt(t, dynamo.Endpoint(t))
+}
+
+// DynamoStoreAt is DynamoStore through endpoint: the test binary's
+// DynamoDB Local behind a fault proxy (package faultproxy). The client
+// retries as the deployment's do (awsretry).
+func DynamoStoreAt(t testing.TB, endpoint string) *dynamostore.Store {
+	t.Helper()
 	c := dynamodb.New(dynamodb.Options{
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),
+		Retryer:      awsretry.New(),
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 			return aws.Credentials{AccessKeyID: "galley", SecretAccessKey: "galley", Source: "test"}, nil
 		}),

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+	"github.com/galleydocs/galley/shared/awsretry"
 	"github.com/galleydocs/galley/shared/blob"
 )
 
@@ -55,7 +56,7 @@ func (s *Store) Put(ctx context.Context, key string, data []byte, contentType st
 		in.ContentType = aws.String(contentType)
 	}
 	if _, err := s.client.PutObject(ctx, in); err != nil {
-		return fmt.Errorf("s3blob: put s3://%s/%s%s: %w", s.bucket, s.prefix, key, err)
+		return s.callError("put", key, err)
 	}
 	return nil
 }
@@ -70,7 +71,7 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 		if notFound(err) {
 			return nil, fmt.Errorf("s3blob: get s3://%s/%s%s: %w", s.bucket, s.prefix, key, blob.ErrNotFound)
 		}
-		return nil, fmt.Errorf("s3blob: get s3://%s/%s%s: %w", s.bucket, s.prefix, key, err)
+		return nil, s.callError("get", key, err)
 	}
 	defer out.Body.Close()
 	// Size the buffer from the response so large objects are read without
@@ -80,7 +81,8 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, error) {
 		buf.Grow(int(n))
 	}
 	if _, err := io.Copy(&buf, out.Body); err != nil {
-		return nil, fmt.Errorf("s3blob: read s3://%s/%s%s: %w", s.bucket, s.prefix, key, err)
+		// The SDK does not retry a body cut while it is read.
+		return nil, fmt.Errorf("s3blob: read s3://%s/%s%s: %w: %w", s.bucket, s.prefix, key, blob.ErrUnavailable, err)
 	}
 	return buf.Bytes(), nil
 }
@@ -92,9 +94,18 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	}
 	_, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: aws.String(s.bucket), Key: s.objectKey(key)})
 	if err != nil {
-		return fmt.Errorf("s3blob: delete s3://%s/%s%s: %w", s.bucket, s.prefix, key, err)
+		return s.callError("delete", key, err)
 	}
 	return nil
+}
+
+// callError wraps the failure of an SDK call on key: blob.ErrUnavailable
+// when it is S3 throttling or failing for now (awsretry.Transient).
+func (s *Store) callError(verb, key string, err error) error {
+	if awsretry.Transient(err) {
+		return fmt.Errorf("s3blob: %s s3://%s/%s%s: %w: %w", verb, s.bucket, s.prefix, key, blob.ErrUnavailable, err)
+	}
+	return fmt.Errorf("s3blob: %s s3://%s/%s%s: %w", verb, s.bucket, s.prefix, key, err)
 }
 
 // notFound reports whether err says the object does not exist. GetObject

@@ -170,7 +170,13 @@ func (c *Client) check(method, path string, res Response) {
 		if *e.Error.Code != res.Status {
 			c.t.Fatalf("%s %s: error.code %d differs from status %d", method, path, *e.Error.Code, res.Status)
 		}
-		if res.Status >= 500 {
+		// 503 is a dependency throttling or failing (docs/faults.md), an
+		// answer every operation declares, which tells when to come back;
+		// any other 5xx is a server fault.
+		if res.Status == http.StatusServiceUnavailable && res.Header.Get("Retry-After") == "" {
+			c.t.Fatalf("%s %s: 503 without Retry-After: %s", method, path, res.Body)
+		}
+		if res.Status >= 500 && res.Status != http.StatusServiceUnavailable {
 			c.t.Fatalf("%s %s: server error %d: %s", method, path, res.Status, res.Body)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
+	"github.com/galleydocs/galley/shared/awsretry"
 	"github.com/galleydocs/galley/shared/queue"
 )
 
@@ -77,6 +78,9 @@ func (q *Queue) Enqueue(ctx context.Context, job queue.Job) error {
 	}
 	_, err = q.client.SendMessage(ctx, in)
 	if err != nil {
+		if awsretry.Transient(err) {
+			return fmt.Errorf("sqsqueue: enqueue %s %s: %w: %w", job.Kind, job.ID, queue.ErrUnavailable, err)
+		}
 		return fmt.Errorf("sqsqueue: enqueue %s %s: %w", job.Kind, job.ID, err)
 	}
 	return nil

@@ -11,6 +11,7 @@
 package dynamostore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,6 +23,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
+	"github.com/galleydocs/galley/shared/awsretry"
 	"github.com/galleydocs/galley/shared/store"
 )
 
@@ -74,7 +77,7 @@ func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 		ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
-		return store.Item{}, fmt.Errorf("dynamodb get %s/%s: %w", pk, sk, err)
+		return store.Item{}, callError(fmt.Sprintf("dynamodb get %s/%s", pk, sk), err)
 	}
 	if out.Item == nil {
 		return store.Item{}, fmt.Errorf("dynamodb get %s/%s: %w", pk, sk, store.ErrNotFound)
@@ -108,7 +111,7 @@ func (s *Store) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Ite
 			s.table: {Keys: req, ConsistentRead: aws.Bool(true)},
 		}})
 		if err != nil {
-			return nil, fmt.Errorf("dynamodb batch get of %d keys (first %s/%s): %w", len(keys), keys[0].PK, keys[0].SK, err)
+			return nil, callError(fmt.Sprintf("dynamodb batch get of %d keys (first %s/%s)", len(keys), keys[0].PK, keys[0].SK), err)
 		}
 		for _, av := range res.Responses[s.table] {
 			it, err := decode(av)
@@ -124,7 +127,8 @@ func (s *Store) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Ite
 		req = res.UnprocessedKeys[s.table].Keys
 		if len(req) > 0 {
 			if attempt == 10 {
-				return nil, fmt.Errorf("dynamodb batch get: %d keys still unprocessed after %d attempts", len(req), attempt+1)
+				// DynamoDB leaves keys unprocessed when it throttles them.
+				return nil, fmt.Errorf("dynamodb batch get: %w: %d keys still unprocessed after %d attempts", store.ErrUnavailable, len(req), attempt+1)
 			}
 			d := time.Duration(5<<min(attempt, 6)) * time.Millisecond
 			if err := sleep(ctx, d+rand.N(d)); err != nil {
@@ -143,23 +147,43 @@ func (s *Store) Write(ctx context.Context, ops ...store.Op) error {
 	}
 	for attempt := 0; ; attempt++ {
 		err := s.write(ctx, ops)
-		var conflict *conflictError
-		if !errors.As(err, &conflict) {
+		var (
+			conflict  *conflictError
+			throttled *throttledError
+			wait      time.Duration
+		)
+		switch {
+		case errors.As(err, &throttled):
+			// The SDK does not retry a cancelled transaction: retry it as
+			// it retries a throttled call, then give up as unavailable.
+			if attempt+1 == awsretry.MaxAttempts {
+				return fmt.Errorf("%w after %d attempts", throttled, attempt+1)
+			}
+			wait = awsretry.Delay(attempt + 1)
+		case errors.As(err, &conflict) && conflict.race:
+			if attempt == conflictRetries {
+				return fmt.Errorf("%w after %d attempts", conflict, attempt+1)
+			}
+			// The other transaction is usually done within milliseconds:
+			// wait 5-10 ms, then 10-20 ms, 20-40 ms.
+			d := time.Duration(5<<attempt) * time.Millisecond
+			wait = d + rand.N(d)
+		default:
 			return err
 		}
-		if !conflict.race {
-			return conflict
-		}
-		if attempt == conflictRetries {
-			return fmt.Errorf("%w after %d attempts", conflict, attempt+1)
-		}
-		// The other transaction is usually done within milliseconds: wait
-		// 5-10 ms, then 10-20 ms, 20-40 ms.
-		d := time.Duration(5<<attempt) * time.Millisecond
-		if err := sleep(ctx, d+rand.N(d)); err != nil {
-			return errors.Join(conflict, err)
+		if serr := sleep(ctx, wait); serr != nil {
+			return errors.Join(err, serr)
 		}
 	}
+}
+
+// callError wraps the failure of an SDK call: store.ErrUnavailable when it
+// is AWS throttling or failing for now (awsretry.Transient).
+func callError(what string, err error) error {
+	if awsretry.Transient(err) {
+		return fmt.Errorf("%s: %w: %w", what, store.ErrUnavailable, err)
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // sleep waits d or until ctx is done.
@@ -179,28 +203,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 
 func (s *Store) write(ctx context.Context, ops []store.Op) error {
 	if len(ops) == 1 && ops[0].Kind != store.OpCheck {
-		op := ops[0]
-		cond, values := condition(op)
-		var err error
-		if op.Kind == store.OpPut {
-			_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
-				TableName:                 &s.table,
-				Item:                      encode(op.Item),
-				ConditionExpression:       cond,
-				ExpressionAttributeValues: values,
-			})
-		} else {
-			_, err = s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-				TableName:                 &s.table,
-				Key:                       primaryKey(op.Item.PK, op.Item.SK),
-				ConditionExpression:       cond,
-				ExpressionAttributeValues: values,
-			})
-		}
-		if err != nil {
-			return writeError(fmt.Sprintf("dynamodb %s %s/%s", kindName(op.Kind), op.Item.PK, op.Item.SK), ops, err)
-		}
-		return nil
+		return s.writeOne(ctx, ops[0])
 	}
 
 	items := make([]types.TransactWriteItem, len(ops))
@@ -218,6 +221,10 @@ func (s *Store) write(ctx context.Context, ops []store.Op) error {
 				ConditionExpression: cond, ExpressionAttributeValues: values}
 		}
 	}
+	// The SDK gives the transaction a client request token, the same on
+	// each of its attempts, and DynamoDB applies a transaction once per
+	// token (for ten minutes): an attempt resent after a lost answer
+	// succeeds without writing again.
 	_, err := s.client.TransactWriteItems(ctx, &dynamodb.TransactWriteItemsInput{TransactItems: items})
 	if err != nil {
 		return writeError(fmt.Sprintf("dynamodb transaction of %d operations (first %s %s/%s)",
@@ -225,6 +232,86 @@ func (s *Store) write(ctx context.Context, ops []store.Op) error {
 	}
 	return nil
 }
+
+// writeOne writes one put or delete: a PutItem or DeleteItem.
+//
+// A conditional write has no request token, so when the SDK resends one
+// whose first answer was lost (the connection failed after DynamoDB
+// applied it), the resent one fails its condition against the write's own
+// result. writeOne tells that case from a real conflict: when the call
+// took more than one attempt and its condition failed, the item DynamoDB
+// returns with the failure (ReturnValuesOnConditionCheckFailure) is
+// compared with what was written — the same item (every attribute, the
+// version included) for a put, no item for a delete — and the write is
+// reported done. Otherwise the failure is a conflict as usual.
+func (s *Store) writeOne(ctx context.Context, op store.Op) error {
+	cond, values := condition(op)
+	var (
+		attempts int
+		err      error
+	)
+	count := func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, countAttempts(&attempts)) }
+	if op.Kind == store.OpPut {
+		_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName:                           &s.table,
+			Item:                                encode(op.Item),
+			ConditionExpression:                 cond,
+			ExpressionAttributeValues:           values,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		}, count)
+	} else {
+		_, err = s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+			TableName:                           &s.table,
+			Key:                                 primaryKey(op.Item.PK, op.Item.SK),
+			ConditionExpression:                 cond,
+			ExpressionAttributeValues:           values,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		}, count)
+	}
+	if err == nil {
+		return nil
+	}
+	var ccf *types.ConditionalCheckFailedException
+	if attempts > 1 && errors.As(err, &ccf) && appliedBefore(op, ccf.Item) {
+		return nil
+	}
+	return writeError(fmt.Sprintf("dynamodb %s %s/%s", kindName(op.Kind), op.Item.PK, op.Item.SK), []store.Op{op}, err)
+}
+
+// appliedBefore reports whether current, the item a failed condition
+// found, is what op would leave: op's item for a put, none for a delete.
+func appliedBefore(op store.Op, current map[string]types.AttributeValue) bool {
+	if op.Kind == store.OpDelete {
+		return len(current) == 0
+	}
+	if len(current) == 0 {
+		return false
+	}
+	it, err := decode(current)
+	return err == nil && it.PK == op.Item.PK && it.SK == op.Item.SK && it.Version == op.Item.Version &&
+		it.GSI1PK == op.Item.GSI1PK && it.GSI1SK == op.Item.GSI1SK && it.GSI2PK == op.Item.GSI2PK &&
+		it.GSI2SK == op.Item.GSI2SK && bytes.Equal(it.Data, op.Item.Data) && len(current) == len(encode(op.Item))
+}
+
+// countAttempts counts the attempts of one SDK call: a middleware after
+// the retry loop runs once per attempt.
+func countAttempts(n *int) func(*middleware.Stack) error {
+	return func(st *middleware.Stack) error {
+		return st.Finalize.Add(middleware.FinalizeMiddlewareFunc("galleyCountAttempts",
+			func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (middleware.FinalizeOutput, middleware.Metadata, error) {
+				*n++
+				return next.HandleFinalize(ctx, in)
+			}), middleware.After)
+	}
+}
+
+// throttledError is a transaction DynamoDB cancelled because it throttled
+// one of its items (no condition failed): a store.ErrUnavailable, never a
+// conflict.
+type throttledError struct{ msg string }
+
+func (e *throttledError) Error() string { return e.msg }
+func (e *throttledError) Unwrap() error { return store.ErrUnavailable }
 
 // conflictError is a write that failed for another write: a store.ErrConflict.
 type conflictError struct {
@@ -256,9 +343,12 @@ func writeError(what string, ops []store.Op, err error) error {
 	var cancelled *types.TransactionCanceledException
 	if errors.As(err, &cancelled) {
 		// A failed condition is reported as such whatever else happened;
-		// another failure (validation, throttling, ...) outranks a race.
+		// throttling outranks a race (both wrote nothing and are worth
+		// retrying, but a throttled write that keeps failing is the
+		// store's unavailability, not a conflict); another failure
+		// (validation, item collection too large) outranks both.
 		var failed []string
-		race, version, other := false, false, false
+		race, throttled, version, other := false, false, false, false
 		for i, r := range cancelled.CancellationReasons {
 			switch aws.ToString(r.Code) {
 			case "", "None":
@@ -267,6 +357,8 @@ func writeError(what string, ops []store.Op, err error) error {
 				version = version || (i < len(ops) && ops[i].Cond == store.IfVersion)
 			case "TransactionConflict":
 				race = true
+			case "ThrottlingError", "ProvisionedThroughputExceeded":
+				throttled = true
 			default:
 				other = true
 			}
@@ -274,11 +366,14 @@ func writeError(what string, ops []store.Op, err error) error {
 		switch {
 		case len(failed) > 0:
 			return conflict(" (operations "+strings.Join(failed, ", ")+")", false, version)
-		case race && !other:
+		case other:
+		case throttled:
+			return &throttledError{msg: what + ": " + store.ErrUnavailable.Error() + " (throttled: " + err.Error() + ")"}
+		case race:
 			return conflict(" (conflict with another transaction)", true, false)
 		}
 	}
-	return fmt.Errorf("%s: %w", what, err)
+	return callError(what, err)
 }
 
 func kindName(k store.OpKind) string {
@@ -347,7 +442,7 @@ func (s *Store) Query(ctx context.Context, q store.Query) (store.Page, error) {
 		in.Limit = aws.Int32(int32(want - len(page.Items)))
 		out, err := s.client.Query(ctx, in)
 		if err != nil {
-			return store.Page{}, fmt.Errorf("dynamodb query %s %s: %w", indexName(q.Index), q.PK, err)
+			return store.Page{}, callError(fmt.Sprintf("dynamodb query %s %s", indexName(q.Index), q.PK), err)
 		}
 		for _, av := range out.Items {
 			it, err := decode(av)

@@ -1,0 +1,71 @@
+// Package awsretry is Galley's one retry policy for calls to AWS
+// (DynamoDB, S3, SQS): every client of the deployment is built with
+// New, and the adapters tell with Transient which failures mean "AWS is
+// busy or failing now, try later" (answered 503 with Retry-After) rather
+// than a fault of the request or the code.
+package awsretry
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+)
+
+// The budget of one call (docs/faults.md): at most MaxAttempts attempts,
+// waiting between two about BaseDelay, doubling, at most MaxDelay (with
+// jitter: half the step plus a random share of the other half). Four waits
+// of at most 50+100+200+400 ms: a call that cannot succeed gives up within
+// 0.75 s plus its attempts, well inside an API request's 29 s, and the
+// request answers 503 (the client retries later) instead of holding a
+// Lambda while DynamoDB sheds load.
+const (
+	MaxAttempts = 5
+	BaseDelay   = 50 * time.Millisecond
+	MaxDelay    = 2 * time.Second
+)
+
+// New returns the SDK's standard retryer (throttling, 5xx and connection
+// errors retried; the client-side retry quota that stops retries when most
+// calls fail) with Galley's budget. Give it to every client:
+// aws.Config.Retryer or the service's Options.Retryer.
+func New() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.MaxAttempts = MaxAttempts
+		o.MaxBackoff = MaxDelay
+		o.Backoff = retry.BackoffDelayerFunc(func(attempt int, _ error) (time.Duration, error) {
+			return Delay(attempt), nil
+		})
+	})
+}
+
+// Delay is the wait before retrying after the attempt-th failed attempt
+// (1 for the first).
+func Delay(attempt int) time.Duration {
+	d := min(BaseDelay<<min(max(attempt-1, 0), 10), MaxDelay)
+	return d/2 + rand.N(d/2+1)
+}
+
+// Transient reports whether err, returned by an SDK call after its
+// retries, is AWS being busy or failing for now — throttling, a 5xx
+// answer, a connection that failed or was reset, the retry quota spent —
+// or the call's deadline passing while it waited: the same call may
+// succeed later. A failed condition, a missing item or object, a
+// validation error and a cancelled context are not transient.
+func Transient(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return false
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	var quota ratelimit.QuotaExceededError
+	if errors.As(err, &quota) {
+		return true
+	}
+	return retry.IsErrorRetryables(retry.DefaultRetryables).IsErrorRetryable(err) == aws.TrueTernary
+}
