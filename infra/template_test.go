@@ -409,18 +409,20 @@ func TestTemplateBucketIsPrivate(t *testing.T) {
 	}
 }
 
+// alarm is what the tests read of a CloudWatch alarm's properties.
+type alarm struct {
+	Namespace  string `yaml:"Namespace"`
+	MetricName string `yaml:"MetricName"`
+	Dimensions []struct {
+		Name  string    `yaml:"Name"`
+		Value yaml.Node `yaml:"Value"`
+	} `yaml:"Dimensions"`
+}
+
 // The API's 5xx, each function's errors and throttles, and each stage of
 // the search index errors metric have an alarm.
 func TestTemplateAlarms(t *testing.T) {
 	tpl := readTemplate(t)
-	type alarm struct {
-		Namespace  string `yaml:"Namespace"`
-		MetricName string `yaml:"MetricName"`
-		Dimensions []struct {
-			Name  string    `yaml:"Name"`
-			Value yaml.Node `yaml:"Value"`
-		} `yaml:"Dimensions"`
-	}
 	have := map[string]bool{} // "namespace metric dimension=ref"
 	for _, id := range resourcesOfType(tpl, "AWS::CloudWatch::Alarm") {
 		a := decode[alarm](t, id, tpl.Resources[id].Properties)

@@ -169,18 +169,7 @@ func TestWorkersHaveAlarmsAndMakeTargets(t *testing.T) {
 	tpl := readTemplate(t)
 	have := map[string]bool{}
 	for _, id := range resourcesOfType(tpl, "AWS::CloudWatch::Alarm") {
-		var a struct {
-			Namespace  string `yaml:"Namespace"`
-			MetricName string `yaml:"MetricName"`
-			Dimensions []struct {
-				Name  string    `yaml:"Name"`
-				Value yaml.Node `yaml:"Value"`
-			} `yaml:"Dimensions"`
-		}
-		props := tpl.Resources[id].Properties
-		if err := props.Decode(&a); err != nil {
-			t.Fatal(err)
-		}
+		a := decode[alarm](t, id, tpl.Resources[id].Properties)
 		for _, d := range a.Dimensions {
 			v := ref(d.Value)
 			if q, _ := getAtt(d.Value); q != "" {

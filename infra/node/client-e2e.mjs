@@ -10,21 +10,11 @@
 // Each step prints its name; a failure throws with the step's name.
 
 import assert from 'node:assert/strict';
+import { step } from './steps.mjs';
 
 const { GitBookAPI } = await import(process.env.GITBOOK_API);
 const endpoint = process.env.GALLEY_URL;
 const admin = new GitBookAPI({ endpoint, authToken: process.env.GALLEY_TOKEN });
-
-async function step(name, fn) {
-    try {
-        const out = await fn();
-        console.log('ok', name);
-        return out;
-    } catch (err) {
-        const detail = err?.response ? ` (HTTP ${err.response.status}: ${JSON.stringify(err.response.data ?? err.message)})` : '';
-        throw new Error(`step "${name}" failed: ${err?.message ?? err}${detail}`);
-    }
-}
 
 // A user of the instance, made through Galley's administration API (GitBook
 // has no such operation: its users sign up).

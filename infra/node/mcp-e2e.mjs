@@ -11,21 +11,12 @@
 
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
+import { step } from './steps.mjs';
 
 const sdk = (p) => pathToFileURL(`${process.env.MCP_SDK}/dist/esm/${p}`).href;
 const { Client } = await import(sdk('client/index.js'));
 const { StreamableHTTPClientTransport } = await import(sdk('client/streamableHttp.js'));
 const endpoint = process.env.GALLEY_URL;
-
-async function step(name, fn) {
-    try {
-        const out = await fn();
-        console.log('ok', name);
-        return out;
-    } catch (err) {
-        throw new Error(`step "${name}" failed: ${err?.stack ?? err}`);
-    }
-}
 
 async function api(method, path, body, want) {
     const res = await fetch(`${endpoint}${path}`, {

@@ -1,7 +1,6 @@
 package changerequests_test
 
 import (
-	"encoding/json"
 	"net/http"
 	"reflect"
 	"sort"
@@ -96,7 +95,7 @@ func TestAuthorReusableContentsAndVariablesThroughChangeRequests(t *testing.T) {
 			t.Fatalf("merged revision %v %v", rev["reusableContents"], rev["variables"])
 		}
 		doc := f.as(t, f.reader).Expect(http.StatusOK, "GET", sp+"/revisions/"+rev["id"].(string)+"/reusable-contents/"+banner+"/document", nil).Map(t)
-		if doc["object"] != "document" || !strings.Contains(strings.ToLower(string(mustJSON(t, doc))), "try it") {
+		if doc["object"] != "document" || !strings.Contains(strings.ToLower(string(testkit.JSON(t, doc))), "try it") {
 			t.Fatalf("reusable content's document %v", doc)
 		}
 		if page := f.as(t, f.reader).Expect(http.StatusOK, "GET", sp+"/content/page/"+guide, nil).Map(t); !reflect.DeepEqual(page["variables"], map[string]any{"product": "Acme"}) {
@@ -184,7 +183,7 @@ func TestConflictingReusableContentEdits(t *testing.T) {
 		f.merge(t, a, "merge")
 		f.merge(t, b, "merge")
 		doc := f.as(t, f.reader).Expect(http.StatusOK, "GET", "/v1/spaces/"+f.space+"/revisions/"+f.head(t)+"/reusable-contents/"+rc+"/document", nil).Map(t)
-		if s := string(mustJSON(t, doc)); !strings.Contains(s, "ONE") || !strings.Contains(s, "FOUR") {
+		if s := string(testkit.JSON(t, doc)); !strings.Contains(s, "ONE") || !strings.Contains(s, "FOUR") {
 			t.Fatalf("merged by line: %s", s)
 		}
 		f.merge(t, c, "merge")
@@ -256,13 +255,4 @@ func TestReusableAndVariableOperationsRefused(t *testing.T) {
 			}
 		})
 	}
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

@@ -39,6 +39,21 @@ func (f *fixture) as(t testing.TB, token string) *apitest.Client {
 	return testkit.Client(t, f.api, token)
 }
 
+// needsEdit checks the answers of POST path, an operation on a request
+// that needs the edit level, to callers without it: no token, a reader, a
+// guest, an outsider; and to an editor at unknown, an unknown request's
+// path.
+func (f *fixture) needsEdit(t *testing.T, path, unknown string, body any) {
+	t.Helper()
+	testkit.Check(t, f.api, []testkit.Case{
+		{"401NoToken", "", "POST", path, body, http.StatusUnauthorized, ""},
+		{"403Reader", f.reader, "POST", path, body, http.StatusForbidden, ""},
+		{"404Guest", f.guest, "POST", path, body, http.StatusNotFound, ""},
+		{"404Outsider", f.outsider, "POST", path, body, http.StatusNotFound, ""},
+		{"404UnknownRequest", f.editor, "POST", unknown, body, http.StatusNotFound, ""},
+	})
+}
+
 func (f *fixture) crs() string { return "/v1/spaces/" + f.space + "/change-requests" }
 
 func (f *fixture) cr(id any) string { return fmt.Sprintf("%s/%v", f.crs(), id) }

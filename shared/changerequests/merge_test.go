@@ -22,20 +22,23 @@ func (f *fixture) seedSpace(t *testing.T) (a, b string) {
 	return refs["a"].(string), refs["b"].(string)
 }
 
+// merge merges request n as the reviewer; update brings it up to date as
+// the editor. Each fails unless the answer's result is want.
 func (f *fixture) merge(t *testing.T, n any, want string) map[string]any {
 	t.Helper()
-	got := f.as(t, f.reviewer).Expect(http.StatusOK, "POST", f.cr(n)+"/merge", nil).Map(t)
-	if got["result"] != want {
-		t.Fatalf("merge of %v: %v, want %s", n, got, want)
-	}
-	return got
+	return f.land(t, f.reviewer, n, "merge", want)
 }
 
 func (f *fixture) update(t *testing.T, n any, want string) map[string]any {
 	t.Helper()
-	got := f.as(t, f.editor).Expect(http.StatusOK, "POST", f.cr(n)+"/update", nil).Map(t)
+	return f.land(t, f.editor, n, "update", want)
+}
+
+func (f *fixture) land(t *testing.T, token string, n any, op, want string) map[string]any {
+	t.Helper()
+	got := f.as(t, token).Expect(http.StatusOK, "POST", f.cr(n)+"/"+op, nil).Map(t)
 	if got["result"] != want {
-		t.Fatalf("update of %v: %v, want %s", n, got, want)
+		t.Fatalf("%s of %v: %v, want %s", op, n, got, want)
 	}
 	return got
 }

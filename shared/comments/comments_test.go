@@ -42,7 +42,7 @@ func TestLifeOfASpaceComment(t *testing.T) {
 			t.Fatalf("urls.location %v", loc)
 		}
 		doc := c["body"].(map[string]any)["document"].(map[string]any)
-		if doc["object"] != "document" || !strings.Contains(string(mustJSON(t, doc)), `"type":"bold"`) {
+		if doc["object"] != "document" || !strings.Contains(string(testkit.JSON(t, doc)), `"type":"bold"`) {
 			t.Fatalf("default body is not the document: %v", c["body"])
 		}
 		if got := count(f.spaceOf(t), "comments"); got != 1 {

@@ -1,7 +1,6 @@
 package comments_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -130,13 +129,4 @@ func replyItems(t testing.TB, f *fixture, crID, commentID string) int {
 		t.Fatal(err)
 	}
 	return len(items)
-}
-
-func mustJSON(t testing.TB, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/document"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // normalization clones GitBook's git-sync normalization repository (one
@@ -73,30 +74,16 @@ func stripFrontMatter(s string) string {
 	return s
 }
 
-// asJSON is a document as a client sends it (decoded JSON).
-func asJSON(t *testing.T, v any) map[string]any {
-	t.Helper()
-	raw, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // roundTrip checks markdown → document → markdown → document is stable
 // and returns the first document and the markdown written.
 func roundTrip(t *testing.T, name, md string) (map[string]any, string) {
 	t.Helper()
-	first := asJSON(t, document.ToDocument(md, document.Resolver{}))
+	first := testkit.Sent(t, document.ToDocument(md, document.Resolver{}))
 	out, err := document.MarkdownOfDocument(first)
 	if err != nil {
 		t.Fatalf("%s: MarkdownOfDocument: %v", name, err)
 	}
-	second := asJSON(t, document.ToDocument(out, document.Resolver{}))
+	second := testkit.Sent(t, document.ToDocument(out, document.Resolver{}))
 	if !reflect.DeepEqual(first, second) {
 		a, _ := json.Marshal(first)
 		b, _ := json.Marshal(second)
@@ -282,7 +269,7 @@ func TestGitBookBlocks(t *testing.T) {
 	for _, c := range blockCases {
 		t.Run(c.name, func(t *testing.T) {
 			if c.name == "unclosed tabs" {
-				doc := asJSON(t, document.ToDocument(c.md, document.Resolver{}))
+				doc := testkit.Sent(t, document.ToDocument(c.md, document.Resolver{}))
 				if s := textIn(doc); !strings.Contains(s, "{% tabs %}") || !strings.Contains(s, "text") {
 					t.Fatalf("unclosed tags lost: %q", s)
 				}
@@ -301,7 +288,7 @@ func TestGitBookBlocks(t *testing.T) {
 func TestContentRefResolvesPages(t *testing.T) {
 	idx := &stubLocator{paths: map[string]string{"lists.md": "p-lists", "emoji.md": "p-emoji", "here.md": "p-here"}}
 	r := document.Resolver{Locator: idx, PageID: "p-here"}
-	doc := asJSON(t, document.ToDocument("{% content-ref url=\"lists.md\" %}\n[lists.md](lists.md)\n{% endcontent-ref %}\n\n{% page-ref page=\"emoji.md\" %}\n", r))
+	doc := testkit.Sent(t, document.ToDocument("{% content-ref url=\"lists.md\" %}\n[lists.md](lists.md)\n{% endcontent-ref %}\n\n{% page-ref page=\"emoji.md\" %}\n", r))
 	expect(t, doc, map[string]any{"kind": "page", "page": "p-lists"}, "nodes", 0, "data", "ref")
 	expect(t, doc, map[string]any{"kind": "page", "page": "p-emoji"}, "nodes", 1, "data", "ref")
 	md, err := document.MarkdownOfDocument(doc)
@@ -311,7 +298,7 @@ func TestContentRefResolvesPages(t *testing.T) {
 	if !strings.Contains(md, `{% content-ref url="/pages/p-lists" %}`) {
 		t.Fatalf("markdown %q", md)
 	}
-	again := asJSON(t, document.ToDocument(md, r))
+	again := testkit.Sent(t, document.ToDocument(md, r))
 	if !reflect.DeepEqual(doc, again) {
 		t.Fatalf("round trip changed the document: %s", md)
 	}
@@ -358,10 +345,10 @@ func TestGitBookBlocksMatchSchemas(t *testing.T) {
 		})
 	}
 	for _, c := range blockCases {
-		check(c.name, asJSON(t, document.ToDocument(c.md, document.Resolver{})))
+		check(c.name, testkit.Sent(t, document.ToDocument(c.md, document.Resolver{})))
 	}
 	for name, md := range normalization(t) {
-		check(name, asJSON(t, document.ToDocument(md, document.Resolver{})))
+		check(name, testkit.Sent(t, document.ToDocument(md, document.Resolver{})))
 	}
 	// The validator does check a block's shape: an embed needs its url.
 	res := &huma.ValidateResult{}

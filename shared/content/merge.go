@@ -179,14 +179,10 @@ func (m *Merger) page(b, o, t *Page) (Page, []string, error) {
 	default:
 		reasons = append(reasons, fmt.Sprintf("moved differently in %s and %s", m.OursName, m.TheirsName))
 	}
-	doc, conflict, err := m.document(b.Document, o.Document, t.Document)
-	if err != nil {
+	var err error
+	if out.Document, reasons, err = m.document(b.Document, o.Document, t.Document, reasons); err != nil {
 		return out, nil, err
 	}
-	if conflict != "" {
-		reasons = append(reasons, conflict)
-	}
-	out.Document = doc
 	if t.UpdatedAt.After(out.UpdatedAt) {
 		out.UpdatedAt = t.UpdatedAt
 	}
@@ -194,20 +190,20 @@ func (m *Merger) page(b, o, t *Page) (Page, []string, error) {
 }
 
 // document merges a body (document hashes of the base, ours, theirs):
-// the side that changed it, or both sides' lines merged; conflict says
-// why when the same lines were edited on both sides.
-func (m *Merger) document(b, o, t string) (doc, conflict string, err error) {
+// the side that changed it, or both sides' lines merged; when the same
+// lines were edited on both sides, it adds that reason to reasons.
+func (m *Merger) document(b, o, t string, reasons []string) (string, []string, error) {
 	switch {
 	case o == b:
-		return t, "", nil
+		return t, reasons, nil
 	case t == b, o == t:
-		return o, "", nil
+		return o, reasons, nil
 	}
 	doc, ok, err := m.body(b, o, t)
 	if err != nil || ok {
-		return doc, "", err
+		return doc, reasons, err
 	}
-	return doc, fmt.Sprintf("the same lines edited in %s and %s", m.OursName, m.TheirsName), nil
+	return doc, append(reasons, fmt.Sprintf("the same lines edited in %s and %s", m.OursName, m.TheirsName)), nil
 }
 
 // body merges a body changed on both sides.
@@ -231,31 +227,43 @@ func (m *Merger) body(b, o, t string) (string, bool, error) {
 // files merges the files: added on either side kept, deleted on one side
 // deleted unless changed on the other.
 func (m *Merger) files() ([]File, []Conflict) {
-	ids := map[string]bool{}
-	for _, ix := range []*Index{m.Base, m.Ours, m.Theirs} {
-		for id := range ix.files {
-			ids[id] = true
-		}
-	}
 	var out []File
 	var conflicts []Conflict
-	for id := range ids {
-		b, o, t := m.Base.File(id), m.Ours.File(id), m.Theirs.File(id)
-		eq := func(x, y *File) bool { return reflect.DeepEqual(x, y) }
+	for id := range unionKeys(m.Base.files, m.Ours.files, m.Theirs.files) {
+		f, ok := oneSide(m.Base.File(id), m.Ours.File(id), m.Theirs.File(id))
 		switch {
-		case eq(o, t), eq(b, t):
-			if o != nil {
-				out = append(out, *o)
-			}
-		case eq(b, o):
-			if t != nil {
-				out = append(out, *t)
-			}
-		default:
+		case !ok:
 			conflicts = append(conflicts, Conflict{File: id, Reason: fmt.Sprintf("changed differently in %s and %s", m.OursName, m.TheirsName)})
+		case f != nil:
+			out = append(out, *f)
 		}
 	}
 	return out, conflicts
+}
+
+// unionKeys returns the keys of the maps.
+func unionKeys[V any](maps ...map[string]V) map[string]bool {
+	keys := map[string]bool{}
+	for _, m := range maps {
+		for k := range m {
+			keys[k] = true
+		}
+	}
+	return keys
+}
+
+// oneSide merges a record of the base, ours and theirs (nil where absent)
+// that at most one side changed: the side that changed it, either when
+// both changed it alike. ok is false when both changed it differently.
+func oneSide[T any](b, o, t *T) (merged *T, ok bool) {
+	eq := func(x, y *T) bool { return reflect.DeepEqual(x, y) }
+	switch {
+	case eq(o, t), eq(b, t):
+		return o, true
+	case eq(b, o):
+		return t, true
+	}
+	return nil, false
 }
 
 // check finds what makes a merged tree not whole: pages under a missing

@@ -311,26 +311,16 @@ func LenientVariables(in map[string]any) Variables {
 func (m *Merger) extras() ([]ReusableContent, Variables, []Conflict, error) {
 	var conflicts []Conflict
 	var out []ReusableContent
-	ids := map[string]bool{}
-	for _, ix := range []*Index{m.Base, m.Ours, m.Theirs} {
-		for id := range ix.reusable {
-			ids[id] = true
-		}
-	}
-	for id := range ids {
+	for id := range unionKeys(m.Base.reusable, m.Ours.reusable, m.Theirs.reusable) {
 		b, o, t := m.Base.ReusableContent(id), m.Ours.ReusableContent(id), m.Theirs.ReusableContent(id)
-		eq := func(x, y *ReusableContent) bool { return reflect.DeepEqual(x, y) }
 		conflict := func(reason string) {
 			conflicts = append(conflicts, Conflict{ReusableContent: id, Reason: reason})
 		}
+		merged, ok := oneSide(b, o, t)
 		switch {
-		case eq(o, t), eq(b, t):
-			if o != nil {
-				out = append(out, *o)
-			}
-		case eq(b, o):
-			if t != nil {
-				out = append(out, *t)
+		case ok:
+			if merged != nil {
+				out = append(out, *merged)
 			}
 		case b == nil:
 			conflict(fmt.Sprintf("added differently in %s and %s", m.OursName, m.TheirsName))
@@ -382,14 +372,10 @@ func (m *Merger) reusableContent(b, o, t *ReusableContent) (ReusableContent, []s
 	default:
 		// Two Git exports wrote it: the blob of either names the file.
 	}
-	doc, conflict, err := m.document(b.Document, o.Document, t.Document)
-	if err != nil {
+	var err error
+	if out.Document, reasons, err = m.document(b.Document, o.Document, t.Document, reasons); err != nil {
 		return out, nil, err
 	}
-	if conflict != "" {
-		reasons = append(reasons, conflict)
-	}
-	out.Document = doc
 	return out, reasons, nil
 }
 

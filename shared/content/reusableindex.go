@@ -2,8 +2,6 @@ package content
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 )
 
 // The read index's keys of reusable contents and variables (treeindex.go):
@@ -19,42 +17,26 @@ const (
 
 // ReusableContent returns a reusable content of the tree, or nil.
 func (tr *TreeReader) ReusableContent(ctx context.Context, id string) (*ReusableContent, error) {
-	v, err := tr.lookup(ctx, lookupReusable, id)
-	if err != nil || v == nil {
-		return nil, err
-	}
-	var rc ReusableContent
-	if err := json.Unmarshal(v, &rc); err != nil {
-		return nil, fmt.Errorf("decode tree index: %w", err)
-	}
-	return &rc, nil
+	return lookupAs[ReusableContent](ctx, tr, lookupReusable, id)
 }
 
 // ReusableContentAtGitPath is the id of the reusable content imported from
 // a file (its path from the docs' root), or "" (Index.ReusableContentAtGitPath).
 func (tr *TreeReader) ReusableContentAtGitPath(ctx context.Context, file string) (string, error) {
-	v, err := tr.lookup(ctx, lookupInclude, file)
-	if err != nil || v == nil {
+	id, err := lookupAs[string](ctx, tr, lookupInclude, file)
+	if err != nil || id == nil {
 		return "", err
 	}
-	var id string
-	if err := json.Unmarshal(v, &id); err != nil {
-		return "", fmt.Errorf("decode tree index: %w", err)
-	}
-	return id, nil
+	return *id, nil
 }
 
 // Variables returns the space's variables of the tree (nil for none).
 func (tr *TreeReader) Variables(ctx context.Context) (Variables, error) {
-	v, err := tr.lookup(ctx, lookupVariables, "")
-	if err != nil || v == nil {
+	vars, err := lookupAs[Variables](ctx, tr, lookupVariables, "")
+	if err != nil || vars == nil {
 		return nil, err
 	}
-	var vars Variables
-	if err := json.Unmarshal(v, &vars); err != nil {
-		return nil, fmt.Errorf("decode tree index: %w", err)
-	}
-	return vars, nil
+	return *vars, nil
 }
 
 // Page returns a page of the tree with its path, or nil (one lookup and

@@ -544,28 +544,29 @@ func (tr *TreeReader) subtree(ctx context.Context, id string) ([]*indexEntry, in
 
 // PageAtPath returns the id of the page at a path (Index.ByPath), or "".
 func (tr *TreeReader) PageAtPath(ctx context.Context, path string) (string, error) {
-	v, err := tr.lookup(ctx, "path", path)
-	if err != nil || v == nil {
+	id, err := lookupAs[string](ctx, tr, "path", path)
+	if err != nil || id == nil {
 		return "", err
 	}
-	var id string
-	if err := json.Unmarshal(v, &id); err != nil {
-		return "", fmt.Errorf("decode tree index: %w", err)
-	}
-	return id, nil
+	return *id, nil
 }
 
 // File returns a file, or nil.
 func (tr *TreeReader) File(ctx context.Context, id string) (*File, error) {
-	v, err := tr.lookup(ctx, "file", id)
+	return lookupAs[File](ctx, tr, "file", id)
+}
+
+// lookupAs decodes the JSON value of a lookup, nil when there is none.
+func lookupAs[T any](ctx context.Context, tr *TreeReader, kind, key string) (*T, error) {
+	v, err := tr.lookup(ctx, kind, key)
 	if err != nil || v == nil {
 		return nil, err
 	}
-	var f File
-	if err := json.Unmarshal(v, &f); err != nil {
+	var out T
+	if err := json.Unmarshal(v, &out); err != nil {
 		return nil, fmt.Errorf("decode tree index: %w", err)
 	}
-	return &f, nil
+	return &out, nil
 }
 
 // locator finds pages for one page's links through a reader; a failed

@@ -2,7 +2,6 @@ package content_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/document"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // wholeTreePage is a page read as it was before the tree index: the whole
@@ -67,15 +67,6 @@ func wholeTreePage(t *testing.T, svc *content.Service, at content.At, ix *conten
 		v.Document = &doc
 	}
 	return v, nil
-}
-
-func jsonOf(t *testing.T, v any) string {
-	t.Helper()
-	raw, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(raw)
 }
 
 // countingPuts counts blob writes to the tree index, and fails them when
@@ -203,8 +194,8 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if jsonOf(t, got) != jsonOf(t, want) {
-		t.Fatalf("first read:\n got %s\nwant %s", jsonOf(t, got), jsonOf(t, want))
+	if string(testkit.JSON(t, got)) != string(testkit.JSON(t, want)) {
+		t.Fatalf("first read:\n got %s\nwant %s", string(testkit.JSON(t, got)), string(testkit.JSON(t, want)))
 	}
 	built := blobs.indexPuts.Load()
 	if built == 0 {
@@ -228,8 +219,8 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 				if (err == nil) != (wantErr == nil) || (err != nil && !apperr.Is(err, apperr.NotFound)) {
 					t.Fatalf("page %q: error %v, want %v", id, err, wantErr)
 				}
-				if jsonOf(t, got) != jsonOf(t, want) {
-					t.Fatalf("page %q (%s, metadata %v):\n got %s\nwant %s", id, format, metadata, jsonOf(t, got), jsonOf(t, want))
+				if string(testkit.JSON(t, got)) != string(testkit.JSON(t, want)) {
+					t.Fatalf("page %q (%s, metadata %v):\n got %s\nwant %s", id, format, metadata, string(testkit.JSON(t, got)), string(testkit.JSON(t, want)))
 				}
 			}
 		}
@@ -252,8 +243,8 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 				t.Fatalf("path %q: %v", asked, err)
 			}
 			byID, _ := wholeTreePage(t, svc, src, ix, want.ID, content.FormatDocument, true)
-			if jsonOf(t, got) != jsonOf(t, byID) {
-				t.Fatalf("path %q:\n got %s\nwant %s", asked, jsonOf(t, got), jsonOf(t, byID))
+			if string(testkit.JSON(t, got)) != string(testkit.JSON(t, byID)) {
+				t.Fatalf("path %q:\n got %s\nwant %s", asked, string(testkit.JSON(t, got)), string(testkit.JSON(t, byID)))
 			}
 		}
 	}
@@ -276,8 +267,8 @@ func TestTheTreeIndexAnswersAsTheWholeTree(t *testing.T) {
 			continue
 		}
 		o := content.Options{Metadata: true, APIBase: src.Bases.API, Downloads: svc.Downloads, SpaceID: f.space}
-		if err != nil || jsonOf(t, got) != jsonOf(t, content.FileView(want, o)) {
-			t.Fatalf("file %q: %s %v, want %s", id, jsonOf(t, got), err, jsonOf(t, content.FileView(want, o)))
+		if err != nil || string(testkit.JSON(t, got)) != string(testkit.JSON(t, content.FileView(want, o))) {
+			t.Fatalf("file %q: %s %v, want %s", id, string(testkit.JSON(t, got)), err, string(testkit.JSON(t, content.FileView(want, o))))
 		}
 	}
 	if n := blobs.indexPuts.Load(); n != built {

@@ -13,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/condition"
 	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // bundleFiles clones a repository GitBook's Git Sync wrote
@@ -181,7 +182,7 @@ func TestBundlesRoundTripContentConstructs(t *testing.T) {
 				// (Whole trees are not compared: the converter's reading of
 				// other blocks is not always stable, as before.)
 				again := document.ToDocument(md, document.Resolver{File: p, Reusables: rc})
-				if a, b := jsonOf(t, contentNodes(d.Nodes)), jsonOf(t, contentNodes(again.Nodes)); a != b {
+				if a, b := string(testkit.JSON(t, contentNodes(d.Nodes))), string(testkit.JSON(t, contentNodes(again.Nodes))); a != b {
 					t.Errorf("%s: the document's includes, conditional blocks or expressions changed on a second reading:\n%s\n%s", p, a, b)
 				}
 			}
@@ -302,7 +303,7 @@ func TestBundleGitBookExpressionExamples(t *testing.T) {
 		d := document.ToDocument(body, document.Resolver{})
 		expr := contentNodes(d.Nodes)
 		if len(expr) != 1 {
-			t.Fatalf("%s: nodes %s", line, jsonOf(t, d.Nodes))
+			t.Fatalf("%s: nodes %s", line, string(testkit.JSON(t, d.Nodes)))
 		}
 		src := expr[0]["data"].(document.Node)["expression"].(string)
 		text, known := want[src]
@@ -317,7 +318,7 @@ func TestBundleGitBookExpressionExamples(t *testing.T) {
 			}
 			continue
 		}
-		md, err := document.MarkdownOfDocument(asSent(t, d))
+		md, err := document.MarkdownOfDocument(testkit.Sent(t, d))
 		if err != nil || md != body {
 			t.Errorf("%s: written back as %q (%v)", src, md, err)
 		}

@@ -1,12 +1,12 @@
 package document_test
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/document"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // reusables is a ReusableLocator over a map of file paths to ids.
@@ -23,34 +23,11 @@ func (r reusables) GitPathOfReusable(id string) string {
 	return ""
 }
 
-// asSent is a document as a client sends it (JSON decoded into maps).
-func asSent(t *testing.T, d document.JSONDocument) map[string]any {
-	t.Helper()
-	raw, err := json.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func jsonOf(t *testing.T, v any) string {
-	t.Helper()
-	raw, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(raw)
-}
-
 // roundTrip reads body as the page file at file and writes it back.
 func roundTrip(t *testing.T, body, file string, rc document.ReusableLocator) (document.JSONDocument, string) {
 	t.Helper()
 	d := document.ToDocument(body, document.Resolver{File: file, Reusables: rc})
-	md, err := document.MarkdownOfDocumentWith(asSent(t, d), document.MarkdownOptions{File: file, Reusables: rc})
+	md, err := document.MarkdownOfDocumentWith(testkit.Sent(t, d), document.MarkdownOptions{File: file, Reusables: rc})
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
@@ -122,7 +99,7 @@ func TestConditionalBlocks(t *testing.T) {
 		t.Fatalf("round trip changed the markdown:\n%s\nwant:\n%s", md, body)
 	}
 	if len(d.Nodes) != 4 || d.Nodes[1]["type"] != "if" || d.Nodes[2]["type"] != "if" || d.Nodes[3]["type"] != "code" {
-		t.Fatalf("nodes %s", jsonOf(t, d.Nodes))
+		t.Fatalf("nodes %s", string(testkit.JSON(t, d.Nodes)))
 	}
 	outer := d.Nodes[1]
 	if c := outer["data"].(document.Node)["expression"]; c != "visitor.claims.unsigned.example_attribute_A" {
@@ -130,22 +107,22 @@ func TestConditionalBlocks(t *testing.T) {
 	}
 	inner := outer["nodes"].([]document.Node)
 	if len(inner) != 2 || inner[1]["type"] != "if" || inner[1]["data"].(document.Node)["expression"] != "space.vars.beta === true" {
-		t.Errorf("inner nodes %s", jsonOf(t, inner))
+		t.Errorf("inner nodes %s", string(testkit.JSON(t, inner)))
 	}
 	// Document -> markdown -> document is stable.
 	again := document.ToDocument(md, document.Resolver{})
-	if jsonOf(t, again) != jsonOf(t, d) {
+	if string(testkit.JSON(t, again)) != string(testkit.JSON(t, d)) {
 		t.Error("the document changed on a second reading")
 	}
 	// An unclosed block runs to the end of its container.
 	d = document.ToDocument("{% if visitor.claims.a %}\nsecret\n\nmore\n", document.Resolver{})
 	if len(d.Nodes) != 1 || d.Nodes[0]["type"] != "if" || len(d.Nodes[0]["nodes"].([]document.Node)) != 2 {
-		t.Errorf("unclosed block: %s", jsonOf(t, d.Nodes))
+		t.Errorf("unclosed block: %s", string(testkit.JSON(t, d.Nodes)))
 	}
 	// Inside an expandable, as GitBook lets reusable content be.
 	d = document.ToDocument("<details>\n\n<summary>More</summary>\n\n{% if visitor.claims.a %}\nx\n{% endif %}\n\n</details>\n", document.Resolver{})
-	if !strings.Contains(jsonOf(t, d), `"type":"if"`) {
-		t.Errorf("no conditional in the expandable: %s", jsonOf(t, d))
+	if !strings.Contains(string(testkit.JSON(t, d)), `"type":"if"`) {
+		t.Errorf("no conditional in the expandable: %s", string(testkit.JSON(t, d)))
 	}
 	// Conditions the evaluator cannot read are refused on the way in.
 	for cond, want := range map[string]string{"": "required", "a.b": "unknown name", "x %} y": "%}", "a\nb": "line break"} {
@@ -194,7 +171,7 @@ func TestIncludes(t *testing.T) {
 		t.Errorf("reusable contents %v, want rc1 rc2", ids)
 	}
 	if d.Nodes[2]["type"] != "paragraph" || d.Nodes[3]["type"] != "paragraph" {
-		t.Errorf("unresolved includes: %s", jsonOf(t, d.Nodes[2:4]))
+		t.Errorf("unresolved includes: %s", string(testkit.JSON(t, d.Nodes[2:4])))
 	}
 	// From the root, a page's include has no "../".
 	_, md = roundTrip(t, "{% include \".gitbook/includes/need-help.md\" %}\n", "README.md", rc)
@@ -214,7 +191,7 @@ func TestIncludes(t *testing.T) {
 		t.Errorf("by id: %q", md)
 	}
 	back := document.ToDocument(md, document.Resolver{})
-	if got := jsonOf(t, back.Nodes); got != jsonOf(t, doc["nodes"]) {
+	if got := string(testkit.JSON(t, back.Nodes)); got != string(testkit.JSON(t, doc["nodes"])) {
 		t.Errorf("by id read back as %s", got)
 	}
 	// A locator that knows the id writes its path.
@@ -260,8 +237,8 @@ func TestReadIncludeTarget(t *testing.T) {
 func TestConditionalBlocksInContainers(t *testing.T) {
 	body := "- item\n\n  {% if visitor.claims.a %}\n  inside\n  {% endif %}\n\n{% hint style=\"info\" %}\n{% if visitor.claims.b %}\nhinted\n{% endif %}\n{% endhint %}\n"
 	d, md := roundTrip(t, body, "p.md", nil)
-	if n := strings.Count(jsonOf(t, d), `"type":"if"`); n != 2 {
-		t.Fatalf("%d conditional blocks, want 2: %s", n, jsonOf(t, d))
+	if n := strings.Count(string(testkit.JSON(t, d)), `"type":"if"`); n != 2 {
+		t.Fatalf("%d conditional blocks, want 2: %s", n, string(testkit.JSON(t, d)))
 	}
 	if md != body {
 		t.Errorf("round trip:\n%s\nwant:\n%s", md, body)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/document"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // A document tree written as markdown reads back as the same tree: every
@@ -43,12 +44,7 @@ func TestMarkdownOfDocumentRoundTrips(t *testing.T) {
 		"![A diagram](https://example.com/d.png)",
 	}, "\n") + "\n"
 	first := document.ToDocument(src, document.Resolver{})
-	raw, _ := json.Marshal(first)
-	var asSent map[string]any
-	if err := json.Unmarshal(raw, &asSent); err != nil {
-		t.Fatal(err)
-	}
-	md, err := document.MarkdownOfDocument(asSent)
+	md, err := document.MarkdownOfDocument(testkit.Sent(t, first))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,18 +90,14 @@ func TestFixtureRepositoriesRoundTrip(t *testing.T) {
 			start := time.Now()
 			f.importRepo(t, sp, "repo", ref)
 			imported := time.Since(start)
-			if op := f.info(t, sp)["operation"].(map[string]any); op["state"] != "success" {
-				t.Fatalf("import: %v", op)
-			}
+			f.succeeded(t, sp, "import")
 			_, before, ix := f.head(t, sp)
 			head0 := strings.TrimSpace(gitOK(bare, "rev-parse", branch))
 
 			start = time.Now()
 			f.exportTo(t, sp, "repo", "no edit", ref)
 			exported := time.Since(start)
-			if op := f.info(t, sp)["operation"].(map[string]any); op["state"] != "success" {
-				t.Fatalf("export: %v", op)
-			}
+			f.succeeded(t, sp, "export")
 			if got := strings.TrimSpace(gitOK(bare, "rev-parse", branch)); got != head0 {
 				t.Fatalf("an export without edit pushed %s over %s:\n%s", got, head0, gitOK(bare, "diff", "--stat", head0, got))
 			}
@@ -210,6 +206,16 @@ func (f *fixture) exportNothing(t *testing.T, sp, bare string) string {
 }
 
 // restructure changes the space's head tree with fn (a new revision).
+// editPage changes one page of a space's head, as restructure does.
+func (f *fixture) editPage(t *testing.T, spaceID, pageID string, fn func(p *content.Page, ix *content.Index)) {
+	t.Helper()
+	f.restructure(t, spaceID, func(ix *content.Index) {
+		p := *ix.Page(pageID)
+		fn(&p, ix)
+		ix.Put(p)
+	})
+}
+
 func (f *fixture) restructure(t *testing.T, spaceID string, fn func(ix *content.Index)) {
 	t.Helper()
 	repo := content.NewRepo(f.Kit.Deps)
@@ -264,11 +270,7 @@ func TestExportMovesFilesAndKeepsWhatItDoesNotOwn(t *testing.T) {
 
 	// Error 001 moves to the top level.
 	errID := ix.ByPath("guide/error-001").ID
-	f.restructure(t, sp, func(ix *content.Index) {
-		p := *ix.Page(errID)
-		p.Parent, p.Pos = "", ix.PosAt("", -1, p.ID)
-		ix.Put(p)
-	})
+	f.editPage(t, sp, errID, func(p *content.Page, ix *content.Index) { p.Parent, p.Pos = "", ix.PosAt("", -1, p.ID) })
 	f.exportTo(t, sp, "docs", "move", nil)
 	head1 := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
 	diff := strings.Fields(gitOK(bare, "diff", "--name-status", head0, head1))
@@ -337,11 +339,7 @@ func TestGitBookYAMLPlacesTheProject(t *testing.T) {
 	}
 	head0 := f.exportNothing(t, sp, bare)
 	guide := ix.ByPath("guide").ID
-	f.restructure(t, sp, func(ix *content.Index) {
-		p := *ix.Page(guide)
-		p.Title = "The guide"
-		ix.Put(p)
-	})
+	f.editPage(t, sp, guide, func(p *content.Page, _ *content.Index) { p.Title = "The guide" })
 	f.exportTo(t, sp, "docs", "retitle", nil)
 	changed := strings.Fields(gitOK(bare, "diff", "--name-only", head0, "main"))
 	if strings.Join(changed, " ") != "docs/guide.md docs/toc.md" {

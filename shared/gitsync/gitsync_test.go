@@ -148,6 +148,15 @@ func (f *fixture) exportTo(t testing.TB, spaceID, name, message string, extra ma
 	f.work(t)
 }
 
+// succeeded fails the test unless the space's last Git operation (what)
+// succeeded.
+func (f *fixture) succeeded(t testing.TB, spaceID, what string) {
+	t.Helper()
+	if op := f.info(t, spaceID)["operation"].(map[string]any); op["state"] != "success" {
+		t.Fatalf("%s: %v", what, op)
+	}
+}
+
 func (f *fixture) info(t testing.TB, spaceID string) map[string]any {
 	return f.As(t, "read").Expect(http.StatusOK, "GET", "/v1/spaces/"+spaceID+"/git/info", nil).Map(t)
 }

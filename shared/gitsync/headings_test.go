@@ -52,11 +52,7 @@ func TestEscapedTitlesAndGroupAnchors(t *testing.T) {
 		// The group renamed: GitBook's anchor keeps its slug; the other
 		// group (slug and title agree) has none.
 		ref := ix.ByPath("ref").ID
-		f.restructure(t, sp, func(ix *content.Index) {
-			p := *ix.Page(ref)
-			p.Title = "API reference"
-			ix.Put(p)
-		})
+		f.editPage(t, sp, ref, func(p *content.Page, _ *content.Index) { p.Title = "API reference" })
 		f.exportTo(t, sp, "docs", "rename", nil)
 		toc := gitOK(bare, "show", "main:SUMMARY.md")
 		if !strings.Contains(toc, "\n## API reference <a href=\"#ref\" id=\"ref\"></a>\n") || !strings.Contains(toc, "\n## Guides\n") {
@@ -93,11 +89,7 @@ func TestFixtureGroupAnchor(t *testing.T) {
 			t.Errorf("%s is titled %q", k, p.Title)
 		}
 	}
-	f.restructure(t, sp, func(ix *content.Index) {
-		p := *ix.Page(group.ID)
-		p.Title = "Start here"
-		ix.Put(p)
-	})
+	f.editPage(t, sp, group.ID, func(p *content.Page, _ *content.Index) { p.Title = "Start here" })
 	f.exportTo(t, sp, "repo", "rename", ref)
 	// A renamed group rewrites SUMMARY.md (which loses what the space
 	// does not hold: its *** separator, items to anchors of a page listed

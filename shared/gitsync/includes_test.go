@@ -36,9 +36,7 @@ func TestSodadataReusableContents(t *testing.T) {
 	start := time.Now()
 	f.importRepo(t, sp, "repo", nil)
 	imported := time.Since(start)
-	if op := f.info(t, sp)["operation"].(map[string]any); op["state"] != "success" {
-		t.Fatalf("import: %v", op)
-	}
+	f.succeeded(t, sp, "import")
 	_, pages, ix := f.head(t, sp)
 	rcs := ix.ReusableContents()
 	if len(rcs) != 8 {
@@ -98,9 +96,7 @@ func TestSodadataReusableContents(t *testing.T) {
 	start = time.Now()
 	f.exportTo(t, sp, "repo", "no edit", nil)
 	exported := time.Since(start)
-	if op := f.info(t, sp)["operation"].(map[string]any); op["state"] != "success" {
-		t.Fatalf("export: %v", op)
-	}
+	f.succeeded(t, sp, "export")
 	if got := strings.TrimSpace(gitOK(bare, "rev-parse", "main")); got != head0 {
 		t.Fatalf("an export without edit pushed %s over %s: %v", got, head0, changedFiles(bare, head0, got))
 	}
@@ -286,11 +282,7 @@ func TestVariablesAndIncludesRoundTrip(t *testing.T) {
 		// setup moved to the top, its body unchanged: its file moves and
 		// its includes follow.
 		head3 := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
-		f.restructure(t, sp, func(ix *content.Index) {
-			p := *ix.Page(setupID)
-			p.Parent, p.Pos = "", ix.PosAt("", -1, p.ID)
-			ix.Put(p)
-		})
+		f.editPage(t, sp, setupID, func(p *content.Page, ix *content.Index) { p.Parent, p.Pos = "", ix.PosAt("", -1, p.ID) })
 		f.exportTo(t, sp, "docs", "move", nil)
 		head4 := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
 		if got := gitOK(bare, "show", head4+":setup.md"); got != strings.NewReplacer("../.gitbook", ".gitbook").Replace(gitOK(bare, "show", head3+":guide/setup.md")) {

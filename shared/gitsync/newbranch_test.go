@@ -19,9 +19,7 @@ func TestNewBranchWithoutAdvertisedHead(t *testing.T) {
 	sp, _, _ := f.importNew(t, "src", nil)
 
 	f.exportTo(t, sp, "docs", "preview", map[string]any{"ref": "refs/heads/preview"})
-	if op := f.info(t, sp)["operation"].(map[string]any); op["state"] != "success" {
-		t.Fatalf("export: %v", op)
-	}
+	f.succeeded(t, sp, "export")
 	if parents := strings.Fields(gitOK(bare, "log", "-1", "--format=%P", "preview")); len(parents) != 1 || parents[0] != main {
 		t.Fatalf("the new branch's commit has parents %v, want main's %s", parents, main)
 	}

@@ -203,23 +203,12 @@ func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) er
 	p := payload{SpaceID: spaceID, URL: clean, Ref: r.Ref, RepoTreeURL: r.RepoTreeURL, RepoCommitURL: r.RepoCommitURL,
 		ProjectDir: dir, Timestamp: r.Timestamp, Force: r.Force, Standalone: r.Standalone, CommitMessage: r.CommitMessage,
 		LastDir: kind == ExportKind && r.ProjectDir == ""}
-	if user != "" || password != "" {
-		if p.Auth, err = s.seal(ctx, user+"\x00"+password); err != nil {
-			return err
-		}
-	}
-	raw, err := json.Marshal(p)
+	job, op, err := s.newJob(ctx, kind, spaceID, kind == ExportKind, user, password, &p.Auth, &p)
 	if err != nil {
 		return err
 	}
-	now := s.d.Clock()
-	job := queue.Job{ID: ids.New(now), Kind: kind, Group: spaceID, Payload: raw}
-	direction := model.GitImport
-	if kind == ExportKind {
-		direction = model.GitExport
-	}
 	_, err = s.updateState(ctx, spaceID, func(st *model.GitSync) error {
-		st.URL, st.Ref, st.UpdatedAt = clean, r.Ref, now
+		st.URL, st.Ref, st.UpdatedAt = clean, r.Ref, op.StartedAt
 		if r.Provider != "" {
 			st.Provider = r.Provider
 		}
@@ -228,14 +217,37 @@ func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) er
 		} else if r.RepoTreeURL != "" && st.TreeURL == "" {
 			st.TreeURL = r.RepoTreeURL
 		}
-		st.Operation = &model.GitOperation{JobID: job.ID, Direction: direction, State: model.GitRunning, Stage: "repo_fetch",
-			StartedAt: now, UpdatedAt: now}
+		st.Operation = &op
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	return s.dispatch(ctx, job, s.Handle)
+}
+
+// newJob makes the queue job of a Git operation (kind, in the queue's
+// group) and the running operation it starts. The credentials, when
+// given, are sealed into the payload (at *auth) before it is written.
+func (s *Service) newJob(ctx context.Context, kind, group string, export bool, user, password string, auth *string, payload any) (queue.Job, model.GitOperation, error) {
+	if user != "" || password != "" {
+		sealed, err := s.seal(ctx, user+"\x00"+password)
+		if err != nil {
+			return queue.Job{}, model.GitOperation{}, err
+		}
+		*auth = sealed
+	}
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return queue.Job{}, model.GitOperation{}, err
+	}
+	now := s.d.Clock()
+	job := queue.Job{ID: ids.New(now), Kind: kind, Group: group, Payload: raw}
+	direction := model.GitImport
+	if export {
+		direction = model.GitExport
+	}
+	return job, model.GitOperation{JobID: job.ID, Direction: direction, State: model.GitRunning, Stage: "repo_fetch", StartedAt: now, UpdatedAt: now}, nil
 }
 
 // dispatch queues a job for the Git worker, or runs it at once with

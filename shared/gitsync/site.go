@@ -28,7 +28,6 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
-	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/sites"
@@ -119,25 +118,13 @@ func (s *Service) startSite(ctx context.Context, orgID, siteID, kind string, r R
 	}
 	p := sitePayload{SiteID: siteID, OrgID: orgID, URL: clean, Ref: r.Ref, ProjectDir: dir, Force: r.Force,
 		CommitMessage: r.CommitMessage, UserID: caller.UserID, CallerOrg: caller.OrgID, InstanceAdmin: caller.InstanceAdmin}
-	if user != "" || password != "" {
-		if p.Auth, err = s.seal(ctx, user+"\x00"+password); err != nil {
-			return err
-		}
-	}
-	raw, err := json.Marshal(p)
+	job, op, err := s.newJob(ctx, kind, "site:"+siteID, kind == SiteExportKind, user, password, &p.Auth, &p)
 	if err != nil {
 		return err
 	}
-	now := s.d.Clock()
-	job := queue.Job{ID: ids.New(now), Kind: kind, Group: "site:" + siteID, Payload: raw}
-	direction := model.GitImport
-	if kind == SiteExportKind {
-		direction = model.GitExport
-	}
 	err = s.updateSite(ctx, siteID, func(st *model.SiteGitSync) error {
-		st.OrgID, st.URL, st.Ref, st.Dir, st.UpdatedAt = orgID, clean, r.Ref, dir, now
-		st.Operation = &model.SiteGitOperation{GitOperation: model.GitOperation{JobID: job.ID, Direction: direction,
-			State: model.GitRunning, Stage: "repo_fetch", StartedAt: now, UpdatedAt: now}}
+		st.OrgID, st.URL, st.Ref, st.Dir, st.UpdatedAt = orgID, clean, r.Ref, dir, op.StartedAt
+		st.Operation = &model.SiteGitOperation{GitOperation: op}
 		return nil
 	})
 	if err != nil {

@@ -122,6 +122,18 @@ func (f *fixture) siteGit(t testing.TB, siteID, op string, extra map[string]any)
 	f.workAll(t)
 }
 
+// siteGitOK runs a site Git operation and returns the state it left,
+// failing the test unless the operation succeeded.
+func (f *fixture) siteGitOK(t testing.TB, siteID, op string, extra map[string]any) model.SiteGitSync {
+	t.Helper()
+	f.siteGit(t, siteID, op, extra)
+	st := f.siteState(t, siteID)
+	if st.Operation == nil || st.Operation.State != model.GitSuccess {
+		t.Fatalf("%s: %+v", op, st.Operation)
+	}
+	return st
+}
+
 func (f *fixture) siteState(t testing.TB, siteID string) model.SiteGitSync {
 	t.Helper()
 	st, _, err := gitstate.GetSite(f.Kit.Ctx, f.Kit.Deps.Store, siteID)
@@ -199,31 +211,12 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 	}
 
 	// Move the French guide into the reference section, after the API.
-	moved := strings.Replace(siteDocsYAML, `        - type: space
-          key: guide-fr
-          title: Guide (français)
-          path: fr
-          hidden: true
-          content:
-            directory: ./guides/fr
-            language: fr
-`, "", 1) + `        - type: space
-          key: guide-fr
-          title: Guide (français)
-          path: fr
-          hidden: true
-          content:
-            directory: ./guides/fr
-            language: fr
-`
+	frenchGuide := siteDocsYAML[strings.Index(siteDocsYAML, "        - type: space\n          key: guide-fr"):strings.Index(siteDocsYAML, "    - type: section\n      key: reference")]
+	moved := strings.Replace(siteDocsYAML, frenchGuide, "", 1) + frenchGuide
 	frSiteSpace := guides[1].ID
 	_, frPages, frIndex := f.head(t, st.Nodes["guide-fr"].SpaceID)
 	f.git.commit(t, "site", "Move the French guide", map[string]string{"docs.yaml": moved})
-	f.siteGit(t, siteID, "import", nil)
-	st2 := f.siteState(t, siteID)
-	if st2.Operation.State != model.GitSuccess {
-		t.Fatalf("re-import: %+v", st2.Operation)
-	}
+	st2 := f.siteGitOK(t, siteID, "import", nil)
 	if st2.Nodes["guide-fr"].SpaceID != st.Nodes["guide-fr"].SpaceID || st2.Nodes["api"].SpaceID != st.Nodes["api"].SpaceID {
 		t.Fatalf("re-import made new spaces instead of keeping them by key")
 	}
@@ -248,9 +241,7 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 
 	// An export of the unchanged site makes no commit.
 	head := git(t, bare, "rev-parse", "refs/heads/main")
-	f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Export"})
-	st3 := f.siteState(t, siteID)
-	if st3.Operation.State != model.GitSuccess || len(st3.Operation.Spaces) != 3 {
+	if st3 := f.siteGitOK(t, siteID, "export", map[string]any{"commitMessage": "Export"}); len(st3.Operation.Spaces) != 3 {
 		t.Fatalf("export: %+v", st3.Operation)
 	}
 	if now := git(t, bare, "rev-parse", "refs/heads/main"); now != head {
@@ -269,10 +260,7 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 		if _, _, err := siteswire.Service(f.Root).UpdateSiteSpace(ctx, f.Org.ID, siteID, ref[0].ID, sites.SiteSpaceChange{Hidden: &hide}); err != nil {
 			t.Fatal(err)
 		}
-		f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Rename the reference's path"})
-		if st := f.siteState(t, siteID); st.Operation.State != model.GitSuccess {
-			t.Fatalf("export: %+v", st.Operation)
-		}
+		f.siteGitOK(t, siteID, "export", map[string]any{"commitMessage": "Rename the reference's path"})
 		now := git(t, bare, "rev-parse", "refs/heads/main")
 		if now == head {
 			t.Fatal("no commit")
@@ -330,9 +318,7 @@ func TestMonorepoSpacesExportOnlyTheirDirectory(t *testing.T) {
 	}
 	// b, exported unchanged, commits nothing and touches nothing.
 	f.exportTo(t, b, "mono", "Export beta", map[string]any{"repoProjectDirectory": "b"})
-	if op := f.info(t, b)["operation"].(map[string]any); op["state"] != "success" {
-		t.Fatalf("export of b: %v", op)
-	}
+	f.succeeded(t, b, "export of b")
 	if now := git(t, bare, "rev-parse", "refs/heads/main"); now != after {
 		t.Fatalf("exporting the unchanged space b committed: %s", git(t, bare, "show", "--stat", now))
 	}
@@ -486,11 +472,7 @@ func TestSiteImportMapsSectionGroups(t *testing.T) {
 	}
 
 	// Re-import of the unchanged file: every id kept.
-	f.siteGit(t, siteID, "import", nil)
-	st2 := f.siteState(t, siteID)
-	if st2.Operation.State != model.GitSuccess {
-		t.Fatalf("re-import: %+v", st2.Operation)
-	}
+	st2 := f.siteGitOK(t, siteID, "import", nil)
 	for k, n := range st.Nodes {
 		if m := st2.Nodes[k]; m.ID != n.ID || m.SpaceID != n.SpaceID {
 			t.Errorf("%s: ids %s/%s became %s/%s", k, n.ID, n.SpaceID, m.ID, m.SpaceID)
@@ -500,10 +482,7 @@ func TestSiteImportMapsSectionGroups(t *testing.T) {
 
 	// Export of the unchanged site: no commit.
 	head := git(t, bare, "rev-parse", "refs/heads/main")
-	f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Export"})
-	if st := f.siteState(t, siteID); st.Operation.State != model.GitSuccess {
-		t.Fatalf("export: %+v", st.Operation)
-	}
+	f.siteGitOK(t, siteID, "export", map[string]any{"commitMessage": "Export"})
 	if now := git(t, bare, "rev-parse", "refs/heads/main"); now != head {
 		t.Fatalf("an export of an unchanged site committed: %s -> %s\n%s", head, now, git(t, bare, "show", now+":docs.yaml"))
 	}
@@ -526,11 +505,7 @@ func TestSiteImportMapsSectionGroups(t *testing.T) {
 		"    - type: section-group\n      key: products\n      title: Products\n      icon: box\n      children:\n" +
 		wheelsBlock + engineBlock + indent(homeBlock)
 	f.git.commit(t, "site", "Reorder", map[string]string{"docs.yaml": reordered})
-	f.siteGit(t, siteID, "import", nil)
-	st4 := f.siteState(t, siteID)
-	if st4.Operation.State != model.GitSuccess {
-		t.Fatalf("reordered import: %+v\n%s", st4.Operation, reordered)
-	}
+	st4 := f.siteGitOK(t, siteID, "import", nil)
 	site, _, _ := f.siteOf(t, siteID)
 	var inGroup []string
 	for _, sec := range byOrderOf(site.Sections) {
@@ -566,9 +541,8 @@ func TestSiteImportMapsSectionGroups(t *testing.T) {
 		!strings.Contains(text, "key: products") || strings.Index(text, "key: products") > strings.Index(text, "key: engine") {
 		t.Fatalf("docs.yaml:\n%s", text)
 	}
-	f.siteGit(t, siteID, "import", nil)
-	st3 := f.siteState(t, siteID)
-	if st3.Operation.State != model.GitSuccess || st3.Nodes["products"].ID != st.Nodes["products"].ID || st3.Nodes["products"].Title != "Our products" {
+	st3 := f.siteGitOK(t, siteID, "import", nil)
+	if st3.Nodes["products"].ID != st.Nodes["products"].ID || st3.Nodes["products"].Title != "Our products" {
 		t.Fatalf("import of the export: %+v %+v", st3.Operation, st3.Nodes["products"])
 	}
 }
@@ -683,12 +657,7 @@ func (f *fixture) siteRepo(t *testing.T, files map[string]string) (string, strin
 	}
 	bare := f.git.repo(t, "site", files)
 	siteID := f.newSite(t)
-	f.siteGit(t, siteID, "import", nil)
-	st := f.siteState(t, siteID)
-	if st.Operation == nil || st.Operation.State != model.GitSuccess {
-		t.Fatalf("import: %+v", st.Operation)
-	}
-	return bare, siteID, st
+	return bare, siteID, f.siteGitOK(t, siteID, "import", nil)
 }
 
 // siteFiles are a repository of siteDocsYAML's site: two sections, three
@@ -733,11 +702,7 @@ func TestSiteExportMakesOneCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := git(t, bare, "rev-parse", "refs/heads/main")
-	f.siteGit(t, siteID, "export", map[string]any{"commitMessage": "Export the site"})
-	st2 := f.siteState(t, siteID)
-	if st2.Operation.State != model.GitSuccess {
-		t.Fatalf("export: %+v", st2.Operation)
-	}
+	st2 := f.siteGitOK(t, siteID, "export", map[string]any{"commitMessage": "Export the site"})
 	after := git(t, bare, "rev-parse", "refs/heads/main")
 	if n := git(t, bare, "rev-list", "--count", before+".."+after); n != "1" {
 		t.Fatalf("%s commits on the branch, want 1:\n%s", n, git(t, bare, "log", "--stat", before+".."+after))

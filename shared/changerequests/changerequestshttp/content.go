@@ -124,3 +124,63 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 			return &contenthttp.FileOut{Body: f}, nil
 		})
 }
+
+type linksIn struct {
+	ChangeRequestPath
+	PageID string `path:"pageId" maxLength:"64"`
+	httpapi.ListParams
+}
+
+type backlinksIn struct {
+	ChangeRequestPath
+	FileID string `path:"fileId" maxLength:"64"`
+	httpapi.ListParams
+}
+
+// registerLinks adds the links and backlinks of a change request's content.
+func registerLinks(api *httpapi.API, s *changerequests.Service) {
+	c := s.Content()
+	const tag = "Change request content"
+	base := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content"
+	httpapi.Register(api, httpapi.Op{ID: "listPageLinksInChangeRequest", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/page/{pageId}/links", Tag: tag,
+		Summary: "List the links of a page of a change request, with their status and those the request broke"},
+		func(ctx context.Context, in *linksIn) (*contenthttp.LinksOut, error) {
+			l, err := c.PageLinks(ctx, in.at(ctx), in.PageID, "", in.Request())
+			if err != nil {
+				return nil, err
+			}
+			return contenthttp.LinksOutOf(l), nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestFileBacklinks", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/files/{fileId}/backlinks", Tag: tag,
+		Summary: "List the pages of a change request that reference a file"},
+		func(ctx context.Context, in *backlinksIn) (*contenthttp.BacklinksOut, error) {
+			p, err := c.FileBacklinks(ctx, in.at(ctx), in.FileID, in.Request())
+			if err != nil {
+				return nil, err
+			}
+			return contenthttp.BacklinksOutOf(p), nil
+		})
+}
+
+type reusableIn struct {
+	SpaceID           string `path:"spaceId" maxLength:"64"`
+	ChangeRequestID   string `path:"changeRequestId" maxLength:"64"`
+	ReusableContentID string `path:"reusableContentId" maxLength:"64"`
+	contenthttp.ReadParams
+}
+
+// registerReusable adds the read of a reusable content of a change
+// request's content.
+func registerReusable(api *httpapi.API, s *changerequests.Service) {
+	c := s.Content()
+	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet,
+		Path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}", Tag: "Change request content",
+		Summary: "Get a reusable content of a change request"},
+		func(ctx context.Context, in *reusableIn) (*contenthttp.ReusableContentOut, error) {
+			r, err := c.ReusableContent(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.ReusableContentID, in.Metadata)
+			if err != nil {
+				return nil, err
+			}
+			return &contenthttp.ReusableContentOut{Body: r}, nil
+		})
+}
