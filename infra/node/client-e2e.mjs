@@ -1,8 +1,9 @@
 // Drives Galley's local mode with GitBook's official API client
 // (@gitbook/api, pinned in package.json), as a team moving its scripts to
-// Galley would: author pages and a file, open a change request, have it
-// reviewed and merge it, read pages by path and by revision, customize and
-// publish a site, resolve its URL and search it. Run by
+// Galley would: author pages and files (one uploaded through an upload
+// URL), open a change request, have it reviewed and merge it, read pages
+// by path and by revision, customize and publish a site (its logo the
+// upload's), resolve its URL and search it. Run by
 // infra/client_test.go with:
 //   GALLEY_URL       the server's base URL
 //   GALLEY_TOKEN     the instance administrator's token
@@ -49,10 +50,24 @@ const cr = await step('createChangeRequest', async () =>
 
 // A 1x1 PNG.
 const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const pngBytes = Buffer.from(png, 'base64');
+// The same image uploaded: an upload URL, then a PUT of the bytes to it
+// (Galley's signed URL in local mode).
+const upload = await step('generateStorageUploadUrl', async () =>
+    (await writer.api.orgs.generateStorageUploadUrl(org.id, {
+        file: { name: 'banner.png', type: 'image/png', size: pngBytes.length }, kind: 'organization_file',
+    })).data);
+assert.equal(upload.object, 'storage-signed-url');
+await step('PUT to the upload URL', async () => {
+    const res = await fetch(upload.url, { method: 'PUT', headers: { 'Content-Type': 'image/png' }, body: pngBytes });
+    assert.ok(res.ok, `upload: ${res.status} ${await res.text()}`);
+});
 const update = await step('updateChangeRequestContent', async () =>
     (await writer.api.spaces.updateChangeRequestContent(space.id, cr.id, {
         changes: [
             { operation: 'insert_files', files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: png }] },
+            // storageKey is Galley's: GitBook's document names no way to insert an upload.
+            { operation: 'insert_files', files: [{ ref: 'banner', name: 'banner.png', storageKey: upload.key }] },
             {
                 operation: 'insert_page', ref: 'start', title: 'Getting started',
                 document: { markdown: '# Getting started\n\nRead [the install guide](install.md).\n\n![Logo](./logo)\n' },
@@ -65,7 +80,8 @@ const update = await step('updateChangeRequestContent', async () =>
     }, { compat: false })).data);
 assert.equal(update.changeRequest.id, cr.id);
 assert.equal(update.changes.length, 2); // one per page (files are in insertedFiles)
-assert.equal(update.insertedFiles?.length, 1);
+assert.equal(update.insertedFiles?.length, 2);
+assert.equal(update.insertedFiles[1].size, pngBytes.length);
 
 // The space asks for an approving review before a merge.
 const ruled = await step('updateSpaceById (mergeRules)', async () =>
@@ -125,9 +141,16 @@ await step('addSpaceToSite', () => admin.orgs.addSpaceToSite(org.id, site.id, { 
 const custom = await step('getSiteCustomizationById', async () => (await admin.orgs.getSiteCustomizationById(org.id, site.id)).data);
 const { updatedAt, ...settings } = custom;
 settings.styling.primaryColor = { light: '#0F766E', dark: '#5EEAD4' };
+// The upload's read link (Galley's downloadURL) as the site's logo.
+settings.header.logo = { light: upload.downloadURL, dark: upload.downloadURL };
 const customized = await step('updateSiteCustomizationById', async () =>
     (await admin.orgs.updateSiteCustomizationById(org.id, site.id, settings)).data);
 assert.equal(customized.styling.primaryColor.light, '#0F766E');
+await step('GET the logo', async () => {
+    const res = await fetch(customized.header.logo.light);
+    assert.ok(res.ok, `logo: ${res.status}`);
+    assert.deepEqual(Buffer.from(await res.arrayBuffer()), pngBytes);
+});
 const published = await step('publishSite', async () => (await admin.orgs.publishSite(org.id, site.id)).data);
 const siteURL = (published.urls?.published ?? (await admin.orgs.getSiteById(org.id, site.id)).data.urls.published);
 assert.ok(siteURL, 'a published site has urls.published');

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // ErrNotFound: no object has the key.
@@ -64,4 +65,14 @@ type Store interface {
 	Get(ctx context.Context, key string) ([]byte, error)
 	// Delete removes the object; removing a missing object is not an error.
 	Delete(ctx context.Context, key string) error
+}
+
+// Presigner is a store a client can write an object of directly, through a
+// URL the store signs, without the bytes passing through Galley (S3's
+// pre-signed PUT). The URL binds the key, the content type and the size:
+// a PUT with another Content-Type or Content-Length is refused by the
+// store. Stores that cannot sign URLs (the filesystem) do not implement
+// it; Galley then serves the upload itself (docs/storage.md, "Uploads").
+type Presigner interface {
+	PresignPut(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (string, error)
 }

@@ -14,11 +14,13 @@ import (
 	"github.com/galleydocs/galley/shared/store"
 )
 
-// FileInput is a file to insert: its bytes, or a URL to fetch them from.
+// FileInput is a file to insert: its bytes, a URL to fetch them from, or
+// the key of an upload to the space's organization.
 type FileInput struct {
 	Ref, Name, ContentType string
 	Data                   []byte
 	URL                    string
+	StorageKey             string
 }
 
 // Batch is an authoring batch: changes whose insert_files carry Inputs
@@ -56,7 +58,7 @@ func (s *Service) Author(ctx context.Context, spaceID, ref string, b Batch) (Aut
 	} else if !cr.Active() {
 		return Authored{}, apperr.Conflictf("change request is %s; only draft and open requests accept changes", cr.Status)
 	}
-	if err := s.files(ctx, spaceID, &b); err != nil {
+	if err := s.files(ctx, sp, &b); err != nil {
 		return Authored{}, err
 	}
 	var out Authored
@@ -107,7 +109,7 @@ func (s *Service) Author(ctx context.Context, spaceID, ref string, b Batch) (Aut
 
 // files reads (or fetches) and stores the batch's files, filling the
 // insert_files changes with them.
-func (s *Service) files(ctx context.Context, spaceID string, b *Batch) error {
+func (s *Service) files(ctx context.Context, sp model.Space, b *Batch) error {
 	var fetcher *fetch.Client
 	now := s.d.Clock()
 	for i := range b.Changes {
@@ -117,10 +119,16 @@ func (s *Service) files(ctx context.Context, spaceID string, b *Batch) error {
 		c := &b.Changes[i]
 		for j, in := range b.Inputs[i] {
 			field := fmt.Sprintf("changes[%d].files[%d]", i, j)
-			data := in.Data
+			data, max := in.Data, content.MaxFileBytes
 			switch {
 			case in.URL != "" && len(in.Data) > 0:
 				return apperr.Field(field+".url", "give either content or url, not both")
+			case in.StorageKey != "":
+				var err error
+				if data, err = s.content.Uploaded(ctx, sp.OrgID, in.StorageKey, field+".storageKey"); err != nil {
+					return err
+				}
+				max = content.MaxUploadBytes
 			case in.URL != "":
 				if fetcher == nil {
 					fetcher = fetch.New(s.d.FetchAllowPrivate)
@@ -132,14 +140,14 @@ func (s *Service) files(ctx context.Context, spaceID string, b *Batch) error {
 			case len(in.Data) == 0:
 				return apperr.Field(field+".content", "a file needs content (base64) or a url")
 			}
-			if len(data) > content.MaxFileBytes {
-				return apperr.New(apperr.TooLarge, "%s: a file may have at most %d bytes", field, content.MaxFileBytes)
+			if len(data) > max {
+				return apperr.New(apperr.TooLarge, "%s: a file may have at most %d bytes", field, max)
 			}
 			ct, w, h := fileinfo.Describe(in.Name, data)
 			if in.ContentType != "" {
 				ct = in.ContentType
 			}
-			hash, err := s.repo.PutFileBytes(ctx, spaceID, data, ct)
+			hash, err := s.repo.PutFileBytes(ctx, sp.ID, data, ct)
 			if err != nil {
 				return err
 			}

@@ -14,10 +14,12 @@ import (
 // stable within an hour (so clients may cache them) and valid an hour more.
 const DownloadTTL = time.Hour
 
-// Downloads signs and checks file download links. A link carries the file's
-// blob, content type and name and an expiry, signed with the installation's
-// key and bound to the space and file (the page-token signer's scheme): it
-// works without a token, until it expires, and only for that file.
+// Downloads signs and checks the links the API answers for use without a
+// token: file download links, and the upload and read links of uploaded
+// objects (uploads.go). A link carries what it grants and an expiry,
+// signed with the installation's key and bound to its scope (the
+// page-token signer's scheme): it works until it expires, and only for
+// what it names.
 type Downloads struct {
 	cursors *paging.Signer
 	now     func() time.Time
@@ -29,12 +31,33 @@ func NewDownloads(cursors *paging.Signer, now func() time.Time) *Downloads {
 	return &Downloads{cursors: cursors, now: now}
 }
 
+// sign returns a link's token granting k (whose SK it sets to the expiry,
+// a Unix time; 0: never) in scope.
+func (d *Downloads) sign(scope string, expires int64, k store.Key) string {
+	k.SK = strconv.FormatInt(expires, 10)
+	return d.cursors.Cursor(scope, k)
+}
+
+// check verifies a token of scope and its expiry, and returns what it
+// grants; a bad or expired token is Forbidden with message bad.
+func (d *Downloads) check(scope, token, bad string) (store.Key, error) {
+	k, err := d.cursors.After(scope, token)
+	if err != nil || k == nil {
+		return store.Key{}, apperr.Forbiddenf("%s", bad)
+	}
+	expires, err := strconv.ParseInt(k.SK, 10, 64)
+	if err != nil || expires != 0 && d.now().Unix() >= expires {
+		return store.Key{}, apperr.Forbiddenf("%s", bad)
+	}
+	return *k, nil
+}
+
 func downloadScope(spaceID, fileID string) string { return "download:" + spaceID + ":" + fileID }
 
 // URL returns a signed download link of f under apiBase.
 func (d *Downloads) URL(apiBase, spaceID string, f *File) string {
 	expires := d.now().Truncate(DownloadTTL).Add(2 * DownloadTTL).Unix()
-	token := d.cursors.Cursor(downloadScope(spaceID, f.ID), store.Key{PK: f.Blob, SK: strconv.FormatInt(expires, 10), IPK: f.ContentType, ISK: f.Name})
+	token := d.sign(downloadScope(spaceID, f.ID), expires, store.Key{PK: f.Blob, IPK: f.ContentType, ISK: f.Name})
 	return apiBase + "/v1/spaces/" + url.PathEscape(spaceID) + "/files/" + url.PathEscape(f.ID) + "/download?token=" + url.QueryEscape(token)
 }
 
@@ -45,14 +68,9 @@ type Download struct {
 
 // Check verifies a link's token for a space's file.
 func (d *Downloads) Check(spaceID, fileID, token string) (Download, error) {
-	bad := apperr.Forbiddenf("invalid or expired download link")
-	k, err := d.cursors.After(downloadScope(spaceID, fileID), token)
-	if err != nil || k == nil {
-		return Download{}, bad
-	}
-	expires, err := strconv.ParseInt(k.SK, 10, 64)
-	if err != nil || d.now().Unix() >= expires {
-		return Download{}, bad
+	k, err := d.check(downloadScope(spaceID, fileID), token, "invalid or expired download link")
+	if err != nil {
+		return Download{}, err
 	}
 	return Download{Blob: k.PK, ContentType: k.IPK, Name: k.ISK}, nil
 }

@@ -229,6 +229,7 @@ var permCases = map[string]permCase{
 	"searchSiteContent":                        {body: map[string]any{"query": "docs"}},
 	"getOrganizationsForEmailDomain":           {},
 	"updateSpaceCustomFields":                  {body: map[string]any{"values": map[string]any{"owner": map[string]any{"value": "me"}}}},
+	"generateStorageUploadURL":                 {body: map[string]any{"file": map[string]any{"name": "logo.png", "type": "image/png", "size": 100}, "kind": "organization_file"}},
 	"updateChangeRequestContent": {body: map[string]any{"changes": []any{
 		map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": "# More\n"}}}}},
 
@@ -236,6 +237,8 @@ var permCases = map[string]permCase{
 	"downloadFile":                      {skip: "a signed link of a file's downloadURL (the fixture's space has no file); content's tests check the signature"},
 	"downloadChangeRequestPDF":          {skip: "a signed link from getChangeRequestPDF; changerequests' and content's PDF tests check the signature and expiry"},
 	"downloadSpacePDF":                  {skip: "a signed link from getSpacePDF; content's PDF tests check the signature and expiry"},
+	"uploadStorageFile":                 {skip: "a signed link of generateStorageUploadURL's url; content's upload tests check the signature, expiry, type and size"},
+	"downloadStorageFile":               {skip: "a signed link of generateStorageUploadURL's downloadURL; content's upload tests check the signature"},
 	"getFileById":                       {skip: "the fixture's space has no file"},
 	"getFileInRevisionById":             {skip: "the fixture's space has no file"},
 	"getFileInChangeRequestById":        {skip: "the fixture's space has no file"},

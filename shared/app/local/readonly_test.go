@@ -64,6 +64,7 @@ var roundTrips = map[string]roundTrip{
 	"PUT /v1/spaces/{spaceId}/comments/{commentId}":                                                            {},
 	"PUT /v1/spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}":                                   {},
 	"PUT /v1/orgs/{organizationId}/teams":                                                                      {none: "creates a team; GET answers the list of teams"},
+	"PUT /v1/orgs/{organizationId}/storage/files/{fileId}":                                                     {none: "writes an uploaded file's bytes through a signed URL; its GET answers the bytes through another link"},
 	"PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects":                                                   {none: "creates or updates redirects in bulk ({redirects}); GET answers the list"},
 	"PATCH /v1/spaces/{spaceId}/custom-fields":                                                                 {none: "takes {values} by field name; GET answers a list of entries"},
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -25,7 +26,10 @@ type Store struct {
 	prefix string
 }
 
-var _ blob.Store = (*Store)(nil)
+var (
+	_ blob.Store     = (*Store)(nil)
+	_ blob.Presigner = (*Store)(nil)
+)
 
 // New returns a store keeping its objects in bucket under prefix, so that
 // several stores (or environments) can share one bucket. Leading and trailing
@@ -59,6 +63,26 @@ func (s *Store) Put(ctx context.Context, key string, data []byte, contentType st
 		return s.callError("put", key, err)
 	}
 	return nil
+}
+
+// PresignPut implements blob.Presigner: a URL for one PUT of the object,
+// valid for ttl (and no longer than the credentials that signed it, a
+// Lambda function's session), whose signature covers the Content-Type and
+// Content-Length headers, so that S3 refuses another type or size.
+func (s *Store) PresignPut(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (string, error) {
+	if err := blob.ValidateKey(key); err != nil {
+		return "", err
+	}
+	req, err := s3.NewPresignClient(s.client).PresignPutObject(ctx, &s3.PutObjectInput{
+		Bucket:        aws.String(s.bucket),
+		Key:           s.objectKey(key),
+		ContentType:   aws.String(contentType),
+		ContentLength: aws.Int64(size),
+	}, s3.WithPresignExpires(ttl))
+	if err != nil {
+		return "", fmt.Errorf("s3blob: presign put s3://%s/%s%s: %w", s.bucket, s.prefix, key, err)
+	}
+	return req.URL, nil
 }
 
 // Get implements blob.Store.

@@ -1,11 +1,15 @@
 package s3blob_test
 
 import (
+	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
@@ -17,37 +21,17 @@ import (
 
 func TestMain(m *testing.M) { testkit.Main(m) }
 
-// newClient returns an S3 client for moto. Path-style addressing, because
-// virtual-host style would put the bucket name in front of 127.0.0.1.
-func newClient(t *testing.T) *s3.Client {
-	return s3.NewFromConfig(testkit.Moto().AWSConfig(t), func(o *s3.Options) { o.UsePathStyle = true })
-}
-
-// newBucket creates a bucket no other test uses.
-func newBucket(t *testing.T, client *s3.Client) string {
-	t.Helper()
-	b := make([]byte, 6)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	name := "galley-test-" + hex.EncodeToString(b)
-	if _, err := client.CreateBucket(t.Context(), &s3.CreateBucketInput{Bucket: aws.String(name)}); err != nil {
-		t.Fatalf("create bucket %s: %v", name, err)
-	}
-	return name
-}
-
 func TestConformance(t *testing.T) {
 	blobtest.RunTests(t, func(t *testing.T) blob.Store {
-		client := newClient(t)
-		return s3blob.New(client, newBucket(t, client), "")
+		client, bucket := testkit.MotoBucket(t)
+		return s3blob.New(client, bucket, "")
 	})
 }
 
 func TestConformanceWithPrefix(t *testing.T) {
 	blobtest.RunTests(t, func(t *testing.T) blob.Store {
-		client := newClient(t)
-		return s3blob.New(client, newBucket(t, client), "/env/blobs/")
+		client, bucket := testkit.MotoBucket(t)
+		return s3blob.New(client, bucket, "/env/blobs/")
 	})
 }
 
@@ -55,8 +39,7 @@ func TestConformanceWithPrefix(t *testing.T) {
 // with different prefixes in one bucket do not see each other's objects.
 func TestPrefixLayout(t *testing.T) {
 	ctx := context.Background()
-	client := newClient(t)
-	bucket := newBucket(t, client)
+	client, bucket := testkit.MotoBucket(t)
 	a := s3blob.New(client, bucket, "a")
 	b := s3blob.New(client, bucket, "b/")
 	if err := a.Put(ctx, "k/1", []byte("from a"), "text/plain"); err != nil {
@@ -78,8 +61,51 @@ func TestPrefixLayout(t *testing.T) {
 // TestMissingBucket checks that a missing bucket is an error, not a missing
 // object: it is a deployment fault that must not read as "no such page".
 func TestMissingBucket(t *testing.T) {
-	s := s3blob.New(newClient(t), "galley-test-no-such-bucket", "")
+	client, _ := testkit.MotoBucket(t)
+	s := s3blob.New(client, "galley-test-no-such-bucket", "")
 	if _, err := s.Get(context.Background(), "k"); err == nil || errors.Is(err, blob.ErrNotFound) {
 		t.Errorf("Get from a missing bucket error = %v, want an error other than ErrNotFound", err)
+	}
+}
+
+// TestPresignPut checks that a pre-signed PUT signs the content type and
+// length (S3 refuses a PUT with others) and that the object it writes is
+// the store's.
+func TestPresignPut(t *testing.T) {
+	ctx := context.Background()
+	client, bucket := testkit.MotoBucket(t)
+	s := s3blob.New(client, bucket, "env")
+	data := []byte("%PDF-1.4 not much of a document")
+	u, err := s.PresignPut(ctx, "uploads/o/f1", "application/pdf", int64(len(data)), 15*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed := strings.Split(link.Query().Get("X-Amz-SignedHeaders"), ";")
+	if !slices.Contains(signed, "content-type") || !slices.Contains(signed, "content-length") {
+		t.Errorf("signed headers %v, want content-type and content-length", signed)
+	}
+	if link.Query().Get("X-Amz-Expires") != "900" || !strings.HasSuffix(link.Path, "/env/uploads/o/f1") {
+		t.Errorf("presigned URL %s", u)
+	}
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPut, u, bytes.NewReader(data))
+	req.Header.Set("Content-Type", "application/pdf")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("PUT through the presigned URL: %s", res.Status)
+	}
+	got, err := s.Get(ctx, "uploads/o/f1")
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("object after the PUT: %q, %v", got, err)
+	}
+	if _, err := s.PresignPut(ctx, "../x", "text/plain", 1, time.Minute); !errors.Is(err, blob.ErrInvalidKey) {
+		t.Errorf("presign of a bad key: %v", err)
 	}
 }

@@ -109,14 +109,16 @@ type DocumentInput struct {
 	Document map[string]any `json:"document,omitempty" doc:"The page as a document tree ({object: document, nodes: [...]})"`
 }
 
-// InputFileEntry is a file of an insert_files change: bytes from url or
-// base64.
+// InputFileEntry is a file of an insert_files change: bytes from url,
+// base64, or an upload (storageKey, Galley's: GitBook's document names no
+// way to insert an uploaded file).
 type InputFileEntry struct {
 	Ref         string `json:"ref,omitempty" maxLength:"100" pattern:"^[A-Za-z0-9_./-]+$" doc:"A name for the file, valid in this request only: pages of the batch link to it as ./<ref> (or /files/<ref>)"`
 	Name        string `json:"name" minLength:"1" maxLength:"256"`
 	ContentType string `json:"contentType,omitempty" maxLength:"255" doc:"Required with base64; default: the type the url serves, else sniffed"`
 	URL         string `json:"url,omitempty" maxLength:"2048" format:"uri" doc:"Where to fetch the bytes (public http or https)"`
 	Base64      string `json:"base64,omitempty" maxLength:"1398104" doc:"The bytes, base64 (up to 1 MB)"`
+	StorageKey  string `json:"storageKey,omitempty" maxLength:"512" doc:"Galley's extension: the key generateStorageUploadURL answered, once the bytes are PUT to its url (up to 4 MiB; an upload to the space's organization)"`
 }
 
 // ApplyChangesBody is the body of POST .../change-requests/{id}/content.
@@ -301,12 +303,18 @@ func batchOf(body ApplyChangesBody) (changerequests.Batch, error) {
 		b.Changes[i] = ch
 		for j, f := range c.Files {
 			ff := func(name string) string { return fmt.Sprintf("changes[%d].files[%d].%s", i, j, name) }
-			in := changerequests.FileInput{Ref: f.Ref, Name: f.Name, ContentType: f.ContentType, URL: f.URL}
+			in := changerequests.FileInput{Ref: f.Ref, Name: f.Name, ContentType: f.ContentType, URL: f.URL, StorageKey: f.StorageKey}
+			sources := 0
+			for _, set := range []bool{f.URL != "", f.Base64 != "", f.StorageKey != ""} {
+				if set {
+					sources++
+				}
+			}
 			switch {
-			case f.URL != "" && f.Base64 != "":
-				return b, apperr.Field(ff("base64"), "give url or base64, not both")
-			case f.URL == "" && f.Base64 == "":
-				return b, apperr.Field(ff("url"), "a file needs a url or base64 bytes")
+			case sources > 1:
+				return b, apperr.Field(ff("base64"), "give one of url, base64 and storageKey")
+			case sources == 0:
+				return b, apperr.Field(ff("url"), "a file needs a url, base64 bytes or a storageKey")
 			case f.Base64 != "":
 				if f.ContentType == "" {
 					return b, apperr.Field(ff("contentType"), "is required with base64")

@@ -134,6 +134,15 @@ type downloadOut struct {
 	Body     []byte
 }
 
+// fileOut answers a user's file: its bytes, with headers that keep it
+// from running as a page of the API's origin.
+func fileOut(dl content.Download, data []byte, cacheControl string) *downloadOut {
+	return &downloadOut{ContentType: dl.ContentType, Body: data, CacheControl: cacheControl,
+		ContentDisposition:    disposition(dl.ContentType, dl.Name),
+		ContentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox", NoSniff: "nosniff",
+		Referrer: "strict-origin-when-cross-origin"}
+}
+
 // disposition shows images inline and has every other file downloaded.
 func disposition(contentType, name string) string {
 	kind := "attachment"
@@ -228,12 +237,10 @@ func Register(api *httpapi.API, s *content.Service, pdfs *contentpdf.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &downloadOut{ContentType: dl.ContentType, Body: data, CacheControl: "private, max-age=3600",
-				ContentDisposition:    disposition(dl.ContentType, dl.Name),
-				ContentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'; sandbox", NoSniff: "nosniff",
-				Referrer: "strict-origin-when-cross-origin"}, nil
+			return fileOut(dl, data, "private, max-age=3600"), nil
 		})
 	registerLinks(api, s)
+	registerStorage(api, s)
 	registerRevisions(api, s)
 	registerReusable(api, s)
 	registerPDF(api, pdfs)

@@ -25,8 +25,13 @@ type fixture struct {
 	pages   map[string]string
 }
 
-func newFixture(t testing.TB) *fixture {
-	a := testkit.NewAPI(t, testkit.New(t), []string{"spaces", "sites", "content", "changerequests", "reader", "search"})
+func TestMain(m *testing.M) { testkit.Main(m) }
+
+func newFixture(t testing.TB) *fixture { return newFixtureOn(t, testkit.New(t)) }
+
+// newFixtureOn is newFixture on the kit k (a kit whose blobs are on S3).
+func newFixtureOn(t testing.TB, k *testkit.Kit) *fixture {
+	a := testkit.NewAPI(t, k, []string{"spaces", "sites", "content", "changerequests", "reader", "search"})
 	return &fixture{API: a, h: a.API.Handler()}
 }
 
