@@ -19,8 +19,7 @@ func faulty(t *testing.T) (*s3blob.Store, *faultproxy.Proxy, *s3blob.Store) {
 	t.Helper()
 	p := faultproxy.New(t, faultproxy.Upstreams{Moto: testkit.Moto().Endpoint(t)})
 	proxied := s3.NewFromConfig(p.Via(testkit.Moto().AWSConfig(t)), func(o *s3.Options) { o.UsePathStyle = true })
-	direct := newClient(t)
-	bucket := newBucket(t, direct)
+	direct, bucket := testkit.MotoBucket(t)
 	return s3blob.New(proxied, bucket, ""), p, s3blob.New(direct, bucket, "")
 }
 
