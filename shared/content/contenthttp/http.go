@@ -236,5 +236,6 @@ func Register(api *httpapi.API, s *content.Service, pdfs *contentpdf.Service) {
 	registerLinks(api, s)
 	registerRevisions(api, s)
 	registerReusable(api, s)
+	registerComputed(api, s)
 	registerPDF(api, pdfs)
 }
