@@ -9,6 +9,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/wire/openapiwire"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/content/embeds"
+	"github.com/galleydocs/galley/shared/content/urlshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
@@ -20,5 +21,5 @@ func Routes(api *httpapi.API, r *app.Root) {
 	s := contentwire.Service(r)
 	contenthttp.Register(api, s, contentpdfwire.Service(r))
 	cards := app.Service(r, func() *embeds.Service { return embeds.New(r.Deps, s) })
-	contenthttp.RegisterURLs(api, s, cards, collectionswire.Service(r))
+	urlshttp.Register(api, s, cards, collectionswire.Service(r))
 }

@@ -1,4 +1,9 @@
-package contenthttp
+// Package urlshttp is the content family's URL operations: link cards
+// (package embeds) and the resolution of Galley's own URLs to the
+// collection or content they name. A package of its own so that only the
+// content function links what they need (the HTML parser, the collections
+// family): package changerequestshttp uses contenthttp's shapes.
+package urlshttp
 
 import (
 	"context"
@@ -7,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/collections/collectionshttp"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/content/contenthttp"
 	"github.com/galleydocs/galley/shared/content/embeds"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
@@ -46,10 +52,10 @@ type URLQuery struct {
 	URL string `query:"url" required:"true" minLength:"1" maxLength:"2048" doc:"URL to resolve"`
 }
 
-// RegisterURLs adds the link cards (made by cards) and the resolution of
+// Register adds the link cards (made by cards) and the resolution of
 // Galley's own URLs to the collection (through cols) or the content they
 // name.
-func RegisterURLs(api *httpapi.API, s *content.Service, cards *embeds.Service, cols Collections) {
+func Register(api *httpapi.API, s *content.Service, cards *embeds.Service, cols Collections) {
 	const tag = "URLs"
 	httpapi.Register(api, httpapi.Op{ID: "getEmbedByUrl", Needs: access.SignedIn, Expensive: true, Method: http.MethodGet, Path: "/v1/urls/embed", Tag: tag,
 		Summary: "A link card for a URL: its title, site, description and icon (read through the guarded fetcher, kept an hour)"},
@@ -59,7 +65,7 @@ func RegisterURLs(api *httpapi.API, s *content.Service, cards *embeds.Service, c
 	httpapi.Register(api, httpapi.Op{ID: "getEmbedByUrlInSpace", Needs: access.Role(access.ReadContent), Expensive: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/embed", Tag: tag,
 		Summary: "A link card for a URL, for a reader of the space (as getEmbedByUrl)"},
 		func(ctx context.Context, in *struct {
-			SpacePath
+			contenthttp.SpacePath
 			URLQuery
 		}) (*httpapi.Out[Embed], error) {
 			return httpapi.Answer(viewEmbed)(cards.InSpace(ctx, in.SpaceID, in.URL))
@@ -80,7 +86,7 @@ func RegisterURLs(api *httpapi.API, s *content.Service, cards *embeds.Service, c
 				return &httpapi.Out[URLContent]{Body: URLContent{Collection: &v}}, nil
 			}
 			at := u.At
-			at.Bases = Bases(ctx)
+			at.Bases = contenthttp.Bases(ctx)
 			r, err := s.ContentAt(ctx, at, u.PagePath)
 			if err != nil {
 				return nil, err
