@@ -24,10 +24,11 @@ import (
 // operations (each exports Routes), gitsync/gitstate, the Git Sync
 // state's typed store without Git (the reader's edit links), and
 // content/contentpdf, the content family's PDF export (the PDF writer,
-// which content reads do not need); the rest of shared/ is
+// which content reads do not need), and content/embeds, its link cards;
+// the rest of shared/ is
 // infrastructure every function may link.
 var familyPackages = []string{"users", "apidoc", "orgs", "spaces", "collections", "customfields", "changerequests",
-	"sites", "content", "content/contentpdf", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "imports", "reader"}
+	"sites", "content", "content/contentpdf", "content/embeds", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "imports", "reader"}
 
 // linked lists, for each function, the families' packages its binary may
 // link: its own, and those its family asks (docs/functions.md says why).
@@ -39,8 +40,8 @@ var linked = map[string][]string{
 	"collections":    {"users", "orgs", "spaces", "customfields", "collections"},
 	"customfields":   {"users", "orgs", "spaces", "customfields"},
 	"sites":          {"users", "orgs", "spaces", "sites"},
-	"content":        {"users", "orgs", "spaces", "content", "content/contentpdf", "openapispecs"},                               // computed pages and OpenAPI blocks read the organization's specs
-	"changerequests": {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs"}, // a review's comment is posted by comments; computed pages read specs
+	"content":        {"users", "orgs", "spaces", "content", "content/contentpdf", "content/embeds", "openapispecs", "collections", "customfields"}, // computed pages and OpenAPI blocks read the organization's specs; getContentByUrl answers a collection's URL
+	"changerequests": {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs"},                    // a review's comment is posted by comments; computed pages read specs
 	"comments":       {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments"},
 	"search":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "search"}, // searchSiteContent asks sites.SearchScope; the sites' MCP getPage reads computed pages as the reader does
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},

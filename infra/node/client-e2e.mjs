@@ -175,4 +175,60 @@ const found = await step('searchSiteContent', async () =>
     (await admin.orgs.searchSiteContent(org.id, site.id, { query: 'installer', scope: { mode: 'all' } })).data);
 assert.ok(JSON.stringify(found).includes('Install'), `search finds the page: ${JSON.stringify(found)}`);
 
+// The small operations of issue 31.
+await step('createOrganizationInvite', () => admin.orgs.createOrganizationInvite(org.id, { role: 'read' }));
+const links = await step('listOrganizationInviteLinks', async () => (await admin.orgs.listOrganizationInviteLinks(org.id)).data);
+assert.equal(links.items.length, 1);
+await step('updateOrganizationById (emailDomains)', () => admin.orgs.updateOrganizationById(org.id, { emailDomains: ['example.org'] }));
+const joiner = await newUser('joiner@example.org', 'Jo Joiner');
+await step('joinOrganization', () => joiner.api.orgs.joinOrganization(org.id));
+const joined = await step('getOrganizationById (joined)', async () => (await joiner.api.orgs.getOrganizationById(org.id)).data);
+assert.equal(joined.id, org.id);
+const renamed = await step('updateUserById', async () =>
+    (await writer.api.users.updateUserById(writer.user.id, { displayName: 'Wren W.', photoURL: 'https://img.example.com/wren.png' })).data);
+assert.equal(renamed.displayName, 'Wren W.');
+assert.equal(renamed.photoURL, 'https://img.example.com/wren.png');
+
+const petsYAML = 'openapi: 3.0.3\ninfo: {title: Pets, version: "1"}\npaths:\n  /pets:\n    get: {tags: [pets], responses: {200: {description: ok}}}\n';
+await step('createOpenApiSpec', () => admin.orgs.createOpenApiSpec(org.id, { slug: 'pets', source: { text: petsYAML } }));
+for (let i = 0; ; i++) {
+    const sp = (await admin.orgs.getOpenApiSpecBySlug(org.id, 'pets')).data;
+    if (sp.processingState === 'complete') break;
+    assert.ok(i < 100, `spec not processed: ${sp.processingState}`);
+    await new Promise((r) => setTimeout(r, 50));
+}
+const visible = await step('updateOpenApiSpecBySlug', async () =>
+    (await admin.orgs.updateOpenApiSpecBySlug(org.id, 'pets', { visibility: 'public' })).data);
+assert.equal(visible.visibility, 'public');
+const raw = await step('getLatestOpenApiSpecVersionContentRaw', async () =>
+    (await admin.orgs.getLatestOpenApiSpecVersionContentRaw(org.id, 'pets')).data);
+assert.deepEqual(raw, { text: petsYAML, format: 'yaml' });
+const petsSource = (props) => ({ type: 'builtin:openapi', dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } }, props });
+const computed = await step('getComputedRevision', async () =>
+    (await writer.api.spaces.getComputedRevision(space.id, { seed: 'api', source: petsSource({ models: false }) })).data);
+assert.deepEqual(computed.pages.map((p) => p.title), ['pets']);
+const computedDoc = await step('getComputedDocument', async () =>
+    (await writer.api.spaces.getComputedDocument(space.id, { seed: 'api', source: petsSource({ doc: 'tag', page: 'pets' }) })).data);
+assert.equal(computedDoc.nodes[0].type, 'openapi-operation');
+
+const byURL = await step('getContentByUrl', async () => (await writer.api.urls.getContentByUrl({ url: install.urls.app })).data);
+assert.equal(byURL.space.id, space.id);
+assert.equal(byURL.page.id, install.id);
+// Link cards go through the guarded fetcher: by default (no
+// FETCH_ALLOW_PRIVATE) this loopback server's own pages are refused.
+for (const [name, call] of [
+    ['getEmbedByUrl', () => writer.api.urls.getEmbedByUrl({ url: siteURL })],
+    ['getEmbedByUrlInSpace', () => writer.api.spaces.getEmbedByUrlInSpace(space.id, { url: siteURL })],
+]) {
+    await step(`${name} (loopback refused)`, async () => {
+        try {
+            await call();
+        } catch (err) {
+            assert.equal(err?.statusCode ?? err?.response?.status, 400, `refusal status: ${err}`);
+            return;
+        }
+        throw new Error('a loopback address was fetched');
+    });
+}
+
 console.log('done');

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/document"
 )
 
@@ -131,6 +132,15 @@ type SpecOperation struct {
 	Tags         []string
 }
 
+// tag is the tag an operation's page is generated under: its first, or
+// DefaultTag.
+func (op SpecOperation) tag() string {
+	if len(op.Tags) > 0 && strings.TrimSpace(op.Tags[0]) != "" {
+		return op.Tags[0]
+	}
+	return DefaultTag
+}
+
 // DefaultTag is the title of the generated page of the operations that
 // have no tag.
 const DefaultTag = "Other"
@@ -215,10 +225,7 @@ func generate(p *Page, c computation) []generated {
 	}
 	index := map[string]int{}
 	for _, op := range c.ops {
-		tag := DefaultTag
-		if len(op.Tags) > 0 && strings.TrimSpace(op.Tags[0]) != "" {
-			tag = op.Tags[0]
-		}
+		tag := op.tag()
 		i, ok := index[tag]
 		if !ok {
 			i = len(out)
@@ -496,4 +503,91 @@ func resolveBlock(n document.Node, find func(string) (*SpecInfo, error)) error {
 		data["ref"] = document.Node{"kind": "openapi", "spec": sp.Slug}
 	}
 	return nil
+}
+
+// Computed content on demand (POST .../content/computed/revision and
+// .../computed/document): what a computed page with this source would
+// show, without a page. seed stands for the computed page's id, from which
+// the generated pages' ids derive (the same seed, the same ids).
+
+// ComputeRevision answers the pages source generates, as a computed page
+// whose id is seed would have them.
+func (s *Service) ComputeRevision(ctx context.Context, at At, cs ComputedSource, seed string) ([]RevisionPage, error) {
+	src, p, c, err := s.onDemand(ctx, at, cs, seed)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := s.computedView(p, "", s.options(src, true), c)
+	return v.Pages, nil
+}
+
+// ComputeDocument answers the document of one generated page (props.doc
+// tag: the operations of the tag props.page; operation: the operation at
+// props.page and props.method, headless; operations: every operation at
+// path props.page) or of the computed page itself (info) or of models,
+// which Galley does not generate (both empty documents).
+func (s *Service) ComputeDocument(ctx context.Context, at At, cs ComputedSource, seed string) (document.JSONDocument, error) {
+	_, _, c, err := s.onDemand(ctx, at, cs, seed)
+	if err != nil {
+		return document.JSONDocument{}, err
+	}
+	props := cs.Props
+	var ops []SpecOperation
+	switch props.Doc {
+	case "info", "models":
+		return operationsDocument(c.spec.Slug, nil, false), nil
+	case "tag", "operations", "operation":
+	default:
+		return document.JSONDocument{}, apperr.Field("source.props.doc", "one of info, models, tag, operations, operation")
+	}
+	if props.Page == "" {
+		return document.JSONDocument{}, apperr.Field("source.props.page", "required for doc %s", props.Doc)
+	}
+	for _, op := range c.ops {
+		switch props.Doc {
+		case "tag":
+			if op.tag() == props.Page {
+				ops = append(ops, op)
+			}
+		case "operations":
+			if op.Path == props.Page {
+				ops = append(ops, op)
+			}
+		case "operation":
+			if op.Path == props.Page && op.Method == props.Method {
+				ops = append(ops, op)
+			}
+		}
+	}
+	if len(ops) == 0 {
+		return document.JSONDocument{}, apperr.Field("source.props.page", "the latest version of OpenAPI spec %s has no %s %q", c.spec.Slug, props.Doc, strings.TrimSpace(props.Method+" "+props.Page))
+	}
+	return operationsDocument(c.spec.Slug, ops, props.Doc == "operation"), nil
+}
+
+// onDemand checks the caller may read the space's content and resolves
+// source against the organization's specs, as the computed page seed.
+func (s *Service) onDemand(ctx context.Context, at At, cs ComputedSource, seed string) (source, *Page, computation, error) {
+	src, err := s.source(ctx, at)
+	if err != nil {
+		return src, nil, computation{}, err
+	}
+	if cs.Type != ComputedOpenAPI {
+		return src, nil, computation{}, apperr.Field("source.type", "Galley computes %s content only", ComputedOpenAPI)
+	}
+	if cs.Dependencies.Spec.Ref.Spec == "" {
+		return src, nil, computation{}, apperr.Field("source.dependencies.spec.ref.spec", "an OpenAPI spec's slug is required")
+	}
+	if s.specs == nil {
+		return src, nil, computation{}, apperr.Field("source", "this server computes no content")
+	}
+	p := &Page{ID: seed, Type: TypeComputed, Title: cs.Dependencies.Spec.Ref.Spec, Computed: &cs}
+	c, err := s.resolveComputed(ctx, src.space.OrgID, p)
+	if err != nil {
+		return src, nil, c, err
+	}
+	if !c.found {
+		return src, nil, c, apperr.Field("source.dependencies.spec.ref.spec", "the organization has no OpenAPI spec %q", cs.Dependencies.Spec.Ref.Spec)
+	}
+	return src, p, c, nil
 }

@@ -175,6 +175,17 @@ type Response struct {
 
 // Fetch reads a URL's body, at most limit bytes. Failures are *Error.
 func (c *Client) Fetch(ctx context.Context, rawURL string, limit int64) (Response, error) {
+	return c.fetch(ctx, rawURL, limit, false)
+}
+
+// FetchPrefix reads the first limit bytes of a URL's body at most: a
+// longer body is cut there, not refused (what is wanted is at its start,
+// as a page's head is). Failures are *Error.
+func (c *Client) FetchPrefix(ctx context.Context, rawURL string, limit int64) (Response, error) {
+	return c.fetch(ctx, rawURL, limit, true)
+}
+
+func (c *Client) fetch(ctx context.Context, rawURL string, limit int64, cut bool) (Response, error) {
 	res, err := c.open(ctx, rawURL)
 	if err != nil {
 		return Response{}, err
@@ -185,7 +196,10 @@ func (c *Client) Fetch(ctx context.Context, rawURL string, limit int64) (Respons
 		return Response{}, classify(err, "could not read the URL")
 	}
 	if int64(len(data)) > limit {
-		return Response{}, fail(CodeTooLarge, "more than %d bytes", limit)
+		if !cut {
+			return Response{}, fail(CodeTooLarge, "more than %d bytes", limit)
+		}
+		data = data[:limit]
 	}
 	return Response{Body: data, ContentType: res.Header.Get("Content-Type"), URL: Redact(res.Request.URL.String())}, nil
 }

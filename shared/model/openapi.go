@@ -9,6 +9,12 @@ const (
 	OpenAPIComplete = "complete"
 )
 
+// OpenAPI spec visibilities (the reference's OpenAPISpecVisibility).
+const (
+	OpenAPIPrivate = "private"
+	OpenAPIPublic  = "public"
+)
+
 // OpenAPI spec processing error codes (the reference's
 // OpenAPISpecProcessingErrorCode).
 const (
@@ -30,7 +36,9 @@ type OpenAPISpec struct {
 	// SourceURL is where the document is fetched from; "" for a text.
 	SourceURL string `json:"sourceURL,omitempty"`
 	// SourceText is the blob key of a document given as text.
-	SourceText      string `json:"sourceText,omitempty"`
+	SourceText string `json:"sourceText,omitempty"`
+	// Visibility is OpenAPIPublic or OpenAPIPrivate ("" reads as private).
+	Visibility      string `json:"visibility,omitempty"`
 	ProcessingState string `json:"processingState"`
 	// Generation counts the sources set (creation, then each PUT); a job
 	// processes one generation, and only the latest.
@@ -92,4 +100,8 @@ type OpenAPISpecVersion struct {
 	OperationCount int `json:"operationCount,omitempty"`
 	// WarningCount is how many validation problems the document has.
 	WarningCount int `json:"warningCount,omitempty"`
+	// RawFormat is the format of the source as it was read ("json" or
+	// "yaml"), kept beside the document by digest; "" for versions made
+	// before sources were kept, which have no raw content.
+	RawFormat string `json:"rawFormat,omitempty"`
 }

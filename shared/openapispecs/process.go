@@ -87,11 +87,14 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 				if err := s.d.Blobs.Put(ctx, operationsKey(sp.OrgID, sp.ID, digest), opsJSON, "application/json"); err != nil {
 					return fmt.Errorf("store OpenAPI operations: %w", err)
 				}
+				if err := s.d.Blobs.Put(ctx, rawKey(sp.OrgID, sp.ID, digest), res.raw, "text/plain; charset=utf-8"); err != nil {
+					return fmt.Errorf("store OpenAPI source: %w", err)
+				}
 				// The version is written with the spec, guarded by the spec's
 				// version: of two runs of one job, only one lands.
 				ver := model.OpenAPISpecVersion{ID: ids.New(now), SpecID: sp.ID, OrgID: sp.OrgID, CreatedAt: now,
 					URL: res.from, Name: res.name, Digest: digest,
-					OperationCount: len(list), WarningCount: res.parsed.WarningCount}
+					OperationCount: len(list), WarningCount: res.parsed.WarningCount, RawFormat: rawFormat(res.raw)}
 				sp.LastVersion, sp.LastDigest = ver.ID, digest
 				ops = []store.Op{store.PutIfVersion(records.Item(k, sp, v+1), v),
 					store.Put(records.Item(keys.OpenAPIVersion(sp.ID, ver.ID), ver, 1), store.IfNotExists)}
@@ -110,6 +113,7 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 // with where it came from, or an error code with its reason.
 type outcome struct {
 	parsed     Parsed
+	raw        []byte // the source as read
 	name, from string
 	code       string
 	reason     string
@@ -183,10 +187,7 @@ func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) outcome {
 		if err != nil {
 			return failed(model.OpenAPIFetchError, "the source text could not be read")
 		}
-		raw, name = text, "openapi.yaml"
-		if t := bytes.TrimSpace(text); len(t) > 0 && t[0] == '{' {
-			name = "openapi.json"
-		}
+		raw, name = text, "openapi."+rawFormat(text)
 	}
 	if s.parse == nil {
 		// An API function without its queue: it cannot process documents.
@@ -197,7 +198,7 @@ func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) outcome {
 		s.d.Logger.InfoContext(ctx, "OpenAPI parse failed", "spec", sp.ID, "err", err.Error())
 		return failed(model.OpenAPIParseError, Truncate(err.Error(), 1000))
 	}
-	return outcome{parsed: parsed, name: name, from: from}
+	return outcome{parsed: parsed, raw: raw, name: name, from: from}
 }
 
 // Truncate cuts s to at most n bytes, on a rune boundary (an ellipsis
@@ -222,4 +223,14 @@ func fileName(raw string) string {
 		return base
 	}
 	return "openapi.json"
+}
+
+// rawFormat is the format of a source: json when it starts as a JSON
+// object does, else yaml (which JSON documents are too, but those start
+// with a brace).
+func rawFormat(raw []byte) string {
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
+		return "json"
+	}
+	return "yaml"
 }

@@ -141,6 +141,12 @@ func contentKey(orgID, specID, digest string) string {
 	return "openapi/" + orgID + "/" + specID + "/" + digest + ".json"
 }
 
+// rawKey is the blob key of a version's source as read (JSON or YAML), by
+// the digest of its document.
+func rawKey(orgID, specID, digest string) string {
+	return "openapi/" + orgID + "/" + specID + "/" + digest + ".source"
+}
+
 // operationsKey is the blob key of a version's operations (JSON), by digest.
 func operationsKey(orgID, specID, digest string) string {
 	return "openapi/" + orgID + "/" + specID + "/" + digest + ".operations.json"
@@ -344,6 +350,9 @@ func (s *Service) purge(ctx context.Context, sp model.OpenAPISpec) error {
 		if err := s.d.Blobs.Delete(ctx, operationsKey(sp.OrgID, sp.ID, ver.Digest)); err != nil {
 			return err
 		}
+		if err := s.d.Blobs.Delete(ctx, rawKey(sp.OrgID, sp.ID, ver.Digest)); err != nil {
+			return err
+		}
 		ops = append(ops, store.Delete(items[i].PK, items[i].SK, store.Always))
 		if len(ops) == store.MaxTransactionOps || i == len(versions)-1 {
 			if err := s.d.Store.Write(ctx, ops...); err != nil {
@@ -425,6 +434,54 @@ func (s *Service) Content(ctx context.Context, orgID, slug, versionID string) (m
 		return sp, ver, nil, fmt.Errorf("read OpenAPI spec version content: %w", err)
 	}
 	return sp, ver, raw, nil
+}
+
+// RawContent returns the source of a spec's latest version as it was read
+// (JSON or YAML) and its format. Versions made before sources were kept
+// have none (NotFound, as GitBook answers for its legacy versions).
+func (s *Service) RawContent(ctx context.Context, orgID, slug string) (text []byte, format string, err error) {
+	sp, ver, err := s.Version(ctx, orgID, slug, "latest")
+	if err != nil {
+		return nil, "", err
+	}
+	if ver.RawFormat == "" {
+		return nil, "", apperr.NotFoundf("the source of version %s was not kept; update the spec to process it again", ver.ID)
+	}
+	raw, err := s.d.Blobs.Get(ctx, rawKey(sp.OrgID, sp.ID, ver.Digest))
+	if err != nil {
+		return nil, "", fmt.Errorf("read OpenAPI spec version source: %w", err)
+	}
+	return raw, ver.RawFormat, nil
+}
+
+// SetVisibility sets who may read a spec's content without a token:
+// model.OpenAPIPublic or model.OpenAPIPrivate (as CreateOpenAPI).
+func (s *Service) SetVisibility(ctx context.Context, orgID, slug, visibility string) (model.OpenAPISpec, model.Role, error) {
+	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.CreateOpenAPI)
+	if err != nil {
+		return model.OpenAPISpec{}, "", err
+	}
+	if visibility != model.OpenAPIPublic && visibility != model.OpenAPIPrivate {
+		return model.OpenAPISpec{}, "", apperr.Field("visibility", "must be %s or %s", model.OpenAPIPrivate, model.OpenAPIPublic)
+	}
+	sp, err := records.Update(ctx, s.d.Store, keys.OpenAPISpec(orgID, slug), nil, func(sp *model.OpenAPISpec) ([]store.Op, error) {
+		if Visibility(*sp) != visibility {
+			sp.Visibility, sp.UpdatedAt = visibility, s.d.Clock()
+		}
+		return nil, nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return sp, "", notFound(slug)
+	}
+	return sp, acc.Role(), err
+}
+
+// Visibility is a spec's visibility ("" reads as private).
+func Visibility(sp model.OpenAPISpec) string {
+	if sp.Visibility == "" {
+		return model.OpenAPIPrivate
+	}
+	return sp.Visibility
 }
 
 // ForContent answers content's questions about the organization's specs

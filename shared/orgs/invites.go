@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -185,8 +188,13 @@ func (s *Service) JoinWithInvite(ctx context.Context, orgID, inviteID string) er
 	if !o.InviteLinks {
 		return apperr.Forbiddenf("invite links are disabled in this organization")
 	}
-	m := model.Member{OrgID: orgID, UserID: c.UserID, Role: inv.Role, JoinedAt: s.d.Clock()}
-	err = s.d.Store.Write(ctx, store.Put(memberItem(m, 1), store.IfNotExists))
+	return s.join(ctx, model.Member{OrgID: orgID, UserID: c.UserID, Role: inv.Role, JoinedAt: s.d.Clock()})
+}
+
+// join adds the caller's membership m, unless they are a member already
+// (left unchanged).
+func (s *Service) join(ctx context.Context, m model.Member) error {
+	err := s.d.Store.Write(ctx, store.Put(memberItem(m, 1), store.IfNotExists))
 	if errors.Is(err, store.ErrConflict) {
 		return nil // already a member
 	}
@@ -205,4 +213,44 @@ func (s *Service) getInvite(ctx context.Context, orgID, inviteID string) (model.
 		return inv, fmt.Errorf("read invite: %w", err)
 	}
 	return inv, nil
+}
+
+// ListInviteLinks returns a page of the organization's invite links
+// (admins only), in the order of their ids (which are random: a link's id
+// is its secret).
+func (s *Service) ListInviteLinks(ctx context.Context, orgID string, r paging.Request) (paging.Page[model.Invite], error) {
+	p, _, err := ListRecords[model.Invite](ctx, s.d, orgID, access.ManageInvites, "invites", keys.InvitePrefix, "invite links", r)
+	return p, err
+}
+
+// JoinByEmailDomain makes the caller a member with the organization's
+// default role when their email address is at one of its email domains
+// (POST /v1/orgs/{organizationId}/join). Galley's addresses are set by the
+// instance administrator or by an identity provider, so an address is as
+// verified as the account. Callers at none of the domains, like unknown
+// organizations, get NotFound: the organization is not theirs to see. A
+// caller who is already a member is left unchanged, whatever their address.
+func (s *Service) JoinByEmailDomain(ctx context.Context, orgID string) error {
+	c, err := access.CallerFrom(ctx)
+	if err != nil {
+		return err
+	}
+	u, err := s.users.Get(ctx, c.UserID)
+	if err != nil {
+		return err
+	}
+	o, _, err := s.getOrg(ctx, orgID)
+	if err != nil {
+		return err
+	}
+	if _, _, err := s.getMember(ctx, orgID, c.UserID); err == nil {
+		return nil // a member already, whatever their address
+	} else if !apperr.Is(err, apperr.NotFound) {
+		return err
+	}
+	_, domain, _ := strings.Cut(u.Email, "@")
+	if domain == "" || !slices.Contains(o.EmailDomains, strings.ToLower(domain)) {
+		return apperr.NotFoundf("organization %s not found", orgID)
+	}
+	return s.join(ctx, model.Member{OrgID: orgID, UserID: c.UserID, Role: o.DefaultRole, JoinedAt: s.d.Clock()})
 }

@@ -47,8 +47,8 @@ func TestEveryOperationNeedsAToken(t *testing.T) {
 	alice := e.user("alice")
 	org := e.org(alice, "Acme", nil)
 	routes := familyRoutes(e, org, alice.ID, "t1", "i1")
-	if len(routes) != 24 {
-		t.Fatalf("%d operations registered, want 24", len(routes))
+	if len(routes) != 26 {
+		t.Fatalf("%d operations registered, want 26", len(routes))
 	}
 	for _, rt := range routes {
 		for _, token := range []string{"", "gly_unknown"} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
@@ -27,7 +28,9 @@ func (s *Service) List(ctx context.Context, r paging.Request) (paging.Page[model
 // UserChange is the input of Update: nil fields are left as they are.
 type UserChange struct {
 	DisplayName *string
-	Disabled    *bool
+	// PhotoURL "" removes the photo.
+	PhotoURL *string
+	Disabled *bool
 }
 
 // Update changes a user (administrator only). Disabling a user disables
@@ -39,6 +42,29 @@ func (s *Service) Update(ctx context.Context, userID string, ch UserChange) (mod
 	if err != nil {
 		return model.User{}, err
 	}
+	return s.update(ctx, c, userID, ch)
+}
+
+// UpdateProfile changes a user's display name and photo
+// (PATCH /v1/users/{userId}): the user themself or the instance
+// administrator. A caller who may see the user otherwise (SeesUser: an
+// organization's member listing them) is Forbidden; to anyone else the
+// user does not exist (NotFound).
+func (s *Service) UpdateProfile(ctx context.Context, userID string, displayName, photoURL *string) (model.User, error) {
+	c, err := access.CallerFrom(ctx)
+	if err != nil {
+		return model.User{}, err
+	}
+	if c.UserID != userID && !c.InstanceAdmin {
+		if _, err := s.Visible(ctx, userID); err != nil {
+			return model.User{}, err
+		}
+		return model.User{}, apperr.Forbiddenf("only the user themself or the instance administrator may change their profile")
+	}
+	return s.update(ctx, c, userID, UserChange{DisplayName: displayName, PhotoURL: photoURL})
+}
+
+func (s *Service) update(ctx context.Context, c access.Caller, userID string, ch UserChange) (model.User, error) {
 	if ch.DisplayName != nil {
 		name := strings.TrimSpace(*ch.DisplayName)
 		if name == "" || len([]rune(name)) > 100 {
@@ -49,14 +75,20 @@ func (s *Service) Update(ctx context.Context, userID string, ch UserChange) (mod
 	if ch.Disabled != nil && *ch.Disabled && userID == c.UserID {
 		return model.User{}, apperr.Conflictf("you cannot disable yourself")
 	}
+	if ch.PhotoURL != nil && *ch.PhotoURL != "" {
+		if u, err := url.Parse(*ch.PhotoURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return model.User{}, apperr.Field("photoURL", "must be an http or https URL")
+		}
+	}
 	var out model.User
 	var dropped []string
-	err = store.Retry(ctx, func() error {
+	err := store.Retry(ctx, func() error {
 		u, v, err := records.Read[model.User](ctx, s.d.Store, keys.User(userID), "user", userID)
 		if err != nil {
 			return err
 		}
 		records.Set(&u.DisplayName, ch.DisplayName)
+		records.Set(&u.PhotoURL, ch.PhotoURL)
 		ops := []store.Op{}
 		dropped = dropped[:0]
 		if ch.Disabled != nil && *ch.Disabled != u.Disabled {

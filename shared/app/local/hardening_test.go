@@ -499,6 +499,7 @@ var notIDs = map[string]string{
 	"styling.font.id":          "a custom font's id, kept inside the site's customization",
 	"styling.headingFont.id":   "a custom font's id, kept inside the site's customization",
 	"styling.monospaceFont.id": "a custom font's id, kept inside the site's customization",
+	"source.props.page":        "a tag's name or an operation's path in an OpenAPI spec, compared, never a key",
 }
 
 // Every id a body names (ids.ID: a parent, members, a space to add, an

@@ -44,6 +44,8 @@ var roundTrips = map[string]roundTrip{
 	"PATCH /v1/orgs/{organizationId}/members/{userId}":          {},
 	"PUT /v1/orgs/{organizationId}/openapi/{specSlug}": {add: map[string]any{"source": map[string]any{"text": petsSpec}},
 		moves: "a PUT re-reads the spec's source and processes it again (how a spec is refreshed): updatedAt and the processing fields move"},
+	"PATCH /v1/orgs/{organizationId}/openapi/{specSlug}":                                                       {},
+	"PATCH /v1/users/{userId}":                                                                                 {},
 	"PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}":                                                    {},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}":                                                           {},
 	"PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema":                                             {},

@@ -243,5 +243,6 @@ func Register(api *httpapi.API, s *content.Service, pdfs *contentpdf.Service) {
 	registerStorage(api, s)
 	registerRevisions(api, s)
 	registerReusable(api, s)
+	registerComputed(api, s)
 	registerPDF(api, pdfs)
 }

@@ -28,6 +28,7 @@ type OpenAPISpec struct {
 	Slug                    string                 `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
 	SourceURL               string                 `json:"sourceURL,omitempty" format:"uri" maxLength:"2048"`
 	ProcessingState         string                 `json:"processingState" enum:"pending,progress,complete"`
+	Visibility              string                 `json:"visibility" enum:"private,public" doc:"public: the content's urls.public is set (the source URL of a spec fetched from one; Galley serves no public copy of a text)"`
 	LastVersion             string                 `json:"lastVersion,omitempty" doc:"ID of the latest version"`
 	LastProcessedAt         *time.Time             `json:"lastProcessedAt,omitempty"`
 	LastProcessErrorCode    string                 `json:"lastProcessErrorCode,omitempty" enum:"FETCH_TIMEOUT,FETCH_ERROR,PARSE_ERROR"`
@@ -95,10 +96,16 @@ type OpenAPISpecContent struct {
 	URL        string                     `json:"url" format:"uri" maxLength:"2048" doc:"As urls.source (GitBook's earlier documents have it)"`
 }
 
+// OpenAPISpecRawContent is a version's source as it was read.
+type OpenAPISpecRawContent struct {
+	Text   string `json:"text" doc:"The source, as given or fetched"`
+	Format string `json:"format" enum:"json,yaml"`
+}
+
 // OpenAPISpecContentURLs are a content's links.
 type OpenAPISpecContentURLs struct {
 	Source string  `json:"source" format:"uri" maxLength:"2048" doc:"Where the document was fetched from, or where this content is readable for a text"`
-	Public *string `json:"public" format:"uri" nullable:"true" doc:"Publicly accessible URL: always null, Galley's specs are private"`
+	Public *string `json:"public" format:"uri" nullable:"true" doc:"Publicly accessible URL: the source URL of a public spec fetched from one; else null (private specs, and texts, of which Galley serves no public copy)"`
 }
 
 func location(ctx context.Context, orgID, slug string) string {
@@ -109,7 +116,7 @@ func location(ctx context.Context, orgID, slug string) string {
 func View(ctx context.Context, sp model.OpenAPISpec, role model.Role) OpenAPISpec {
 	edit := access.Allowed(role, access.CreateOpenAPI)
 	return OpenAPISpec{Object: "openapi-spec", ID: sp.ID, CreatedAt: sp.CreatedAt, UpdatedAt: sp.UpdatedAt, Slug: sp.Slug,
-		SourceURL: sp.SourceURL, ProcessingState: sp.ProcessingState, LastVersion: sp.LastVersion,
+		SourceURL: sp.SourceURL, ProcessingState: sp.ProcessingState, Visibility: openapispecs.Visibility(sp), LastVersion: sp.LastVersion,
 		LastProcessedAt: sp.LastProcessedAt, LastProcessErrorCode: sp.LastProcessErrorCode,
 		LastProcessedErrors: problems(sp.LastProcessedErrors), LastProcessedErrorCount: sp.LastProcessedErrorCount,
 		Permissions: OpenAPISpecPermissions{View: access.Allowed(role, access.ReadContent), Edit: edit, Delete: edit},
@@ -228,6 +235,17 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 			}
 			return out, nil
 		})
+	httpapi.Register(api, httpapi.Op{ID: "updateOpenAPISpecBySlug", Needs: access.Role(access.CreateOpenAPI), Method: http.MethodPatch, Path: base + "/{specSlug}", Tag: tag,
+		Summary: "Set an OpenAPI spec's visibility"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			SpecSlug       string `path:"specSlug" minLength:"1" maxLength:"100" pattern:"^[a-z0-9]+(?:-[a-z0-9]+)*$"`
+			Body           struct {
+				Visibility string `json:"visibility" enum:"private,public"`
+			}
+		}) (*httpapi.Out[OpenAPISpec], error) {
+			return httpapi.AnswerAs(ctx, View)(s.SetVisibility(ctx, in.OrganizationID, in.SpecSlug, in.Body.Visibility))
+		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteOpenAPISpecBySlug", Needs: access.Role(access.CreateOpenAPI), Method: http.MethodDelete, Path: base + "/{specSlug}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete an OpenAPI spec and its versions (204 when there was none)", Also: httpapi.NothingToRemove("spec")},
 		func(ctx context.Context, in *specPath) (*httpapi.RemovedOut, error) {
@@ -263,8 +281,12 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 		if err != nil {
 			return nil, err
 		}
+		var public *string
+		if openapispecs.Visibility(sp) == model.OpenAPIPublic && v.URL != "" {
+			public = &v.URL
+		}
 		return &contentOut{Body: OpenAPISpecContent{Filesystem: map[string]json.RawMessage{v.Name: doc},
-			URLs: OpenAPISpecContentURLs{Source: VersionView(ctx, sp, v).URL}, URL: VersionView(ctx, sp, v).URL}}, nil
+			URLs: OpenAPISpecContentURLs{Source: VersionView(ctx, sp, v).URL, Public: public}, URL: VersionView(ctx, sp, v).URL}}, nil
 	}
 	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersion", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest", Tag: tag,
 		Summary: "Get a spec's latest version"},
@@ -275,6 +297,15 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 		Summary: "Get the content of a spec's latest version"},
 		func(ctx context.Context, in *specPath) (*contentOut, error) {
 			return content(ctx, in.OrganizationID, in.SpecSlug, "latest")
+		})
+	httpapi.Register(api, httpapi.Op{ID: "getLatestOpenAPISpecVersionContentRaw", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions/latest/content/raw", Tag: tag,
+		Summary: "Get the source of a spec's latest version as it was read (404 for versions made before Galley kept sources)"},
+		func(ctx context.Context, in *specPath) (*httpapi.Out[OpenAPISpecRawContent], error) {
+			text, format, err := s.RawContent(ctx, in.OrganizationID, in.SpecSlug)
+			if err != nil {
+				return nil, err
+			}
+			return &httpapi.Out[OpenAPISpecRawContent]{Body: OpenAPISpecRawContent{Text: string(text), Format: format}}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOpenAPISpecVersionById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions/{versionId}", Tag: tag,
 		Summary: "Get a version of a spec"},

@@ -124,6 +124,16 @@ func registerInvites(api *httpapi.API, s *orgs.Service) {
 		}) (*httpapi.Out[InviteLinkToOrganization], error) {
 			return httpapi.Answer(ViewInvite)(s.CreateInviteLink(ctx, in.OrganizationID, roleOf(in.Body.Role)))
 		})
+	httpapi.Register(api, httpapi.Op{ID: "listOrganizationInviteLinks", Needs: access.Role(access.ManageInvites), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/link-invites", Tag: tag,
+		Summary: "List the organization's invite links (in the order of their ids, which are random)"},
+		func(ctx context.Context, in *OrgListIn) (*httpapi.Out[httpapi.List[InviteLinkToOrganization]], error) {
+			return httpapi.AnswerPage(ViewInvite)(s.ListInviteLinks(ctx, in.OrganizationID, in.Request()))
+		})
+	httpapi.Register(api, httpapi.Op{ID: "joinOrganization", Needs: access.SignedIn, Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/join", Tag: tag,
+		Status: http.StatusNoContent, Summary: "Join an organization at one of whose email domains your email address is, with its default role (404 for anyone else)"},
+		func(ctx context.Context, in *OrgPath) (*struct{}, error) {
+			return nil, s.JoinByEmailDomain(ctx, in.OrganizationID)
+		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationInviteLink", Needs: access.Role(access.ManageInvites), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/link-invites/{inviteId}", Tag: tag,
 		Summary: "Get an invite link"},
 		func(ctx context.Context, in *InvitePath) (*httpapi.Out[InviteLinkToOrganization], error) {

@@ -97,6 +97,15 @@ type updateUserIn struct {
 	}
 }
 
+type updateProfileIn struct {
+	UserID string `path:"userId" maxLength:"64"`
+	Body   struct {
+		DisplayName *string       `json:"displayName,omitempty" minLength:"1" maxLength:"64"`
+		PhotoURL    *string       `json:"photoURL,omitempty" format:"uri" maxLength:"2048" nullable:"true" doc:"URL of the user's picture; null removes it"`
+		Nulls       httpapi.Nulls `json:"-"`
+	}
+}
+
 type createTokenIn struct {
 	Body struct {
 		Name      string     `json:"name" minLength:"1" maxLength:"100"`
@@ -140,6 +149,15 @@ func Register(api *httpapi.API, s *users.Service) {
 		Summary: "Get a user by id (yourself, a user of an organization whose members you may list, or anyone for the instance administrator)"},
 		func(ctx context.Context, in *userIn) (*httpapi.Out[User], error) {
 			return httpapi.Answer(httpapi.In(ctx, View))(s.Visible(ctx, in.UserID))
+		})
+	httpapi.Register(api, httpapi.Op{ID: "updateUserById", Needs: access.InstanceAdmin.OrSelf(), Method: http.MethodPatch, Path: "/v1/users/{userId}", Tag: tag,
+		Summary: "Change your display name or photo (the instance administrator: anyone's)"},
+		func(ctx context.Context, in *updateProfileIn) (*httpapi.Out[User], error) {
+			photo := in.Body.PhotoURL
+			if in.Body.Nulls.Has("photoURL") {
+				photo = new(string)
+			}
+			return httpapi.Answer(httpapi.In(ctx, View))(s.UpdateProfile(ctx, in.UserID, in.Body.DisplayName, photo))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "createUser", Needs: access.InstanceAdmin, Method: http.MethodPost, Path: "/v1/admin/users", Tag: tag, Status: http.StatusCreated,
 		Summary: "Create a user (instance administrator only)"},

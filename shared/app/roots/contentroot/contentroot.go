@@ -3,16 +3,23 @@ package contentroot
 
 import (
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/collectionswire"
 	"github.com/galleydocs/galley/shared/app/wire/contentpdfwire"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/app/wire/openapiwire"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
+	"github.com/galleydocs/galley/shared/content/embeds"
+	"github.com/galleydocs/galley/shared/content/urlshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 )
 
 // Routes adds the content family's operations. Computed pages and OpenAPI
-// blocks are computed from the organization's OpenAPI specs.
+// blocks are computed from the organization's OpenAPI specs; Galley's own
+// URLs resolve to collections too.
 func Routes(api *httpapi.API, r *app.Root) {
 	openapiwire.ProvideSpecs(r)
-	contenthttp.Register(api, contentwire.Service(r), contentpdfwire.Service(r))
+	s := contentwire.Service(r)
+	contenthttp.Register(api, s, contentpdfwire.Service(r))
+	cards := app.Service(r, func() *embeds.Service { return embeds.New(r.Deps, s) })
+	urlshttp.Register(api, s, cards, collectionswire.Service(r))
 }
