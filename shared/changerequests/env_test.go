@@ -18,7 +18,7 @@ func TestMain(m *testing.M) { testkit.Main(m) }
 type fixture struct {
 	kit                                              *testkit.Kit
 	api                                              *httpapi.API
-	org                                              model.Organization
+	org, other                                       model.Organization
 	space                                            string
 	admin, editor, reviewer, reader, guest, outsider string
 	editorID, reviewerID, readerID                   string
@@ -28,7 +28,7 @@ func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	a := testkit.NewAPI(t, k, []string{"spaces", "content", "changerequests"})
-	f := &fixture{kit: k, api: a.API, org: a.Org, space: a.Space(t)}
+	f := &fixture{kit: k, api: a.API, org: a.Org, other: a.Other, space: a.Space(t)}
 	tok := a.Tokens
 	f.admin, f.editor, f.reviewer, f.reader, f.guest, f.outsider = tok["admin"], tok["edit"], tok["review"], tok["read"], tok["guest"], tok[testkit.Outsider]
 	f.editorID, f.reviewerID, f.readerID = a.Users["edit"].ID, a.Users["review"].ID, a.Users["read"].ID

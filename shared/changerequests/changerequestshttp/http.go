@@ -164,4 +164,5 @@ func Register(api *httpapi.API, s *changerequests.Service, cs *comments.Service)
 	registerLinks(api, s)
 	registerPDF(api, s)
 	registerReviews(api, s, cs)
+	registerActivity(api, s)
 }
