@@ -1,8 +1,10 @@
 // Drives Galley's local mode with GitBook's official API client
 // (@gitbook/api, pinned in package.json), as a team moving its scripts to
 // Galley would: author pages and files (one uploaded through an upload
-// URL), open a change request, have it reviewed and merge it, read pages
-// by path and by revision, customize and publish a site (its logo the
+// URL), open a change request, have it reviewed and merge it, read what
+// it changed and who took part in it (its contributors, commenters and
+// conversations, the organization's list of requests), read pages by
+// path and by revision, customize and publish a site (its logo the
 // upload's), resolve its URL and search it. Run by
 // infra/client_test.go with:
 //   GALLEY_URL       the server's base URL
@@ -119,6 +121,39 @@ assert.equal(one.status, 'approved');
 
 const merged = await step('mergeChangeRequest', async () => (await writer.api.spaces.mergeChangeRequest(space.id, cr.id)).data);
 assert.equal(merged.result, 'merge');
+
+// What the request changed and who took part, as review tools read them.
+const changes = await step('getChangeRequestChanges', async () =>
+    (await reviewer.api.spaces.getChangeRequestChanges(space.id, cr.id, { limit: 1 })).data);
+assert.equal(changes.changes[0].type, 'page_created');
+assert.equal(changes.more, 1); // two pages (files are not listed)
+const contributors = await step('getContributorsByChangeRequestId', async () =>
+    (await reviewer.api.spaces.getContributorsByChangeRequestId(space.id, cr.id)).data);
+assert.deepEqual(contributors.items.map((c) => [c.user.id, c.count, c.actionType]), [[writer.user.id, 1, 'edit']]);
+const note = await step('postCommentInChangeRequest', async () =>
+    (await writer.api.spaces.postCommentInChangeRequest(space.id, cr.id, { body: { markdown: 'Thanks!\nMerged.' } })).data);
+await step('postCommentInSpace', () => reviewer.api.spaces.postCommentInSpace(space.id, { body: { markdown: 'Nice space.' } }));
+const crCommenters = await step('listCommentersInChangeRequest', async () =>
+    (await writer.api.spaces.listCommentersInChangeRequest(space.id, cr.id)).data);
+assert.deepEqual(crCommenters.items.map((m) => m.user.id).sort(), [writer.user.id, reviewer.user.id].sort());
+const spaceCommenters = await step('listCommentersInSpace', async () =>
+    (await writer.api.spaces.listCommentersInSpace(space.id)).data);
+assert.deepEqual(spaceCommenters.items.map((m) => m.user.id), [reviewer.user.id]);
+// A change request's conversations are its comment threads (the review's
+// comment and the note).
+const convs = await step('listChangeRequestConversations', async () =>
+    (await writer.api.spaces.listChangeRequestConversations(space.id, cr.id)).data);
+assert.deepEqual(convs.items.map((c) => [c.id, c.title]), [[note.id, 'Thanks!'], [review.comment.id, 'Clear and short.']]);
+const renamed = await step('updateChangeRequestConversation', async () =>
+    (await writer.api.spaces.updateChangeRequestConversation(space.id, cr.id, note.id, { title: 'Merge note' })).data);
+assert.equal(renamed.title, 'Merge note');
+await step('deleteChangeRequestConversation', () => writer.api.spaces.deleteChangeRequestConversation(space.id, cr.id, note.id));
+const left = await step('listChangeRequestConversations (after delete)', async () =>
+    (await writer.api.spaces.listChangeRequestConversations(space.id, cr.id)).data);
+assert.deepEqual(left.items.map((c) => c.id), [review.comment.id]);
+const orgCRs = await step('listChangeRequestsForOrganization', async () =>
+    (await reviewer.api.orgs.listChangeRequestsForOrganization(org.id, { status: ['open', 'merged'], orderBy: 'createdAt' })).data);
+assert.deepEqual(orgCRs.items.map((c) => c.id), [cr.id]);
 
 const install = await step('getPageByPath', async () =>
     (await writer.api.spaces.getPageByPath(space.id, 'getting-started/install')).data);

@@ -91,8 +91,8 @@ func (s *Service) Author(ctx context.Context, spaceID, ref string, b Batch) (Aut
 		if err != nil {
 			return err
 		}
-		cr.Revision, cr.UpdatedAt = rev.ID, now
-		addContributor(&cr, userID)
+		cr.Revision, cr.UpdatedAt, cr.OrgID = rev.ID, now, sp.OrgID
+		addContributor(&cr, userID, now)
 		if err := s.d.Store.Write(ctx, append(crOps(cr, v), content.Put(rev))...); err != nil {
 			return err
 		}

@@ -77,7 +77,7 @@ func (s *Service) LandOnRequest(ctx context.Context, spaceID, ref, userID string
 		}
 		cr.Revision, cr.UpdatedAt = rev.ID, rev.CreatedAt
 		if userID != "" {
-			addContributor(&cr, userID)
+			addContributor(&cr, userID, rev.CreatedAt)
 		}
 		ops := append(append(crOps(cr, v), content.Put(rev)), extra...)
 		if err := s.d.Store.Write(ctx, ops...); err != nil {

@@ -155,7 +155,7 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		rev := s.newRevision(spaceID, content.RevisionMerge, tree, []string{sp.Revision, cr.Revision})
 		rev.MergedFrom = cr.ID
 		from := cr.Status
-		cr.Status, cr.RevisionMerged, cr.UpdatedAt = model.CRMerged, rev.ID, rev.CreatedAt
+		cr.Status, cr.RevisionMerged, cr.UpdatedAt, cr.OrgID = model.CRMerged, rev.ID, rev.CreatedAt, sp.OrgID
 		_, spOp := spaces.Apply(sp, old, spaces.MoveChangeRequest(from, cr.Status), spaces.SetHead(rev.ID, rev.CreatedAt))
 		ops := append([]store.Op{spOp, content.Put(rev)}, crOps(cr, v)...)
 		if err := s.d.Store.Write(ctx, ops...); err != nil {
@@ -232,8 +232,8 @@ func (s *Service) UpdateFromSpace(ctx context.Context, spaceID, ref string) (Res
 			return nil
 		}
 		rev := s.newRevision(spaceID, content.RevisionUpdate, tree, []string{cr.Revision, sp.Revision})
-		cr.Revision, cr.RevisionMergedAncestor, cr.UpdatedAt = rev.ID, sp.Revision, rev.CreatedAt
-		addContributor(&cr, userID)
+		cr.Revision, cr.RevisionMergedAncestor, cr.UpdatedAt, cr.OrgID = rev.ID, sp.Revision, rev.CreatedAt, sp.OrgID
+		addContributor(&cr, userID, rev.CreatedAt)
 		if err := s.d.Store.Write(ctx, append(crOps(cr, v), content.Put(rev))...); err != nil {
 			return err
 		}

@@ -25,6 +25,7 @@ package changerequests
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -105,7 +106,7 @@ func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.
 		cur, spOp := spaces.Apply(cur, old, spaces.NumberChangeRequest())
 		cr = model.ChangeRequest{ID: ids.New(now), SpaceID: spaceID, Number: cur.ChangeRequests, Status: model.CRDraft,
 			Subject: in.Subject, AgentTaskID: in.AgentTaskID, CreatedBy: userID, CreatedAt: now, UpdatedAt: now,
-			Revision: cur.Revision, RevisionInitial: cur.Revision, Contributors: []string{userID}}
+			Revision: cur.Revision, RevisionInitial: cur.Revision, Contributors: []string{userID}, OrgID: cur.OrgID}
 		sp = cur
 		ops := []store.Op{spOp,
 			store.Put(records.Item(keys.ChangeRequestNumber(spaceID, cr.Number), content.ChangeRequestNumber{ID: cr.ID}, 1), store.IfNotExists)}
@@ -123,11 +124,17 @@ func (s *Service) readSpace(ctx context.Context, spaceID string) (int64, model.S
 }
 
 // crOps writes a request (if still at version; 0 for a new one) and its
-// contributors' copies.
+// contributors' copies. A request whose organization is known is listed in
+// it: by last update on its own item, by creation on its creator's copy
+// (GSI2 of each).
 func crOps(cr model.ChangeRequest, version int64) []store.Op {
 	it := records.Item(keys.ChangeRequest(cr.SpaceID, cr.ID), cr, version+1)
 	ik := keys.ChangeRequestByStatus(cr.SpaceID, cr.Status, cr.Number)
 	it.GSI1PK, it.GSI1SK = ik.PK, ik.SK
+	if cr.OrgID != "" {
+		ok := keys.ChangeRequestInOrg(cr.OrgID, cr.Status, updatedKey(cr.UpdatedAt), cr.ID)
+		it.GSI2PK, it.GSI2SK = ok.PK, ok.SK
+	}
 	ops := make([]store.Op, 0, 1+len(cr.Contributors))
 	if version == 0 {
 		ops = append(ops, store.Put(it, store.IfNotExists))
@@ -138,10 +145,17 @@ func crOps(cr model.ChangeRequest, version int64) []store.Op {
 		c := records.Item(keys.ChangeRequestContributor(cr.SpaceID, u, cr.ID), cr, 1)
 		ck := keys.ContributorByStatus(cr.SpaceID, u, cr.Status, cr.Number)
 		c.GSI1PK, c.GSI1SK = ck.PK, ck.SK
+		if u == cr.CreatedBy && cr.OrgID != "" {
+			ok := keys.ChangeRequestCreatedInOrg(cr.OrgID, cr.Status, cr.ID)
+			c.GSI2PK, c.GSI2SK = ok.PK, ok.SK
+		}
 		ops = append(ops, store.Put(c, store.Always))
 	}
 	return ops
 }
+
+// updatedKey writes a request's last update so that keys sort as times do.
+func updatedKey(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000000Z") }
 
 // Get returns a change request by id or number, with its space.
 func (s *Service) Get(ctx context.Context, spaceID, ref string) (model.ChangeRequest, model.Space, error) {
@@ -240,6 +254,7 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 		if !records.Same(was, cr) {
 			cr.UpdatedAt = s.d.Clock()
 		}
+		cr.OrgID = sp.OrgID
 		ops := crOps(cr, v)
 		if cr.Status != from {
 			old, cur, err := s.readSpace(ctx, spaceID)
@@ -256,10 +271,14 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 	return out, sp, err
 }
 
-// addContributor adds a user to a request's contributors (up to
-// MaxContributors).
-func addContributor(cr *model.ChangeRequest, userID string) {
-	if !slices.Contains(cr.Contributors, userID) && len(cr.Contributors) < MaxContributors {
+// addContributor counts a change userID made at to a request: they join
+// its contributors (up to MaxContributors) and their edits are counted.
+func addContributor(cr *model.ChangeRequest, userID string, at time.Time) {
+	if !slices.Contains(cr.Contributors, userID) {
+		if len(cr.Contributors) >= MaxContributors {
+			return
+		}
 		cr.Contributors = append(cr.Contributors, userID)
 	}
+	cr.Edits = model.Contribute(cr.Edits, userID, at)
 }

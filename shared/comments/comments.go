@@ -160,7 +160,7 @@ func (s *Service) Create(ctx context.Context, w Where, in NewComment) (*Thread, 
 		if err != nil {
 			return err
 		}
-		return s.d.Store.Write(ctx, append([]store.Op{store.Put(commentItem(t.Key(), c, 1), store.IfNotExists)}, ops...)...)
+		return s.d.Store.Write(ctx, append([]store.Op{store.Put(commentItem(t.Key(), c, 1), store.IfNotExists), commenterOp(t.Key(), t.UserID)}, ops...)...)
 	})
 	if err != nil {
 		return nil, model.Comment{}, err

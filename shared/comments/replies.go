@@ -51,7 +51,7 @@ func (s *Service) CreateReply(ctx context.Context, w Where, commentID string, bo
 		c.Replies++
 		c.AddReplier(r.PostedBy, r.PostedAt)
 		return s.d.Store.Write(ctx, store.Put(replyItem(t.Key(), r, 1), store.IfNotExists),
-			store.PutIfVersion(commentItem(t.Key(), c, v+1), v))
+			store.PutIfVersion(commentItem(t.Key(), c, v+1), v), commenterOp(t.Key(), t.UserID))
 	})
 	if err != nil {
 		return nil, model.CommentReply{}, err

@@ -109,11 +109,7 @@ func (s *Service) SemanticChanges(ctx context.Context, at At, limit int) (Semant
 			return SemanticChanges{}, err
 		}
 	}
-	all := append(PageChanges(old, ix), ExtraChanges(old, ix)...)
-	out := SemanticChanges{Changes: all}
-	if limit > 0 && len(all) > limit {
-		out.Changes, out.More = all[:limit], len(all)-limit
-	}
+	out := Diff(old, ix, limit)
 	if rev.MergedFrom != "" {
 		cr, err := s.ChangeRequestView(ctx, at.Bases, src.space, rev.MergedFrom)
 		if err != nil {
@@ -122,6 +118,18 @@ func (s *Service) SemanticChanges(ctx context.Context, at At, limit int) (Semant
 		out.MergedFrom = &cr
 	}
 	return out, nil
+}
+
+// Diff lists the changes from old's content to ix's (SemanticChanges):
+// pages, then reusable contents and variables; at most limit of them (0:
+// all), with how many more there are.
+func Diff(old, ix *Index, limit int) SemanticChanges {
+	all := append(PageChanges(old, ix), ExtraChanges(old, ix)...)
+	out := SemanticChanges{Changes: all}
+	if limit > 0 && len(all) > limit {
+		out.Changes, out.More = all[:limit], len(all)-limit
+	}
+	return out
 }
 
 // PageChanges lists the changes from old's pages to ix's.

@@ -320,6 +320,32 @@ func ContributorChangeRequests(spaceID, userID, status string) string {
 	return "SPACE#" + spaceID + "#CRBY#" + userID + "#" + status
 }
 
+// ChangeRequestInOrg places a change request in its organization's list
+// of requests of its status, most recently updated last (GSI2). updatedAt
+// is written so that its order is the time's (ChangeRequestTime).
+func ChangeRequestInOrg(orgID, status, updatedAt, changeRequestID string) IndexKey {
+	return IndexKey{OrgChangeRequests(orgID, status), updatedAt + "#" + changeRequestID}
+}
+
+// OrgChangeRequests is the GSI2 partition of an organization's change
+// requests of one status, by last update.
+func OrgChangeRequests(orgID, status string) string {
+	return "ORG#" + orgID + "#CRS#UPDATED#" + status
+}
+
+// ChangeRequestCreatedInOrg places a change request (its creator's copy) in
+// its organization's list of requests of its status, by creation: ids sort
+// by creation time (GSI2).
+func ChangeRequestCreatedInOrg(orgID, status, changeRequestID string) IndexKey {
+	return IndexKey{OrgChangeRequestsByCreation(orgID, status), changeRequestID}
+}
+
+// OrgChangeRequestsByCreation is the GSI2 partition of an organization's
+// change requests of one status, by creation.
+func OrgChangeRequestsByCreation(orgID, status string) string {
+	return "ORG#" + orgID + "#CRS#CREATED#" + status
+}
+
 // ChangeRequestReview is a review of a change request. Review ids sort by
 // submission time.
 func ChangeRequestReview(spaceID, changeRequestID, reviewID string) Key {
@@ -431,6 +457,13 @@ func CommentByPage(thread, pageID, commentID string) IndexKey {
 
 // CommentsOnPage is the GSI2 partition of a thread's comments on one page.
 func CommentsOnPage(thread, pageID string) string { return thread + "#PAGE#" + pageID }
+
+// CommenterPrefix begins the sort keys of a thread partition's commenters.
+const CommenterPrefix = "COMMENTER#"
+
+// Commenter records that a user posted a comment or a reply in a thread
+// (see CommentThread).
+func Commenter(thread, userID string) Key { return Key{thread, CommenterPrefix + userID} }
 
 // CommentReply is a reply to a comment, in the comment's thread partition.
 func CommentReply(thread, commentID, replyID string) Key {

@@ -12,7 +12,7 @@ func render(pattern string) string {
 		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1", "<changeRequestId>", "c1", "<status>", "open", "<number>", "0000000007",
 		"<siteId>", "si1", "<basename>", "docs", "<state>", "live", "<kind>", "E", "<source>", "/old", "<redirectId>", "rd1", "<origin>", "docs.example.com/help",
 		"<commentId>", "cm1", "<replyId>", "rp1", "<reviewId>", "rv1", "<tokenId>", "tk1", "<pageId>", "p1", " (comments on a page only)", "",
-		"<joinedAt>", "2026-01-01T00:00:00.000Z", " (absent while deleted)", "",
+		"<joinedAt>", "2026-01-01T00:00:00.000Z", "<updatedAt>", "2026-01-02T00:00:00.000000000Z", " (the creator's copy only)", "", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1",
 		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION>", "REQUEST", "<messageId>", "id-1",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
@@ -76,6 +76,8 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Space comment reply"] = CommentReply(CommentThread("s1", ""), "cm1", "rp1")
 	primary["Change request comment"] = Comment(CommentThread("s1", "c1"), "cm1")
 	primary["Change request comment reply"] = CommentReply(CommentThread("s1", "c1"), "cm1", "rp1")
+	primary["Space commenter"] = Commenter(CommentThread("s1", ""), "u1")
+	primary["Change request commenter"] = Commenter(CommentThread("s1", "c1"), "u1")
 	primary["OpenAPI spec"] = OpenAPISpec("o1", "petstore")
 	primary["OpenAPI spec version"] = OpenAPIVersion("oa1", "v1")
 	primary["Git sync state"] = GitSync("s1")
@@ -103,8 +105,8 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	if k := CollectionAmongSiblings("o1", "", "a1"); k.PK != "ORG#o1#TOP#COLLECTIONS" {
 		t.Errorf("top-level collections: GSI2 partition %q", k.PK)
 	}
-	index["Change request"] = [2]IndexKey{ChangeRequestByStatus("s1", "open", 7)}
-	index["Change request contributor copy"] = [2]IndexKey{ContributorByStatus("s1", "u1", "open", 7)}
+	index["Change request"] = [2]IndexKey{ChangeRequestByStatus("s1", "open", 7), ChangeRequestInOrg("o1", "open", "2026-01-02T00:00:00.000000000Z", "c1")}
+	index["Change request contributor copy"] = [2]IndexKey{ContributorByStatus("s1", "u1", "open", 7), ChangeRequestCreatedInOrg("o1", "open", "c1")}
 	for name, cr := range map[string]string{"Space comment": "", "Change request comment": "c1"} {
 		thread := CommentThread("s1", cr)
 		index[name] = [2]IndexKey{CommentByStatus(thread, "open", "cm1"), CommentByPage(thread, "p1", "cm1")}

@@ -39,25 +39,38 @@ type Comment struct {
 	// transaction.
 	Repliers  []Replier  `json:"repliers,omitempty"`
 	Reactions []Reaction `json:"reactions,omitempty"`
+	// Title names the comment's thread as a change request's conversation
+	// (docs/comments.md, "Conversations"); "" until renamed.
+	Title string `json:"title,omitempty"`
 }
 
-// Replier is a user who replied to a comment.
-type Replier struct {
+// Contribution is a user's part in a record: how many times they
+// contributed (a comment's replies, a change request's edits) and when
+// they last did.
+type Contribution struct {
 	UserID    string    `json:"userId"`
 	Count     int       `json:"count"`
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-// AddReplier counts a reply of user posted at.
-func (c *Comment) AddReplier(user string, at time.Time) {
-	for i := range c.Repliers {
-		if c.Repliers[i].UserID == user {
-			c.Repliers[i].Count++
-			c.Repliers[i].UpdatedAt = at
-			return
+// Replier is a user who replied to a comment.
+type Replier = Contribution
+
+// Contribute counts one contribution of user made at in list.
+func Contribute(list []Contribution, user string, at time.Time) []Contribution {
+	for i := range list {
+		if list[i].UserID == user {
+			list[i].Count++
+			list[i].UpdatedAt = at
+			return list
 		}
 	}
-	c.Repliers = append(c.Repliers, Replier{UserID: user, Count: 1, UpdatedAt: at})
+	return append(list, Contribution{UserID: user, Count: 1, UpdatedAt: at})
+}
+
+// AddReplier counts a reply of user posted at.
+func (c *Comment) AddReplier(user string, at time.Time) {
+	c.Repliers = Contribute(c.Repliers, user, at)
 }
 
 // RemoveReplier uncounts a deleted reply of user.

@@ -42,6 +42,14 @@ type ChangeRequest struct {
 	Comments       int    `json:"comments"`
 	// Contributors are the users who created or authored the request.
 	Contributors []string `json:"contributors"`
+	// OrgID is the organization of the request's space when the request
+	// was last written with its space at hand (creation, update, edits,
+	// merge); "" for requests written before it was kept. It places the
+	// request in its organization's lists.
+	OrgID string `json:"orgId,omitempty"`
+	// Edits count the changes each contributor made (batches of changes,
+	// updates from the space), kept since requests record them.
+	Edits []Contribution `json:"edits,omitempty"`
 }
 
 // Base is the space revision the request's changes are relative to: the

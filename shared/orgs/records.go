@@ -84,3 +84,18 @@ func ListRecords[T any](ctx context.Context, d *deps.Deps, orgID string, op acce
 	}
 	return p, acc.Role(), nil
 }
+
+// ReadMembers reads the memberships of users in an organization, without
+// authorization, in the order of userIDs (distinct ids). Users who are not
+// members are left out.
+func ReadMembers(ctx context.Context, st store.Store, orgID string, userIDs []string) ([]model.Member, error) {
+	ks := make([]keys.Key, 0, len(userIDs))
+	for _, id := range userIDs {
+		ks = append(ks, keys.Member(orgID, id))
+	}
+	ms, err := records.Existing[model.Member](ctx, st, ks)
+	if err != nil {
+		return nil, fmt.Errorf("read members: %w", err)
+	}
+	return ms, nil
+}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/galleydocs/galley/shared/apperr"
@@ -90,6 +91,34 @@ func GetAll[T any](ctx context.Context, s store.Store, ks []keys.Key) ([]T, erro
 	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("read %s/%s: %w", ks[i].PK, ks[i].SK, err)
+		}
+	}
+	return out, nil
+}
+
+// Existing reads the records at ks that exist, in the order of ks (which
+// must be distinct), one batch get per store.MaxBatchGetKeys keys; missing
+// records are left out.
+func Existing[T any](ctx context.Context, s store.Store, ks []keys.Key) ([]T, error) {
+	out := make([]T, 0, len(ks))
+	for part := range slices.Chunk(ks, store.MaxBatchGetKeys) {
+		iks := make([]store.ItemKey, 0, len(part))
+		for _, k := range part {
+			iks = append(iks, store.ItemKey{PK: k.PK, SK: k.SK})
+		}
+		items, err := s.BatchGet(ctx, iks)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range items {
+			if it.PK == "" {
+				continue
+			}
+			v, err := Decode[T](it)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
 		}
 	}
 	return out, nil

@@ -3,6 +3,7 @@ package spaces
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/galleydocs/galley/shared/apperr"
@@ -135,4 +136,25 @@ func InCollectionQuery(collectionID string) store.Query {
 func CheckExists(spaceID string) store.Op {
 	k := keys.Space(spaceID)
 	return store.Check(k.PK, k.SK, store.IfExists, 0)
+}
+
+// ReadMany reads the records of spaces, live or deleted, without
+// authorization, by id. Missing spaces are left out.
+func ReadMany(ctx context.Context, st store.Store, spaceIDs []string) (map[string]model.Space, error) {
+	ids := slices.Clone(spaceIDs)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	ks := make([]keys.Key, 0, len(ids))
+	for _, id := range ids {
+		ks = append(ks, keys.Space(id))
+	}
+	sps, err := records.Existing[model.Space](ctx, st, ks)
+	if err != nil {
+		return nil, fmt.Errorf("read spaces: %w", err)
+	}
+	out := make(map[string]model.Space, len(sps))
+	for _, sp := range sps {
+		out[sp.ID] = sp
+	}
+	return out, nil
 }

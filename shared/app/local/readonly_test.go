@@ -46,6 +46,7 @@ var roundTrips = map[string]roundTrip{
 		moves: "a PUT re-reads the spec's source and processes it again (how a spec is refreshed): updatedAt and the processing fields move"},
 	"PATCH /v1/orgs/{organizationId}/openapi/{specSlug}":                                                       {},
 	"PATCH /v1/users/{userId}":                                                                                 {},
+	"PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}":              {get: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations", list: true},
 	"PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}":                                                    {},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}":                                                           {},
 	"PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema":                                             {},
@@ -153,6 +154,8 @@ func (f *rtFixture) params(path string) map[string]string {
 	if strings.Contains(path, "/change-requests/{changeRequestId}/comments") {
 		ids["commentId"], ids["commentReplyId"] = f.ids["crCommentId"], f.ids["crReplyId"]
 	}
+	// A change request's conversations are its comment threads.
+	ids["conversationId"] = f.ids["crCommentId"]
 	if strings.HasPrefix(path, "/v1/admin/") {
 		ids["userId"] = f.ids["adminUserId"]
 	}

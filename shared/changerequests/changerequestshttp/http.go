@@ -164,6 +164,7 @@ func Register(api *httpapi.API, s *changerequests.Service, cs *comments.Service)
 	registerLinks(api, s)
 	registerPDF(api, s)
 	registerReviews(api, s, cs)
+	registerActivity(api, s)
 }
 
 // MergeResult is the answer of merge and update.

@@ -553,4 +553,5 @@ func Register(api *httpapi.API, s *comments.Service) {
 	httpapi.Register(api, op("getCommentReplyInChangeRequest", read, get1, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Get a reply"), getReply[crGetReply](s))
 	httpapi.Register(api, op("updateCommentReplyInChangeRequest", comment, put, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Edit or react to a reply"), updateReply[crUpdateReply](s))
 	httpapi.Register(api, op("deleteCommentReplyInChangeRequest", own, del, cb+"/{commentId}/replies/{commentReplyId}", crTag, "Delete a reply"), removeReply[crDeleteReply](s))
+	registerConversations(api, s, read, own)
 }

@@ -35,11 +35,7 @@ type Comment struct {
 
 // UserContributor is a user who replied to a comment: how many times, and
 // when last.
-type UserContributor struct {
-	User      usershttp.User `json:"user"`
-	Count     int            `json:"count"`
-	UpdatedAt time.Time      `json:"updatedAt"`
-}
+type UserContributor = usershttp.UserContributor
 
 // CommentReply is the API shape of a reply.
 type CommentReply struct {

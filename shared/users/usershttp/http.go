@@ -26,6 +26,14 @@ type UserURLs = users.UserURLs
 // View renders a user for the API, with links under the request's base.
 func View(ctx context.Context, u model.User) User { return users.ViewUser(httpapi.APIURL(ctx), u) }
 
+// UserContributor is a user's part in a record (a comment's replies, a
+// change request's edits): how many times, and when last.
+type UserContributor struct {
+	User      User      `json:"user"`
+	Count     int       `json:"count"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
 type APIInfo struct {
 	Version string `json:"version" doc:"Release of Galley"`
 	Build   string `json:"build" doc:"Build date in ISO format"`
