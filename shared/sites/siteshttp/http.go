@@ -30,6 +30,8 @@ func Register(api *httpapi.API, s *sites.Service) {
 	registerRedirects(api, s)
 	registerBulkRedirects(api, s)
 	registerURLs(api, s)
+	registerExternalLinks(api, s)
+	registerPreview(api, s)
 }
 
 const (
