@@ -98,6 +98,10 @@ func New(d *deps.Deps, n Needs) *Service {
 // Close releases the indexes the service holds open.
 func (s *Service) Close() { s.cache.Close() }
 
+// OpenIndexes is the number of indexes this process holds open (made or
+// loaded, ready for a query).
+func (s *Service) OpenIndexes() int { return s.cache.Len() }
+
 func indexKey(spaceID, revisionID string) string {
 	return "spaces/" + spaceID + "/search/" + revisionID + "." + Format
 }

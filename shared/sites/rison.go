@@ -118,59 +118,57 @@ func (p *risonParser) quoted() (any, error) {
 	return nil, p.fail("unterminated string")
 }
 
-func (p *risonParser) object(depth int) (any, error) {
-	out := map[string]any{}
+// items reads the items of an object or array up to its closing ')',
+// separated by commas, each with item.
+func (p *risonParser) items(item func() error) error {
 	for first := true; ; first = false {
 		if p.i < len(p.s) && p.s[p.i] == ')' {
 			p.i++
-			return out, nil
+			return nil
 		}
 		if !first {
 			if p.i >= len(p.s) || p.s[p.i] != ',' {
-				return nil, p.fail("want , or )")
+				return p.fail("want , or )")
 			}
 			p.i++
 		}
+		if err := item(); err != nil {
+			return err
+		}
+	}
+}
+
+func (p *risonParser) object(depth int) (any, error) {
+	out := map[string]any{}
+	err := p.items(func() error {
 		var key string
 		if p.i < len(p.s) && p.s[p.i] == '\'' {
 			p.i++
 			k, err := p.quoted()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			key = k.(string)
 		} else if key = p.word(); key == "" {
-			return nil, p.fail("a key is missing")
+			return p.fail("a key is missing")
 		}
 		if p.i >= len(p.s) || p.s[p.i] != ':' {
-			return nil, p.fail("want : after a key")
+			return p.fail("want : after a key")
 		}
 		p.i++
 		v, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
 		out[key] = v
-	}
+		return err
+	})
+	return out, err
 }
 
 func (p *risonParser) array(depth int) (any, error) {
 	out := []any{}
-	for first := true; ; first = false {
-		if p.i < len(p.s) && p.s[p.i] == ')' {
-			p.i++
-			return out, nil
-		}
-		if !first {
-			if p.i >= len(p.s) || p.s[p.i] != ',' {
-				return nil, p.fail("want , or )")
-			}
-			p.i++
-		}
+	err := p.items(func() error {
 		v, err := p.value(depth + 1)
-		if err != nil {
-			return nil, err
-		}
 		out = append(out, v)
-	}
+		return err
+	})
+	return out, err
 }

@@ -66,6 +66,8 @@ var roundTrips = map[string]roundTrip{
 	"PUT /v1/orgs/{organizationId}/teams":                                                                      {none: "creates a team; GET answers the list of teams"},
 	"PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects":                                                   {none: "creates or updates redirects in bulk ({redirects}); GET answers the list"},
 	"PATCH /v1/spaces/{spaceId}/custom-fields":                                                                 {none: "takes {values} by field name; GET answers a list of entries"},
+	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId}":                       {none: "GitBook has no read of one external link: getSiteStructure shows it among the structure"},
+	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/structure/sort":                                            {none: "moves an item ({item, position}); no GET answers that shape"},
 }
 
 const petsSpec = "openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths:\n  /pets:\n    get:\n      responses:\n        200: {description: ok}\n"
@@ -128,6 +130,7 @@ func newRTFixture(t *testing.T) *rtFixture {
 	f.must("PUT", site+"/customization", cust)
 	f.must("PATCH", site+"/site-spaces/{siteSpaceId}/customization", map[string]any{"title": "Handbook docs"})
 	f.ids["siteRedirectId"] = id(f.must("POST", site+"/redirects", map[string]any{"source": "/old", "destination": map[string]any{"kind": "external", "url": "https://example.com/new"}}))
+	f.ids["siteExternalLinkId"] = id(f.must("POST", site+"/external-links", map[string]any{"title": "Status", "url": "https://status.example.com"}))
 
 	sp := "/v1/spaces/{spaceId}"
 	f.ids["changeRequestId"] = id(f.must("POST", sp+"/change-requests", map[string]any{"subject": "Typos"}))

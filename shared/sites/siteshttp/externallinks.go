@@ -122,7 +122,7 @@ func registerExternalLinks(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &linkCreatedOut{Location: httpapi.APIURL(ctx) + "/v1/orgs/" + in.OrganizationID + "/sites/" + in.SiteID + "/external-links/" + out.Body.ID, Body: out.Body}, nil
+			return &linkCreatedOut{Location: in.location(ctx, "/external-links/"+out.Body.ID), Body: out.Body}, nil
 		})
 	type patchIn struct {
 		ExternalLinkParams

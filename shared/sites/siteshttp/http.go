@@ -46,6 +46,12 @@ type SiteParams struct {
 	SiteID         string `path:"siteId" maxLength:"64"`
 }
 
+// location is the API URL of what the site holds at rest (a Location
+// header).
+func (p SiteParams) location(ctx context.Context, rest string) string {
+	return httpapi.APIURL(ctx) + "/v1/orgs/" + p.OrganizationID + "/sites/" + p.SiteID + rest
+}
+
 // ref is a move body's pointer: the type and id of the item it names.
 type ref interface{ ref() (string, ids.ID) }
 

@@ -158,6 +158,6 @@ func RegisterDuplicate(api *httpapi.API, s *sites.Service, dup sites.Duplicator)
 			if err != nil {
 				return nil, err
 			}
-			return &siteSpaceCreatedOut{Location: httpapi.APIURL(ctx) + "/v1/orgs/" + in.OrganizationID + "/sites/" + in.SiteID + "/site-spaces/" + out.Body.ID, Body: out.Body}, nil
+			return &siteSpaceCreatedOut{Location: in.location(ctx, "/site-spaces/"+out.Body.ID), Body: out.Body}, nil
 		})
 }

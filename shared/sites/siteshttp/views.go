@@ -107,13 +107,39 @@ type SiteSectionURLs struct {
 
 // SiteSectionGroup is the API shape of a section group.
 type SiteSectionGroup struct {
-	Object   string              `json:"object" enum:"site-section-group"`
-	ID       string              `json:"id"`
-	Title    string              `json:"title" minLength:"1" maxLength:"100"`
-	Icon     string              `json:"icon,omitempty" maxLength:"50"`
-	Draft    bool                `json:"draft" doc:"Galley has no draft section groups"`
-	Sections []SiteSection       `json:"sections" nullable:"false"`
-	Children []SiteStructureItem `json:"children" nullable:"false" doc:"What the group holds, in order: its sections and external links (Galley's groups do not nest)"`
+	Object   string           `json:"object" enum:"site-section-group"`
+	ID       string           `json:"id"`
+	Title    string           `json:"title" minLength:"1" maxLength:"100"`
+	Icon     string           `json:"icon,omitempty" maxLength:"50"`
+	Draft    bool             `json:"draft" doc:"Galley has no draft section groups"`
+	Sections []SiteSection    `json:"sections" nullable:"false"`
+	Children []SiteGroupChild `json:"children" nullable:"false" doc:"What the group holds, in order: its sections and external links (Galley's groups do not nest)"`
+}
+
+// SiteGroupChild is an item of a section group: a section or an external
+// link (one is set). Not a SiteStructureItem: a group holds neither groups
+// nor site spaces, and a schema holding itself would defeat the request
+// checks of the bodies that may carry a group (a PATCH sent the GET's
+// answer back).
+type SiteGroupChild struct {
+	Section *SiteSection
+	Link    *SiteExternalLink
+}
+
+// MarshalJSON writes the item itself.
+func (c SiteGroupChild) MarshalJSON() ([]byte, error) {
+	if c.Section != nil {
+		return json.Marshal(c.Section)
+	}
+	return json.Marshal(c.Link)
+}
+
+// Schema documents the two forms.
+func (SiteGroupChild) Schema(r huma.Registry) *huma.Schema {
+	return &huma.Schema{OneOf: []*huma.Schema{
+		r.Schema(reflect.TypeFor[SiteSection](), true, ""),
+		r.Schema(reflect.TypeFor[SiteExternalLink](), true, ""),
+	}}
 }
 
 // SiteExternalLink is the API shape of an external link of a site's
@@ -334,15 +360,15 @@ func (w *viewer) section(sec *model.SiteSection) SiteSection {
 }
 
 func (w *viewer) group(g *model.SiteSectionGroup) SiteSectionGroup {
-	out := SiteSectionGroup{Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon, Sections: []SiteSection{}, Children: []SiteStructureItem{}}
+	out := SiteSectionGroup{Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon, Sections: []SiteSection{}, Children: []SiteGroupChild{}}
 	for _, it := range w.tree.GroupItems(g.ID) {
 		if it.Section != nil {
 			v := w.section(it.Section)
 			out.Sections = append(out.Sections, v)
-			out.Children = append(out.Children, SiteStructureItem{Section: &v})
+			out.Children = append(out.Children, SiteGroupChild{Section: &v})
 		} else {
 			v := viewExternalLink(it.Link)
-			out.Children = append(out.Children, SiteStructureItem{Link: &v})
+			out.Children = append(out.Children, SiteGroupChild{Link: &v})
 		}
 	}
 	return out
