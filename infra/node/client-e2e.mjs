@@ -5,7 +5,8 @@
 // it changed and who took part in it (its contributors, commenters and
 // conversations, the organization's list of requests), read pages by
 // path and by revision, customize and publish a site (its logo the
-// upload's), resolve its URL and search it. Run by
+// upload's), resolve its URL and search it, then change the site's
+// structure (sections, external links, sorting, copies). Run by
 // infra/client_test.go with:
 //   GALLEY_URL       the server's base URL
 //   GALLEY_TOKEN     the instance administrator's token
@@ -265,5 +266,32 @@ for (const [name, call] of [
         throw new Error('a loopback address was fetched');
     });
 }
+
+// The site's other operations: search prewarm, a member's preview, a
+// section with an external link sorted before it, a site space copied.
+await step('prewarmSiteSearch', () => admin.orgs.prewarmSiteSearch(org.id, site.id));
+const preview = await step('getSitePublishingPreviewById', async () =>
+    (await admin.orgs.getSitePublishingPreviewById(org.id, site.id, { claims: '(plan:pro)', draft: false })).data);
+assert.ok(preview.url.includes('preview='), `a preview URL carries its token: ${preview.url}`);
+const changelog = await step('createSpace (changelog)', async () => (await writer.api.orgs.createSpace(org.id, { title: 'Changelog' })).data);
+const section = await step('addSectionToSite', async () =>
+    (await admin.orgs.addSectionToSite(org.id, site.id, { spaceId: changelog.id, title: 'Changelog' })).data);
+const link = await step('addExternalLinkToSite', async () =>
+    (await admin.orgs.addExternalLinkToSite(org.id, site.id, { title: 'Status', url: 'https://status.example.com/' })).data);
+assert.equal(link.object, 'site-external-link');
+const renamed = await step('updateSiteExternalLinkById', async () =>
+    (await admin.orgs.updateSiteExternalLinkById(org.id, site.id, link.id, { title: 'Status page' })).data);
+assert.equal(renamed.title, 'Status page');
+const sorted = await step('sortSiteStructure', async () =>
+    (await admin.orgs.sortSiteStructure(org.id, site.id, { item: { type: 'site-external-link', id: link.id },
+        position: { before: { type: 'site-section', id: section.id } } })).data);
+assert.equal(sorted.id, link.id);
+const structure = (await admin.orgs.getSiteStructure(org.id, site.id)).data;
+assert.deepEqual(structure.structure.map((it) => it.object).slice(-2), ['site-external-link', 'site-section'],
+    `the link is before the section: ${JSON.stringify(structure.structure.map((it) => it.title))}`);
+const copy = await step('duplicateSiteSpace', async () =>
+    (await admin.orgs.duplicateSiteSpace(org.id, site.id, section.siteSpaces.find((ss) => ss.space.id === changelog.id).id, {})).data);
+assert.equal(copy.space.title, 'Changelog (copy)');
+await step('deleteSiteExternalLinkById', () => admin.orgs.deleteSiteExternalLinkById(org.id, site.id, link.id));
 
 console.log('done');

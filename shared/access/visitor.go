@@ -15,8 +15,12 @@ import (
 // VisitorFrom first.
 type SiteVisitor struct {
 	SiteID, OrgID string
-	// SpaceIDs are the spaces the site showed the visitor.
-	SpaceIDs []string
+	// SpaceIDs are the spaces the site showed the visitor; LinkIDs its
+	// external links.
+	SpaceIDs, LinkIDs []string
+	// Preview is a member's preview (sites' getSitePublishingPreviewById):
+	// the site may be unpublished.
+	Preview bool
 }
 
 // VisitorFrom returns the site visitor of ctx, if its caller is one.

@@ -32,6 +32,9 @@ type Site struct {
 	Groups     []SiteSectionGroup `json:"groups,omitempty"`
 	SiteSpaces []SiteSpace        `json:"siteSpaces,omitempty"`
 	ShareLinks []ShareLink        `json:"shareLinks,omitempty"`
+	// ExternalLinks are links to other sites in the site's navigation, at
+	// the top level or in a group, ordered among the sections and groups.
+	ExternalLinks []SiteExternalLink `json:"externalLinks,omitempty"`
 }
 
 // SiteSection is a section of a site. Order is its key among its siblings:
@@ -74,6 +77,25 @@ type SiteSpace struct {
 	// pages stay reachable by their URLs).
 	Hidden    bool      `json:"hidden,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
+}
+
+// SiteExternalLink is a link to an absolute URL in a site's navigation: at
+// the top level (Group "") or in a group, where Order is its key among the
+// sections and groups (or the group's sections) beside it. A draft link is
+// left out of what visitors see.
+type SiteExternalLink struct {
+	ID                   string            `json:"id"`
+	Title                string            `json:"title"`
+	LocalizedTitle       map[string]string `json:"localizedTitle,omitempty"`
+	Description          string            `json:"description,omitempty"`
+	LocalizedDescription map[string]string `json:"localizedDescription,omitempty"`
+	Icon                 string            `json:"icon,omitempty"`
+	URL                  string            `json:"url"`
+	Group                string            `json:"group,omitempty"`
+	Order                string            `json:"order"`
+	Draft                bool              `json:"draft,omitempty"`
+	Condition            string            `json:"condition,omitempty"`
+	CreatedAt            time.Time         `json:"createdAt"`
 }
 
 // ShareLink gives whoever holds Key access to a share-link site.

@@ -11,12 +11,16 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
+	"github.com/galleydocs/galley/shared/sites"
 )
 
 // link is a titled link of the page's navigation.
 type link struct {
 	Title, Href string
 	Current     bool
+	// NewTab opens an external link in a new tab (the site's
+	// externalLinks.target).
+	NewTab bool
 }
 
 // menu is a section group: a menu of sections.
@@ -26,7 +30,8 @@ type menu struct {
 	Sections []link
 }
 
-// topItem is a section or a section group of the top navigation.
+// topItem is a section (or an external link) or a section group of the
+// top navigation.
 type topItem struct {
 	Section *link
 	Group   *menu
@@ -363,7 +368,7 @@ func setting(m map[string]any, path string) string {
 func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	c := st.custom
 	d := &pageData{Lang: setting(c, "internationalization.locale"), SiteTitle: st.res.View.Site.Title,
-		NoIndex: st.res.View.Site.Visibility != "public", Home: st.res.SiteBasePath + st.query,
+		NoIndex: st.noIndex(), Home: st.res.SiteBasePath + st.query,
 		Search: st.res.SiteBasePath + "~search", ShareKey: st.res.View.ShareKey}
 	if d.Lang == "" {
 		d.Lang = "en"
@@ -427,19 +432,19 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	}
 	d.OGImage = setting(c, "socialPreview.url")
 	d.Title = d.SiteTitle
-	// Sections, and section groups as menus.
+	// Sections and external links, and section groups as menus of them.
 	res := st.res
 	for _, it := range st.tree.Top() {
-		if it.Section != nil {
-			d.Top = append(d.Top, topItem{Section: &link{Title: it.Section.Title, Href: res.SiteBasePath + url.PathEscape(it.Section.Path) + "/" + st.query,
-				Current: res.Section != nil && res.Section.ID == it.Section.ID}})
+		if it.Group == nil {
+			l := st.navLink(it)
+			d.Top = append(d.Top, topItem{Section: &l})
 			continue
 		}
 		m := &menu{Title: it.Group.Title}
-		for _, sec := range st.tree.InGroup(it.Group.ID) {
-			cur := res.Section != nil && res.Section.ID == sec.ID
-			m.Current = m.Current || cur
-			m.Sections = append(m.Sections, link{Title: sec.Title, Href: res.SiteBasePath + url.PathEscape(sec.Path) + "/" + st.query, Current: cur})
+		for _, in := range st.tree.GroupItems(it.Group.ID) {
+			l := st.navLink(in)
+			m.Current = m.Current || l.Current
+			m.Sections = append(m.Sections, l)
 		}
 		d.Top = append(d.Top, topItem{Group: m})
 	}
@@ -473,6 +478,21 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 		d.Crumbs = append([]link{l}, d.Crumbs...)
 	}
 	return d
+}
+
+// navLink is the top navigation's link to a section or an external link
+// (its title in the site's language).
+func (st *site) navLink(it sites.TopItem) link {
+	if l := it.Link; l != nil {
+		title := l.Title
+		if t := l.LocalizedTitle[setting(st.custom, "internationalization.locale")]; t != "" {
+			title = t
+		}
+		return link{Title: title, Href: l.URL, NewTab: st.newTab()}
+	}
+	sec := it.Section
+	return link{Title: sec.Title, Href: st.res.SiteBasePath + url.PathEscape(sec.Path) + "/" + st.query,
+		Current: st.res.Section != nil && st.res.Section.ID == sec.ID}
 }
 
 // siteSpaceBase is the path of a site space's root.

@@ -109,6 +109,10 @@ type Request struct {
 	// (Answer.KeepVisitorToken). KeptVisitorToken is the one kept (used
 	// when the URL gives none).
 	VisitorToken, KeptVisitorToken string
+	// Preview is a member's preview token given in the URL (preview, from
+	// getSitePublishingPreviewById): once it opens the site, the answer
+	// asks to keep it (Answer.KeepPreview). KeptPreview is the one kept.
+	Preview, KeptPreview string
 	// Unsigned are the URL's unsigned claims (visitor.<name>=<value>).
 	Unsigned map[string]string
 	// IfNoneMatch is the validators the visitor holds.
@@ -147,6 +151,9 @@ type Answer struct {
 	// URLs (those under KeepPath): the visitor gave it in the URL and it
 	// opens an active link.
 	KeepShareKey, KeepPath string
+	// KeepPreview, when set, is the preview token to keep for the site's
+	// URLs (those under PreviewPath).
+	KeepPreview, PreviewPath string
 }
 
 // Content types of answers.
@@ -185,7 +192,7 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 	if req.Origin != "" {
 		base = req.Origin
 	}
-	vis := sites.Visitor{Token: req.VisitorToken, Unsigned: req.Unsigned}
+	vis := sites.Visitor{Token: req.VisitorToken, Unsigned: req.Unsigned, Preview: req.KeptPreview}
 	if vis.Token == "" {
 		vis.Token = req.KeptVisitorToken
 	}
@@ -195,8 +202,15 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 	}
 	resolve := func(key string) (sites.Resolved, error) {
 		raw := strings.TrimRight(base, "/") + path
+		q := url.Values{}
 		if key != "" {
-			raw += "?shareKey=" + url.QueryEscape(key)
+			q.Set("shareKey", key)
+		}
+		if req.Preview != "" {
+			q.Set(sites.PreviewParam, req.Preview)
+		}
+		if len(q) > 0 {
+			raw += "?" + q.Encode()
 		}
 		return s.sites.ResolveURL(ctx, raw, req.AppURL, vis)
 	}
@@ -223,18 +237,13 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 	}
 	ans, err := s.serveResolved(st, req, path, markdown)
 	if req.ShareKey != "" && res.View.ShareKey == req.ShareKey {
-		ans.KeepShareKey = req.ShareKey
-		ans.KeepPath = strings.TrimSuffix(res.SiteBasePath, "/")
-		if ans.KeepPath == "" {
-			ans.KeepPath = "/"
-		}
+		ans.KeepShareKey, ans.KeepPath = req.ShareKey, sitePath(res)
+	}
+	if req.Preview != "" && res.Preview == req.Preview {
+		ans.KeepPreview, ans.PreviewPath = req.Preview, sitePath(res)
 	}
 	if req.VisitorToken != "" && res.VisitorToken == req.VisitorToken {
-		ans.KeepVisitorToken = res.VisitorToken
-		ans.VisitorTokenPath = strings.TrimSuffix(res.SiteBasePath, "/")
-		if ans.VisitorTokenPath == "" {
-			ans.VisitorTokenPath = "/"
-		}
+		ans.KeepVisitorToken, ans.VisitorTokenPath = res.VisitorToken, sitePath(res)
 	}
 	return ans, err
 }
@@ -387,7 +396,7 @@ func (s *Service) answer(st *site, req Request, what, contentType string, body f
 // DataPolicy).
 func (s *Service) respond(st *site, req Request, what, contentType string, body func() ([]byte, string, error)) (Answer, error) {
 	a := Answer{ContentType: contentType, ETag: s.etag(st, what), Private: st.private(),
-		NoIndex: st.res.View.Site.Visibility != "public"}
+		NoIndex: st.noIndex()}
 	if contentType != TypeHTML {
 		a.CSP = DataPolicy
 	}
@@ -416,7 +425,22 @@ func (st *site) frameAncestors() string {
 // by the visitor only): share-link and visitor-auth sites.
 func (st *site) private() bool {
 	v := st.res.View.Site.Visibility
-	return v == "share-link" || v == "visitor-auth"
+	return v == "share-link" || v == "visitor-auth" || st.res.Preview != ""
+}
+
+// noIndex tells answers search engines must not index: of a site not
+// public, or a member's preview.
+func (st *site) noIndex() bool {
+	return st.res.View.Site.Visibility != "public" || st.res.Preview != ""
+}
+
+// sitePath is the path of a resolved site's root, without the trailing
+// slash ("/" for a root origin): where what the visitor keeps applies.
+func sitePath(res sites.Resolved) string {
+	if p := strings.TrimSuffix(res.SiteBasePath, "/"); p != "" {
+		return p
+	}
+	return "/"
 }
 
 // notFound is the error of a path naming no page.

@@ -45,9 +45,9 @@ const pageTemplate = `<!doctype html>
 <a class="brand" href="{{.Home}}">{{if .Logo}}<img class="logo{{if .LogoDark}} logo-light{{end}}" src="{{.Logo}}" alt="">{{with .LogoDark}}<img class="logo logo-dark" src="{{.}}" alt="">{{end}}{{end}}<span>{{.SiteTitle}}</span></a>
 {{- if .Top}}
 <nav class="sections" aria-label="Sections"><ul>
-{{- range .Top}}{{if .Section}}<li><a href="{{.Section.Href}}"{{if .Section.Current}} aria-current="true"{{end}}>{{.Section.Title}}</a></li>
+{{- range .Top}}{{if .Section}}<li><a href="{{.Section.Href}}"{{if .Section.Current}} aria-current="true"{{end}}{{if .Section.NewTab}} target="_blank" rel="noopener"{{end}}>{{.Section.Title}}</a></li>
 {{- else}}<li><details class="menu"><summary{{if .Group.Current}} class="current"{{end}}>{{.Group.Title}}</summary><ul>
-{{- range .Group.Sections}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}>{{.Title}}</a></li>{{end}}</ul></details></li>{{end}}
+{{- range .Group.Sections}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}{{if .NewTab}} target="_blank" rel="noopener"{{end}}>{{.Title}}</a></li>{{end}}</ul></details></li>{{end}}
 {{- end}}</ul></nav>{{end}}
 {{- if .HeaderLinks}}
 <nav class="header-links" aria-label="{{.SiteTitle}}"><ul>

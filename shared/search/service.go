@@ -98,6 +98,10 @@ func New(d *deps.Deps, n Needs) *Service {
 // Close releases the indexes the service holds open.
 func (s *Service) Close() { s.cache.Close() }
 
+// OpenIndexes is the number of indexes this process holds open (made or
+// loaded, ready for a query).
+func (s *Service) OpenIndexes() int { return s.cache.Len() }
+
 func indexKey(spaceID, revisionID string) string {
 	return "spaces/" + spaceID + "/search/" + revisionID + "." + Format
 }
@@ -437,38 +441,19 @@ func (s *Service) Org(ctx context.Context, orgID, text string, r paging.Request)
 // with a match, best first; the page's cursor is of scope.
 func (s *Service) spaces(ctx context.Context, scope, orgID string, sps []model.Space, text string, offset int, r paging.Request) (paging.Page[SpaceHits], error) {
 	found := make([]SpaceHits, len(sps))
-	errs := make([]error, len(sps))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, Readers)
-	for i, sp := range sps {
-		if sp.DeletedAt != nil || sp.OrgID != orgID || sp.Revision == "" {
-			continue
+	err := s.withIndexes(ctx, orgID, sps, func(i int, sp model.Space, h *Handle) error {
+		hits, err := Pages(ctx, h.Index(), text, 0, PagesPerSpace)
+		if err != nil {
+			return err
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			h, err := s.Index(ctx, sp.ID, sp.Revision)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			defer h.Release()
-			hits, err := Pages(ctx, h.Index(), text, 0, PagesPerSpace)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			found[i] = SpaceHits{Space: sp, Pages: hits.Pages}
-		}()
+		found[i] = SpaceHits{Space: sp, Pages: hits.Pages}
+		return nil
+	})
+	if err != nil {
+		return paging.Page[SpaceHits]{}, err
 	}
-	wg.Wait()
 	var matched []SpaceHits
-	for i, f := range found {
-		if errs[i] != nil {
-			return paging.Page[SpaceHits]{}, errs[i]
-		}
+	for _, f := range found {
 		if len(f.Pages) > 0 {
 			matched = append(matched, f)
 		}
@@ -494,6 +479,40 @@ func (s *Service) spaces(ctx context.Context, scope, orgID string, sps []model.S
 		out.Next = s.d.Cursors.Cursor(scope, store.Key{PK: orgID, SK: strconv.Itoa(end)})
 	}
 	return out, nil
+}
+
+// withIndexes calls fn with the open index of each of sps's current
+// revision (live spaces of orgID with content; the others are skipped),
+// Readers at a time; the first error in sps's order is returned.
+func (s *Service) withIndexes(ctx context.Context, orgID string, sps []model.Space, fn func(i int, sp model.Space, h *Handle) error) error {
+	errs := make([]error, len(sps))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, Readers)
+	for i, sp := range sps {
+		if sp.DeletedAt != nil || sp.OrgID != orgID || sp.Revision == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			h, err := s.Index(ctx, sp.ID, sp.Revision)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer h.Release()
+			errs[i] = fn(i, sp, h)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rankPages numbers the pages found in every space by score, best first

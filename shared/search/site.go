@@ -23,9 +23,34 @@ func (s *Service) Site(ctx context.Context, orgID, siteID string, siteSpaceIDs [
 	if err != nil {
 		return paging.Page[SpaceHits]{}, err
 	}
-	in, err := s.sites.SearchScope(ctx, orgID, siteID, siteSpaceIDs, "siteSpaceIds")
+	sps, err := s.siteSpaces(ctx, orgID, siteID, siteSpaceIDs)
 	if err != nil {
 		return paging.Page[SpaceHits]{}, err
+	}
+	return s.spaces(ctx, scope, orgID, sps, text, offset, r)
+}
+
+// Prewarm readies the search indexes of a site's current content (every
+// space its site spaces show that the caller may read, as Site searches
+// them) in this process, ahead of the visitor's first search: each is
+// read from the blob store, or made and stored, as the first search would
+// (Index). In AWS it readies the instance that answers, which is likely,
+// not sure, to answer the searches that follow.
+func (s *Service) Prewarm(ctx context.Context, orgID, siteID string) error {
+	sps, err := s.siteSpaces(ctx, orgID, siteID, nil)
+	if err != nil {
+		return err
+	}
+	return s.withIndexes(ctx, orgID, sps, func(int, model.Space, *Handle) error { return nil })
+}
+
+// siteSpaces are the spaces a site search covers (all of the site's site
+// spaces, or those of siteSpaceIDs) that the caller may read: a member's
+// level on each space, a visitor's site token's spaces.
+func (s *Service) siteSpaces(ctx context.Context, orgID, siteID string, siteSpaceIDs []string) ([]model.Space, error) {
+	in, err := s.sites.SearchScope(ctx, orgID, siteID, siteSpaceIDs, "siteSpaceIds")
+	if err != nil {
+		return nil, err
 	}
 	var sps []model.Space
 	seen := map[string]bool{}
@@ -42,17 +67,15 @@ func (s *Service) Site(ctx context.Context, orgID, siteID string, siteSpaceIDs [
 				readable = append(readable, sp)
 			}
 		}
-		sps = readable
-	} else {
-		v, err := s.d.Authz.ViewerIn(ctx, orgID)
-		if err != nil {
-			return paging.Page[SpaceHits]{}, err
-		}
-		readable, err := spaces.Readable(ctx, v, sps)
-		if err != nil {
-			return paging.Page[SpaceHits]{}, err
-		}
-		sps = readable.Spaces
+		return readable, nil
 	}
-	return s.spaces(ctx, scope, orgID, sps, text, offset, r)
+	v, err := s.d.Authz.ViewerIn(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	readable, err := spaces.Readable(ctx, v, sps)
+	if err != nil {
+		return nil, err
+	}
+	return readable.Spaces, nil
 }

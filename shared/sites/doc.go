@@ -1,16 +1,17 @@
 // Package sites is the sites family: docs sites, their structure (sections,
-// section groups, site spaces), share links, adaptive content schema and the
-// published view.
+// section groups, site spaces, external links), share links, adaptive
+// content schema, the published view and members' previews.
 //
 // # Storage
 //
 // A site is one item (keys.Site) holding its settings and its whole
-// structure: sections, groups, site spaces and share links. Reading a site's
+// structure: sections, groups, site spaces, external links and share
+// links. Reading a site's
 // structure is one read, whatever its size, and every change of the
 // structure is one read-modify-write guarded by the item's version
 // (store.Update), so the invariants below hold in every stored version. The
 // structure is bounded (MaxSections, MaxGroups, MaxSiteSpaces, MaxShareLinks,
-// and the 400 KB item; a change that would not fit answers 409). The
+// MaxExternalLinks, and the 400 KB item; a change that would not fit answers 409). The
 // adaptive schema is a second item of the site's partition, deleted with
 // the site; a basename is reserved by an item of its own (unique within the
 // organization).
@@ -52,11 +53,17 @@
 //     defaultSiteSpace makes a site space the default of the root, or of the
 //     default section (after defaultSiteSection is applied) when the site
 //     has sections; a site space of another level is a 400.
+//  9. External links exist only beside sections: adding one to a site
+//     without sections is a 400 (GitBook's answer); deleting the last
+//     section of a site holding external links is a 409 (delete the links
+//     first), rather than dropping them unasked. A link's group exists;
+//     deleting a group puts its links, like its sections, at its place.
 //
 // # Order
 //
-// Ungrouped sections and groups share the top level's order; a group's
-// sections are ordered within it; site spaces within their level. Each item
+// Ungrouped sections, groups and ungrouped external links share the top
+// level's order; a group's sections and external links are ordered within
+// it; site spaces within their level. Each item
 // has an order key (package order) with a key between any two others, so a move
 // or an insertion rewrites one key and never renumbers siblings. Moves:
 // before/after a sibling puts the item in that sibling's container (a
@@ -66,12 +73,25 @@
 // Lists (sections, groups, site spaces) and the published structure come
 // in that order; page tokens carry the last item's order key.
 //
+// sortSiteStructure (PATCH .../structure/sort) moves any item (site space,
+// section, group, external link) before or after a sibling of its own
+// level, or to the level's end with an empty position; as GitBook's
+// document says, sorting never changes an item's level: a pointer to an
+// item of another level is a 400 naming position.before.id (or after),
+// as is a pointer whose type is not the sibling's. The older per-kind
+// moves (moveSiteSection, ...) still move between levels. Its answer is
+// the moved item; with `Prefer: return=minimal` (GitBook's return
+// preference, also on updateSiteExternalLinkById) 204 and
+// Preference-Applied.
+//
 // # Rights
 //
 // Site rights follow the caller's organization role (access.Allowed):
 // reading (sites, sections, groups, site spaces, the published view, the
-// adaptive schema) needs read; creating a site and changing its structure
-// (sections, groups, site spaces, moves, the adaptive schema) needs create;
+// adaptive schema) and asking for a preview need read; creating a site and
+// changing its structure (sections, groups, site spaces, external links,
+// moves and sorting, duplicating a site space, the adaptive schema) needs
+// create;
 // the site's settings (PATCH, publish, unpublish, delete) and its share links
 // (whose keys are secrets, listing included) need admin. Guests see no sites
 // (an empty list, 404 on a site); outsiders get 404 on everything. Adding a
@@ -240,11 +260,62 @@
 // # Search and structure
 //
 // getSiteStructure answers the published structure's shape for members
-// (read) and visitors. searchSiteContent is served by the search family
-// (the index and bleve live there; the sites function must not link them,
-// infra/linking_test.go): sites.SearchScope checks the site can be read and
-// names the site spaces a scope covers; members find the spaces they may
-// read, visitors those their token names.
+// (read) and visitors. searchSiteContent and prewarmSiteSearch are served
+// by the search family (the index and bleve live there; the sites function
+// must not link them, infra/linking_test.go): sites.SearchScope checks the
+// site can be read and names the site spaces a scope covers; members find
+// the spaces they may read, visitors those their token names.
+//
+// # External links
+//
+// An external link (addExternalLinkToSite, updateSiteExternalLinkById,
+// deleteSiteExternalLinkById) is a title, an absolute http or https URL
+// (400 naming url otherwise), an optional description, icon, translations
+// of both (localizedTitle, localizedDescription: at most 100 languages,
+// each text within its field's limit), a condition (parsed as the
+// sections' are) and draft. It sits at the top level or in a group
+// (parent; PATCH with null moves it to the top level's end, with a group
+// to that group's end), among the sections and groups (invariant 9). The
+// structure shows it where it sits (getSiteStructure's top level, a
+// group's children; a group's sections list stays sections only). Members
+// see every link; the published view leaves draft links out; a visitor
+// (ResolveURL, and the site token's reads, which carry the ids of the
+// links shown) sees the links that are not drafts and whose condition
+// holds for their claims, and a group holding only hidden items is left
+// out. The reader shows them in the top navigation (docs/reader.md).
+//
+// # Previews
+//
+// getSitePublishingPreviewById (read) answers a URL that shows the site as
+// published, for one hour, published or not, whatever its visibility: the
+// site's published URL (of the site space asked, or a target URL under
+// the site's published root: 400 naming target otherwise) carrying a
+// preview token (?preview=, package sitetoken, kind "preview": signed,
+// bound to the site, holding the claims and draft). claims is rison
+// (ParseRison: (plan:pro,beta:!t)), 400 naming claims unless an object;
+// they are the previewed visitor's claims (conditions, as for a
+// visitor-auth token's); draft (default true) shows draft external links.
+// ResolveURL accepts the token instead of publication, share key and
+// visitor token; the site token it issues is marked preview (its reads
+// accept the unpublished site) and expires with the preview. The reader
+// keeps the token in a cookie for the site's links, answers privately and
+// noindex. Holding the URL is the capability, as GitBook's time-limited
+// URL is: it never makes the site public, and a preview token is not a
+// bearer token of the API (401). An invalid or expired token is ignored
+// (an unpublished site is then 404).
+//
+// # Duplicating a site space
+//
+// duplicateSiteSpace copies the site space's space (the content family's
+// duplicate: "<title> (copy)", with its pages and files) and adds it to
+// the site: in a new section right after the site space's own (in the same
+// group) when that site space is its section's only one, else right after
+// it in its level (a site without sections: at its root, which is no
+// section). Galley has no draft site spaces or sections: draft true is a
+// 400 naming draft. It is served by the content function
+// (siteshttp.RegisterDuplicate), which links content; the sites function
+// does not. If the site changes meanwhile so that the site space is gone,
+// the answer is 404 and the copy stays a space of the organization.
 //
 // # Other decisions
 //

@@ -256,3 +256,57 @@ func (s *Service) MoveSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID 
 		return nil, st.moveSiteSpace(siteSpaceID, pos)
 	})
 }
+
+// Duplicator copies a space with its content (the content family's
+// Duplicate: a new space beside the source, titled "<title> (copy)").
+type Duplicator interface {
+	Duplicate(ctx context.Context, spaceID string) (model.Space, model.Role, error)
+}
+
+// DuplicateSiteSpace copies the space a site space shows (through dup)
+// and adds the copy to the site: in a new section right after the site
+// space's own when it is the only site space of its section, else beside
+// it, right after it, in its level (the root of a site without sections
+// included). It returns the site and the new site space's id. Galley has
+// no draft site spaces or sections: draft is refused. The copy stays a
+// space of the organization if the site changed meanwhile so that the
+// site space is gone (NotFound).
+func (s *Service) DuplicateSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string, draft bool, dup Duplicator) (model.Site, string, model.Role, error) {
+	l, err := s.load(ctx, orgID, siteID, opStructure)
+	if err != nil {
+		return model.Site{}, "", "", err
+	}
+	src, err := TreeOf(&l.Site).SiteSpace(siteSpaceID)
+	if err != nil {
+		return model.Site{}, "", "", err
+	}
+	if draft {
+		return model.Site{}, "", "", apperr.Field("draft", "Galley has no draft site spaces or sections")
+	}
+	cp, _, err := dup.Duplicate(ctx, src.SpaceID)
+	if err != nil {
+		return model.Site{}, "", "", err
+	}
+	var id string
+	site, role, err := s.mutate(ctx, orgID, siteID, opStructure, func(st *structure) ([]store.Op, error) {
+		ss, err := st.siteSpace(siteSpaceID)
+		if err != nil {
+			return nil, err
+		}
+		if ss.Section != "" && len(st.level(ss.Section)) == 1 {
+			sec, err := st.addSection(cp, cp.Title)
+			if err != nil {
+				return nil, err
+			}
+			id = st.level(sec.ID)[0].ID
+			return nil, st.moveSection(sec.ID, Position{After: &Pointer{Type: PointerSection, ID: ss.Section}})
+		}
+		added, err := st.addSiteSpace(cp, ss.Section)
+		if err != nil {
+			return nil, err
+		}
+		id = added.ID
+		return nil, st.moveSiteSpace(id, Position{After: &Pointer{Type: PointerSiteSpace, ID: siteSpaceID}})
+	})
+	return site, id, role, err
+}

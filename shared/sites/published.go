@@ -275,8 +275,12 @@ func (s *Service) Published(ctx context.Context, orgID, siteID, shareKey string)
 	if visitor && !vis.MayReadSite(orgID, siteID) {
 		return View{}, apperr.NotFoundf("site %s not found", siteID)
 	}
-	if !l.Site.Published {
+	if !l.Site.Published && !(visitor && vis.Preview) {
 		return View{}, apperr.NotFoundf("site %s is not published", siteID)
+	}
+	if !visitor {
+		// A visitor's token names the links they see (view, seenBy).
+		l.Site = withoutDrafts(l.Site)
 	}
 	var cust customizationRecord
 	if items[1].PK != "" {
@@ -320,7 +324,7 @@ func (s *Service) view(ctx context.Context, l Loaded, shareKey string, liveOnly 
 	}
 	if vis, ok := access.VisitorFrom(ctx); ok && vis.SiteID == l.Site.ID {
 		// A visitor's token reads only what the site showed them.
-		l.Site = seenBy(l.Site, vis.SpaceIDs)
+		l.Site = seenBy(l.Site, vis)
 	}
 	var spaceIDs []string
 	for _, ss := range l.Site.SiteSpaces {

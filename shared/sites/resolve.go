@@ -45,6 +45,9 @@ type Resolved struct {
 	Claims map[string]any
 	// VisitorToken is the visitor token that opened a visitor-auth site.
 	VisitorToken string
+	// Preview is the preview token that opened the site (a member's
+	// preview URL's, see Preview), empty for a visitor's.
+	Preview string
 }
 
 // maxOriginDepth bounds the leading parts of a URL's path tried as a proxy
@@ -83,12 +86,23 @@ func (s *Service) ResolveURL(ctx context.Context, raw, appURL string, vis Visito
 	if site.ID == "" {
 		return Resolved{}, notFoundURL(raw)
 	}
-	if !site.Published {
+	q := u.Query()
+	pv, previewTok, err := s.previewOf(ctx, site, q.Get(PreviewParam), vis)
+	if err != nil {
+		return Resolved{}, err
+	}
+	if !site.Published && pv == nil {
 		return Resolved{}, notFoundURL(raw)
 	}
-	q := u.Query()
 	claims := map[string]any{}
-	if site.Visibility == "visitor-auth" {
+	switch {
+	case pv != nil:
+		// A member's preview: as the visitor its claims describe, whatever
+		// the site's visibility.
+		for k, v := range pv.Visitor {
+			claims[k] = v
+		}
+	case site.Visibility == "visitor-auth":
 		tok := q.Get("jwt_token")
 		if tok == "" {
 			tok = vis.Token
@@ -103,19 +117,19 @@ func (s *Service) ResolveURL(ctx context.Context, raw, appURL string, vis Visito
 	}
 	shareKey := q.Get("shareKey")
 	key, err := resolveShareKey(site, shareKey)
-	if site.Visibility == "share-link" && (err != nil || key == "") {
+	if site.Visibility == "share-link" && (err != nil || key == "") && pv == nil {
 		return Resolved{}, notFoundURL(raw)
 	}
 	if err != nil {
 		key = "" // a wrong key on a site that needs none opens it all the same
 	}
-	v, err := s.view(ctx, Loaded{Site: visibleTo(site, claims)}, "", true)
+	v, err := s.view(ctx, Loaded{Site: visibleTo(site, claims, pv != nil && pv.Draft)}, "", true)
 	if err != nil {
 		return Resolved{}, err
 	}
 	v.ShareKey = key
-	r := Resolved{View: v, SiteBase: base, Claims: claims}
-	if site.Visibility == "visitor-auth" {
+	r := Resolved{View: v, SiteBase: base, Claims: claims, Preview: previewTok}
+	if site.Visibility == "visitor-auth" && pv == nil {
 		r.VisitorToken = q.Get("jwt_token")
 		if r.VisitorToken == "" {
 			r.VisitorToken = vis.Token
@@ -184,7 +198,14 @@ func (s *Service) ResolveURL(ctx context.Context, raw, appURL string, vis Visito
 	if err != nil {
 		return Resolved{}, err
 	}
-	r.APIToken, err = sitetoken.Issue(tokKey, sitetoken.Claims{Site: site.ID, Organization: site.OrgID, Spaces: ids}, s.d.Clock())
+	tc := sitetoken.Claims{Site: site.ID, Organization: site.OrgID, Spaces: ids}
+	for _, l := range v.Site.ExternalLinks {
+		tc.Links = append(tc.Links, l.ID)
+	}
+	if pv != nil {
+		tc.Preview, tc.Expires = true, pv.Expires
+	}
+	r.APIToken, err = sitetoken.Issue(tokKey, tc, s.d.Clock())
 	return r, err
 }
 

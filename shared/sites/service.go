@@ -75,14 +75,14 @@ func (s *Service) load(ctx context.Context, orgID, siteID string, op access.OrgO
 
 // loadRead reads a site for a read. With visitors true, a published site's
 // visitor holding a token of this site may read it too (with no role); the
-// site must still be published for them.
+// site must still be published for them (but for a member's preview's).
 func (s *Service) loadRead(ctx context.Context, orgID, siteID string, visitors bool) (Loaded, error) {
 	vis, ok := access.VisitorFrom(ctx)
 	if !ok || !visitors {
 		return s.load(ctx, orgID, siteID, opRead)
 	}
 	site, v, err := records.Get[model.Site](ctx, s.d.Store, keys.Site(siteID))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && (site.OrgID != orgID || !vis.MayReadSite(orgID, siteID) || !site.Published)) {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (site.OrgID != orgID || !vis.MayReadSite(orgID, siteID) || !(site.Published || vis.Preview))) {
 		return Loaded{}, apperr.NotFoundf("site %s not found", siteID)
 	}
 	if err != nil {

@@ -21,6 +21,8 @@ const (
 	MaxGroups     = 50
 	MaxSiteSpaces = 200
 	MaxShareLinks = 50
+	// MaxExternalLinks bounds the external links of a site's navigation.
+	MaxExternalLinks = 50
 )
 
 // structure is a site's structure being read or changed in memory. Every
@@ -48,24 +50,43 @@ func (st *structure) between(a, b string) string {
 // orderKey sorts siblings: by order key, then by id for equal keys.
 func orderKey(order, id string) string { return order + " " + id }
 
-// topItem is an item of the site's top level: an ungrouped section or a group.
+// topItem is an item of the site's top level (an ungrouped section, a
+// group or an ungrouped external link) or of a group (a section or an
+// external link); sorting also moves site spaces among their level's
+// (sortItem). Exactly one is set.
 type topItem struct {
-	section *model.SiteSection
-	group   *model.SiteSectionGroup
+	section   *model.SiteSection
+	group     *model.SiteSectionGroup
+	link      *model.SiteExternalLink
+	siteSpace *model.SiteSpace
 }
 
-func (t topItem) order() string {
-	if t.section != nil {
-		return t.section.Order
+// fields returns the item's type (as pointers name it), id and order key.
+func (t topItem) fields() (kind, id string, order *string) {
+	switch {
+	case t.section != nil:
+		return PointerSection, t.section.ID, &t.section.Order
+	case t.group != nil:
+		return PointerGroup, t.group.ID, &t.group.Order
+	case t.link != nil:
+		return PointerExternalLink, t.link.ID, &t.link.Order
 	}
-	return t.group.Order
+	return PointerSiteSpace, t.siteSpace.ID, &t.siteSpace.Order
 }
 
-func (t topItem) id() string {
-	if t.section != nil {
-		return t.section.ID
-	}
-	return t.group.ID
+func (t topItem) order() string { _, _, o := t.fields(); return *o }
+
+func (t topItem) id() string { _, id, _ := t.fields(); return id }
+
+func (t topItem) kind() string { k, _, _ := t.fields(); return k }
+
+func (t topItem) setOrder(k string) { _, _, o := t.fields(); *o = k }
+
+// sortItems sorts items in display order: by order key, then id.
+func sortItems(items []topItem) {
+	sort.SliceStable(items, func(i, j int) bool {
+		return orderKey(items[i].order(), items[i].id()) < orderKey(items[j].order(), items[j].id())
+	})
 }
 
 // inOrder returns the items of all that keep, in display order: by order
@@ -87,18 +108,29 @@ func siteSpaceOrder(ss *model.SiteSpace) (string, string) { return ss.Order, ss.
 
 // top returns the top level in order.
 func (st *structure) top() []topItem {
-	var items []topItem
-	for i := range st.s.Sections {
-		if st.s.Sections[i].Group == "" {
-			items = append(items, topItem{section: &st.s.Sections[i]})
-		}
-	}
+	items := st.groupItems("")
 	for i := range st.s.Groups {
 		items = append(items, topItem{group: &st.s.Groups[i]})
 	}
-	sort.SliceStable(items, func(i, j int) bool {
-		return orderKey(items[i].order(), items[i].id()) < orderKey(items[j].order(), items[j].id())
-	})
+	sortItems(items)
+	return items
+}
+
+// groupItems returns a group's sections and external links in order ("":
+// the ungrouped ones, without the groups).
+func (st *structure) groupItems(groupID string) []topItem {
+	var items []topItem
+	for i := range st.s.Sections {
+		if st.s.Sections[i].Group == groupID {
+			items = append(items, topItem{section: &st.s.Sections[i]})
+		}
+	}
+	for i := range st.s.ExternalLinks {
+		if st.s.ExternalLinks[i].Group == groupID {
+			items = append(items, topItem{link: &st.s.ExternalLinks[i]})
+		}
+	}
+	sortItems(items)
 	return items
 }
 
@@ -112,9 +144,10 @@ func (st *structure) inGroup(groupID string) []*model.SiteSection {
 func (st *structure) sections() []*model.SiteSection {
 	var out []*model.SiteSection
 	for _, t := range st.top() {
-		if t.section != nil {
+		switch {
+		case t.section != nil:
 			out = append(out, t.section)
-		} else {
+		case t.group != nil:
 			out = append(out, st.inGroup(t.group.ID)...)
 		}
 	}
@@ -160,6 +193,10 @@ func (st *structure) group(id string) (*model.SiteSectionGroup, error) {
 
 func (st *structure) siteSpace(id string) (*model.SiteSpace, error) {
 	return find(st.s.SiteSpaces, func(x *model.SiteSpace) bool { return x.ID == id }, "site space", id)
+}
+
+func (st *structure) externalLink(id string) (*model.SiteExternalLink, error) {
+	return find(st.s.ExternalLinks, func(x *model.SiteExternalLink) bool { return x.ID == id }, "site external link", id)
 }
 
 // defaultSection returns the default section, nil when there are none.
@@ -221,11 +258,11 @@ func (st *structure) levelSiblings(sectionID string) siblings {
 	return s
 }
 
-// groupSiblings are the sections of a group.
+// groupSiblings are the sections and external links of a group.
 func (st *structure) groupSiblings(groupID string) siblings {
 	var s siblings
-	for _, sec := range st.inGroup(groupID) {
-		s.add(sec.Order, sec.ID)
+	for _, it := range st.groupItems(groupID) {
+		s.add(it.order(), it.id())
 	}
 	return s
 }
@@ -477,6 +514,9 @@ func (st *structure) deleteSection(id string) error {
 	if err != nil {
 		return err
 	}
+	if len(st.s.Sections) == 1 && len(st.s.ExternalLinks) > 0 {
+		return apperr.Conflictf("site section %s is the site's last: its external links need a section; delete them first", id)
+	}
 	wasDefault := sec.Default
 	at := max(slices.Index(st.sections(), sec), 0)
 	st.removeSiteSpaces(func(x model.SiteSpace) bool { return x.Section == id })
@@ -489,7 +529,7 @@ func (st *structure) deleteSection(id string) error {
 	return nil
 }
 
-// deleteGroup removes a group; its sections stay, at the group's place in
+// deleteGroup removes a group; its sections and external links stay, at the group's place in
 // the top level, in their order.
 func (st *structure) deleteGroup(id string) error {
 	if _, err := st.group(id); err != nil {
@@ -498,10 +538,15 @@ func (st *structure) deleteGroup(id string) error {
 	top := st.topSiblings()
 	i := top.index(id)
 	prev, next := top.key(i-1), top.key(i+1)
-	for _, sec := range st.inGroup(id) {
-		sec.Group = ""
-		sec.Order = st.between(prev, next)
-		prev = sec.Order
+	for _, it := range st.groupItems(id) {
+		if it.section != nil {
+			it.section.Group = ""
+		} else {
+			it.link.Group = ""
+		}
+		k := st.between(prev, next)
+		it.setOrder(k)
+		prev = k
 	}
 	st.s.Groups = drop(st.s.Groups, func(g model.SiteSectionGroup) bool { return g.ID == id })
 	return nil
@@ -740,6 +785,18 @@ func (st *structure) check() error {
 	}
 	if len(s.Sections) > 0 && defaults != 1 {
 		return fmt.Errorf("%d default sections among %d", defaults, len(s.Sections))
+	}
+	if len(s.ExternalLinks) > 0 && len(s.Sections) == 0 {
+		return fmt.Errorf("%d external links in a site without sections", len(s.ExternalLinks))
+	}
+	for _, l := range s.ExternalLinks {
+		if ids[l.ID] {
+			return fmt.Errorf("duplicate id %s", l.ID)
+		}
+		ids[l.ID] = true
+		if l.Group != "" && !groups[l.Group] {
+			return fmt.Errorf("external link %s is in group %s, which does not exist", l.ID, l.Group)
+		}
 	}
 	type level struct {
 		defaults int

@@ -10,22 +10,32 @@ type Tree struct{ st *structure }
 // TreeOf returns the structure of site, to read.
 func TreeOf(site *model.Site) Tree { return Tree{&structure{s: site}} }
 
-// TopItem is an item of the site's top level: an ungrouped section or a
-// group (exactly one is set).
+// TopItem is an item of the site's top level (an ungrouped section, a
+// group or an ungrouped external link) or of a group (a section or an
+// external link): exactly one is set.
 type TopItem struct {
 	Section *model.SiteSection
 	Group   *model.SiteSectionGroup
+	Link    *model.SiteExternalLink
 }
 
-// Top returns the top level in order.
-func (t Tree) Top() []TopItem {
-	top := t.st.top()
-	out := make([]TopItem, 0, len(top))
-	for _, it := range top {
-		out = append(out, TopItem{Section: it.section, Group: it.group})
+func exported(items []topItem) []TopItem {
+	out := make([]TopItem, 0, len(items))
+	for _, it := range items {
+		out = append(out, TopItem{Section: it.section, Group: it.group, Link: it.link})
 	}
 	return out
 }
+
+// Top returns the top level in order.
+func (t Tree) Top() []TopItem { return exported(t.st.top()) }
+
+// GroupItems returns a group's sections and external links in order.
+func (t Tree) GroupItems(groupID string) []TopItem { return exported(t.st.groupItems(groupID)) }
+
+// ExternalLink returns an external link, NotFound when the site has none
+// of that id.
+func (t Tree) ExternalLink(id string) (*model.SiteExternalLink, error) { return t.st.externalLink(id) }
 
 // InGroup returns a group's sections in order.
 func (t Tree) InGroup(groupID string) []*model.SiteSection { return t.st.inGroup(groupID) }

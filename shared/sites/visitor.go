@@ -2,9 +2,11 @@ package sites
 
 import (
 	"context"
+
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/galleydocs/galley/shared/access"
 	"net/url"
 	"slices"
 	"strconv"
@@ -22,6 +24,9 @@ import (
 type Visitor struct {
 	Token    string
 	Unsigned map[string]string
+	// Preview is a member's preview token kept by the visitor (the
+	// reader's cookie), used when the URL carries none (PreviewParam).
+	Preview string
 }
 
 // unsignedParam prefixes the URL parameters carrying unsigned claims.
@@ -97,33 +102,48 @@ func (s *Service) readSchema(ctx context.Context, siteID string) (json.RawMessag
 }
 
 // visibleTo returns the part of a site's structure a visitor with claims
-// sees: sections and site spaces whose condition holds (ConditionHolds;
-// the site spaces of a hidden section are hidden too), and groups that
-// still hold a section. When a level's default is hidden, its first
-// visible item (in display order) is the default for this visitor. The
-// site given is not changed.
-func visibleTo(site model.Site, claims map[string]any) model.Site {
+// sees: sections, site spaces and external links whose condition holds
+// (ConditionHolds; the site spaces of a hidden section are hidden too),
+// no draft external link unless drafts (a preview's), and groups that
+// still hold a section or a link. When a level's default is hidden, its
+// first visible item (in display order) is the default for this visitor.
+// The site given is not changed.
+func visibleTo(site model.Site, claims map[string]any, drafts bool) model.Site {
 	return prune(site, func(sec model.SiteSection) bool { return ConditionHolds(sec.Condition, claims) },
-		func(ss model.SiteSpace) bool { return ConditionHolds(ss.Condition, claims) }, false)
+		func(ss model.SiteSpace) bool { return ConditionHolds(ss.Condition, claims) },
+		func(l model.SiteExternalLink) bool {
+			return (drafts || !l.Draft) && ConditionHolds(l.Condition, claims)
+		}, false)
 }
 
 // seenBy is the part of a site's structure a site visitor's token shows:
-// the site spaces of the spaces it names, the sections holding them and
-// their groups (a structure read with a visitor's token names nothing the
-// visitor was not shown).
-func seenBy(site model.Site, spaceIDs []string) model.Site {
+// the site spaces of the spaces it names, the sections holding them, the
+// external links it names and their groups (a structure read with a
+// visitor's token names nothing the visitor was not shown).
+func seenBy(site model.Site, v *access.SiteVisitor) model.Site {
 	return prune(site, func(model.SiteSection) bool { return true },
-		func(ss model.SiteSpace) bool { return slices.Contains(spaceIDs, ss.SpaceID) }, true)
+		func(ss model.SiteSpace) bool { return slices.Contains(v.SpaceIDs, ss.SpaceID) },
+		func(l model.SiteExternalLink) bool { return slices.Contains(v.LinkIDs, l.ID) }, true)
 }
 
-// prune keeps the sections and site spaces shown (the site spaces of a
-// hidden section are hidden too; with dropEmpty, a section left without
-// site spaces goes), and the groups that still hold a section; a level
-// whose default went gets its first item as default. The site given is
-// not changed.
-func prune(site model.Site, section func(model.SiteSection) bool, space func(model.SiteSpace) bool, dropEmpty bool) model.Site {
+// withoutDrafts is the site without its draft external links (the
+// published view's structure).
+func withoutDrafts(site model.Site) model.Site {
+	if !slices.ContainsFunc(site.ExternalLinks, func(l model.SiteExternalLink) bool { return l.Draft }) {
+		return site
+	}
+	site.ExternalLinks = slices.DeleteFunc(slices.Clone(site.ExternalLinks), func(l model.SiteExternalLink) bool { return l.Draft })
+	return site
+}
+
+// prune keeps the sections, site spaces and external links shown (the
+// site spaces of a hidden section are hidden too; with dropEmpty, a
+// section left without site spaces goes), and the groups that still hold a
+// section or a link; a level whose default went gets its first item as
+// default. The site given is not changed.
+func prune(site model.Site, section func(model.SiteSection) bool, space func(model.SiteSpace) bool, link func(model.SiteExternalLink) bool, dropEmpty bool) model.Site {
 	out := site
-	out.Sections, out.Groups, out.SiteSpaces = nil, nil, nil
+	out.Sections, out.Groups, out.SiteSpaces, out.ExternalLinks = nil, nil, nil, nil
 	shown := map[string]bool{}
 	for _, sec := range site.Sections {
 		if section(sec) {
@@ -145,6 +165,12 @@ func prune(site model.Site, section func(model.SiteSection) bool, space func(mod
 	grouped := map[string]bool{}
 	for _, sec := range out.Sections {
 		grouped[sec.Group] = true
+	}
+	for _, l := range site.ExternalLinks {
+		if link(l) {
+			out.ExternalLinks = append(out.ExternalLinks, l)
+			grouped[l.Group] = true
+		}
 	}
 	for _, g := range site.Groups {
 		if grouped[g.ID] {

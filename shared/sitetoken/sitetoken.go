@@ -4,6 +4,11 @@
 // Purpose). GitBook's renderer decodes them (it reads exp); Galley accepts
 // them as bearer tokens for the reads the visitor may make of that site
 // (access.SiteVisitor).
+//
+// A preview token (kind "preview", IssuePreview) is what a member's
+// preview URL of a site carries: it opens the site, published or not, as
+// the claims it holds, in the reader (which then issues a site token
+// marked Preview). It is no bearer token: Verify refuses its kind.
 package sitetoken
 
 import (
@@ -25,14 +30,28 @@ const TTL = time.Hour
 // Kind is the kind claim of a site token.
 const Kind = "site"
 
+// PreviewKind is the kind claim of a preview token.
+const PreviewKind = "preview"
+
 // Claims are what a site token says.
 type Claims struct {
 	Kind         string   `json:"kind"`
 	Site         string   `json:"site"`
 	Organization string   `json:"organization"`
 	Spaces       []string `json:"spaces"`
-	IssuedAt     int64    `json:"iat"`
-	Expires      int64    `json:"exp"`
+	// Links are the site's external links the visitor was shown.
+	Links []string `json:"links,omitempty"`
+	// Preview marks a member's preview: the site may be unpublished.
+	Preview bool `json:"preview,omitempty"`
+	// Visitor and Draft are a preview token's: the claims of the visitor
+	// previewed, and whether draft items are shown.
+	Visitor  map[string]any `json:"claims,omitempty"`
+	Draft    bool           `json:"draft,omitempty"`
+	IssuedAt int64          `json:"iat"`
+	// Expires is when the token stops being valid; Issue sets it TTL after
+	// now, or keeps an earlier one given (a preview's site token lasts no
+	// longer than the preview).
+	Expires int64 `json:"exp"`
 }
 
 // ErrInvalid is every reason a token is refused: malformed, signed with
@@ -49,9 +68,20 @@ func Looks(token string) bool { return strings.HasPrefix(token, header+".") }
 
 // Issue signs claims for a visitor, valid TTL from now.
 func Issue(key []byte, c Claims, now time.Time) (string, error) {
-	c.Kind = Kind
+	return issue(key, Kind, c, now)
+}
+
+// IssuePreview signs the claims of a preview URL, valid TTL from now.
+func IssuePreview(key []byte, c Claims, now time.Time) (string, error) {
+	return issue(key, PreviewKind, c, now)
+}
+
+func issue(key []byte, kind string, c Claims, now time.Time) (string, error) {
+	c.Kind = kind
 	c.IssuedAt = now.Unix()
-	c.Expires = now.Add(TTL).Unix()
+	if exp := now.Add(TTL).Unix(); c.Expires == 0 || c.Expires > exp {
+		c.Expires = exp
+	}
 	body, err := json.Marshal(c)
 	if err != nil {
 		return "", err
@@ -69,6 +99,15 @@ func sign(key []byte, s string) string {
 // Verify returns the claims of a token signed with key, of kind site and
 // not expired at now; ErrInvalid otherwise.
 func Verify(key []byte, token string, now time.Time) (Claims, error) {
+	return verify(key, Kind, token, now)
+}
+
+// VerifyPreview is Verify for a preview token.
+func VerifyPreview(key []byte, token string, now time.Time) (Claims, error) {
+	return verify(key, PreviewKind, token, now)
+}
+
+func verify(key []byte, kind, token string, now time.Time) (Claims, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 || parts[0] != header {
 		return Claims{}, ErrInvalid
@@ -85,7 +124,7 @@ func Verify(key []byte, token string, now time.Time) (Claims, error) {
 	if err := json.Unmarshal(body, &c); err != nil {
 		return Claims{}, ErrInvalid
 	}
-	if c.Kind != Kind || c.Site == "" || c.Organization == "" || now.Unix() >= c.Expires {
+	if c.Kind != kind || c.Site == "" || c.Organization == "" || now.Unix() >= c.Expires {
 		return Claims{}, ErrInvalid
 	}
 	return c, nil

@@ -102,7 +102,7 @@ func (s *Service) siteVisitor(ctx context.Context, token string) (access.Caller,
 	if err != nil {
 		return access.Caller{}, apperr.New(apperr.Unauthorized, "invalid or expired site token")
 	}
-	return access.Caller{Site: &access.SiteVisitor{SiteID: c.Site, OrgID: c.Organization, SpaceIDs: c.Spaces}}, nil
+	return access.Caller{Site: &access.SiteVisitor{SiteID: c.Site, OrgID: c.Organization, SpaceIDs: c.Spaces, LinkIDs: c.Links, Preview: c.Preview}}, nil
 }
 
 // Get returns a user.

@@ -206,7 +206,11 @@ var permCases = map[string]permCase{
 	"updateSiteAdaptiveSchema":          {body: map[string]any{"jsonSchema": map[string]any{"type": "object", "properties": map[string]any{"isBeta": map[string]any{"type": "boolean", "description": "In the beta"}}, "additionalProperties": false}}},
 	"updateSiteCustomizationById":       {bodyFrom: "/v1/orgs/{organizationId}/sites/{siteId}/customization"},
 	"updateSiteShareLinkById":           {body: map[string]any{"active": false}},
-	"removeSectionFromGroup":            {before: "POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections", beforeBody: map[string]any{"sectionId": "{siteSectionId}"}},
+	"addExternalLinkToSite":             {body: map[string]any{"title": "Blog", "url": "https://blog.example.com"}},
+	"sortSiteStructure":                 {body: map[string]any{"item": map[string]any{"type": "site-external-link", "id": "{siteExternalLinkId}"}, "position": map[string]any{}}},
+	// The fixture's site has one section, which its external link needs.
+	"deleteSiteSectionById":  {before: "POST /v1/orgs/{organizationId}/sites/{siteId}/sections", beforeBody: map[string]any{"spaceId": "{otherSpace}", "title": "More"}},
+	"removeSectionFromGroup": {before: "POST /v1/orgs/{organizationId}/sites/{siteId}/section-groups/{siteSectionGroupId}/sections", beforeBody: map[string]any{"sectionId": "{siteSectionId}"}},
 	// Reads of what the fixture has not made, answered past
 	// authorization: the service checked the caller, then found nothing.
 	"getLatestOpenAPISpecVersion":              {past: "has no version yet"},
@@ -274,6 +278,7 @@ var fresh = map[string]bool{
 	"updateOrganizationInviteById": true, "updateSiteSpaceById": true, "updateSiteSectionById": true,
 	"updateSiteShareLinkById": true, "updateSitePublishingAuthById": true, "regenerateSitePublishingAuthById": true,
 	"joinOrganizationWithInvite": true, "joinOrganization": true, "updateUserById": true, "inviteUsersToOrganization": true, "restoreSpace": true, "duplicateSpace": true, "updateChangeRequestContent": true,
+	"duplicateSiteSpace": true,
 }
 
 // below is the caller just below name on the ladder ("" past its end).

@@ -44,8 +44,8 @@ var roundTrips = map[string]roundTrip{
 	"PATCH /v1/orgs/{organizationId}/members/{userId}":          {},
 	"PUT /v1/orgs/{organizationId}/openapi/{specSlug}": {add: map[string]any{"source": map[string]any{"text": petsSpec}},
 		moves: "a PUT re-reads the spec's source and processes it again (how a spec is refreshed): updatedAt and the processing fields move"},
-	"PATCH /v1/orgs/{organizationId}/openapi/{specSlug}":                                                       {},
-	"PATCH /v1/users/{userId}":                                                                                 {},
+	"PATCH /v1/orgs/{organizationId}/openapi/{specSlug}": {},
+	"PATCH /v1/users/{userId}":                           {},
 	"PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}":              {get: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations", list: true},
 	"PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}":                                                    {},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}":                                                           {},
@@ -70,6 +70,8 @@ var roundTrips = map[string]roundTrip{
 	"PUT /v1/orgs/{organizationId}/storage/files/{fileId}":                                                     {none: "writes an uploaded file's bytes through a signed URL; its GET answers the bytes through another link"},
 	"PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects":                                                   {none: "creates or updates redirects in bulk ({redirects}); GET answers the list"},
 	"PATCH /v1/spaces/{spaceId}/custom-fields":                                                                 {none: "takes {values} by field name; GET answers a list of entries"},
+	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId}":                       {none: "GitBook has no read of one external link: getSiteStructure shows it among the structure"},
+	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/structure/sort":                                            {none: "moves an item ({item, position}); no GET answers that shape"},
 }
 
 const petsSpec = "openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths:\n  /pets:\n    get:\n      responses:\n        200: {description: ok}\n"
@@ -132,6 +134,7 @@ func newRTFixture(t *testing.T) *rtFixture {
 	f.must("PUT", site+"/customization", cust)
 	f.must("PATCH", site+"/site-spaces/{siteSpaceId}/customization", map[string]any{"title": "Handbook docs"})
 	f.ids["siteRedirectId"] = id(f.must("POST", site+"/redirects", map[string]any{"source": "/old", "destination": map[string]any{"kind": "external", "url": "https://example.com/new"}}))
+	f.ids["siteExternalLinkId"] = id(f.must("POST", site+"/external-links", map[string]any{"title": "Status", "url": "https://status.example.com"}))
 
 	sp := "/v1/spaces/{spaceId}"
 	f.ids["changeRequestId"] = id(f.must("POST", sp+"/change-requests", map[string]any{"subject": "Typos"}))

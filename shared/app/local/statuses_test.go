@@ -217,6 +217,11 @@ func TestTwoSuccessStatusesAnswerWhatHappened(t *testing.T) {
 			admin(t, 200, "PUT", o+"/openapi/pets", map[string]any{"source": map[string]any{"text": petsSpec}})
 			return o + "/openapi/pets"
 		}},
+		{"external link", func(t *testing.T) string {
+			// External links need a site structured in sections.
+			admin(t, 201, "POST", site+"/sections", map[string]any{"spaceId": other})
+			return site + "/external-links/" + id(admin(t, 201, "POST", site+"/external-links", map[string]any{"title": "Status", "url": "https://status.example.com"}))
+		}},
 	}
 	for _, r := range removals {
 		t.Run(r.name, func(t *testing.T) {
@@ -261,8 +266,8 @@ func TestAPIInformationWithAndWithoutSlash(t *testing.T) {
 
 // A site visitor's token (GitBook's renderer) may call only the reads
 // declared with their routes (httpapi.Op's Visitor): each is a GET (or the
-// site search, a POST that reads), of a site's published view or of
-// content (shared/sites/doc.go).
+// site search and its prewarm, POSTs that read), of a site's published
+// view or of content (shared/sites/doc.go).
 func TestVisitorOperationsAreReads(t *testing.T) {
 	ops, _ := apiDoc(t)
 	n := 0
@@ -271,7 +276,7 @@ func TestVisitorOperationsAreReads(t *testing.T) {
 			continue
 		}
 		n++
-		read := o.method == http.MethodGet || (o.method == http.MethodPost && strings.HasSuffix(o.path, "/search"))
+		read := o.method == http.MethodGet || (o.method == http.MethodPost && (strings.HasSuffix(o.path, "/search") || strings.HasSuffix(o.path, "/search/prewarm")))
 		if !read || !(strings.HasPrefix(o.path, "/v1/spaces/{spaceId}") || strings.Contains(o.path, "/sites/{siteId}") ||
 			strings.HasPrefix(o.path, "/v1/orgs/{organizationId}/published")) {
 			t.Errorf("%s %s is declared for site visitors", o.method, o.path)

@@ -24,6 +24,8 @@ type pageIn struct {
 	KeptShareKey string `cookie:"galley_share" maxLength:"128" doc:"A share-link site's key, kept in a cookie once accepted"`
 	JWTToken     string `query:"jwt_token" maxLength:"8192" doc:"A visitor token of a visitor-auth site (kept in a cookie once accepted)"`
 	VisitorToken string `cookie:"galley_visitor" maxLength:"8192"`
+	Preview      string `query:"preview" maxLength:"8192" doc:"A member's preview token (getSitePublishingPreviewById), kept in a cookie once accepted"`
+	KeptPreview  string `cookie:"galley_preview" maxLength:"8192"`
 	IfNoneMatch  string `header:"If-None-Match" maxLength:"2048"`
 	path         string
 	origin       string // a proxy origin's https://<host>
@@ -71,6 +73,9 @@ const visitorCookie = "galley_visitor"
 // shareCookie is the cookie keeping a share-link site's key.
 const shareCookie = "galley_share"
 
+// previewCookie is the cookie keeping a member's preview token.
+const previewCookie = "galley_preview"
+
 type pageOut struct {
 	Status       int
 	ContentType  string `header:"Content-Type"`
@@ -91,21 +96,28 @@ func Register(api *httpapi.API, s *reader.Service) {
 	serve := func(ctx context.Context, in *pageIn) (*pageOut, error) {
 		app := httpapi.AppURL(ctx)
 		a, err := s.Serve(ctx, reader.Request{AppURL: app, APIURL: httpapi.APIURL(ctx), Origin: in.origin, Path: in.path, ShareKey: in.ShareKey, KeptShareKey: in.KeptShareKey, IfNoneMatch: in.IfNoneMatch,
-			VisitorToken: in.JWTToken, KeptVisitorToken: in.VisitorToken, Unsigned: in.unsigned})
+			VisitorToken: in.JWTToken, KeptVisitorToken: in.VisitorToken, Unsigned: in.unsigned, Preview: in.Preview, KeptPreview: in.KeptPreview})
 		out := answer(ctx, a, err)
-		if a.KeepVisitorToken != "" {
-			// Kept for the site's URLs so that following links works; out
-			// of scripts' reach, sent on top-level navigations from other
-			// sites (the sign-in's redirect back) but not on their
-			// subrequests.
-			out.SetCookie = (&http.Cookie{Name: visitorCookie, Value: a.KeepVisitorToken, Path: a.VisitorTokenPath,
-				HttpOnly: true, Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}).String()
-		} else if a.KeepShareKey != "" {
+		// Cookies are out of scripts' reach and sent on top-level
+		// navigations from other sites but not on their subrequests.
+		keep := func(name, value, path string) string {
+			return (&http.Cookie{Name: name, Value: value, Path: path, HttpOnly: true,
+				Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}).String()
+		}
+		switch {
+		case a.KeepPreview != "":
+			// A member's preview: the site opens as previewed until the
+			// token expires (an hour), following links included.
+			out.SetCookie = keep(previewCookie, a.KeepPreview, a.PreviewPath)
+		case a.KeepVisitorToken != "":
+			// Kept for the site's URLs so that following links works
+			// (the sign-in's redirect back is a top-level navigation).
+			out.SetCookie = keep(visitorCookie, a.KeepVisitorToken, a.VisitorTokenPath)
+		case a.KeepShareKey != "":
 			// The same for a share link's key: the link opens the site once
 			// given in a URL; deactivating it closes the site at once (the
 			// key is checked on every request).
-			out.SetCookie = (&http.Cookie{Name: shareCookie, Value: a.KeepShareKey, Path: a.KeepPath,
-				HttpOnly: true, Secure: strings.HasPrefix(app, "https://"), SameSite: http.SameSiteLaxMode}).String()
+			out.SetCookie = keep(shareCookie, a.KeepShareKey, a.KeepPath)
 		}
 		return out, nil
 	}

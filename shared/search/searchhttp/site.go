@@ -78,4 +78,13 @@ func registerSite(api *httpapi.API, s *search.Service, tag string) {
 			view := func(f search.SpaceHits) SpaceResult { return spaceResult(ctx, f.Space, f.Pages) }
 			return &spacesOut{Body: httpapi.ListPage(found, view)}, nil
 		})
+	type prewarmIn struct {
+		OrganizationID string `path:"organizationId" maxLength:"64"`
+		SiteID         string `path:"siteId" maxLength:"64"`
+	}
+	httpapi.Register(api, httpapi.Op{ID: "prewarmSiteSearch", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/sites/{siteId}/search/prewarm", Tag: tag,
+		Status: http.StatusNoContent, Summary: "Ready the search indexes of a site's content ahead of its first search"},
+		func(ctx context.Context, in *prewarmIn) (*struct{}, error) {
+			return nil, s.Prewarm(ctx, in.OrganizationID, in.SiteID)
+		})
 }

@@ -30,6 +30,8 @@ func Register(api *httpapi.API, s *sites.Service) {
 	registerRedirects(api, s)
 	registerBulkRedirects(api, s)
 	registerURLs(api, s)
+	registerExternalLinks(api, s)
+	registerPreview(api, s)
 }
 
 const (
@@ -42,6 +44,12 @@ const (
 type SiteParams struct {
 	OrganizationID string `path:"organizationId" maxLength:"64"`
 	SiteID         string `path:"siteId" maxLength:"64"`
+}
+
+// location is the API URL of what the site holds at rest (a Location
+// header).
+func (p SiteParams) location(ctx context.Context, rest string) string {
+	return httpapi.APIURL(ctx) + "/v1/orgs/" + p.OrganizationID + "/sites/" + p.SiteID + rest
 }
 
 // ref is a move body's pointer: the type and id of the item it names.

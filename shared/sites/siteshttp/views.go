@@ -107,13 +107,55 @@ type SiteSectionURLs struct {
 
 // SiteSectionGroup is the API shape of a section group.
 type SiteSectionGroup struct {
-	Object   string        `json:"object" enum:"site-section-group"`
-	ID       string        `json:"id"`
-	Title    string        `json:"title" minLength:"1" maxLength:"100"`
-	Icon     string        `json:"icon,omitempty" maxLength:"50"`
-	Draft    bool          `json:"draft" doc:"Galley has no draft section groups"`
-	Sections []SiteSection `json:"sections" nullable:"false"`
-	Children []SiteSection `json:"children" nullable:"false" doc:"What the group holds, in order: its sections (Galley's groups hold sections only)"`
+	Object   string           `json:"object" enum:"site-section-group"`
+	ID       string           `json:"id"`
+	Title    string           `json:"title" minLength:"1" maxLength:"100"`
+	Icon     string           `json:"icon,omitempty" maxLength:"50"`
+	Draft    bool             `json:"draft" doc:"Galley has no draft section groups"`
+	Sections []SiteSection    `json:"sections" nullable:"false"`
+	Children []SiteGroupChild `json:"children" nullable:"false" doc:"What the group holds, in order: its sections and external links (Galley's groups do not nest)"`
+}
+
+// SiteGroupChild is an item of a section group: a section or an external
+// link (one is set). Not a SiteStructureItem: a group holds neither groups
+// nor site spaces, and a schema holding itself would defeat the request
+// checks of the bodies that may carry a group (a PATCH sent the GET's
+// answer back).
+type SiteGroupChild struct {
+	Section *SiteSection
+	Link    *SiteExternalLink
+}
+
+// MarshalJSON writes the item itself.
+func (c SiteGroupChild) MarshalJSON() ([]byte, error) {
+	if c.Section != nil {
+		return json.Marshal(c.Section)
+	}
+	return json.Marshal(c.Link)
+}
+
+// Schema documents the two forms.
+func (SiteGroupChild) Schema(r huma.Registry) *huma.Schema {
+	return &huma.Schema{OneOf: []*huma.Schema{
+		r.Schema(reflect.TypeFor[SiteSection](), true, ""),
+		r.Schema(reflect.TypeFor[SiteExternalLink](), true, ""),
+	}}
+}
+
+// SiteExternalLink is the API shape of an external link of a site's
+// navigation.
+type SiteExternalLink struct {
+	Object               string            `json:"object" enum:"site-external-link"`
+	ID                   string            `json:"id"`
+	Title                string            `json:"title" minLength:"2" maxLength:"128"`
+	LocalizedTitle       map[string]string `json:"localizedTitle,omitempty"`
+	Description          string            `json:"description,omitempty" maxLength:"256"`
+	LocalizedDescription map[string]string `json:"localizedDescription,omitempty"`
+	Icon                 string            `json:"icon,omitempty" maxLength:"50"`
+	URL                  string            `json:"url" format:"uri" maxLength:"2048"`
+	SectionGroup         string            `json:"sectionGroup,omitempty" doc:"The group holding the link; absent at the top level"`
+	Draft                bool              `json:"draft" doc:"A draft link is left out of what visitors see"`
+	Condition            string            `json:"condition,omitempty" maxLength:"1024"`
 }
 
 // SiteSpace is the API shape of a site space.
@@ -194,12 +236,13 @@ type SiteStructure struct {
 	Structure []SiteStructureItem `json:"structure" nullable:"false"`
 }
 
-// SiteStructureItem is one item of a structure: a section, a section group
-// or a site space.
+// SiteStructureItem is one item of a structure: a section, a section
+// group, a site space or an external link.
 type SiteStructureItem struct {
 	Section *SiteSection
 	Group   *SiteSectionGroup
 	Space   *SiteSpace
+	Link    *SiteExternalLink
 }
 
 // MarshalJSON writes the item itself.
@@ -209,16 +252,19 @@ func (i SiteStructureItem) MarshalJSON() ([]byte, error) {
 		return json.Marshal(i.Section)
 	case i.Group != nil:
 		return json.Marshal(i.Group)
+	case i.Link != nil:
+		return json.Marshal(i.Link)
 	}
 	return json.Marshal(i.Space)
 }
 
-// Schema documents the three forms.
+// Schema documents the four forms.
 func (SiteStructureItem) Schema(r huma.Registry) *huma.Schema {
 	return &huma.Schema{OneOf: []*huma.Schema{
 		r.Schema(reflect.TypeFor[SiteSection](), true, ""),
 		r.Schema(reflect.TypeFor[SiteSectionGroup](), true, ""),
 		r.Schema(reflect.TypeFor[SiteSpace](), true, ""),
+		r.Schema(reflect.TypeFor[SiteExternalLink](), true, ""),
 	}}
 }
 
@@ -315,12 +361,24 @@ func (w *viewer) section(sec *model.SiteSection) SiteSection {
 }
 
 func (w *viewer) group(g *model.SiteSectionGroup) SiteSectionGroup {
-	out := SiteSectionGroup{Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon, Sections: []SiteSection{}}
-	for _, sec := range w.tree.InGroup(g.ID) {
-		out.Sections = append(out.Sections, w.section(sec))
+	out := SiteSectionGroup{Object: "site-section-group", ID: g.ID, Title: g.Title, Icon: g.Icon, Sections: []SiteSection{}, Children: []SiteGroupChild{}}
+	for _, it := range w.tree.GroupItems(g.ID) {
+		if it.Section != nil {
+			v := w.section(it.Section)
+			out.Sections = append(out.Sections, v)
+			out.Children = append(out.Children, SiteGroupChild{Section: &v})
+		} else {
+			v := viewExternalLink(it.Link)
+			out.Children = append(out.Children, SiteGroupChild{Link: &v})
+		}
 	}
-	out.Children = out.Sections
 	return out
+}
+
+func viewExternalLink(l *model.SiteExternalLink) SiteExternalLink {
+	return SiteExternalLink{Object: "site-external-link", ID: l.ID, Title: l.Title, LocalizedTitle: l.LocalizedTitle,
+		Description: l.Description, LocalizedDescription: l.LocalizedDescription, Icon: l.Icon, URL: l.URL,
+		SectionGroup: l.Group, Draft: l.Draft, Condition: l.Condition}
 }
 
 // siteSpace renders a site space; false when its space is not shown (a
@@ -357,12 +415,16 @@ func (w *viewer) structure() SiteStructure {
 	}
 	out := SiteStructure{Type: "sections", Structure: []SiteStructureItem{}}
 	for _, t := range w.tree.Top() {
-		if t.Section != nil {
+		switch {
+		case t.Section != nil:
 			v := w.section(t.Section)
 			out.Structure = append(out.Structure, SiteStructureItem{Section: &v})
-		} else {
+		case t.Group != nil:
 			v := w.group(t.Group)
 			out.Structure = append(out.Structure, SiteStructureItem{Group: &v})
+		default:
+			v := viewExternalLink(t.Link)
+			out.Structure = append(out.Structure, SiteStructureItem{Link: &v})
 		}
 	}
 	return out
