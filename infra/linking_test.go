@@ -296,7 +296,7 @@ func TestFamiliesDoNotBuildOtherFamiliesServices(t *testing.T) {
 // may import anything; no other package imports it.
 var (
 	vocabularyFolders = []string{"model", "ids", "apperr", "keys", "document", "order", "condition", "mergerules", "logging", "metrics", "fetch"}
-	platformFolders   = []string{"access", "deps", "records", "paging", "sitetoken", "secret", "queue", "store", "blob", "pdf"}
+	platformFolders   = []string{"access", "deps", "records", "paging", "sitetoken", "secret", "queue", "store", "blob", "pdf", "awsretry"}
 	testSupport       = []string{"testenv", "testkit", "storetest", "blobtest", "queuetest", "apitest"}
 )
 

@@ -220,10 +220,10 @@ const joiner = await newUser('joiner@example.org', 'Jo Joiner');
 await step('joinOrganization', () => joiner.api.orgs.joinOrganization(org.id));
 const joined = await step('getOrganizationById (joined)', async () => (await joiner.api.orgs.getOrganizationById(org.id)).data);
 assert.equal(joined.id, org.id);
-const renamed = await step('updateUserById', async () =>
+const renamedUser = await step('updateUserById', async () =>
     (await writer.api.users.updateUserById(writer.user.id, { displayName: 'Wren W.', photoURL: 'https://img.example.com/wren.png' })).data);
-assert.equal(renamed.displayName, 'Wren W.');
-assert.equal(renamed.photoURL, 'https://img.example.com/wren.png');
+assert.equal(renamedUser.displayName, 'Wren W.');
+assert.equal(renamedUser.photoURL, 'https://img.example.com/wren.png');
 
 const petsYAML = 'openapi: 3.0.3\ninfo: {title: Pets, version: "1"}\npaths:\n  /pets:\n    get: {tags: [pets], responses: {200: {description: ok}}}\n';
 await step('createOpenApiSpec', () => admin.orgs.createOpenApiSpec(org.id, { slug: 'pets', source: { text: petsYAML } }));
@@ -279,9 +279,9 @@ const section = await step('addSectionToSite', async () =>
 const link = await step('addExternalLinkToSite', async () =>
     (await admin.orgs.addExternalLinkToSite(org.id, site.id, { title: 'Status', url: 'https://status.example.com/' })).data);
 assert.equal(link.object, 'site-external-link');
-const renamed = await step('updateSiteExternalLinkById', async () =>
+const renamedLink = await step('updateSiteExternalLinkById', async () =>
     (await admin.orgs.updateSiteExternalLinkById(org.id, site.id, link.id, { title: 'Status page' })).data);
-assert.equal(renamed.title, 'Status page');
+assert.equal(renamedLink.title, 'Status page');
 const sorted = await step('sortSiteStructure', async () =>
     (await admin.orgs.sortSiteStructure(org.id, site.id, { item: { type: 'site-external-link', id: link.id },
         position: { before: { type: 'site-section', id: section.id } } })).data);
