@@ -58,10 +58,7 @@ type GitSync struct {
 }
 
 // GitLease is a job's hold on a space's Git Sync.
-type GitLease struct {
-	JobID string    `json:"jobId"`
-	Until time.Time `json:"until"`
-}
+type GitLease = JobLease
 
 // GitOperation is the state of a Git Sync import or export.
 type GitOperation struct {
