@@ -2,8 +2,9 @@ package gitsync
 
 // Site-wide Git Sync (docs/workers.md, "Site-wide Git Sync"): a site's
 // structure as code. The repository's docs.yaml (siteconfig.go) lists the
-// site's section groups, sections and spaces with stable keys; an import makes the site's
-// structure say the same (creating the spaces it lacks in the site's
+// site's section groups, sections, spaces and external links
+// (sitelinks.go) with stable keys; an import makes the site's structure
+// say the same (creating the spaces it lacks in the site's
 // organization) and then imports each space's directory with the space
 // import; an export lays each space out into its directory by the space
 // export's rules, adds docs.yaml when the structure it describes changed,
