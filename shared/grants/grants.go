@@ -174,6 +174,16 @@ func (s *Service) grantOf(ctx context.Context, n access.Node, p Principal) (mode
 	return model.Grant{}, false, nil
 }
 
+// grantsOn loads the content (admin) and reads the grants on it.
+func (s *Service) grantsOn(ctx context.Context, c Content) (access.Node, []model.Grant, error) {
+	n, err := s.node(ctx, c)
+	if err != nil {
+		return n, nil, err
+	}
+	gs, err := s.d.Authz.GrantsOn(ctx, n.Kind, n.ID)
+	return n, gs, err
+}
+
 // UserGrant is a user's grant on content.
 type UserGrant struct {
 	User orgs.MemberWithUser
@@ -183,11 +193,7 @@ type UserGrant struct {
 // ListUsers lists the users granted a role on the content itself, by
 // user id.
 func (s *Service) ListUsers(ctx context.Context, c Content, r paging.Request) (paging.Page[UserGrant], error) {
-	n, err := s.node(ctx, c)
-	if err != nil {
-		return paging.Page[UserGrant]{}, err
-	}
-	gs, err := s.d.Authz.GrantsOn(ctx, n.Kind, n.ID)
+	n, gs, err := s.grantsOn(ctx, c)
 	if err != nil {
 		return paging.Page[UserGrant]{}, err
 	}
@@ -219,15 +225,11 @@ type TeamGrant struct {
 // ListTeams lists the teams granted a role on the content itself, by team
 // id.
 func (s *Service) ListTeams(ctx context.Context, c Content, r paging.Request) (paging.Page[TeamGrant], error) {
-	n, err := s.node(ctx, c)
+	n, gs, err := s.grantsOn(ctx, c)
 	if err != nil {
 		return paging.Page[TeamGrant]{}, err
 	}
 	v, err := s.d.Authz.ViewerIn(ctx, n.OrgID)
-	if err != nil {
-		return paging.Page[TeamGrant]{}, err
-	}
-	gs, err := s.d.Authz.GrantsOn(ctx, n.Kind, n.ID)
 	if err != nil {
 		return paging.Page[TeamGrant]{}, err
 	}

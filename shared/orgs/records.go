@@ -120,6 +120,11 @@ func ReadMembersWithUsers(ctx context.Context, st store.Store, orgID string, use
 	if err != nil {
 		return nil, err
 	}
+	return withUsers(ctx, st, ms)
+}
+
+// withUsers reads the users of members, in order.
+func withUsers(ctx context.Context, st store.Store, ms []model.Member) ([]MemberWithUser, error) {
 	ids := make([]string, len(ms))
 	for i, m := range ms {
 		ids[i] = m.UserID

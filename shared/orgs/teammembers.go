@@ -35,21 +35,21 @@ func (s *Service) ListTeamMembers(ctx context.Context, orgID, teamID string, r p
 	if err != nil {
 		return paging.Page[TeamMemberOf]{}, err
 	}
-	ks := make([]keys.Key, len(tms))
+	ids := make([]string, len(tms))
 	for i, tm := range tms {
-		ks[i] = keys.Member(orgID, tm.UserID)
+		ids[i] = tm.UserID
 	}
-	ms, err := records.GetAll[model.Member](ctx, s.d.Store, ks)
+	mus, err := ReadMembersWithUsers(ctx, s.d.Store, orgID, ids)
 	if err != nil {
 		return paging.Page[TeamMemberOf]{}, err
 	}
-	mus, err := s.withUsers(ctx, ms)
-	if err != nil {
-		return paging.Page[TeamMemberOf]{}, err
+	roles := map[string]string{}
+	for _, tm := range tms {
+		roles[tm.UserID] = tm.Role
 	}
 	list := make([]TeamMemberOf, len(mus))
 	for i, mu := range mus {
-		list[i] = TeamMemberOf{MemberWithUser: mu, Role: tms[i].Role}
+		list[i] = TeamMemberOf{MemberWithUser: mu, Role: roles[mu.Member.UserID]}
 	}
 	key := func(t TeamMemberOf) string { return t.Member.UserID }
 	sortBy(list, key, false)

@@ -11,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/grants"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/paging"
@@ -45,38 +46,32 @@ type TeamContentPermission struct {
 	Team       orgshttp.OrganizationTeam `json:"team"`
 }
 
-// SpacePath is the path of a space's permissions.
-type SpacePath struct {
-	SpaceID string `path:"spaceId" maxLength:"64"`
-}
+// The paths of the operations: the content's (SpacePath, CollectionPath)
+// and the grantee's (UserPath, TeamPath).
+type (
+	SpacePath struct {
+		SpaceID string `path:"spaceId" maxLength:"64"`
+	}
+	CollectionPath struct {
+		CollectionID string `path:"collectionId" maxLength:"64"`
+	}
+	UserPath struct {
+		UserID string `path:"userId" maxLength:"64"`
+	}
+	TeamPath struct {
+		TeamID string `path:"teamId" maxLength:"64"`
+	}
+)
 
 func (p SpacePath) content() grants.Content {
 	return grants.Content{Kind: model.KindSpace, ID: p.SpaceID}
 }
-
-// CollectionPath is the path of a collection's permissions.
-type CollectionPath struct {
-	CollectionID string `path:"collectionId" maxLength:"64"`
-}
-
 func (p CollectionPath) content() grants.Content {
 	return grants.Content{Kind: model.KindCollection, ID: p.CollectionID}
 }
-
-// UserPath names a user in a path.
-type UserPath struct {
-	UserID string `path:"userId" maxLength:"64"`
-}
-
 func (p UserPath) principal() grants.Principal {
 	return grants.Principal{Kind: model.PrincipalUser, ID: p.UserID}
 }
-
-// TeamPath names a team in a path.
-type TeamPath struct {
-	TeamID string `path:"teamId" maxLength:"64"`
-}
-
 func (p TeamPath) principal() grants.Principal {
 	return grants.Principal{Kind: model.PrincipalTeam, ID: p.TeamID}
 }
@@ -85,8 +80,8 @@ func (p TeamPath) principal() grants.Principal {
 type InviteBody struct {
 	Body struct {
 		Role  *string  `json:"role" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"The role to give (null, a guest's, gives nothing: refused)"`
-		Users []string `json:"users,omitempty" nullable:"false" maxItems:"100" doc:"Members to invite, by id"`
-		Teams []string `json:"teams,omitempty" nullable:"false" maxItems:"100" doc:"Teams to invite, by id"`
+		Users []ids.ID `json:"users,omitempty" nullable:"false" maxItems:"100" doc:"Members to invite, by id"`
+		Teams []ids.ID `json:"teams,omitempty" nullable:"false" maxItems:"100" doc:"Teams to invite, by id"`
 	}
 }
 
@@ -190,7 +185,7 @@ type (
 func (p AggregateParams) role() model.Role { return model.Role(p.Role) }
 
 func (b InviteBody) invite() (model.Role, []string, []string) {
-	return roleOf(b.Body.Role), b.Body.Users, b.Body.Teams
+	return roleOf(b.Body.Role), ids.Strings(b.Body.Users), ids.Strings(b.Body.Teams)
 }
 
 func (b RoleBody) newRole() model.Role { return roleOf(b.Body.Role) }
