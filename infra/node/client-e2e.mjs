@@ -145,9 +145,9 @@ assert.deepEqual(spaceCommenters.items.map((m) => m.user.id), [reviewer.user.id]
 const convs = await step('listChangeRequestConversations', async () =>
     (await writer.api.spaces.listChangeRequestConversations(space.id, cr.id)).data);
 assert.deepEqual(convs.items.map((c) => [c.id, c.title]), [[note.id, 'Thanks!'], [review.comment.id, 'Clear and short.']]);
-const renamed = await step('updateChangeRequestConversation', async () =>
+const renamedConversation = await step('updateChangeRequestConversation', async () =>
     (await writer.api.spaces.updateChangeRequestConversation(space.id, cr.id, note.id, { title: 'Merge note' })).data);
-assert.equal(renamed.title, 'Merge note');
+assert.equal(renamedConversation.title, 'Merge note');
 await step('deleteChangeRequestConversation', () => writer.api.spaces.deleteChangeRequestConversation(space.id, cr.id, note.id));
 const left = await step('listChangeRequestConversations (after delete)', async () =>
     (await writer.api.spaces.listChangeRequestConversations(space.id, cr.id)).data);
@@ -293,5 +293,39 @@ const copy = await step('duplicateSiteSpace', async () =>
     (await admin.orgs.duplicateSiteSpace(org.id, site.id, section.siteSpaces.find((ss) => ss.space.id === changelog.id).id, {})).data);
 assert.equal(copy.space.title, 'Changelog (copy)');
 await step('deleteSiteExternalLinkById', () => admin.orgs.deleteSiteExternalLinkById(org.id, site.id, link.id));
+
+// Permissions and team members (issue 27): a reader (organization role
+// read) reaches a space by a direct grant (read) and through a team's
+// grant on the collection above it (edit); the aggregate lists them once,
+// at edit, and removing the team's grant applies at their next request.
+const reader = await newUser('reader@example.com', 'Rae Reader');
+await step('inviteUsersToOrganization (reader)', () =>
+    admin.orgs.inviteUsersToOrganization(org.id, { emails: ['reader@example.com'], role: 'read' }));
+const writers = await step('createOrganizationTeam', async () => (await admin.orgs.createOrganizationTeam(org.id, { title: 'Writers' })).data);
+await step('addMemberToOrganizationTeamById', () => admin.orgs.addMemberToOrganizationTeamById(org.id, writers.id, reader.user.id, { role: 'owner' }));
+await step('updateMembersInOrganizationTeam', () => admin.orgs.updateMembersInOrganizationTeam(org.id, writers.id, { add: ['writer@example.com'] }));
+const teamMembers = await step('listTeamMembersInOrganizationById', async () => (await admin.orgs.listTeamMembersInOrganizationById(org.id, writers.id)).data);
+assert.deepEqual(teamMembers.items.map((m) => m.team.role).sort(), ['member', 'owner']);
+const shelf = await step('createCollection', async () => (await admin.orgs.createCollection(org.id, { title: 'Shelf' })).data);
+const filed = await step('createSpace (in a collection)', async () => (await admin.orgs.createSpace(org.id, { title: 'Filed', parent: shelf.id })).data);
+await step('inviteToCollection', () => admin.collections.inviteToCollection(shelf.id, { role: 'read', teams: [writers.id] }));
+await step('updateTeamPermissionInCollection', () => admin.collections.updateTeamPermissionInCollection(shelf.id, writers.id, { role: 'edit' }));
+const colTeams = await step('listTeamPermissionsInCollection', async () => (await admin.collections.listTeamPermissionsInCollection(shelf.id)).data);
+assert.deepEqual(colTeams.items.map((t) => [t.team.id, t.permission]), [[writers.id, 'edit']]);
+await step('inviteToSpace', () => admin.spaces.inviteToSpace(filed.id, { role: 'comment', users: [reader.user.id] }));
+await step('updateUserPermissionInSpace', () => admin.spaces.updateUserPermissionInSpace(filed.id, reader.user.id, { role: 'read' }));
+const spaceUsers = await step('listUserPermissionsInSpace', async () => (await admin.spaces.listUserPermissionsInSpace(filed.id)).data);
+assert.deepEqual(spaceUsers.items.map((u) => [u.user.id, u.permission]), [[reader.user.id, 'read']]);
+const reach = await step('listPermissionsAggregateInSpace', async () => (await admin.spaces.listPermissionsAggregateInSpace(filed.id)).data);
+const readerReach = reach.items.filter((u) => u.user.id === reader.user.id);
+assert.equal(readerReach.length, 1, 'listed once');
+assert.equal(readerReach[0].permission, 'edit');
+const colReach = await step('listPermissionsAggregateInCollection', async () => (await admin.collections.listPermissionsAggregateInCollection(shelf.id, { role: 'edit' })).data);
+assert.ok(colReach.items.every((u) => u.permission === 'edit'), 'the role filter');
+await step('removeTeamFromCollection', () => admin.collections.removeTeamFromCollection(shelf.id, writers.id));
+const after = (await reader.api.spaces.getSpaceById(filed.id)).data;
+assert.equal(after.permissions.edit, false, 'the team grant is gone at the next request');
+await step('removeUserFromSpace', () => admin.spaces.removeUserFromSpace(filed.id, reader.user.id));
+await step('deleteMemberFromOrganizationTeamById', () => admin.orgs.deleteMemberFromOrganizationTeamById(org.id, writers.id, reader.user.id));
 
 console.log('done');
