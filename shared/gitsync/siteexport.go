@@ -78,7 +78,7 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 		if err != nil {
 			return err
 		}
-		lay, err := s.layoutSpace(ctx, sp, sst, p.URL, pt.p.ProjectDir, &snapshot{st: base.st, commit: base.commit, files: files, branches: base.branches}, w)
+		lay, err := s.layoutSpace(ctx, sp, sp.Revision, sst, p.URL, pt.p.ProjectDir, &snapshot{st: base.st, commit: base.commit, files: files, branches: base.branches}, w)
 		if err != nil {
 			return err
 		}
@@ -99,7 +99,7 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 	case base.commit == nil && base.branches > 0:
 		cause = fmt.Errorf("%w: the repository names no default branch to start %s from; export to an existing branch first", errNoRef, p.Ref)
 	default:
-		hash, err := s.newCommit(w, base, tree, p.CommitMessage)
+		hash, err := s.newCommit(w, base, tree, p.CommitMessage, nil)
 		if err != nil {
 			return err
 		}
