@@ -599,25 +599,13 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		secID[n.Key] = n.ID
 		sec, _ := findSection(site, n.ID)
 		ch := sites.SectionChange{}
-		changed := false
-		set := func(field **string, clear *bool, have, want string) {
-			if have == want {
-				return
-			}
-			changed = true
-			if want == "" && clear != nil {
-				*clear = true
-				return
-			}
-			w := want
-			*field = &w
-		}
-		set(&ch.Title, nil, sec.Title, n.Title)
-		set(&ch.Path, nil, sec.Path, n.Path)
-		set(&ch.Description, &ch.ClearDescription, sec.Description, n.Description)
-		set(&ch.Icon, &ch.ClearIcon, sec.Icon, n.Icon)
-		set(&ch.Condition, &ch.ClearCondition, sec.Condition, n.Condition)
-		if changed {
+		var c fieldChanges
+		c.str(&ch.Title, nil, sec.Title, n.Title)
+		c.str(&ch.Path, nil, sec.Path, n.Path)
+		c.str(&ch.Description, &ch.ClearDescription, sec.Description, n.Description)
+		c.str(&ch.Icon, &ch.ClearIcon, sec.Icon, n.Icon)
+		c.str(&ch.Condition, &ch.ClearCondition, sec.Condition, n.Condition)
+		if c.changed {
 			if site, _, err = s.structure.UpdateSection(ctx, orgID, siteID, n.ID, ch); err != nil {
 				return nil, fmt.Errorf("section %q: %w", n.Key, err)
 			}

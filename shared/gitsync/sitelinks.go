@@ -52,30 +52,18 @@ func (s *Service) placeLinks(ctx context.Context, orgID, siteID string, site mod
 // top level); false when they say the same already.
 func linkChange(l model.SiteExternalLink, n model.SiteGitNode, group string) (sites.ExternalLinkInput, bool) {
 	var in sites.ExternalLinkInput
-	changed := false
-	str := func(field **string, clear *bool, have, want string) {
-		if have == want {
-			return
-		}
-		changed = true
-		if want == "" && clear != nil {
-			*clear = true
-			return
-		}
-		w := want
-		*field = &w
-	}
-	str(&in.Title, nil, l.Title, n.Title)
-	str(&in.URL, nil, l.URL, n.URL)
-	str(&in.Description, &in.ClearDescription, l.Description, n.Description)
-	str(&in.Icon, &in.ClearIcon, l.Icon, n.Icon)
-	str(&in.Condition, &in.ClearCondition, l.Condition, n.Condition)
-	str(&in.Parent, &in.ClearParent, l.Group, group)
+	var c fieldChanges
+	c.str(&in.Title, nil, l.Title, n.Title)
+	c.str(&in.URL, nil, l.URL, n.URL)
+	c.str(&in.Description, &in.ClearDescription, l.Description, n.Description)
+	c.str(&in.Icon, &in.ClearIcon, l.Icon, n.Icon)
+	c.str(&in.Condition, &in.ClearCondition, l.Condition, n.Condition)
+	c.str(&in.Parent, &in.ClearParent, l.Group, group)
 	localized := func(field **map[string]string, clear *bool, have, want map[string]string) {
 		if maps.Equal(have, want) {
 			return
 		}
-		changed = true
+		c.changed = true
 		if len(want) == 0 {
 			*clear = true
 			return
@@ -87,9 +75,9 @@ func linkChange(l model.SiteExternalLink, n model.SiteGitNode, group string) (si
 	localized(&in.LocalizedDescription, &in.ClearLocalizedDescription, l.LocalizedDescription, n.LocalizedDescription)
 	if l.Draft != n.Draft {
 		d := n.Draft
-		in.Draft, changed = &d, true
+		in.Draft, c.changed = &d, true
 	}
-	return in, changed
+	return in, c.changed
 }
 
 // linkNode describes link l as docs.yaml's node: kept's key (a new key
@@ -101,4 +89,23 @@ func linkNode(l model.SiteExternalLink, kept model.SiteGitNode, groupKey string)
 	n.LocalizedTitle, n.LocalizedDescription = maps.Clone(l.LocalizedTitle), maps.Clone(l.LocalizedDescription)
 	n.Path, n.Default, n.Hidden, n.Directory, n.Language = "", false, false, nil, ""
 	return n
+}
+
+// fieldChanges collects the fields of a change from what a record has and
+// what docs.yaml wants: str sets a string field where they differ (or its
+// clear flag, where the wanted value is empty and the field can be
+// cleared); changed says whether any field was set.
+type fieldChanges struct{ changed bool }
+
+func (c *fieldChanges) str(field **string, clear *bool, have, want string) {
+	if have == want {
+		return
+	}
+	c.changed = true
+	if want == "" && clear != nil {
+		*clear = true
+		return
+	}
+	w := want
+	*field = &w
 }
