@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
@@ -47,11 +50,78 @@ type Hits struct {
 	Total int
 }
 
-func match(field, text string, boost float64) query.Query {
-	q := query.NewMatchQuery(text)
-	q.SetField(field)
-	q.SetBoost(boost)
-	return q
+// Typos is the edit distance a word of a query may be from a word of the
+// text, by the word's length in characters as typed (DocSearch's and
+// Algolia's defaults): none up to 3, one from 4 to 7, two from 8.
+func Typos(word string) int {
+	switch n := utf8.RuneCountInString(word); {
+	case n >= 8:
+		return 2
+	case n >= 4:
+		return 1
+	}
+	return 0
+}
+
+// Prefixes: the last word of a query, unless the query ends with a space,
+// also finds the words it begins (as you type) once it has MinPrefix
+// characters; boostPrefix weighs such matches (a whole word, exact, weighs
+// 1, and one within edit distance d 1/(d+1), bleve's fuzzy scoring).
+const (
+	MinPrefix   = 3
+	boostPrefix = 0.5
+)
+
+// match is the query of text's words on field, any of them: each word as
+// the field's analyzer makes it (lower case, stemmed, CJK bigrams...)
+// within its Typos of an indexed term, and the last word as a prefix too
+// (Prefixes).
+func match(m mapping.IndexMapping, field, text string, boost float64) query.Query {
+	var qs []query.Query
+	add := func(q interface {
+		query.Query
+		SetField(string)
+		SetBoost(float64)
+	}, b float64) {
+		q.SetField(field)
+		q.SetBoost(boost * b)
+		qs = append(qs, q)
+	}
+	a := m.AnalyzerNamed(m.AnalyzerNameForPath(field))
+	if a == nil {
+		return query.NewMatchNoneQuery()
+	}
+	tokens := a.Analyze([]byte(text))
+	seen := make(map[string]bool, len(tokens))
+	for i, t := range tokens {
+		typed := text[t.Start:t.End]
+		term := string(t.Term)
+		if !seen[term] {
+			seen[term] = true
+			fq := query.NewFuzzyQuery(term)
+			fq.SetFuzziness(Typos(typed))
+			add(fq, 1)
+		}
+		last := i == len(tokens)-1 && t.End == len(text) // still being typed
+		if !last || utf8.RuneCountInString(typed) < MinPrefix {
+			continue
+		}
+		add(query.NewPrefixQuery(term), boostPrefix)
+		// A word cut short is not stemmed as the whole word was
+		// ("authenticati", "authentication" made "authent"): the terms
+		// the typed word begins with, a few characters shorter, count as
+		// its prefix too.
+		lower := []rune(strings.ToLower(typed))
+		for n := max(MinPrefix+1, len(lower)-5); n < len(lower); n++ {
+			if p := string(lower[:n]); p != term && unicode.IsLetter(lower[n-1]) {
+				add(query.NewTermQuery(p), boostPrefix)
+			}
+		}
+	}
+	if len(qs) == 0 {
+		return query.NewMatchNoneQuery()
+	}
+	return query.NewDisjunctionQuery(qs)
 }
 
 func phrase(field, text string, boost float64) query.Query {
@@ -68,7 +138,8 @@ func words(text string) int { return len(strings.Fields(text)) }
 // offset+size, best first (ties in the index's order, which a revision's
 // index never changes), without their sections.
 func Pages(ctx context.Context, idx bleve.Index, text string, offset, size int) (Hits, error) {
-	qs := []query.Query{match(fTitle, text, boostTitle), match(fHeadings, text, boostHeadings), match(fBody, text, 1)}
+	m := idx.Mapping()
+	qs := []query.Query{match(m, fTitle, text, boostTitle), match(m, fHeadings, text, boostHeadings), match(m, fBody, text, 1)}
 	if words(text) > 1 {
 		qs = append(qs, phrase(fBody, text, boostPhrase))
 	}
@@ -104,7 +175,8 @@ func AddSections(ctx context.Context, idx bleve.Index, text string, pages []Page
 		t.SetBoost(0)
 		ids = append(ids, t)
 	}
-	qs := []query.Query{match(fHeading, text, boostHeadings), match(fText, text, 1)}
+	m := idx.Mapping()
+	qs := []query.Query{match(m, fHeading, text, boostHeadings), match(m, fText, text, 1)}
 	if words(text) > 1 {
 		qs = append(qs, phrase(fText, text, boostPhrase))
 	}
