@@ -17,6 +17,11 @@
 //     goes out"). Results
 //     are pages, best first, each with up to MaxSections matching sections
 //     (the text under one heading) and an excerpt of each.
+//   - Text is analysed in the locale of the site space a site search reads
+//     (Analysis: bleve's language analyzers, CJK bigrams for zh, ja, ko),
+//     in English for a space's or an organization's search; the analysis
+//     is part of an index's key. Words are matched within an edit distance
+//     that grows with their length (Typos), the last one also as a prefix.
 //   - Organization search covers the organization's live spaces the caller
 //     may read (the content permission model), and only those: their
 //     current revisions are searched and the spaces ranked by their best
