@@ -81,8 +81,8 @@ type word struct {
 	// else Typos of the word as typed.
 	typos int
 	// prefixes are the beginnings it stands for when it is the last word,
-	// still being typed: the term itself, and the terms a few characters
-	// shorter that the typed word begins with.
+	// still being typed: the term itself, and, when the index lacks it,
+	// the terms a few characters shorter that the typed word begins with.
 	prefixes []string
 }
 
@@ -116,28 +116,33 @@ func plan(ctx context.Context, idx bleve.Index, text string) ([]word, error) {
 	for i, t := range tokens {
 		typed := text[t.Start:t.End]
 		w := word{term: string(t.Term)}
-		if i == len(tokens)-1 && t.End == len(text) && utf8.RuneCountInString(typed) >= MinPrefix {
+		last := i == len(tokens)-1 && t.End == len(text) && utf8.RuneCountInString(typed) >= MinPrefix
+		if seen[w.term] && !last {
+			continue
+		}
+		seen[w.term] = true
+		found := true
+		if Typos(typed) > 0 || last {
+			if found, err = inIndex(ctx, r, t.Term); err != nil {
+				return nil, err
+			}
+		}
+		if !found {
+			w.typos = Typos(typed)
+		}
+		if last {
 			w.prefixes = []string{w.term}
+		}
+		if last && !found {
 			// A word cut short is not stemmed as the whole word was
-			// ("authenticati", while "authentication" is "authent").
+			// ("authenticati", while "authentication" is "authent"): the
+			// terms it begins with, a few characters shorter, stand for
+			// it too. A word the index has is whole.
 			lower := []rune(strings.ToLower(typed))
 			for n := max(MinPrefix+1, len(lower)-5); n < len(lower); n++ {
 				if p := string(lower[:n]); p != w.term && unicode.IsLetter(lower[n-1]) {
 					w.prefixes = append(w.prefixes, p)
 				}
-			}
-		}
-		if seen[w.term] && w.prefixes == nil {
-			continue
-		}
-		seen[w.term] = true
-		if n := Typos(typed); n > 0 {
-			found, err := inIndex(ctx, r, t.Term)
-			if err != nil {
-				return nil, err
-			}
-			if !found {
-				w.typos = n
 			}
 		}
 		out = append(out, w)
