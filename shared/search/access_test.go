@@ -11,6 +11,7 @@ import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/searchroot"
 	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -197,7 +198,7 @@ func TestARevisionsIndexIsBuiltOnceAndReused(t *testing.T) {
 	// A new process (a cold Lambda) reads the stored index, builds nothing.
 	svc := searchroot.Service(app.NewRoot(k.Deps))
 	t.Cleanup(svc.Close)
-	h, err := svc.Index(context.Background(), f.docs, f.Kit.Head(t, f.docs))
+	h, err := svc.Index(context.Background(), f.docs, f.Kit.Head(t, f.docs), search.AnalysisDefault)
 	if err != nil {
 		t.Fatal(err)
 	}

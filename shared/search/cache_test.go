@@ -11,7 +11,7 @@ import (
 
 func buildOne(title string) func(context.Context, string) error {
 	return func(ctx context.Context, dir string) error {
-		return Build(ctx, dir, []Page{{ID: "p", Title: title, Body: "text\n"}})
+		return Build(ctx, dir, AnalysisDefault, []Page{{ID: "p", Title: title, Body: "text\n"}})
 	}
 }
 

@@ -97,7 +97,7 @@ func (f *fixture) findsZebras(t *testing.T) {
 // the blob store.
 func (f *fixture) stored(t *testing.T) bool {
 	t.Helper()
-	_, err := f.Kit.Deps.Blobs.Get(context.Background(), "spaces/"+f.docs+"/search/"+f.Kit.Head(t, f.docs)+"."+search.Format)
+	_, err := f.Kit.Deps.Blobs.Get(context.Background(), search.IndexKey(f.docs, f.Kit.Head(t, f.docs), search.AnalysisDefault))
 	if err != nil && !errors.Is(err, blob.ErrNotFound) {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestAnIndexThatCannotBeStoredIsSearchedReportedAndMadeAgainLater(t *testing
 func TestADamagedStoredIndexIsMadeAgain(t *testing.T) {
 	f, _, logs, metrics := faultyFixture(t)
 	rev := f.Kit.Head(t, f.docs)
-	key := "spaces/" + f.docs + "/search/" + rev + "." + search.Format
+	key := search.IndexKey(f.docs, rev, search.AnalysisDefault)
 	if err := f.Kit.Deps.Blobs.Put(context.Background(), key, []byte("injected: not a gzip archive"), "application/gzip"); err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,31 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/ar" // the analyzers Analysis names register themselves
+	"github.com/blevesearch/bleve/v2/analysis/lang/cjk"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/ckb"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/da"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/de"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/es"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/fa"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/fi"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/fr"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/hi"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/hr"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/hu"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/it"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/nl"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/no"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/pt"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/ro"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/ru"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/sv"
+	_ "github.com/blevesearch/bleve/v2/analysis/lang/tr"
+	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
+	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -28,10 +51,12 @@ import (
 //   - one per section ("s:<pageId>:<n>"): its heading and text, which find
 //     the sections of the pages found, and their excerpts.
 //
-// Text fields use the English analyzer (lower case, stop words, possessives,
-// Porter stemming), so "Installing" finds "installs". Relevance is BM25; a
-// query matches titles (x4), headings (x2), text, and the query as a
-// phrase in the text (x2).
+// Text fields use the analyzer of the index's analysis (Analysis: English,
+// with lower case, stop words, possessives and Porter stemming, unless a
+// site's locale names another language), so "Installing" finds "installs".
+// Relevance is BM25; a query matches titles (x4), headings (x2), text, and
+// the query as a phrase in the text (x2), each word within an edit distance
+// that grows with its length, the last one also as a prefix (query.go).
 
 // Field names. Pages and sections have fields of their own, so that a
 // query on one kind needs no filter on the other.
@@ -51,13 +76,67 @@ const (
 )
 
 // Format names the layout of stored indexes: an index of another format
-// is rebuilt.
-const Format = "v4"
+// is rebuilt. v5: the analysis is the locale's (Analysis), and part of the
+// index's key.
+const Format = "v5"
 
-func indexMapping() mapping.IndexMapping {
+// The analyses besides bleve's language analyzers: CJK (Chinese, Japanese,
+// Korean: width folded, lower case, overlapping bigrams of CJK characters,
+// so that a two-character word is one term), and plain (Unicode words in
+// lower case, for the languages bleve has no analyzer for).
+const (
+	AnalysisDefault = en.AnalyzerName
+	AnalysisCJK     = cjk.AnalyzerName
+	AnalysisPlain   = "plain"
+)
+
+// language tells whether a language code names an analyzer of bleve's own
+// (stop words and a stemmer of the language), registered by the imports
+// above.
+func language(lang string) bool {
+	switch lang {
+	case "ar", "ckb", "da", "de", "en", "es", "fa", "fi", "fr", "hi", "hr", "hu", "it", "nl", "no", "pt", "ro",
+		"ru", "sv", "tr":
+		return true
+	}
+	return false
+}
+
+// Analysis returns the name of the text analysis for a locale (GitBook's
+// language codes: "en", "fr", "pt-br", "zh-tw", ...; a region is ignored):
+// the language's bleve analyzer when there is one, AnalysisCJK for zh, ja,
+// ko and yue, AnalysisPlain for any other language, and English
+// (AnalysisDefault) when the locale is empty.
+func Analysis(locale string) string {
+	lang, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(locale)), "-")
+	lang, _, _ = strings.Cut(lang, "_")
+	switch lang {
+	case "":
+		return AnalysisDefault
+	case "zh", "ja", "ko", "yue":
+		return AnalysisCJK
+	case "nb", "nn":
+		return "no"
+	}
+	if language(lang) {
+		return lang
+	}
+	return AnalysisPlain
+}
+
+func indexMapping(analysis string) (mapping.IndexMapping, error) {
+	im := bleve.NewIndexMapping()
+	if analysis == AnalysisPlain {
+		if err := im.AddCustomAnalyzer(AnalysisPlain, map[string]any{"type": custom.Name,
+			"tokenizer": unicode.Name, "token_filters": []any{lowercase.Name}}); err != nil {
+			return nil, err
+		}
+	} else if analysis != AnalysisCJK && !language(analysis) {
+		return nil, fmt.Errorf("search: unknown analysis %q", analysis)
+	}
 	text := func(store bool) *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
-		f.Analyzer = en.AnalyzerName
+		f.Analyzer = analysis
 		f.Store = store
 		f.IncludeInAll = false
 		f.IncludeTermVectors = true
@@ -90,14 +169,13 @@ func indexMapping() mapping.IndexMapping {
 	doc.AddFieldMappingsAt(fAnchor, stored())
 	doc.AddFieldMappingsAt(fDescription, stored())
 	doc.AddFieldMappingsAt(fAncestors, stored())
-	im := bleve.NewIndexMapping()
 	im.DefaultMapping = doc
-	im.DefaultAnalyzer = en.AnalyzerName
+	im.DefaultAnalyzer = analysis
 	im.ScoringModel = bleveindex.BM25Scoring
 	im.StoreDynamic = false
 	im.IndexDynamic = false
 	im.DocValuesDynamic = false
-	return im
+	return im, nil
 }
 
 // Page is a page to index: its place in the tree and its body.
@@ -106,10 +184,15 @@ type Page struct {
 	ID, Title, Description, Path, Ancestors, Body string
 }
 
-// Build indexes pages into a new index in dir (which must not exist) and
-// closes it.
-func Build(ctx context.Context, dir string, pages []Page) error {
-	idx, err := bleve.NewUsing(dir, indexMapping(), scorch.Name, scorch.Name, nil)
+// Build indexes pages into a new index in dir (which must not exist), with
+// the text analysis named (Analysis), and closes it. The analysis is kept
+// in the index: Update and queries read it from there.
+func Build(ctx context.Context, dir, analysis string, pages []Page) error {
+	im, err := indexMapping(analysis)
+	if err != nil {
+		return err
+	}
+	idx, err := bleve.NewUsing(dir, im, scorch.Name, scorch.Name, nil)
 	if err != nil {
 		return fmt.Errorf("create search index: %w", err)
 	}

@@ -24,7 +24,7 @@ func TestPrewarmSiteSearch(t *testing.T) {
 	site := "/v1/orgs/" + f.Org.ID + "/sites/" + s["id"].(string)
 	stored := func(spaceID string) bool {
 		t.Helper()
-		_, err := f.Kit.Deps.Blobs.Get(context.Background(), "spaces/"+spaceID+"/search/"+f.Kit.Head(t, spaceID)+"."+search.Format)
+		_, err := f.Kit.Deps.Blobs.Get(context.Background(), search.IndexKey(spaceID, f.Kit.Head(t, spaceID), search.AnalysisDefault))
 		if err != nil && !errors.Is(err, blob.ErrNotFound) {
 			t.Fatal(err)
 		}

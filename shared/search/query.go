@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
 // Weights of the fields in relevance.
@@ -47,11 +50,153 @@ type Hits struct {
 	Total int
 }
 
-func match(field, text string, boost float64) query.Query {
-	q := query.NewMatchQuery(text)
-	q.SetField(field)
-	q.SetBoost(boost)
-	return q
+// Typos is the edit distance a word of a query may be from a word of the
+// text, by the word's length in characters as typed (DocSearch's and
+// Algolia's defaults): none up to 3, one from 4 to 7, two from 8.
+func Typos(word string) int {
+	switch n := utf8.RuneCountInString(word); {
+	case n >= 8:
+		return 2
+	case n >= 4:
+		return 1
+	}
+	return 0
+}
+
+// Prefixes: the last word of a query, unless the query ends with a space,
+// also finds the words it begins (as you type) once it has MinPrefix
+// characters; boostPrefix weighs such matches (a whole word, exact, weighs
+// 1, and one within edit distance d 1/(d+1), bleve's fuzzy scoring).
+const (
+	MinPrefix   = 3
+	boostPrefix = 0.5
+)
+
+// word is a word of a query as the index's analyzer makes it (lower case,
+// stemmed, a CJK bigram...), and how it matches.
+type word struct {
+	term string
+	// typos is the edit distance forgiven: 0 when the term is in the
+	// index (a word spelled as some text spells it is taken as meant),
+	// else Typos of the word as typed.
+	typos int
+	// prefixes are the beginnings it stands for when it is the last word,
+	// still being typed: the term itself, and, when the index lacks it,
+	// the terms a few characters shorter that the typed word begins with.
+	prefixes []string
+}
+
+// plan analyses a query's text as the index's text is analysed (the
+// analyzer kept in the index's mapping) and says how each word matches.
+// A word found in the index (its title, headings or text) matches
+// exactly: typos are forgiven only for the words no page has, as Typesense
+// does by default (typo_tokens_threshold 1), which keeps a query spelled
+// right as precise, and as fast, as without typo tolerance.
+func plan(ctx context.Context, idx bleve.Index, text string) ([]word, error) {
+	m := idx.Mapping()
+	a := m.AnalyzerNamed(m.AnalyzerNameForPath(fBody))
+	if a == nil {
+		return nil, fmt.Errorf("search: the index has no analyzer for %s", fBody)
+	}
+	tokens := a.Analyze([]byte(text))
+	if len(tokens) == 0 {
+		return nil, nil
+	}
+	adv, err := idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var out []word
+	seen := make(map[string]bool, len(tokens))
+	for i, t := range tokens {
+		typed := text[t.Start:t.End]
+		w := word{term: string(t.Term)}
+		last := i == len(tokens)-1 && t.End == len(text) && utf8.RuneCountInString(typed) >= MinPrefix
+		if seen[w.term] && !last {
+			continue
+		}
+		seen[w.term] = true
+		found := true
+		if Typos(typed) > 0 || last {
+			if found, err = inIndex(ctx, r, t.Term); err != nil {
+				return nil, err
+			}
+		}
+		if !found {
+			w.typos = Typos(typed)
+		}
+		if last {
+			w.prefixes = []string{w.term}
+		}
+		if last && !found {
+			// A word cut short is not stemmed as the whole word was
+			// ("authenticati", while "authentication" is "authent"): the
+			// terms it begins with, a few characters shorter, stand for
+			// it too. A word the index has is whole.
+			lower := []rune(strings.ToLower(typed))
+			for n := max(MinPrefix+1, len(lower)-5); n < len(lower); n++ {
+				if p := string(lower[:n]); p != w.term && unicode.IsLetter(lower[n-1]) {
+					w.prefixes = append(w.prefixes, p)
+				}
+			}
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// inIndex tells whether a page's title, headings or text has term.
+func inIndex(ctx context.Context, r bleveindex.IndexReader, term []byte) (bool, error) {
+	for _, f := range []string{fTitle, fHeadings, fBody} {
+		tfr, err := r.TermFieldReader(ctx, term, f, false, false, false)
+		if err != nil {
+			return false, err
+		}
+		n := tfr.Count()
+		if err := tfr.Close(); err != nil {
+			return false, err
+		}
+		if n > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// match is the query of a query's words on field, any of them: each
+// within its typos of a term of the field, the last one also by its
+// prefixes.
+func match(words []word, field string, boost float64) query.Query {
+	var qs []query.Query
+	for _, w := range words {
+		fq := query.NewFuzzyQuery(w.term)
+		fq.SetFuzziness(w.typos)
+		fq.SetField(field)
+		fq.SetBoost(boost)
+		qs = append(qs, fq)
+		for i, p := range w.prefixes {
+			var q interface {
+				query.Query
+				SetField(string)
+				SetBoost(float64)
+			} = query.NewTermQuery(p)
+			if i == 0 {
+				q = query.NewPrefixQuery(p)
+			}
+			q.SetField(field)
+			q.SetBoost(boost * boostPrefix)
+			qs = append(qs, q)
+		}
+	}
+	if len(qs) == 0 {
+		return query.NewMatchNoneQuery()
+	}
+	return query.NewDisjunctionQuery(qs)
 }
 
 func phrase(field, text string, boost float64) query.Query {
@@ -68,7 +213,11 @@ func words(text string) int { return len(strings.Fields(text)) }
 // offset+size, best first (ties in the index's order, which a revision's
 // index never changes), without their sections.
 func Pages(ctx context.Context, idx bleve.Index, text string, offset, size int) (Hits, error) {
-	qs := []query.Query{match(fTitle, text, boostTitle), match(fHeadings, text, boostHeadings), match(fBody, text, 1)}
+	ws, err := plan(ctx, idx, text)
+	if err != nil {
+		return Hits{}, err
+	}
+	qs := []query.Query{match(ws, fTitle, boostTitle), match(ws, fHeadings, boostHeadings), match(ws, fBody, 1)}
 	if words(text) > 1 {
 		qs = append(qs, phrase(fBody, text, boostPhrase))
 	}
@@ -104,7 +253,11 @@ func AddSections(ctx context.Context, idx bleve.Index, text string, pages []Page
 		t.SetBoost(0)
 		ids = append(ids, t)
 	}
-	qs := []query.Query{match(fHeading, text, boostHeadings), match(fText, text, 1)}
+	ws, err := plan(ctx, idx, text)
+	if err != nil {
+		return err
+	}
+	qs := []query.Query{match(ws, fHeading, boostHeadings), match(ws, fText, 1)}
 	if words(text) > 1 {
 		qs = append(qs, phrase(fText, text, boostPhrase))
 	}

@@ -17,6 +17,11 @@
 //     goes out"). Results
 //     are pages, best first, each with up to MaxSections matching sections
 //     (the text under one heading) and an excerpt of each.
+//   - Text is analysed in the locale of the site space a site search reads
+//     (Analysis: bleve's language analyzers, CJK bigrams for zh, ja, ko),
+//     in English for a space's or an organization's search; the analysis
+//     is part of an index's key. Words are matched within an edit distance
+//     that grows with their length (Typos), the last one also as a prefix.
 //   - Organization search covers the organization's live spaces the caller
 //     may read (the content permission model), and only those: their
 //     current revisions are searched and the spaces ranked by their best
@@ -102,8 +107,11 @@ func (s *Service) Close() { s.cache.Close() }
 // loaded, ready for a query).
 func (s *Service) OpenIndexes() int { return s.cache.Len() }
 
-func indexKey(spaceID, revisionID string) string {
-	return "spaces/" + spaceID + "/search/" + revisionID + "." + Format
+// IndexKey is the blob key of the index of a revision of a space made with
+// an analysis (Analysis): the analysis is part of the layout, so a space
+// that two site spaces show in two languages has an index for each.
+func IndexKey(spaceID, revisionID, analysis string) string {
+	return "spaces/" + spaceID + "/search/" + revisionID + "." + Format + "-" + analysis
 }
 
 // IndexErrorsMetric counts the failures of indexing (package metrics), by
@@ -132,13 +140,14 @@ const (
 	storeBackoff  = 100 * time.Millisecond
 )
 
-// Index returns the open index of a revision of a space: from the
-// process, the blob store, or made (and stored) now. Every failure is
-// logged at level ERROR with the space and revision, and counted
-// (IndexErrorsMetric); none leaves a page out of the index a query reads.
-func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handle, error) {
-	return s.cache.Acquire(ctx, spaceID+"/"+revisionID, func(ctx context.Context, dir string) error {
-		key := indexKey(spaceID, revisionID)
+// Index returns the open index of a revision of a space, made with an
+// analysis (Analysis): from the process, the blob store, or made (and
+// stored) now. Every failure is logged at level ERROR with the space and
+// revision, and counted (IndexErrorsMetric); none leaves a page out of the
+// index a query reads.
+func (s *Service) Index(ctx context.Context, spaceID, revisionID, analysis string) (*Handle, error) {
+	return s.cache.Acquire(ctx, spaceID+"/"+revisionID+"/"+analysis, func(ctx context.Context, dir string) error {
+		key := IndexKey(spaceID, revisionID, analysis)
 		data, err := s.d.Blobs.Get(ctx, key)
 		if err == nil {
 			err = Unarchive(data, dir)
@@ -154,7 +163,7 @@ func (s *Service) Index(ctx context.Context, spaceID, revisionID string) (*Handl
 		} else if !errors.Is(err, blob.ErrNotFound) {
 			return fmt.Errorf("read search index: %w", err)
 		}
-		if err := s.make(ctx, spaceID, revisionID, dir); err != nil {
+		if err := s.make(ctx, spaceID, revisionID, analysis, dir); err != nil {
 			if ctx.Err() == nil {
 				s.indexError(ctx, StageBuild, spaceID, revisionID, err)
 			}
@@ -203,17 +212,17 @@ func (s *Service) indexError(ctx context.Context, stage, spaceID, revisionID str
 	metrics.Count(s.d.Metrics, IndexErrorsMetric, "Stage", stage)
 }
 
-// make writes the index of a revision into dir: its parent's index (when
-// stored) updated with the pages that differ, else one built from every
-// page.
-func (s *Service) make(ctx context.Context, spaceID, revisionID, dir string) error {
+// make writes the index of a revision into dir: its parent's index of the
+// same analysis (when stored) updated with the pages that differ, else one
+// built from every page.
+func (s *Service) make(ctx context.Context, spaceID, revisionID, analysis, dir string) error {
 	rev, ix, err := s.content.Repo.Load(ctx, spaceID, revisionID)
 	if err != nil {
 		return err
 	}
 	pages := documentPages(ix)
 	for _, parentID := range rev.Parents {
-		data, err := s.d.Blobs.Get(ctx, indexKey(spaceID, parentID))
+		data, err := s.d.Blobs.Get(ctx, IndexKey(spaceID, parentID, analysis))
 		if errors.Is(err, blob.ErrNotFound) {
 			continue
 		}
@@ -247,7 +256,7 @@ func (s *Service) make(ctx context.Context, spaceID, revisionID, dir string) err
 	if err != nil {
 		return err
 	}
-	return Build(ctx, dir, withBodies)
+	return Build(ctx, dir, analysis, withBodies)
 }
 
 // indexed is a page as indexed, with its body's hash and what else its
@@ -372,7 +381,7 @@ func (s *Service) Space(ctx context.Context, spaceID, text string, r paging.Requ
 	if after != nil {
 		revisionID = after.PK
 	}
-	h, err := s.Index(ctx, spaceID, revisionID)
+	h, err := s.Index(ctx, spaceID, revisionID, AnalysisDefault)
 	if err != nil {
 		return sp, paging.Page[PageHit]{}, err
 	}
@@ -433,14 +442,34 @@ func (s *Service) Org(ctx context.Context, orgID, text string, r paging.Request)
 	if err != nil {
 		return paging.Page[SpaceHits]{}, err
 	}
-	return s.spaces(ctx, scope, orgID, readable.Spaces, text, offset, r)
+	return s.spaces(ctx, scope, orgID, targetsOf(readable.Spaces), text, offset, r)
+}
+
+// target is a space to search, with the analysis of its index (Analysis).
+type target struct {
+	model.Space
+	analysis string
+}
+
+// targetsOf are spaces searched with the default analysis (a space's or an
+// organization's search: no site, so no locale).
+func targetsOf(sps []model.Space) []target {
+	out := make([]target, len(sps))
+	for i, sp := range sps {
+		out[i] = target{Space: sp, analysis: AnalysisDefault}
+	}
+	return out
 }
 
 // spaces searches the current content of sps (live spaces of orgID the
 // caller may read) for text, and returns the page at offset of the spaces
 // with a match, best first; the page's cursor is of scope.
-func (s *Service) spaces(ctx context.Context, scope, orgID string, sps []model.Space, text string, offset int, r paging.Request) (paging.Page[SpaceHits], error) {
+func (s *Service) spaces(ctx context.Context, scope, orgID string, sps []target, text string, offset int, r paging.Request) (paging.Page[SpaceHits], error) {
 	found := make([]SpaceHits, len(sps))
+	analysis := make(map[string]string, len(sps))
+	for _, sp := range sps {
+		analysis[sp.ID] = sp.analysis
+	}
 	err := s.withIndexes(ctx, orgID, sps, func(i int, sp model.Space, h *Handle) error {
 		hits, err := Pages(ctx, h.Index(), text, 0, PagesPerSpace)
 		if err != nil {
@@ -465,7 +494,7 @@ func (s *Service) spaces(ctx context.Context, scope, orgID string, sps []model.S
 	out := paging.Page[SpaceHits]{Items: matched[start:end]}
 	for i := range out.Items {
 		f := &out.Items[i]
-		h, err := s.Index(ctx, f.Space.ID, f.Space.Revision)
+		h, err := s.Index(ctx, f.Space.ID, f.Space.Revision, analysis[f.Space.ID])
 		if err != nil {
 			return paging.Page[SpaceHits]{}, err
 		}
@@ -484,7 +513,7 @@ func (s *Service) spaces(ctx context.Context, scope, orgID string, sps []model.S
 // withIndexes calls fn with the open index of each of sps's current
 // revision (live spaces of orgID with content; the others are skipped),
 // Readers at a time; the first error in sps's order is returned.
-func (s *Service) withIndexes(ctx context.Context, orgID string, sps []model.Space, fn func(i int, sp model.Space, h *Handle) error) error {
+func (s *Service) withIndexes(ctx context.Context, orgID string, sps []target, fn func(i int, sp model.Space, h *Handle) error) error {
 	errs := make([]error, len(sps))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, Readers)
@@ -497,13 +526,13 @@ func (s *Service) withIndexes(ctx context.Context, orgID string, sps []model.Spa
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			h, err := s.Index(ctx, sp.ID, sp.Revision)
+			h, err := s.Index(ctx, sp.ID, sp.Revision, sp.analysis)
 			if err != nil {
 				errs[i] = err
 				return
 			}
 			defer h.Release()
-			errs[i] = fn(i, sp, h)
+			errs[i] = fn(i, sp.Space, h)
 		}()
 	}
 	wg.Wait()

@@ -46,19 +46,28 @@ func (s *Service) Prewarm(ctx context.Context, orgID, siteID string) error {
 
 // siteSpaces are the spaces a site search covers (all of the site's site
 // spaces, or those of siteSpaceIDs) that the caller may read: a member's
-// level on each space, a visitor's site token's spaces.
-func (s *Service) siteSpaces(ctx context.Context, orgID, siteID string, siteSpaceIDs []string) ([]model.Space, error) {
+// level on each space, a visitor's site token's spaces. Each is searched
+// in the analysis of its site space's locale (Analysis); a space that
+// several site spaces show, in that of the first in display order.
+func (s *Service) siteSpaces(ctx context.Context, orgID, siteID string, siteSpaceIDs []string) ([]target, error) {
 	in, err := s.sites.SearchScope(ctx, orgID, siteID, siteSpaceIDs, "siteSpaceIds")
 	if err != nil {
 		return nil, err
 	}
 	var sps []model.Space
-	seen := map[string]bool{}
+	analysis := map[string]string{}
 	for _, x := range in {
-		if !seen[x.Space.ID] {
-			seen[x.Space.ID] = true
+		if _, ok := analysis[x.Space.ID]; !ok {
+			analysis[x.Space.ID] = Analysis(x.Locale)
 			sps = append(sps, x.Space)
 		}
+	}
+	with := func(sps []model.Space) []target {
+		out := make([]target, len(sps))
+		for i, sp := range sps {
+			out[i] = target{Space: sp, analysis: analysis[sp.ID]}
+		}
+		return out
 	}
 	if vis, ok := access.VisitorFrom(ctx); ok {
 		readable := sps[:0]
@@ -67,7 +76,7 @@ func (s *Service) siteSpaces(ctx context.Context, orgID, siteID string, siteSpac
 				readable = append(readable, sp)
 			}
 		}
-		return readable, nil
+		return with(readable), nil
 	}
 	v, err := s.d.Authz.ViewerIn(ctx, orgID)
 	if err != nil {
@@ -77,5 +86,5 @@ func (s *Service) siteSpaces(ctx context.Context, orgID, siteID string, siteSpac
 	if err != nil {
 		return nil, err
 	}
-	return readable.Spaces, nil
+	return with(readable.Spaces), nil
 }

@@ -76,6 +76,14 @@ func DefaultCustomization() map[string]any {
 	return m
 }
 
+// Locale is the locale effective settings name
+// (internationalization.locale), "" when none.
+func Locale(settings map[string]any) string {
+	i18n, _ := settings["internationalization"].(map[string]any)
+	l, _ := i18n["locale"].(string)
+	return l
+}
+
 // mergeable are the objects whose members an override sets one by one; any
 // other value an override names replaces the base's (a colour, a favicon,
 // a list of links).

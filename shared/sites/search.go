@@ -13,6 +13,10 @@ import (
 type SiteSpaceOf struct {
 	SiteSpace model.SiteSpace
 	Space     model.Space
+	// Locale is the site space's effective internationalization.locale
+	// (its override, else the site's, else the default "en"): the
+	// language its search analyses text in.
+	Locale string
 }
 
 // SearchScope returns the site spaces a search of the site covers, with
@@ -37,13 +41,17 @@ func (s *Service) SearchScope(ctx context.Context, orgID, siteID string, siteSpa
 	if err != nil {
 		return nil, err
 	}
+	rec, err := s.readCustomization(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
 	var out []SiteSpaceOf
 	for _, ss := range TreeOf(&v.Site).All() {
 		sp, ok := v.Spaces[ss.SpaceID]
 		if !ok || sp.DeletedAt != nil || (len(siteSpaceIDs) > 0 && !slices.Contains(siteSpaceIDs, ss.ID)) {
 			continue
 		}
-		out = append(out, SiteSpaceOf{SiteSpace: *ss, Space: sp})
+		out = append(out, SiteSpaceOf{SiteSpace: *ss, Space: sp, Locale: Locale(rec.siteSpaceSettings(ss.ID).Settings)})
 	}
 	return out, nil
 }

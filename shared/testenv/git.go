@@ -75,3 +75,35 @@ func GitRepo(tb testing.TB, name, branch string, files map[string]string) string
 	tb.Cleanup(srv.Close)
 	return srv.URL + "/" + name + ".git"
 }
+
+// ServeBundle serves the fixture bundle name (../shared/fixtures/gitsync/
+// <name>.bundle beside the repository; Missing when it is not there) as a
+// bare repository over smart HTTP on loopback until the test ends, and
+// returns its URL.
+func ServeBundle(tb testing.TB, name string) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			tb.Fatal("no go.mod above the test's folder")
+		}
+		dir = up
+	}
+	bundle := filepath.Join(dir, "..", "shared", "fixtures", "gitsync", name+".bundle")
+	if _, err := os.Stat(bundle); err != nil {
+		Missing(tb, "the fixture "+bundle+" (../shared/fixtures beside the repository)")
+	}
+	root := tb.TempDir()
+	Git(tb, root, "clone", "-q", "--bare", bundle, filepath.Join(root, "repo.git"))
+	backend := filepath.Join(GitExecPath(tb), "git-http-backend")
+	srv := httptest.NewServer(&cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}})
+	tb.Cleanup(srv.Close)
+	return srv.URL + "/repo.git"
+}

@@ -3,10 +3,6 @@ package readerhttp_test
 import (
 	"context"
 	"net/http"
-	"net/http/cgi"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -23,19 +19,7 @@ import (
 // pages, 102 of them including reusable contents) by Git Sync from a Git
 // server on loopback, and publishes it as the site "docs".
 func sodadataSite(t *testing.T) *fixture {
-	bundle, err := filepath.Abs(filepath.Join("..", "..", "..", "..", "shared", "fixtures", "gitsync", "sodadata-docs.bundle"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(bundle); err != nil {
-		testenv.Missing(t, "the fixture "+bundle+" (../shared/fixtures beside the repository)")
-	}
-	root := t.TempDir()
-	testenv.Git(t, root, "clone", "-q", "--bare", bundle, filepath.Join(root, "repo.git"))
-	backend := filepath.Join(testenv.GitExecPath(t), "git-http-backend")
-	srv := httptest.NewServer(&cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}})
-	t.Cleanup(srv.Close)
-
+	repo := testenv.ServeBundle(t, "sodadata-docs")
 	k := testkit.New(t)
 	q := &queuetest.Memory{}
 	k.Deps.Queue = q
@@ -44,7 +28,7 @@ func sodadataSite(t *testing.T) *fixture {
 	f := &fixture{API: a, h: a.API.Handler()}
 	c := f.As(t, "admin")
 	f.space = c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/spaces", map[string]any{"title": "Soda"}).Map(t)["id"].(string)
-	c.Expect(http.StatusNoContent, "POST", "/v1/spaces/"+f.space+"/git/import", map[string]any{"url": srv.URL + "/repo.git", "ref": "refs/heads/main"})
+	c.Expect(http.StatusNoContent, "POST", "/v1/spaces/"+f.space+"/git/import", map[string]any{"url": repo, "ref": "refs/heads/main"})
 	svc := gitsyncwire.Service(f.Root)
 	if err := q.Drain(context.Background(), map[string]queue.Handler{gitsync.ImportKind: svc.Handle}); err != nil {
 		t.Fatal(err)
