@@ -174,6 +174,20 @@ func TestSiteSearchInTheSiteSpaceLocale(t *testing.T) {
 	if got := titles(f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query="+q("索引"))); len(got) != 2 {
 		t.Errorf("English analysis of 索引: %q", got)
 	}
+	// Once the space names its language, its own search analyses in it;
+	// so does the site search, even where the site space says otherwise.
+	a.Expect(http.StatusOK, "PATCH", "/v1/spaces/"+f.docs, map[string]any{"language": "zh"})
+	if got := titles(f.search(t, "read", "/v1/spaces/"+f.docs+"/search?query="+q("索引"))); len(got) != 1 || got[0] != "配置" {
+		t.Errorf("the space's language (zh), 索引: %q", got)
+	}
+	a.Expect(http.StatusOK, "PATCH", "/v1/spaces/"+ja, map[string]any{"language": "ja"})
+	for _, it := range a.Expect(http.StatusOK, "GET", site+"/site-spaces", nil).Map(t)["items"].([]any) {
+		a.Expect(http.StatusOK, "PATCH", site+"/site-spaces/"+it.(map[string]any)["id"].(string)+"/customization",
+			map[string]any{"internationalization": map[string]any{"locale": "en"}})
+	}
+	if got := spaceTitles(a.Expect(http.StatusOK, "POST", site+"/search", map[string]any{"query": "検索"}).Map(t)); strings.Join(got, "|") != "日本語: 使い方" {
+		t.Errorf("site search in the spaces' languages, 検索: %q", got)
+	}
 }
 
 // TestSearchForgivesTyposByWordLength: a word no page has, of 4 to 7

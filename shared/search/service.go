@@ -17,9 +17,9 @@
 //     goes out"). Results
 //     are pages, best first, each with up to MaxSections matching sections
 //     (the text under one heading) and an excerpt of each.
-//   - Text is analysed in the locale of the site space a site search reads
-//     (Analysis: bleve's language analyzers, CJK bigrams for zh, ja, ko),
-//     in English for a space's or an organization's search; the analysis
+//   - Text is analysed in the space's language, else (a site search) the
+//     locale of the site space that shows it, else English (Analysis:
+//     bleve's language analyzers, CJK bigrams for zh, ja, ko); the analysis
 //     is part of an index's key. Words are matched within an edit distance
 //     that grows with their length (Typos), the last one also as a prefix.
 //   - Organization search covers the organization's live spaces the caller
@@ -381,7 +381,7 @@ func (s *Service) Space(ctx context.Context, spaceID, text string, r paging.Requ
 	if after != nil {
 		revisionID = after.PK
 	}
-	h, err := s.Index(ctx, spaceID, revisionID, AnalysisDefault)
+	h, err := s.Index(ctx, spaceID, revisionID, Analysis(sp.Language))
 	if err != nil {
 		return sp, paging.Page[PageHit]{}, err
 	}
@@ -451,12 +451,13 @@ type target struct {
 	analysis string
 }
 
-// targetsOf are spaces searched with the default analysis (a space's or an
-// organization's search: no site, so no locale).
+// targetsOf are spaces searched in their own language (a space's or an
+// organization's search: no site, so no locale; English when the space
+// names no language).
 func targetsOf(sps []model.Space) []target {
 	out := make([]target, len(sps))
 	for i, sp := range sps {
-		out[i] = target{Space: sp, analysis: AnalysisDefault}
+		out[i] = target{Space: sp, analysis: Analysis(sp.Language)}
 	}
 	return out
 }

@@ -13,9 +13,10 @@ import (
 type SiteSpaceOf struct {
 	SiteSpace model.SiteSpace
 	Space     model.Space
-	// Locale is the site space's effective internationalization.locale
-	// (its override, else the site's, else the default "en"): the
-	// language its search analyses text in.
+	// Locale is the language its search analyses text in: the space's
+	// own language, else the site space's effective
+	// internationalization.locale (its override, else the site's, else
+	// the default "en"), as the reader picks its interface language.
 	Locale string
 }
 
@@ -51,7 +52,11 @@ func (s *Service) SearchScope(ctx context.Context, orgID, siteID string, siteSpa
 		if !ok || sp.DeletedAt != nil || (len(siteSpaceIDs) > 0 && !slices.Contains(siteSpaceIDs, ss.ID)) {
 			continue
 		}
-		out = append(out, SiteSpaceOf{SiteSpace: *ss, Space: sp, Locale: Locale(rec.siteSpaceSettings(ss.ID).Settings)})
+		locale := sp.Language
+		if locale == "" {
+			locale = Locale(rec.siteSpaceSettings(ss.ID).Settings)
+		}
+		out = append(out, SiteSpaceOf{SiteSpace: *ss, Space: sp, Locale: locale})
 	}
 	return out, nil
 }
