@@ -34,7 +34,7 @@ func syncedPage(st model.GitSync, page, rel string) bool {
 
 // fixtureBundle is a Git bundle of ../shared/fixtures/gitsync (real
 // repositories GitBook's Git Sync wrote).
-func fixtureBundle(t *testing.T, name string) string {
+func fixtureBundle(t testing.TB, name string) string {
 	t.Helper()
 	p, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "fixtures", "gitsync", name+".bundle"))
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/transport"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
@@ -128,21 +129,41 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 			}
 		}
 	}
-	if st.Operation == nil || st.Operation.JobID == j.ID {
-		direction := model.GitImport
-		if j.Kind == ExportKind {
-			direction = model.GitExport
-		}
-		op := st.Operation
-		if op == nil {
-			op = &model.GitOperation{JobID: j.ID, Direction: direction, StartedAt: now}
-		}
-		op.UpdatedAt, op.Stage = now, "finalize"
-		outcome(op)
-		if op.State == model.GitSuccess {
-			op.CompletedAt = &now
-		}
+	direction := model.GitImport
+	if j.Kind == ExportKind {
+		direction = model.GitExport
+	}
+	latest := st.Operation == nil || st.Operation.JobID == j.ID
+	op := st.Operation
+	if !latest || op == nil {
+		op = &model.GitOperation{JobID: j.ID, Direction: direction, StartedAt: now}
+	}
+	op.UpdatedAt, op.Stage = now, "finalize"
+	outcome(op)
+	if op.State == model.GitSuccess {
+		op.CompletedAt = &now
+	}
+	if latest {
 		st.Operation = op
+	}
+	recordRun(st, p, j, direction, now, op, applied)
+}
+
+// recordRun notes a concluded job in the sync status: the last run of its
+// direction, and no longer pending.
+func recordRun(st *model.GitSync, p payload, j queue.Job, direction string, now time.Time, op *model.GitOperation, applied *synced) {
+	st.Pending = slices.DeleteFunc(st.Pending, func(q model.GitPending) bool { return q.JobID == j.ID })
+	run := &model.GitSyncRun{JobID: j.ID, At: now, State: op.State, Error: op.Error, Code: op.Code, Trigger: p.Trigger, Commit: op.Commit}
+	if run.Commit == "" && applied != nil {
+		run.Commit = applied.commit
+	}
+	if op.State == model.GitFailure && run.Code == "" {
+		run.Code = model.GitErrOther
+	}
+	if direction == model.GitExport {
+		st.LastExport = run
+	} else {
+		st.LastImport = run
 	}
 }
 
@@ -150,9 +171,29 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 func (s *Service) fail(ctx context.Context, p payload, j queue.Job, cause error) error {
 	s.d.Logger.WarnContext(ctx, "Git job failed", "space", p.SpaceID, "job", j.ID, "kind", j.Kind,
 		"url", fetch.Redact(p.URL), "ref", p.Ref, "err", cause.Error())
+	code := failureCode(cause)
 	return s.conclude(ctx, p, j, func(op *model.GitOperation) {
-		op.State, op.Error = model.GitFailure, cause.Error()
+		op.State, op.Error, op.Code = model.GitFailure, cause.Error(), code
 	}, nil)
+}
+
+// failureCode is the kind of a job's failure, for the sync status.
+func failureCode(err error) string {
+	switch {
+	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
+		return model.GitErrAuth
+	case errors.Is(err, errNoRef), errors.Is(err, transport.ErrEmptyRemoteRepository):
+		return model.GitErrBranch
+	case errors.Is(err, errNotFastForward):
+		return model.GitErrConflict
+	case fetch.Refused(err), errors.Is(err, context.DeadlineExceeded), errors.Is(err, transport.ErrRepositoryNotFound):
+		return model.GitErrUnreachable
+	}
+	var fe *fetch.Error
+	if errors.As(err, &fe) {
+		return model.GitErrUnreachable
+	}
+	return model.GitErrOther
 }
 
 // stage records the stage an operation reached.

@@ -72,6 +72,7 @@ var roundTrips = map[string]roundTrip{
 	"PATCH /v1/spaces/{spaceId}/custom-fields":                                                                 {none: "takes {values} by field name; GET answers a list of entries"},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId}":                       {none: "GitBook has no read of one external link: getSiteStructure shows it among the structure"},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/structure/sort":                                            {none: "moves an item ({item, position}); no GET answers that shape"},
+	"PUT /v1/spaces/{spaceId}/git/settings":                                                                    {none: "the fixture's space has no Git Sync settings (GET answers empty ones, which a PUT refuses: url and branch are required); the answer carries fields the body has not (credentials, webhookSecretSet, webhookPath)"},
 }
 
 const petsSpec = "openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths:\n  /pets:\n    get:\n      responses:\n        200: {description: ok}\n"
