@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,6 +163,13 @@ func TestWebhookRefusesBadSignaturesAndIgnoresOtherBranches(t *testing.T) {
 		"X-Hub-Signature-256", "sha256="+sign(hookSecret, other), "Authorization", "")
 	if res["outcome"] != "ignored" || !strings.Contains(res["reason"].(string), "another branch") || len(f.queue.Take()) != 0 {
 		t.Fatalf("push to another branch: %v", res)
+	}
+	// Form-encoded (GitHub's application/x-www-form-urlencoded), signed as sent.
+	form := []byte("payload=" + url.QueryEscape(string(githubPush("refs/heads/main", strings.Repeat("0", 40), after))))
+	res = f.hook(t, http.StatusAccepted, sp, form, "X-GitHub-Event", "push", "X-GitHub-Delivery", "d-form",
+		"X-Hub-Signature-256", "sha256="+sign(hookSecret, form), "Content-Type", "application/x-www-form-urlencoded", "Authorization", "")
+	if res["outcome"] != "queued" || len(f.queue.Take()) != 1 {
+		t.Fatalf("form-encoded push: %v", res)
 	}
 	ping := []byte(`{"zen":"Keep it logically awesome.","hook_id":1}`)
 	res = f.hook(t, http.StatusOK, sp, ping, "X-GitHub-Event", "ping", "X-GitHub-Delivery", "d6",

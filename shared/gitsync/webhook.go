@@ -1,12 +1,14 @@
 package gitsync
 
 import (
+	"bytes"
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"encoding/json"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -224,7 +226,7 @@ func (s *Service) Webhook(ctx context.Context, spaceID string, h Hook) (HookResu
 	event := h.first(x.event)
 	var changes []refChange
 	if slices.Contains(x.push, event) {
-		if changes, err = x.changes(h.Body); err != nil {
+		if changes, err = x.changes(formPayload(h.Body)); err != nil {
 			return HookResult{}, apperr.Field("body", "not a %s push event", x.name)
 		}
 	}
@@ -292,4 +294,17 @@ func (s *Service) hookDecision(st *model.GitSync, x host, event string, changes 
 		return HookResult{Outcome: HookQueued, Reason: "a push to " + st.SyncRef}
 	}
 	return ignore("a push to another branch than " + st.SyncRef)
+}
+
+// formPayload is the JSON of a delivery: GitHub, Gitea and Forgejo may
+// send it form-encoded (payload=<JSON>), signed as sent.
+func formPayload(body []byte) []byte {
+	if !bytes.HasPrefix(body, []byte("payload=")) {
+		return body
+	}
+	v, err := url.ParseQuery(string(body))
+	if err != nil {
+		return body
+	}
+	return []byte(v.Get("payload"))
 }
