@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -360,5 +361,43 @@ func TestPollFallbackImportsWhenTheBranchMoved(t *testing.T) {
 	f.git.commit(t, "docs", "Change again", map[string]string{"guide.md": "# Guide\n\nNot polled.\n"})
 	if n, err := f.svc.Poll(t.Context()); err != nil || n != 0 {
 		t.Fatalf("poll when off: %d, %v", n, err)
+	}
+}
+
+// TestUnreachableRepositoryIsRetriedThenConcluded: an automatic job whose
+// repository does not answer is left to the queue (retried with its
+// backoff) four times, the status showing each attempt, then concludes
+// as failed, in plain words, and is no longer pending.
+func TestUnreachableRepositoryIsRetriedThenConcluded(t *testing.T) {
+	f := setup(t)
+	sp := f.synced(t, "docs", nil)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	addr := gone.URL
+	gone.Close()
+	f.As(t, "admin").Expect(http.StatusOK, "PUT", "/v1/spaces/"+sp+"/git/settings", map[string]any{"url": addr + "/docs.git",
+		"branch": "refs/heads/main", "direction": "both", "enabled": true})
+	jobs := f.queue.Take()
+	if len(jobs) != 1 {
+		t.Fatalf("%d jobs queued", len(jobs))
+	}
+	for attempt := 1; attempt < 5; attempt++ {
+		if err := f.svc.Handle(t.Context(), jobs[0]); err == nil {
+			t.Fatalf("attempt %d: no error for the queue to retry", attempt)
+		}
+		g := f.info(t, sp)["galleySync"].(map[string]any)
+		pend := g["pending"].([]any)
+		if len(pend) != 1 || pend[0].(map[string]any)["attempts"] != float64(attempt) ||
+			g["lastImport"].(map[string]any)["problem"] != "unreachable" {
+			t.Fatalf("attempt %d: status %v", attempt, g)
+		}
+	}
+	if err := f.svc.Handle(t.Context(), jobs[0]); err != nil {
+		t.Fatalf("last attempt: %v", err)
+	}
+	g := f.info(t, sp)["galleySync"].(map[string]any)
+	last := g["lastImport"].(map[string]any)
+	if len(g["pending"].([]any)) != 0 || last["state"] != "failure" || last["problem"] != "unreachable" ||
+		!strings.HasPrefix(last["message"].(string), "Repository unreachable") {
+		t.Fatalf("after the last attempt: %v", g)
 	}
 }

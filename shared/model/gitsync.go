@@ -119,6 +119,9 @@ type GitPending struct {
 	Direction  string    `json:"direction"`
 	Trigger    string    `json:"trigger,omitempty"`
 	EnqueuedAt time.Time `json:"enqueuedAt"`
+	// Attempts counts the runs that failed for a passing reason (the
+	// repository unreachable) and were left to the queue to retry.
+	Attempts int `json:"attempts,omitempty"`
 }
 
 // Kinds of Git Sync failures shown in the sync status.

@@ -62,6 +62,7 @@ type GitPendingJob struct {
 	Direction  string    `json:"direction" enum:"export,import"`
 	Trigger    string    `json:"trigger,omitempty" enum:"api,webhook,poll,settings"`
 	EnqueuedAt time.Time `json:"enqueuedAt"`
+	Attempts   int       `json:"attempts" doc:"Runs that found the repository unreachable so far (the queue retries them with backoff)"`
 }
 
 // GitSyncStatus is Galley's sync status in git/info.
@@ -123,7 +124,7 @@ func StatusView(st model.GitSync) *GitSyncStatus {
 	v := &GitSyncStatus{Settings: SettingsView(st), LastImport: runView(st.LastImport), LastExport: runView(st.LastExport),
 		Pending: []GitPendingJob{}, LastPoll: st.LastPoll}
 	for _, p := range st.Pending {
-		v.Pending = append(v.Pending, GitPendingJob{JobID: p.JobID, Direction: p.Direction, Trigger: trigger(p.Trigger), EnqueuedAt: p.EnqueuedAt})
+		v.Pending = append(v.Pending, GitPendingJob{JobID: p.JobID, Direction: p.Direction, Trigger: trigger(p.Trigger), EnqueuedAt: p.EnqueuedAt, Attempts: p.Attempts})
 	}
 	return v
 }
