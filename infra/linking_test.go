@@ -22,13 +22,14 @@ import (
 
 // familyPackages are the packages under shared/ that hold a family's
 // operations (each exports Routes), gitsync/gitstate, the Git Sync
-// state's typed store without Git (the reader's edit links), and
+// state's typed store without Git (the reader's edit links),
+// gitsync/gitjob, Git Sync's jobs queued without Git (exports on merge), and
 // content/contentpdf, the content family's PDF export (the PDF writer,
 // which content reads do not need), and content/embeds, its link cards;
 // the rest of shared/ is
 // infrastructure every function may link.
 var familyPackages = []string{"users", "apidoc", "orgs", "spaces", "collections", "customfields", "changerequests",
-	"sites", "content", "content/contentpdf", "content/embeds", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "imports", "reader"}
+	"sites", "content", "content/contentpdf", "content/embeds", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "reader"}
 
 // linked lists, for each function, the families' packages its binary may
 // link: its own, and those its family asks (docs/functions.md says why).
@@ -40,16 +41,16 @@ var linked = map[string][]string{
 	"collections":    {"users", "orgs", "spaces", "customfields", "collections"},
 	"customfields":   {"users", "orgs", "spaces", "customfields"},
 	"sites":          {"users", "orgs", "spaces", "sites"},
-	"content":        {"users", "orgs", "spaces", "content", "content/contentpdf", "content/embeds", "openapispecs", "collections", "customfields", "sites"}, // computed pages and OpenAPI blocks read the organization's specs; getContentByUrl answers a collection's URL; duplicateSiteSpace copies a site space's content
-	"changerequests": {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs"},                             // a review's comment is posted by comments; computed pages read specs
+	"content":        {"users", "orgs", "spaces", "content", "content/contentpdf", "content/embeds", "openapispecs", "collections", "customfields", "sites"},           // computed pages and OpenAPI blocks read the organization's specs; getContentByUrl answers a collection's URL; duplicateSiteSpace copies a site space's content
+	"changerequests": {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs", "gitsync/gitjob", "gitsync/gitstate"}, // a review's comment is posted by comments; computed pages read specs; a merge queues Git Sync's export (not go-git)
 	"comments":       {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments"},
 	"search":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "search"}, // searchSiteContent asks sites.SearchScope; the sites' MCP getPage reads computed pages as the reader does
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},
 	"openapi":        {"users", "orgs", "spaces", "content", "openapispecs"},
 	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},
-	"git":            {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "sites"},
-	"gitworker":      {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "sites"},
-	"imports":        {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "imports", "sites"},
+	"git":            {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "sites"},
+	"gitworker":      {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "sites"},
+	"imports":        {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "sites"},
 	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader"}, // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git)
 }
 
@@ -296,7 +297,7 @@ func TestFamiliesDoNotBuildOtherFamiliesServices(t *testing.T) {
 // may import anything; no other package imports it.
 var (
 	vocabularyFolders = []string{"model", "ids", "apperr", "keys", "document", "order", "condition", "mergerules", "logging", "metrics", "fetch"}
-	platformFolders   = []string{"access", "deps", "records", "paging", "sitetoken", "secret", "queue", "store", "blob", "pdf"}
+	platformFolders   = []string{"access", "deps", "records", "paging", "sitetoken", "secret", "queue", "store", "blob", "pdf", "awsretry"}
 	testSupport       = []string{"testenv", "testkit", "storetest", "blobtest", "queuetest", "apitest"}
 )
 

@@ -145,9 +145,9 @@ assert.deepEqual(spaceCommenters.items.map((m) => m.user.id), [reviewer.user.id]
 const convs = await step('listChangeRequestConversations', async () =>
     (await writer.api.spaces.listChangeRequestConversations(space.id, cr.id)).data);
 assert.deepEqual(convs.items.map((c) => [c.id, c.title]), [[note.id, 'Thanks!'], [review.comment.id, 'Clear and short.']]);
-const renamed = await step('updateChangeRequestConversation', async () =>
+const renamedConversation = await step('updateChangeRequestConversation', async () =>
     (await writer.api.spaces.updateChangeRequestConversation(space.id, cr.id, note.id, { title: 'Merge note' })).data);
-assert.equal(renamed.title, 'Merge note');
+assert.equal(renamedConversation.title, 'Merge note');
 await step('deleteChangeRequestConversation', () => writer.api.spaces.deleteChangeRequestConversation(space.id, cr.id, note.id));
 const left = await step('listChangeRequestConversations (after delete)', async () =>
     (await writer.api.spaces.listChangeRequestConversations(space.id, cr.id)).data);
@@ -220,10 +220,10 @@ const joiner = await newUser('joiner@example.org', 'Jo Joiner');
 await step('joinOrganization', () => joiner.api.orgs.joinOrganization(org.id));
 const joined = await step('getOrganizationById (joined)', async () => (await joiner.api.orgs.getOrganizationById(org.id)).data);
 assert.equal(joined.id, org.id);
-const renamed = await step('updateUserById', async () =>
+const renamedUser = await step('updateUserById', async () =>
     (await writer.api.users.updateUserById(writer.user.id, { displayName: 'Wren W.', photoURL: 'https://img.example.com/wren.png' })).data);
-assert.equal(renamed.displayName, 'Wren W.');
-assert.equal(renamed.photoURL, 'https://img.example.com/wren.png');
+assert.equal(renamedUser.displayName, 'Wren W.');
+assert.equal(renamedUser.photoURL, 'https://img.example.com/wren.png');
 
 const petsYAML = 'openapi: 3.0.3\ninfo: {title: Pets, version: "1"}\npaths:\n  /pets:\n    get: {tags: [pets], responses: {200: {description: ok}}}\n';
 await step('createOpenApiSpec', () => admin.orgs.createOpenApiSpec(org.id, { slug: 'pets', source: { text: petsYAML } }));
@@ -279,9 +279,9 @@ const section = await step('addSectionToSite', async () =>
 const link = await step('addExternalLinkToSite', async () =>
     (await admin.orgs.addExternalLinkToSite(org.id, site.id, { title: 'Status', url: 'https://status.example.com/' })).data);
 assert.equal(link.object, 'site-external-link');
-const renamed = await step('updateSiteExternalLinkById', async () =>
+const renamedLink = await step('updateSiteExternalLinkById', async () =>
     (await admin.orgs.updateSiteExternalLinkById(org.id, site.id, link.id, { title: 'Status page' })).data);
-assert.equal(renamed.title, 'Status page');
+assert.equal(renamedLink.title, 'Status page');
 const sorted = await step('sortSiteStructure', async () =>
     (await admin.orgs.sortSiteStructure(org.id, site.id, { item: { type: 'site-external-link', id: link.id },
         position: { before: { type: 'site-section', id: section.id } } })).data);
@@ -293,5 +293,39 @@ const copy = await step('duplicateSiteSpace', async () =>
     (await admin.orgs.duplicateSiteSpace(org.id, site.id, section.siteSpaces.find((ss) => ss.space.id === changelog.id).id, {})).data);
 assert.equal(copy.space.title, 'Changelog (copy)');
 await step('deleteSiteExternalLinkById', () => admin.orgs.deleteSiteExternalLinkById(org.id, site.id, link.id));
+
+// Permissions and team members (issue 27): a reader (organization role
+// read) reaches a space by a direct grant (read) and through a team's
+// grant on the collection above it (edit); the aggregate lists them once,
+// at edit, and removing the team's grant applies at their next request.
+const reader = await newUser('reader@example.com', 'Rae Reader');
+await step('inviteUsersToOrganization (reader)', () =>
+    admin.orgs.inviteUsersToOrganization(org.id, { emails: ['reader@example.com'], role: 'read' }));
+const writers = await step('createOrganizationTeam', async () => (await admin.orgs.createOrganizationTeam(org.id, { title: 'Writers' })).data);
+await step('addMemberToOrganizationTeamById', () => admin.orgs.addMemberToOrganizationTeamById(org.id, writers.id, reader.user.id, { role: 'owner' }));
+await step('updateMembersInOrganizationTeam', () => admin.orgs.updateMembersInOrganizationTeam(org.id, writers.id, { add: ['writer@example.com'] }));
+const teamMembers = await step('listTeamMembersInOrganizationById', async () => (await admin.orgs.listTeamMembersInOrganizationById(org.id, writers.id)).data);
+assert.deepEqual(teamMembers.items.map((m) => m.team.role).sort(), ['member', 'owner']);
+const shelf = await step('createCollection', async () => (await admin.orgs.createCollection(org.id, { title: 'Shelf' })).data);
+const filed = await step('createSpace (in a collection)', async () => (await admin.orgs.createSpace(org.id, { title: 'Filed', parent: shelf.id })).data);
+await step('inviteToCollection', () => admin.collections.inviteToCollection(shelf.id, { role: 'read', teams: [writers.id] }));
+await step('updateTeamPermissionInCollection', () => admin.collections.updateTeamPermissionInCollection(shelf.id, writers.id, { role: 'edit' }));
+const colTeams = await step('listTeamPermissionsInCollection', async () => (await admin.collections.listTeamPermissionsInCollection(shelf.id)).data);
+assert.deepEqual(colTeams.items.map((t) => [t.team.id, t.permission]), [[writers.id, 'edit']]);
+await step('inviteToSpace', () => admin.spaces.inviteToSpace(filed.id, { role: 'comment', users: [reader.user.id] }));
+await step('updateUserPermissionInSpace', () => admin.spaces.updateUserPermissionInSpace(filed.id, reader.user.id, { role: 'read' }));
+const spaceUsers = await step('listUserPermissionsInSpace', async () => (await admin.spaces.listUserPermissionsInSpace(filed.id)).data);
+assert.deepEqual(spaceUsers.items.map((u) => [u.user.id, u.permission]), [[reader.user.id, 'read']]);
+const reach = await step('listPermissionsAggregateInSpace', async () => (await admin.spaces.listPermissionsAggregateInSpace(filed.id)).data);
+const readerReach = reach.items.filter((u) => u.user.id === reader.user.id);
+assert.equal(readerReach.length, 1, 'listed once');
+assert.equal(readerReach[0].permission, 'edit');
+const colReach = await step('listPermissionsAggregateInCollection', async () => (await admin.collections.listPermissionsAggregateInCollection(shelf.id, { role: 'edit' })).data);
+assert.ok(colReach.items.every((u) => u.permission === 'edit'), 'the role filter');
+await step('removeTeamFromCollection', () => admin.collections.removeTeamFromCollection(shelf.id, writers.id));
+const after = (await reader.api.spaces.getSpaceById(filed.id)).data;
+assert.equal(after.permissions.edit, false, 'the team grant is gone at the next request');
+await step('removeUserFromSpace', () => admin.spaces.removeUserFromSpace(filed.id, reader.user.id));
+await step('deleteMemberFromOrganizationTeamById', () => admin.orgs.deleteMemberFromOrganizationTeamById(org.id, writers.id, reader.user.id));
 
 console.log('done');

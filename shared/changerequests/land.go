@@ -3,6 +3,7 @@ package changerequests
 import (
 	"context"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/model"
@@ -20,7 +21,9 @@ type Builder func(ctx context.Context, base model.Revision, ix *content.Index) (
 // LandOnSpace writes a revision built from a live space's head (imports):
 // as the new head, by a write guarded by the space's version and redone on
 // the new head when it moved, or beside the head (standalone), the space
-// unchanged. It checks no rights: callers have.
+// unchanged. It checks no rights: callers have. A revision without Git
+// metadata landed as the head is a direct edit, told to the Landings (Git
+// Sync exports it); a Git import's is not.
 func (s *Service) LandOnSpace(ctx context.Context, spaceID string, standalone bool, build Builder) (model.Revision, model.Space, error) {
 	var out model.Revision
 	var sp model.Space
@@ -49,6 +52,10 @@ func (s *Service) LandOnSpace(ctx context.Context, spaceID string, standalone bo
 		out, sp = rev, cur
 		return nil
 	})
+	if err == nil && !standalone && out.Git == nil {
+		c, _ := access.CallerFrom(ctx)
+		s.landed(ctx, Landing{SpaceID: spaceID, Revision: out.ID, UserID: c.UserID})
+	}
 	return out, sp, err
 }
 

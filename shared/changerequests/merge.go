@@ -116,6 +116,7 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		return Result{}, err
 	}
 	var out Result
+	var merged model.ChangeRequest
 	// The merge of three revisions is kept across attempts: an attempt that
 	// lost its race to a write that moved no revision (a comment counted on
 	// the space, a request's subject) writes the same merge again without
@@ -161,9 +162,12 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		if err := s.d.Store.Write(ctx, ops...); err != nil {
 			return err
 		}
-		out = Result{Revision: rev.ID, Result: ResultMerge}
+		out, merged = Result{Revision: rev.ID, Result: ResultMerge}, cr
 		return nil
 	})
+	if err == nil && out.Result == ResultMerge {
+		s.landed(ctx, Landing{SpaceID: spaceID, Revision: out.Revision, UserID: userID, ChangeRequest: &merged})
+	}
 	return out, err
 }
 

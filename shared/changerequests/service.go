@@ -20,6 +20,9 @@
 //   - Contributors are the creator and everyone who authored changes; each
 //     has a copy of the request indexed by status, so that the contributor
 //     filter lists without a join. The copies are rewritten with the request.
+//   - A merge, and a revision landed on a space's head without Git
+//     metadata (a direct edit), are told to the Landings the composition
+//     root gives (Git Sync's export on merge) after they are written.
 package changerequests
 
 import (
@@ -53,14 +56,17 @@ type Service struct {
 	pdfs PDFs
 	// commenter posts reviews' comments; nil refuses them.
 	commenter ReviewCommenter
+	// landings are told of merges and direct edits (Git Sync); nil none.
+	landings Landings
 }
 
 // New returns the change requests service, reading content through c
 // and making PDFs through pdfs (the content family's); commenter posts the comments given with reviews (the comments family's
 // service; nil in a process that does not link it, where reviews with a
-// comment are refused).
-func New(d *deps.Deps, c *content.Service, pdfs PDFs, commenter ReviewCommenter) *Service {
-	return &Service{d: d, content: c, repo: c.Repo, pdfs: pdfs, commenter: commenter}
+// comment are refused); landings are told of each merge and direct edit
+// of a space (Git Sync's export on merge; nil: nobody).
+func New(d *deps.Deps, c *content.Service, pdfs PDFs, commenter ReviewCommenter, landings Landings) *Service {
+	return &Service{d: d, content: c, repo: c.Repo, pdfs: pdfs, commenter: commenter, landings: landings}
 }
 
 // Create is the input of Create.

@@ -418,3 +418,10 @@ func (s *Service) MoveSpace(ctx context.Context, spaceID string, parent *string,
 	}
 	return sp.Move(ctx, spaceID, *parent, pos)
 }
+
+// Require returns a collection on which the caller may do op, with their
+// level on it: NotFound for who may not read it, Forbidden below op.
+func (s *Service) Require(ctx context.Context, id string, op access.OrgOp) (model.Collection, model.Role, error) {
+	col, _, level, err := s.load(ctx, id, op)
+	return col, level, err
+}

@@ -48,6 +48,32 @@ func BenchmarkGitRoundTrip500Pages(b *testing.B) {
 	}
 }
 
+// BenchmarkMergeToPushedCommitGitBookDocs measures, on GitBook's product
+// documentation (fixture gitbook-docs, 195 pages, 594 files) served on
+// loopback, the time from the merge of a change request editing one page
+// to the export's commit pushed (the merge, the queued job run: fetch,
+// tree, commit, push).
+func BenchmarkMergeToPushedCommitGitBookDocs(b *testing.B) {
+	bundle := fixtureBundle(b, "gitbook-docs")
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		f := setup(b)
+		bare := f.git.fromBundle(b, "repo", bundle)
+		sp := f.space(b)
+		f.importRepo(b, sp, "repo", nil)
+		f.syncBoth(b, sp, "")
+		cr := f.propose(b, sp, "admin", "One page", appendTo("README.md", "\nMerged.\n"))
+		head0 := strings.TrimSpace(gitOK(bare, "rev-parse", "main"))
+		b.StartTimer()
+		f.merge(b, sp, "admin", cr.ID)
+		f.work(b)
+		b.StopTimer()
+		if head := strings.TrimSpace(gitOK(bare, "rev-parse", "main")); head == head0 {
+			b.Fatal("nothing pushed")
+		}
+	}
+}
+
 // BenchmarkWebhookToUpdatedSpace measures, on GitBook's documentation
 // (the gitbook-docs fixture, 195 pages), the time from a signed GitHub
 // push webhook to the space updated: the request, then the one import

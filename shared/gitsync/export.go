@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/fetch"
+	"github.com/galleydocs/galley/shared/gitsync/gitjob"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 )
@@ -56,6 +58,13 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if err != nil {
 		return err
 	}
+	if p.Auto {
+		if st, err = s.settleConflict(ctx, p, st); errors.Is(err, errWaiting) {
+			return s.waitConflict(ctx, p, j, *st.Conflict)
+		} else if err != nil {
+			return err
+		}
+	}
 	base := target
 	if target.commit == nil {
 		// A new branch starts from the one the space synced with, else
@@ -84,8 +93,22 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if p.LastDir && st.LastURL == p.URL && st.Dir != "" {
 		dir = projectDirOf(base, st.Dir)
 	}
+	revision := sp.Revision
+	if p.Revision != "" {
+		revision = p.Revision // a merge's export: that merge's revision
+	}
+	moved := target.commit != nil && st.LastCommit != "" && st.LastURL == p.URL && st.LastRef == p.Ref && st.LastCommit != target.commit.Hash.String()
+	if p.Auto && moved {
+		if revision == st.LastRevision {
+			// Only the branch changed: nothing to export (its commits
+			// are imported on their own).
+			return s.conclude(ctx, p, j, func(op *model.GitOperation) { op.State, op.Error = model.GitSuccess, "" }, nil)
+		}
+		// Both changed: never over the branch's commits.
+		return s.proposeConflict(ctx, j, p, st, target, dir)
+	}
 	w := &writer{st: base.st, made: map[plumbing.Hash]bool{}}
-	lay, err := s.layoutSpace(ctx, sp, st, p.URL, dir, base, w)
+	lay, err := s.layoutSpace(ctx, sp, revision, st, p.URL, dir, base, w)
 	if err != nil {
 		return err
 	}
@@ -94,12 +117,12 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if err != nil {
 		return fmt.Errorf("write the tree: %w", err)
 	}
+	old := plumbing.ZeroHash
 	done := func(commit string) error {
 		return s.conclude(ctx, p, j, func(op *model.GitOperation) {
 			op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, rev.ID
-		}, &synced{commit: commit, revision: rev.ID, files: owned, dir: l.dir})
+		}, &synced{commit: commit, revision: rev.ID, files: owned, dir: l.dir, pushed: commit != old.String()})
 	}
-	old := plumbing.ZeroHash
 	if target.commit != nil {
 		old = target.commit.Hash
 		if target.commit.TreeHash == tree {
@@ -112,7 +135,7 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 				errNotFastForward, p.Ref, short(old.String()), short(st.LastCommit)))
 		}
 	}
-	hash, err := s.newCommit(w, base, tree, p.CommitMessage)
+	hash, err := s.newCommit(w, base, tree, p.CommitMessage, p.Author)
 	if err != nil {
 		return err
 	}
@@ -129,13 +152,18 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 
 // newCommit writes the commit of tree over base's (none when base holds
 // that tree already: a new branch where nothing changed).
-func (s *Service) newCommit(w *writer, base *snapshot, tree plumbing.Hash, message string) (plumbing.Hash, error) {
+// Its author is author (nil: Galley), its committer Galley.
+func (s *Service) newCommit(w *writer, base *snapshot, tree plumbing.Hash, message string, author *gitjob.Person) (plumbing.Hash, error) {
 	if base.commit != nil && base.commit.TreeHash == tree {
 		return base.commit.Hash, nil
 	}
 	sig := commitAuthor
 	sig.When = s.d.Clock()
-	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree}
+	by := sig
+	if author != nil && author.Email != "" {
+		by.Name, by.Email = author.Name, author.Email
+	}
+	c := &object.Commit{Author: by, Committer: sig, Message: message, TreeHash: tree}
 	if base.commit != nil {
 		c.ParentHashes = []plumbing.Hash{base.commit.Hash}
 	}
@@ -160,8 +188,8 @@ type spaceLayout struct {
 // with w) into its project directory dir, as the export rules above say;
 // st is the space's Git Sync state and url the repository (the files the
 // space synced with another repository are not its own in this one).
-func (s *Service) layoutSpace(ctx context.Context, sp model.Space, st model.GitSync, url, dir string, base *snapshot, w *writer) (spaceLayout, error) {
-	rev, ix, err := s.content.Repo.Load(ctx, sp.ID, sp.Revision)
+func (s *Service) layoutSpace(ctx context.Context, sp model.Space, revision string, st model.GitSync, url, dir string, base *snapshot, w *writer) (spaceLayout, error) {
+	rev, ix, err := s.content.Repo.Load(ctx, sp.ID, revision)
 	if err != nil {
 		return spaceLayout{}, err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/fetch"
+	"github.com/galleydocs/galley/shared/gitsync/gitjob"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/spaces"
@@ -105,7 +106,12 @@ type synced struct {
 	// leaves the state's).
 	imported  bool
 	redirects map[string]string
+	// pushed: an export pushed commit (kept among the state's Pushed).
+	pushed bool
 }
+
+// pushedKept is how many commits pushed a space remembers.
+const pushedKept = 50
 
 // finish applies a job's outcome to a state; applied is nil for a job
 // that changed nothing.
@@ -128,6 +134,15 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 			if applied.imported {
 				st.Redirects = applied.redirects
 			}
+			if applied.pushed {
+				st.Pushed = append(st.Pushed, applied.commit)
+				if len(st.Pushed) > pushedKept {
+					st.Pushed = st.Pushed[len(st.Pushed)-pushedKept:]
+				}
+			}
+			// The space and the branch agree again (an import, a forced
+			// export): no conflict waits.
+			st.Conflict = nil
 		}
 	}
 	direction := model.GitImport
@@ -279,10 +294,33 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 	if snap.commit == nil {
 		return s.fail(ctx, p, j, fmt.Errorf("fetch %s: %w", p.Ref, errNoRef))
 	}
+	commit := snap.commit.Hash.String()
+	st, _, err := s.state(ctx, p.SpaceID)
+	if err != nil {
+		return err
+	}
+	sameBranch := st.LastURL == p.URL && st.LastRef == p.Ref && st.LastCommit != ""
+	if p.Auto && sameBranch && commit == st.LastCommit {
+		// A push's import of the last sync's commit (Galley's own push,
+		// or a push delivered again): the space holds it; importing it
+		// again would make a revision of what the space has, or undo its
+		// newer edits. (An import asked through the API imports.)
+		s.d.Logger.InfoContext(ctx, "Git import of the last synced commit: skipped", "space", p.SpaceID, "job", j.ID, "commit", commit,
+			"ours", slices.Contains(st.Pushed, commit))
+		return s.conclude(ctx, p, j, func(op *model.GitOperation) {
+			op.State, op.Error, op.Commit = model.GitSuccess, "", commit
+		}, nil)
+	}
+	if p.Auto && !p.Standalone && sameBranch && commit != st.LastCommit {
+		if sp, err := s.readSpace(ctx, p.SpaceID); err == nil && sp.Revision != st.LastRevision && st.LastRevision != "" {
+			// Both changed since the last sync: the commit waits in a
+			// change request, the space's edits stay.
+			return s.proposeConflict(ctx, j, p, st, snap, p.ProjectDir)
+		}
+	}
 	if err := s.stage(ctx, p, j, "content_process"); err != nil {
 		return err
 	}
-	commit := snap.commit.Hash.String()
 	gitCommit := &model.GitCommit{OID: commit, Message: strings.TrimRight(snap.commit.Message, "\n"),
 		CreatedByGitBook: isOurs(snap.commit), Ref: p.Ref}
 	if p.RepoCommitURL != "" {
@@ -346,10 +384,11 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 }
 
 // commitAuthor signs the commits exports make.
-var commitAuthor = object.Signature{Name: "Galley", Email: "galley@noreply.invalid"}
+var commitAuthor = object.Signature{Name: "Galley", Email: gitjob.CommitterEmail}
 
-// isOurs reports whether an export made a commit.
-func isOurs(c *object.Commit) bool { return c.Author.Email == commitAuthor.Email }
+// isOurs reports whether an export made a commit (Galley commits it; its
+// author is Galley or the user who merged).
+func isOurs(c *object.Commit) bool { return c.Committer.Email == commitAuthor.Email }
 
 func short(h string) string { return h[:min(len(h), 12)] }
 

@@ -28,6 +28,13 @@
 //     the branch and pushes one commit with the request's message. When
 //     the branch moved since the space last synced with it, the export
 //     fails (non-fast-forward) and changes nothing, unless forced.
+//   - A space synced both ways or Galley to Git exports each merge and
+//     direct edit on its own (gitjob.Exports, told by the change requests
+//     family): one commit per merge, authored by the user who merged. Its
+//     own pushes are recorded, and the import they trigger is skipped.
+//     When the branch and the space both changed, an automatic job never
+//     pushes over the branch nor replaces the space: the branch's commit
+//     becomes a change request (conflict.go), and exports wait for it.
 package gitsync
 
 import (
@@ -50,6 +57,7 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/fetch"
+	"github.com/galleydocs/galley/shared/gitsync/gitjob"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
@@ -59,8 +67,8 @@ import (
 
 // Job kinds.
 const (
-	ImportKind = "git-import"
-	ExportKind = "git-export"
+	ImportKind = gitjob.ImportKind
+	ExportKind = gitjob.ExportKind
 )
 
 // Kinds are the job kinds of Git Sync.
@@ -97,9 +105,13 @@ type Service struct {
 }
 
 // ChangeRequests is what Git Sync asks of the change requests family
-// (changerequests.Service): an import landed on a space.
+// (changerequests.Service): an import landed on a space; a conflict's
+// commit proposed as a change request, and that request read.
 type ChangeRequests interface {
 	LandOnSpace(ctx context.Context, spaceID string, standalone bool, build changerequests.Builder) (model.Revision, model.Space, error)
+	Propose(ctx context.Context, spaceID, base, subject, userID string, build changerequests.Builder) (model.ChangeRequest, error)
+	Record(ctx context.Context, spaceID, ref string) (model.ChangeRequest, int64, error)
+	LandOnRequest(ctx context.Context, spaceID, ref, userID string, build changerequests.Builder) (model.Revision, model.ChangeRequest, error)
 }
 
 // Sites is what Git Sync asks of the sites family (sites.Service): the
@@ -135,27 +147,9 @@ type Request struct {
 	Provider, ProviderURL                  string
 }
 
-// payload is a job's input. It holds no credential in clear.
-type payload struct {
-	SpaceID       string     `json:"spaceId"`
-	URL           string     `json:"url"`
-	Auth          string     `json:"auth,omitempty"`
-	Ref           string     `json:"ref"`
-	RepoTreeURL   string     `json:"repoTreeURL,omitempty"`
-	RepoCommitURL string     `json:"repoCommitURL,omitempty"`
-	ProjectDir    string     `json:"projectDir,omitempty"`
-	Timestamp     *time.Time `json:"timestamp,omitempty"`
-	Force         bool       `json:"force,omitempty"`
-	Standalone    bool       `json:"standalone,omitempty"`
-	CommitMessage string     `json:"commitMessage,omitempty"`
-	// LastDir: the export's request named no project directory, so it is
-	// the one of the space's last sync with the same repository
-	// (projectDirOf), else the top. Site exports name theirs.
-	LastDir bool `json:"lastDir,omitempty"`
-	// Trigger is what started the job: "" a request of the API,
-	// "webhook", "poll", "settings" (the first sync).
-	Trigger string `json:"trigger,omitempty"`
-}
+// payload is a job's input (gitjob.Payload: merges queue exports without
+// linking Git).
+type payload = gitjob.Payload
 
 var refPattern = regexp.MustCompile(`^refs/heads/[^\s~^:?*\[\\]+$`)
 
@@ -223,6 +217,9 @@ func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) er
 		return err
 	}
 	_, err = s.updateState(ctx, spaceID, func(st *model.GitSync) error {
+		if clean != st.URL || p.Auth != "" {
+			st.SealedAuth = p.Auth // sealed; none for another repository
+		}
 		st.URL, st.Ref, st.UpdatedAt = clean, r.Ref, op.StartedAt
 		if r.Provider != "" {
 			st.Provider = r.Provider

@@ -12,9 +12,9 @@ import (
 
 // Sync directions of the settings.
 const (
-	DirectionBoth        = "both"
-	DirectionGitToGalley = "git-to-galley"
-	DirectionGalleyToGit = "galley-to-git"
+	DirectionBoth        = model.SyncBoth
+	DirectionGitToGalley = model.SyncGitToSpace
+	DirectionGalleyToGit = model.SyncSpaceToGit
 )
 
 // Priorities of the first sync (GitBook's GitSyncInstallationPriority).
@@ -155,7 +155,10 @@ func (s *Service) SetSettings(ctx context.Context, spaceID string, in Settings) 
 func (s *Service) syncJob(ctx context.Context, st *model.GitSync, kind, trigger string) (*queue.Job, error) {
 	now := s.d.Clock()
 	p := payload{SpaceID: st.SpaceID, URL: st.SyncURL, Auth: st.SyncAuth, Ref: st.SyncRef, ProjectDir: st.SyncDir,
-		Timestamp: &now, Trigger: trigger}
+		Timestamp: &now, Trigger: trigger,
+		// A push's import meeting edits of the space becomes a change
+		// request (docs/workers.md, "Conflicts"), as a merge's export does.
+		Auto: kind == ImportKind && trigger != "settings"}
 	if kind == ExportKind {
 		// The first sync with the space's priority: the space's content
 		// goes on top of the branch, whatever it holds.

@@ -2,8 +2,9 @@ package gitsync
 
 // Site-wide Git Sync (docs/workers.md, "Site-wide Git Sync"): a site's
 // structure as code. The repository's docs.yaml (siteconfig.go) lists the
-// site's section groups, sections and spaces with stable keys; an import makes the site's
-// structure say the same (creating the spaces it lacks in the site's
+// site's section groups, sections, spaces and external links
+// (sitelinks.go) with stable keys; an import makes the site's structure
+// say the same (creating the spaces it lacks in the site's
 // organization) and then imports each space's directory with the space
 // import; an export lays each space out into its directory by the space
 // export's rules, adds docs.yaml when the structure it describes changed,
@@ -42,8 +43,8 @@ const (
 )
 
 // SiteStructure is what site-wide Git Sync asks of the sites family
-// (sites.Service): read a site, and change its section groups, sections
-// and site spaces. Every call checks the caller's rights.
+// (sites.Service): read a site, and change its section groups, sections,
+// site spaces and external links. Every call checks the caller's rights.
 type SiteStructure interface {
 	Get(ctx context.Context, orgID, siteID string) (sites.Loaded, error)
 	Update(ctx context.Context, orgID, siteID string, ch sites.SiteChange) (model.Site, model.Role, error)
@@ -60,6 +61,10 @@ type SiteStructure interface {
 	UpdateSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string, ch sites.SiteSpaceChange) (model.Site, model.Role, error)
 	DeleteSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string) (bool, error)
 	MoveSiteSpace(ctx context.Context, orgID, siteID, siteSpaceID string, pos sites.Position) (model.Site, model.Role, error)
+	AddExternalLink(ctx context.Context, orgID, siteID string, in sites.ExternalLinkInput) (model.Site, string, model.Role, error)
+	UpdateExternalLink(ctx context.Context, orgID, siteID, linkID string, in sites.ExternalLinkInput) (model.Site, model.Role, error)
+	DeleteExternalLink(ctx context.Context, orgID, siteID, linkID string) (bool, error)
+	SortStructure(ctx context.Context, orgID, siteID string, item sites.Pointer, pos sites.Position) (model.Site, model.Role, error)
 }
 
 // Spaces is what site-wide Git Sync asks of the spaces family
@@ -436,9 +441,9 @@ func sectionKey(x model.SiteSection) (string, string) { return x.Order, x.ID }
 func siteSpaceKey(x model.SiteSpace) (string, string) { return x.Order, x.ID }
 
 // applyStructure makes the site's structure say what nodes say: spaces
-// kept by key (created when new or gone), section groups, sections and
-// site spaces kept by key, created, updated, moved and ordered, the rest of the site's structure
-// removed (docs.yaml is the source of truth of a synced site; the spaces
+// kept by key (created when new or gone), section groups, sections, site
+// spaces and external links kept by key, created, updated, moved and
+// ordered, the rest of the site's structure removed (docs.yaml is the source of truth of a synced site; the spaces
 // themselves stay). It answers nodes with their ids.
 func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title string, nodes []model.SiteGitNode, old map[string]model.SiteGitNode) ([]model.SiteGitNode, error) {
 	nodes = slices.Clone(nodes)
@@ -447,23 +452,19 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 	if err != nil {
 		return nil, err
 	}
-	// Spaces.
+	// Spaces: their titles and languages (content.language, none when
+	// docs.yaml gives none).
 	for i := range nodes {
 		n := &nodes[i]
 		if n.Type != "space" {
 			continue
 		}
+		var have model.Space
 		if o, ok := old[n.Key]; ok && o.SpaceID != "" {
 			sp, _, err := s.spaces.Get(ctx, o.SpaceID)
 			switch {
 			case err == nil && sp.OrgID == orgID && sp.DeletedAt == nil:
-				n.SpaceID = sp.ID
-				if sp.Title != n.Title {
-					t := n.Title
-					if _, _, err := s.spaces.Update(ctx, sp.ID, spaces.Change{Title: &t}); err != nil {
-						return nil, fmt.Errorf("space %q: %w", n.Key, err)
-					}
-				}
+				n.SpaceID, have = sp.ID, sp
 			case err != nil && !apperr.Is(err, apperr.NotFound):
 				return nil, err
 			}
@@ -473,11 +474,39 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 			if err != nil {
 				return nil, fmt.Errorf("space %q: %w", n.Key, err)
 			}
-			n.SpaceID = sp.ID
+			n.SpaceID, have = sp.ID, sp
+		}
+		var ch spaces.Change
+		if have.Title != n.Title {
+			t := n.Title
+			ch.Title = &t
+		}
+		if have.Language != n.Language {
+			l := n.Language
+			ch.Language = &l
+		}
+		if ch.Title != nil || ch.Language != nil {
+			if _, _, err := s.spaces.Update(ctx, n.SpaceID, ch); err != nil {
+				return nil, fmt.Errorf("space %q: %w", n.Key, err)
+			}
 		}
 	}
-	// Groups and sections docs.yaml no longer lists (a deleted group's
-	// sections stay, ungrouped).
+	// External links, groups and sections docs.yaml no longer lists (a
+	// deleted group's sections stay, ungrouped).
+	keepLink := map[string]bool{}
+	for _, n := range nodes {
+		if o, ok := old[n.Key]; ok && n.Type == "external-link" && o.Type == "external-link" {
+			keepLink[o.ID] = true
+		}
+	}
+	for _, l := range site.ExternalLinks {
+		if keepLink[l.ID] {
+			continue
+		}
+		if _, err := s.structure.DeleteExternalLink(ctx, orgID, siteID, l.ID); err != nil {
+			return nil, err
+		}
+	}
 	keepGroup := map[string]bool{}
 	for _, n := range nodes {
 		if o, ok := old[n.Key]; ok && n.Type == "section-group" && o.Type == "section-group" {
@@ -594,6 +623,9 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 			}
 		}
 	}
+	if site, err = s.placeLinks(ctx, orgID, siteID, site, nodes, groupID, old); err != nil {
+		return nil, err
+	}
 	if site, err = s.placeSiteSpaces(ctx, orgID, siteID, site, nodes, secID, old); err != nil {
 		return nil, err
 	}
@@ -627,25 +659,38 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 	}
 	// Order: what is out of order moves to the end, in docs.yaml's order.
 	// Sections first leave a group they no longer belong to, then each
-	// group's sections are set (out of order: each taken out and added
-	// back at the end), then the top level's items (ungrouped sections
-	// and groups).
+	// group's sections and links are set (out of order: each section taken
+	// out and added back at the end, each link sorted to the end), then
+	// the top level's items (ungrouped sections and links, and groups).
 	var wantTop []string
-	isGroup := map[string]bool{}
-	inGroup := map[string][]string{} // group id -> section ids
+	kind := map[string]string{}      // item id -> node type
+	inGroup := map[string][]string{} // group id -> section and link ids
 	levels := map[string][]string{}
 	for _, n := range nodes {
+		kind[n.ID] = n.Type
 		switch {
 		case n.Type == "section-group":
-			wantTop, isGroup[n.ID] = append(wantTop, n.ID), true
-			inGroup[n.ID] = []string{}
-		case n.Type == "section" && n.Parent == "":
 			wantTop = append(wantTop, n.ID)
-		case n.Type == "section":
-			inGroup[groupID[n.Parent]] = append(inGroup[groupID[n.Parent]], n.ID)
+			inGroup[n.ID] = []string{}
 		case n.Type == "space":
 			levels[secID[n.Parent]] = append(levels[secID[n.Parent]], n.ID)
+		case n.Parent == "":
+			wantTop = append(wantTop, n.ID)
+		default:
+			inGroup[groupID[n.Parent]] = append(inGroup[groupID[n.Parent]], n.ID)
 		}
+	}
+	toEnd := func(id string) (model.Site, error) {
+		var err error
+		switch kind[id] {
+		case "section-group":
+			site, _, err = s.structure.MoveGroup(ctx, orgID, siteID, id, sites.Position{})
+		case "external-link":
+			site, _, err = s.structure.SortStructure(ctx, orgID, siteID, sites.Pointer{Type: sites.PointerExternalLink, ID: id}, sites.Position{})
+		default:
+			site, _, err = s.structure.MoveSection(ctx, orgID, siteID, id, sites.Position{})
+		}
+		return site, err
 	}
 	for _, id := range wantTop {
 		if sec, ok := findSection(site, id); ok && sec.Group != "" {
@@ -655,16 +700,16 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		}
 	}
 	for g, want := range inGroup {
-		var have []string
-		for _, sec := range byOrder(site.Sections, sectionKey) {
-			if sec.Group == g {
-				have = append(have, sec.ID)
-			}
-		}
-		if slices.Equal(have, want) {
+		if slices.Equal(itemIDs(sites.TreeOf(&site).GroupItems(g)), want) {
 			continue
 		}
 		for _, id := range want {
+			if kind[id] == "external-link" {
+				if site, err = toEnd(id); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if sec, _ := findSection(site, id); sec.Group == g {
 				if site, _, err = s.structure.MoveSection(ctx, orgID, siteID, id, sites.Position{}); err != nil {
 					return nil, err
@@ -675,14 +720,9 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 			}
 		}
 	}
-	if !slices.Equal(topOf(site), wantTop) {
+	if !slices.Equal(itemIDs(sites.TreeOf(&site).Top()), wantTop) {
 		for _, id := range wantTop {
-			if isGroup[id] {
-				site, _, err = s.structure.MoveGroup(ctx, orgID, siteID, id, sites.Position{})
-			} else {
-				site, _, err = s.structure.MoveSection(ctx, orgID, siteID, id, sites.Position{})
-			}
-			if err != nil {
+			if site, err = toEnd(id); err != nil {
 				return nil, err
 			}
 		}
@@ -892,32 +932,18 @@ func findGroup(site model.Site, id string) (model.SiteSectionGroup, bool) {
 	return model.SiteSectionGroup{}, false
 }
 
-// topItem is an item of a site's top level: an ungrouped section or a
-// section group.
-type topItem struct {
-	order, id string
-	group     bool
-}
-
-// topItems are the site's top-level items in display order.
-func topItems(site model.Site) []topItem {
-	var items []topItem
-	for _, sec := range site.Sections {
-		if sec.Group == "" {
-			items = append(items, topItem{order: sec.Order, id: sec.ID})
+// itemIDs are the ids of items of a site's structure, in their order.
+func itemIDs(items []sites.TopItem) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		switch {
+		case it.Section != nil:
+			out = append(out, it.Section.ID)
+		case it.Group != nil:
+			out = append(out, it.Group.ID)
+		case it.Link != nil:
+			out = append(out, it.Link.ID)
 		}
-	}
-	for _, g := range site.Groups {
-		items = append(items, topItem{order: g.Order, id: g.ID, group: true})
-	}
-	return byOrder(items, func(t topItem) (string, string) { return t.order, t.id })
-}
-
-// topOf are the ids of the site's top-level items in display order.
-func topOf(site model.Site) []string {
-	var out []string
-	for _, t := range topItems(site) {
-		out = append(out, t.id)
 	}
 	return out
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/spaces"
 )
 
 // workAll runs the queued jobs, the sites' included.
@@ -167,7 +168,7 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 		t.Fatalf("guides: %+v", guides)
 	}
 	// hidden applies to the site space (the French guide is out of the
-	// navigation); language stays in the state (see docs/workers.md).
+	// navigation); content.language is the space's language.
 	if guides[0].Hidden || !guides[1].Hidden || ref[0].Hidden {
 		t.Errorf("hidden flags: guide %v, fr %v, api %v", guides[0].Hidden, guides[1].Hidden, ref[0].Hidden)
 	}
@@ -177,7 +178,7 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 	if len(ref) != 1 || ref[0].Path != "api" || !ref[0].Default {
 		t.Fatalf("reference: %+v", ref)
 	}
-	spaceTitles := map[string]string{}
+	spaceTitles, langs := map[string]string{}, map[string]string{}
 	for _, key := range []string{"guide-en", "guide-fr", "api"} {
 		sp, _, err := spaceswire.Service(f.Root).Get(access.WithCaller(f.Kit.Ctx, f.Caller("admin")), st.Nodes[key].SpaceID)
 		if err != nil {
@@ -186,7 +187,10 @@ func TestSiteImportBuildsStructureFromDocsYAML(t *testing.T) {
 		if sp.OrgID != f.Org.ID {
 			t.Errorf("%s: space of org %s", key, sp.OrgID)
 		}
-		spaceTitles[key] = sp.Title
+		spaceTitles[key], langs[key] = sp.Title, sp.Language
+	}
+	if langs["guide-en"] != "en" || langs["guide-fr"] != "fr" || langs["api"] != "en" {
+		t.Errorf("space languages: %v", langs)
 	}
 	if spaceTitles["guide-fr"] != "Guide (français)" || spaceTitles["api"] != "API reference" {
 		t.Errorf("space titles: %v", spaceTitles)
@@ -560,16 +564,11 @@ func byOrderOf(secs []model.SiteSection) []model.SiteSection {
 	return out
 }
 
-// External links and nested section groups have nothing to map onto in
-// Galley's sites: the import fails naming the node, and changes nothing.
-func TestSiteImportRefusesExternalLinksAndNestedGroups(t *testing.T) {
+// Nested section groups have nothing to map onto in Galley's sites (its
+// groups do not nest): the import fails naming the node, and changes
+// nothing.
+func TestSiteImportRefusesNestedGroups(t *testing.T) {
 	f := setup(t)
-	link := strings.Replace(groupedDocsYAML, "    - type: section-group\n", `    - type: external-link
-      key: status-page
-      title: Status
-      url: https://status.example.com
-    - type: section-group
-`, 1)
 	nested := strings.Replace(groupedDocsYAML, "        - type: section\n          key: wheels\n", `        - type: section-group
           key: inner-group
           title: Inner
@@ -578,7 +577,6 @@ func TestSiteImportRefusesExternalLinksAndNestedGroups(t *testing.T) {
 `, 1)
 	f.git.repo(t, "site", nil)
 	for _, c := range []struct{ name, yaml, want string }{
-		{"external link", link, `external link "status-page"`},
 		{"nested group", nested, `"inner-group" is a section group`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -627,6 +625,14 @@ func TestSiteImportOfInvalidDocsYAMLFailsNamingTheNode(t *testing.T) {
 			`site.structure[1] (chapter "reference"): type "chapter" is unknown`},
 		{"no path", strings.Replace(siteDocsYAML, "          path: fr\n", "", 1),
 			`site.structure[0].children[1] (space "guide-fr"): path must be`},
+		{"unknown language", strings.Replace(siteDocsYAML, "language: fr", "language: klingon", 1),
+			`site.structure[0].children[1] (space "guide-fr"): content.language "klingon" is not a language`},
+		{"external link without sections", "site:\n  structure:\n" + strings.ReplaceAll(topSpace, "path: stray\n", "path: stray\n      default: true\n") + linkNode("status", "https://status.example.com", "    "),
+			`site.structure[1] (external link "status"): external links need a site structured in sections`},
+		{"external link to a relative URL", strings.Replace(siteDocsYAML, "    - type: section\n      key: reference", linkNode("status", "/status", "    ")+"    - type: section\n      key: reference", 1),
+			`site.structure[1] (external link "status"): url "/status" must be an absolute http or https URL`},
+		{"external link inside a section", strings.Replace(siteDocsYAML, "      children:\n        - type: space\n          key: api", "      children:\n"+linkNode("status", "https://status.example.com", "        ")+"        - type: space\n          key: api", 1),
+			`site.structure[1].children[0] (external link "status"): a external-link inside section "reference"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f.git.commit(t, "site", c.name, map[string]string{"docs.yaml": c.yaml})
@@ -701,9 +707,18 @@ func TestSiteExportMakesOneCommit(t *testing.T) {
 	if _, _, err := siteswire.Service(f.Root).UpdateSiteSpace(ctx, f.Org.ID, siteID, st.Nodes["api"].ID, sites.SiteSpaceChange{Hidden: &hide}); err != nil {
 		t.Fatal(err)
 	}
+	de := "de"
+	if _, _, err := spaceswire.Service(f.Root).Update(ctx, st.Nodes["guide-fr"].SpaceID, spaces.Change{Language: &de}); err != nil {
+		t.Fatal(err)
+	}
 	before := git(t, bare, "rev-parse", "refs/heads/main")
 	st2 := f.siteGitOK(t, siteID, "export", map[string]any{"commitMessage": "Export the site"})
 	after := git(t, bare, "rev-parse", "refs/heads/main")
+	// The space's language is written back as its content.language.
+	if text := git(t, bare, "show", after+":docs.yaml"); !strings.Contains(text[strings.Index(text, "key: guide-fr"):], "language: de") ||
+		strings.Contains(text, "language: fr") {
+		t.Errorf("docs.yaml does not say the French guide's new language:\n%s", text)
+	}
 	if n := git(t, bare, "rev-list", "--count", before+".."+after); n != "1" {
 		t.Fatalf("%s commits on the branch, want 1:\n%s", n, git(t, bare, "log", "--stat", before+".."+after))
 	}

@@ -10,6 +10,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/sites"
+	"github.com/galleydocs/galley/shared/spaces"
 )
 
 // siteConfigFile is a site's configuration in its repository (GitBook's
@@ -34,7 +36,7 @@ type siteConfig struct {
 }
 
 // siteNode is one node of docs.yaml's structure: a section group, a
-// section or a space (external links are refused, see checkSiteConfig).
+// section, a space or an external link.
 type siteNode struct {
 	Type                 string            `yaml:"type"`
 	Key                  string            `yaml:"key"`
@@ -43,12 +45,12 @@ type siteNode struct {
 	Description          string            `yaml:"description,omitempty"`
 	LocalizedDescription map[string]string `yaml:"localizedDescription,omitempty"`
 	Icon                 string            `yaml:"icon,omitempty"`
+	URL                  string            `yaml:"url,omitempty"`
 	Path                 string            `yaml:"path,omitempty"`
 	Default              bool              `yaml:"default,omitempty"`
 	Hidden               bool              `yaml:"hidden,omitempty"`
 	Draft                bool              `yaml:"draft,omitempty"`
 	Condition            string            `yaml:"condition,omitempty"`
-	URL                  string            `yaml:"url,omitempty"`
 	Content              *siteContent      `yaml:"content,omitempty"`
 	Children             []siteNode        `yaml:"children,omitempty"`
 }
@@ -95,9 +97,11 @@ func yamlError(err error) string {
 // top, never both; exactly one default section, and exactly one default
 // space per section (or among the top-level spaces); sections hold spaces
 // only; a directory stays inside the repository and is read for one
-// language. Section groups sit at the top and hold sections; Galley's
-// groups do not nest and its sites have no external links, so nested
-// groups and external links fail the sync, naming the node.
+// language. Section groups sit at the top and hold sections and external
+// links; Galley's groups do not nest, so a nested group fails the sync,
+// naming it. External links sit at the top or in a group, in a site with
+// sections, with an absolute http(s) URL and a condition that parses (the
+// sites family's rules).
 func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 	if c.Version != 0 && c.Version != 1 {
 		return nil, fmt.Errorf("version %d is not supported (1 is)", c.Version)
@@ -116,6 +120,9 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 		if len(n.Children) > 0 {
 			return fmt.Errorf("%s: a space has no children", at)
 		}
+		if err := spaces.ValidateLanguage("content.language", n.Content.Language); err != nil {
+			return fmt.Errorf("%s: content.language %q is not a language GitBook knows (%s)", at, n.Content.Language, strings.Join(spaces.Languages(), ", "))
+		}
 		if d := n.Content.Directory; d != nil {
 			if _, ok := resolveSiteDir("", *d); !ok {
 				return fmt.Errorf("%s: content.directory %q must be a folder inside the repository", at, *d)
@@ -129,8 +136,28 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 		out = append(out, nodeOf(n, parent))
 		return nil
 	}
-	sections, spaces, groups, defaults := 0, 0, 0, 0
-	topSpace := "" // the first space at the top level, named by errors
+	sections, spaces, groups, defaults, links := 0, 0, 0, 0, 0
+	topSpace := ""  // the first space at the top level, named by errors
+	firstLink := "" // the first external link, named by errors
+	addLink := func(n siteNode, parent, loc string) error {
+		at := nodeAt(loc, n)
+		if firstLink == "" {
+			firstLink = at
+		}
+		if n.Path != "" || n.Default || n.Hidden || n.Content != nil || len(n.Children) > 0 {
+			return fmt.Errorf("%s: an external link has a title, a url, a description, an icon, a condition and draft only", at)
+		}
+		if err := sites.ValidateExternalURL("url", n.URL); err != nil {
+			return fmt.Errorf("%s: url %q must be an absolute http or https URL", at, n.URL)
+		}
+		if n.Condition != "" {
+			if err := sites.ValidateCondition("condition", n.Condition); err != nil {
+				return fmt.Errorf("%s: %w", at, err)
+			}
+		}
+		out = append(out, nodeOf(n, parent))
+		return nil
+	}
 	addSection := func(n siteNode, parent, loc string) error {
 		sections++
 		if n.Default {
@@ -191,9 +218,11 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 				case "section-group":
 					return nil, fmt.Errorf("%s: %q is a section group inside section group %q; Galley's section groups hold sections only, not nested groups", nodeAt(cloc, ch), ch.Key, n.Key)
 				case "external-link":
-					return nil, errExternalLink(cloc, ch)
+					if err := addLink(ch, n.Key, cloc); err != nil {
+						return nil, err
+					}
 				default:
-					return nil, fmt.Errorf("%s: a %s inside section group %q; a section group holds sections", nodeAt(cloc, ch), ch.Type, n.Key)
+					return nil, fmt.Errorf("%s: a %s inside section group %q; a section group holds sections and external links", nodeAt(cloc, ch), ch.Type, n.Key)
 				}
 			}
 		case "space":
@@ -208,8 +237,14 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 				return nil, err
 			}
 		default:
-			return nil, errExternalLink(loc, n)
+			links++
+			if err := addLink(n, "", loc); err != nil {
+				return nil, err
+			}
 		}
+	}
+	if links > 0 && sections == 0 {
+		return nil, fmt.Errorf("%s: external links need a site structured in sections", firstLink)
 	}
 	if groups > 0 && spaces > 0 {
 		return nil, fmt.Errorf("%s: a site with section groups lists no space at the top level", topSpace)
@@ -223,15 +258,9 @@ func checkSiteConfig(c siteConfig) ([]model.SiteGitNode, error) {
 		return nil, fmt.Errorf("%d top-level spaces are marked default; exactly one must be", defaults)
 	}
 	if len(out) > maxSiteNodes {
-		return nil, fmt.Errorf("more than %d section groups, sections and spaces", maxSiteNodes)
+		return nil, fmt.Errorf("more than %d section groups, sections, spaces and external links", maxSiteNodes)
 	}
 	return out, nil
-}
-
-// errExternalLink refuses an external link: Galley's sites have no
-// external link in their structure to map it onto.
-func errExternalLink(loc string, n siteNode) error {
-	return fmt.Errorf("%s: Galley's sites hold no external links in their structure, so site-wide Git Sync cannot map them; remove the node", nodeAt(loc, n))
 }
 
 // nodeAt names a node for an error: where it is in the file, its type
@@ -254,9 +283,9 @@ func checkNode(n siteNode, keys map[string]bool, loc string) error {
 	switch n.Type {
 	case "section", "space", "section-group", "external-link":
 	case "":
-		return fmt.Errorf("%s: type is required (section-group, section or space)", at)
+		return fmt.Errorf("%s: type is required (section-group, section, space or external-link)", at)
 	default:
-		return fmt.Errorf("%s: type %q is unknown (section-group, section or space)", at, n.Type)
+		return fmt.Errorf("%s: type %q is unknown (section-group, section, space or external-link)", at, n.Type)
 	}
 	if n.Key == "" {
 		return fmt.Errorf("%s: key is required", at)
@@ -277,7 +306,7 @@ func checkNode(n siteNode, keys map[string]bool, loc string) error {
 func nodeOf(n siteNode, parent string) model.SiteGitNode {
 	out := model.SiteGitNode{Type: n.Type, Key: n.Key, Parent: parent, Title: n.Title, Path: n.Path, Default: n.Default,
 		Hidden: n.Hidden, Draft: n.Draft, Condition: n.Condition, Description: n.Description, Icon: n.Icon,
-		LocalizedTitle: n.LocalizedTitle, LocalizedDescription: n.LocalizedDescription}
+		LocalizedTitle: n.LocalizedTitle, LocalizedDescription: n.LocalizedDescription, URL: n.URL}
 	if n.Content != nil {
 		out.Directory, out.Language = n.Content.Directory, n.Content.Language
 	}
@@ -292,7 +321,7 @@ func renderSiteConfig(title string, nodes []model.SiteGitNode) ([]byte, error) {
 	toNode := func(n model.SiteGitNode) siteNode {
 		out := siteNode{Type: n.Type, Key: n.Key, Title: n.Title, Path: n.Path, Default: n.Default, Hidden: n.Hidden,
 			Draft: n.Draft, Condition: n.Condition, Description: n.Description, Icon: n.Icon,
-			LocalizedTitle: n.LocalizedTitle, LocalizedDescription: n.LocalizedDescription}
+			LocalizedTitle: n.LocalizedTitle, LocalizedDescription: n.LocalizedDescription, URL: n.URL}
 		if n.Type == "space" {
 			out.Content = &siteContent{Directory: n.Directory, Language: n.Language}
 		}
@@ -309,7 +338,7 @@ func renderSiteConfig(title string, nodes []model.SiteGitNode) ([]byte, error) {
 		for _, n := range children[parent] {
 			placed++
 			x := toNode(n)
-			if n.Type != "space" {
+			if n.Type == "section" || n.Type == "section-group" {
 				x.Children = build(n.Key)
 			}
 			out = append(out, x)

@@ -15,6 +15,7 @@ import (
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/sites"
 )
 
 // runSiteExport writes every synced space of the site into its directory
@@ -77,7 +78,7 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 		if err != nil {
 			return err
 		}
-		lay, err := s.layoutSpace(ctx, sp, sst, p.URL, pt.p.ProjectDir, &snapshot{st: base.st, commit: base.commit, files: files, branches: base.branches}, w)
+		lay, err := s.layoutSpace(ctx, sp, sp.Revision, sst, p.URL, pt.p.ProjectDir, &snapshot{st: base.st, commit: base.commit, files: files, branches: base.branches}, w)
 		if err != nil {
 			return err
 		}
@@ -98,7 +99,7 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 	case base.commit == nil && base.branches > 0:
 		cause = fmt.Errorf("%w: the repository names no default branch to start %s from; export to an existing branch first", errNoRef, p.Ref)
 	default:
-		hash, err := s.newCommit(w, base, tree, p.CommitMessage)
+		hash, err := s.newCommit(w, base, tree, p.CommitMessage, nil)
 		if err != nil {
 			return err
 		}
@@ -186,16 +187,17 @@ func (s *Service) withSiteConfig(p sitePayload, head *snapshot, w *writer, files
 
 // nodesOfSite describes the site's structure as docs.yaml nodes: the
 // state's nodes (their keys and what Galley does not map, such as
-// languages and drafts) updated from the site, and new keys and
+// directories and drafts) updated from the site and its spaces (a space's
+// title and language), and new keys and
 // directories (./<section path>/<space path>) for what the site gained
-// since; a section group comes before its sections.
+// since; a section group comes before its sections and links, in order.
 func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st model.SiteGitSync) ([]model.SiteGitNode, error) {
 	l, err := s.structure.Get(ctx, orgID, siteID)
 	if err != nil {
 		return nil, err
 	}
 	site := l.Site
-	byGroup, bySection, bySiteSpace := map[string]model.SiteGitNode{}, map[string]model.SiteGitNode{}, map[string]model.SiteGitNode{}
+	byGroup, bySection, bySiteSpace, byLink := map[string]model.SiteGitNode{}, map[string]model.SiteGitNode{}, map[string]model.SiteGitNode{}, map[string]model.SiteGitNode{}
 	used := map[string]bool{}
 	for _, n := range st.Nodes {
 		used[n.Key] = true
@@ -204,6 +206,8 @@ func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st mode
 			byGroup[n.ID] = n
 		case "section":
 			bySection[n.ID] = n
+		case "external-link":
+			byLink[n.ID] = n
 		default:
 			bySiteSpace[n.ID] = n
 		}
@@ -232,6 +236,7 @@ func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st mode
 				return err
 			}
 			n.Parent, n.ID, n.SpaceID, n.Title, n.Path, n.Default, n.Condition, n.Hidden = sectionKey, ss.ID, ss.SpaceID, sp.Title, ss.Path, ss.Default, ss.Condition, ss.Hidden
+			n.Language = sp.Language
 			out = append(out, n)
 		}
 		return nil
@@ -248,27 +253,38 @@ func (s *Service) nodesOfSite(ctx context.Context, orgID, siteID string, st mode
 		out = append(out, n)
 		return level(sec.ID, n.Key, sec.Path)
 	}
-	for _, t := range topItems(site) {
-		if !t.group {
-			sec, _ := findSection(site, t.id)
-			if err := section(sec, ""); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		g, _ := findGroup(site, t.id)
-		n, ok := byGroup[g.ID]
+	link := func(l *model.SiteExternalLink, groupKey string) {
+		kept, ok := byLink[l.ID]
 		if !ok {
-			n = model.SiteGitNode{Type: "section-group", Key: newKey("section-group-", "1")}
+			kept.Key = newKey("link-", "1")
 		}
-		n.Parent, n.ID, n.Title, n.Icon = "", g.ID, g.Title, g.Icon
-		out = append(out, n)
-		for _, sec := range byOrder(site.Sections, sectionKey) {
-			if sec.Group != g.ID {
-				continue
-			}
-			if err := section(sec, n.Key); err != nil {
+		out = append(out, linkNode(*l, kept, groupKey))
+	}
+	tree := sites.TreeOf(&site)
+	for _, t := range tree.Top() {
+		switch {
+		case t.Section != nil:
+			if err := section(*t.Section, ""); err != nil {
 				return nil, err
+			}
+		case t.Link != nil:
+			link(t.Link, "")
+		case t.Group != nil:
+			g := *t.Group
+			n, ok := byGroup[g.ID]
+			if !ok {
+				n = model.SiteGitNode{Type: "section-group", Key: newKey("section-group-", "1")}
+			}
+			n.Parent, n.ID, n.Title, n.Icon = "", g.ID, g.Title, g.Icon
+			out = append(out, n)
+			for _, it := range tree.GroupItems(g.ID) {
+				if it.Link != nil {
+					link(it.Link, n.Key)
+					continue
+				}
+				if err := section(*it.Section, n.Key); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}

@@ -11,6 +11,11 @@ const (
 
 	GitImport = "import"
 	GitExport = "export"
+
+	// Directions of automatic sync (GitSync.Direction; "" none).
+	SyncBoth       = "both"
+	SyncGitToSpace = "git-to-galley"
+	SyncSpaceToGit = "galley-to-git"
 )
 
 // GitSync is a space's Git Sync state: the provider details shown by
@@ -56,12 +61,25 @@ type GitSync struct {
 	// Until passes; another job finding it held waits (it is retried).
 	Lease *GitLease `json:"lease,omitempty"`
 
-	// Sync settings (PUT .../git/settings): what keeps the space in sync
-	// on its own. Direction is "both", "git-to-galley" or "galley-to-git"
-	// ("": no automatic sync); CommitTemplate the message of the commits
-	// automatic exports make.
-	Direction      string `json:"direction,omitempty"`
+	// Direction is the automatic sync: "both", "git-to-galley",
+	// "galley-to-git" ("": none; imports and exports only on request).
+	Direction string `json:"direction,omitempty"`
+	// CommitTemplate is the message of the commits a merge exports
+	// ("": gitjob.DefaultTemplate); placeholders in docs/workers.md.
 	CommitTemplate string `json:"commitMessageTemplate,omitempty"`
+	// SealedAuth are the credentials of the last request to URL that gave
+	// some, sealed as in job payloads (never in clear): automatic jobs
+	// (exports on merge) use them.
+	SealedAuth string `json:"sealedAuth,omitempty"`
+	// Pushed are the latest commits exports pushed (newest last): the
+	// import a push of Galley's own triggers is recognised by them.
+	Pushed []string `json:"pushed,omitempty"`
+	// Conflict is set while the branch and the space both changed since
+	// the last sync: the branch's commit waits in a change request and
+	// automatic exports wait for it (docs/workers.md, "Conflicts").
+	Conflict *GitConflict `json:"conflict,omitempty"`
+
+	// Sync settings (PUT .../git/settings, issue 26 items 1, 2, 6).
 	// SyncURL (without credentials), SyncRef (refs/heads/<branch>) and
 	// SyncDir (the project directory, "" the top) are the synced branch.
 	SyncURL string `json:"syncURL,omitempty"`
@@ -89,6 +107,22 @@ type GitSync struct {
 	LastImport *GitSyncRun  `json:"lastImport,omitempty"`
 	LastExport *GitSyncRun  `json:"lastExport,omitempty"`
 	Pending    []GitPending `json:"pending,omitempty"`
+}
+
+// GitConflict is a space whose branch and content both changed since
+// their last sync: the branch's commit, imported as a change request
+// against the space's revision at the last sync.
+type GitConflict struct {
+	// Commit is the branch's commit imported into ChangeRequest (its id)
+	// as Revision; Files and Dir are what the space owns in Commit
+	// (adopted as the last sync when the request is merged).
+	Commit        string       `json:"commit"`
+	ChangeRequest string       `json:"changeRequest"`
+	Number        int          `json:"number,omitempty"`
+	Revision      string       `json:"revision"`
+	Files         []SyncedFile `json:"files,omitempty"`
+	Dir           string       `json:"dir,omitempty"`
+	Since         time.Time    `json:"since"`
 }
 
 // GitDeliveryTTL is how long a webhook delivery's id is remembered.
@@ -134,10 +168,7 @@ const (
 )
 
 // GitLease is a job's hold on a space's Git Sync.
-type GitLease struct {
-	JobID string    `json:"jobId"`
-	Until time.Time `json:"until"`
-}
+type GitLease = JobLease
 
 // GitOperation is the state of a Git Sync import or export.
 type GitOperation struct {

@@ -150,6 +150,9 @@ type Space struct {
 	Visibility string `json:"visibility"`
 	EditMode   string `json:"editMode"`
 	Parent     string `json:"parent,omitempty"`
+	// Language is the language of the space's content (a code of
+	// GitBook's TranslationLanguage, spaces.Languages), "" when unset.
+	Language string `json:"language,omitempty"`
 	// Ancestors are the collections above the space, from the top, as they
 	// were when it was last placed: a hint that lets authorization read them
 	// in one batch. A move of a collection above leaves it stale, which

@@ -56,6 +56,11 @@ type OpenAPISpec struct {
 	LastProcessedErrors []OpenAPIProblem `json:"lastProcessedErrors,omitempty"`
 	// LastProcessedErrorCount counts them all, before truncation.
 	LastProcessedErrorCount int `json:"lastProcessedErrorCount,omitempty"`
+	// Lease bounds the processing of the current generation: set when a
+	// job is handed out (pending) and when a worker starts it (progress),
+	// cleared by its outcome. Past Until with no outcome, the job is
+	// handed out again (docs/faults.md, "Jobs killed mid-way").
+	Lease *JobLease `json:"lease,omitempty"`
 }
 
 // MaxOpenAPIProblems bounds the problems kept of one processing.

@@ -14,7 +14,7 @@ type SiteGitSync struct {
 	Ref       string    `json:"ref"`
 	Dir       string    `json:"dir,omitempty"`
 	UpdatedAt time.Time `json:"updatedAt"`
-	// Nodes are docs.yaml's sections and spaces as last imported or
+	// Nodes are docs.yaml's nodes as last imported or
 	// exported, by key; Order lists the keys in docs.yaml's order.
 	Nodes map[string]SiteGitNode `json:"nodes,omitempty"`
 	Order []string               `json:"order,omitempty"`
@@ -27,11 +27,11 @@ type SiteGitSync struct {
 	Operation *SiteGitOperation `json:"operation,omitempty"`
 }
 
-// SiteGitNode is one section group, section or space of docs.yaml with
-// the ids it maps to: ID is the group's, site section's or site space's
-// id, SpaceID the space's.
+// SiteGitNode is one section group, section, space or external link of
+// docs.yaml with the ids it maps to: ID is the group's, site section's,
+// site space's or external link's id, SpaceID the space's.
 type SiteGitNode struct {
-	Type    string `json:"type"` // "section-group", "section" or "space"
+	Type    string `json:"type"` // "section-group", "section", "space" or "external-link"
 	Key     string `json:"key"`
 	Parent  string `json:"parent,omitempty"` // the group's or section's key ("" the top)
 	ID      string `json:"id,omitempty"`
@@ -47,6 +47,8 @@ type SiteGitNode struct {
 	Icon                 string            `json:"icon,omitempty"`
 	LocalizedTitle       map[string]string `json:"localizedTitle,omitempty"`
 	LocalizedDescription map[string]string `json:"localizedDescription,omitempty"`
+	// URL is an external link's destination.
+	URL string `json:"url,omitempty"`
 	// Directory is content.directory as written (nil: the space is not
 	// synced with the repository); Language content.language.
 	Directory *string `json:"directory,omitempty"`

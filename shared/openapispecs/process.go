@@ -10,6 +10,7 @@ import (
 	"path"
 	"unicode/utf8"
 
+	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/ids"
@@ -47,19 +48,33 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 		}
 		return sp, v, sp.ID == p.SpecID && sp.Generation == p.Generation && sp.Processed < p.Generation, nil
 	}
-	sp, v, due, err := current()
-	if err != nil || !due {
-		return err
-	}
-	if sp.ProcessingState != model.OpenAPIProgress {
+	// Start: the spec in progress, with the lease of this run. A worker
+	// killed from here on leaves it so until the lease expires; SQS then
+	// delivers the job again, or a read hands it out again (revive).
+	var sp model.OpenAPISpec
+	due := false
+	err := store.Retry(ctx, func() error {
+		var v int64
+		var err error
+		if sp, v, due, err = current(); err != nil || !due {
+			return err
+		}
 		sp.ProcessingState = model.OpenAPIProgress
-		if err := s.d.Store.Write(ctx, store.PutIfVersion(records.Item(k, sp, v+1), v)); errors.Is(err, store.ErrConflict) {
-			return nil // a newer source, or a deletion, came meanwhile: its own job takes over
-		} else if err != nil {
+		sp.Lease = &model.JobLease{JobID: jobID(sp), Until: s.d.Clock().Add(LeaseTTL)}
+		return s.d.Store.Write(ctx, store.PutIfVersion(records.Item(k, sp, v+1), v))
+	})
+	if err != nil || !due {
+		// Not due: a newer source, a deletion or another delivery's outcome
+		// came; the spec's own job takes over.
+		if err != nil {
 			return fmt.Errorf("mark OpenAPI spec in progress: %w", err)
 		}
+		return nil
 	}
-	res := s.load(ctx, sp)
+	res, err := s.load(ctx, sp)
+	if err != nil {
+		return err
+	}
 	return store.Retry(ctx, func() error {
 		sp, v, due, err := current()
 		if err != nil || !due {
@@ -67,6 +82,7 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 		}
 		now := s.d.Clock()
 		sp.ProcessingState, sp.Processed, sp.LastProcessedAt, sp.LastProcessErrorCode = model.OpenAPIComplete, p.Generation, &now, res.code
+		sp.Lease = nil
 		sp.LastProcessedErrors, sp.LastProcessedErrorCount = res.problems(), res.problemCount()
 		ops := []store.Op{store.PutIfVersion(records.Item(k, sp, v+1), v)}
 		if res.code == "" {
@@ -165,8 +181,9 @@ func (s *Service) fetchReason(err error) string {
 	return "the document could not be fetched (network, DNS, TLS or redirect error)"
 }
 
-// load reads and parses a spec's document.
-func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) outcome {
+// load reads and parses a spec's document. Failing to read a stored text
+// (other than its absence) is a storage failure: the job is retried.
+func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) (outcome, error) {
 	var raw []byte
 	var name, from string
 	switch {
@@ -175,30 +192,33 @@ func (s *Service) load(ctx context.Context, sp model.OpenAPISpec) outcome {
 		var fe *fetch.Error
 		switch {
 		case errors.As(err, &fe) && fe.Code == fetch.CodeTimeout:
-			return failed(model.OpenAPIFetchTimeout, s.fetchReason(err))
+			return failed(model.OpenAPIFetchTimeout, s.fetchReason(err)), nil
 		case err != nil:
 			s.d.Logger.InfoContext(ctx, "OpenAPI fetch failed", "spec", sp.ID, "url", fetch.Redact(sp.SourceURL), "err", err.Error())
-			return failed(model.OpenAPIFetchError, s.fetchReason(err))
+			return failed(model.OpenAPIFetchError, s.fetchReason(err)), nil
 		}
 		raw, from = res.Body, fetch.Redact(sp.SourceURL)
 		name = fileName(sp.SourceURL)
 	default:
 		text, err := s.d.Blobs.Get(ctx, sp.SourceText)
+		if errors.Is(err, blob.ErrNotFound) {
+			return failed(model.OpenAPIFetchError, "the source text could not be read"), nil
+		}
 		if err != nil {
-			return failed(model.OpenAPIFetchError, "the source text could not be read")
+			return outcome{}, fmt.Errorf("read OpenAPI source text: %w", err)
 		}
 		raw, name = text, "openapi."+rawFormat(text)
 	}
 	if s.parse == nil {
 		// An API function without its queue: it cannot process documents.
-		return failed(model.OpenAPIParseError, "this server cannot process OpenAPI documents")
+		return failed(model.OpenAPIParseError, "this server cannot process OpenAPI documents"), nil
 	}
 	parsed, err := s.parse(ctx, raw)
 	if err != nil {
 		s.d.Logger.InfoContext(ctx, "OpenAPI parse failed", "spec", sp.ID, "err", err.Error())
-		return failed(model.OpenAPIParseError, Truncate(err.Error(), 1000))
+		return failed(model.OpenAPIParseError, Truncate(err.Error(), 1000)), nil
 	}
-	return outcome{parsed: parsed, raw: raw, name: name, from: from}
+	return outcome{parsed: parsed, raw: raw, name: name, from: from}, nil
 }
 
 // Truncate cuts s to at most n bytes, on a rune boundary (an ellipsis

@@ -199,6 +199,7 @@ func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyN
 		}
 		sp.Generation++
 		sp.UpdatedAt, sp.ProcessingState = now, model.OpenAPIPending
+		sp.Lease = &model.JobLease{JobID: jobID(sp), Until: now.Add(LeaseTTL)}
 		sp.SourceURL, sp.SourceText = src.URL, ""
 		if src.Text != "" {
 			sp.SourceText = textKey(orgID, sp.ID, sp.Generation)
@@ -228,7 +229,20 @@ func (s *Service) put(ctx context.Context, orgID, slug string, src Source, onlyN
 		return model.OpenAPISpec{}, "", false, err
 	}
 	if existed {
-		return out, acc.Role(), false, nil
+		// A POST repeated by its client after a 503 that came once the
+		// spec was written (its job not enqueued, or its processing within
+		// the request failed): the same creator, the same source, no
+		// source set since, not processed yet. It answers as the first
+		// should have (created) and hands the job out again, so the spec
+		// is not left pending. Once processed, a POST of the slug is 409.
+		again, err := s.samePost(ctx, out, acc.UserID, src)
+		if err != nil || !again || out.Processed >= out.Generation {
+			return out, acc.Role(), false, err
+		}
+		if out, err = s.handOut(ctx, out); err != nil {
+			return out, "", false, err
+		}
+		return out, acc.Role(), true, nil
 	}
 	if err := s.enqueue(ctx, out); err != nil {
 		return out, "", false, err
@@ -262,6 +276,91 @@ func (s *Service) checkCount(ctx context.Context, orgID string) error {
 	}
 }
 
+// LeaseTTL is how long a spec's job may go without an outcome before it is
+// handed out again: longer than the OpenAPI worker runs (120 s), shorter
+// than its queue's visibility timeout (720 s), after which SQS itself
+// delivers an unfinished job again.
+const LeaseTTL = 5 * time.Minute
+
+// jobID is the id of the job of a spec's current generation: each
+// delivery, and each handing out again, carries it.
+func jobID(sp model.OpenAPISpec) string { return fmt.Sprintf("%s-%d", sp.ID, sp.Generation) }
+
+// leaseLive tells whether the spec's current job may still conclude on
+// its own (handed out or started less than LeaseTTL ago).
+func leaseLive(sp model.OpenAPISpec, now time.Time) bool {
+	return sp.Lease != nil && sp.Lease.JobID == jobID(sp) && now.Before(sp.Lease.Until)
+}
+
+// samePost tells whether a POST of src by user is a repeat of the one
+// that made sp: sp has had no other source, made by user, from the same
+// URL or the same text.
+func (s *Service) samePost(ctx context.Context, sp model.OpenAPISpec, user string, src Source) (bool, error) {
+	if sp.Generation != 1 || sp.CreatedBy != user || sp.SourceURL != src.URL || (src.Text == "") != (sp.SourceText == "") {
+		return false, nil
+	}
+	if src.Text == "" {
+		return true, nil
+	}
+	text, err := s.d.Blobs.Get(ctx, sp.SourceText)
+	if errors.Is(err, blob.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read OpenAPI source text: %w", err)
+	}
+	return string(text) == src.Text, nil
+}
+
+// revive hands out again the job of a spec whose lease expired without an
+// outcome: its worker died past SQS's redeliveries, or enqueueing it
+// failed after the spec was written. Reads call it, so no spec stays
+// pending or in progress for ever; a failure to hand it out is logged and
+// the spec answered as it is (the next read tries again).
+func (s *Service) revive(ctx context.Context, sp model.OpenAPISpec) model.OpenAPISpec {
+	if sp.Processed >= sp.Generation || leaseLive(sp, s.d.Clock()) {
+		return sp
+	}
+	out, err := s.handOut(ctx, sp)
+	if err != nil {
+		s.d.Logger.WarnContext(ctx, "OpenAPI spec job not handed out again", "spec", sp.ID, "generation", sp.Generation, "err", err)
+		return sp
+	}
+	return out
+}
+
+// handOut renews the lease of the spec's current job (pending again) and
+// enqueues it. A spec that changed meanwhile is answered as it is now: its
+// own job, or its outcome, came.
+func (s *Service) handOut(ctx context.Context, sp model.OpenAPISpec) (model.OpenAPISpec, error) {
+	k := keys.OpenAPISpec(sp.OrgID, sp.Slug)
+	cur, v, err := records.Get[model.OpenAPISpec](ctx, s.d.Store, k)
+	if err != nil {
+		return sp, fmt.Errorf("read OpenAPI spec: %w", err)
+	}
+	if cur.ID != sp.ID || cur.Processed >= cur.Generation {
+		return cur, nil
+	}
+	now := s.d.Clock()
+	cur.ProcessingState, cur.Lease = model.OpenAPIPending, &model.JobLease{JobID: jobID(cur), Until: now.Add(LeaseTTL)}
+	if err := s.d.Store.Write(ctx, store.PutIfVersion(records.Item(k, cur, v+1), v)); errors.Is(err, store.ErrConflict) {
+		fresh, _, err := records.Get[model.OpenAPISpec](ctx, s.d.Store, k)
+		return fresh, err
+	} else if err != nil {
+		return cur, fmt.Errorf("hand out OpenAPI spec job: %w", err)
+	}
+	s.d.Logger.InfoContext(ctx, "OpenAPI spec job handed out again", "spec", cur.ID, "generation", cur.Generation)
+	if err := s.enqueue(ctx, cur); err != nil {
+		return cur, err
+	}
+	if s.d.Queue == nil {
+		if fresh, _, err := records.Get[model.OpenAPISpec](ctx, s.d.Store, k); err == nil && fresh.ID == cur.ID {
+			cur = fresh
+		}
+	}
+	return cur, nil
+}
+
 // enqueue hands the spec's current generation to the worker; without a
 // queue (no QUEUE_URL) the job runs here and now.
 func (s *Service) enqueue(ctx context.Context, sp model.OpenAPISpec) error {
@@ -269,7 +368,7 @@ func (s *Service) enqueue(ctx context.Context, sp model.OpenAPISpec) error {
 	if err != nil {
 		return err
 	}
-	j := queue.Job{ID: fmt.Sprintf("%s-%d", sp.ID, sp.Generation), Kind: JobKind, Group: sp.ID, Payload: payload}
+	j := queue.Job{ID: jobID(sp), Kind: JobKind, Group: sp.ID, Payload: payload}
 	if s.d.Queue == nil {
 		return s.Handle(ctx, j)
 	}
@@ -291,7 +390,10 @@ func (s *Service) Get(ctx context.Context, orgID, slug string) (model.OpenAPISpe
 		return model.OpenAPISpec{}, "", err
 	}
 	sp, err := s.read(ctx, orgID, slug)
-	return sp, acc.Role(), err
+	if err != nil {
+		return sp, "", err
+	}
+	return s.revive(ctx, sp), acc.Role(), nil
 }
 
 func (s *Service) read(ctx context.Context, orgID, slug string) (model.OpenAPISpec, error) {

@@ -151,15 +151,7 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 
 // withUsers pairs members with their users.
 func (s *Service) withUsers(ctx context.Context, ms []model.Member) ([]MemberWithUser, error) {
-	us, err := s.usersOf(ctx, ms)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]MemberWithUser, len(ms))
-	for i, m := range ms {
-		out[i] = MemberWithUser{Member: m, User: us[i]}
-	}
-	return out, nil
+	return withUsers(ctx, s.d.Store, ms)
 }
 
 // GetMember returns a member: to members who may list members, and to the

@@ -13,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/users"
 )
 
 // The orgs family owns the records of organizations, members, teams, team
@@ -98,4 +99,43 @@ func ReadMembers(ctx context.Context, st store.Store, orgID string, userIDs []st
 		return nil, fmt.Errorf("read members: %w", err)
 	}
 	return ms, nil
+}
+
+// ReadMembersWithUsers returns members of orgID with their users: those
+// ReadMembers finds for userIDs, or every member when userIDs is nil. It
+// decides nothing: services call it once their caller may see the members
+// (the permissions of a space list them).
+func ReadMembersWithUsers(ctx context.Context, st store.Store, orgID string, userIDs []string) ([]MemberWithUser, error) {
+	var ms []model.Member
+	var err error
+	if userIDs == nil {
+		items, qerr := store.QueryAll(ctx, st, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.MemberPrefix})
+		if qerr != nil {
+			return nil, fmt.Errorf("read members: %w", qerr)
+		}
+		ms, err = records.DecodeAll[model.Member](items)
+	} else {
+		ms, err = ReadMembers(ctx, st, orgID, userIDs)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return withUsers(ctx, st, ms)
+}
+
+// withUsers reads the users of members, in order.
+func withUsers(ctx context.Context, st store.Store, ms []model.Member) ([]MemberWithUser, error) {
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.UserID
+	}
+	us, err := users.ReadAll(ctx, st, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MemberWithUser, len(ms))
+	for i, m := range ms {
+		out[i] = MemberWithUser{Member: m, User: us[i]}
+	}
+	return out, nil
 }

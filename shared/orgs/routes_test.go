@@ -28,6 +28,10 @@ func validBody(method, path string, u user) any {
 		return map[string]any{"title": "Acme"}
 	case method == "PATCH" && strings.Contains(path, "/teams/"):
 		return map[string]any{"title": "Blue"}
+	case method == "PUT" && strings.HasSuffix(path, "/members"):
+		return map[string]any{"add": []any{}}
+	case method == "PUT" && strings.Contains(path, "/members/"):
+		return map[string]any{"role": "member"}
 	case method == "PUT":
 		return map[string]any{"title": "Blue"}
 	case method == "PATCH" && (strings.Contains(path, "/members/") || strings.Contains(path, "/link-invites/")):
@@ -47,8 +51,8 @@ func TestEveryOperationNeedsAToken(t *testing.T) {
 	alice := e.user("alice")
 	org := e.org(alice, "Acme", nil)
 	routes := familyRoutes(e, org, alice.ID, "t1", "i1")
-	if len(routes) != 26 {
-		t.Fatalf("%d operations registered, want 26", len(routes))
+	if len(routes) != 30 {
+		t.Fatalf("%d operations registered, want 30", len(routes))
 	}
 	for _, rt := range routes {
 		for _, token := range []string{"", "gly_unknown"} {

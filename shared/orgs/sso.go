@@ -71,7 +71,7 @@ func (s *Service) JoinWithSSO(ctx context.Context, orgID, userID string, role mo
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return model.Member{}, false, fmt.Errorf("read team membership: %w", err)
 	}
-	if _, err := s.addTeamMembers(ctx, orgID, teamID, nil, []string{userID}); err != nil {
+	if _, err := s.addTeamMembers(ctx, orgID, teamID, nil, []string{userID}, model.TeamMember); err != nil {
 		return model.Member{}, false, err
 	}
 	m, _, err = s.getMember(ctx, orgID, userID)

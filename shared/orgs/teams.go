@@ -125,11 +125,11 @@ func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members [
 	now := s.d.Clock()
 	t := model.Team{OrgID: orgID, ID: ids.New(now), Title: title, CreatedAt: now}
 	first := userIDs[:min(teamBatch, len(userIDs))]
-	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first); err != nil {
+	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first, model.TeamMember); err != nil {
 		return TeamForCaller{}, err
 	}
 	for rest := userIDs[len(first):]; len(rest) > 0; rest = rest[min(teamBatch, len(rest)):] {
-		if t, err = s.addTeamMembers(ctx, orgID, t.ID, nil, rest[:min(teamBatch, len(rest))]); err != nil {
+		if t, err = s.addTeamMembers(ctx, orgID, t.ID, nil, rest[:min(teamBatch, len(rest))], model.TeamMember); err != nil {
 			return TeamForCaller{}, err
 		}
 	}
@@ -213,10 +213,10 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 }
 
 // addTeamMembers puts at most teamBatch members (who must not be in the
-// team yet) into a team with the member role, in one transaction raising
+// team yet) into a team with role (model.TeamMember or model.TeamOwner), in one transaction raising
 // the team's and each member's counter. create, when set, is a new team to
 // write in the same transaction; otherwise the team is read.
-func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, create *model.Team, userIDs []string) (model.Team, error) {
+func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, create *model.Team, userIDs []string, role string) (model.Team, error) {
 	var t model.Team
 	err := store.Retry(ctx, func() error {
 		var tv int64
@@ -242,7 +242,7 @@ func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, crea
 			if !slices.Contains(m.TeamIDs, teamID) {
 				m.TeamIDs = append(m.TeamIDs, teamID)
 			}
-			tm := model.TeamMembership{OrgID: orgID, TeamID: teamID, UserID: uid, Role: model.TeamMember, AddedAt: now}
+			tm := model.TeamMembership{OrgID: orgID, TeamID: teamID, UserID: uid, Role: role, AddedAt: now}
 			ops = append(ops, store.Put(teamMemberItem(tm, 1), store.IfNotExists), store.PutIfVersion(memberItem(m, mv+1), mv))
 		}
 		t.Members += len(userIDs)

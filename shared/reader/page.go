@@ -367,9 +367,14 @@ func setting(m map[string]any, path string) string {
 // chrome is what every page of a site shows around its content.
 func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	c := st.custom
-	d := &pageData{Lang: setting(c, "internationalization.locale"), SiteTitle: st.res.View.Site.Title,
+	d := &pageData{Lang: st.res.Space.Language, SiteTitle: st.res.View.Site.Title,
 		NoIndex: st.noIndex(), Home: st.res.SiteBasePath + st.query,
 		Search: st.res.SiteBasePath + "~search", ShareKey: st.res.View.ShareKey}
+	// The space's language, then the customization's locale, then English
+	// (docs/reader.md, "Interface language").
+	if d.Lang == "" {
+		d.Lang = setting(c, "internationalization.locale")
+	}
 	if d.Lang == "" {
 		d.Lang = "en"
 	}

@@ -15,6 +15,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -67,6 +69,27 @@ type Change struct {
 	Parent *string
 	// MergeRules replaces the space's merge rules.
 	MergeRules *model.MergeRules
+	// Language sets the language of the space's content: a code of
+	// Languages, or "" to remove it.
+	Language *string
+}
+
+// languageCodes are the codes of GitBook's TranslationLanguage (reference
+// 0.202.0; the older reference has no space language). The same list is
+// the enum of the language fields in spaces.Space and package spaceshttp;
+// a test keeps them equal.
+const languageCodes = "en,fr,de,es,it,pt,pt-br,ru,ja,zh,zh-tw,yue,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl"
+
+// Languages returns the language codes a space's language may be.
+func Languages() []string { return strings.Split(languageCodes, ",") }
+
+// ValidateLanguage refuses a language that is not one of Languages ("" is
+// none), naming field.
+func ValidateLanguage(field, lang string) error {
+	if lang != "" && !slices.Contains(Languages(), lang) {
+		return apperr.Field(field, "unknown language %q (one of %s)", lang, languageCodes)
+	}
+	return nil
 }
 
 // Page is one page of spaces.
@@ -281,6 +304,12 @@ func (s *Service) Update(ctx context.Context, spaceID string, ch Change) (model.
 		records.Set(&sp.Title, ch.Title)
 		records.Set(&sp.EditMode, ch.EditMode)
 		records.Set(&sp.DefaultLevel, ch.DefaultLevel)
+		if ch.Language != nil {
+			if err := ValidateLanguage("language", *ch.Language); err != nil {
+				return err
+			}
+			sp.Language = *ch.Language
+		}
 		if ch.MergeRules != nil {
 			if err := mergerules.Validate("mergeRules", *ch.MergeRules, true); err != nil {
 				return err

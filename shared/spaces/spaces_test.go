@@ -1,12 +1,16 @@
 package spaces_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/spaces"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -164,5 +168,79 @@ func TestCreateWithoutBodyUsesDefaults(t *testing.T) {
 	sp := f.With(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.Org.ID+"/spaces", nil).Map(t)
 	if sp["title"] != "" || sp["editMode"] != "live" {
 		t.Fatalf("space = %v", sp)
+	}
+}
+
+// A space's language: one of GitBook's TranslationLanguage codes, set by
+// updateSpaceById and answered by it and getSpaceById, removed with null;
+// an unknown code is a 400 naming language; a reader may not set it.
+func TestSpaceLanguage(t *testing.T) {
+	f := setup(t)
+	id := f.create(t, f.admin, "Guide")["id"].(string)
+	path := "/v1/spaces/" + id
+	admin := f.With(t, f.admin)
+	if _, ok := admin.Expect(http.StatusOK, "GET", path, nil).Map(t)["language"]; ok {
+		t.Error("a new space has a language")
+	}
+	if got := admin.Expect(http.StatusOK, "PATCH", path, map[string]any{"language": "pt-br"}).Map(t)["language"]; got != "pt-br" {
+		t.Errorf("patched language %v, want pt-br", got)
+	}
+	if got := f.With(t, f.reader).Expect(http.StatusOK, "GET", path, nil).Map(t)["language"]; got != "pt-br" {
+		t.Errorf("getSpaceById language %v, want pt-br", got)
+	}
+	f.Check(t, []testkit.Case{
+		{"400UnknownLanguage", f.admin, "PATCH", path, map[string]any{"language": "klingon"}, 400, "language"},
+		{"400LanguageNotAString", f.admin, "PATCH", path, map[string]any{"language": 7}, 400, "language"},
+		{"403Reader", f.reader, "PATCH", path, map[string]any{"language": "fr"}, 403, ""},
+	})
+	if got := admin.Expect(http.StatusOK, "GET", path, nil).Map(t)["language"]; got != "pt-br" {
+		t.Errorf("refused patches changed the language to %v", got)
+	}
+	sp := admin.Expect(http.StatusOK, "PATCH", path, `{"language":null}`).Map(t)
+	if _, ok := sp["language"]; ok || sp["title"] != "Guide" {
+		t.Errorf("after null: %v", sp)
+	}
+}
+
+// The language enums of the API (Space and the PATCH body) are the
+// service's list, which is GitBook's TranslationLanguage (reference
+// 0.202.0).
+func TestLanguagesMatchTheReference(t *testing.T) {
+	data, err := os.ReadFile("../../../shared/reference/gitbook-openapi-0.202.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas struct {
+				TranslationLanguage struct {
+					Enum []string `json:"enum"`
+				}
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := doc.Components.Schemas.TranslationLanguage.Enum
+	if len(want) == 0 || !slices.Equal(spaces.Languages(), want) {
+		t.Errorf("spaces.Languages() = %v\nreference = %v", spaces.Languages(), want)
+	}
+	f := setup(t)
+	schemas := f.API.API.Huma.OpenAPI().Components.Schemas.Map()
+	for _, name := range []string{"Space", "UpdateSpaceByIdInput"} {
+		s := schemas[name]
+		if s == nil || s.Properties["language"] == nil {
+			t.Fatalf("no %s.language in the API's schemas", name)
+		}
+		var enum []string
+		for _, e := range s.Properties["language"].Enum {
+			if e != nil {
+				enum = append(enum, e.(string))
+			}
+		}
+		if !slices.Equal(enum, want) {
+			t.Errorf("%s.language enum %v differs from the reference's %v", name, enum, want)
+		}
 	}
 }

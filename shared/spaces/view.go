@@ -34,6 +34,7 @@ type Space struct {
 	ChangeRequestsDraft int                     `json:"changeRequestsDraft"`
 	Permissions         access.SpacePermissions `json:"permissions"`
 	MergeRules          mergerules.SpaceConfig  `json:"mergeRules"`
+	Language            string                  `json:"language,omitempty" enum:"en,fr,de,es,it,pt,pt-br,ru,ja,zh,zh-tw,yue,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl" doc:"The language of the space's content; absent when unset"`
 }
 
 // URLs are a space's links.
@@ -54,7 +55,8 @@ func ViewSpace(apiBase, appBase string, s model.Space, role model.Role) Space {
 		URLs:         URLs{Location: apiBase + "/v1/spaces/" + s.ID, App: appBase + "/s/" + s.ID, Icon: s.Icon},
 		Organization: s.OrgID, Parent: s.Parent, Revision: s.Revision,
 		Comments: s.Comments, ChangeRequests: s.ChangeRequests, ChangeRequestsOpen: s.ChangeRequestsOpen,
-		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: access.ForSpace(role), MergeRules: mergerules.SpaceView(s.MergeRules)}
+		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: access.ForSpace(role), MergeRules: mergerules.SpaceView(s.MergeRules),
+		Language: s.Language}
 	if s.DefaultLevel != "" {
 		level := s.DefaultLevel
 		v.DefaultLevel = &level

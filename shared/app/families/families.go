@@ -32,6 +32,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/roots/ssoroot"
 	"github.com/galleydocs/galley/shared/app/roots/usersroot"
 	"github.com/galleydocs/galley/shared/app/wire/commentswire"
+	"github.com/galleydocs/galley/shared/app/wire/gitjobwire"
 	"github.com/galleydocs/galley/shared/app/wire/openapiwire"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/queue"
@@ -80,6 +81,7 @@ func NewRoot(d *deps.Deps) *app.Root {
 	openapiworkerroot.ProvideParser(r)
 	openapiwire.ProvideSpecs(r)
 	commentswire.ProvideReviewComments(r)
+	gitjobwire.ProvideExports(r)
 	return r
 }
 

@@ -75,9 +75,8 @@ var writes = map[string]familyWrite{
 		body: func(n int) any {
 			return map[string]any{"name": fmt.Sprint("field-", n), "type": "text", "title": fmt.Sprint("Field ", n)}
 		}},
-	// PUT, the form a client may repeat: a POST that answered 503 after
-	// it made the spec (its processing, run within the request here,
-	// failed) is refused 409 when repeated (docs/faults.md, "Known gaps").
+	// PUT; a POST repeated after such a 503 answers 201 too
+	// (openapispecs TestPostAgainAfterEnqueueFailed, docs/faults.md).
 	"openapi": {family: []string{"openapi"}, method: "PUT", created: 201, again: http.StatusOK, asUser: "create",
 		path:          func(*testkit.API, *testing.T) string { return "" },
 		body:          func(n int) any { return map[string]any{"source": map[string]any{"text": petsSpec}} },

@@ -234,11 +234,20 @@ var permCases = map[string]permCase{
 	"searchSiteContent":                        {body: map[string]any{"query": "docs"}},
 	"getOrganizationsForEmailDomain":           {},
 	"joinOrganization":                         {before: "PATCH /v1/orgs/{organizationId}", beforeBody: map[string]any{"emailDomains": []any{"example.com"}}},
-	"getComputedRevision":                      {body: computeBody("")},
-	"getComputedDocument":                      {body: computeBody("info")},
-	"updateSpaceCustomFields":                  {body: map[string]any{"values": map[string]any{"owner": map[string]any{"value": "me"}}}},
-	"generateStorageUploadURL":                 {body: map[string]any{"file": map[string]any{"name": "logo.png", "type": "image/png", "size": 100}, "kind": "organization_file"}},
-	"updateSpaceGitSettings":                   {body: map[string]any{"url": "https://git.example.com/acme/docs.git", "branch": "refs/heads/main", "enabled": false}},
+	// Grants (package grants): a role, a member or team of the fixture;
+	// a change of a grant made first.
+	"inviteToSpace":                    {body: map[string]any{"role": "edit", "users": []any{"{userId}"}}},
+	"inviteToCollection":               {body: map[string]any{"role": "edit", "teams": []any{"{teamId}"}}},
+	"updateUserPermissionInSpace":      {body: map[string]any{"role": "comment"}, before: "POST /v1/spaces/{spaceId}/permissions", beforeBody: map[string]any{"role": "edit", "users": []any{"{userId}"}}},
+	"updateTeamPermissionInSpace":      {body: map[string]any{"role": "comment"}, before: "POST /v1/spaces/{spaceId}/permissions", beforeBody: map[string]any{"role": "edit", "teams": []any{"{teamId}"}}},
+	"updateUserPermissionInCollection": {body: map[string]any{"role": "comment"}, before: "POST /v1/collections/{collectionId}/permissions", beforeBody: map[string]any{"role": "edit", "users": []any{"{userId}"}}},
+	"updateTeamPermissionInCollection": {body: map[string]any{"role": "comment"}, before: "POST /v1/collections/{collectionId}/permissions", beforeBody: map[string]any{"role": "edit", "teams": []any{"{teamId}"}}},
+	"updateMembersInOrganizationTeam":  {body: map[string]any{"add": []any{"{userId}"}}},
+	"getComputedRevision":              {body: computeBody("")},
+	"getComputedDocument":              {body: computeBody("info")},
+	"updateSpaceCustomFields":          {body: map[string]any{"values": map[string]any{"owner": map[string]any{"value": "me"}}}},
+	"generateStorageUploadURL":         {body: map[string]any{"file": map[string]any{"name": "logo.png", "type": "image/png", "size": 100}, "kind": "organization_file"}},
+	"updateSpaceGitSettings":           {body: map[string]any{"url": "https://git.example.com/acme/docs.git", "branch": "refs/heads/main", "enabled": false}},
 	"updateChangeRequestContent": {body: map[string]any{"changes": []any{
 		map[string]any{"operation": "insert_page", "document": map[string]any{"markdown": "# More\n"}}}}},
 

@@ -71,6 +71,12 @@ var roundTrips = map[string]roundTrip{
 	"PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects":                                                   {none: "creates or updates redirects in bulk ({redirects}); GET answers the list"},
 	"PATCH /v1/spaces/{spaceId}/custom-fields":                                                                 {none: "takes {values} by field name; GET answers a list of entries"},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/external-links/{siteExternalLinkId}":                       {none: "GitBook has no read of one external link: getSiteStructure shows it among the structure"},
+	"PATCH /v1/spaces/{spaceId}/permissions/users/{userId}":                                                    {none: "takes {role}; GET answers the list of grants"},
+	"PATCH /v1/spaces/{spaceId}/permissions/teams/{teamId}":                                                    {none: "takes {role}; GET answers the list of grants"},
+	"PATCH /v1/collections/{collectionId}/permissions/users/{userId}":                                          {none: "takes {role}; GET answers the list of grants"},
+	"PATCH /v1/collections/{collectionId}/permissions/teams/{teamId}":                                          {none: "takes {role}; GET answers the list of grants"},
+	"PUT /v1/orgs/{organizationId}/teams/{teamId}/members":                                                     {none: "takes {add, remove, memberships}; GET answers the list of members"},
+	"PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}":                                            {none: "adds a member ({role}); GitBook has no read of one team member"},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/structure/sort":                                            {none: "moves an item ({item, position}); no GET answers that shape"},
 	"PUT /v1/spaces/{spaceId}/git/settings":                                                                    {none: "the fixture's space has no Git Sync settings (GET answers empty ones, which a PUT refuses: url and branch are required); the answer carries fields the body has not (credentials, webhookSecretSet, webhookPath)"},
 }

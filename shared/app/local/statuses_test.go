@@ -160,6 +160,8 @@ func TestTwoSuccessStatusesAnswerWhatHappened(t *testing.T) {
 	admin(t, 200, "POST", o+"/invites", map[string]any{"emails": []any{map[string]any{"email": "bob@example.com", "role": "review"}}})
 	cr := "/v1/spaces/" + space + "/change-requests/" + id(admin(t, 201, "POST", "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": "x"}))
 	say := map[string]any{"body": map[string]any{"markdown": "hi"}}
+	team := id(admin(t, 201, "PUT", o+"/teams", map[string]any{"title": "Writers"}))
+	col := id(admin(t, 201, "POST", o+"/collections", map[string]any{"title": "Shelf"}))
 
 	type removal struct {
 		name   string
@@ -216,6 +218,26 @@ func TestTwoSuccessStatusesAnswerWhatHappened(t *testing.T) {
 			admin(t, 201, "PUT", o+"/openapi/pets", map[string]any{"source": map[string]any{"text": petsSpec}})
 			admin(t, 200, "PUT", o+"/openapi/pets", map[string]any{"source": map[string]any{"text": petsSpec}})
 			return o + "/openapi/pets"
+		}},
+		{"space user grant", func(t *testing.T) string {
+			admin(t, 204, "POST", "/v1/spaces/"+space+"/permissions", map[string]any{"role": "read", "users": []string{bobID}})
+			return "/v1/spaces/" + space + "/permissions/users/" + bobID
+		}},
+		{"space team grant", func(t *testing.T) string {
+			admin(t, 204, "POST", "/v1/spaces/"+space+"/permissions", map[string]any{"role": "read", "teams": []string{team}})
+			return "/v1/spaces/" + space + "/permissions/teams/" + team
+		}},
+		{"collection user grant", func(t *testing.T) string {
+			admin(t, 204, "POST", "/v1/collections/"+col+"/permissions", map[string]any{"role": "read", "users": []string{bobID}})
+			return "/v1/collections/" + col + "/permissions/users/" + bobID
+		}},
+		{"collection team grant", func(t *testing.T) string {
+			admin(t, 204, "POST", "/v1/collections/"+col+"/permissions", map[string]any{"role": "read", "teams": []string{team}})
+			return "/v1/collections/" + col + "/permissions/teams/" + team
+		}},
+		{"team member", func(t *testing.T) string {
+			admin(t, 204, "PUT", o+"/teams/"+team+"/members/"+bobID, nil)
+			return o + "/teams/" + team + "/members/" + bobID
 		}},
 		{"external link", func(t *testing.T) string {
 			// External links need a site structured in sections.

@@ -48,7 +48,7 @@ type GitSyncRun struct {
 	At      time.Time `json:"at"`
 	State   string    `json:"state" enum:"running,failure,success"`
 	Commit  string    `json:"commit,omitempty"`
-	Trigger string    `json:"trigger,omitempty" enum:"api,webhook,poll,settings"`
+	Trigger string    `json:"trigger,omitempty" enum:"api,webhook,poll,settings,merge"`
 	Problem string    `json:"problem,omitempty" enum:"authentication-failed,branch-missing,conflict,unreachable,error" doc:"The kind of failure"`
 	Message string    `json:"message,omitempty" doc:"The failure in plain words"`
 	Error   string    `json:"error,omitempty" doc:"The failure as the exchange with the repository reported it"`
@@ -60,7 +60,7 @@ type GitSyncRun struct {
 type GitPendingJob struct {
 	JobID      string    `json:"jobId"`
 	Direction  string    `json:"direction" enum:"export,import"`
-	Trigger    string    `json:"trigger,omitempty" enum:"api,webhook,poll,settings"`
+	Trigger    string    `json:"trigger,omitempty" enum:"api,webhook,poll,settings,merge"`
 	EnqueuedAt time.Time `json:"enqueuedAt"`
 	Attempts   int       `json:"attempts" doc:"Runs that found the repository unreachable so far (the queue retries them with backoff)"`
 }

@@ -101,6 +101,15 @@ func TestCustomizationRendered(t *testing.T) {
 	f.customize(t, map[string]map[string]any{"internationalization": {"locale": "nl"}})
 	html, _ = f.body(t, http.StatusOK, f.base+"/")
 	testkit.Contains(t, "Dutch (English strings)", html, `<html lang="nl">`, "<small>Next</small>")
+	// The space's language comes before the site's locale; without it,
+	// the locale again.
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", "/v1/spaces/"+f.space, map[string]any{"language": "de"})
+	html, _ = f.body(t, http.StatusOK, f.base+"/")
+	testkit.Contains(t, "German space", html, `<html lang="de">`, "<small>Weiter</small>")
+	testkit.Lacks(t, "German space", html, `<html lang="nl">`)
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", "/v1/spaces/"+f.space, `{"language":null}`)
+	html, _ = f.body(t, http.StatusOK, f.base+"/")
+	testkit.Contains(t, "space without a language", html, `<html lang="nl">`)
 
 	// A visitor with the claim sees the conditional item, not its opposite.
 	f.As(t, "admin").Expect(http.StatusOK, "PATCH", f.sitePth, map[string]any{"visibility": "visitor-auth"})

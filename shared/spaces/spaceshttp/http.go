@@ -67,6 +67,7 @@ type PatchBody struct {
 	Icon         *string                 `json:"icon,omitempty" maxLength:"2048" format:"uri" nullable:"true" doc:"null removes the icon"`
 	Parent       *ids.ID                 `json:"parent,omitempty" nullable:"true" doc:"Moves the space to the end of this collection; null moves it to the top level"`
 	MergeRules   *mergerules.SpaceConfig `json:"mergeRules,omitempty" doc:"What a change request needs before it is merged (admin)"`
+	Language     *string                 `json:"language,omitempty" enum:"en,fr,de,es,it,pt,pt-br,ru,ja,zh,zh-tw,yue,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl" nullable:"true" doc:"The language of the space's content; null removes it"`
 	Nulls        httpapi.Nulls           `json:"-"`
 }
 
@@ -116,7 +117,7 @@ func Register(api *httpapi.API, s *spaces.Service) {
 		func(ctx context.Context, in *patchIn) (*spaceOut, error) {
 			b := in.Body
 			ch := spaces.Change{Title: b.Title, EditMode: b.EditMode, Emoji: b.Emoji, Icon: b.Icon, DefaultLevel: b.DefaultLevel,
-				ClearEmoji: b.Nulls.Has("emoji"), ClearIcon: b.Nulls.Has("icon"), Parent: (*string)(b.Parent)}
+				ClearEmoji: b.Nulls.Has("emoji"), ClearIcon: b.Nulls.Has("icon"), Parent: (*string)(b.Parent), Language: b.Language}
 			if b.MergeRules != nil {
 				r := mergerules.ToModel(b.MergeRules.Type, b.MergeRules.Rules)
 				ch.MergeRules = &r
@@ -124,6 +125,10 @@ func Register(api *httpapi.API, s *spaces.Service) {
 			if b.Nulls.Has("parent") {
 				top := ""
 				ch.Parent = &top
+			}
+			if b.Nulls.Has("language") {
+				none := ""
+				ch.Language = &none
 			}
 			if b.Nulls.Has("defaultLevel") {
 				guest := ""

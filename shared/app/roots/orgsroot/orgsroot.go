@@ -3,10 +3,21 @@ package orgsroot
 
 import (
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/collectionswire"
 	"github.com/galleydocs/galley/shared/app/wire/orgswire"
+	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
+	"github.com/galleydocs/galley/shared/grants"
+	"github.com/galleydocs/galley/shared/grants/grantshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 )
 
-// Routes adds the organizations family's operations.
-func Routes(api *httpapi.API, r *app.Root) { orgshttp.Register(api, orgswire.Service(r)) }
+// Routes adds the organizations family's operations: organizations,
+// members, teams and invites, and who is given what on spaces and
+// collections (package grants).
+func Routes(api *httpapi.API, r *app.Root) {
+	orgshttp.Register(api, orgswire.Service(r))
+	grantshttp.Register(api, app.Service(r, func() *grants.Service {
+		return grants.New(r.Deps, spaceswire.Service(r), collectionswire.Service(r))
+	}))
+}

@@ -15,7 +15,8 @@ import (
 // local mode); elsewhere (Git Sync, imports) reviews are not served.
 func Service(r *app.Root) *changerequests.Service {
 	return app.Service(r, func() *changerequests.Service {
-		return changerequests.New(r.Deps, contentwire.Service(r), contentpdfwire.Service(r), app.Optional[changerequests.ReviewCommenter](r))
+		return changerequests.New(r.Deps, contentwire.Service(r), contentpdfwire.Service(r), app.Optional[changerequests.ReviewCommenter](r),
+			app.Optional[changerequests.Landings](r))
 	})
 }
 

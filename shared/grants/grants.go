@@ -1,0 +1,299 @@
+// Package grants is the permissions family: who is given which level on a
+// space or a collection (GitBook's space and collection permissions). It
+// drives the one permission model of package access, which owns the grant
+// records and decides every call with them (docs/permissions.md): a grant
+// written here applies to the next decision on the content, in reads,
+// lists, search, the reader and MCP alike.
+//
+// Every operation needs admin on the content (Viewer level). Users granted
+// must be members of the organization (guests included: a grant is how a
+// guest reaches content); teams must be the organization's.
+package grants
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
+	"github.com/galleydocs/galley/shared/paging"
+)
+
+// Spaces loads a space for the caller (spaces.Service).
+type Spaces interface {
+	Live(ctx context.Context, spaceID string, op access.OrgOp) (model.Space, model.Role, error)
+}
+
+// Collections loads a collection for the caller (collections.Service).
+type Collections interface {
+	Require(ctx context.Context, id string, op access.OrgOp) (model.Collection, model.Role, error)
+}
+
+// Service manages the grants of spaces and collections.
+type Service struct {
+	d      *deps.Deps
+	spaces Spaces
+	cols   Collections
+}
+
+// New returns the grants service.
+func New(d *deps.Deps, sp Spaces, cols Collections) *Service {
+	return &Service{d: d, spaces: sp, cols: cols}
+}
+
+// maxInvited bounds the users and teams of one invitation.
+const maxInvited = 100
+
+// Content names a space or a collection.
+type Content struct {
+	Kind string // model.KindSpace or model.KindCollection
+	ID   string
+}
+
+// node loads the content and requires admin on it of the caller.
+func (s *Service) node(ctx context.Context, c Content) (access.Node, error) {
+	if c.Kind == model.KindCollection {
+		col, _, err := s.cols.Require(ctx, c.ID, access.AdminContent)
+		return access.CollectionNode(col), err
+	}
+	sp, _, err := s.spaces.Live(ctx, c.ID, access.AdminContent)
+	return access.SpaceNode(sp), err
+}
+
+// Invite gives users and teams a role on the content, replacing their
+// earlier grants there. Invalid, naming the field: no role, no one named,
+// a user who is no member of the organization, a team not of it.
+func (s *Service) Invite(ctx context.Context, c Content, role model.Role, users, teams []string) error {
+	n, err := s.node(ctx, c)
+	if err != nil {
+		return err
+	}
+	if role == model.RoleGuest || !role.Valid() {
+		return apperr.Field("role", "must be one of admin, create, review, edit, comment, read")
+	}
+	if len(users) == 0 && len(teams) == 0 {
+		return apperr.Field("users", "name at least one user or team")
+	}
+	if len(users)+len(teams) > maxInvited {
+		return apperr.Field("users", "at most %d users and teams at once", maxInvited)
+	}
+	ms, err := orgs.ReadMembers(ctx, s.d.Store, n.OrgID, users)
+	if err != nil {
+		return err
+	}
+	found := map[string]bool{}
+	for _, m := range ms {
+		found[m.UserID] = true
+	}
+	for i, u := range users {
+		if !found[u] {
+			return apperr.Field(fmt.Sprintf("users[%d]", i), "%q is not a member of this organization", u)
+		}
+	}
+	for i, t := range teams {
+		if _, _, err := orgs.ReadTeam(ctx, s.d.Store, n.OrgID, t); apperr.Is(err, apperr.NotFound) {
+			return apperr.Field(fmt.Sprintf("teams[%d]", i), "%q is not a team of this organization", t)
+		} else if err != nil {
+			return err
+		}
+	}
+	now := s.d.Clock()
+	give := func(kind, id string) error {
+		return s.d.Authz.Grant(ctx, model.Grant{OrgID: n.OrgID, ContentKind: n.Kind, ContentID: n.ID, PrincipalKind: kind, PrincipalID: id, Role: role, CreatedAt: now})
+	}
+	for _, u := range users {
+		if err := give(model.PrincipalUser, u); err != nil {
+			return err
+		}
+	}
+	for _, t := range teams {
+		if err := give(model.PrincipalTeam, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Principal names a user or a team.
+type Principal struct {
+	Kind string // model.PrincipalUser or model.PrincipalTeam
+	ID   string
+}
+
+// Update changes the role of a principal's grant on the content: NotFound
+// when they have none there.
+func (s *Service) Update(ctx context.Context, c Content, p Principal, role model.Role) error {
+	n, err := s.node(ctx, c)
+	if err != nil {
+		return err
+	}
+	if role == model.RoleGuest || !role.Valid() {
+		return apperr.Field("role", "must be one of admin, create, review, edit, comment, read")
+	}
+	g, ok, err := s.grantOf(ctx, n, p)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apperr.NotFoundf("%s %s has no permission on %s %s", p.Kind, p.ID, n.Kind, n.ID)
+	}
+	g.Role = role
+	return s.d.Authz.Grant(ctx, g)
+}
+
+// Remove takes a principal's grant on the content away; removed is false
+// when there was none.
+func (s *Service) Remove(ctx context.Context, c Content, p Principal) (removed bool, err error) {
+	n, err := s.node(ctx, c)
+	if err != nil {
+		return false, err
+	}
+	g, ok, err := s.grantOf(ctx, n, p)
+	if err != nil || !ok {
+		return false, err
+	}
+	return true, s.d.Authz.Revoke(ctx, g)
+}
+
+// grantOf finds a principal's grant on n.
+func (s *Service) grantOf(ctx context.Context, n access.Node, p Principal) (model.Grant, bool, error) {
+	gs, err := s.d.Authz.GrantsOn(ctx, n.Kind, n.ID)
+	if err != nil {
+		return model.Grant{}, false, err
+	}
+	for _, g := range gs {
+		if g.PrincipalKind == p.Kind && g.PrincipalID == p.ID {
+			return g, true, nil
+		}
+	}
+	return model.Grant{}, false, nil
+}
+
+// grantsOn loads the content (admin) and reads the grants on it.
+func (s *Service) grantsOn(ctx context.Context, c Content) (access.Node, []model.Grant, error) {
+	n, err := s.node(ctx, c)
+	if err != nil {
+		return n, nil, err
+	}
+	gs, err := s.d.Authz.GrantsOn(ctx, n.Kind, n.ID)
+	return n, gs, err
+}
+
+// UserGrant is a user's grant on content.
+type UserGrant struct {
+	User orgs.MemberWithUser
+	Role model.Role
+}
+
+// ListUsers lists the users granted a role on the content itself, by
+// user id.
+func (s *Service) ListUsers(ctx context.Context, c Content, r paging.Request) (paging.Page[UserGrant], error) {
+	n, gs, err := s.grantsOn(ctx, c)
+	if err != nil {
+		return paging.Page[UserGrant]{}, err
+	}
+	roles := map[string]model.Role{}
+	ids := []string{}
+	for _, g := range gs {
+		if g.PrincipalKind == model.PrincipalUser {
+			roles[g.PrincipalID] = g.Role
+			ids = append(ids, g.PrincipalID)
+		}
+	}
+	mus, err := orgs.ReadMembersWithUsers(ctx, s.d.Store, n.OrgID, ids)
+	if err != nil {
+		return paging.Page[UserGrant]{}, err
+	}
+	list := make([]UserGrant, len(mus))
+	for i, mu := range mus {
+		list[i] = UserGrant{User: mu, Role: roles[mu.Member.UserID]}
+	}
+	return window(s.d, "permissionUsers", n, r, list, func(u UserGrant) string { return u.User.Member.UserID })
+}
+
+// TeamGrant is a team's grant on content.
+type TeamGrant struct {
+	Team orgs.TeamForCaller
+	Role model.Role
+}
+
+// ListTeams lists the teams granted a role on the content itself, by team
+// id.
+func (s *Service) ListTeams(ctx context.Context, c Content, r paging.Request) (paging.Page[TeamGrant], error) {
+	n, gs, err := s.grantsOn(ctx, c)
+	if err != nil {
+		return paging.Page[TeamGrant]{}, err
+	}
+	v, err := s.d.Authz.ViewerIn(ctx, n.OrgID)
+	if err != nil {
+		return paging.Page[TeamGrant]{}, err
+	}
+	list := []TeamGrant{}
+	for _, g := range gs {
+		if g.PrincipalKind != model.PrincipalTeam {
+			continue
+		}
+		t, _, err := orgs.ReadTeam(ctx, s.d.Store, n.OrgID, g.PrincipalID)
+		if apperr.Is(err, apperr.NotFound) {
+			continue // a team deleted since: its grant reaches no one
+		}
+		if err != nil {
+			return paging.Page[TeamGrant]{}, err
+		}
+		list = append(list, TeamGrant{Team: orgs.TeamForCaller{Team: t, Viewer: v.Role()}, Role: g.Role})
+	}
+	return window(s.d, "permissionTeams", n, r, list, func(t TeamGrant) string { return t.Team.Team.ID })
+}
+
+// Reach is a member who reaches the content, their level and its sources.
+type Reach struct {
+	User  orgs.MemberWithUser
+	Level model.Role
+	// Sources are every way they reach it (access.Source), the
+	// organization role and default levels first, then grants from the
+	// content up.
+	Sources []access.Source
+}
+
+// Aggregate lists every member who reaches the content, once each, with
+// their level and every source of it (organization role, default level,
+// grants to them, grants to their teams, on the content or a collection
+// above it), by user id; role, when set, keeps those whose level is role.
+func (s *Service) Aggregate(ctx context.Context, c Content, role model.Role, r paging.Request) (paging.Page[Reach], error) {
+	n, err := s.node(ctx, c)
+	if err != nil {
+		return paging.Page[Reach]{}, err
+	}
+	mus, err := orgs.ReadMembersWithUsers(ctx, s.d.Store, n.OrgID, nil)
+	if err != nil {
+		return paging.Page[Reach]{}, err
+	}
+	ms := make([]model.Member, len(mus))
+	byID := map[string]orgs.MemberWithUser{}
+	for i, mu := range mus {
+		ms[i] = mu.Member
+		byID[mu.Member.UserID] = mu
+	}
+	reach, err := s.d.Authz.Reach(ctx, n, ms)
+	if err != nil {
+		return paging.Page[Reach]{}, err
+	}
+	list := []Reach{}
+	for _, rc := range reach {
+		if role == "" || rc.Level == role {
+			list = append(list, Reach{User: byID[rc.Member.UserID], Level: rc.Level, Sources: rc.Sources})
+		}
+	}
+	return window(s.d, "permissionAggregate role="+string(role), n, r, list, func(rc Reach) string { return rc.User.Member.UserID })
+}
+
+// window pages a list of a content's grants by key.
+func window[T any](d *deps.Deps, name string, n access.Node, r paging.Request, list []T, key func(T) string) (paging.Page[T], error) {
+	slices.SortFunc(list, func(a, b T) int { return strings.Compare(key(a), key(b)) })
+	return paging.Window(d.Cursors, paging.Scope(name, n.Kind+"#"+n.ID), r, list, key, false)
+}
