@@ -40,7 +40,7 @@ func Workers() []Worker {
 		// Git jobs run one at a time per space (a site's jobs per site), in
 		// order: a FIFO queue grouped by space or site.
 		{Name: "gitworker", Function: "GitWorkerFunction", Queue: "GitQueue", FIFO: true, QueueEnv: "GIT_QUEUE_URL",
-			Kinds: []string{"git-import", "git-export", "git-site-import", "git-site-export"}},
+			Kinds: []string{"git-import", "git-export", "git-site-import", "git-site-export", "git-poll"}},
 	}
 }
 

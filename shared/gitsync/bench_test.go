@@ -2,6 +2,7 @@ package gitsync_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -70,5 +71,34 @@ func BenchmarkMergeToPushedCommitGitBookDocs(b *testing.B) {
 		if head := strings.TrimSpace(gitOK(bare, "rev-parse", "main")); head == head0 {
 			b.Fatal("nothing pushed")
 		}
+	}
+}
+
+// BenchmarkWebhookToUpdatedSpace measures, on GitBook's documentation
+// (the gitbook-docs fixture, 195 pages), the time from a signed GitHub
+// push webhook to the space updated: the request, then the one import
+// job it queued.
+func BenchmarkWebhookToUpdatedSpace(b *testing.B) {
+	f := setup(b)
+	f.git.fromBundle(b, "docs", fixtureBundle(b, "gitbook-docs"))
+	sp := f.space(b)
+	f.As(b, "admin").Expect(http.StatusOK, "PUT", "/v1/spaces/"+sp+"/git/settings", map[string]any{"url": f.git.url("docs"),
+		"branch": "refs/heads/main", "direction": "both", "enabled": true, "webhookSecret": hookSecret})
+	f.work(b)
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		text := fmt.Sprintf("# Commits\n\nPushed change %d.\n", i)
+		after := f.git.commit(b, "docs", "Change the commits page", map[string]string{"docs-as-code/git-sync/commits.md": text})
+		body := githubPush("refs/heads/main", strings.Repeat("0", 40), after)
+		b.StartTimer()
+		f.With(b, "").Expect(http.StatusAccepted, "POST", "/v1/spaces/"+sp+"/git/webhook", body, "X-GitHub-Event", "push",
+			"X-GitHub-Delivery", fmt.Sprintf("bench-%d", i), "X-Hub-Signature-256", "sha256="+sign(hookSecret, body))
+		f.work(b)
+		b.StopTimer()
+		st := f.info(b, sp)["galleySync"].(map[string]any)["lastImport"].(map[string]any)
+		if st["commit"] != after || st["state"] != "success" {
+			b.Fatalf("after the webhook: %v", st)
+		}
+		b.StartTimer()
 	}
 }

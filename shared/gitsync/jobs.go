@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"path"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/transport"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
@@ -143,21 +145,41 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 			st.Conflict = nil
 		}
 	}
-	if st.Operation == nil || st.Operation.JobID == j.ID {
-		direction := model.GitImport
-		if j.Kind == ExportKind {
-			direction = model.GitExport
-		}
-		op := st.Operation
-		if op == nil {
-			op = &model.GitOperation{JobID: j.ID, Direction: direction, StartedAt: now}
-		}
-		op.UpdatedAt, op.Stage = now, "finalize"
-		outcome(op)
-		if op.State == model.GitSuccess {
-			op.CompletedAt = &now
-		}
+	direction := model.GitImport
+	if j.Kind == ExportKind {
+		direction = model.GitExport
+	}
+	latest := st.Operation == nil || st.Operation.JobID == j.ID
+	op := st.Operation
+	if !latest || op == nil {
+		op = &model.GitOperation{JobID: j.ID, Direction: direction, StartedAt: now}
+	}
+	op.UpdatedAt, op.Stage = now, "finalize"
+	outcome(op)
+	if op.State == model.GitSuccess {
+		op.CompletedAt = &now
+	}
+	if latest {
 		st.Operation = op
+	}
+	recordRun(st, p, j, direction, now, op, applied)
+}
+
+// recordRun notes a concluded job in the sync status: the last run of its
+// direction, and no longer pending.
+func recordRun(st *model.GitSync, p payload, j queue.Job, direction string, now time.Time, op *model.GitOperation, applied *synced) {
+	st.Pending = slices.DeleteFunc(st.Pending, func(q model.GitPending) bool { return q.JobID == j.ID })
+	run := &model.GitSyncRun{JobID: j.ID, At: now, State: op.State, Error: op.Error, Code: op.Code, Trigger: p.Trigger, Commit: op.Commit}
+	if run.Commit == "" && applied != nil {
+		run.Commit = applied.commit
+	}
+	if op.State == model.GitFailure && run.Code == "" {
+		run.Code = model.GitErrOther
+	}
+	if direction == model.GitExport {
+		st.LastExport = run
+	} else {
+		st.LastImport = run
 	}
 }
 
@@ -165,9 +187,81 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 func (s *Service) fail(ctx context.Context, p payload, j queue.Job, cause error) error {
 	s.d.Logger.WarnContext(ctx, "Git job failed", "space", p.SpaceID, "job", j.ID, "kind", j.Kind,
 		"url", fetch.Redact(p.URL), "ref", p.Ref, "err", cause.Error())
+	code := failureCode(cause)
+	if retry, err := s.retryLater(ctx, p, j, code, cause); retry || err != nil {
+		if err == nil {
+			err = fmt.Errorf("%w: %s", errRetry, cause.Error())
+		}
+		return err
+	}
 	return s.conclude(ctx, p, j, func(op *model.GitOperation) {
-		op.State, op.Error = model.GitFailure, cause.Error()
+		op.State, op.Error, op.Code = model.GitFailure, cause.Error(), code
 	}, nil)
+}
+
+// transientAttempts is how many runs of an automatic job (a webhook's or
+// the poll's) an unreachable repository fails before the job concludes as
+// failed: the queue delivers a job 5 times (maxReceiveCount, localqueue's
+// DefaultMaxAttempts), with its backoff between them.
+const transientAttempts = 5
+
+// errRetry: the job failed for a passing reason and is left to the queue.
+var errRetry = errors.New("the repository is unreachable for now; the job is retried")
+
+// retryLater decides whether an automatic job that failed for a passing
+// reason (code unreachable) is left to the queue to retry (with its
+// backoff): before its last attempt, with a queue to retry it. The status
+// shows the failure and the attempts meanwhile; the space's lease is
+// given back. Jobs asked for through the API conclude at once, as before.
+func (s *Service) retryLater(ctx context.Context, p payload, j queue.Job, code string, cause error) (bool, error) {
+	if p.Trigger == "" || code != model.GitErrUnreachable || s.d.Queue == nil {
+		return false, nil
+	}
+	retry := false
+	_, err := s.updateState(ctx, p.SpaceID, func(st *model.GitSync) error {
+		retry = false
+		i := slices.IndexFunc(st.Pending, func(q model.GitPending) bool { return q.JobID == j.ID })
+		if i < 0 || st.Pending[i].Attempts+1 >= transientAttempts {
+			return nil
+		}
+		retry = true
+		st.Pending[i].Attempts++
+		if st.Lease != nil && st.Lease.JobID == j.ID {
+			st.Lease = nil
+		}
+		now := s.d.Clock()
+		run := &model.GitSyncRun{JobID: j.ID, At: now, State: model.GitFailure, Error: cause.Error(), Code: code, Trigger: p.Trigger}
+		if j.Kind == ExportKind {
+			st.LastExport = run
+		} else {
+			st.LastImport = run
+		}
+		return nil
+	})
+	if err == nil && retry {
+		s.d.Logger.WarnContext(ctx, "Git job: repository unreachable, left to the queue to retry", "space", p.SpaceID, "job", j.ID)
+	}
+	return retry, err
+}
+
+// failureCode is the kind of a job's failure, for the sync status.
+func failureCode(err error) string {
+	switch {
+	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed):
+		return model.GitErrAuth
+	case errors.Is(err, errNoRef), errors.Is(err, transport.ErrEmptyRemoteRepository):
+		return model.GitErrBranch
+	case errors.Is(err, errNotFastForward):
+		return model.GitErrConflict
+	case fetch.Refused(err), errors.Is(err, context.DeadlineExceeded), errors.Is(err, transport.ErrRepositoryNotFound):
+		return model.GitErrUnreachable
+	}
+	var fe *fetch.Error
+	var ne net.Error
+	if errors.As(err, &fe) || errors.As(err, &ne) {
+		return model.GitErrUnreachable
+	}
+	return model.GitErrOther
 }
 
 // stage records the stage an operation reached.

@@ -19,6 +19,11 @@
 //   - Import clones the ref shallowly, maps the project directory to pages
 //     and files (layout.go) and writes one revision with the commit's Git
 //     metadata, as the space's head unless standalone.
+//   - Sync settings (settings.go) make the space keep itself in sync: a
+//     push webhook of any host (webhook.go; its signature with the space's
+//     secret is its authorization) or the poll fallback (poll.go) queues
+//     an import of the synced branch; git/info shows the last sync of each
+//     direction, failures in plain words and the jobs pending.
 //   - Export writes the space's head into the project directory on top of
 //     the branch and pushes one commit with the request's message. When
 //     the branch moved since the space last synced with it, the export
@@ -67,7 +72,9 @@ const (
 )
 
 // Kinds are the job kinds of Git Sync.
-func Kinds() []string { return []string{ImportKind, ExportKind, SiteImportKind, SiteExportKind} }
+func Kinds() []string {
+	return []string{ImportKind, ExportKind, SiteImportKind, SiteExportKind, PollKind}
+}
 
 // Bounds of a repository an import reads.
 const (
@@ -146,6 +153,12 @@ type payload = gitjob.Payload
 
 var refPattern = regexp.MustCompile(`^refs/heads/[^\s~^:?*\[\\]+$`)
 
+// validRef reports whether ref is a branch ref: refs/heads/<branch>.
+func validRef(ref string) bool {
+	return refPattern.MatchString(ref) && !strings.Contains(ref, "..") && !strings.Contains(ref, "//") &&
+		!strings.HasSuffix(ref, "/") && !strings.HasSuffix(ref, ".lock") && !strings.HasSuffix(ref, ".")
+}
+
 // check validates a request and splits its URL from its credentials.
 func (r Request) check(export bool) (clean, user, password, dir string, err error) {
 	u, perr := url.Parse(r.URL)
@@ -153,8 +166,7 @@ func (r Request) check(export bool) (clean, user, password, dir string, err erro
 		return "", "", "", "", apperr.Field("url", "must be an http or https URL of a Git repository")
 	}
 	clean, user, password, _ = fetch.Credentials(r.URL)
-	if !refPattern.MatchString(r.Ref) || strings.Contains(r.Ref, "..") || strings.Contains(r.Ref, "//") ||
-		strings.HasSuffix(r.Ref, "/") || strings.HasSuffix(r.Ref, ".lock") || strings.HasSuffix(r.Ref, ".") {
+	if !validRef(r.Ref) {
 		return "", "", "", "", apperr.Field("ref", "must be a branch ref: refs/heads/<branch>")
 	}
 	if export && strings.TrimSpace(r.CommitMessage) == "" {
@@ -218,12 +230,24 @@ func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) er
 			st.TreeURL = r.RepoTreeURL
 		}
 		st.Operation = &op
+		addPending(st, op, "")
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	return s.dispatch(ctx, job, s.Handle)
+}
+
+// pendingKept bounds the pending jobs a state lists.
+const pendingKept = 50
+
+// addPending lists a queued job in the sync status.
+func addPending(st *model.GitSync, op model.GitOperation, trigger string) {
+	st.Pending = append(st.Pending, model.GitPending{JobID: op.JobID, Direction: op.Direction, Trigger: trigger, EnqueuedAt: op.StartedAt})
+	if len(st.Pending) > pendingKept {
+		st.Pending = st.Pending[len(st.Pending)-pendingKept:]
+	}
 }
 
 // newJob makes the queue job of a Git operation (kind, in the queue's
@@ -389,5 +413,5 @@ func urlUnescape(s string) (string, error) { return url.PathUnescape(s) }
 
 // Handlers are the Git worker's job handlers, by kind, on s.
 func (s *Service) Handlers() map[string]queue.Handler {
-	return map[string]queue.Handler{ImportKind: s.Handle, ExportKind: s.Handle, SiteImportKind: s.HandleSite, SiteExportKind: s.HandleSite}
+	return map[string]queue.Handler{ImportKind: s.Handle, ExportKind: s.Handle, PollKind: s.HandlePoll, SiteImportKind: s.HandleSite, SiteExportKind: s.HandleSite}
 }

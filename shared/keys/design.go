@@ -73,6 +73,7 @@ func Design() []Entity {
 		{Entity{Name: "OpenAPI spec", PK: "ORG#<orgId>", SK: "OPENAPI#<slug>"}, []patternOf{get("Get a spec by slug; keep slugs unique"), under("List an organization's specs (slug order)", "OPENAPI#")}},
 		{Entity{Name: "OpenAPI spec version", PK: "OPENAPI#<specId>", SK: "VERSION#<versionId>"}, []patternOf{get("Get a version"), fixed("List a spec's versions (newest first)", "table", "PK = OPENAPI#<specId> AND begins_with(SK, VERSION#), descending")}},
 		{Entity{Name: "Git sync state", PK: "SPACE#<spaceId>", SK: "GITSYNC"}, []patternOf{get("Git info of a space; order imports and exports; skip repeated jobs")}},
+		{Entity{Name: "Space polled by Git Sync", PK: "GITPOLL", SK: "SPACE#<spaceId>"}, []patternOf{partition("List the spaces whose Git Sync polls its branch (the poll job)")}},
 		{Entity{Name: "Site Git sync state", PK: "SITE#<siteId>", SK: "GITSYNC"}, []patternOf{get("Site-wide Git Sync: docs.yaml's keys to a site's sections, site spaces and spaces; the last operation")}},
 		{Entity{Name: "Site origin reservation", PK: "SITEORIGIN#<origin>", SK: "SITEORIGIN"}, []patternOf{putOnce("Keep proxy origins unique in the installation"), fixed("Find the site of a published URL (its host and each leading part of its path, in one batch)", "table", "BatchGet PK = SITEORIGIN#<origin>")}},
 		{Entity{Name: "Site basename reservation", PK: "SITEBASENAME#<orgId>#<basename>", SK: "SITEBASENAME"}, []patternOf{putOnce("Keep basenames unique in an organization")}},

@@ -500,3 +500,10 @@ func GitSync(spaceID string) Key { return Key{"SPACE#" + spaceID, "GITSYNC"} }
 // repository, docs.yaml's keys and the ids they stand for, the last
 // operation.
 func SiteGitSync(siteID string) Key { return Key{"SITE#" + siteID, "GITSYNC"} }
+
+// GitPollSpaces is the partition listing the spaces whose Git Sync polls
+// its branch (the poll fallback reads it whole).
+func GitPollSpaces() string { return "GITPOLL" }
+
+// GitPolled lists a space whose Git Sync polls its branch.
+func GitPolled(spaceID string) Key { return Key{GitPollSpaces(), "SPACE#" + spaceID} }

@@ -82,6 +82,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["OpenAPI spec version"] = OpenAPIVersion("oa1", "v1")
 	primary["Git sync state"] = GitSync("s1")
 	primary["Site Git sync state"] = SiteGitSync("si1")
+	primary["Space polled by Git Sync"] = GitPolled("s1")
 	if len(primary) != len(Design()) {
 		t.Fatalf("%d entities checked, %d designed", len(primary), len(Design()))
 	}

@@ -36,7 +36,7 @@ func Owners() map[string]string {
 		"comments":         {"CommentPrefix", "CommentThread", "Comment", "CommentByStatus", "CommentsOfStatus", "CommentByPage", "CommentsOnPage", "CommentReply", "ReplyPrefix", "CommenterPrefix", "Commenter"},
 		"sites":            {"Site", "SitePartition", "SiteInOrg", "OrgSites", "SiteAdaptiveSchema", "SiteBasename", "SiteCustomization", "SitePublishingAuth", "SiteRedirectPrefix", "SiteRedirect", "SiteRedirectID", "SiteOrigin"},
 		"openapispecs":     {"OpenAPISpecPrefix", "OpenAPISpec", "OpenAPIVersionPrefix", "OpenAPIVersions", "OpenAPIVersion"},
-		"gitsync/gitstate": {"GitSync", "SiteGitSync"},
+		"gitsync/gitstate": {"GitPollSpaces", "GitPolled", "GitSync", "SiteGitSync"},
 	} {
 		for _, n := range names {
 			owners[n] = owner
@@ -62,7 +62,7 @@ func EntityOwners() map[string]string {
 		"Site": "sites", "Site adaptive schema": "sites", "Site basename reservation": "sites",
 		"Site customization": "sites", "Site origin reservation": "sites", "Site publishing auth": "sites", "Site redirect": "sites", "Site redirect id": "sites",
 		"OpenAPI spec": "openapispecs", "OpenAPI spec version": "openapispecs",
-		"Git sync state": "gitsync/gitstate", "Site Git sync state": "gitsync/gitstate",
+		"Git sync state": "gitsync/gitstate", "Site Git sync state": "gitsync/gitstate", "Space polled by Git Sync": "gitsync/gitstate",
 	}
 }
 

@@ -78,6 +78,35 @@ type GitSync struct {
 	// the last sync: the branch's commit waits in a change request and
 	// automatic exports wait for it (docs/workers.md, "Conflicts").
 	Conflict *GitConflict `json:"conflict,omitempty"`
+
+	// Sync settings (PUT .../git/settings, issue 26 items 1, 2, 6).
+	// SyncURL (without credentials), SyncRef (refs/heads/<branch>) and
+	// SyncDir (the project directory, "" the top) are the synced branch.
+	SyncURL string `json:"syncURL,omitempty"`
+	SyncRef string `json:"syncRef,omitempty"`
+	SyncDir string `json:"syncDir,omitempty"`
+	// SyncAuth are the repository's credentials, sealed as jobs' are.
+	SyncAuth string `json:"syncAuth,omitempty"`
+	// Priority is the side the first sync takes: "git" (import) or
+	// "gitbook" (export), GitBook's GitSyncInstallationPriority.
+	Priority string `json:"priority,omitempty"`
+	// Paused stops automatic syncs (webhooks are answered, nothing runs).
+	Paused bool `json:"paused,omitempty"`
+	// WebhookSecret is the push webhooks' secret, sealed; never answered.
+	WebhookSecret string `json:"webhookSecret,omitempty"`
+	// PollSeconds is the poll fallback's interval (0: off); LastPoll when
+	// the poll last looked at the branch.
+	PollSeconds int        `json:"pollSeconds,omitempty"`
+	LastPoll    *time.Time `json:"lastPoll,omitempty"`
+	// Deliveries are the webhook deliveries received lately (the
+	// redelivery of one is answered without running anything again);
+	// entries older than GitDeliveryTTL are dropped on each write.
+	Deliveries []GitDelivery `json:"deliveries,omitempty"`
+	// LastImport and LastExport are the last concluded sync of each
+	// direction; Pending the jobs queued and not concluded yet.
+	LastImport *GitSyncRun  `json:"lastImport,omitempty"`
+	LastExport *GitSyncRun  `json:"lastExport,omitempty"`
+	Pending    []GitPending `json:"pending,omitempty"`
 }
 
 // GitConflict is a space whose branch and content both changed since
@@ -96,6 +125,48 @@ type GitConflict struct {
 	Since         time.Time    `json:"since"`
 }
 
+// GitDeliveryTTL is how long a webhook delivery's id is remembered.
+const GitDeliveryTTL = 72 * time.Hour
+
+// GitDelivery is a webhook delivery received.
+type GitDelivery struct {
+	ID string    `json:"id"`
+	At time.Time `json:"at"`
+}
+
+// GitSyncRun is a concluded import or export: when, the commit, its state
+// and, when it failed, the reason in plain words and its kind (Galley's
+// GitErr* codes).
+type GitSyncRun struct {
+	JobID   string    `json:"jobId"`
+	At      time.Time `json:"at"`
+	Commit  string    `json:"commit,omitempty"`
+	State   string    `json:"state"`
+	Error   string    `json:"error,omitempty"`
+	Code    string    `json:"code,omitempty"`
+	Trigger string    `json:"trigger,omitempty"`
+}
+
+// GitPending is a Git job queued and not concluded.
+type GitPending struct {
+	JobID      string    `json:"jobId"`
+	Direction  string    `json:"direction"`
+	Trigger    string    `json:"trigger,omitempty"`
+	EnqueuedAt time.Time `json:"enqueuedAt"`
+	// Attempts counts the runs that failed for a passing reason (the
+	// repository unreachable) and were left to the queue to retry.
+	Attempts int `json:"attempts,omitempty"`
+}
+
+// Kinds of Git Sync failures shown in the sync status.
+const (
+	GitErrAuth        = "authentication-failed"
+	GitErrBranch      = "branch-missing"
+	GitErrConflict    = "conflict"
+	GitErrUnreachable = "unreachable"
+	GitErrOther       = "error"
+)
+
 // GitLease is a job's hold on a space's Git Sync.
 type GitLease = JobLease
 
@@ -113,6 +184,10 @@ type GitOperation struct {
 	Commit string `json:"commit,omitempty"`
 	// Revision is the revision an import made.
 	Revision string `json:"revision,omitempty"`
+	// Code is the kind of failure (GitErr*), Trigger what started the job
+	// ("" a request of the API, "webhook", "poll", "settings").
+	Code    string `json:"code,omitempty"`
+	Trigger string `json:"trigger,omitempty"`
 }
 
 // SyncedFile is a file of a project directory a space owns: a page's

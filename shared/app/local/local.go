@@ -17,7 +17,9 @@ import (
 	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/localqueue"
 	"github.com/galleydocs/galley/shared/store/boltstore"
@@ -117,6 +119,7 @@ func (l *Local) Serve(ctx context.Context, ln net.Listener) error {
 	defer cancel()
 	workers := make(chan error, 1)
 	go func() { workers <- l.queue.Run(ctx, l.Workers()) }()
+	go l.schedule(ctx, PollTick)
 	go func() {
 		<-ctx.Done()
 		shutdown, done := context.WithTimeout(context.Background(), 10*time.Second)
@@ -133,6 +136,28 @@ func (l *Local) Serve(ctx context.Context, ln net.Listener) error {
 		return nil
 	}
 	return err
+}
+
+// PollTick is how often the local worker loop queues Git Sync's poll job
+// (gitsync.PollKind), which looks at the branches whose interval passed:
+// the EventBridge schedule of template.yaml does the same in AWS.
+const PollTick = time.Minute
+
+// schedule queues the scheduled jobs every tick until ctx ends.
+func (l *Local) schedule(ctx context.Context, tick time.Duration) {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			job := queue.Job{ID: ids.New(l.Deps.Clock()), Kind: gitsync.PollKind, Group: gitsync.PollKind, Payload: []byte(`{}`)}
+			if err := l.queue.Enqueue(ctx, job); err != nil && ctx.Err() == nil {
+				l.Deps.Logger.Warn("queue the Git poll job", "err", err.Error())
+			}
+		}
+	}
 }
 
 // Close closes the services (search's index directories), the store, and

@@ -78,6 +78,7 @@ var roundTrips = map[string]roundTrip{
 	"PUT /v1/orgs/{organizationId}/teams/{teamId}/members":                                                     {none: "takes {add, remove, memberships}; GET answers the list of members"},
 	"PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}":                                            {none: "adds a member ({role}); GitBook has no read of one team member"},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/structure/sort":                                            {none: "moves an item ({item, position}); no GET answers that shape"},
+	"PUT /v1/spaces/{spaceId}/git/settings":                                                                    {none: "the fixture's space has no Git Sync settings (GET answers empty ones, which a PUT refuses: url and branch are required); the answer carries fields the body has not (credentials, webhookSecretSet, webhookPath)"},
 }
 
 const petsSpec = "openapi: 3.0.3\ninfo: {title: Pets, version: '1'}\npaths:\n  /pets:\n    get:\n      responses:\n        200: {description: ok}\n"

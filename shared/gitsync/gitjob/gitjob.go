@@ -56,6 +56,9 @@ type Payload struct {
 	// merge or edit (the creator of a conflict's change request).
 	Author *Person `json:"author,omitempty"`
 	UserID string  `json:"userId,omitempty"`
+	// Trigger is what started the job: "" a request of the API,
+	// "webhook", "poll", "settings" (the first sync), "merge".
+	Trigger string `json:"trigger,omitempty"`
 }
 
 // Person is a commit's author.
@@ -128,9 +131,19 @@ func (e *Exports) Landed(ctx context.Context, l changerequests.Landing) error {
 		}
 	}
 	p := Payload{SpaceID: l.SpaceID, URL: st.LastURL, Ref: st.LastRef, LastDir: true, Auto: true, Revision: l.Revision,
-		CommitMessage: Message(st.CommitTemplate, l, author), Author: &author, UserID: l.UserID}
+		CommitMessage: Message(st.CommitTemplate, l, author), Author: &author, UserID: l.UserID, Trigger: "merge"}
 	if st.URL == st.LastURL {
 		p.Auth = st.SealedAuth
+	}
+	if st.SyncURL != "" {
+		// The sync settings name the branch and hold the credentials.
+		if st.Paused {
+			return nil
+		}
+		p.URL, p.Ref, p.Auth = st.SyncURL, st.SyncRef, st.SyncAuth
+		if st.SyncDir != "" {
+			p.ProjectDir, p.LastDir = st.SyncDir, false
+		}
 	}
 	raw, err := json.Marshal(p)
 	if err != nil {
@@ -145,7 +158,8 @@ func (e *Exports) Landed(ctx context.Context, l changerequests.Landing) error {
 		}
 		st.UpdatedAt = now
 		st.Operation = &model.GitOperation{JobID: job.ID, Direction: model.GitExport, State: model.GitRunning, Stage: "repo_fetch",
-			StartedAt: now, UpdatedAt: now}
+			StartedAt: now, UpdatedAt: now, Trigger: "merge"}
+		st.Pending = append(st.Pending, model.GitPending{JobID: job.ID, Direction: model.GitExport, Trigger: "merge", EnqueuedAt: now})
 		return e.d.Store.Write(ctx, gitstate.WriteOp(st, v))
 	})
 	if err != nil {

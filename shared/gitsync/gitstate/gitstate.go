@@ -10,6 +10,7 @@ package gitstate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -177,4 +178,39 @@ func GetSite(ctx context.Context, s store.Store, siteID string) (model.SiteGitSy
 // guarded by that version.
 func WriteSiteOp(st model.SiteGitSync, v int64) store.Op {
 	return writeOp(keys.SiteGitSync(st.SiteID), st, v)
+}
+
+// polledRef is an item of the polled spaces' partition.
+type polledRef struct {
+	SpaceID string `json:"spaceId"`
+}
+
+// SetPolled lists a space among those whose branch the poll fallback
+// looks at (polled), or takes it off.
+func SetPolled(ctx context.Context, s store.Store, spaceID string, polled bool) error {
+	k := keys.GitPolled(spaceID)
+	op := store.Delete(k.PK, k.SK, store.Always)
+	if polled {
+		op = store.Put(records.Item(k, polledRef{spaceID}, 1), store.Always)
+	}
+	if err := s.Write(ctx, op); err != nil {
+		return fmt.Errorf("write the polled spaces: %w", err)
+	}
+	return nil
+}
+
+// PolledSpaces lists the spaces whose branch the poll fallback looks at.
+func PolledSpaces(ctx context.Context, s store.Store) ([]string, error) {
+	items, err := store.QueryAll(ctx, s, store.Query{PK: keys.GitPollSpaces(), Limit: store.MaxQueryLimit})
+	if err != nil {
+		return nil, fmt.Errorf("list the polled spaces: %w", err)
+	}
+	var out []string
+	for _, it := range items {
+		var r polledRef
+		if json.Unmarshal(it.Data, &r) == nil && r.SpaceID != "" {
+			out = append(out, r.SpaceID)
+		}
+	}
+	return out, nil
 }

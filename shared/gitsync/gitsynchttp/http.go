@@ -60,6 +60,7 @@ type GitSyncState struct {
 	URL                  string            `json:"url,omitempty"`
 	UpdatedAt            time.Time         `json:"updatedAt"`
 	Operation            *GitSyncOperation `json:"operation,omitempty" doc:"The last import or export requested"`
+	GalleySync           *GitSyncStatus    `json:"galleySync,omitempty" doc:"Galley's sync status: settings (without secrets), the last sync of each direction, the jobs pending"`
 }
 
 // GitSyncOperation is an import or export (the reference's GitSyncOperation).
@@ -87,6 +88,7 @@ func InfoView(st model.GitSync) GitSyncState {
 	default:
 		v.Integration = "git-sync"
 	}
+	v.GalleySync = StatusView(st)
 	if op := st.Operation; op != nil {
 		done := 0
 		if op.State != model.GitRunning {
@@ -158,4 +160,5 @@ func Register(api *httpapi.API, s *gitsync.Service) {
 			return &struct{ Body GitSyncState }{InfoView(st)}, nil
 		})
 	registerSite(api, s)
+	registerSync(api, s)
 }
