@@ -29,14 +29,14 @@ import (
 // the rest of shared/ is
 // infrastructure every function may link.
 var familyPackages = []string{"users", "apidoc", "orgs", "spaces", "collections", "customfields", "changerequests",
-	"sites", "content", "content/contentpdf", "content/embeds", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "reader"}
+	"sites", "content", "content/contentpdf", "content/embeds", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "reader", "grants"}
 
 // linked lists, for each function, the families' packages its binary may
 // link: its own, and those its family asks (docs/functions.md says why).
 // Every function links users, which authenticates callers.
 var linked = map[string][]string{
 	"users":          {"users", "apidoc"},
-	"orgs":           {"users", "orgs", "spaces"},
+	"orgs":           {"users", "orgs", "spaces", "grants", "collections", "customfields"}, // the permissions of spaces and collections (grants) find the collection they manage
 	"spaces":         {"users", "spaces"},
 	"collections":    {"users", "orgs", "spaces", "customfields", "collections"},
 	"customfields":   {"users", "orgs", "spaces", "customfields"},

@@ -188,6 +188,8 @@ func TestAuthorizationAndValidation(t *testing.T) {
 		testkit.Case{Name: "400 role unknown", Token: tok["admin"], Method: "POST", Path: sp + "/permissions", Body: map[string]any{"role": "owner", "users": []any{mia}}, Status: 400, Field: "role"},
 		testkit.Case{Name: "400 no one", Token: tok["admin"], Method: "POST", Path: sp + "/permissions", Body: map[string]any{"role": "read"}, Status: 400, Field: "users"},
 		testkit.Case{Name: "400 a non-member", Token: tok["admin"], Method: "POST", Path: sp + "/permissions", Body: map[string]any{"role": "read", "users": []any{guest, f.Users[testkit.Outsider].ID}}, Status: 400, Field: "users[1]"},
+		testkit.Case{Name: "400 an empty id, twice", Token: tok["admin"], Method: "POST", Path: sp + "/permissions", Body: map[string]any{"role": "read", "users": []any{"", ""}}, Status: 400, Field: "users[0]"},
+		testkit.Case{Name: "a member named twice", Token: tok["admin"], Method: "POST", Path: sp + "/permissions", Body: map[string]any{"role": "read", "users": []any{guest, guest}}, Status: 204},
 		testkit.Case{Name: "400 another organization's team", Token: tok["admin"], Method: "POST", Path: col + "/permissions", Body: map[string]any{"role": "read", "teams": []any{"nosuchteam"}}, Status: 400, Field: "teams[0]"},
 		testkit.Case{Name: "400 PATCH role null", Token: tok["admin"], Method: "PATCH", Path: sp + "/permissions/users/" + mia, Body: map[string]any{"role": nil}, Status: 400, Field: "role"},
 		testkit.Case{Name: "400 aggregate role", Token: tok["admin"], Method: "GET", Path: sp + "/permissions/aggregate?role=owner", Status: 400, Field: "role"},

@@ -87,12 +87,16 @@ func ListRecords[T any](ctx context.Context, d *deps.Deps, orgID string, op acce
 }
 
 // ReadMembers reads the memberships of users in an organization, without
-// authorization, in the order of userIDs (distinct ids). Users who are not
+// authorization, in the order of userIDs (each read once). Users who are not
 // members are left out.
 func ReadMembers(ctx context.Context, st store.Store, orgID string, userIDs []string) ([]model.Member, error) {
 	ks := make([]keys.Key, 0, len(userIDs))
+	seen := make(map[string]bool, len(userIDs))
 	for _, id := range userIDs {
-		ks = append(ks, keys.Member(orgID, id))
+		if !seen[id] { // a request may name a user twice; a batch reads a key once
+			seen[id] = true
+			ks = append(ks, keys.Member(orgID, id))
+		}
 	}
 	ms, err := records.Existing[model.Member](ctx, st, ks)
 	if err != nil {
