@@ -41,8 +41,8 @@ var linked = map[string][]string{
 	"collections":    {"users", "orgs", "spaces", "customfields", "collections"},
 	"customfields":   {"users", "orgs", "spaces", "customfields"},
 	"sites":          {"users", "orgs", "spaces", "sites"},
-	"content":        {"users", "orgs", "spaces", "content", "content/contentpdf", "content/embeds", "openapispecs", "collections", "customfields", "sites"},           // computed pages and OpenAPI blocks read the organization's specs; getContentByUrl answers a collection's URL; duplicateSiteSpace copies a site space's content
-	"changerequests": {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs", "gitsync/gitjob", "gitsync/gitstate"}, // a review's comment is posted by comments; computed pages read specs; a merge queues Git Sync's export (not go-git)
+	"content":        {"users", "orgs", "spaces", "content", "content/contentpdf", "content/embeds", "openapispecs", "collections", "customfields", "sites"},                    // computed pages and OpenAPI blocks read the organization's specs; getContentByUrl answers a collection's URL; duplicateSiteSpace copies a site space's content
+	"changerequests": {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs", "gitsync/gitjob", "gitsync/gitstate", "sites"}, // a review's comment is posted by comments; computed pages read specs; a merge queues Git Sync's export (not go-git); the organization list's site filter asks sites for the site's spaces
 	"comments":       {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments"},
 	"search":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "search"}, // searchSiteContent asks sites.SearchScope; the sites' MCP getPage reads computed pages as the reader does
 	"sso":            {"users", "orgs", "spaces", "sso", "translations"},

@@ -13,7 +13,8 @@ import (
 
 func TestMain(m *testing.M) { testkit.Main(m) }
 
-// fixture is an API with the spaces, content and change requests families,
+// fixture is an API with the spaces, content, change requests and sites
+// families (sites for the organization list's site filter),
 // an organization with a member of each role, and one space.
 type fixture struct {
 	kit                                              *testkit.Kit
@@ -28,7 +29,7 @@ type fixture struct {
 func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
-	a := testkit.NewAPI(t, k, []string{"spaces", "content", "changerequests"})
+	a := testkit.NewAPI(t, k, []string{"spaces", "content", "changerequests", "sites"})
 	f := &fixture{kit: k, api: a.API, org: a.Org, other: a.Other, space: a.Space(t)}
 	tok := a.Tokens
 	f.admin, f.editor, f.reviewer, f.reader, f.guest, f.outsider = tok["admin"], tok["edit"], tok["review"], tok["read"], tok["guest"], tok[testkit.Outsider]

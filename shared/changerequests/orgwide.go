@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
@@ -30,11 +31,22 @@ type OrgFilter struct {
 	// created by, contributed to by, awaiting the review of that user, or
 	// of that space ("": any).
 	Creator, Contributor, RequestedReviewer, Space string
+	// Site keeps the requests of the spaces the site's site spaces show
+	// ("": any), as SiteSpaces answers them when each page is read.
+	Site string
 	// OrderBy is OrderUpdated (the default) or OrderCreated; newest first.
 	OrderBy string
 	// None is set when a filter names what no request of Galley's has
 	// (a site topic, a style guide run): the list is empty.
 	None bool
+}
+
+// SiteSpaces answers the ids of the spaces a site's site spaces show. The
+// sites family owns sites and implements it (sites.Service.SpaceIDs): it
+// checks the caller may read the site, and answers NotFound for a site that
+// is unknown, of another organization or hidden from the caller.
+type SiteSpaces interface {
+	SpaceIDs(ctx context.Context, orgID, siteID string) ([]string, error)
 }
 
 // maxExamined bounds the requests one page of an organization's list reads
@@ -62,7 +74,7 @@ func (s *Service) ListInOrg(ctx context.Context, orgID string, f OrgFilter, r pa
 	if f.OrderBy == "" {
 		f.OrderBy = OrderUpdated
 	}
-	scope := paging.Scope("org-change-requests", orgID, strings.Join(statuses, ","), f.OrderBy, f.Creator, f.Contributor, f.RequestedReviewer, f.Space)
+	scope := paging.Scope("org-change-requests", orgID, strings.Join(statuses, ","), f.OrderBy, f.Creator, f.Contributor, f.RequestedReviewer, f.Space, f.Site)
 	after, err := s.d.Cursors.After(scope, r.Cursor) // a bad cursor before the caller's rights
 	if err != nil {
 		return paging.Page[model.ChangeRequest]{}, nil, err
@@ -71,7 +83,13 @@ func (s *Service) ListInOrg(ctx context.Context, orgID string, f OrgFilter, r pa
 	if err != nil {
 		return paging.Page[model.ChangeRequest]{}, nil, err
 	}
-	if f.None {
+	vis := visibility{s: s, v: v, orgID: orgID, f: f, readable: map[string]*model.Space{}}
+	if f.Site != "" {
+		if vis.siteSpaces, err = s.siteSpaces(ctx, orgID, f.Site); err != nil {
+			return paging.Page[model.ChangeRequest]{}, nil, err
+		}
+	}
+	if f.None || (f.Site != "" && len(vis.siteSpaces) == 0) {
 		return paging.Page[model.ChangeRequest]{Items: []model.ChangeRequest{}}, nil, nil
 	}
 	parts := make([]string, 0, len(statuses))
@@ -82,7 +100,6 @@ func (s *Service) ListInOrg(ctx context.Context, orgID string, f OrgFilter, r pa
 			parts = append(parts, keys.OrgChangeRequests(orgID, st))
 		}
 	}
-	vis := visibility{s: s, v: v, orgID: orgID, f: f, readable: map[string]*model.Space{}}
 	crs, next, err := mergedScan(ctx, s.d.Store, parts, after, r.Size(), vis.keep)
 	if err != nil {
 		return paging.Page[model.ChangeRequest]{}, nil, fmt.Errorf("list the organization's change requests: %w", err)
@@ -94,6 +111,22 @@ func (s *Service) ListInOrg(ctx context.Context, orgID string, f OrgFilter, r pa
 	return paging.Page[model.ChangeRequest]{Items: crs, Next: s.d.Cursors.Next(scope, next)}, sps, nil
 }
 
+// siteSpaces returns the ids of the spaces a site shows, for the site
+// filter. A site the sites family does not find (unknown, of another
+// organization, or one the caller may not read: they are told apart for
+// nobody) is a 400 naming site, as a filter value that names nothing: the
+// list itself exists.
+func (s *Service) siteSpaces(ctx context.Context, orgID, siteID string) ([]string, error) {
+	if s.sites == nil {
+		return nil, apperr.Field("site", "filtering change requests by site is not served by this process")
+	}
+	ids, err := s.sites.SpaceIDs(ctx, orgID, siteID)
+	if apperr.Is(err, apperr.NotFound) {
+		return nil, apperr.Field("site", "site %s not found", siteID)
+	}
+	return ids, err
+}
+
 // visibility decides which requests of an organization's list a caller
 // sees: those f keeps, in live spaces of the organization the caller may
 // read (the access package's decision, the space's record read once per
@@ -103,6 +136,8 @@ type visibility struct {
 	v     *access.Viewer
 	orgID string
 	f     OrgFilter
+	// siteSpaces are the spaces of f.Site (nil without it).
+	siteSpaces []string
 	// readable holds the spaces decided: the space when readable, nil
 	// when not.
 	readable map[string]*model.Space
@@ -116,7 +151,8 @@ func (vis *visibility) keep(ctx context.Context, crs []model.ChangeRequest) ([]b
 	out := make([]bool, len(crs))
 	var unseen []string
 	for i, cr := range crs {
-		out[i] = cr.OrgID == vis.orgID && (f.Space == "" || cr.SpaceID == f.Space) && (f.Creator == "" || cr.CreatedBy == f.Creator) &&
+		out[i] = cr.OrgID == vis.orgID && (f.Space == "" || cr.SpaceID == f.Space) &&
+			(f.Site == "" || slices.Contains(vis.siteSpaces, cr.SpaceID)) && (f.Creator == "" || cr.CreatedBy == f.Creator) &&
 			(f.Contributor == "" || slices.Contains(cr.Contributors, f.Contributor))
 		if _, seen := vis.readable[cr.SpaceID]; out[i] && !seen {
 			unseen = append(unseen, cr.SpaceID)

@@ -115,6 +115,52 @@ func TestOrganizationListFiltersByContributorAndRequestedReviewer(t *testing.T) 
 	}
 }
 
+// The site filter keeps the requests of the spaces the site's site spaces
+// show, of those the caller reads; a site the caller cannot find (unknown,
+// of another organization, hidden from a guest) is a 400 naming site.
+func TestOrganizationListFiltersBySite(t *testing.T) {
+	f := setupOrg(t, testkit.New(t))
+	admin := f.as(t, f.admin)
+	newSite := func(org string, token string, spaces ...string) string {
+		sites := "/v1/orgs/" + org + "/sites"
+		id := f.as(t, token).Expect(http.StatusCreated, "POST", sites, map[string]any{"title": "Docs"}).Map(t)["id"].(string)
+		for _, sp := range spaces {
+			f.as(t, token).Expect(http.StatusCreated, "POST", sites+"/"+id+"/site-spaces", map[string]any{"spaceId": sp})
+		}
+		return id
+	}
+	shown := newSite(f.org.ID, f.admin, f.space)
+	hidden := newSite(f.org.ID, f.admin, f.hidden)
+	empty := newSite(f.org.ID, f.admin)
+	theirs := newSite(f.other.ID, f.outsider)
+	for _, c := range []struct{ name, token, query, want string }{
+		{"admin, the site of the readable space", f.admin, "?site=" + shown, "c4 c1"},
+		{"reader, the site of the readable space", f.reader, "?site=" + shown + "&status=open&status=draft&status=archived", "c4 c3 c2 c1"},
+		{"admin, the site of the hidden space", f.admin, "?site=" + hidden, "h1"},
+		{"reader, the site of the space they cannot read", f.reader, "?site=" + hidden, ""},
+		{"a site with no site space", f.admin, "?site=" + empty, ""},
+		{"site and space", f.admin, "?site=" + shown + "&space=" + f.hidden, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for _, limit := range []int{1, 2, 50} {
+				if got := f.subjects(t, c.token, c.query, limit); got != c.want {
+					t.Errorf("limit %d: %q, want %q", limit, got, c.want)
+				}
+			}
+		})
+	}
+	// A page token holds the site: it is refused with another.
+	next := admin.Expect(http.StatusOK, "GET", "/v1/orgs/"+f.org.ID+"/change-requests?limit=1&site="+shown, nil).Map(t)["next"].(map[string]any)["page"].(string)
+	list := "/v1/orgs/" + f.org.ID + "/change-requests"
+	testkit.Check(t, f.api, []testkit.Case{
+		{"unknown site", f.admin, "GET", list + "?site=s1", nil, http.StatusBadRequest, "site"},
+		{"site of another organization", f.admin, "GET", list + "?site=" + theirs, nil, http.StatusBadRequest, "site"},
+		{"guest: sites are hidden", f.guest, "GET", list + "?site=" + shown, nil, http.StatusBadRequest, "site"},
+		{"outsider", f.outsider, "GET", list + "?site=" + shown, nil, http.StatusNotFound, ""},
+		{"token of another site", f.admin, "GET", list + "?site=" + hidden + "&page=" + next, nil, http.StatusBadRequest, "page"},
+	})
+}
+
 func TestOrganizationListRefusals(t *testing.T) {
 	f := setup(t)
 	list := "/v1/orgs/" + f.org.ID + "/change-requests"
@@ -123,7 +169,6 @@ func TestOrganizationListRefusals(t *testing.T) {
 		{"outsider", f.outsider, "GET", list, nil, http.StatusNotFound, ""},
 		{"unknown status", f.reader, "GET", list + "?status=closed", nil, http.StatusBadRequest, "status"},
 		{"unknown order", f.reader, "GET", list + "?orderBy=number", nil, http.StatusBadRequest, "orderBy"},
-		{"site filter", f.reader, "GET", list + "?site=s1", nil, http.StatusBadRequest, "site"},
 		{"token of another list", f.reader, "GET", list + "?page=" + f.pageOfSpaceList(t), nil, http.StatusBadRequest, "page"},
 	})
 }

@@ -58,15 +58,21 @@ type Service struct {
 	commenter ReviewCommenter
 	// landings are told of merges and direct edits (Git Sync); nil none.
 	landings Landings
+	// sites answers the spaces of a site (the sites family's); nil
+	// refuses the organization list's site filter.
+	sites SiteSpaces
 }
 
 // New returns the change requests service, reading content through c
 // and making PDFs through pdfs (the content family's); commenter posts the comments given with reviews (the comments family's
 // service; nil in a process that does not link it, where reviews with a
 // comment are refused); landings are told of each merge and direct edit
-// of a space (Git Sync's export on merge; nil: nobody).
-func New(d *deps.Deps, c *content.Service, pdfs PDFs, commenter ReviewCommenter, landings Landings) *Service {
-	return &Service{d: d, content: c, repo: c.Repo, pdfs: pdfs, commenter: commenter, landings: landings}
+// of a space (Git Sync's export on merge; nil: nobody); sites answers the
+// spaces a site shows, for the organization list's site filter (the sites
+// family's service; nil in a process that does not link it, where the
+// filter is refused).
+func New(d *deps.Deps, c *content.Service, pdfs PDFs, commenter ReviewCommenter, landings Landings, sites SiteSpaces) *Service {
+	return &Service{d: d, content: c, repo: c.Repo, pdfs: pdfs, commenter: commenter, landings: landings, sites: sites}
 }
 
 // Create is the input of Create.

@@ -60,3 +60,24 @@ func (s *Service) SearchScope(ctx context.Context, orgID, siteID string, siteSpa
 	}
 	return out, nil
 }
+
+// SpaceIDs returns the ids of the spaces a site's site spaces show (those
+// of its sections too), in display order, each once. The caller must be
+// able to read the site (members from read up): an unknown site, one of
+// another organization, or one the caller may not read is NotFound. The
+// change requests family asks it to list the requests of a site's spaces
+// (changerequests.SiteSpaces); which of the spaces the caller reads is for
+// that list to decide.
+func (s *Service) SpaceIDs(ctx context.Context, orgID, siteID string) ([]string, error) {
+	l, err := s.load(ctx, orgID, siteID, opRead)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, ss := range TreeOf(&l.Site).All() {
+		if !slices.Contains(out, ss.SpaceID) {
+			out = append(out, ss.SpaceID)
+		}
+	}
+	return out, nil
+}

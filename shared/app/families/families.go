@@ -74,7 +74,8 @@ func All() []app.Family {
 // NewRoot returns local mode's root over d: every family's services, built
 // once. The services a family uses only when its process links another
 // (content's OpenAPI specs, the comments posted with reviews, the OpenAPI
-// documents' parser) are provided first, so that each service is built
+// documents' parser, the sites' spaces for the change requests' site
+// filter) are provided first, so that each service is built
 // with all of them whatever the order the families are served in.
 func NewRoot(d *deps.Deps) *app.Root {
 	r := app.NewRoot(d)
@@ -82,6 +83,7 @@ func NewRoot(d *deps.Deps) *app.Root {
 	openapiwire.ProvideSpecs(r)
 	commentswire.ProvideReviewComments(r)
 	gitjobwire.ProvideExports(r)
+	changerequestsroot.ProvideSiteSpaces(r)
 	return r
 }
 

@@ -38,7 +38,7 @@ func TestLocalRootBuildsEachServiceOnce(t *testing.T) {
 	for _, want := range []string{"*users.Service", "*spaces.Service", "*orgs.Service", "*collections.Service",
 		"*customfields.Service", "*sites.Service", "*content.Service", "*openapispecs.Service", "content.Specs",
 		"openapispecs.Parser", "*changerequests.Service", "changerequests.Records", "*comments.Service",
-		"changerequests.ReviewCommenter", "*search.Service", "*sso.Service", "*translations.Service",
+		"changerequests.ReviewCommenter", "changerequests.SiteSpaces", "*search.Service", "*sso.Service", "*translations.Service",
 		"*gitsync.Service", "*imports.Service", "*reader.Service"} {
 		if !seen[want] {
 			t.Errorf("the local root did not build %s; it built %v", want, built)

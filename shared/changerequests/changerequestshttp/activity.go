@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/content/contenthttp"
@@ -39,7 +38,7 @@ type orgListIn struct {
 	Creator           string   `query:"creator" maxLength:"64" doc:"Only requests this user created"`
 	Contributor       string   `query:"contributor" maxLength:"64" doc:"Only requests this user contributed to"`
 	RequestedReviewer string   `query:"requestedReviewer" maxLength:"64" doc:"Only requests awaiting this user's review"`
-	Site              string   `query:"site" maxLength:"64" doc:"Not supported yet: answers 400"`
+	Site              string   `query:"site" maxLength:"64" doc:"Only requests of the spaces this site's site spaces show (an unknown site, or one the caller may not read, answers 400)"`
 	Space             string   `query:"space" maxLength:"64" doc:"Only requests of this space"`
 	Topic             string   `query:"topic" maxLength:"64" doc:"Galley's requests have no site topic: given, the list is empty"`
 	StyleguideRun     string   `query:"styleguideRun" maxLength:"64" doc:"Galley's requests come from no style guide run: given, the list is empty"`
@@ -67,11 +66,8 @@ func registerActivity(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestsForOrganization", Needs: access.Role(access.ViewOrg), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/change-requests", Tag: tag,
 		Summary: "List the change requests of the organization's spaces the caller may read (newest first)"},
 		func(ctx context.Context, in *orgListIn) (*listOut, error) {
-			if in.Site != "" {
-				return nil, apperr.Field("site", "filtering change requests by site is not supported yet")
-			}
 			f := changerequests.OrgFilter{Statuses: in.Status, Creator: in.Creator, Contributor: in.Contributor,
-				RequestedReviewer: in.RequestedReviewer, Space: in.Space, OrderBy: in.OrderBy, None: in.Topic != "" || in.StyleguideRun != ""}
+				RequestedReviewer: in.RequestedReviewer, Space: in.Space, Site: in.Site, OrderBy: in.OrderBy, None: in.Topic != "" || in.StyleguideRun != ""}
 			p, sps, err := s.ListInOrg(ctx, in.OrganizationID, f, in.Request())
 			if err != nil {
 				return nil, err

@@ -12,11 +12,13 @@ import (
 // Service is the root's change requests service. It posts reviews'
 // comments through the comments family when the process provided it first
 // (commentswire.ProvideReviewComments: the change requests function and
-// local mode); elsewhere (Git Sync, imports) reviews are not served.
+// local mode); elsewhere (Git Sync, imports) reviews are not served. Its
+// organization list filters by site through the sites family when the
+// process provided it first (changerequestsroot.ProvideSiteSpaces).
 func Service(r *app.Root) *changerequests.Service {
 	return app.Service(r, func() *changerequests.Service {
 		return changerequests.New(r.Deps, contentwire.Service(r), contentpdfwire.Service(r), app.Optional[changerequests.ReviewCommenter](r),
-			app.Optional[changerequests.Landings](r))
+			app.Optional[changerequests.Landings](r), app.Optional[changerequests.SiteSpaces](r))
 	})
 }
 
