@@ -30,12 +30,15 @@ type fixture struct {
 func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 // setupOn builds the fixture on a kit (a storage backend).
-func setupOn(t testing.TB, k *testkit.Kit) *fixture {
+func setupOn(t testing.TB, k *testkit.Kit, families ...string) *fixture {
+	if len(families) == 0 {
+		families = []string{"git"}
+	}
 	f := &fixture{queue: &queuetest.Memory{}, logs: &testenv.SyncBuffer{}, git: newGitServer(t)}
 	k.Deps.Queue = f.queue
 	k.Deps.FetchAllowPrivate = true
 	k.Deps.Logger = slog.New(slog.NewJSONHandler(f.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	f.API = testkit.NewAPI(t, k, []string{"git"})
+	f.API = testkit.NewAPI(t, k, families)
 	f.svc = gitsyncwire.Service(f.Root)
 	return f
 }

@@ -48,6 +48,10 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 	if slices.Contains(st.Done, j.ID) {
 		return nil // delivered again: done already
 	}
+	if p.Preview != 0 {
+		// A pull request's preview: never the space's head, no lease.
+		return s.runPreview(ctx, j, p)
+	}
 	if err := s.acquire(ctx, p.SpaceID, j.ID); err != nil {
 		return err // a site job works on the space: retried later
 	}
@@ -57,11 +61,7 @@ func (s *Service) Handle(ctx context.Context, j queue.Job) error {
 			op.State, op.Error = model.GitFailure, "skipped: older than the last import or export applied to the space"
 		}, nil)
 	}
-	user, password, err := s.unseal(ctx, p.Auth)
-	if err != nil {
-		return s.fail(ctx, p, j, err)
-	}
-	r, err := newRemote(fetch.NewWithTimeout(s.d.FetchAllowPrivate, s.Timeout).HTTP(), p.URL, user, password)
+	r, err := s.openRemote(ctx, p.URL, p.Auth)
 	if err != nil {
 		return s.fail(ctx, p, j, err)
 	}

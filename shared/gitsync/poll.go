@@ -94,11 +94,7 @@ func (s *Service) pollSpace(ctx context.Context, spaceID string) (bool, error) {
 // branchHead is the commit the synced branch points to ("" when it has
 // none), read from the refs the repository advertises (no objects).
 func (s *Service) branchHead(ctx context.Context, st model.GitSync) (string, error) {
-	user, password, err := s.unseal(ctx, st.SyncAuth)
-	if err != nil {
-		return "", err
-	}
-	r, err := newRemote(fetch.NewWithTimeout(s.d.FetchAllowPrivate, s.Timeout).HTTP(), st.SyncURL, user, password)
+	r, err := s.openRemote(ctx, st.SyncURL, st.SyncAuth)
 	if err != nil {
 		return "", err
 	}

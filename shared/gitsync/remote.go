@@ -20,6 +20,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
 	"github.com/go-git/go-git/v5/storage/memory"
+
+	"github.com/galleydocs/galley/shared/fetch"
 )
 
 // remote is one Git repository over smart HTTP, spoken through the
@@ -37,6 +39,16 @@ type remote struct {
 
 // newRemote prepares a repository URL (credentials removed) with the
 // credentials to use for it.
+// openRemote opens a repository (its URL without credentials) with its
+// sealed credentials ("" none), through the guarded fetcher.
+func (s *Service) openRemote(ctx context.Context, cleanURL, sealedAuth string) (*remote, error) {
+	user, password, err := s.unseal(ctx, sealedAuth)
+	if err != nil {
+		return nil, err
+	}
+	return newRemote(fetch.NewWithTimeout(s.d.FetchAllowPrivate, s.Timeout).HTTP(), cleanURL, user, password)
+}
+
 func newRemote(hc *http.Client, cleanURL, user, password string) (*remote, error) {
 	ep, err := transport.NewEndpoint(cleanURL)
 	if err != nil || (ep.Protocol != "http" && ep.Protocol != "https") {

@@ -114,6 +114,10 @@ func (s *Service) SetSettings(ctx context.Context, spaceID string, in Settings) 
 		if auth == "" && st.SyncURL == clean {
 			auth = st.SyncAuth
 		}
+		if st.SyncURL != clean || st.SyncRef != in.Branch {
+			// Previews are of pull requests into the synced branch.
+			st.Previews = nil
+		}
 		st.SyncURL, st.SyncRef, st.SyncDir, st.SyncAuth = clean, in.Branch, dir, auth
 		st.Direction, st.CommitTemplate, st.Priority = in.Direction, in.CommitTemplate, in.Priority
 		st.Paused, st.PollSeconds = !in.Enabled, in.PollSeconds

@@ -194,11 +194,7 @@ func (s *Service) HandleSite(ctx context.Context, j queue.Job) error {
 		return nil
 	}
 	ctx = access.WithCaller(ctx, access.Caller{UserID: p.UserID, OrgID: p.CallerOrg, InstanceAdmin: p.InstanceAdmin})
-	user, password, err := s.unseal(ctx, p.Auth)
-	if err != nil {
-		return s.concludeSite(ctx, p, j, err, nil)
-	}
-	r, err := newRemote(fetch.NewWithTimeout(s.d.FetchAllowPrivate, s.Timeout).HTTP(), p.URL, user, password)
+	r, err := s.openRemote(ctx, p.URL, p.Auth)
 	if err != nil {
 		return s.concludeSite(ctx, p, j, err, nil)
 	}

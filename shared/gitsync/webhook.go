@@ -59,6 +59,9 @@ type host struct {
 	push, ping []string
 	// changes reads the branches a push moved and their new commits.
 	changes func(body []byte) ([]refChange, error)
+	// pull: the event names of a pull request; pulls reads one.
+	pull  []string
+	pulls func(event string, body []byte) (pullRequest, error)
 }
 
 type refChange struct{ ref, commit string }
@@ -138,30 +141,35 @@ func bitbucketServer(body []byte) ([]refChange, error) {
 	return out, nil
 }
 
+func githubPulls(_ string, b []byte) (pullRequest, error) { return githubPull(b) }
+
 // hosts are the schemes, in the order a delivery is matched against them
 // (Gitea and Forgejo also send GitHub's headers: theirs come first).
 var hosts = []host{
 	{name: "forgejo", event: []string{"x-forgejo-event"}, delivery: []string{"x-forgejo-delivery"},
 		verify: func(h Hook, s []byte) bool { return signedHex(h.get("x-forgejo-signature"), "", s, h.Body) },
-		push:   []string{"push"}, changes: githubLike},
+		push:   []string{"push"}, changes: githubLike, pull: []string{"pull_request"}, pulls: githubPulls},
 	{name: "gitea", event: []string{"x-gitea-event"}, delivery: []string{"x-gitea-delivery"},
 		verify: func(h Hook, s []byte) bool { return signedHex(h.get("x-gitea-signature"), "", s, h.Body) },
-		push:   []string{"push"}, changes: githubLike},
+		push:   []string{"push"}, changes: githubLike, pull: []string{"pull_request"}, pulls: githubPulls},
 	{name: "gitlab", event: []string{"x-gitlab-event"}, delivery: []string{"x-gitlab-event-uuid"},
 		verify: func(h Hook, s []byte) bool {
 			t := h.get("x-gitlab-token")
 			return t != "" && subtle.ConstantTimeCompare([]byte(t), s) == 1
 		},
-		push: []string{"Push Hook"}, changes: githubLike},
+		push: []string{"Push Hook"}, changes: githubLike,
+		pull: []string{"Merge Request Hook"}, pulls: func(_ string, b []byte) (pullRequest, error) { return gitlabPull(b) }},
 	{name: "github", event: []string{"x-github-event"}, delivery: []string{"x-github-delivery"},
 		verify: func(h Hook, s []byte) bool { return signedHex(h.get("x-hub-signature-256"), "sha256=", s, h.Body) },
-		push:   []string{"push"}, ping: []string{"ping"}, changes: githubLike},
+		push:   []string{"push"}, ping: []string{"ping"}, changes: githubLike, pull: []string{"pull_request"}, pulls: githubPulls},
 	{name: "bitbucket-cloud", event: []string{"x-event-key"}, delivery: []string{"x-request-uuid", "x-hook-uuid"},
 		verify: func(h Hook, s []byte) bool { return signedHex(h.get("x-hub-signature"), "sha256=", s, h.Body) },
-		push:   []string{"repo:push"}, changes: bitbucketCloud},
+		push:   []string{"repo:push"}, changes: bitbucketCloud, pulls: bitbucketCloudPull,
+		pull: []string{"pullrequest:created", "pullrequest:updated", "pullrequest:fulfilled", "pullrequest:rejected"}},
 	{name: "bitbucket-server", event: []string{"x-event-key"}, delivery: []string{"x-request-id"},
 		verify: func(h Hook, s []byte) bool { return signedHex(h.get("x-hub-signature"), "sha256=", s, h.Body) },
-		push:   []string{"repo:refs_changed"}, ping: []string{"diagnostics:ping"}, changes: bitbucketServer},
+		push:   []string{"repo:refs_changed"}, ping: []string{"diagnostics:ping"}, changes: bitbucketServer, pulls: bitbucketServerPull,
+		pull: []string{"pr:opened", "pr:from_ref_updated", "pr:merged", "pr:declined", "pr:deleted"}},
 }
 
 // first is the first non-empty header of names.
@@ -190,12 +198,14 @@ func hostOf(h Hook) (host, bool) {
 	return host{}, false
 }
 
-// Webhook receives a push webhook of a space's synced repository. The
-// delivery must verify against the space's webhook secret (401 otherwise,
-// nothing done); a delivery seen within model.GitDeliveryTTL is a
-// duplicate; a push to the synced branch of a space whose sync takes the
-// repository's commits queues an import of the branch, as git/import
-// does; anything else is ignored, with the reason.
+// Webhook receives a push or pull-request webhook of a space's synced
+// repository. The delivery must verify against the space's webhook secret
+// (401 otherwise, nothing done); a delivery seen within
+// model.GitDeliveryTTL is a duplicate; a push to the synced branch of a
+// space whose sync takes the repository's commits queues an import of the
+// branch, as git/import does; a pull request into the synced branch
+// queues (opened, updated) or removes (closed, merged) its preview
+// (preview.go); anything else is ignored, with the reason.
 func (s *Service) Webhook(ctx context.Context, spaceID string, h Hook) (HookResult, error) {
 	if _, err := s.readSpace(ctx, spaceID); apperr.Is(err, apperr.NotFound) {
 		return HookResult{}, errSignature
@@ -230,6 +240,14 @@ func (s *Service) Webhook(ctx context.Context, spaceID string, h Hook) (HookResu
 			return HookResult{}, apperr.Field("body", "not a %s push event", x.name)
 		}
 	}
+	var pull *pullRequest
+	if slices.Contains(x.pull, event) {
+		pr, err := x.pulls(event, formPayload(h.Body))
+		if err != nil {
+			return HookResult{}, apperr.Field("body", "not a %s pull-request event", x.name)
+		}
+		pull = &pr
+	}
 	var res HookResult
 	var queued *queue.Job
 	_, err = s.updateState(ctx, spaceID, func(st *model.GitSync) error {
@@ -244,11 +262,15 @@ func (s *Service) Webhook(ctx context.Context, spaceID string, h Hook) (HookResu
 		if len(st.Deliveries) > maxDeliveries {
 			st.Deliveries = st.Deliveries[len(st.Deliveries)-maxDeliveries:]
 		}
+		var err error
+		if pull != nil {
+			res, queued, err = s.pullDecision(ctx, st, *pull)
+			return err
+		}
 		res = s.hookDecision(st, x, event, changes)
 		if res.Outcome != HookQueued {
 			return nil
 		}
-		var err error
 		if queued, err = s.syncJob(ctx, st, ImportKind, "webhook"); err != nil {
 			return err
 		}

@@ -107,6 +107,29 @@ type GitSync struct {
 	LastImport *GitSyncRun  `json:"lastImport,omitempty"`
 	LastExport *GitSyncRun  `json:"lastExport,omitempty"`
 	Pending    []GitPending `json:"pending,omitempty"`
+	// Previews are the pull requests' previews (issue 26 item 5), by the
+	// pull request's number: each a revision of the space that is not its
+	// head, served by the reader to the organization's members only.
+	Previews map[string]GitPreview `json:"previews,omitempty"`
+}
+
+// GitPreview is a pull request's preview: Revision is the space's
+// revision (never its head) holding Commit, the head of the pull
+// request's Branch (refs/heads/<branch>), imported at UpdatedAt ("" until
+// the first import concludes). Pending is the job importing the head the
+// host announced last, while it runs (a job finding another there drops
+// its result).
+type GitPreview struct {
+	Number    int       `json:"number"`
+	Revision  string    `json:"revision,omitempty"`
+	Commit    string    `json:"commit,omitempty"`
+	Branch    string    `json:"branch"`
+	Pending   string    `json:"pending,omitempty"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	// Error and Code are the last import's failure, in plain words and
+	// its kind (GitErr*), until an import succeeds.
+	Error string `json:"error,omitempty"`
+	Code  string `json:"code,omitempty"`
 }
 
 // GitConflict is a space whose branch and content both changed since

@@ -369,7 +369,7 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	c := st.custom
 	d := &pageData{Lang: st.res.Space.Language, SiteTitle: st.res.View.Site.Title,
 		NoIndex: st.noIndex(), Home: st.res.SiteBasePath + st.query,
-		Search: st.res.SiteBasePath + "~search", ShareKey: st.res.View.ShareKey}
+		Search: st.searchBase + "~search", ShareKey: st.res.View.ShareKey}
 	// The space's language, then the customization's locale, then English
 	// (docs/reader.md, "Interface language").
 	if d.Lang == "" {

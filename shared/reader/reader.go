@@ -14,12 +14,14 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -175,6 +177,10 @@ type site struct {
 	query  string // "?shareKey=..." on share-link sites
 	appURL string
 	apiURL string
+	// searchBase is the site's root the search form leads under (the
+	// published site's, in a pull request's preview: search runs in its
+	// own function, on the published content).
+	searchBase string
 }
 
 // Serve answers a request of a published URL: a page as HTML (or as
@@ -200,6 +206,10 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 	if key == "" {
 		key = req.KeptShareKey
 	}
+	// A pull request's preview (<site>/~preview/<number>/...): the URL
+	// without those parts names the site space; the preview replaces its
+	// revision (pullPreview).
+	path, prefix, number := cutPullPreview(path)
 	resolve := func(key string) (sites.Resolved, error) {
 		raw := strings.TrimRight(base, "/") + path
 		q := url.Values{}
@@ -231,9 +241,20 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 		a.NoStore = true
 		return a, err
 	}
+	searchBase := res.SiteBasePath
+	if number != 0 {
+		if res, err = s.pullPreview(ctx, res, prefix, number); err != nil {
+			a := s.errorPage(nil, err)
+			a.NoStore = true
+			return a, err
+		}
+	}
 	st, err := s.open(ctx, res, req.AppURL, req.APIURL)
 	if err != nil {
 		return s.errorPage(nil, err), err
+	}
+	if number != 0 {
+		st.searchBase = searchBase
 	}
 	ans, err := s.serveResolved(st, req, path, markdown)
 	if req.ShareKey != "" && res.View.ShareKey == req.ShareKey {
@@ -290,7 +311,7 @@ func (s *Service) open(ctx context.Context, res sites.Resolved, appURL, apiURL s
 	if err != nil {
 		return nil, err
 	}
-	st := &site{res: res, vctx: vctx, tree: sites.TreeOf(ms), appURL: appURL, apiURL: apiURL}
+	st := &site{res: res, vctx: vctx, tree: sites.TreeOf(ms), appURL: appURL, apiURL: apiURL, searchBase: res.SiteBasePath}
 	st.custom = pv.Customizations.Site.Settings
 	if c, ok := pv.Customizations.SiteSpaces[res.SiteSpace.ID]; ok {
 		st.custom = c.Settings
@@ -432,6 +453,53 @@ func (st *site) private() bool {
 // public, or a member's preview.
 func (st *site) noIndex() bool {
 	return st.res.View.Site.Visibility != "public" || st.res.Preview != ""
+}
+
+// pullPreviewSeg is the path part before a pull request's number in a
+// preview URL.
+const pullPreviewSeg = "/~preview/"
+
+// cutPullPreview takes the first "/~preview/<number>" out of an escaped
+// path: the path without it, what came before it and the number (0 when
+// the path has none).
+func cutPullPreview(path string) (rest, prefix string, number int) {
+	i := strings.Index(path, pullPreviewSeg)
+	if i < 0 {
+		return path, "", 0
+	}
+	tail := path[i+len(pullPreviewSeg):]
+	num, after, _ := strings.Cut(tail, "/")
+	n, err := strconv.Atoi(num)
+	if err != nil || n <= 0 || strconv.Itoa(n) != num {
+		return path, "", 0
+	}
+	return path[:i] + "/" + after, path[:i+1], n
+}
+
+// pullPreview shows a resolved URL's site space at its space's preview of
+// pull request number (docs/workers.md, "Pull-request previews"): only to
+// a member, who opened the site with their preview token (sites.Preview,
+// issued to members who may read the site, signed for it alone); to
+// anyone else, and when "~preview" is not right under the site's root or
+// the space has no such preview, the URL names nothing (NotFound). Its
+// pages' links stay under the preview's root.
+func (s *Service) pullPreview(ctx context.Context, res sites.Resolved, prefix string, number int) (sites.Resolved, error) {
+	nf := apperr.NotFoundf("no pull-request preview #%d here", number)
+	if res.Preview == "" || prefix != res.SiteBasePath {
+		return res, nf
+	}
+	p, ok, err := gitstate.PreviewOf(ctx, s.d.Store, res.Space.ID, number)
+	if err != nil {
+		return res, err
+	}
+	if !ok || p.Revision == "" {
+		return res, nf
+	}
+	seg := strings.TrimPrefix(pullPreviewSeg, "/") + strconv.Itoa(number) + "/"
+	res.BasePath = res.SiteBasePath + seg + strings.TrimPrefix(res.BasePath, res.SiteBasePath)
+	res.SiteBasePath += seg
+	res.Space.Revision = p.Revision
+	return res, nil
 }
 
 // sitePath is the path of a resolved site's root, without the trailing

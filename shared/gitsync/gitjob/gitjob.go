@@ -59,6 +59,12 @@ type Payload struct {
 	// Trigger is what started the job: "" a request of the API,
 	// "webhook", "poll", "settings" (the first sync), "merge".
 	Trigger string `json:"trigger,omitempty"`
+	// Preview, when set, makes the import a pull request's preview: Ref
+	// (the pull request's branch) is imported as a revision that is not
+	// the space's head and recorded as the state's preview of Preview
+	// (the pull request's number); Commit is the head the host named.
+	Preview int    `json:"preview,omitempty"`
+	Commit  string `json:"commit,omitempty"`
 }
 
 // Person is a commit's author.

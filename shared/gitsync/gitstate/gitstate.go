@@ -17,6 +17,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/keys"
@@ -29,6 +30,16 @@ import (
 // an empty state of that space and version 0.
 func Get(ctx context.Context, s store.Store, spaceID string) (model.GitSync, int64, error) {
 	return get(ctx, s, keys.GitSync(spaceID), model.GitSync{SpaceID: spaceID}, "Git Sync state")
+}
+
+// PreviewOf reads a space's preview of pull request number (false: none).
+func PreviewOf(ctx context.Context, s store.Store, spaceID string, number int) (model.GitPreview, bool, error) {
+	st, _, err := Get(ctx, s, spaceID)
+	if err != nil {
+		return model.GitPreview{}, false, err
+	}
+	p, ok := st.Previews[strconv.Itoa(number)]
+	return p, ok, nil
 }
 
 // WriteOp writes a state read at version v (0: a new state), guarded by

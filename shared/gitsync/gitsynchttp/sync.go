@@ -3,6 +3,7 @@ package gitsynchttp
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,6 +73,21 @@ type GitSyncStatus struct {
 	LastExport *GitSyncRun     `json:"lastExport,omitempty"`
 	Pending    []GitPendingJob `json:"pending"`
 	LastPoll   *time.Time      `json:"lastPoll,omitempty"`
+	Previews   []GitPreview    `json:"previews,omitempty" doc:"The pull requests' previews, by number"`
+}
+
+// GitPreview is a pull request's preview, served to the organization's
+// members under the published site's ~preview/<number>/.
+type GitPreview struct {
+	Number    int       `json:"number"`
+	Branch    string    `json:"branch"`
+	Commit    string    `json:"commit,omitempty" doc:"The commit previewed (empty until the first import concludes)"`
+	Revision  string    `json:"revision,omitempty" doc:"The space's revision holding it (never the space's head)"`
+	Updating  bool      `json:"updating,omitempty" doc:"A newer head is being imported"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	Problem   string    `json:"problem,omitempty" enum:"auth,branch,conflict,unreachable,other" doc:"The last import's failure, until one succeeds"`
+	Message   string    `json:"message,omitempty" doc:"The failure in plain words"`
+	Error     string    `json:"error,omitempty" doc:"The failure as the repository or Galley told it"`
 }
 
 // plainWords say what a failure's kind means.
@@ -126,14 +142,23 @@ func StatusView(st model.GitSync) *GitSyncStatus {
 	for _, p := range st.Pending {
 		v.Pending = append(v.Pending, GitPendingJob{JobID: p.JobID, Direction: p.Direction, Trigger: trigger(p.Trigger), EnqueuedAt: p.EnqueuedAt, Attempts: p.Attempts})
 	}
+	for _, p := range st.Previews {
+		pv := GitPreview{Number: p.Number, Branch: p.Branch, Commit: p.Commit, Revision: p.Revision,
+			Updating: p.Pending != "", UpdatedAt: p.UpdatedAt, Error: p.Error}
+		if p.Error != "" {
+			pv.Problem, pv.Message = p.Code, plainWords[p.Code]
+		}
+		v.Previews = append(v.Previews, pv)
+	}
+	slices.SortFunc(v.Previews, func(a, b GitPreview) int { return a.Number - b.Number })
 	return v
 }
 
-// WebhookAnswer is the answer to a push webhook.
+// WebhookAnswer is the answer to a push or pull-request webhook.
 type WebhookAnswer struct {
-	Outcome string `json:"outcome" enum:"queued,ignored,duplicate"`
+	Outcome string `json:"outcome" enum:"queued,ignored,duplicate,removed"`
 	Reason  string `json:"reason"`
-	JobID   string `json:"jobId,omitempty" doc:"The import queued"`
+	JobID   string `json:"jobId,omitempty" doc:"The import queued (of the branch, or of a pull request's preview)"`
 }
 
 // WebhookHeaders are the headers the webhook reads (each host's event,
@@ -207,9 +232,9 @@ func registerSync(api *httpapi.API, s *gitsync.Service) {
 			return &settingsOut{SettingsView(st)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "receiveSpaceGitWebhook", Needs: access.Anyone, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/git/webhook", Tag: tag,
-		Status: http.StatusAccepted, Also: map[int]string{http.StatusOK: "Received and ignored (the reason says why), or received already"},
+		Status: http.StatusAccepted, Also: map[int]string{http.StatusOK: "Received and ignored (the reason says why), received already, or a closed pull request's preview removed"},
 		MaxBodyBytes: webhookMaxBytes,
-		Summary:      "Receive a Git host's push webhook (GitHub, GitLab, Gitea, Forgejo, Bitbucket Cloud and Server); its signature with the space's webhook secret is the authorization"},
+		Summary:      "Receive a Git host's push or pull-request webhook (GitHub, GitLab, Gitea, Forgejo, Bitbucket Cloud and Server); its signature with the space's webhook secret is the authorization"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`
 			WebhookHeaders
