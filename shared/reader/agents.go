@@ -34,7 +34,7 @@ func (s *Service) markdown(st *site, req Request) (Answer, error) {
 		return s.errorPage(st, err), err
 	}
 	a, err := s.answer(st, req, "md "+p.ID, TypeMarkdown, func() ([]byte, error) {
-		at := content.At{SpaceID: st.res.Space.ID, Revision: st.res.Space.Revision}
+		at := content.At{SpaceID: st.res.Space.ID, Revision: st.revision}
 		rp, err := s.content.ShownPage(st.vctx, at, p.ID, content.FormatMarkdown, st.audience())
 		if err != nil {
 			return nil, err

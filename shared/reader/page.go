@@ -104,7 +104,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		what += " " + edit.Href
 	}
 	return s.respond(st, req, what, TypeHTML, func() ([]byte, string, error) {
-		at := content.At{SpaceID: st.res.Space.ID, Revision: st.res.Space.Revision}
+		at := content.At{SpaceID: st.res.Space.ID, Revision: st.revision}
 		rp, err := s.content.ShownPage(st.vctx, at, p.ID, content.FormatDocument, st.audience())
 		if err != nil {
 			return nil, "", err

@@ -168,15 +168,18 @@ const (
 
 // site is a resolved request: the visitor's context and what they see.
 type site struct {
-	res    sites.Resolved
-	vctx   context.Context // as the site's visitor
-	custom map[string]any  // the site space's effective customization
-	tree   sites.Tree
-	nav    *nav
-	origin string // scheme and host of published URLs
-	query  string // "?shareKey=..." on share-link sites
-	appURL string
-	apiURL string
+	res sites.Resolved
+	// revision is the revision of res.Space shown: its head, or a pull
+	// request preview's.
+	revision string
+	vctx     context.Context // as the site's visitor
+	custom   map[string]any  // the site space's effective customization
+	tree     sites.Tree
+	nav      *nav
+	origin   string // scheme and host of published URLs
+	query    string // "?shareKey=..." on share-link sites
+	appURL   string
+	apiURL   string
 	// searchBase is the site's root the search form leads under (the
 	// published site's, in a pull request's preview: search runs in its
 	// own function, on the published content).
@@ -241,15 +244,15 @@ func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 		a.NoStore = true
 		return a, err
 	}
-	searchBase := res.SiteBasePath
+	searchBase, revision := res.SiteBasePath, res.Space.Revision
 	if number != 0 {
-		if res, err = s.pullPreview(ctx, res, prefix, number); err != nil {
+		if res, revision, err = s.pullPreview(ctx, res, prefix, number); err != nil {
 			a := s.errorPage(nil, err)
 			a.NoStore = true
 			return a, err
 		}
 	}
-	st, err := s.open(ctx, res, req.AppURL, req.APIURL)
+	st, err := s.open(ctx, res, revision, req.AppURL, req.APIURL)
 	if err != nil {
 		return s.errorPage(nil, err), err
 	}
@@ -299,8 +302,9 @@ func (s *Service) serveResolved(st *site, req Request, path string, markdown boo
 }
 
 // open reads what every answer of a resolved site needs: the visitor's
-// context (from the site token), the customization, the navigation.
-func (s *Service) open(ctx context.Context, res sites.Resolved, appURL, apiURL string) (*site, error) {
+// context (from the site token), the customization, the navigation of
+// revision.
+func (s *Service) open(ctx context.Context, res sites.Resolved, revision, appURL, apiURL string) (*site, error) {
 	caller, err := s.users.Authenticate(ctx, res.APIToken)
 	if err != nil {
 		return nil, err
@@ -311,7 +315,7 @@ func (s *Service) open(ctx context.Context, res sites.Resolved, appURL, apiURL s
 	if err != nil {
 		return nil, err
 	}
-	st := &site{res: res, vctx: vctx, tree: sites.TreeOf(ms), appURL: appURL, apiURL: apiURL, searchBase: res.SiteBasePath}
+	st := &site{res: res, revision: revision, vctx: vctx, tree: sites.TreeOf(ms), appURL: appURL, apiURL: apiURL, searchBase: res.SiteBasePath}
 	st.custom = pv.Customizations.Site.Settings
 	if c, ok := pv.Customizations.SiteSpaces[res.SiteSpace.ID]; ok {
 		st.custom = c.Settings
@@ -322,7 +326,7 @@ func (s *Service) open(ctx context.Context, res sites.Resolved, appURL, apiURL s
 	if res.View.ShareKey != "" {
 		st.query = "?shareKey=" + url.QueryEscape(res.View.ShareKey)
 	}
-	st.nav, err = s.navOf(st, res.Space.ID, res.Space.Revision)
+	st.nav, err = s.navOf(st, res.Space.ID, revision)
 	if err != nil {
 		return nil, err
 	}
@@ -380,7 +384,7 @@ func (s *Service) etag(st *site, what string) string {
 	h := sha256.New()
 	site, _ := json.Marshal(st.res.View.Site)
 	custom, _ := json.Marshal(st.custom)
-	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d\n%s\n", renderVersion, site, custom, st.res.Space.Revision, st.res.BasePath,
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d\n%s\n", renderVersion, site, custom, st.revision, st.res.BasePath,
 		s.d.Clock().Truncate(content.DownloadTTL).Unix(), what)
 	for _, ss := range st.tree.All() {
 		sp := st.res.View.Spaces[ss.SpaceID]
@@ -482,24 +486,24 @@ func cutPullPreview(path string) (rest, prefix string, number int) {
 // issued to members who may read the site, signed for it alone); to
 // anyone else, and when "~preview" is not right under the site's root or
 // the space has no such preview, the URL names nothing (NotFound). Its
-// pages' links stay under the preview's root.
-func (s *Service) pullPreview(ctx context.Context, res sites.Resolved, prefix string, number int) (sites.Resolved, error) {
+// pages' links stay under the preview's root; the revision shown is the
+// preview's.
+func (s *Service) pullPreview(ctx context.Context, res sites.Resolved, prefix string, number int) (sites.Resolved, string, error) {
 	nf := apperr.NotFoundf("no pull-request preview #%d here", number)
 	if res.Preview == "" || prefix != res.SiteBasePath {
-		return res, nf
+		return res, "", nf
 	}
 	p, ok, err := gitstate.PreviewOf(ctx, s.d.Store, res.Space.ID, number)
 	if err != nil {
-		return res, err
+		return res, "", err
 	}
 	if !ok || p.Revision == "" {
-		return res, nf
+		return res, "", nf
 	}
 	seg := strings.TrimPrefix(pullPreviewSeg, "/") + strconv.Itoa(number) + "/"
 	res.BasePath = res.SiteBasePath + seg + strings.TrimPrefix(res.BasePath, res.SiteBasePath)
 	res.SiteBasePath += seg
-	res.Space.Revision = p.Revision
-	return res, nil
+	return res, p.Revision, nil
 }
 
 // sitePath is the path of a resolved site's root, without the trailing
