@@ -56,6 +56,9 @@ const MaxTitle = 50
 // Create is the input of Create.
 type Create struct {
 	Title, Emoji, Parent, EditMode string
+	// Language is the language of the space's content (one of Languages,
+	// or "" for none).
+	Language string
 }
 
 // Change is the input of Update: nil fields are left as they are.
@@ -199,8 +202,11 @@ func (s *Service) Create(ctx context.Context, orgID string, in Create) (model.Sp
 	if err := RequireCreateIn(ctx, v, in.Parent, "parent"); err != nil {
 		return model.Space{}, "", err
 	}
+	if err := ValidateLanguage("language", in.Language); err != nil {
+		return model.Space{}, "", err
+	}
 	now := s.d.Clock()
-	sp := model.Space{ID: ids.New(now), OrgID: orgID, Title: in.Title, Emoji: in.Emoji, Visibility: DefaultVisibility,
+	sp := model.Space{ID: ids.New(now), OrgID: orgID, Title: in.Title, Emoji: in.Emoji, Language: in.Language, Visibility: DefaultVisibility,
 		EditMode: in.EditMode, Parent: in.Parent, DefaultLevel: LevelInherit, CreatedAt: now, UpdatedAt: now, CreatedBy: v.Caller().UserID}
 	if sp.EditMode == "" {
 		sp.EditMode = DefaultEditMode

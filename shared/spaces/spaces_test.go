@@ -200,6 +200,15 @@ func TestSpaceLanguage(t *testing.T) {
 	if _, ok := sp["language"]; ok || sp["title"] != "Guide" {
 		t.Errorf("after null: %v", sp)
 	}
+	// createSpace takes the language too (GitBook's body has it).
+	orgSpaces := "/v1/orgs/" + f.Org.ID + "/spaces"
+	made := admin.Expect(http.StatusCreated, "POST", orgSpaces, map[string]any{"title": "Guia", "language": "pt-br"}).Map(t)
+	if got := admin.Expect(http.StatusOK, "GET", "/v1/spaces/"+made["id"].(string), nil).Map(t)["language"]; made["language"] != "pt-br" || got != "pt-br" {
+		t.Errorf("created with language pt-br: answered %v, read %v", made["language"], got)
+	}
+	f.Check(t, []testkit.Case{
+		{"400CreateUnknownLanguage", f.admin, "POST", orgSpaces, map[string]any{"title": "X", "language": "klingon"}, 400, "language"},
+	})
 }
 
 // The language enums of the API (Space and the PATCH body) are the
@@ -228,7 +237,7 @@ func TestLanguagesMatchTheReference(t *testing.T) {
 	}
 	f := setup(t)
 	schemas := f.API.API.Huma.OpenAPI().Components.Schemas.Map()
-	for _, name := range []string{"Space", "UpdateSpaceByIdInput"} {
+	for _, name := range []string{"Space", "UpdateSpaceByIdInput", "CreateBody"} {
 		s := schemas[name]
 		if s == nil || s.Properties["language"] == nil {
 			t.Fatalf("no %s.language in the API's schemas", name)

@@ -42,6 +42,7 @@ type CreateBody struct {
 	Emoji    string `json:"emoji,omitempty" maxLength:"50"`
 	Parent   ids.ID `json:"parent,omitempty" doc:"ID of a parent collection"`
 	EditMode string `json:"editMode,omitempty" enum:"live,locked"`
+	Language string `json:"language,omitempty" enum:"en,fr,de,es,it,pt,pt-br,ru,ja,zh,zh-tw,yue,ko,ar,hi,nl,pl,tr,sv,no,da,fi,el,cs,hu,ro,th,vi,id,ms,he,uk,sk,bg,hr,lt,lv,et,sl" doc:"The language of the space's content"`
 }
 
 type createIn struct {
@@ -86,7 +87,7 @@ func Register(api *httpapi.API, s *spaces.Service) {
 			if in.Body != nil {
 				b = *in.Body
 			}
-			sp, role, err := s.Create(ctx, in.OrganizationID, spaces.Create{Title: b.Title, Emoji: b.Emoji, Parent: string(b.Parent), EditMode: b.EditMode})
+			sp, role, err := s.Create(ctx, in.OrganizationID, spaces.Create{Title: b.Title, Emoji: b.Emoji, Parent: string(b.Parent), EditMode: b.EditMode, Language: b.Language})
 			if err != nil {
 				return nil, err
 			}
