@@ -920,13 +920,8 @@ func findGroup(site model.Site, id string) (model.SiteSectionGroup, bool) {
 func itemIDs(items []sites.TopItem) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
-		switch {
-		case it.Section != nil:
-			out = append(out, it.Section.ID)
-		case it.Group != nil:
-			out = append(out, it.Group.ID)
-		case it.Link != nil:
-			out = append(out, it.Link.ID)
+		if id := it.ID(); id != "" {
+			out = append(out, id)
 		}
 	}
 	return out

@@ -53,13 +53,8 @@ func linkedFiles() map[string]string {
 func itemIDs(items []sites.TopItem) string {
 	var out []string
 	for _, it := range items {
-		switch {
-		case it.Section != nil:
-			out = append(out, it.Section.ID)
-		case it.Group != nil:
-			out = append(out, it.Group.ID)
-		case it.Link != nil:
-			out = append(out, it.Link.ID)
+		if id := it.ID(); id != "" {
+			out = append(out, id)
 		}
 	}
 	return strings.Join(out, ",")

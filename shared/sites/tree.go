@@ -19,6 +19,15 @@ type TopItem struct {
 	Link    *model.SiteExternalLink
 }
 
+// ID is the item's id: its section's, group's or link's ("" for none).
+func (it TopItem) ID() string {
+	if it.Section == nil && it.Group == nil && it.Link == nil {
+		return ""
+	}
+	_, id, _ := topItem{section: it.Section, group: it.Group, link: it.Link}.fields()
+	return id
+}
+
 func exported(items []topItem) []TopItem {
 	out := make([]TopItem, 0, len(items))
 	for _, it := range items {
