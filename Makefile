@@ -16,6 +16,11 @@ GALLEY_CACHE ?= $(HOME)/.cache/galley
 export GALLEY_CACHE
 VENV := $(GALLEY_CACHE)/venv
 SAM := $(VENV)/bin/sam
+# The reader's browser assets (the mermaid npm package pinned in
+# shared/reader/mermaid.go), fetched once by functions/assets; local mode
+# and the reader function serve them from there (docs/reader.md, "Diagrams").
+READER_ASSETS ?= $(GALLEY_CACHE)/assets
+export READER_ASSETS
 # Where `make test` builds the SAM application (ignored by git).
 SAM_BUILD_DIR ?= .aws-sam/build
 
@@ -60,11 +65,12 @@ dir_ImportsFunction := imports
 LAMBDA_FUNCTIONS += ReaderFunction
 dir_ReaderFunction := reader
 
-.PHONY: help run build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
+.PHONY: help run assets build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))
 
 help:
 	@echo "make run        serve the whole API locally (ADDR, DATA_DIR, BOOTSTRAP_TOKEN)"
+	@echo "make assets     fetch the reader's browser assets (mermaid) into $(READER_ASSETS)"
 	@echo "make build      go build ./..."
 	@echo "make test       test-deps, go test (emulators required), sam validate --lint, sam build"
 	@echo "make test-deps  install the test components into $(GALLEY_CACHE)"
@@ -76,8 +82,14 @@ help:
 
 # ADDR, DATA_DIR and BOOTSTRAP_TOKEN pass through, from the environment or
 # the command line (make run ADDR=127.0.0.1:9000); see README.md.
+# Without the assets (no registry reachable) the server still runs: diagrams
+# show their source.
 run:
+	@$(MAKE) --no-print-directory assets || echo "make run: the reader's assets are missing: diagrams show their source" >&2
 	$(GO) run ./functions/local
+
+assets:
+	$(GO) run ./functions/assets -dir "$(READER_ASSETS)"
 
 build:
 	$(GO) build ./...
@@ -88,6 +100,12 @@ $(addprefix build-,$(LAMBDA_FUNCTIONS)): build-%:
 	@echo "== build $* (functions/$(dir_$*), linux/arm64) -> $(or $(ARTIFACTS_DIR),bin/$*)/bootstrap"
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags='-s -w' \
 		-o $(or $(ARTIFACTS_DIR),bin/$*)/bootstrap ./functions/$(dir_$*)
+	$(call extra_$*,$(or $(ARTIFACTS_DIR),bin/$*))
+
+# The reader function's package also holds the browser assets, in assets/
+# (template.yaml: READER_ASSETS=/var/task/assets).
+extra_ReaderFunction = $(MAKE) --no-print-directory assets && rm -rf "$(1)/assets" && mkdir -p "$(1)/assets" && \
+	cp -R "$(READER_ASSETS)"/mermaid-* "$(1)/assets/"
 
 test-deps:
 	@echo "== test-deps: Python tools (moto server, aws-sam-cli, cfn-lint): infra/python/install.sh"
@@ -102,6 +120,8 @@ test-deps:
 	@echo "== test-deps: npm packages (@gitbook/api, axe-core): infra/node/install.sh"
 	@test -f infra/node/install.sh || { echo "test-deps: infra/node/install.sh is missing" >&2; exit 1; }
 	bash infra/node/install.sh
+	@echo "== test-deps: the reader's browser assets (mermaid, from the npm registry; the reader's browser test draws with them): make assets"
+	$(MAKE) --no-print-directory assets
 	@echo "== test-deps: Debian packages (poppler-utils, jq, curl, chromium, fonts-dejavu-core, python-flask-doc, python3.11-doc): infra/debian/install.sh"
 	@test -f infra/debian/install.sh || { echo "test-deps: infra/debian/install.sh is missing" >&2; exit 1; }
 	bash infra/debian/install.sh

@@ -55,6 +55,10 @@ type Config struct {
 	// Lazy): set by ConfigFromEnv, so for Lambda functions and `make run`;
 	// the zero Config (tests reading the API's document) builds them all.
 	Lazy bool
+	// ReaderAssets is READER_ASSETS: the directory of the reader's
+	// browser assets (mermaid, fetched by functions/assets); empty:
+	// diagrams show their source (docs/reader.md, "Diagrams").
+	ReaderAssets string
 }
 
 // ConfigFromEnv reads the configuration. A variable set to a value it
@@ -81,6 +85,7 @@ func ConfigFromEnv() (Config, error) {
 		Build:             env("BUILD", "unknown"),
 		RateLimit:         e.rateLimit(),
 		Lazy:              true,
+		ReaderAssets:      os.Getenv("READER_ASSETS"),
 	}
 	if err := errors.Join(e.errs...); err != nil {
 		return Config{}, fmt.Errorf("configuration: %w", err)

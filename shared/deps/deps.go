@@ -38,6 +38,10 @@ type Deps struct {
 	// publish their sites, https://<hostname>.<SitesDomain>/<basename>
 	// (SITES_DOMAIN; empty: they do not, docs/reader.md).
 	SitesDomain string
+	// ReaderAssets is the directory of the reader's browser assets
+	// (READER_ASSETS: the mermaid package functions/assets extracts);
+	// empty, or without them, diagrams show their source (docs/reader.md).
+	ReaderAssets string
 }
 
 // Clock returns the current time in UTC, truncated to milliseconds so that

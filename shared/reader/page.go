@@ -81,14 +81,20 @@ type pageData struct {
 	FooterGroups               []footerGroup
 	FooterLogo, FooterLogoDark string
 	Copyright                  string
-	// W are the interface's strings in the site's language.
-	W words
+	// W are the interface's strings in the site's language; Dir its
+	// direction (ltr, rtl).
+	W   words
+	Dir string
 	// Edit is the link to edit the page in its space's Git repository
 	// (the `git` page action), nil without one.
 	Edit *headerLink
 	// Search is the site's search page (served by the search function);
 	// ShareKey goes with its form on share-link sites.
 	Search, ShareKey string
+	// Mermaid is the URL of the mermaid module on a page with a diagram
+	// ("" otherwise: no script); MermaidSources the CSP sources allowing
+	// it and its chunks.
+	Mermaid, MermaidSources string
 }
 
 // page renders a page of the site space.
@@ -114,8 +120,16 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 			nodes = rp.Document.Nodes
 		}
 		links := &pageLinks{s: s, st: st, at: at, files: map[string]fileInfo{}}
-		body, outline, pageCSS := renderDocument(nodes, s.hl, links)
+		body, outline, pageCSS, diagrams := renderDocument(nodes, s.hl, links)
 		d := s.chrome(st, p)
+		if diagrams {
+			if s.assets.mermaid() {
+				d.Mermaid = st.searchBase + strings.TrimPrefix(assetsSeg, "/") + MermaidDir + "/" + mermaidEntry
+				d.MermaidSources = mermaidSources(st.origin, d.Mermaid)
+			} else {
+				s.assets.missing(st.vctx)
+			}
+		}
 		d.PageTitle, d.Emoji, d.PageDescription, d.Body, d.Outline, d.PageCSS = rp.Title, rp.Emoji, rp.Description, body, outline, pageCSS
 		d.Title = rp.Title + " | " + d.SiteTitle
 		if rp.Description != "" {
@@ -228,7 +242,15 @@ func (s *Service) render(st *site, d *pageData) ([]byte, string, error) {
 	if st != nil {
 		frame, origins = st.frameAncestors(), httpOrigins(st.appURL, st.apiURL)
 	}
-	return b.Bytes(), s.pagePolicy(s.styles.source(d.Theme, d.CSS, d.Vars+d.PageCSS), frame, origins), nil
+	style := s.styles.source(d.Theme, d.CSS, d.Vars+d.PageCSS)
+	scripts := s.scripts
+	if d.Mermaid != "" {
+		// mermaid writes style elements and attributes made for each
+		// diagram, which no hash allows beforehand (docs/reader.md,
+		// "Diagrams").
+		style, scripts = "'unsafe-inline'", scripts+" "+s.diagramScript+" "+d.MermaidSources
+	}
+	return b.Bytes(), s.pagePolicy(scripts, style, frame, origins), nil
 }
 
 // pageLinks resolves a page's references: pages of the site space to their
@@ -378,7 +400,7 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	if d.Lang == "" {
 		d.Lang = "en"
 	}
-	d.W = wordsFor(d.Lang)
+	d.W, d.Dir = wordsFor(d.Lang), direction(d.Lang)
 	if t := setting(c, "title"); t != "" {
 		d.SiteTitle = t
 	}
@@ -560,7 +582,7 @@ func (s *Service) errorPage(st *site, err error) Answer {
 	if st != nil {
 		d = s.chrome(st, nil)
 	} else {
-		d = &pageData{Lang: "en", Theme: "system", CSS: s.css["system"], Vars: ":root{--primary:#346DDB}", SiteTitle: "Galley", W: wordsFor("en")}
+		d = &pageData{Lang: "en", Theme: "system", CSS: s.css["system"], Vars: ":root{--primary:#346DDB}", SiteTitle: "Galley", W: wordsFor("en"), Dir: "ltr"}
 	}
 	d.Title, d.PageTitle, d.PageDescription, d.Status, d.NoIndex = title, title, msg, title, true
 	b, csp, rerr := s.render(st, d)

@@ -26,7 +26,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-6"
+const renderVersion = "reader-7"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64
@@ -43,6 +43,9 @@ type Service struct {
 	navs    *navCache
 	scripts string // the CSP sources of the pages' scripts (security.go)
 	styles  *styleHasher
+	assets  *assets // mermaid (mermaid.go)
+	// diagramScript is the CSP source of the script drawing diagrams.
+	diagramScript string
 }
 
 // Sites is what the reader asks of the sites family (sites.Service): what
@@ -68,7 +71,8 @@ type Needs struct {
 	Users   Users
 }
 
-// New returns the reader. Templates and styles are made here; no I/O.
+// New returns the reader. Templates and styles are made here; no I/O (the
+// browser assets' directory, d.ReaderAssets, is read on first use).
 func New(d *deps.Deps, n Needs) (*Service, error) {
 	hl, err := newHighlighter()
 	if err != nil {
@@ -79,7 +83,7 @@ func New(d *deps.Deps, n Needs) (*Service, error) {
 		return nil, fmt.Errorf("reader: templates: %w", err)
 	}
 	s := &Service{d: d, sites: n.Sites, content: n.Content, users: n.Users, hl: hl, pages: t, navs: newNavCache(navCacheSize),
-		scripts: scriptSources()}
+		scripts: scriptSources(), assets: newAssets(d.ReaderAssets, d.Logger), diagramScript: hashSource(mermaidScript)}
 	s.css = map[string]string{
 		"light":  baseCSS + searchCSS + hl.light,
 		"dark":   baseCSS + searchCSS + darkVars + hl.dark,
@@ -131,6 +135,9 @@ type Answer struct {
 	NotModified bool
 	// Private answers (share-link sites) are cached by the visitor only.
 	Private bool
+	// Immutable answers (the browser assets, whose URLs name their
+	// version) are cached for a year by anyone.
+	Immutable bool
 	// NoIndex asks search engines not to index the answer.
 	NoIndex bool
 	// CSP is the answer's Content-Security-Policy: a page's allows its own
@@ -193,6 +200,11 @@ type site struct {
 // when the site is known; its kind decides the status.
 func (s *Service) Serve(ctx context.Context, req Request) (Answer, error) {
 	path := req.Path
+	if name, ok := assetName(path); ok {
+		// The same public file under every site's root: no site is
+		// resolved (docs/reader.md, "Diagrams").
+		return s.asset(name, req.IfNoneMatch)
+	}
 	markdown := false
 	if p, ok := strings.CutSuffix(path, ".md"); ok && !strings.HasSuffix(p, "/") {
 		path, markdown = p, true
@@ -384,8 +396,10 @@ func (s *Service) etag(st *site, what string) string {
 	h := sha256.New()
 	site, _ := json.Marshal(st.res.View.Site)
 	custom, _ := json.Marshal(st.custom)
-	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d\n%s\n", renderVersion, site, custom, st.revision, st.res.BasePath,
-		s.d.Clock().Truncate(content.DownloadTTL).Unix(), what)
+	// Whether diagrams are drawn (mermaid is there) changes pages that
+	// have one.
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d\n%s\n%t\n", renderVersion, site, custom, st.revision, st.res.BasePath,
+		s.d.Clock().Truncate(content.DownloadTTL).Unix(), what, s.assets.mermaid())
 	for _, ss := range st.tree.All() {
 		sp := st.res.View.Spaces[ss.SpaceID]
 		fmt.Fprintf(h, "%s %s %s\n", ss.ID, sp.Title, sp.Revision)

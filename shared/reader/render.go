@@ -56,15 +56,18 @@ type renderer struct {
 	// the page's style sheet sizes them (the Content-Security-Policy
 	// allows no style attribute).
 	widths map[string]string
+	// diagrams: the document has a mermaid code block.
+	diagrams bool
 }
 
 // renderDocument renders a document's nodes and returns the HTML, the
-// outline (headings of the first three levels, in order) and the CSS its
-// elements need beyond the site's (the columns' widths).
-func renderDocument(nodes []map[string]any, hl *highlighter, l links) (template.HTML, []heading, string) {
+// outline (headings of the first three levels, in order), the CSS its
+// elements need beyond the site's (the columns' widths) and whether it has
+// a diagram (a mermaid code block).
+func renderDocument(nodes []map[string]any, hl *highlighter, l links) (template.HTML, []heading, string, bool) {
 	r := &renderer{hl: hl, links: l, ids: map[string]int{}}
 	r.blocks(nodes, true)
-	return template.HTML(r.b.String()), r.outline, r.css()
+	return template.HTML(r.b.String()), r.outline, r.css(), r.diagrams
 }
 
 // width names the class of a column v% wide (0 < v <= 100).
@@ -524,12 +527,17 @@ func (r *renderer) code(d map[string]any, lines []map[string]any) {
 	code := strings.Join(src, "\n")
 	ln, _ := d["lineNumbers"].(bool)
 	syntax := str(d, "syntax")
+	// A diagram's source stays a code block: what readers without
+	// JavaScript see, and what the page's script draws (mermaid.go).
+	r.diagrams = r.diagrams || strings.EqualFold(syntax, "mermaid")
 	class := "code"
 	if str(d, "overflow") == "wrap" {
 		class += " wrap"
 	}
 	r.w(`<figure class="`, class, `"`)
-	if syntax != "" {
+	if strings.EqualFold(syntax, "mermaid") {
+		r.w(` data-lang="mermaid"`)
+	} else if syntax != "" {
 		r.w(` data-lang="`, esc(syntax), `"`)
 	}
 	r.w(">")

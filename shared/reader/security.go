@@ -78,17 +78,18 @@ func scriptSources() string {
 	return hashSource(copyScript) + " " + hashSource(searchScript)
 }
 
-// pagePolicy is the Content-Security-Policy of a page whose style element
-// styleSource allows, framed only by frameAncestors (a source list:
+// pagePolicy is the Content-Security-Policy of a page whose scripts
+// scriptSources allow (s.scripts, and mermaid's on a page with a diagram)
+// and whose style element styleSource allows, framed only by frameAncestors (a source list:
 // sites.FrameAncestors). httpOrigins are http:// origins images come from
 // besides the page's own (the public URL and the API's, for file links, in
 // local mode: https: covers them otherwise).
-func (s *Service) pagePolicy(styleSource, frameAncestors string, httpOrigins []string) string {
+func (s *Service) pagePolicy(scriptSources, styleSource, frameAncestors string, httpOrigins []string) string {
 	img := "'self' https: data:"
 	for _, o := range httpOrigins {
 		img += " " + o
 	}
-	return "default-src 'none'; script-src " + s.scripts + "; style-src " + styleSource +
+	return "default-src 'none'; script-src " + scriptSources + "; style-src " + styleSource +
 		"; img-src " + img + "; frame-src " + playerOrigins + "; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors " + frameAncestors
 }
 
@@ -111,4 +112,12 @@ func httpOrigins(raw ...string) []string {
 		}
 	}
 	return out
+}
+
+// mermaidSources is the CSP source allowing the mermaid module at path (on
+// the page's origin) and the chunks it imports beside it: its directory.
+// Characters a source expression cannot hold are percent-encoded.
+func mermaidSources(origin, path string) string {
+	dir := path[:strings.LastIndex(path, "/")+1]
+	return origin + strings.NewReplacer(";", "%3B", ",", "%2C", " ", "%20", "'", "%27").Replace(dir)
 }

@@ -129,13 +129,14 @@ func TestMainsMatchFamilies(t *testing.T) {
 	}
 	// And no function directory is left out. The programs that are not
 	// Lambda functions: local (every family), admin (the deployer's
-	// command) and routes (the template's generator); docs/functions.md.
+	// command), routes (the template's generator) and assets (the
+	// reader's browser assets' fetcher); docs/functions.md.
 	dirs, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range dirs {
-		if _, ok := want[d.Name()]; !ok && !slices.Contains([]string{"local", "admin", "routes"}, d.Name()) {
+		if _, ok := want[d.Name()]; !ok && !slices.Contains([]string{"local", "admin", "routes", "assets"}, d.Name()) {
 			t.Errorf("functions/%s is neither a family nor a worker of package families", d.Name())
 		}
 	}

@@ -100,13 +100,24 @@ func TestCustomizationRendered(t *testing.T) {
 	testkit.Contains(t, "Japanese", html, `--button-radius:999px`, `body{font-family:Inter,system-ui`, "<small>次へ</small>", "メニュー", "本文へスキップ")
 	f.customize(t, map[string]map[string]any{"internationalization": {"locale": "nl"}})
 	html, _ = f.body(t, http.StatusOK, f.base+"/")
-	testkit.Contains(t, "Dutch (English strings)", html, `<html lang="nl">`, "<small>Next</small>")
+	testkit.Contains(t, "Dutch (English strings)", html, `<html lang="nl">`, "<small>Next</small>", `data-copy="Copy" data-copied="Copied"`)
 	// The space's language comes before the site's locale; without it,
 	// the locale again.
 	f.As(t, "admin").Expect(http.StatusOK, "PATCH", "/v1/spaces/"+f.space, map[string]any{"language": "de"})
 	html, _ = f.body(t, http.StatusOK, f.base+"/")
 	testkit.Contains(t, "German space", html, `<html lang="de">`, "<small>Weiter</small>")
 	testkit.Lacks(t, "German space", html, `<html lang="nl">`)
+	// Arabic and Hebrew spaces read right to left, in their words; the
+	// scripts' words are their elements' (copy buttons, results as you
+	// type).
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", "/v1/spaces/"+f.space, map[string]any{"language": "ar"})
+	html, _ = f.body(t, http.StatusOK, f.base+"/blocks")
+	testkit.Contains(t, "Arabic space", html, `<html lang="ar" dir="rtl">`, `placeholder="بحث"`, "<small>التالي</small>", `<nav class="sidebar" id="pages" aria-label="الصفحات">`,
+		`data-copy="نسخ" data-copied="تم النسخ"`, `data-results="نتائج البحث" data-count="النتائج: %d" data-none="لا توجد صفحة مطابقة"`)
+	f.As(t, "admin").Expect(http.StatusOK, "PATCH", "/v1/spaces/"+f.space, map[string]any{"language": "he"})
+	html, _ = f.body(t, http.StatusOK, f.base+"/blocks")
+	testkit.Contains(t, "Hebrew space", html, `<html lang="he" dir="rtl">`, `<h2 id="outline-title">בדף זה</h2>`, "דלג לתוכן")
+	testkit.Lacks(t, "Hebrew space", html, "Skip to content")
 	f.As(t, "admin").Expect(http.StatusOK, "PATCH", "/v1/spaces/"+f.space, `{"language":null}`)
 	html, _ = f.body(t, http.StatusOK, f.base+"/")
 	testkit.Contains(t, "space without a language", html, `<html lang="nl">`)

@@ -182,6 +182,10 @@ func answer(ctx context.Context, a reader.Answer, err error) *pageOut {
 	if a.NoStore {
 		out.CacheControl = "no-store"
 	}
+	if a.Immutable {
+		// A browser asset: its URL names its version.
+		out.CacheControl = "public, max-age=31536000, immutable"
+	}
 	if a.NoIndex {
 		out.Robots = "noindex"
 	}

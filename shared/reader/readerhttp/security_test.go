@@ -39,7 +39,7 @@ func sha(s string) string {
 }
 
 var (
-	reScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
+	reScript = regexp.MustCompile(`(?s)<script[^>]*>(.*?)</script>`)
 	reStyle  = regexp.MustCompile(`(?s)<style>(.*?)</style>`)
 )
 
