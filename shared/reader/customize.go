@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 
@@ -47,6 +48,9 @@ type words struct {
 	// Results labels the results as you type; ResultCount says how many
 	// there are (%d); NoResults that none matches.
 	Results, ResultCount, NoResults string
+	// Announcement names the site's banner; PageActions the page's
+	// actions, CopyPage, ViewMarkdown and OpenIn (%s: an assistant) them.
+	Announcement, PageActions, CopyPage, ViewMarkdown, OpenIn string
 }
 
 // interfaceWords are the interface's strings by language (the space's
@@ -54,21 +58,29 @@ type words struct {
 // English.
 var interfaceWords = map[string]words{
 	"en": {"Search", "Search this site", "Previous", "Next", "On this page", "Menu", "Skip to content", "Edit on %s",
-		"Sections", "Pages", "Breadcrumb", "Previous and next pages", "Copy", "Copied", "Search results", "Results: %d", "No page matches"},
+		"Sections", "Pages", "Breadcrumb", "Previous and next pages", "Copy", "Copied", "Search results", "Results: %d", "No page matches",
+		"Announcement", "Page actions", "Copy page", "View as Markdown", "Open in %s"},
 	"fr": {"Rechercher", "Rechercher dans ce site", "Précédent", "Suivant", "Sur cette page", "Menu", "Aller au contenu", "Modifier sur %s",
-		"Sections", "Pages", "Fil d’Ariane", "Pages précédente et suivante", "Copier", "Copié", "Résultats de recherche", "Résultats : %d", "Aucune page ne correspond"},
+		"Sections", "Pages", "Fil d’Ariane", "Pages précédente et suivante", "Copier", "Copié", "Résultats de recherche", "Résultats : %d", "Aucune page ne correspond",
+		"Annonce", "Actions de la page", "Copier la page", "Voir en Markdown", "Ouvrir dans %s"},
 	"de": {"Suchen", "Diese Website durchsuchen", "Zurück", "Weiter", "Auf dieser Seite", "Menü", "Zum Inhalt springen", "Auf %s bearbeiten",
-		"Bereiche", "Seiten", "Brotkrumen", "Vorherige und nächste Seite", "Kopieren", "Kopiert", "Suchergebnisse", "Ergebnisse: %d", "Keine Seite gefunden"},
+		"Bereiche", "Seiten", "Brotkrumen", "Vorherige und nächste Seite", "Kopieren", "Kopiert", "Suchergebnisse", "Ergebnisse: %d", "Keine Seite gefunden",
+		"Ankündigung", "Seitenaktionen", "Seite kopieren", "Als Markdown anzeigen", "In %s öffnen"},
 	"es": {"Buscar", "Buscar en este sitio", "Anterior", "Siguiente", "En esta página", "Menú", "Ir al contenido", "Editar en %s",
-		"Secciones", "Páginas", "Ruta de navegación", "Páginas anterior y siguiente", "Copiar", "Copiado", "Resultados de búsqueda", "Resultados: %d", "Ninguna página coincide"},
+		"Secciones", "Páginas", "Ruta de navegación", "Páginas anterior y siguiente", "Copiar", "Copiado", "Resultados de búsqueda", "Resultados: %d", "Ninguna página coincide",
+		"Anuncio", "Acciones de la página", "Copiar página", "Ver como Markdown", "Abrir en %s"},
 	"ja": {"検索", "このサイトを検索", "前へ", "次へ", "このページの内容", "メニュー", "本文へスキップ", "%s で編集",
-		"セクション", "ページ", "パンくずリスト", "前後のページ", "コピー", "コピーしました", "検索結果", "結果: %d 件", "一致するページはありません"},
+		"セクション", "ページ", "パンくずリスト", "前後のページ", "コピー", "コピーしました", "検索結果", "結果: %d 件", "一致するページはありません",
+		"お知らせ", "ページの操作", "ページをコピー", "Markdown で表示", "%s で開く"},
 	"zh": {"搜索", "搜索本站", "上一页", "下一页", "本页内容", "菜单", "跳到正文", "在 %s 上编辑",
-		"栏目", "页面", "面包屑导航", "上一页和下一页", "复制", "已复制", "搜索结果", "结果：%d", "没有匹配的页面"},
+		"栏目", "页面", "面包屑导航", "上一页和下一页", "复制", "已复制", "搜索结果", "结果：%d", "没有匹配的页面",
+		"公告", "页面操作", "复制页面", "以 Markdown 查看", "在 %s 中打开"},
 	"ar": {"بحث", "ابحث في هذا الموقع", "السابق", "التالي", "في هذه الصفحة", "القائمة", "انتقل إلى المحتوى", "تعديل على %s",
-		"الأقسام", "الصفحات", "مسار التنقل", "الصفحتان السابقة والتالية", "نسخ", "تم النسخ", "نتائج البحث", "النتائج: %d", "لا توجد صفحة مطابقة"},
+		"الأقسام", "الصفحات", "مسار التنقل", "الصفحتان السابقة والتالية", "نسخ", "تم النسخ", "نتائج البحث", "النتائج: %d", "لا توجد صفحة مطابقة",
+		"إعلان", "إجراءات الصفحة", "نسخ الصفحة", "عرض بتنسيق Markdown", "فتح في %s"},
 	"he": {"חיפוש", "חיפוש באתר", "הקודם", "הבא", "בדף זה", "תפריט", "דלג לתוכן", "עריכה ב-%s",
-		"מדורים", "דפים", "פירורי לחם", "הדף הקודם והדף הבא", "העתקה", "הועתק", "תוצאות חיפוש", "תוצאות: %d", "אין דף תואם"},
+		"מדורים", "דפים", "פירורי לחם", "הדף הקודם והדף הבא", "העתקה", "הועתק", "תוצאות חיפוש", "תוצאות: %d", "אין דף תואם",
+		"הודעה", "פעולות בדף", "העתקת הדף", "הצגה כ-Markdown", "פתיחה ב-%s"},
 }
 
 // wordsFor returns the interface's strings for a language (a region's
@@ -317,4 +329,86 @@ func safeImage(u string) string {
 		return ""
 	}
 	return u
+}
+
+// announcement is the site's banner (customization announcement), when
+// enabled: its message (in the locale, localizedMessage), style and link.
+type announcement struct {
+	Message, Style string
+	Link           *headerLink
+}
+
+// announcementOf is the site's enabled announcement, nil without one.
+func (s *Service) announcementOf(st *site) *announcement {
+	a, _ := st.custom["announcement"].(map[string]any)
+	if on, _ := a["enabled"].(bool); !on {
+		return nil
+	}
+	msg := str(a, "message")
+	if lm, ok := a["localizedMessage"].(map[string]any); ok {
+		if m, ok := lm[setting(st.custom, "internationalization.locale")].(string); ok && m != "" {
+			msg = m
+		}
+	}
+	if msg == "" {
+		return nil
+	}
+	out := &announcement{Message: msg, Style: str(a, "style")}
+	switch out.Style {
+	case "info", "warning", "danger", "success":
+	default:
+		out.Style = "info"
+	}
+	if l, ok := a["link"].(map[string]any); ok {
+		if href, ext := s.resolveRef(st, l["to"]); href != "" {
+			title := st.title(l)
+			if title == "" {
+				title = href
+			}
+			out.Link = &headerLink{Title: title, Href: href, External: ext, NewTab: ext && st.newTab()}
+		}
+	}
+	return out
+}
+
+// assistant is an AI assistant a page can be opened in: its name and the
+// URL of a new conversation asking about a page (%s: the question,
+// query-escaped).
+type assistant struct{ Name, URL string }
+
+// assistants are the assistants of the external-ai page action.
+func assistants() []assistant {
+	return []assistant{{"ChatGPT", "https://chatgpt.com/?hints=search&q=%s"}, {"Claude", "https://claude.ai/new?q=%s"}}
+}
+
+// pageActions are the page's actions the customization enables
+// (pageActions.items): markdown (copy the page as Markdown, its .md
+// link) and external-ai (plain links opening an assistant with the
+// page's Markdown URL). nil when none applies.
+func (st *site) pageActions(markdown string, w words) *pageActionsData {
+	var pa pageActionsData
+	if markdown != "" && pageAction(st.custom, "markdown") {
+		pa.Markdown = markdown
+	}
+	if markdown != "" && pageAction(st.custom, "external-ai") {
+		// The assistant reads the page's Markdown at its absolute URL.
+		abs := st.origin + markdown
+		for _, a := range assistants() {
+			q := strings.ReplaceAll(url.QueryEscape("Read "+abs+" so I can ask questions about it."), "+", "%20")
+			pa.Assistants = append(pa.Assistants, headerLink{Title: fmt.Sprintf(w.OpenIn, a.Name),
+				Href: strings.Replace(a.URL, "%s", q, 1), External: true, NewTab: true})
+		}
+	}
+	if pa.Markdown == "" && len(pa.Assistants) == 0 {
+		return nil
+	}
+	return &pa
+}
+
+// pageActionsData is what the page's actions show.
+type pageActionsData struct {
+	// Markdown is the page's .md URL, shown as a link and copied by the
+	// copy button.
+	Markdown   string
+	Assistants []headerLink
 }

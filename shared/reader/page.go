@@ -91,6 +91,10 @@ type pageData struct {
 	// Search is the site's search page (served by the search function);
 	// ShareKey goes with its form on share-link sites.
 	Search, ShareKey string
+	// Announcement is the site's banner (nil: none); Actions the page's
+	// actions (nil: none).
+	Announcement *announcement
+	Actions      *pageActionsData
 	// Mermaid is the URL of the mermaid module on a page with a diagram
 	// ("" otherwise: no script); MermaidSources the CSP sources allowing
 	// it and its chunks.
@@ -150,6 +154,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 			d.Markdown = st.res.BasePath + content.EscapeSegments(p.Path) + ".md" + st.query
 		}
 		d.Edit = edit
+		d.Actions = st.pageActions(d.Markdown, d.W)
 		applyLayout(d, rp, links)
 		return s.render(st, d)
 	})
@@ -442,6 +447,7 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	}
 	d.Vars += styleVars(c)
 	d.HeaderLinks, d.FooterGroups = s.headerLinks(st), s.footerGroups(st)
+	d.Announcement = s.announcementOf(st)
 	d.FooterLogo, d.FooterLogoDark = safeImage(setting(c, "footer.logo.light")), safeImage(setting(c, "footer.logo.dark"))
 	if d.FooterLogoDark == d.FooterLogo {
 		d.FooterLogoDark = ""

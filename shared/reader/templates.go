@@ -8,9 +8,11 @@ package reader
 // and no style attribute.
 
 // copyScript shows the code blocks' copy buttons, labelled in the page's
-// language (its element's data-copy and data-copied). It must hold no
+// language (its element's data-copy and data-copied), and the page
+// action copying the page's Markdown (fetched from its .md URL, on the
+// page's origin: connect-src 'self'). It must hold no
 // "{{": it is part of the page's template.
-const copyScript = `(function(){var s=document.currentScript,copy=s.getAttribute("data-copy"),copied=s.getAttribute("data-copied");document.querySelectorAll("button.copy").forEach(function(b){b.textContent=copy;b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent=copied;setTimeout(function(){b.textContent=copy},1500)})}})})()`
+const copyScript = `(function(){var s=document.currentScript,copy=s.getAttribute("data-copy"),copied=s.getAttribute("data-copied");document.querySelectorAll("button.copy-page").forEach(function(b){var label=b.textContent;b.hidden=false;b.onclick=function(){fetch(b.getAttribute("data-src"),{credentials:"same-origin"}).then(function(r){if(!r.ok)throw r.status;return r.text()}).then(function(t){return navigator.clipboard.writeText(t)}).then(function(){b.textContent=copied;setTimeout(function(){b.textContent=label},1500)}).catch(function(){})}});document.querySelectorAll("button.copy").forEach(function(b){b.textContent=copy;b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent=copied;setTimeout(function(){b.textContent=copy},1500)})}})})()`
 
 const pageTemplate = `<!doctype html>
 <html lang="{{.Lang}}"{{if eq .Dir "rtl"}} dir="rtl"{{end}}>
@@ -42,6 +44,8 @@ const pageTemplate = `<!doctype html>
 </head>
 <body>
 <a class="skip" href="#content">{{.W.SkipToContent}}</a>
+{{- with .Announcement}}
+<aside class="announcement announcement-{{.Style}}" aria-label="{{$.W.Announcement}}"><p>{{.Message}}{{with .Link}} <a href="{{.Href}}"{{if .NewTab}} target="_blank" rel="noopener"{{end}}>{{.Title}}</a>{{end}}</p></aside>{{end}}
 <header class="site-header">
 <a class="brand" href="{{.Home}}">{{if .Logo}}<img class="logo{{if .LogoDark}} logo-light{{end}}" src="{{.Logo}}" alt="">{{with .LogoDark}}<img class="logo logo-dark" src="{{.}}" alt="">{{end}}{{end}}<span>{{.SiteTitle}}</span></a>
 {{- if .Top}}
@@ -72,6 +76,10 @@ const pageTemplate = `<!doctype html>
 <h1{{if .HideTitle}} class="visually-hidden"{{end}}>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.PageTitle}}</h1>
 {{- with .PageDescription}}
 <p class="description">{{.}}</p>{{end}}
+{{- with .Actions}}
+<nav class="page-actions" aria-label="{{$.W.PageActions}}"><ul>
+{{- with .Markdown}}<li><button type="button" class="copy-page" data-src="{{.}}" hidden>{{$.W.CopyPage}}</button></li><li><a href="{{.}}" type="text/markdown">{{$.W.ViewMarkdown}}</a></li>{{end}}
+{{- range .Assistants}}<li><a href="{{.Href}}" target="_blank" rel="noopener noreferrer">{{.Title}}</a></li>{{end}}</ul></nav>{{end}}
 {{.Body}}
 </article>
 {{- with .Edit}}
@@ -158,6 +166,10 @@ const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f
 	`.header-links .hl-button-primary{background:var(--primary-text);color:var(--bg)}.header-links .hl-button-secondary{color:var(--primary-text)}` +
 	`.footer-groups{align-items:flex-start;gap:16px 48px;margin-bottom:16px}.site-footer h2{font-size:13px;margin:0 0 6px;text-transform:uppercase}` +
 	`.site-footer nav ul{list-style:none;margin:0;padding:0}.site-footer nav a{color:var(--fg)}.footer-logo{height:24px;width:auto;vertical-align:middle;margin-inline-end:8px}.copyright{margin:6px 0 0}` +
+	`.announcement{padding:8px 24px;border-bottom:1px solid var(--line);background:var(--soft);border-inline-start:4px solid var(--info)}.announcement p{margin:0}` +
+	`.announcement-warning{border-inline-start-color:var(--warning)}.announcement-danger{border-inline-start-color:var(--danger)}.announcement-success{border-inline-start-color:var(--success)}` +
+	`.page-actions ul{display:flex;flex-wrap:wrap;gap:6px 16px;list-style:none;margin:0 0 1em;padding:0;font-size:14px}` +
+	`.page-actions button{font:inherit;padding:0;border:0;background:none;color:var(--primary-text);cursor:pointer;text-decoration:underline}` +
 	`.code,.api-head,.api-example{direction:ltr}[dir=rtl] .breadcrumbs li+li::before{content:"‹"}` +
 	`[dir=rtl] .search-option[aria-selected=true]{box-shadow:inset -3px 0 var(--primary-text)}` +
 	`@media (max-width:1100px){.layout{grid-template-columns:240px minmax(0,1fr)}.outline{display:none}}` +

@@ -1,6 +1,7 @@
 package readerhttp_test
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 
 	"github.com/galleydocs/galley/shared/reader"
 	"github.com/galleydocs/galley/shared/testenv"
@@ -108,10 +110,7 @@ func TestBrowserRightToLeft(t *testing.T) {
 	t.Cleanup(b.srv.Close)
 	for _, theme := range []string{"light", "dark"} {
 		t.Run(theme, func(t *testing.T) {
-			ctx := b.tab(t)
-			if theme == "dark" {
-				run(t, ctx, "dark", dark())
-			}
+			ctx := b.themedTab(t, theme)
 			b.open(t, ctx, f.base+"/blocks")
 			if d := eval[string](t, ctx, `getComputedStyle(document.body).direction`); d != "rtl" {
 				t.Errorf("computed direction %q, want rtl", d)
@@ -136,4 +135,54 @@ func TestBrowserRightToLeft(t *testing.T) {
 			b.checkA11y(t, ctx, "Arabic page, "+theme)
 		})
 	}
+}
+
+// The announcement banner and the page actions: "Copy page" puts the
+// page's Markdown (its .md) on the clipboard, the links are there, and
+// axe-core finds no serious or critical violation in light and dark.
+func TestBrowserPageActions(t *testing.T) {
+	b := startBrowser(t)
+	f := standardSite(t, nil)
+	f.customize(t, map[string]map[string]any{
+		"announcement": {"enabled": true, "message": "Version 2 is out", "style": "warning",
+			"link": map[string]any{"title": "Read the API", "to": map[string]any{"kind": "page", "page": f.pages["api"]}}},
+		"pageActions": {"items": []any{"markdown", "external-ai"}},
+	})
+	b.srv = httptest.NewServer(f.h)
+	t.Cleanup(b.srv.Close)
+	md, _ := f.body(t, http.StatusOK, f.base+"/blocks.md")
+	for _, theme := range []string{"light", "dark"} {
+		t.Run(theme, func(t *testing.T) {
+			ctx := b.themedTab(t, theme)
+			b.open(t, ctx, f.base+"/blocks")
+			for _, sel := range []string{"aside.announcement a", "nav.page-actions button.copy-page", `nav.page-actions a[type="text/markdown"]`, `nav.page-actions a[href^="https://claude.ai/"]`} {
+				if !visible(t, ctx, sel) {
+					t.Errorf("%s is not visible", sel)
+				}
+			}
+			b.checkA11y(t, ctx, "page with an announcement and page actions, "+theme)
+			if theme == "dark" {
+				return
+			}
+			screenshot(t, ctx, "page-actions.png")
+			b.grantClipboard(t, ctx)
+			run(t, ctx, "click Copy page", chromedp.Click(chromedp.CSS(`button.copy-page`), chromedp.NodeVisible))
+			waitFor(t, ctx, `document.querySelector("button.copy-page").textContent === "Copied"`, "Copy page to say Copied")
+			if copied := eval[string](t, ctx, `navigator.clipboard.readText()`, chromedp.EvalAwaitPromise); copied != md {
+				t.Errorf("copied %.200q, want the page's .md %.200q", copied, md)
+			}
+			follow(t, ctx, "aside.announcement a", "/reference/api", "API")
+		})
+	}
+}
+
+// themedTab is a tab (b.tab) in the light theme, or the dark one
+// (prefers-color-scheme emulated) when theme is "dark".
+func (b *browser) themedTab(t *testing.T, theme string) context.Context {
+	t.Helper()
+	ctx := b.tab(t)
+	if theme == "dark" {
+		run(t, ctx, "dark", dark())
+	}
+	return ctx
 }

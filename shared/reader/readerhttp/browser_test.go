@@ -305,6 +305,19 @@ func (b *browser) checkA11y(t *testing.T, ctx context.Context, what string) {
 	}
 }
 
+// grantClipboard lets the test server's pages read and write the
+// clipboard (the copy buttons' tests read back what they copied).
+func (b *browser) grantClipboard(t *testing.T, ctx context.Context) {
+	t.Helper()
+	for _, perm := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: perm}, Setting: cdpbrowser.PermissionSettingGranted, Origin: b.srv.URL,
+		}); err != nil {
+			t.Fatalf("grant %s: %v", perm, err)
+		}
+	}
+}
+
 // dark emulates prefers-color-scheme: dark.
 func dark() chromedp.Action[chromedp.Void] {
 	return command(emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
@@ -532,13 +545,7 @@ func TestBrowser(t *testing.T) {
 			t.Error("with JavaScript, the copy button is hidden")
 		}
 		// It copies the code, without the line numbers.
-		for _, perm := range []string{"clipboard-read", "clipboard-write"} {
-			if _, err := chromedp.CallBrowser(ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-				Permission: &cdpbrowser.PermissionDescriptor{Name: perm}, Setting: cdpbrowser.PermissionSettingGranted, Origin: b.srv.URL,
-			}); err != nil {
-				t.Fatalf("grant %s: %v", perm, err)
-			}
-		}
+		b.grantClipboard(t, ctx)
 		run(t, ctx, "click Copy", chromedp.Click(chromedp.CSS(`figure.code[data-lang="go"] button.copy`), chromedp.NodeVisible))
 		// The label changes when the clipboard has taken the text.
 		label := eval[string](t, ctx, `new Promise(ok => { const b = document.querySelector('figure.code[data-lang="go"] button.copy'); let n = 0; const f = () => b.textContent === "Copied" || ++n > 100 ? ok(b.textContent) : setTimeout(f, 10); f() })`, chromedp.EvalAwaitPromise)
