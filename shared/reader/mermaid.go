@@ -161,7 +161,7 @@ func (s *Service) asset(name, ifNoneMatch string) (Answer, error) {
 // darker grey than mermaid's, for WCAG AA's 4.5:1); a block mermaid cannot parse
 // keeps its source. It must hold no "{{": it is part of the page's
 // template.
-const mermaidScript = `(function(){var s=document.currentScript,t=s.getAttribute("data-theme"),figs=document.querySelectorAll('figure[data-lang="mermaid"]');
+const mermaidScript = `(function(){var s=document.currentScript,t=document.documentElement.getAttribute("data-theme")||s.getAttribute("data-theme"),figs=document.querySelectorAll('figure[data-lang="mermaid"]');
 import(s.getAttribute("data-src")).then(function(m){var mm=m.default,dark=t==="dark"||(t!=="light"&&window.matchMedia&&matchMedia("(prefers-color-scheme: dark)").matches);
 mm.initialize(dark?{startOnLoad:false,securityLevel:"strict",theme:"dark",themeVariables:{edgeLabelBackground:"#2b2b2b"}}:{startOnLoad:false,securityLevel:"strict",theme:"default"});
 function next(i){if(i>=figs.length)return;var f=figs[i],c=f.querySelectorAll(".cl"),p=f.querySelector("pre"),src=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):(p?p.textContent:""),id="diagram-"+i;

@@ -51,8 +51,10 @@ type pageData struct {
 	OGImage                                        string
 	Favicon                                        template.URL
 	Logo, LogoDark                                 string
-	// Theme names the style sheet CSS (light, dark, system).
-	Theme string
+	// Theme names the style sheet CSS (light, dark, system, or toggle:
+	// the visitor chooses, ThemeDefault being the site's theme, and
+	// DarkCSS is the dark rules' own style element).
+	Theme, ThemeDefault, DarkCSS string
 	// CSS and Vars are the site's style sheet and its colours; PageCSS
 	// the page's own rules (columns' widths). The three are the text of
 	// the page's style element, whose hash is in the page's CSP.
@@ -248,6 +250,11 @@ func (s *Service) render(st *site, d *pageData) ([]byte, string, error) {
 		frame, origins = st.frameAncestors(), httpOrigins(st.appURL, st.apiURL)
 	}
 	style := s.styles.source(d.Theme, d.CSS, d.Vars+d.PageCSS)
+	if rest, ok := strings.CutPrefix(d.DarkCSS, s.darkCSS); ok && d.DarkCSS != "" {
+		// The dark rules' element: the same rules, then the site's dark
+		// colours (the hash of the rules is kept).
+		style += " " + s.darkStyles.source("dark", s.darkCSS, rest)
+	}
 	scripts := s.scripts
 	if d.Mermaid != "" {
 		// mermaid writes style elements and attributes made for each
@@ -410,8 +417,12 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 		d.SiteTitle = t
 	}
 	theme := setting(c, "themes.default")
-	if _, ok := s.css[theme]; !ok {
+	if theme != "light" && theme != "dark" {
 		theme = "system"
+	}
+	if themes, _ := c["themes"].(map[string]any); themes["toggeable"] == true {
+		// The visitor chooses; the site's theme is the default.
+		d.ThemeDefault, theme = theme, "toggle"
 	}
 	d.Theme, d.CSS = theme, s.css[theme]
 	light, dark := setting(c, "styling.primaryColor.light"), setting(c, "styling.primaryColor.dark")
@@ -442,6 +453,8 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 		d.Vars = lightPrimary
 	case "dark":
 		d.Vars = darkPrimary
+	case "toggle":
+		d.Vars, d.DarkCSS = lightPrimary, s.darkCSS+darkPrimary
 	default:
 		d.Vars = lightPrimary + "@media (prefers-color-scheme: dark){" + darkPrimary + "}"
 	}

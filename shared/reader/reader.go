@@ -44,6 +44,10 @@ type Service struct {
 	scripts string // the CSP sources of the pages' scripts (security.go)
 	styles  *styleHasher
 	assets  *assets // mermaid (mermaid.go)
+	// darkCSS is the dark theme's rules, the page's second style element
+	// when the visitor chooses the theme (theme.go).
+	darkCSS    string
+	darkStyles *styleHasher
 	// diagramScript is the CSP source of the script drawing diagrams.
 	diagramScript string
 }
@@ -88,7 +92,12 @@ func New(d *deps.Deps, n Needs) (*Service, error) {
 		"light":  baseCSS + searchCSS + hl.light,
 		"dark":   baseCSS + searchCSS + darkVars + hl.dark,
 		"system": baseCSS + searchCSS + hl.light + "@media (prefers-color-scheme: dark){" + darkVars + hl.dark + "}",
+		// The visitor chooses (themes.toggeable): the light sheet, and
+		// the dark one in an element of its own (theme.go).
+		"toggle": baseCSS + searchCSS + hl.light + themeChoiceCSS,
 	}
+	s.darkCSS = darkVars + hl.dark
+	s.darkStyles = newStyleHasher(map[string]string{"dark": s.darkCSS})
 	s.styles = newStyleHasher(s.css)
 	return s, nil
 }

@@ -7,12 +7,12 @@ package reader
 // (security.go): a page has no other script, no event handler attribute
 // and no style attribute.
 
-// copyScript shows the code blocks' copy buttons, labelled in the page's
+// copyScript shows the theme's menu (theme.go), the code blocks' copy buttons, labelled in the page's
 // language (its element's data-copy and data-copied), and the page
 // action copying the page's Markdown (fetched from its .md URL, on the
 // page's origin: connect-src 'self'). It must hold no
 // "{{": it is part of the page's template.
-const copyScript = `(function(){var s=document.currentScript,copy=s.getAttribute("data-copy"),copied=s.getAttribute("data-copied");document.querySelectorAll("button.copy-page").forEach(function(b){var label=b.textContent;b.hidden=false;b.onclick=function(){fetch(b.getAttribute("data-src"),{credentials:"same-origin"}).then(function(r){if(!r.ok)throw r.status;return r.text()}).then(function(t){return navigator.clipboard.writeText(t)}).then(function(){b.textContent=copied;setTimeout(function(){b.textContent=label},1500)}).catch(function(){})}});document.querySelectorAll("button.copy").forEach(function(b){b.textContent=copy;b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent=copied;setTimeout(function(){b.textContent=copy},1500)})}})})()`
+const copyScript = `(function(){var s=document.currentScript,copy=s.getAttribute("data-copy"),copied=s.getAttribute("data-copied");` + themeMenuScript + `document.querySelectorAll("button.copy-page").forEach(function(b){var label=b.textContent;b.hidden=false;b.onclick=function(){fetch(b.getAttribute("data-src"),{credentials:"same-origin"}).then(function(r){if(!r.ok)throw r.status;return r.text()}).then(function(t){return navigator.clipboard.writeText(t)}).then(function(){b.textContent=copied;setTimeout(function(){b.textContent=label},1500)}).catch(function(){})}});document.querySelectorAll("button.copy").forEach(function(b){b.textContent=copy;b.hidden=false;b.onclick=function(){var c=b.parentNode.querySelectorAll(".cl");var t=c.length?Array.prototype.map.call(c,function(l){return l.textContent}).join(""):b.parentNode.querySelector("pre").textContent;navigator.clipboard.writeText(t.replace(/\n$/,"")).then(function(){b.textContent=copied;setTimeout(function(){b.textContent=copy},1500)})}})})()`
 
 const pageTemplate = `<!doctype html>
 <html lang="{{.Lang}}"{{if eq .Dir "rtl"}} dir="rtl"{{end}}>
@@ -41,6 +41,9 @@ const pageTemplate = `<!doctype html>
 {{- with .Favicon}}
 <link rel="icon" href="{{.}}">{{end}}
 <style>{{css .CSS}}{{css .Vars}}{{css .PageCSS}}</style>
+{{- if .ThemeDefault}}
+<style id="theme-dark" media="(prefers-color-scheme: dark)">{{css .DarkCSS}}</style>
+<script data-default="{{.ThemeDefault}}">` + themeScript + `</script>{{end}}
 </head>
 <body>
 <a class="skip" href="#content">{{.W.SkipToContent}}</a>
@@ -59,6 +62,8 @@ const pageTemplate = `<!doctype html>
 {{- range .HeaderLinks}}<li>{{if .Links}}<details class="menu"><summary class="hl-{{.Style}}">{{.Title}}</summary><ul>{{if .Href}}<li>{{template "link" .}}</li>{{end}}{{range .Links}}<li>{{template "link" .}}</li>{{end}}</ul></details>{{else}}{{template "link" .}}{{end}}</li>{{end}}</ul></nav>{{end}}
 {{- with .Search}}
 <form class="search" role="search" action="{{.}}" method="get"><input type="search" name="q" aria-label="{{$.W.SearchLabel}}" placeholder="{{$.W.Search}}">{{with $.ShareKey}}<input type="hidden" name="shareKey" value="{{.}}">{{end}}</form>{{end}}
+{{- if .ThemeDefault}}
+<select class="theme-choice" aria-label="{{.W.Theme}}" hidden><option value="system">{{.W.System}}</option><option value="light">{{.W.Light}}</option><option value="dark">{{.W.Dark}}</option></select>{{end}}
 {{- if .Variants}}
 <details class="menu variants"><summary aria-label="Variant: {{.Variant}}">{{.Variant}}</summary><ul>
 {{- range .Variants}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}>{{.Title}}</a></li>{{end}}</ul></details>{{end}}

@@ -186,3 +186,50 @@ func (b *browser) themedTab(t *testing.T, theme string) context.Context {
 	}
 	return ctx
 }
+
+// The theme toggle: the visitor's choice shows at once, stays after a
+// reload (localStorage, no cookie), wins over the system's theme both
+// ways, and "System" follows the system again; axe-core passes with dark
+// chosen.
+func TestBrowserThemeToggle(t *testing.T) {
+	b := startBrowser(t)
+	f := standardSite(t, nil)
+	b.srv = httptest.NewServer(f.h)
+	t.Cleanup(b.srv.Close)
+	bg := func(t *testing.T, ctx context.Context) float64 {
+		return luminance(t, eval[string](t, ctx, `getComputedStyle(document.body).backgroundColor`))
+	}
+	choose := func(t *testing.T, ctx context.Context, v string) {
+		t.Helper()
+		run(t, ctx, "choose "+v, chromedp.SetValue(chromedp.CSS("select.theme-choice"), v),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector("select.theme-choice").dispatchEvent(new Event("change"))`))
+	}
+	ctx := b.tab(t)
+	b.open(t, ctx, f.base+"/blocks")
+	if !visible(t, ctx, "select.theme-choice") || bg(t, ctx) < 0.5 {
+		t.Fatal("a light system: no theme menu, or not light")
+	}
+	choose(t, ctx, "dark")
+	if l := bg(t, ctx); l > 0.1 {
+		t.Errorf("dark chosen: background luminance %.2f", l)
+	}
+	b.open(t, ctx, f.base+"/blocks/child-page")
+	if l := bg(t, ctx); l > 0.1 || eval[string](t, ctx, `document.querySelector("select.theme-choice").value`) != "dark" {
+		t.Errorf("after a reload: luminance %.2f, the menu says %q", l, eval[string](t, ctx, `document.querySelector("select.theme-choice").value`))
+	}
+	if c := eval[string](t, ctx, `document.cookie`); c != "" {
+		t.Errorf("the choice left cookies %q", c)
+	}
+	b.checkA11y(t, ctx, "dark chosen in a light system")
+	// In a dark system, light chosen is light; System is dark again.
+	run(t, ctx, "dark system", dark())
+	choose(t, ctx, "light")
+	if l := bg(t, ctx); l < 0.5 {
+		t.Errorf("light chosen in a dark system: luminance %.2f", l)
+	}
+	b.checkA11y(t, ctx, "light chosen in a dark system")
+	choose(t, ctx, "system")
+	if l := bg(t, ctx); l > 0.1 {
+		t.Errorf("System in a dark system: luminance %.2f", l)
+	}
+}

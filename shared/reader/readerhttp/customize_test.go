@@ -129,9 +129,9 @@ func TestCustomizationRendered(t *testing.T) {
 	header = between(html, `<nav class="header-links"`, "</nav>")
 	testkit.Contains(t, "tester's header", header, "Beta programme")
 	testkit.Lacks(t, "tester's header", header, "Everyone")
-	// One script for the page (copy buttons, tabs' keys), one for search
-	// as you type.
-	if n := len(html); n > 100<<10 || strings.Count(html, "<script") > 2 {
+	// One script for the theme's choice, one for the page (copy
+	// buttons, the theme's menu), one for search as you type.
+	if n := len(html); n > 100<<10 || strings.Count(html, "<script") > 3 {
 		t.Errorf("page of %d bytes with %d scripts", n, strings.Count(html, "<script"))
 	}
 }
@@ -145,6 +145,7 @@ func TestTintColoursTheBackgrounds(t *testing.T) {
 	f.customize(t, map[string]map[string]any{"styling": {"tint": map[string]any{"color": map[string]any{"light": "#ff0000", "dark": "#00ff00"}}}})
 	html, _ := f.body(t, http.StatusOK, f.base+"/blocks")
 	// #fff 4% toward red; the dark page 4% toward green, inside the dark
-	// theme's media query (the default theme follows the system).
-	testkit.Contains(t, "tinted page", html, ":root{--bg:#fff5f5;--soft:#f7e3e5;", "@media (prefers-color-scheme: dark){:root{--bg:#131e16;--soft:#1c3221;")
+	// theme's style element (the default theme follows the system, and
+	// the default lets visitors choose: theme.go).
+	testkit.Contains(t, "tinted page", html, ":root{--bg:#fff5f5;--soft:#f7e3e5;", `<style id="theme-dark" media="(prefers-color-scheme: dark)">`, ":root{--bg:#131e16;--soft:#1c3221;")
 }

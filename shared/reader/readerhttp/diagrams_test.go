@@ -73,7 +73,9 @@ func TestDiagramPages(t *testing.T) {
 
 	body, res := f.body(t, http.StatusOK, f.base+"/flow")
 	m := reMermaidScript.FindStringSubmatch(body)
-	if m == nil || m[1] != entry || m[2] != "system" {
+	// The default customization lets visitors choose the theme: the
+	// script reads their choice from <html data-theme>.
+	if m == nil || m[1] != entry || m[2] != "toggle" {
 		t.Fatalf("the diagram page's mermaid script: %q, want data-src %s", m, entry)
 	}
 	// The source stays, as a code block the script finds.

@@ -55,3 +55,28 @@ func TestAnnouncementAndPageActions(t *testing.T) {
 	html, _ = f.body(t, http.StatusOK, f.base+"/blocks")
 	testkit.Lacks(t, "agents excluded", html, `class="page-actions"`)
 }
+
+// The theme toggle (themes.toggeable, on by default): the dark rules in
+// an element of their own, the head's script after it applying the
+// visitor's choice, the header's menu; a site that turns it off has
+// none of them.
+func TestThemeToggle(t *testing.T) {
+	f := standardSite(t, nil)
+	html, _ := f.body(t, http.StatusOK, f.base+"/")
+	head := between(html, "<head>", "</head>")
+	testkit.Contains(t, "head", head, `<script data-default="system">`, "localStorage.getItem(")
+	// The dark rules are sent once, in their own element, whose media the
+	// script (in the head: before the first paint) sets from the choice.
+	dark := strings.Index(head, `<style id="theme-dark" media="(prefers-color-scheme: dark)">`)
+	if dark < 0 || strings.Index(head, "<script") < dark || strings.Count(head, ".logo-light{display:none}") != 1 {
+		t.Errorf("the head's dark style element (at %d), its script (at %d), the dark rules %d times",
+			dark, strings.Index(head, "<script"), strings.Count(head, ".logo-light{display:none}"))
+	}
+	testkit.Contains(t, "toggle", html, `<select class="theme-choice" aria-label="Theme" hidden><option value="system">System</option><option value="light">Light</option><option value="dark">Dark</option></select>`)
+	f.customize(t, map[string]map[string]any{"themes": {"default": "dark", "toggeable": true}})
+	html, _ = f.body(t, http.StatusOK, f.base+"/")
+	testkit.Contains(t, "dark by default", html, `<script data-default="dark">`)
+	f.customize(t, map[string]map[string]any{"themes": {"default": "light", "toggeable": false}})
+	html, _ = f.body(t, http.StatusOK, f.base+"/")
+	testkit.Lacks(t, "no toggle", html, "data-default=", `class="theme-choice"`, `id="theme-dark"`)
+}

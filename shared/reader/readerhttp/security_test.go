@@ -40,7 +40,7 @@ func sha(s string) string {
 
 var (
 	reScript = regexp.MustCompile(`(?s)<script[^>]*>(.*?)</script>`)
-	reStyle  = regexp.MustCompile(`(?s)<style>(.*?)</style>`)
+	reStyle  = regexp.MustCompile(`(?s)<style[^>]*>(.*?)</style>`)
 )
 
 // commonHeaders checks the headers every reader answer carries.
@@ -87,8 +87,11 @@ func pagePolicy(t *testing.T, what, body string, h http.Header) map[string][]str
 			}
 		}
 	}
-	if n := len(reStyle.FindAllString(body, -1)); n != 1 || len(p["style-src"]) != 1 {
-		t.Errorf("%s: %d style elements, %d style hashes; want one each", what, n, len(p["style-src"]))
+	// The page's style element, and the dark theme's when the visitor
+	// chooses the theme (the default customization).
+	want := 1 + strings.Count(body, `<style id="theme-dark"`)
+	if n := len(reStyle.FindAllString(body, -1)); n != want || len(p["style-src"]) != want {
+		t.Errorf("%s: %d style elements, %d style hashes; want %d each", what, n, len(p["style-src"]), want)
 	}
 	return p
 }
@@ -113,8 +116,10 @@ func TestSecurityHeaders(t *testing.T) {
 		if got := strings.Join(p["frame-ancestors"], " "); got != own {
 			t.Errorf("%s: frame-ancestors %q, want %q", what, got, own)
 		}
-		if len(p["script-src"]) != 2 || len(reScript.FindAllString(body, -1)) != 2 {
-			t.Errorf("%s: script-src %v for %d scripts, want the two scripts'", what, p["script-src"], len(reScript.FindAllString(body, -1)))
+		// The theme's choice (the default customization lets visitors
+		// choose), the copy buttons', the results as you type.
+		if len(p["script-src"]) != 3 || len(reScript.FindAllString(body, -1)) != 3 {
+			t.Errorf("%s: script-src %v for %d scripts, want the three scripts'", what, p["script-src"], len(reScript.FindAllString(body, -1)))
 		}
 	}
 	// The site's colours are in the style element: another site's hash
