@@ -138,11 +138,6 @@ type SiteSpaceDuplicateBody struct {
 	Draft bool `json:"draft,omitempty" doc:"Galley has no draft site spaces or sections: true is refused"`
 }
 
-type siteSpaceCreatedOut struct {
-	Location string `header:"Location" doc:"API URL of the new site space"`
-	Body     SiteSpace
-}
-
 // RegisterDuplicate adds duplicateSiteSpace, which copies a site space's
 // space through dup (the content family's duplicate): the function that
 // serves it links content (docs/functions.md), the sites function does
@@ -154,12 +149,12 @@ func RegisterDuplicate(api *httpapi.API, s *sites.Service, dup sites.Duplicator)
 	}
 	httpapi.Register(api, httpapi.Op{ID: "duplicateSiteSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: site1 + "/site-spaces/{siteSpaceId}/duplicate", Tag: tag,
 		Status: http.StatusCreated, Summary: "Copy a site space's space into the site: in a new section after its own when it is its section's only one, else after it"},
-		func(ctx context.Context, in *dupIn) (*siteSpaceCreatedOut, error) {
+		func(ctx context.Context, in *dupIn) (*httpapi.Created[SiteSpace], error) {
 			draft := in.Body != nil && in.Body.Draft
 			out, err := added(ctx, s, (*viewer).siteSpaceByID)(s.DuplicateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID, draft, dup))
 			if err != nil {
 				return nil, err
 			}
-			return &siteSpaceCreatedOut{Location: in.location(ctx, "/site-spaces/"+out.Body.ID), Body: out.Body}, nil
+			return &httpapi.Created[SiteSpace]{Location: in.location(ctx, "/site-spaces/"+out.Body.ID), Body: out.Body}, nil
 		})
 }

@@ -67,10 +67,8 @@ type settingsPath struct {
 	TranslationSettingsID string `path:"translationSettingsId" maxLength:"64"`
 }
 
-type createdOut struct {
-	Location string `header:"Location" doc:"API URL of the new translation settings"`
-	Body     TranslationSettings
-}
+// location is the API URL of translation settings, from their view.
+func location(v TranslationSettings) string { return v.URLs.Location }
 
 // Register adds the translation settings operations.
 func Register(api *httpapi.API, s *translations.Service) {
@@ -86,13 +84,8 @@ func Register(api *httpapi.API, s *translations.Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			Body           CreateTranslationBody
-		}) (*createdOut, error) {
-			t, role, err := s.Create(ctx, in.OrganizationID, in.Body.Title, in.Body.Languages)
-			if err != nil {
-				return nil, err
-			}
-			v := View(ctx, t, role)
-			return &createdOut{Location: v.URLs.Location, Body: v}, nil
+		}) (*httpapi.Created[TranslationSettings], error) {
+			return httpapi.AnswerCreatedAs(ctx, View, location)(s.Create(ctx, in.OrganizationID, in.Body.Title, in.Body.Languages))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getTranslation", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{translationSettingsId}", Tag: tag,
 		Summary: "Get translation settings"},
