@@ -136,10 +136,10 @@ func registerExternalLinks(api *httpapi.API, s *sites.Service) {
 					ClearCondition: b.Nulls.Has("condition"), ClearLocalizedTitle: b.Nulls.Has("localizedTitle"),
 					ClearLocalizedDescription: b.Nulls.Has("localizedDescription")})))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteExternalLinkById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteExternalLinkId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete an external link", Also: httpapi.NothingToRemove("external link")},
-		func(ctx context.Context, in *ExternalLinkParams) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.DeleteExternalLink(ctx, in.OrganizationID, in.SiteID, in.SiteExternalLinkID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteSiteExternalLinkById", Needs: access.Role(access.CreateContent), Path: path + "/{siteExternalLinkId}", Tag: tag,
+		Summary: "Delete an external link"}, "external link",
+		func(ctx context.Context, in *ExternalLinkParams) (bool, error) {
+			return s.DeleteExternalLink(ctx, in.OrganizationID, in.SiteID, in.SiteExternalLinkID)
 		})
 	type sortIn struct {
 		SiteParams

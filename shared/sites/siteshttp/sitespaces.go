@@ -117,10 +117,9 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition"),
 					Hidden: in.Body.Hidden}))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSpaceId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Remove a space from a site", Also: httpapi.NothingToRemove("site space")},
-		func(ctx context.Context, in *SiteSpaceParams) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.DeleteSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteSiteSpaceById", Needs: access.Role(access.CreateContent), Path: path + "/{siteSpaceId}", Tag: tag, Summary: "Remove a space from a site"}, "site space",
+		func(ctx context.Context, in *SiteSpaceParams) (bool, error) {
+			return s.DeleteSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID)
 		})
 	type moveIn struct {
 		SiteSpaceParams

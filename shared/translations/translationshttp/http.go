@@ -101,9 +101,9 @@ func Register(api *httpapi.API, s *translations.Service) {
 		}) (*httpapi.Out[TranslationSettings], error) {
 			return httpapi.AnswerAs(ctx, View)(s.Replace(ctx, in.OrganizationID, in.TranslationSettingsID, in.Body.Title, in.Body.Languages))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteTranslation", Needs: access.Role(access.AdminOrg), Method: http.MethodDelete, Path: base + "/{translationSettingsId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete translation settings (205; 204 when there were none)", Also: httpapi.NothingToRemove("translation")},
-		func(ctx context.Context, in *settingsPath) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.Delete(ctx, in.OrganizationID, in.TranslationSettingsID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteTranslation", Needs: access.Role(access.AdminOrg), Path: base + "/{translationSettingsId}", Tag: tag,
+		Summary: "Delete translation settings (205; 204 when there were none)"}, "translation",
+		func(ctx context.Context, in *settingsPath) (bool, error) {
+			return s.Delete(ctx, in.OrganizationID, in.TranslationSettingsID)
 		})
 }
