@@ -38,21 +38,24 @@ func (f *fixture) as(t *testing.T, token string) *apitest.Client {
 // collection creates a collection as the admin ("" parent: top level).
 func (f *fixture) collection(t *testing.T, title, parent string) string {
 	t.Helper()
-	body := map[string]any{"title": title}
-	if parent != "" {
-		body["parent"] = parent
-	}
-	return f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/collections", body).Map(t)["id"].(string)
+	return f.create(t, "collections", title, parent)
 }
 
 // space creates a space as the admin ("" parent: top level).
 func (f *fixture) space(t *testing.T, title, parent string) string {
 	t.Helper()
+	return f.create(t, "spaces", title, parent)
+}
+
+// create creates a collection or a space (kind: the organization's list it
+// joins) as the admin, and returns its id.
+func (f *fixture) create(t *testing.T, kind, title, parent string) string {
+	t.Helper()
 	body := map[string]any{"title": title}
 	if parent != "" {
 		body["parent"] = parent
 	}
-	return f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/spaces", body).Map(t)["id"].(string)
+	return f.as(t, f.admin).Expect(http.StatusCreated, "POST", "/v1/orgs/"+f.org.ID+"/"+kind, body).Map(t)["id"].(string)
 }
 
 // all reads every page of a list with the given page size

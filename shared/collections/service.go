@@ -153,6 +153,18 @@ func (s *Service) parentPath(ctx context.Context, tx *tree.Tx, orgID, parentID, 
 	return p.Path, nil
 }
 
+// written is what a change to a collection answers once its transaction
+// (what) has run: the collection and the level v has on it, or the
+// transaction's error.
+func written(ctx context.Context, v *access.Viewer, out model.Collection, what string, err error) (model.Collection, model.Role, error) {
+	if err != nil {
+		return out, "", internal(what, err)
+	}
+	v.Remember(out)
+	level, err := v.Level(ctx, access.CollectionNode(out))
+	return out, level, err
+}
+
 // internal wraps errors that are not of a known kind.
 func internal(what string, err error) error {
 	if err != nil && apperr.KindOf(err) == apperr.Internal {
@@ -236,12 +248,7 @@ func (s *Service) Update(ctx context.Context, id string, ch Change) (model.Colle
 		out = *col
 		return nil
 	})
-	if err != nil {
-		return out, "", internal("update collection", err)
-	}
-	v.Remember(out)
-	level, err := v.Level(ctx, access.CollectionNode(out))
-	return out, level, err
+	return written(ctx, v, out, "update collection", err)
 }
 
 // Delete removes an empty collection (administrators of it); one that
@@ -342,12 +349,7 @@ func (s *Service) Move(ctx context.Context, id string, parentID *string, pos tre
 		out = *col
 		return nil
 	})
-	if err != nil {
-		return out, "", internal("move collection", err)
-	}
-	v.Remember(out)
-	level, err := v.Level(ctx, access.CollectionNode(out))
-	return out, level, err
+	return written(ctx, v, out, "move collection", err)
 }
 
 // notBelow fails when dest is the collection id or one of its

@@ -90,12 +90,7 @@ func (s *Service) Transfer(ctx context.Context, id, targetOrg string) (model.Col
 		out = *root
 		return nil
 	})
-	if err != nil {
-		return out, "", internal("transfer collection", err)
-	}
-	target.Remember(out)
-	level, err := target.Level(ctx, access.CollectionNode(out))
-	return out, level, err
+	return written(ctx, target, out, "transfer collection", err)
 }
 
 type versioned struct {

@@ -193,27 +193,23 @@ type UserGrant struct {
 // ListUsers lists the users granted a role on the content itself, by
 // user id.
 func (s *Service) ListUsers(ctx context.Context, c Content, r paging.Request) (paging.Page[UserGrant], error) {
-	n, gs, err := s.grantsOn(ctx, c)
-	if err != nil {
-		return paging.Page[UserGrant]{}, err
-	}
-	roles := map[string]model.Role{}
-	ids := []string{}
-	for _, g := range gs {
-		if g.PrincipalKind == model.PrincipalUser {
+	return listGrants(ctx, s, c, r, model.PrincipalUser, "permissionUsers", func(n access.Node, gs []model.Grant) ([]UserGrant, error) {
+		roles := make(map[string]model.Role, len(gs))
+		ids := make([]string, len(gs))
+		for i, g := range gs {
 			roles[g.PrincipalID] = g.Role
-			ids = append(ids, g.PrincipalID)
+			ids[i] = g.PrincipalID
 		}
-	}
-	mus, err := orgs.ReadMembersWithUsers(ctx, s.d.Store, n.OrgID, ids)
-	if err != nil {
-		return paging.Page[UserGrant]{}, err
-	}
-	list := make([]UserGrant, len(mus))
-	for i, mu := range mus {
-		list[i] = UserGrant{User: mu, Role: roles[mu.Member.UserID]}
-	}
-	return window(s.d, "permissionUsers", n, r, list, func(u UserGrant) string { return u.User.Member.UserID })
+		mus, err := orgs.ReadMembersWithUsers(ctx, s.d.Store, n.OrgID, ids)
+		if err != nil {
+			return nil, err
+		}
+		list := make([]UserGrant, len(mus))
+		for i, mu := range mus {
+			list[i] = UserGrant{User: mu, Role: roles[mu.Member.UserID]}
+		}
+		return list, nil
+	}, func(u UserGrant) string { return u.User.Member.UserID })
 }
 
 // TeamGrant is a team's grant on content.
@@ -225,29 +221,46 @@ type TeamGrant struct {
 // ListTeams lists the teams granted a role on the content itself, by team
 // id.
 func (s *Service) ListTeams(ctx context.Context, c Content, r paging.Request) (paging.Page[TeamGrant], error) {
-	n, gs, err := s.grantsOn(ctx, c)
-	if err != nil {
-		return paging.Page[TeamGrant]{}, err
-	}
-	v, err := s.d.Authz.ViewerIn(ctx, n.OrgID)
-	if err != nil {
-		return paging.Page[TeamGrant]{}, err
-	}
-	list := []TeamGrant{}
-	for _, g := range gs {
-		if g.PrincipalKind != model.PrincipalTeam {
-			continue
-		}
-		t, _, err := orgs.ReadTeam(ctx, s.d.Store, n.OrgID, g.PrincipalID)
-		if apperr.Is(err, apperr.NotFound) {
-			continue // a team deleted since: its grant reaches no one
-		}
+	return listGrants(ctx, s, c, r, model.PrincipalTeam, "permissionTeams", func(n access.Node, gs []model.Grant) ([]TeamGrant, error) {
+		v, err := s.d.Authz.ViewerIn(ctx, n.OrgID)
 		if err != nil {
-			return paging.Page[TeamGrant]{}, err
+			return nil, err
 		}
-		list = append(list, TeamGrant{Team: orgs.TeamForCaller{Team: t, Viewer: v.Role()}, Role: g.Role})
+		list := []TeamGrant{}
+		for _, g := range gs {
+			t, _, err := orgs.ReadTeam(ctx, s.d.Store, n.OrgID, g.PrincipalID)
+			if apperr.Is(err, apperr.NotFound) {
+				continue // a team deleted since: its grant reaches no one
+			}
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, TeamGrant{Team: orgs.TeamForCaller{Team: t, Viewer: v.Role()}, Role: g.Role})
+		}
+		return list, nil
+	}, func(t TeamGrant) string { return t.Team.Team.ID })
+}
+
+// listGrants is a page (cursor scope name) of the grants on the content
+// itself to principals of one kind, which view turns into the items of
+// the page, ordered by key.
+func listGrants[T any](ctx context.Context, s *Service, c Content, r paging.Request, kind, name string,
+	view func(access.Node, []model.Grant) ([]T, error), key func(T) string) (paging.Page[T], error) {
+	n, all, err := s.grantsOn(ctx, c)
+	if err != nil {
+		return paging.Page[T]{}, err
 	}
-	return window(s.d, "permissionTeams", n, r, list, func(t TeamGrant) string { return t.Team.Team.ID })
+	var gs []model.Grant
+	for _, g := range all {
+		if g.PrincipalKind == kind {
+			gs = append(gs, g)
+		}
+	}
+	list, err := view(n, gs)
+	if err != nil {
+		return paging.Page[T]{}, err
+	}
+	return window(s.d, name, n, r, list, key)
 }
 
 // Reach is a member who reaches the content, their level and its sources.

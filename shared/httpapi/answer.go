@@ -10,6 +10,13 @@ import (
 // Out is an answer with a body and no headers.
 type Out[T any] struct{ Body T }
 
+// Created is the answer of a creation (201): the new record, and its API
+// URL in Location.
+type Created[T any] struct {
+	Location string `header:"Location" doc:"API URL of the new record"`
+	Body     T
+}
+
 // Answer is what answers a service's result: the result rendered by view,
 // or the service's error. A handler calls it on the service's results, as
 // it calls Removed: return httpapi.Answer(ViewTeam)(s.Team(ctx, id)).
@@ -58,5 +65,28 @@ func AnswerPageAs[T, V any](ctx context.Context, view func(context.Context, T, m
 			return nil, err
 		}
 		return AnswerPage(func(v T) V { return view(ctx, v, role) })(p, nil)
+	}
+}
+
+// AnswerCreated is Answer for a creation: the new record rendered by view,
+// and in Location its API URL, which location reads from the rendering.
+func AnswerCreated[T, V any](view func(T) V, location func(V) string) func(T, error) (*Created[V], error) {
+	return func(v T, err error) (*Created[V], error) {
+		if err != nil {
+			return nil, err
+		}
+		body := view(v)
+		return &Created[V]{Location: location(body), Body: body}, nil
+	}
+}
+
+// AnswerCreatedAs is AnswerCreated for a service that also returns the
+// caller's role on the new record, which its view shows.
+func AnswerCreatedAs[T, V any](ctx context.Context, view func(context.Context, T, model.Role) V, location func(V) string) func(T, model.Role, error) (*Created[V], error) {
+	return func(v T, role model.Role, err error) (*Created[V], error) {
+		if err != nil {
+			return nil, err
+		}
+		return AnswerCreated(func(v T) V { return view(ctx, v, role) }, location)(v, nil)
 	}
 }

@@ -198,6 +198,14 @@ func NothingToRemove(what string) map[int]string {
 	return map[int]string{http.StatusNoContent: "There was no such " + what}
 }
 
+// RegisterDelete adds op as a DELETE whose service says whether it
+// removed something: 205 when remove did, 204 when there was no such what
+// (op.Method, Status and Also are set here).
+func RegisterDelete[I any](a *API, op Op, what string, remove func(context.Context, *I) (bool, error)) {
+	op.Method, op.Status, op.Also = http.MethodDelete, http.StatusResetContent, NothingToRemove(what)
+	Register(a, op, func(ctx context.Context, in *I) (*RemovedOut, error) { return Removed(remove(ctx, in)) })
+}
+
 // PermissionExtension is the OpenAPI extension stating an operation's
 // permission (Op.Needs).
 const PermissionExtension = "x-galley-permission"

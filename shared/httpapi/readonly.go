@@ -112,12 +112,7 @@ func withAnswerFields(reg huma.Registry, in, out *huma.Schema, depth int) (*huma
 		if !changed {
 			return in, false
 		}
-		cp := *ri
-		cp.Items = items
-		if in.Description != "" {
-			cp.Description = in.Description
-		}
-		return &cp, true
+		return changedCopy(in, ri, func(cp *huma.Schema) { cp.Items = items }), true
 	}
 	if ri.Type != "object" || ro.Type != "object" || len(ri.Properties) == 0 || len(ro.Properties) == 0 {
 		return in, false
@@ -144,13 +139,20 @@ func withAnswerFields(reg huma.Registry, in, out *huma.Schema, depth int) (*huma
 	if !changed {
 		return in, false
 	}
+	cp := changedCopy(in, ri, func(cp *huma.Schema) { cp.Properties = props })
+	cp.PrecomputeMessages()
+	return cp, true
+}
+
+// changedCopy is a copy of ri (in, resolved) that change alters, with in's
+// own description when it has one.
+func changedCopy(in, ri *huma.Schema, change func(*huma.Schema)) *huma.Schema {
 	cp := *ri
-	cp.Properties = props
+	change(&cp)
 	if in.Description != "" {
 		cp.Description = in.Description
 	}
-	cp.PrecomputeMessages()
-	return &cp, true
+	return &cp
 }
 
 // reachable adds to seen the names of the registered schemas s refers to,

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"sync"
 
@@ -134,11 +135,7 @@ func operationOf(doc map[string]any, method, path string) *content.OperationDeta
 			SchemaDetail: schemaDetail(doc, obj(rb["content"]))}
 	}
 	responses := obj(op["responses"])
-	codes := make([]string, 0, len(responses))
-	for code := range responses {
-		codes = append(codes, code)
-	}
-	sort.Strings(codes)
+	codes := slices.Sorted(maps.Keys(responses))
 	for _, code := range codes {
 		r := resolve(doc, obj(responses[code]))
 		if r["content"] == nil && r["schema"] != nil {
@@ -202,11 +199,7 @@ func schemaName(doc, s map[string]any) string {
 
 // media lists a content map's types and its first schema's name.
 func media(doc, c map[string]any) ([]string, string) {
-	types := make([]string, 0, len(c))
-	for t := range c {
-		types = append(types, t)
-	}
-	sort.Strings(types)
+	types := slices.Sorted(maps.Keys(c))
 	if len(types) == 0 {
 		return nil, ""
 	}

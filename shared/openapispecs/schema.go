@@ -3,7 +3,8 @@ package openapispecs
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/content"
@@ -36,14 +37,10 @@ const (
 
 // schemaDetail describes the schema of a content map's first type.
 func schemaDetail(doc, c map[string]any) content.SchemaDetail {
-	types := make([]string, 0, len(c))
-	for t := range c {
-		types = append(types, t)
-	}
+	types := slices.Sorted(maps.Keys(c))
 	if len(types) == 0 {
 		return content.SchemaDetail{}
 	}
-	sort.Strings(types)
 	mt := obj(c[types[0]])
 	schema := obj(mt["schema"])
 	var out content.SchemaDetail
@@ -74,11 +71,7 @@ func mediaExample(doc, mt map[string]any) (any, bool) {
 		return ex, true
 	}
 	exs := obj(mt["examples"])
-	names := make([]string, 0, len(exs))
-	for n := range exs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(exs))
 	for _, n := range names {
 		if v, ok := resolve(doc, obj(exs[n]))["value"]; ok && v != nil {
 			return v, true
@@ -273,11 +266,7 @@ func children(doc, s map[string]any, prefix string, depth int, refs []string) []
 		s, prefix = obj(f["items"]), prefix+"[]"
 	}
 	props := obj(s["properties"])
-	names := make([]string, 0, len(props))
-	for n := range props {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(props))
 	required := map[string]bool{}
 	for _, r := range arr(s["required"]) {
 		required[str(r)] = true
@@ -381,11 +370,7 @@ func generate(doc, s map[string]any, depth int, refs map[string]bool) any {
 	switch t {
 	case "object":
 		props := obj(s["properties"])
-		names := make([]string, 0, len(props))
-		for n := range props {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		names := slices.Sorted(maps.Keys(props))
 		out := map[string]any{}
 		for _, n := range names {
 			if len(out) == maxExampleProps {

@@ -134,30 +134,18 @@ func indexMapping(analysis string) (mapping.IndexMapping, error) {
 	} else if analysis != AnalysisCJK && !language(analysis) {
 		return nil, fmt.Errorf("search: unknown analysis %q", analysis)
 	}
-	text := func(store bool) *mapping.FieldMapping {
+	// field is a text field's mapping, never in the composite "_all":
+	// indexed through analyzer (none: not indexed), kept when store, with
+	// term vectors when vectors.
+	field := func(analyzer string, store, vectors bool) *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
-		f.Analyzer = analysis
-		f.Store = store
-		f.IncludeInAll = false
-		f.IncludeTermVectors = true
+		f.Analyzer, f.Index = analyzer, analyzer != ""
+		f.Store, f.IncludeTermVectors, f.IncludeInAll = store, vectors, false
 		return f
 	}
-	kw := func() *mapping.FieldMapping {
-		f := bleve.NewKeywordFieldMapping()
-		f.Analyzer = keyword.Name
-		f.Store = true
-		f.IncludeInAll = false
-		f.IncludeTermVectors = false
-		return f
-	}
-	stored := func() *mapping.FieldMapping {
-		f := bleve.NewTextFieldMapping()
-		f.Index = false
-		f.Store = true
-		f.IncludeInAll = false
-		f.IncludeTermVectors = false
-		return f
-	}
+	text := func(store bool) *mapping.FieldMapping { return field(analysis, store, true) }
+	kw := func() *mapping.FieldMapping { return field(keyword.Name, true, false) }
+	stored := func() *mapping.FieldMapping { return field("", true, false) }
 	doc := bleve.NewDocumentStaticMapping()
 	doc.AddFieldMappingsAt(fPage, kw())
 	doc.AddFieldMappingsAt(fTitle, text(true))

@@ -4,9 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/ids"
@@ -112,11 +113,7 @@ func (s *Service) syncSiteSpaceRedirects(ctx context.Context, siteID, siteSpaceI
 	if err := flush(true); err != nil {
 		return err
 	}
-	sources := make([]string, 0, len(want))
-	for src := range want {
-		sources = append(sources, src)
-	}
-	sort.Strings(sources)
+	sources := slices.Sorted(maps.Keys(want))
 	now := s.d.Clock()
 	for _, src := range sources {
 		if _, ok := taken[src]; ok {

@@ -170,45 +170,25 @@ func (s *Service) Structure(ctx context.Context, orgID, siteID, shareKey string)
 // Sections returns a page of a site's sections in display order, with the
 // site's view (its spaces, and shareKey resolved).
 func (s *Service) Sections(ctx context.Context, orgID, siteID, shareKey string, r paging.Request) (paging.Page[*model.SiteSection], View, error) {
-	scope := paging.Scope("sections", siteID, shareKey)
-	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
-		return paging.Page[*model.SiteSection]{}, View{}, err
-	}
-	v, err := s.ReadStructure(ctx, orgID, siteID, shareKey)
-	if err != nil {
-		return paging.Page[*model.SiteSection]{}, View{}, err
-	}
-	st := &structure{s: &v.Site}
-	page, err := paging.Window(s.d.Cursors, scope, r, st.sections(), st.sectionKey, false)
-	if err != nil {
-		return paging.Page[*model.SiteSection]{}, View{}, err
-	}
-	return page, v, nil
+	return structurePage(ctx, s, paging.Scope("sections", siteID, shareKey), orgID, siteID, shareKey, r,
+		func(st *structure) ([]*model.SiteSection, func(*model.SiteSection) string) {
+			return st.sections(), st.sectionKey
+		})
 }
 
 // Groups returns a page of a site's section groups in display order, with
 // the site's view.
 func (s *Service) Groups(ctx context.Context, orgID, siteID string, r paging.Request) (paging.Page[*model.SiteSectionGroup], View, error) {
-	scope := paging.Scope("section-groups", siteID)
-	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
-		return paging.Page[*model.SiteSectionGroup]{}, View{}, err
-	}
-	v, err := s.ReadStructure(ctx, orgID, siteID, "")
-	if err != nil {
-		return paging.Page[*model.SiteSectionGroup]{}, View{}, err
-	}
-	st := &structure{s: &v.Site}
-	var groups []*model.SiteSectionGroup
-	for _, t := range st.top() {
-		if t.group != nil {
-			groups = append(groups, t.group)
-		}
-	}
-	page, err := paging.Window(s.d.Cursors, scope, r, groups, func(g *model.SiteSectionGroup) string { return orderKey(g.Order, g.ID) }, false)
-	if err != nil {
-		return paging.Page[*model.SiteSectionGroup]{}, View{}, err
-	}
-	return page, v, nil
+	return structurePage(ctx, s, paging.Scope("section-groups", siteID), orgID, siteID, "", r,
+		func(st *structure) ([]*model.SiteSectionGroup, func(*model.SiteSectionGroup) string) {
+			var groups []*model.SiteSectionGroup
+			for _, t := range st.top() {
+				if t.group != nil {
+					groups = append(groups, t.group)
+				}
+			}
+			return groups, func(g *model.SiteSectionGroup) string { return orderKey(g.Order, g.ID) }
+		})
 }
 
 // SiteSpaces returns a page of a site's site spaces in display order, only
@@ -219,24 +199,35 @@ func (s *Service) SiteSpaces(ctx context.Context, orgID, siteID, shareKey string
 	if def != nil {
 		defPart = strconv.FormatBool(*def)
 	}
-	scope := paging.Scope("site-spaces", siteID, shareKey, defPart)
+	return structurePage(ctx, s, paging.Scope("site-spaces", siteID, shareKey, defPart), orgID, siteID, shareKey, r,
+		func(st *structure) ([]*model.SiteSpace, func(*model.SiteSpace) string) {
+			var all []*model.SiteSpace
+			for _, ss := range st.siteSpaces() {
+				if def == nil || ss.Default == *def {
+					all = append(all, ss)
+				}
+			}
+			return all, st.siteSpaceKey
+		})
+}
+
+// structurePage is a page (cursor scope) of a list of the site's
+// structure, which items gives in display order with its items' key, and
+// the site's view (shareKey resolved). The cursor is checked before the
+// site is read.
+func structurePage[T any](ctx context.Context, s *Service, scope, orgID, siteID, shareKey string, r paging.Request,
+	items func(*structure) ([]T, func(T) string)) (paging.Page[T], View, error) {
 	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
-		return paging.Page[*model.SiteSpace]{}, View{}, err
+		return paging.Page[T]{}, View{}, err
 	}
 	v, err := s.ReadStructure(ctx, orgID, siteID, shareKey)
 	if err != nil {
-		return paging.Page[*model.SiteSpace]{}, View{}, err
+		return paging.Page[T]{}, View{}, err
 	}
-	st := &structure{s: &v.Site}
-	var all []*model.SiteSpace
-	for _, ss := range st.siteSpaces() {
-		if def == nil || ss.Default == *def {
-			all = append(all, ss)
-		}
-	}
-	page, err := paging.Window(s.d.Cursors, scope, r, all, st.siteSpaceKey, false)
+	list, key := items(&structure{s: &v.Site})
+	page, err := paging.Window(s.d.Cursors, scope, r, list, key, false)
 	if err != nil {
-		return paging.Page[*model.SiteSpace]{}, View{}, err
+		return paging.Page[T]{}, View{}, err
 	}
 	return page, v, nil
 }

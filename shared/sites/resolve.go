@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/galleydocs/galley/shared/orgs"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
+	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/sitetoken"
 	"github.com/galleydocs/galley/shared/store"
@@ -189,11 +190,7 @@ func (s *Service) ResolveURL(ctx context.Context, raw, appURL string, vis Visito
 	}
 	r.Space = sp
 	r.Pathname = strings.Join(rest, "/")
-	ids := make([]string, 0, len(v.Spaces))
-	for id := range v.Spaces {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(v.Spaces))
 	tokKey, err := s.d.Secret.Derive(ctx, sitetoken.Purpose)
 	if err != nil {
 		return Resolved{}, err

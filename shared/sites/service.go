@@ -402,12 +402,8 @@ type basenameClaim struct {
 // claim another, or Conflict when another site of the organization holds it.
 func (s *Service) moveBasename(ctx context.Context, site model.Site, to string) ([]store.Op, error) {
 	k := keys.SiteBasename(site.OrgID, to)
-	claim, _, err := records.Get[basenameClaim](ctx, s.d.Store, k)
-	switch {
-	case err == nil && claim.SiteID != site.ID:
-		return nil, apperr.Conflictf("basename %q is used by another site of this organization", to)
-	case err != nil && !errors.Is(err, store.ErrNotFound):
-		return nil, fmt.Errorf("read basename: %w", err)
+	if err := claimFor[basenameClaim](ctx, s, k, site.ID, "basename", apperr.Conflictf("basename %q is used by another site of this organization", to)); err != nil {
+		return nil, err
 	}
 	ops := []store.Op{store.Put(records.Item(k, basenameClaim{SiteID: site.ID}, 1), store.IfNotExists)}
 	if site.Basename != "" {
@@ -423,6 +419,23 @@ type originClaim struct {
 	OrgID  string `json:"orgId"`
 }
 
+func (c basenameClaim) holder() string { return c.SiteID }
+func (c originClaim) holder() string   { return c.SiteID }
+
+// claimFor checks that siteID may take the reservation at k (what it
+// reserves): free, or its own already; taken (a Conflict) when another
+// site holds it.
+func claimFor[C interface{ holder() string }](ctx context.Context, s *Service, k keys.Key, siteID, what string, taken error) error {
+	claim, _, err := records.Get[C](ctx, s.d.Store, k)
+	switch {
+	case err == nil && claim.holder() != siteID:
+		return taken
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return fmt.Errorf("read %s: %w", what, err)
+	}
+	return nil
+}
+
 // moveOrigin returns the operations that release a site's proxy origin
 // and claim another ("" for none), or Conflict when another site of the
 // installation holds it: a URL names one site.
@@ -430,12 +443,8 @@ func (s *Service) moveOrigin(ctx context.Context, site model.Site, from, to stri
 	var ops []store.Op
 	if to != "" {
 		k := keys.SiteOrigin(strings.ToLower(to))
-		claim, _, err := records.Get[originClaim](ctx, s.d.Store, k)
-		switch {
-		case err == nil && claim.SiteID != site.ID:
-			return nil, apperr.Conflictf("proxy %q is used by another site", to)
-		case err != nil && !errors.Is(err, store.ErrNotFound):
-			return nil, fmt.Errorf("read proxy origin: %w", err)
+		if err := claimFor[originClaim](ctx, s, k, site.ID, "proxy origin", apperr.Conflictf("proxy %q is used by another site", to)); err != nil {
+			return nil, err
 		}
 		ops = append(ops, store.Put(records.Item(k, originClaim{SiteID: site.ID, OrgID: site.OrgID}, 1), store.IfNotExists))
 	}

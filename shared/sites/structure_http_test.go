@@ -245,14 +245,15 @@ func TestStructureOperationsReject(t *testing.T) {
 		"moveSiteSpace":   {"POST", site + "/site-spaces/" + SS + "/move"},
 		"deleteSiteSpace": {"DELETE", site + "/site-spaces/unknown"},
 	}
-	cases := []struct {
+	type structureCase struct {
 		name   string
 		op     string
 		token  string
 		body   any
 		status int
 		field  string
-	}{
+	}
+	cases := []structureCase{
 		{"400SectionSpaceMissing", "addSection", f.creator, map[string]any{}, 400, "spaceId"},
 		{"400SectionUnknownSpace", "addSection", f.creator, map[string]any{"spaceId": "nope"}, 400, "spaceId"},
 		{"400SectionSpaceOfAnotherOrganization", "addSection", f.creator, map[string]any{"spaceId": foreign}, 400, "spaceId"},
@@ -313,14 +314,7 @@ func TestStructureOperationsReject(t *testing.T) {
 			token  string
 			status int
 		}{{"401NoToken", "", 401}, {"403Reader", f.reader, 403}, {"404Guest", f.guest, 404}, {"404Outsider", f.outsider, 404}} {
-			cases = append(cases, struct {
-				name   string
-				op     string
-				token  string
-				body   any
-				status int
-				field  string
-			}{who.label + "_" + name, name, who.token, valid[name], who.status, ""})
+			cases = append(cases, structureCase{who.label + "_" + name, name, who.token, valid[name], who.status, ""})
 		}
 	}
 	for _, tc := range cases {

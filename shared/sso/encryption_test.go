@@ -195,11 +195,20 @@ func encryptAssertion(t *testing.T, response string, idpKey *rsa.PrivateKey, idp
 	return base64.StdEncoding.EncodeToString(out)
 }
 
-// spEncryptionKey reads the public key Galley's metadata gives for
-// encryption, and the algorithms it advertises.
-func spEncryptionKey(t *testing.T, f *fixture, metadataURL string) (*rsa.PublicKey, []string) {
+// plainProvider is an IdP that signs its responses without encrypting
+// them (the tests encrypt), and its provider in Galley.
+func plainProvider(t *testing.T, f *fixture) (*idp, map[string]any) {
 	t.Helper()
-	md := f.With(t, "").Expect(http.StatusOK, "GET", u(metadataURL), nil).Body
+	p := newIdP(t, f)
+	p.plain = true
+	return p, p.provider(t, f, nil)
+}
+
+// spEncryptionKey reads the public key the provider's metadata in Galley
+// gives for encryption, and the algorithms it advertises.
+func spEncryptionKey(t *testing.T, f *fixture, pr map[string]any) (*rsa.PublicKey, []string) {
+	t.Helper()
+	md := f.With(t, "").Expect(http.StatusOK, "GET", u(pr["service"].(map[string]any)["entityID"].(string)), nil).Body
 	var ed saml.EntityDescriptor
 	if err := xml.Unmarshal(md, &ed); err != nil {
 		t.Fatal(err)
@@ -244,10 +253,8 @@ func encryptedSignIn(t *testing.T, f *fixture, p *idp, pr map[string]any, pub *r
 // RSA-OAEP URIs; a display name the IdP changes is kept in step.
 func TestRSAOAEPSignsIn(t *testing.T) {
 	f := setup(t)
-	p := newIdP(t, f)
-	p.plain = true
-	pr := p.provider(t, f, nil)
-	pub, algs := spEncryptionKey(t, f, pr["service"].(map[string]any)["entityID"].(string))
+	p, pr := plainProvider(t, f)
+	pub, algs := spEncryptionKey(t, f, pr)
 	if len(algs) < 2 || algs[0] != aes256GCM || !slices.Contains(algs, rsaOAEP11) || !slices.Contains(algs, rsaOAEPMGF1P) || slices.Contains(algs, rsaV15) {
 		t.Fatalf("metadata advertises %v; want AES-256-GCM first, both RSA-OAEP, not RSA PKCS#1 v1.5", algs)
 	}
@@ -312,10 +319,8 @@ func TestRSAOAEPSignsIn(t *testing.T) {
 // reason in the answer), never a server error.
 func TestRSAOAEPMismatchesAreRefused(t *testing.T) {
 	f := setup(t)
-	p := newIdP(t, f)
-	p.plain = true
-	pr := p.provider(t, f, nil)
-	pub, _ := spEncryptionKey(t, f, pr["service"].(map[string]any)["entityID"].(string))
+	p, pr := plainProvider(t, f)
+	pub, _ := spEncryptionKey(t, f, pr)
 	for _, c := range []struct {
 		name string
 		kt   transport
@@ -360,13 +365,11 @@ func badPadding(_ *testing.T, pub *rsa.PublicKey, key []byte) []byte {
 // null sets the setting back to false.
 func TestRSA15KeyTransport(t *testing.T) {
 	f := setup(t)
-	p := newIdP(t, f)
-	p.plain = true
-	pr := p.provider(t, f, nil)
+	p, pr := plainProvider(t, f)
 	if pr["allowRSA15KeyTransport"] != false {
 		t.Fatalf("a new provider has allowRSA15KeyTransport %v, want false", pr["allowRSA15KeyTransport"])
 	}
-	pub, _ := spEncryptionKey(t, f, pr["service"].(map[string]any)["entityID"].(string))
+	pub, _ := spEncryptionKey(t, f, pr)
 	v15 := transport{algorithm: rsaV15, wrap: pkcs1v15}
 
 	enc, acs := encryptedSignIn(t, f, p, pr, pub, aes256GCM, 32, v15)

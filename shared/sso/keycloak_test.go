@@ -311,16 +311,7 @@ func TestKeycloakSignIn(t *testing.T) {
 	}
 	// Keycloak's defaults: AES-256-GCM, the key wrapped with XML
 	// Encryption 1.1's RSA-OAEP.
-	resp := etree.NewDocument()
-	if err := resp.ReadFromBytes(raw); err != nil {
-		t.Fatal(err)
-	}
-	algorithm := func(path string) string {
-		if el := resp.FindElement(path); el != nil {
-			return el.SelectAttrValue("Algorithm", "")
-		}
-		return ""
-	}
+	resp, algorithm := samlResponse(t, raw)
 	data, key := algorithm("//EncryptedAssertion/EncryptedData/EncryptionMethod"), algorithm("//EncryptedAssertion//EncryptedKey/EncryptionMethod")
 	digest, mgf := algorithm("//EncryptedAssertion//EncryptedKey/EncryptionMethod/DigestMethod"), algorithm("//EncryptedAssertion//EncryptedKey/EncryptionMethod/MGF")
 	t.Logf("Keycloak encrypts with %s, the key with %s (digest %q, MGF %q)", data, key, digest, mgf)
@@ -447,16 +438,7 @@ func TestKeycloakSignIn(t *testing.T) {
 		t.Helper()
 		action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
 		raw, _ := base64.StdEncoding.DecodeString(form.Get("SAMLResponse"))
-		doc := etree.NewDocument()
-		if err := doc.ReadFromBytes(raw); err != nil {
-			t.Fatal(err)
-		}
-		alg := func(path string) string {
-			if el := doc.FindElement(path); el != nil {
-				return el.SelectAttrValue("Algorithm", "")
-			}
-			return ""
-		}
+		_, alg := samlResponse(t, raw)
 		const em = "//EncryptedAssertion//EncryptedKey/EncryptionMethod"
 		key, digest, mgf = alg(em), alg(em+"/DigestMethod"), alg(em+"/MGF")
 		t.Logf("Keycloak wraps the key with %s (digest %q, MGF %q)", key, digest, mgf)
@@ -494,4 +476,20 @@ func TestKeycloakSignIn(t *testing.T) {
 			t.Errorf("signed in as %v, want %s", me["id"], uid)
 		}
 	})
+}
+
+// samlResponse parses a SAML response; algorithm is the Algorithm
+// attribute of the element at path ("" when there is none).
+func samlResponse(t *testing.T, raw []byte) (doc *etree.Document, algorithm func(path string) string) {
+	t.Helper()
+	doc = etree.NewDocument()
+	if err := doc.ReadFromBytes(raw); err != nil {
+		t.Fatal(err)
+	}
+	return doc, func(path string) string {
+		if el := doc.FindElement(path); el != nil {
+			return el.SelectAttrValue("Algorithm", "")
+		}
+		return ""
+	}
 }

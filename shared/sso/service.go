@@ -334,13 +334,20 @@ func (s *Service) provider(ctx context.Context, orgID, id string) (model.SAMLPro
 	return p, v, nil
 }
 
-// Get returns a provider (admins).
-func (s *Service) Get(ctx context.Context, orgID, id string) (ProviderView, error) {
+// adminProvider reads a provider for a caller who administers its
+// organization (checked first, so that others learn nothing of it).
+func (s *Service) adminProvider(ctx context.Context, orgID, id string) (access.OrgAccess, model.SAMLProvider, int64, error) {
 	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
 	if err != nil {
-		return ProviderView{}, err
+		return acc, model.SAMLProvider{}, 0, err
 	}
-	p, _, err := s.provider(ctx, orgID, id)
+	p, v, err := s.provider(ctx, orgID, id)
+	return acc, p, v, err
+}
+
+// Get returns a provider (admins).
+func (s *Service) Get(ctx context.Context, orgID, id string) (ProviderView, error) {
+	acc, p, _, err := s.adminProvider(ctx, orgID, id)
 	if err != nil {
 		return ProviderView{}, err
 	}
@@ -349,14 +356,10 @@ func (s *Service) Get(ctx context.Context, orgID, id string) (ProviderView, erro
 
 // Update changes a provider's settings (admins).
 func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (ProviderView, error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
-	if err != nil {
-		return ProviderView{}, err
-	}
 	// An unset field shows as "" in the provider's answer; sent back
 	// (read-modify-write), it leaves the field unset rather than being
 	// refused as empty.
-	cur, _, err := s.provider(ctx, orgID, id)
+	acc, cur, _, err := s.adminProvider(ctx, orgID, id)
 	if err != nil {
 		return ProviderView{}, err
 	}
@@ -392,10 +395,7 @@ func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (Pr
 // its last active provider stays (Conflict): its SSO members could not sign
 // in any more.
 func (s *Service) Delete(ctx context.Context, orgID, id string) error {
-	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg); err != nil {
-		return err
-	}
-	p, v, err := s.provider(ctx, orgID, id)
+	_, p, v, err := s.adminProvider(ctx, orgID, id)
 	if err != nil {
 		return err
 	}

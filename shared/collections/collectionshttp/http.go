@@ -52,17 +52,15 @@ func location(ctx context.Context, id string) string {
 	return httpapi.APIURL(ctx) + "/v1/collections/" + id
 }
 
-type collectionOut struct {
-	Body Collection
-}
-
-type createdOut struct {
-	Location string `header:"Location" doc:"API URL of the new collection"`
-	Body     Collection
-}
-
 type collectionIn struct {
 	CollectionID string `path:"collectionId" maxLength:"64"`
+}
+
+// collectionBodyIn is the input of an operation on a collection that
+// takes a body.
+type collectionBodyIn[B any] struct {
+	CollectionID string `path:"collectionId" maxLength:"64"`
+	Body         B
 }
 
 // CreateCollectionBody is the (optional) body of POST /v1/orgs/{organizationId}/collections.
@@ -162,29 +160,17 @@ type spacesIn struct {
 // Register adds the collections family's operations.
 func Register(api *httpapi.API, s *collections.Service) {
 	const tag = "Collections"
-	out := func(c model.Collection, level model.Role, err error) func(context.Context) (*collectionOut, error) {
-		return func(ctx context.Context) (*collectionOut, error) {
-			if err != nil {
-				return nil, err
-			}
-			return &collectionOut{Body: View(ctx, c, level)}, nil
-		}
-	}
 	httpapi.Register(api, httpapi.Op{ID: "createCollection", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a collection"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			Body           *CreateCollectionBody
-		}) (*createdOut, error) {
+		}) (*httpapi.Created[Collection], error) {
 			var b CreateCollectionBody
 			if in.Body != nil {
 				b = *in.Body
 			}
-			c, level, err := s.Create(ctx, in.OrganizationID, b.Title, string(b.Parent))
-			if err != nil {
-				return nil, err
-			}
-			return &createdOut{Location: location(ctx, c.ID), Body: View(ctx, c, level)}, nil
+			return httpapi.AnswerCreatedAs(ctx, View, func(v Collection) string { return v.CollectionURLs.Location })(s.Create(ctx, in.OrganizationID, b.Title, string(b.Parent)))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listCollectionsInOrganizationById", Needs: access.Role(access.ViewOrg), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
 		Summary: "List the collections of an organization"},
@@ -197,21 +183,18 @@ func Register(api *httpapi.API, s *collections.Service) {
 			return &struct{ Body httpapi.List[Collection] }{httpapi.ListPage(p, view)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getCollectionById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/collections/{collectionId}", Tag: tag, Summary: "Get a collection"},
-		func(ctx context.Context, in *collectionIn) (*collectionOut, error) {
-			return out(s.Get(ctx, in.CollectionID))(ctx)
+		func(ctx context.Context, in *collectionIn) (*httpapi.Out[Collection], error) {
+			return httpapi.AnswerAs(ctx, View)(s.Get(ctx, in.CollectionID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateCollectionById", Needs: access.Role(access.AdminContent), Method: http.MethodPatch, Path: "/v1/collections/{collectionId}", Tag: tag, Summary: "Update a collection"},
-		func(ctx context.Context, in *struct {
-			CollectionID string `path:"collectionId" maxLength:"64"`
-			Body         UpdateCollectionBody
-		}) (*collectionOut, error) {
+		func(ctx context.Context, in *collectionBodyIn[UpdateCollectionBody]) (*httpapi.Out[Collection], error) {
 			b := in.Body
 			ch := collections.Change{Title: b.Title, Description: b.Description, DefaultLevel: b.DefaultLevel, ClearDescription: b.Nulls.Has("description")}
 			if b.Nulls.Has("defaultLevel") {
 				guest := ""
 				ch.DefaultLevel = &guest
 			}
-			return out(s.Update(ctx, in.CollectionID, ch))(ctx)
+			return httpapi.AnswerAs(ctx, View)(s.Update(ctx, in.CollectionID, ch))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteCollectionById", Needs: access.Role(access.AdminContent), Method: http.MethodDelete, Path: "/v1/collections/{collectionId}", Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete an empty collection"},
@@ -234,15 +217,12 @@ func Register(api *httpapi.API, s *collections.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "moveCollection", Needs: access.Role(access.AdminContent), Method: http.MethodPost, Path: "/v1/collections/{collectionId}/move", Tag: tag,
 		Summary: "Move a collection to another parent or position"},
-		func(ctx context.Context, in *struct {
-			CollectionID string `path:"collectionId" maxLength:"64"`
-			Body         MoveCollectionBody
-		}) (*collectionOut, error) {
+		func(ctx context.Context, in *collectionBodyIn[MoveCollectionBody]) (*httpapi.Out[Collection], error) {
 			parent, pos, err := in.Body.target()
 			if err != nil {
 				return nil, err
 			}
-			return out(s.Move(ctx, in.CollectionID, parent, pos))(ctx)
+			return httpapi.AnswerAs(ctx, View)(s.Move(ctx, in.CollectionID, parent, pos))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "moveSpace", Needs: access.Role(access.AdminContent), Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/move", Tag: tag,
 		Summary: "Move a space into a collection, out of it, or among its siblings"},
@@ -262,10 +242,7 @@ func Register(api *httpapi.API, s *collections.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "transferCollection", Needs: access.Role(access.AdminOrg), Method: http.MethodPost, Path: "/v1/collections/{collectionId}/transfer", Tag: tag,
 		Summary: "Transfer a collection, with everything in it, to another organization"},
-		func(ctx context.Context, in *struct {
-			CollectionID string `path:"collectionId" maxLength:"64"`
-			Body         TransferCollectionBody
-		}) (*collectionOut, error) {
-			return out(s.Transfer(ctx, in.CollectionID, string(in.Body.Organization)))(ctx)
+		func(ctx context.Context, in *collectionBodyIn[TransferCollectionBody]) (*httpapi.Out[Collection], error) {
+			return httpapi.AnswerAs(ctx, View)(s.Transfer(ctx, in.CollectionID, string(in.Body.Organization)))
 		})
 }

@@ -98,21 +98,10 @@ func Register(api *httpapi.API, s *customfields.Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			Body           CreateCustomFieldBody
-		}) (*struct {
-			Location string `header:"Location" doc:"API URL of the new custom field"`
-			Body     CustomField
-		}, error) {
+		}) (*httpapi.Created[CustomField], error) {
 			b := in.Body
-			f, role, err := s.Create(ctx, in.OrganizationID, customfields.Create{Name: b.Name, Type: b.Type, Title: b.Title, Description: b.Description,
-				Placeholder: b.Placeholder, Options: b.Options})
-			if err != nil {
-				return nil, err
-			}
-			v := View(ctx, f, role)
-			return &struct {
-				Location string `header:"Location" doc:"API URL of the new custom field"`
-				Body     CustomField
-			}{v.URLs.Location, v}, nil
+			return httpapi.AnswerCreatedAs(ctx, View, func(v CustomField) string { return v.URLs.Location })(s.Create(ctx, in.OrganizationID,
+				customfields.Create{Name: b.Name, Type: b.Type, Title: b.Title, Description: b.Description, Placeholder: b.Placeholder, Options: b.Options}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listOrganizationCustomFields", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/custom-fields", Tag: tag,
 		Summary: "List the organization's custom fields, by name"},

@@ -246,10 +246,10 @@ func Register(api *httpapi.API, s *openapispecs.Service) {
 		}) (*httpapi.Out[OpenAPISpec], error) {
 			return httpapi.AnswerAs(ctx, View)(s.SetVisibility(ctx, in.OrganizationID, in.SpecSlug, in.Body.Visibility))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteOpenAPISpecBySlug", Needs: access.Role(access.CreateOpenAPI), Method: http.MethodDelete, Path: base + "/{specSlug}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete an OpenAPI spec and its versions (204 when there was none)", Also: httpapi.NothingToRemove("spec")},
-		func(ctx context.Context, in *specPath) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.Delete(ctx, in.OrganizationID, in.SpecSlug))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteOpenAPISpecBySlug", Needs: access.Role(access.CreateOpenAPI), Path: base + "/{specSlug}", Tag: tag,
+		Summary: "Delete an OpenAPI spec and its versions (204 when there was none)"}, "spec",
+		func(ctx context.Context, in *specPath) (bool, error) {
+			return s.Delete(ctx, in.OrganizationID, in.SpecSlug)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listOpenAPISpecVersions", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{specSlug}/versions", Tag: tag,
 		Summary: "List a spec's versions (newest first)"},

@@ -11,8 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi2"
@@ -122,11 +123,7 @@ func operations(t *openapi3.T) []model.OpenAPIOperation {
 		return out
 	}
 	paths := t.Paths.Map()
-	keys := make([]string, 0, len(paths))
-	for p := range paths {
-		keys = append(keys, p)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(paths))
 	for _, p := range keys {
 		item := paths[p]
 		if item == nil {

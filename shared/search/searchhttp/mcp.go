@@ -162,27 +162,27 @@ type mcpServer struct {
 // mcpTools are the tools, with their input schemas (JSON Schema objects).
 func mcpTools() []map[string]any {
 	return []map[string]any{
-		{
-			"name":        "searchDocumentation",
-			"title":       "Search the documentation",
-			"description": "Search this documentation site. Returns the matching pages with their titles, published URLs and excerpts; read one with getPage.",
-			"inputSchema": map[string]any{
-				"type":                 "object",
-				"properties":           map[string]any{"query": map[string]any{"type": "string", "description": "What to search for", "minLength": 1, "maxLength": 512}},
-				"required":             []string{"query"},
-				"additionalProperties": false,
-			},
-		},
-		{
-			"name":        "getPage",
-			"title":       "Read a page",
-			"description": "Read a page of this documentation site as markdown, by its published URL (as searchDocumentation gives it) or its path within the site.",
-			"inputSchema": map[string]any{
-				"type":                 "object",
-				"properties":           map[string]any{"url": map[string]any{"type": "string", "description": "The page's published URL, or its path within the site", "minLength": 1, "maxLength": 4096}},
-				"required":             []string{"url"},
-				"additionalProperties": false,
-			},
+		mcpTool("searchDocumentation", "Search the documentation",
+			"Search this documentation site. Returns the matching pages with their titles, published URLs and excerpts; read one with getPage.",
+			"query", "What to search for", 512),
+		mcpTool("getPage", "Read a page",
+			"Read a page of this documentation site as markdown, by its published URL (as searchDocumentation gives it) or its path within the site.",
+			"url", "The page's published URL, or its path within the site", 4096),
+	}
+}
+
+// mcpTool is a tool whose input is one required, non-empty string
+// argument (arg, described by argDoc, at most maxLength characters).
+func mcpTool(name, title, description, arg, argDoc string, maxLength int) map[string]any {
+	return map[string]any{
+		"name":        name,
+		"title":       title,
+		"description": description,
+		"inputSchema": map[string]any{
+			"type":                 "object",
+			"properties":           map[string]any{arg: map[string]any{"type": "string", "description": argDoc, "minLength": 1, "maxLength": maxLength}},
+			"required":             []string{arg},
+			"additionalProperties": false,
 		},
 	}
 }

@@ -101,11 +101,6 @@ func (w *viewer) structureItem(p sites.Pointer) (SiteStructureItem, error) {
 	return SiteStructureItem{Link: &v}, err
 }
 
-type linkCreatedOut struct {
-	Location string `header:"Location" doc:"API URL of the new external link"`
-	Body     SiteExternalLink
-}
-
 func registerExternalLinks(api *httpapi.API, s *sites.Service) {
 	const path = site1 + "/external-links"
 	type createIn struct {
@@ -114,7 +109,7 @@ func registerExternalLinks(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "addExternalLinkToSite", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: path, Tag: tag, Status: http.StatusCreated,
 		Summary: "Add an external link to a site's navigation (at the top level or in a section group)"},
-		func(ctx context.Context, in *createIn) (*linkCreatedOut, error) {
+		func(ctx context.Context, in *createIn) (*httpapi.Created[SiteExternalLink], error) {
 			b := in.Body
 			out, err := added(ctx, s, (*viewer).externalLinkByID)(s.AddExternalLink(ctx, in.OrganizationID, in.SiteID, sites.ExternalLinkInput{
 				Title: &b.Title, LocalizedTitle: optMap(b.LocalizedTitle), Description: b.Description, LocalizedDescription: optMap(b.LocalizedDescription),
@@ -122,7 +117,7 @@ func registerExternalLinks(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &linkCreatedOut{Location: in.location(ctx, "/external-links/"+out.Body.ID), Body: out.Body}, nil
+			return &httpapi.Created[SiteExternalLink]{Location: in.location(ctx, "/external-links/"+out.Body.ID), Body: out.Body}, nil
 		})
 	type patchIn struct {
 		ExternalLinkParams
@@ -141,10 +136,10 @@ func registerExternalLinks(api *httpapi.API, s *sites.Service) {
 					ClearCondition: b.Nulls.Has("condition"), ClearLocalizedTitle: b.Nulls.Has("localizedTitle"),
 					ClearLocalizedDescription: b.Nulls.Has("localizedDescription")})))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteExternalLinkById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteExternalLinkId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete an external link", Also: httpapi.NothingToRemove("external link")},
-		func(ctx context.Context, in *ExternalLinkParams) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.DeleteExternalLink(ctx, in.OrganizationID, in.SiteID, in.SiteExternalLinkID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteSiteExternalLinkById", Needs: access.Role(access.CreateContent), Path: path + "/{siteExternalLinkId}", Tag: tag,
+		Summary: "Delete an external link"}, "external link",
+		func(ctx context.Context, in *ExternalLinkParams) (bool, error) {
+			return s.DeleteExternalLink(ctx, in.OrganizationID, in.SiteID, in.SiteExternalLinkID)
 		})
 	type sortIn struct {
 		SiteParams

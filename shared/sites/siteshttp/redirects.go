@@ -123,8 +123,6 @@ func redirectTarget(ctx context.Context, f sites.FoundRedirect) string {
 	return withKey(u, f.View.ShareKey)
 }
 
-type redirectOut struct{ Body SiteRedirect }
-
 func registerRedirects(api *httpapi.API, s *sites.Service) {
 	type listIn struct {
 		SiteParams
@@ -148,18 +146,14 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "createSiteRedirect", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: site1 + "/redirects", Tag: tag, Status: http.StatusCreated,
 		Summary: "Create a redirect"},
-		func(ctx context.Context, in *createIn) (*redirectOut, error) {
+		func(ctx context.Context, in *createIn) (*httpapi.Out[SiteRedirect], error) {
 			b := in.Body
 			d, err := b.Destination.dest()
 			if err != nil {
 				return nil, err
 			}
-			r, err := s.CreateRedirect(ctx, in.OrganizationID, in.SiteID, sites.RedirectInput{Source: &b.Source, Draft: &b.Draft,
-				CaptureWildcard: &b.CaptureWildcard, Permanent: &b.Permanent, Destination: d})
-			if err != nil {
-				return nil, err
-			}
-			return &redirectOut{Body: viewRedirect(r)}, nil
+			return httpapi.Answer(viewRedirect)(s.CreateRedirect(ctx, in.OrganizationID, in.SiteID, sites.RedirectInput{Source: &b.Source, Draft: &b.Draft,
+				CaptureWildcard: &b.CaptureWildcard, Permanent: &b.Permanent, Destination: d}))
 		})
 	type oneIn struct {
 		SiteParams
@@ -172,23 +166,19 @@ func registerRedirects(api *httpapi.API, s *sites.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "updateSiteRedirectById", Needs: access.Role(access.CreateContent), Method: http.MethodPatch, Path: site1 + "/redirects/{siteRedirectId}", Tag: tag,
 		Summary: "Update a redirect"},
-		func(ctx context.Context, in *updateIn) (*redirectOut, error) {
+		func(ctx context.Context, in *updateIn) (*httpapi.Out[SiteRedirect], error) {
 			b := in.Body
 			d, err := b.Destination.dest()
 			if err != nil {
 				return nil, err
 			}
-			r, err := s.UpdateRedirect(ctx, in.OrganizationID, in.SiteID, in.SiteRedirectID, sites.RedirectInput{Source: b.Source, Draft: b.Draft,
-				CaptureWildcard: b.CaptureWildcard, Permanent: b.Permanent, Destination: d})
-			if err != nil {
-				return nil, err
-			}
-			return &redirectOut{Body: viewRedirect(r)}, nil
+			return httpapi.Answer(viewRedirect)(s.UpdateRedirect(ctx, in.OrganizationID, in.SiteID, in.SiteRedirectID, sites.RedirectInput{Source: b.Source, Draft: b.Draft,
+				CaptureWildcard: b.CaptureWildcard, Permanent: b.Permanent, Destination: d}))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteRedirectById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: site1 + "/redirects/{siteRedirectId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete a redirect (205; 204 when there was none)", Also: httpapi.NothingToRemove("redirect")},
-		func(ctx context.Context, in *oneIn) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.DeleteRedirect(ctx, in.OrganizationID, in.SiteID, in.SiteRedirectID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteSiteRedirectById", Needs: access.Role(access.CreateContent), Path: site1 + "/redirects/{siteRedirectId}", Tag: tag,
+		Summary: "Delete a redirect (205; 204 when there was none)"}, "redirect",
+		func(ctx context.Context, in *oneIn) (bool, error) {
+			return s.DeleteRedirect(ctx, in.OrganizationID, in.SiteID, in.SiteRedirectID)
 		})
 	type bySourceIn struct {
 		SiteParams

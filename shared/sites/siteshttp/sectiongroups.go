@@ -103,10 +103,10 @@ func registerGroups(api *httpapi.API, s *sites.Service) {
 			return written(ctx, s, (*viewer).groupByID, in.SiteSectionGroupID)(s.UpdateGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID,
 				sites.GroupChange{Title: in.Body.Title, Icon: in.Body.Icon, ClearIcon: in.Body.Nulls.Has("icon")}))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionGroupById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSectionGroupId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete a section group (its sections stay, at its place)", Also: httpapi.NothingToRemove("section group")},
-		func(ctx context.Context, in *GroupParams) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.DeleteGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteSiteSectionGroupById", Needs: access.Role(access.CreateContent), Path: path + "/{siteSectionGroupId}", Tag: tag,
+		Summary: "Delete a section group (its sections stay, at its place)"}, "section group",
+		func(ctx context.Context, in *GroupParams) (bool, error) {
+			return s.DeleteGroup(ctx, in.OrganizationID, in.SiteID, in.SiteSectionGroupID)
 		})
 	type addIn struct {
 		GroupParams

@@ -106,10 +106,10 @@ func registerSections(api *httpapi.API, s *sites.Service) {
 				Description: b.Description, ClearCondition: b.Nulls.Has("condition"), ClearIcon: b.Nulls.Has("icon"),
 				ClearDescription: b.Nulls.Has("description")}))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSectionById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSectionId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete a section with its site spaces", Also: httpapi.NothingToRemove("section")},
-		func(ctx context.Context, in *SectionParams) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.DeleteSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteSiteSectionById", Needs: access.Role(access.CreateContent), Path: path + "/{siteSectionId}", Tag: tag,
+		Summary: "Delete a section with its site spaces"}, "section",
+		func(ctx context.Context, in *SectionParams) (bool, error) {
+			return s.DeleteSection(ctx, in.OrganizationID, in.SiteID, in.SiteSectionID)
 		})
 	type moveIn struct {
 		SectionParams

@@ -92,9 +92,9 @@ func registerShareLinks(api *httpapi.API, s *sites.Service) {
 			}
 			return shareLinkAnswer(ctx, s, site, in.ShareLinkID)
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteShareLinkById", Needs: access.Role(access.AdminContent), Method: http.MethodDelete, Path: path + "/{shareLinkId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete a share link (its key stops working)", Also: httpapi.NothingToRemove("share link")},
-		func(ctx context.Context, in *ShareLinkParams) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.DeleteShareLink(ctx, in.OrganizationID, in.SiteID, in.ShareLinkID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteSiteShareLinkById", Needs: access.Role(access.AdminContent), Path: path + "/{shareLinkId}", Tag: tag,
+		Summary: "Delete a share link (its key stops working)"}, "share link",
+		func(ctx context.Context, in *ShareLinkParams) (bool, error) {
+			return s.DeleteShareLink(ctx, in.OrganizationID, in.SiteID, in.ShareLinkID)
 		})
 }

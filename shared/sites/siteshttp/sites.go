@@ -198,15 +198,11 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			return &publishedOut{Body: PublishedContentSite{Object: "published-content-site", Site: w.site(), Structure: w.structure(),
 				Customizations: cust, Scripts: []SiteIntegrationScript{}}}, nil
 		})
-	type structureOut struct{ Body SiteStructure }
 	httpapi.Register(api, httpapi.Op{ID: "getSiteStructure", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: site1 + "/structure", Tag: tag,
 		Summary: "Get a site's structure: its sections and groups, or its site spaces"},
-		func(ctx context.Context, in *publishedIn) (*structureOut, error) {
-			v, err := s.Structure(ctx, in.OrganizationID, in.SiteID, in.ShareKey)
-			if err != nil {
-				return nil, err
-			}
-			return &structureOut{Body: newViewer(ctx, v).structure()}, nil
+		func(ctx context.Context, in *publishedIn) (*httpapi.Out[SiteStructure], error) {
+			structure := func(v sites.View) SiteStructure { return newViewer(ctx, v).structure() }
+			return httpapi.Answer(structure)(s.Structure(ctx, in.OrganizationID, in.SiteID, in.ShareKey))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getSiteAdaptiveSchema", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: site1 + "/adaptive-schema", Tag: tag,
 		Summary: "Get a site's adaptive content schema"},

@@ -117,10 +117,9 @@ func registerSiteSpaces(api *httpapi.API, s *sites.Service) {
 				sites.SiteSpaceChange{Path: (*string)(in.Body.Path), Condition: in.Body.Condition, ClearCondition: in.Body.Nulls.Has("condition"),
 					Hidden: in.Body.Hidden}))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteSiteSpaceById", Needs: access.Role(access.CreateContent), Method: http.MethodDelete, Path: path + "/{siteSpaceId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Remove a space from a site", Also: httpapi.NothingToRemove("site space")},
-		func(ctx context.Context, in *SiteSpaceParams) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.DeleteSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteSiteSpaceById", Needs: access.Role(access.CreateContent), Path: path + "/{siteSpaceId}", Tag: tag, Summary: "Remove a space from a site"}, "site space",
+		func(ctx context.Context, in *SiteSpaceParams) (bool, error) {
+			return s.DeleteSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID)
 		})
 	type moveIn struct {
 		SiteSpaceParams
@@ -138,11 +137,6 @@ type SiteSpaceDuplicateBody struct {
 	Draft bool `json:"draft,omitempty" doc:"Galley has no draft site spaces or sections: true is refused"`
 }
 
-type siteSpaceCreatedOut struct {
-	Location string `header:"Location" doc:"API URL of the new site space"`
-	Body     SiteSpace
-}
-
 // RegisterDuplicate adds duplicateSiteSpace, which copies a site space's
 // space through dup (the content family's duplicate): the function that
 // serves it links content (docs/functions.md), the sites function does
@@ -154,12 +148,12 @@ func RegisterDuplicate(api *httpapi.API, s *sites.Service, dup sites.Duplicator)
 	}
 	httpapi.Register(api, httpapi.Op{ID: "duplicateSiteSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: site1 + "/site-spaces/{siteSpaceId}/duplicate", Tag: tag,
 		Status: http.StatusCreated, Summary: "Copy a site space's space into the site: in a new section after its own when it is its section's only one, else after it"},
-		func(ctx context.Context, in *dupIn) (*siteSpaceCreatedOut, error) {
+		func(ctx context.Context, in *dupIn) (*httpapi.Created[SiteSpace], error) {
 			draft := in.Body != nil && in.Body.Draft
 			out, err := added(ctx, s, (*viewer).siteSpaceByID)(s.DuplicateSiteSpace(ctx, in.OrganizationID, in.SiteID, in.SiteSpaceID, draft, dup))
 			if err != nil {
 				return nil, err
 			}
-			return &siteSpaceCreatedOut{Location: in.location(ctx, "/site-spaces/"+out.Body.ID), Body: out.Body}, nil
+			return &httpapi.Created[SiteSpace]{Location: in.location(ctx, "/site-spaces/"+out.Body.ID), Body: out.Body}, nil
 		})
 }

@@ -171,19 +171,8 @@ func Register(api *httpapi.API, s *sso.Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			Body           CreateSAMLProviderBody
-		}) (*struct {
-			Location string `header:"Location" doc:"API URL of the new SAML provider"`
-			Body     SAMLProvider
-		}, error) {
-			v, err := s.Create(ctx, in.OrganizationID, in.Body.settings())
-			if err != nil {
-				return nil, err
-			}
-			out := View(ctx, v)
-			return &struct {
-				Location string `header:"Location" doc:"API URL of the new SAML provider"`
-				Body     SAMLProvider
-			}{out.URLs.Location, out}, nil
+		}) (*httpapi.Created[SAMLProvider], error) {
+			return httpapi.AnswerCreated(httpapi.In(ctx, View), func(v SAMLProvider) string { return v.URLs.Location })(s.Create(ctx, in.OrganizationID, in.Body.settings()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getOrganizationSAMLProviderById", Needs: access.Role(access.AdminOrg), Method: http.MethodGet, Path: base + "/{samlProviderId}", Tag: tag,
 		Summary: "Get a SAML provider (admins)"},

@@ -67,10 +67,8 @@ type settingsPath struct {
 	TranslationSettingsID string `path:"translationSettingsId" maxLength:"64"`
 }
 
-type createdOut struct {
-	Location string `header:"Location" doc:"API URL of the new translation settings"`
-	Body     TranslationSettings
-}
+// location is the API URL of translation settings, from their view.
+func location(v TranslationSettings) string { return v.URLs.Location }
 
 // Register adds the translation settings operations.
 func Register(api *httpapi.API, s *translations.Service) {
@@ -86,13 +84,8 @@ func Register(api *httpapi.API, s *translations.Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			Body           CreateTranslationBody
-		}) (*createdOut, error) {
-			t, role, err := s.Create(ctx, in.OrganizationID, in.Body.Title, in.Body.Languages)
-			if err != nil {
-				return nil, err
-			}
-			v := View(ctx, t, role)
-			return &createdOut{Location: v.URLs.Location, Body: v}, nil
+		}) (*httpapi.Created[TranslationSettings], error) {
+			return httpapi.AnswerCreatedAs(ctx, View, location)(s.Create(ctx, in.OrganizationID, in.Body.Title, in.Body.Languages))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getTranslation", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{translationSettingsId}", Tag: tag,
 		Summary: "Get translation settings"},
@@ -108,9 +101,9 @@ func Register(api *httpapi.API, s *translations.Service) {
 		}) (*httpapi.Out[TranslationSettings], error) {
 			return httpapi.AnswerAs(ctx, View)(s.Replace(ctx, in.OrganizationID, in.TranslationSettingsID, in.Body.Title, in.Body.Languages))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "deleteTranslation", Needs: access.Role(access.AdminOrg), Method: http.MethodDelete, Path: base + "/{translationSettingsId}", Tag: tag,
-		Status: http.StatusResetContent, Summary: "Delete translation settings (205; 204 when there were none)", Also: httpapi.NothingToRemove("translation")},
-		func(ctx context.Context, in *settingsPath) (*httpapi.RemovedOut, error) {
-			return httpapi.Removed(s.Delete(ctx, in.OrganizationID, in.TranslationSettingsID))
+	httpapi.RegisterDelete(api, httpapi.Op{ID: "deleteTranslation", Needs: access.Role(access.AdminOrg), Path: base + "/{translationSettingsId}", Tag: tag,
+		Summary: "Delete translation settings (205; 204 when there were none)"}, "translation",
+		func(ctx context.Context, in *settingsPath) (bool, error) {
+			return s.Delete(ctx, in.OrganizationID, in.TranslationSettingsID)
 		})
 }
