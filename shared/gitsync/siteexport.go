@@ -29,10 +29,10 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 	if err != nil {
 		return s.concludeSite(ctx, p, j, fmt.Errorf("fetch %s: %w", p.Ref, gitError(err)), nil)
 	}
-	if !p.Force && head.commit != nil && st.LastCommit != "" && st.URL == p.URL && st.LastCommit != head.commit.Hash.String() {
-		return s.concludeSite(ctx, p, j, fmt.Errorf("%w: %s has commits the site has not imported (it is at %s, the site last synced with %s); import them first, or export with force",
-			errNotFastForward, p.Ref, short(head.commit.Hash.String()), short(st.LastCommit)), nil)
-	}
+	// The branch moved since the site's last sync: refused below, unless
+	// it holds the tree this export makes (an earlier delivery of the job
+	// pushed it, and was killed before its outcome was written).
+	moved := !p.Force && head.commit != nil && st.LastCommit != "" && st.URL == p.URL && st.LastCommit != head.commit.Hash.String()
 	base := head
 	if head.commit == nil {
 		// A new branch starts from the repository's default branch.
@@ -96,6 +96,9 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 	switch {
 	case head.commit != nil && head.commit.TreeHash == tree:
 		commit = head.commit.Hash.String() // nothing changed (or an earlier delivery pushed it)
+	case moved:
+		cause = fmt.Errorf("%w: %s has commits the site has not imported (it is at %s, the site last synced with %s); import them first, or export with force",
+			errNotFastForward, p.Ref, short(head.commit.Hash.String()), short(st.LastCommit))
 	case base.commit == nil && base.branches > 0:
 		cause = fmt.Errorf("%w: the repository names no default branch to start %s from; export to an existing branch first", errNoRef, p.Ref)
 	default:

@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Git Sync operation states and directions (the reference's
 // GitSyncOperationState, GitSyncOperationDirection).
@@ -179,6 +182,30 @@ type GitPending struct {
 	// Attempts counts the runs that failed for a passing reason (the
 	// repository unreachable) and were left to the queue to retry.
 	Attempts int `json:"attempts,omitempty"`
+	// Job is the job as queued (its credentials sealed, as in the
+	// message), kept so that it can be handed out again; Until is its
+	// lease: set when it is queued and when a worker starts it. Past
+	// Until without an outcome (its worker was killed and its message
+	// went to the dead-letter queue, or the message was never sent), a
+	// read of the state queues Job again (HandedOut counts how often),
+	// and after GitMaxHandOuts concludes it failed (GitErrInterrupted)
+	// (docs/faults.md, "Git jobs killed mid-way").
+	Job       *QueuedJob `json:"job,omitempty"`
+	Until     time.Time  `json:"until,omitzero"`
+	HandedOut int        `json:"handedOut,omitempty"`
+}
+
+// GitMaxHandOuts is how many times a Git job whose lease expired is
+// queued again before it is concluded failed (GitErrInterrupted).
+const GitMaxHandOuts = 3
+
+// QueuedJob is a queue job as sent (queue.Job's fields), kept by the
+// record it works on.
+type QueuedJob struct {
+	ID      string          `json:"id"`
+	Kind    string          `json:"kind"`
+	Group   string          `json:"group,omitempty"`
+	Payload json.RawMessage `json:"payload"`
 }
 
 // Kinds of Git Sync failures shown in the sync status.
@@ -188,6 +215,9 @@ const (
 	GitErrConflict    = "conflict"
 	GitErrUnreachable = "unreachable"
 	GitErrOther       = "error"
+	// GitErrInterrupted: the job's worker stopped (killed, timed out)
+	// without concluding it, GitMaxHandOuts times after its lease expired.
+	GitErrInterrupted = "interrupted"
 )
 
 // GitLease is a job's hold on a space's Git Sync.
