@@ -2,6 +2,7 @@ package gitsync_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"testing"
@@ -18,7 +19,7 @@ import (
 // killed between two storage calls, leases expired by jumping the clock.
 func setupKill(t *testing.T) *killFixture {
 	kl := testkit.NewKillable(t, true)
-	f := &killFixture{setupOn(t, kl.Kit), kl}
+	f := &killFixture{setupOn(t, kl.Kit, "git", "changerequests"), kl}
 	f.Kit.Deps.Queue = f.SQS.Queue
 	return f
 }
@@ -99,7 +100,8 @@ func (f *killFixture) killEach(t *testing.T, stride int, start func(n int), read
 	}
 }
 
-// A space's import and export, their worker killed after each storage
+// A space's import and export (of a page edited or added), their worker
+// killed after each storage
 // call (each is a step boundary), then delivered again (or, the message
 // lost, handed out again by a read after the lease): each import lands
 // one revision on the head it started from, each export pushes one
@@ -131,7 +133,11 @@ func TestGitJobsKilledAtEachStepEndOnce(t *testing.T) {
 	bare := f.git.root + "/docs.git"
 	var tip string
 	calls = f.killEach(t, 1, func(n int) {
-		f.editFirstPage(t, sp, "Edit "+string(rune('a'+n%26)))
+		if n%2 == 0 {
+			f.editFirstPage(t, sp, fmt.Sprint("Edit ", n))
+		} else {
+			f.addPage(t, sp, fmt.Sprint("Page ", n))
+		}
 		tip = git(t, bare, "rev-parse", "refs/heads/main")
 		f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/export",
 			map[string]any{"url": f.git.url("docs"), "ref": "refs/heads/main", "commitMessage": "Export"})
@@ -189,7 +195,8 @@ func TestGitJobLostForGoodFailsVisibly(t *testing.T) {
 	}
 }
 
-// A site's import and export (docs.yaml, three spaces), their worker
+// A site's import and export (docs.yaml, three spaces; each export of a
+// page edited or added), their worker
 // killed after every third storage call, then delivered again (or handed
 // out again by a read after the lease): each ends a success once, each
 // space's content imported once, one commit per export, no space left
@@ -236,7 +243,11 @@ func TestSiteGitJobsKilledMidwayEndOnce(t *testing.T) {
 	guide := f.siteState(t, siteID).Nodes["guide-en"].SpaceID
 	var tip string
 	calls = f.killEach(t, 3, func(n int) {
-		f.editFirstPage(t, guide, "Edit "+string(rune('a'+n%26)))
+		if n/3%2 == 0 {
+			f.editFirstPage(t, guide, fmt.Sprint("Edit ", n))
+		} else {
+			f.addPage(t, guide, fmt.Sprint("Page ", n))
+		}
 		tip = git(t, site, "rev-parse", "refs/heads/main")
 		f.As(t, "admin").Expect(http.StatusNoContent, "POST", "/v1/orgs/"+f.Org.ID+"/sites/"+siteID+"/git/export",
 			map[string]any{"url": f.git.url("site"), "ref": "refs/heads/main", "commitMessage": "Export the site"})
@@ -247,4 +258,17 @@ func TestSiteGitJobsKilledMidwayEndOnce(t *testing.T) {
 		}
 	})
 	t.Logf("a site export makes %d storage calls; killed after every third", calls)
+}
+
+// addPage adds a page titled title to a space through a merged change
+// request.
+func (f *fixture) addPage(t *testing.T, spaceID, title string) {
+	t.Helper()
+	crs := "/v1/spaces/" + spaceID + "/change-requests"
+	c := f.As(t, "edit")
+	n := c.Expect(http.StatusCreated, "POST", crs, map[string]any{"subject": title}).Map(t)["number"].(float64)
+	cr := fmt.Sprintf("%s/%d", crs, int(n))
+	c.Expect(http.StatusOK, "POST", cr+"/content?compat=false", map[string]any{"changes": []map[string]any{
+		{"operation": "insert_page", "ref": "p", "document": map[string]any{"markdown": "# " + title + "\n\nText of " + title + ".\n"}}}})
+	f.As(t, "admin").Expect(http.StatusOK, "POST", cr+"/merge", nil)
 }

@@ -25,6 +25,11 @@ import (
 // also the lease of a queued job (model.GitPending.Until).
 const leaseTTL = gitjob.LeaseTTL
 
+// retryLease is the lease of a job left to the queue to retry (an
+// unreachable repository): longer than the Git queue's visibility
+// timeout (30 minutes), after which SQS delivers it again.
+const retryLease = 40 * time.Minute
+
 // errBusy: another job holds the space's lease. Returned by a handler, it
 // makes the queue deliver the job again later.
 func errBusy(spaceID, holder string) error {
@@ -93,7 +98,7 @@ func (s *Service) acquireAll(ctx context.Context, spaceIDs []string, sub func(st
 // pendingOf is the pending entry of a job queued at now.
 func pendingOf(job queue.Job, op model.GitOperation, trigger string) model.GitPending {
 	return model.GitPending{JobID: job.ID, Direction: op.Direction, Trigger: trigger, EnqueuedAt: op.StartedAt,
-		Job: &model.QueuedJob{ID: job.ID, Kind: job.Kind, Group: job.Group, Payload: job.Payload}, Until: op.StartedAt.Add(leaseTTL)}
+		Kind: job.Kind, Group: job.Group, Payload: job.Payload, Until: op.StartedAt.Add(leaseTTL)}
 }
 
 // expired tells whether a pending job's lease passed at now (an entry
@@ -120,7 +125,7 @@ func handOut(pending *[]model.GitPending, now time.Time) (again []queue.Job, los
 		if !expired(p, now) {
 			return false
 		}
-		if p.Job == nil || p.HandedOut >= model.GitMaxHandOuts {
+		if p.Payload == nil || p.HandedOut >= model.GitMaxHandOuts {
 			lost = append(lost, p)
 			return true
 		}
@@ -131,7 +136,7 @@ func handOut(pending *[]model.GitPending, now time.Time) (again []queue.Job, los
 		if expired(*p, now) {
 			p.HandedOut++
 			p.Until = now.Add(leaseTTL)
-			again = append(again, queue.Job{ID: p.Job.ID, Kind: p.Job.Kind, Group: p.Job.Group, Payload: p.Job.Payload})
+			again = append(again, queue.Job{ID: p.JobID, Kind: p.Kind, Group: p.Group, Payload: p.Payload})
 		}
 	}
 	return again, lost
@@ -160,8 +165,8 @@ func (s *Service) revive(ctx context.Context, st model.GitSync) model.GitSync {
 			if p.Direction == model.GitExport {
 				kind = ExportKind
 			}
-			if p.Job != nil {
-				kind = p.Job.Kind
+			if p.Kind != "" {
+				kind = p.Kind
 			}
 			if slices.Contains(st.Done, p.JobID) {
 				continue

@@ -172,7 +172,7 @@ func (e *Exports) Landed(ctx context.Context, l changerequests.Landing) error {
 		st.Operation = &model.GitOperation{JobID: job.ID, Direction: model.GitExport, State: model.GitRunning, Stage: "repo_fetch",
 			StartedAt: now, UpdatedAt: now, Trigger: "merge"}
 		st.Pending = append(st.Pending, model.GitPending{JobID: job.ID, Direction: model.GitExport, Trigger: "merge", EnqueuedAt: now,
-			Job: &model.QueuedJob{ID: job.ID, Kind: job.Kind, Group: job.Group, Payload: job.Payload}, Until: now.Add(LeaseTTL)})
+			Kind: job.Kind, Group: job.Group, Payload: job.Payload, Until: now.Add(LeaseTTL)})
 		return e.d.Store.Write(ctx, gitstate.WriteOp(st, v))
 	})
 	if err != nil {
