@@ -2,6 +2,7 @@ package gitsync
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -13,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/galleydocs/galley/shared/apperr"
+	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/fetch"
@@ -57,6 +59,19 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	st, _, err := s.state(ctx, p.SpaceID)
 	if err != nil {
 		return err
+	}
+	if target.commit != nil {
+		in, err := s.intent(ctx, p.SpaceID, j.ID, target.commit.Hash.String())
+		if err != nil {
+			return err
+		}
+		if in != nil {
+			// An earlier delivery pushed this commit and was stopped
+			// before its outcome was written: its outcome, not a layout
+			// made now (the branch holds the new files already, which
+			// the space does not own yet: they would take other names).
+			return s.concludePush(ctx, p, j, *in)
+		}
 	}
 	if p.Auto {
 		if st, err = s.settleConflict(ctx, p, st); errors.Is(err, errWaiting) {
@@ -142,12 +157,119 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if err := s.stage(ctx, p, j, "finalize"); err != nil {
 		return err
 	}
+	in := pushIntent{Commit: hash.String(), Revision: rev.ID, Files: owned, Dir: l.dir}
+	if err := s.keepIntent(ctx, p.SpaceID, j.ID, in); err != nil {
+		return err
+	}
 	if err := r.push(ctx, w, p.Ref, old, hash); err != nil {
+		if in, lerr := s.landed(ctx, r, p.Ref, p.SpaceID, j.ID); lerr != nil || in != nil {
+			if lerr != nil {
+				return lerr
+			}
+			return s.concludePush(ctx, p, j, *in)
+		}
 		return s.fail(ctx, p, j, fmt.Errorf("push %s: %w", p.Ref, gitError(err)))
 	}
 	s.d.Logger.InfoContext(ctx, "Git export", "space", p.SpaceID, "job", j.ID, "url", fetch.Redact(p.URL), "ref", p.Ref,
 		"commit", hash.String(), "revision", rev.ID)
-	return done(hash.String())
+	return s.concludePush(ctx, p, j, in)
+}
+
+// pushIntent is what an export is about to push, kept before it pushes
+// (each push of the job, in a blob named by the job): the commit, and the
+// outcome it concludes with (a site's: each space's, by id).
+type pushIntent struct {
+	Commit   string                `json:"commit,omitempty"`
+	Revision string                `json:"revision,omitempty"`
+	Files    []model.SyncedFile    `json:"files,omitempty"`
+	Dir      string                `json:"dir,omitempty"`
+	Spaces   map[string]pushIntent `json:"spaces,omitempty"`
+}
+
+// intentKey names the blob of a job's push intents, by the space's id
+// ("site-" and the site's id for a site's job).
+func intentKey(owner, jobID string) string { return "spaces/" + owner + "/git-pushes/" + jobID }
+
+// intents reads a job's push intents (none: nil).
+func (s *Service) intents(ctx context.Context, owner, jobID string) ([]pushIntent, error) {
+	raw, err := s.d.Blobs.Get(ctx, intentKey(owner, jobID))
+	if errors.Is(err, blob.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read the export's pushes: %w", err)
+	}
+	var list []pushIntent
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("read the export's pushes: %w", err)
+	}
+	return list, nil
+}
+
+// keepIntent adds a push to a job's intents (a delivery before may have
+// pushed another commit, whose push may land yet).
+func (s *Service) keepIntent(ctx context.Context, owner, jobID string, in pushIntent) error {
+	list, err := s.intents(ctx, owner, jobID)
+	if err != nil {
+		return err
+	}
+	raw, err := json.Marshal(append(list, in))
+	if err != nil {
+		return err
+	}
+	if err := s.d.Blobs.Put(ctx, intentKey(owner, jobID), raw, "application/json"); err != nil {
+		return fmt.Errorf("keep the export's push: %w", err)
+	}
+	return nil
+}
+
+// intent is the job's intent of commit (nil: the job never meant to push
+// it).
+func (s *Service) intent(ctx context.Context, owner, jobID, commit string) (*pushIntent, error) {
+	list, err := s.intents(ctx, owner, jobID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range list {
+		if list[i].Commit == commit {
+			return &list[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// landed explains a push that failed (refused as non-fast-forward, or
+// its ref not locked): did the branch move since the job fetched it by an
+// earlier delivery's push of the job, still under way at the fetch (its
+// process was killed, the server went on)? It answers that push's
+// intent, or nil (someone else's commits, or another failure).
+func (s *Service) landed(ctx context.Context, r *remote, ref, owner, jobID string) (*pushIntent, error) {
+	now, err := r.fetch(ctx, ref)
+	if err != nil || now.commit == nil {
+		return nil, nil // the push's failure stands
+	}
+	return s.intent(ctx, owner, jobID, now.commit.Hash.String())
+}
+
+// concludePush concludes an export that pushed in.Commit, then drops its
+// intent (a failure to drop it is only logged: a blob left behind).
+func (s *Service) concludePush(ctx context.Context, p payload, j queue.Job, in pushIntent) error {
+	err := s.conclude(ctx, p, j, func(op *model.GitOperation) {
+		op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", in.Commit, in.Revision
+	}, &synced{commit: in.Commit, revision: in.Revision, files: in.Files, dir: in.Dir, pushed: true})
+	if err != nil {
+		return err
+	}
+	s.dropIntent(ctx, p.SpaceID, j.ID)
+	return nil
+}
+
+// dropIntent deletes a concluded job's push intent; a failure is only
+// logged (a blob left behind).
+func (s *Service) dropIntent(ctx context.Context, owner, jobID string) {
+	if err := s.d.Blobs.Delete(ctx, intentKey(owner, jobID)); err != nil && !errors.Is(err, blob.ErrNotFound) {
+		s.d.Logger.WarnContext(ctx, "Git export: push intent not deleted", "owner", owner, "job", jobID, "err", err.Error())
+	}
 }
 
 // newCommit writes the commit of tree over base's (none when base holds

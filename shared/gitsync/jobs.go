@@ -226,6 +226,9 @@ func (s *Service) retryLater(ctx context.Context, p payload, j queue.Job, code s
 		}
 		retry = true
 		st.Pending[i].Attempts++
+		// The queue delivers it again after its visibility timeout: no
+		// read is to hand it out meanwhile (lease.go).
+		st.Pending[i].Until = s.d.Clock().Add(retryLease)
 		if st.Lease != nil && st.Lease.JobID == j.ID {
 			st.Lease = nil
 		}

@@ -230,7 +230,7 @@ func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) er
 			st.TreeURL = r.RepoTreeURL
 		}
 		st.Operation = &op
-		addPending(st, op, "")
+		addPending(st, job, op, "")
 		return nil
 	})
 	if err != nil {
@@ -242,9 +242,9 @@ func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) er
 // pendingKept bounds the pending jobs a state lists.
 const pendingKept = 50
 
-// addPending lists a queued job in the sync status.
-func addPending(st *model.GitSync, op model.GitOperation, trigger string) {
-	st.Pending = append(st.Pending, model.GitPending{JobID: op.JobID, Direction: op.Direction, Trigger: trigger, EnqueuedAt: op.StartedAt})
+// addPending lists a queued job in the sync status, with its lease.
+func addPending(st *model.GitSync, job queue.Job, op model.GitOperation, trigger string) {
+	st.Pending = append(st.Pending, pendingOf(job, op, trigger))
 	if len(st.Pending) > pendingKept {
 		st.Pending = st.Pending[len(st.Pending)-pendingKept:]
 	}
@@ -286,7 +286,8 @@ func (s *Service) dispatch(ctx context.Context, job queue.Job, handle func(conte
 	return nil
 }
 
-// Info returns a space's Git Sync state (NotFound before any request).
+// Info returns a space's Git Sync state (NotFound before any request),
+// after handing out again its jobs whose lease expired (lease.go).
 func (s *Service) Info(ctx context.Context, spaceID string) (model.GitSync, error) {
 	if _, _, err := s.content.Space(ctx, spaceID, access.ReadContent); err != nil {
 		return model.GitSync{}, err
@@ -298,7 +299,7 @@ func (s *Service) Info(ctx context.Context, spaceID string) (model.GitSync, erro
 	if v == 0 {
 		return st, apperr.NotFoundf("no Git provider is set up on space %s", spaceID)
 	}
-	return st, nil
+	return s.revive(ctx, st), nil
 }
 
 // Redirects are the space's redirects from its repository's .gitbook.yaml

@@ -178,7 +178,7 @@ func (s *Service) syncJob(ctx context.Context, st *model.GitSync, kind, trigger 
 	op.Trigger = trigger
 	st.URL, st.Ref, st.UpdatedAt = st.SyncURL, st.SyncRef, now
 	st.Operation = &op
-	addPending(st, op, trigger)
+	addPending(st, job, op, trigger)
 	return &job, nil
 }
 

@@ -130,6 +130,10 @@ func (s *Service) startSite(ctx context.Context, orgID, siteID, kind string, r R
 	err = s.updateSite(ctx, siteID, func(st *model.SiteGitSync) error {
 		st.OrgID, st.URL, st.Ref, st.Dir, st.UpdatedAt = orgID, clean, r.Ref, dir, op.StartedAt
 		st.Operation = &model.SiteGitOperation{GitOperation: op}
+		st.Pending = append(st.Pending, pendingOf(job, op, ""))
+		if len(st.Pending) > pendingKept {
+			st.Pending = st.Pending[len(st.Pending)-pendingKept:]
+		}
 		return nil
 	})
 	if err != nil {
@@ -150,7 +154,7 @@ func (s *Service) SiteInfo(ctx context.Context, orgID, siteID string) (model.Sit
 	if v == 0 || st.OrgID != orgID {
 		return st, apperr.NotFoundf("no Git provider is set up on site %s", siteID)
 	}
-	return st, nil
+	return s.reviveSite(ctx, st), nil
 }
 
 // updateSite changes a site's state with fn, guarded by its version.
@@ -193,6 +197,11 @@ func (s *Service) HandleSite(ctx context.Context, j queue.Job) error {
 	if slices.Contains(st.Done, j.ID) {
 		return nil
 	}
+	if slices.ContainsFunc(st.Pending, func(q model.GitPending) bool { return q.JobID == j.ID }) {
+		if err := s.startLease(ctx, p.SiteID, j.ID); err != nil {
+			return err
+		}
+	}
 	ctx = access.WithCaller(ctx, access.Caller{UserID: p.UserID, OrgID: p.CallerOrg, InstanceAdmin: p.InstanceAdmin})
 	r, err := s.openRemote(ctx, p.URL, p.Auth)
 	if err != nil {
@@ -202,6 +211,16 @@ func (s *Service) HandleSite(ctx context.Context, j queue.Job) error {
 		return s.runSiteExport(ctx, j, p, st, r)
 	}
 	return s.runSiteImport(ctx, j, p, st, r)
+}
+
+// startLease renews a site job's lease as its run starts (lease.go).
+func (s *Service) startLease(ctx context.Context, siteID, job string) error {
+	return s.updateSite(ctx, siteID, func(st *model.SiteGitSync) error {
+		if i := slices.IndexFunc(st.Pending, func(q model.GitPending) bool { return q.JobID == job }); i >= 0 {
+			st.Pending[i].Until = s.d.Clock().Add(leaseTTL)
+		}
+		return nil
+	})
 }
 
 // siteOutcome is what a site job that got through leaves on the state.
@@ -222,10 +241,8 @@ func (s *Service) concludeSite(ctx context.Context, p sitePayload, j queue.Job, 
 			return errDone
 		}
 		now := s.d.Clock()
-		st.Done = append(st.Done, j.ID)
-		if len(st.Done) > doneKept {
-			st.Done = st.Done[len(st.Done)-doneKept:]
-		}
+		st.Done = keepLast(append(st.Done, j.ID), doneKept)
+		st.Pending = slices.DeleteFunc(st.Pending, func(q model.GitPending) bool { return q.JobID == j.ID })
 		if out != nil && cause == nil {
 			st.Title, st.LastCommit, st.Nodes, st.Order = out.title, out.commit, map[string]model.SiteGitNode{}, nil
 			for _, n := range out.nodes {

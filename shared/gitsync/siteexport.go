@@ -29,10 +29,10 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 	if err != nil {
 		return s.concludeSite(ctx, p, j, fmt.Errorf("fetch %s: %w", p.Ref, gitError(err)), nil)
 	}
-	if !p.Force && head.commit != nil && st.LastCommit != "" && st.URL == p.URL && st.LastCommit != head.commit.Hash.String() {
-		return s.concludeSite(ctx, p, j, fmt.Errorf("%w: %s has commits the site has not imported (it is at %s, the site last synced with %s); import them first, or export with force",
-			errNotFastForward, p.Ref, short(head.commit.Hash.String()), short(st.LastCommit)), nil)
-	}
+	// The branch moved since the site's last sync: refused below, unless
+	// it holds the tree this export makes (an earlier delivery of the job
+	// pushed it, and was killed before its outcome was written).
+	moved := !p.Force && head.commit != nil && st.LastCommit != "" && st.URL == p.URL && st.LastCommit != head.commit.Hash.String()
 	base := head
 	if head.commit == nil {
 		// A new branch starts from the repository's default branch.
@@ -53,10 +53,21 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 	if err := s.acquireAll(ctx, parts.spaceIDs(), parts.jobID); err != nil {
 		return err // a space job works on one of the spaces: retried later
 	}
+	if head.commit != nil {
+		in, err := s.intent(ctx, "site-"+p.SiteID, j.ID, head.commit.Hash.String())
+		if err != nil {
+			return err
+		}
+		if in != nil {
+			// An earlier delivery pushed this commit and was stopped
+			// before its outcome was written (runExport).
+			return s.concludeSiteExport(ctx, p, j, parts, in.Commit, nil, in.Spaces, nil, title, nodes)
+		}
+	}
 	// Each space over the files the ones before it left.
 	w := &writer{st: base.st, made: map[plumbing.Hash]bool{}}
 	files := base.files
-	laid := map[string]spaceLayout{}
+	laid := map[string]pushIntent{}
 	failed := map[string]error{}
 	for _, pt := range parts {
 		sst, _, err := s.state(ctx, pt.p.SpaceID)
@@ -82,7 +93,7 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 		if err != nil {
 			return err
 		}
-		laid[pt.p.SpaceID], files = lay, lay.files
+		laid[pt.p.SpaceID], files = pushIntent{Revision: lay.rev.ID, Files: lay.owned, Dir: lay.l.dir}, lay.files
 	}
 	files, err = s.withSiteConfig(p, head, w, files, title, nodes)
 	if err != nil {
@@ -96,6 +107,9 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 	switch {
 	case head.commit != nil && head.commit.TreeHash == tree:
 		commit = head.commit.Hash.String() // nothing changed (or an earlier delivery pushed it)
+	case moved:
+		cause = fmt.Errorf("%w: %s has commits the site has not imported (it is at %s, the site last synced with %s); import them first, or export with force",
+			errNotFastForward, p.Ref, short(head.commit.Hash.String()), short(st.LastCommit))
 	case base.commit == nil && base.branches > 0:
 		cause = fmt.Errorf("%w: the repository names no default branch to start %s from; export to an existing branch first", errNoRef, p.Ref)
 	default:
@@ -107,12 +121,29 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 		if head.commit != nil {
 			old = head.commit.Hash
 		}
-		if err := r.push(ctx, w, p.Ref, old, hash); err != nil {
-			cause = fmt.Errorf("push %s: %w", p.Ref, gitError(err))
+		if err := s.keepIntent(ctx, "site-"+p.SiteID, j.ID, pushIntent{Commit: hash.String(), Spaces: laid}); err != nil {
+			return err
 		}
 		commit = hash.String()
+		if perr := r.push(ctx, w, p.Ref, old, hash); perr != nil {
+			in, lerr := s.landed(ctx, r, p.Ref, "site-"+p.SiteID, j.ID)
+			switch {
+			case lerr != nil:
+				return lerr
+			case in != nil:
+				commit, laid = in.Commit, in.Spaces // an earlier delivery's push landed
+			default:
+				cause = fmt.Errorf("push %s: %w", p.Ref, gitError(perr))
+			}
+		}
 	}
-	// Each space's part concludes with the site's commit (or failure).
+	return s.concludeSiteExport(ctx, p, j, parts, commit, cause, laid, failed, title, nodes)
+}
+
+// concludeSiteExport concludes each space's part with the site's commit
+// (or failure), then the site's job, and drops the job's push intent.
+func (s *Service) concludeSiteExport(ctx context.Context, p sitePayload, j queue.Job, parts siteParts, commit string, cause error,
+	laid map[string]pushIntent, failed map[string]error, title string, nodes []model.SiteGitNode) error {
 	ops := map[string]model.GitOperation{}
 	for _, pt := range parts {
 		id := pt.p.SpaceID
@@ -128,8 +159,8 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 			}
 		default:
 			err := s.conclude(ctx, pt.p, pt.j, func(op *model.GitOperation) {
-				op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, lay.rev.ID
-			}, &synced{commit: commit, revision: lay.rev.ID, files: lay.owned, dir: lay.l.dir})
+				op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, lay.Revision
+			}, &synced{commit: commit, revision: lay.Revision, files: lay.Files, dir: lay.Dir})
 			if err != nil {
 				return err
 			}
@@ -154,7 +185,11 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 		return s.concludeSite(ctx, p, j, cause, &siteOutcome{spaces: ops})
 	}
 	s.d.Logger.InfoContext(ctx, "site Git export", "site", p.SiteID, "job", j.ID, "url", fetch.Redact(p.URL), "ref", p.Ref, "commit", commit)
-	return s.concludeSite(ctx, p, j, nil, &siteOutcome{title: title, commit: commit, nodes: nodes, spaces: ops})
+	if err := s.concludeSite(ctx, p, j, nil, &siteOutcome{title: title, commit: commit, nodes: nodes, spaces: ops}); err != nil {
+		return err
+	}
+	s.dropIntent(ctx, "site-"+p.SiteID, j.ID)
+	return nil
 }
 
 // withSiteConfig answers files with docs.yaml written for nodes when the

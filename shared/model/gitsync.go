@@ -1,6 +1,9 @@
 package model
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Git Sync operation states and directions (the reference's
 // GitSyncOperationState, GitSyncOperationDirection).
@@ -179,6 +182,19 @@ type GitPending struct {
 	// Attempts counts the runs that failed for a passing reason (the
 	// repository unreachable) and were left to the queue to retry.
 	Attempts int `json:"attempts,omitempty"`
+	// Kind, Group and Payload are the job as queued (queue.Job's; its
+	// credentials sealed, as in the message), kept so that it can be
+	// handed out again; Until is its lease: set when it is queued and
+	// when a worker starts it. Past Until without an outcome (its worker
+	// was killed and its message went to the dead-letter queue, or the
+	// message was never sent), a read of the state queues the job again
+	// (HandedOut counts how often), and after GitMaxHandOuts concludes it
+	// failed (GitErrInterrupted) (docs/faults.md, "Git jobs' lease").
+	Kind      string          `json:"kind,omitempty"`
+	Group     string          `json:"group,omitempty"`
+	Payload   json.RawMessage `json:"payload,omitempty"`
+	Until     time.Time       `json:"until,omitzero"`
+	HandedOut int             `json:"handedOut,omitempty"`
 }
 
 // Kinds of Git Sync failures shown in the sync status.
@@ -188,7 +204,14 @@ const (
 	GitErrConflict    = "conflict"
 	GitErrUnreachable = "unreachable"
 	GitErrOther       = "error"
+	// GitErrInterrupted: the job's worker stopped (killed, timed out)
+	// without concluding it, GitMaxHandOuts times after its lease expired.
+	GitErrInterrupted = "interrupted"
 )
+
+// GitMaxHandOuts is how many times a Git job whose lease expired is
+// queued again before it is concluded failed (GitErrInterrupted).
+const GitMaxHandOuts = 3
 
 // GitLease is a job's hold on a space's Git Sync.
 type GitLease = JobLease

@@ -25,6 +25,9 @@ type SiteGitSync struct {
 	// Done are the latest concluded jobs (redeliveries are skipped).
 	Done      []string          `json:"done,omitempty"`
 	Operation *SiteGitOperation `json:"operation,omitempty"`
+	// Pending are the site jobs queued and not concluded, each with its
+	// lease (GitPending: handed out again, then failed, when it expires).
+	Pending []GitPending `json:"pending,omitempty"`
 }
 
 // SiteGitNode is one section group, section, space or external link of

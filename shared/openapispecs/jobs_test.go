@@ -22,20 +22,16 @@ import (
 // sqsFixture is the family on DynamoDB Local whose jobs go through moto's
 // SQS and run through sqsqueue.Handler (the worker Lambda's path), with a
 // killer on the store and blobs (a worker dying between two steps) and a
-// clock that can jump (a lease expiring).
+// clock that can jump (a lease expiring): testkit.Killable.
 type sqsFixture struct {
 	*fixture
-	sqs    *testkit.SQSWorker
-	killer *testkit.Killer
-	clock  *testkit.Skew
+	testkit.Killable
 }
 
 func setupSQS(t *testing.T) *sqsFixture {
-	killer := &testkit.Killer{}
-	k := testkit.NewOn(t, testkit.KillableStore(testkit.DynamoStore(t), killer))
-	k.Deps.Blobs = testkit.KillableBlobs(k.Deps.Blobs, killer)
-	f := &sqsFixture{fixture: setupOn(t, k), sqs: testkit.NewSQSWorker(t, false), killer: killer, clock: k.SkewClock()}
-	k.Deps.Queue = f.sqs.Queue
+	kl := testkit.NewKillable(t, false)
+	f := &sqsFixture{fixture: setupOn(t, kl.Kit), Killable: kl}
+	kl.Kit.Deps.Queue = kl.SQS.Queue
 	return f
 }
 
@@ -76,7 +72,7 @@ func (f *sqsFixture) done(t *testing.T, slug string) {
 		t.Errorf("%s: %d versions, want 1", slug, n)
 	}
 	f.As(t, "read").Expect(http.StatusOK, "GET", f.base()+"/"+slug+"/versions/latest/content", nil)
-	if n, _ := f.sqs.Deliver(t, f.handlers()); n != 0 {
+	if n, _ := f.SQS.Deliver(t, f.handlers()); n != 0 {
 		t.Errorf("%s: %d messages left in the queue", slug, n)
 	}
 }
@@ -91,8 +87,8 @@ func (f *sqsFixture) create(t *testing.T, slug string) {
 func TestSQSDuplicateDeliveryOneVersion(t *testing.T) {
 	f := setupSQS(t)
 	f.create(t, "pets")
-	first, msgs := f.sqs.Receive(t)
-	second, again := f.sqs.Receive(t)
+	first, msgs := f.SQS.Receive(t)
+	second, again := f.SQS.Receive(t)
 	if len(msgs) != 1 || len(again) != 1 || *msgs[0].MessageId != *again[0].MessageId {
 		t.Fatalf("received %d then %d messages, want the same one twice", len(msgs), len(again))
 	}
@@ -108,7 +104,7 @@ func TestSQSDuplicateDeliveryOneVersion(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if _, failed := f.sqs.Deliver(t, f.handlers()); len(failed) != 0 {
+	if _, failed := f.SQS.Deliver(t, f.handlers()); len(failed) != 0 {
 		t.Fatalf("third delivery failed: %v", failed)
 	}
 	f.done(t, "pets")
@@ -123,10 +119,10 @@ func TestSQSKilledAtEachStepEndsDoneOnce(t *testing.T) {
 	for n := 0; ; n++ {
 		slug := fmt.Sprint("pets-", n)
 		f.create(t, slug)
-		f.killer.Arm(n)
-		_, failed := f.sqs.Deliver(t, f.handlers())
-		calls, refused := f.killer.Calls()
-		f.killer.Disarm()
+		f.Killer.Arm(n)
+		_, failed := f.SQS.Deliver(t, f.handlers())
+		calls, refused := f.Killer.Calls()
+		f.Killer.Disarm()
 		if refused == 0 {
 			// The job needs n calls: it ran whole.
 			if len(failed) != 0 || n < 3 {
@@ -142,8 +138,8 @@ func TestSQSKilledAtEachStepEndsDoneOnce(t *testing.T) {
 		if sp := f.spec(t, slug); sp.ProcessingState == model.OpenAPIComplete || f.versions(t, slug) != 0 {
 			t.Fatalf("killed after %d calls: readers see %s with %d versions", n, sp.ProcessingState, f.versions(t, slug))
 		}
-		f.clock.Jump(openapispecs.LeaseTTL)
-		if _, failed := f.sqs.Deliver(t, f.handlers()); len(failed) != 0 {
+		f.Clock.Jump(openapispecs.LeaseTTL)
+		if _, failed := f.SQS.Deliver(t, f.handlers()); len(failed) != 0 {
 			t.Fatalf("killed after %d calls, delivered again: failed %v", n, failed)
 		}
 		f.done(t, slug)
@@ -159,22 +155,22 @@ func TestLostJobHandedOutAgainAfterLease(t *testing.T) {
 		slug := fmt.Sprint("lost-", killedAt+1)
 		f.create(t, slug)
 		if killedAt >= 0 {
-			f.killer.Arm(killedAt)
-			f.sqs.Deliver(t, f.handlers())
-			f.killer.Disarm()
+			f.Killer.Arm(killedAt)
+			f.SQS.Deliver(t, f.handlers())
+			f.Killer.Disarm()
 		}
-		f.sqs.Purge(t)
+		f.SQS.Purge(t)
 		before := f.spec(t, slug).ProcessingState
 		f.As(t, "read").Expect(http.StatusOK, "GET", f.base()+"/"+slug, nil)
-		if n, _ := f.sqs.Deliver(t, f.handlers()); n != 0 {
+		if n, _ := f.SQS.Deliver(t, f.handlers()); n != 0 {
 			t.Fatalf("%s: a read within the lease sent %d jobs", slug, n)
 		}
-		f.clock.Jump(openapispecs.LeaseTTL)
+		f.Clock.Jump(openapispecs.LeaseTTL)
 		got := f.As(t, "read").Expect(http.StatusOK, "GET", f.base()+"/"+slug, nil).Map(t)
 		if got["processingState"] != model.OpenAPIPending {
 			t.Errorf("%s (%s when lost): read after the lease: %v, want pending", slug, before, got["processingState"])
 		}
-		if n, failed := f.sqs.Deliver(t, f.handlers()); n != 1 || len(failed) != 0 {
+		if n, failed := f.SQS.Deliver(t, f.handlers()); n != 1 || len(failed) != 0 {
 			t.Fatalf("%s: read after the lease sent %d jobs (%v failed), want 1", slug, n, failed)
 		}
 		f.done(t, slug)
@@ -189,7 +185,7 @@ func TestLostJobHandedOutAgainAfterLease(t *testing.T) {
 func TestPostAgainAfterEnqueueFailed(t *testing.T) {
 	f := setupSQS(t)
 	p := faultproxy.New(t, faultproxy.Upstreams{Moto: testkit.Moto().Endpoint(t)})
-	f.Kit.Deps.Queue = sqsqueue.New(sqs.NewFromConfig(p.Via(testkit.Moto().AWSConfig(t))), f.sqs.URL)
+	f.Kit.Deps.Queue = sqsqueue.New(sqs.NewFromConfig(p.Via(testkit.Moto().AWSConfig(t))), f.SQS.URL)
 	body := map[string]any{"slug": "pets", "source": map[string]any{"text": petstore}}
 	c := f.As(t, "create")
 	p.Set(faultproxy.Rule{Service: faultproxy.SQS, Op: "SendMessage", Fault: faultproxy.SQSThrottling})
@@ -198,7 +194,7 @@ func TestPostAgainAfterEnqueueFailed(t *testing.T) {
 	if sp := f.spec(t, "pets"); sp.ProcessingState != model.OpenAPIPending {
 		t.Fatalf("after the 503: %s", sp.ProcessingState)
 	}
-	if n, _ := f.sqs.Deliver(t, f.handlers()); n != 0 {
+	if n, _ := f.SQS.Deliver(t, f.handlers()); n != 0 {
 		t.Fatalf("%d jobs enqueued by the failed POST", n)
 	}
 	c.Expect(http.StatusConflict, "POST", f.base(), map[string]any{"slug": "pets", "source": map[string]any{"text": petstore + "\n# other\n"}})
@@ -206,7 +202,7 @@ func TestPostAgainAfterEnqueueFailed(t *testing.T) {
 	if got := c.Expect(http.StatusCreated, "POST", f.base(), body).Map(t); got["processingState"] != model.OpenAPIPending {
 		t.Errorf("POST again: %v", got)
 	}
-	if n, failed := f.sqs.Deliver(t, f.handlers()); n != 1 || len(failed) != 0 {
+	if n, failed := f.SQS.Deliver(t, f.handlers()); n != 1 || len(failed) != 0 {
 		t.Fatalf("POST again enqueued %d jobs (%v failed), want 1", n, failed)
 	}
 	f.done(t, "pets")

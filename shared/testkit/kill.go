@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/galleydocs/galley/shared/blob"
@@ -152,4 +153,25 @@ func (s *Skew) Jump(d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.d += d
+}
+
+// Killable is a kit on DynamoDB Local for tests of jobs killed mid-way:
+// its store and blobs refuse calls once Killer strikes, its clock jumps
+// on demand (Clock), and SQS is a queue of moto's SQS (FIFO or not) whose
+// messages the test delivers. The kit's Deps.Queue is left to the caller
+// (a fixture may set its own first).
+type Killable struct {
+	Kit    *Kit
+	Killer *Killer
+	Clock  *Skew
+	SQS    *SQSWorker
+}
+
+// NewKillable makes a Killable kit.
+func NewKillable(t *testing.T, fifo bool) Killable {
+	t.Helper()
+	killer := &Killer{}
+	k := NewOn(t, KillableStore(DynamoStore(t), killer))
+	k.Deps.Blobs = KillableBlobs(k.Deps.Blobs, killer)
+	return Killable{Kit: k, Killer: killer, Clock: k.SkewClock(), SQS: NewSQSWorker(t, fifo)}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -75,6 +76,12 @@ func (w *SQSWorker) Receive(t testing.TB) (events.SQSEvent, []types.Message) {
 		ev.Records = append(ev.Records, events.SQSMessage{MessageId: aws.ToString(m.MessageId),
 			ReceiptHandle: aws.ToString(m.ReceiptHandle), Body: aws.ToString(m.Body), Attributes: attrs,
 			EventSource: "aws:sqs", EventSourceARN: w.URL})
+	}
+	if len(out.Messages) > 0 {
+		// moto makes a message visible again only once its visibility
+		// time is strictly past, in milliseconds: a receive within the
+		// same millisecond (a job that failed at once) would not see it.
+		time.Sleep(2 * time.Millisecond)
 	}
 	return ev, out.Messages
 }

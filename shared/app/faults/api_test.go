@@ -22,7 +22,7 @@ var dynamoWrites = []string{"PutItem", "DeleteItem", "UpdateItem", "TransactWrit
 
 // apiOn returns the API fixture serving families on a fresh table of
 // DynamoDB Local reached through a fault proxy, and the proxy.
-func apiOn(t *testing.T, families ...string) (*testkit.API, *faultproxy.Proxy) {
+func apiOn(t testing.TB, families ...string) (*testkit.API, *faultproxy.Proxy) {
 	t.Helper()
 	p := faultproxy.New(t, faultproxy.Upstreams{DynamoDB: testkit.DynamoDBLocal().Endpoint(t)})
 	k := testkit.NewOn(t, testkit.DynamoStoreAt(t, p.URL))

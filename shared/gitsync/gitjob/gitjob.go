@@ -28,6 +28,12 @@ const (
 	ExportKind = "git-export"
 )
 
+// LeaseTTL is how long a queued Git job may go without concluding before a
+// read hands it out again (model.GitPending.Until): longer than the Git
+// worker runs (5 minutes), shorter than its queue's visibility timeout
+// (30 minutes), after which SQS itself delivers an unfinished job again.
+const LeaseTTL = 10 * time.Minute
+
 // Payload is a space job's input. It holds no credential in clear.
 type Payload struct {
 	SpaceID       string     `json:"spaceId"`
@@ -165,7 +171,8 @@ func (e *Exports) Landed(ctx context.Context, l changerequests.Landing) error {
 		st.UpdatedAt = now
 		st.Operation = &model.GitOperation{JobID: job.ID, Direction: model.GitExport, State: model.GitRunning, Stage: "repo_fetch",
 			StartedAt: now, UpdatedAt: now, Trigger: "merge"}
-		st.Pending = append(st.Pending, model.GitPending{JobID: job.ID, Direction: model.GitExport, Trigger: "merge", EnqueuedAt: now})
+		st.Pending = append(st.Pending, model.GitPending{JobID: job.ID, Direction: model.GitExport, Trigger: "merge", EnqueuedAt: now,
+			Kind: job.Kind, Group: job.Group, Payload: job.Payload, Until: now.Add(LeaseTTL)})
 		return e.d.Store.Write(ctx, gitstate.WriteOp(st, v))
 	})
 	if err != nil {

@@ -50,7 +50,7 @@ type GitSyncRun struct {
 	State   string    `json:"state" enum:"running,failure,success"`
 	Commit  string    `json:"commit,omitempty"`
 	Trigger string    `json:"trigger,omitempty" enum:"api,webhook,poll,settings,merge"`
-	Problem string    `json:"problem,omitempty" enum:"authentication-failed,branch-missing,conflict,unreachable,error" doc:"The kind of failure"`
+	Problem string    `json:"problem,omitempty" enum:"authentication-failed,branch-missing,conflict,unreachable,interrupted,error" doc:"The kind of failure"`
 	Message string    `json:"message,omitempty" doc:"The failure in plain words"`
 	Error   string    `json:"error,omitempty" doc:"The failure as the exchange with the repository reported it"`
 }
@@ -64,6 +64,7 @@ type GitPendingJob struct {
 	Trigger    string    `json:"trigger,omitempty" enum:"api,webhook,poll,settings,merge"`
 	EnqueuedAt time.Time `json:"enqueuedAt"`
 	Attempts   int       `json:"attempts" doc:"Runs that found the repository unreachable so far (the queue retries them with backoff)"`
+	HandedOut  int       `json:"handedOut" doc:"Times the job was queued again because its worker stopped without concluding it"`
 }
 
 // GitSyncStatus is Galley's sync status in git/info.
@@ -96,6 +97,7 @@ var plainWords = map[string]string{
 	model.GitErrBranch:      "Branch missing: the repository has no such branch",
 	model.GitErrConflict:    "Conflict: the branch has commits the space has not imported",
 	model.GitErrUnreachable: "Repository unreachable: it did not answer, or its address is not public",
+	model.GitErrInterrupted: "Interrupted: the job stopped without concluding, also after it was queued again",
 	model.GitErrOther:       "The sync failed",
 }
 
@@ -140,7 +142,7 @@ func StatusView(st model.GitSync) *GitSyncStatus {
 	v := &GitSyncStatus{Settings: SettingsView(st), LastImport: runView(st.LastImport), LastExport: runView(st.LastExport),
 		Pending: []GitPendingJob{}, LastPoll: st.LastPoll}
 	for _, p := range st.Pending {
-		v.Pending = append(v.Pending, GitPendingJob{JobID: p.JobID, Direction: p.Direction, Trigger: trigger(p.Trigger), EnqueuedAt: p.EnqueuedAt, Attempts: p.Attempts})
+		v.Pending = append(v.Pending, GitPendingJob{JobID: p.JobID, Direction: p.Direction, Trigger: trigger(p.Trigger), EnqueuedAt: p.EnqueuedAt, Attempts: p.Attempts, HandedOut: p.HandedOut})
 	}
 	for _, p := range st.Previews {
 		pv := GitPreview{Number: p.Number, Branch: p.Branch, Commit: p.Commit, Revision: p.Revision,
