@@ -115,5 +115,6 @@ func NewDeps(_ context.Context, c Config, d deps.Deps) (*deps.Deps, error) {
 	d.Cursors = paging.NewLazySigner(d.Secret.Key)
 	d.FetchAllowPrivate = c.FetchAllowPrivate
 	d.SitesDomain = c.SitesDomain
+	d.APIURL = c.APIURL
 	return &d, nil
 }

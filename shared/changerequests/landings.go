@@ -40,6 +40,33 @@ func (s *Service) landed(ctx context.Context, l Landing) {
 	}
 }
 
+// Events is told of what happened to change requests and to spaces'
+// content once it is written (the webhooks family's emitter, given by the
+// composition root): change_request_opened, change_request_merged and
+// space_content_updated (docs/webhooks.md).
+type Events interface {
+	Emit(ctx context.Context, e model.Event)
+}
+
+// emit tells the events, if any, of an event about request cr; updatedBy
+// lists the users who changed the space's content (nil: the event has no
+// such list).
+func (s *Service) emit(ctx context.Context, event string, cr model.ChangeRequest, updatedBy []string) {
+	if s.events == nil {
+		return
+	}
+	f := map[string]any{"spaceId": cr.SpaceID}
+	if event == "space_content_updated" {
+		f["revisionId"] = cr.RevisionMerged
+	} else {
+		f["changeRequestId"], f["number"], f["subject"], f["revisionId"] = cr.ID, cr.Number, cr.Subject, cr.Revision
+		if cr.RevisionMerged != "" {
+			f["revisionMerged"] = cr.RevisionMerged
+		}
+	}
+	s.events.Emit(ctx, model.Event{Type: event, OrgID: cr.OrgID, Fields: f, UpdatedBy: updatedBy})
+}
+
 // Propose opens a change request against the space's revision base (not
 // necessarily its head) whose content is the revision build makes from
 // base's content: Git Sync's conflicts, a branch's commit the space has
@@ -74,5 +101,8 @@ func (s *Service) Propose(ctx context.Context, spaceID, base, subject, userID st
 		ops = append(append(ops, crOps(cr, 0)...), extra...)
 		return s.d.Store.Write(ctx, ops...)
 	})
+	if err == nil {
+		s.emit(ctx, "change_request_opened", cr, nil)
+	}
 	return cr, err
 }

@@ -38,6 +38,9 @@ type Deps struct {
 	// publish their sites, https://<hostname>.<SitesDomain>/<basename>
 	// (SITES_DOMAIN; empty: they do not, docs/reader.md).
 	SitesDomain string
+	// APIURL is the API's public base URL (API_URL; "" unknown): links in
+	// what is rendered away from a request (webhook payloads).
+	APIURL string
 }
 
 // Clock returns the current time in UTC, truncated to milliseconds so that

@@ -99,6 +99,8 @@ type Service struct {
 	// structure and spaces: site-wide Git Sync (site.go).
 	structure SiteStructure
 	spaces    Spaces
+	// events are told of each space job's outcome; nil: nobody.
+	events Events
 	// Timeout bounds each exchange with the repository (a fetch, a push);
 	// the Git worker has 5 minutes.
 	Timeout time.Duration
@@ -128,12 +130,22 @@ type Needs struct {
 	// SiteStructure and Spaces serve site-wide Git Sync (site.go).
 	SiteStructure SiteStructure
 	Spaces        Spaces
+	// Events are told of each space import's and export's outcome (the
+	// webhooks family's emitter; nil: nobody).
+	Events Events
+}
+
+// Events is told of what Git Sync did once it is written:
+// space_gitsync_completed (GitBook's event, state success or failure;
+// docs/webhooks.md).
+type Events interface {
+	Emit(ctx context.Context, e model.Event)
 }
 
 // New returns the Git Sync service.
 func New(d *deps.Deps, n Needs) *Service {
 	return &Service{d: d, content: n.Content, crs: n.ChangeRequests, sites: n.Sites, structure: n.SiteStructure, spaces: n.Spaces,
-		Timeout: 4 * time.Minute}
+		events: n.Events, Timeout: 4 * time.Minute}
 }
 
 // Request is an import or export request.

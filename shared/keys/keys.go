@@ -248,6 +248,25 @@ func Translation(orgID, translationID string) Key {
 	return Key{OrgPartition(orgID), TranslationPrefix + translationID}
 }
 
+// WebhookPrefix is the sort-key prefix of an organization's webhook endpoints.
+const WebhookPrefix = "WEBHOOK#"
+
+// Webhook is an organization's webhook endpoint.
+func Webhook(orgID, webhookID string) Key {
+	return Key{OrgPartition(orgID), WebhookPrefix + webhookID}
+}
+
+// WebhookPartition is the partition of a webhook endpoint's deliveries.
+func WebhookPartition(webhookID string) string { return WebhookPrefix + webhookID }
+
+// WebhookDeliveryPrefix is the sort-key prefix of an endpoint's deliveries.
+const WebhookDeliveryPrefix = "DELIVERY#"
+
+// WebhookDelivery is one delivery of an event to a webhook endpoint.
+func WebhookDelivery(webhookID, deliveryID string) Key {
+	return Key{WebhookPartition(webhookID), WebhookDeliveryPrefix + deliveryID}
+}
+
 // SAMLServiceProvider holds the installation's SAML key pair and the secret
 // of its request ids (created once, like the page-token key).
 func SAMLServiceProvider() Key { return Key{"INSTANCE", "SAMLSP"} }
