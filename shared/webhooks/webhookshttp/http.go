@@ -16,9 +16,8 @@ import (
 	"github.com/galleydocs/galley/shared/webhooks"
 )
 
-// eventEnum is the events an endpoint may ask for (webhooks.Types; a test
-// keeps them equal).
-const eventEnum = "space_content_updated,space_gitsync_completed,site_published,site_unpublished,change_request_opened,change_request_merged,page_feedback"
+// The events enums below are webhooks.Types (TestEveryEventTypeMayBeAskedFor
+// creates an endpoint asking for each).
 
 // Webhook is the API shape of a webhook endpoint. Its secret is never
 // answered.
@@ -96,7 +95,8 @@ type webhookPath struct {
 }
 
 type deliveriesIn struct {
-	webhookPath
+	OrganizationID string `path:"organizationId" maxLength:"64"`
+	WebhookID      string `path:"webhookId" maxLength:"64"`
 	httpapi.ListParams
 }
 
