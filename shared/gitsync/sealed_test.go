@@ -1,12 +1,6 @@
 package gitsync_test
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"net/http"
 	"strings"
 	"testing"
@@ -14,48 +8,33 @@ import (
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/records"
+	"github.com/galleydocs/galley/shared/secret"
 	"github.com/galleydocs/galley/shared/store"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// sealedAsBefore seals plain as Git Sync did before sealing moved to
-// package secret, written out here from that code: AES-256-GCM keyed with
-// HMAC-SHA256(the installation's key, "galley job credentials v1"), a
-// random nonce before the ciphertext, "git" as associated data, unpadded
-// standard base64.
-func sealedAsBefore(t *testing.T, f *fixture, plain string) string {
-	t.Helper()
-	key, err := f.Root.Deps.Secret.Key(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte("galley job credentials v1"))
-	block, err := aes.NewCipher(m.Sum(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := cipher.NewGCM(block)
-	if err != nil {
-		t.Fatal(err)
-	}
-	nonce := make([]byte, g.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		t.Fatal(err)
-	}
-	return base64.RawStdEncoding.EncodeToString(g.Seal(nonce, nonce, []byte(plain), []byte("git")))
-}
+// Values sealed by Git Sync's own seal, before it moved to package secret,
+// for an installation whose key is sealedBeforeKey: the credentials
+// gitUser, NUL, gitPassword, and hookSecret.
+const (
+	sealedBeforeKey    = "galley-test-instance-key-0000001"
+	sealedBeforeAuth   = "zYo4l7sSY0QK7iMBu/pv+X6qL/04bYp7c8CwfejnZV8J9986yCPozGqzNdrrpllQV1NW3N7I0qIg3P1I9w"
+	sealedBeforeSecret = "g9cYy32r5Yh2bTKyzFt4Qa6YVnbnTDpZ98PlD7L4tBVFGDFx9XMfyZzE09zHDdaNGKw"
+)
 
 // Settings sealed before the move still work: the stored webhook secret
-// verifies a push, and the stored credentials authenticate its import.
+// verifies a push (and another does not), and the stored credentials
+// authenticate its import.
 func TestSealedBeforeTheMoveStillOpen(t *testing.T) {
-	f := setup(t)
+	k := testkit.New(t)
+	k.Deps.Secret = secret.Fixed([]byte(sealedBeforeKey))
+	f := setupOn(t, k)
 	sp := f.synced(t, "docs", nil)
-	_, err := records.Update(t.Context(), f.Root.Deps.Store, keys.GitSync(sp), nil, func(st *model.GitSync) ([]store.Op, error) {
+	_, err := records.Update(t.Context(), k.Deps.Store, keys.GitSync(sp), nil, func(st *model.GitSync) ([]store.Op, error) {
 		if st.SyncAuth == "" || st.WebhookSecret == "" {
 			t.Fatalf("nothing sealed to replace: %+v", st)
 		}
-		st.SyncAuth = sealedAsBefore(t, f, gitUser+"\x00"+gitPassword)
-		st.WebhookSecret = sealedAsBefore(t, f, hookSecret)
+		st.SyncAuth, st.WebhookSecret = sealedBeforeAuth, sealedBeforeSecret
 		return nil, nil
 	})
 	if err != nil {

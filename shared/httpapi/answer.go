@@ -60,3 +60,22 @@ func AnswerPageAs[T, V any](ctx context.Context, view func(context.Context, T, m
 		return AnswerPage(func(v T) V { return view(ctx, v, role) })(p, nil)
 	}
 }
+
+// Created is the answer of an operation that makes a record: its API URL
+// in Location, and its view.
+type Created[T any] struct {
+	Location string `header:"Location" doc:"API URL of the new record"`
+	Body     T
+}
+
+// AnswerCreated is Answer for an operation that makes a record: its view,
+// and the view's API URL (location) in Location.
+func AnswerCreated[T, V any](view func(T) V, location func(V) string) func(T, error) (*Created[V], error) {
+	return func(v T, err error) (*Created[V], error) {
+		if err != nil {
+			return nil, err
+		}
+		out := view(v)
+		return &Created[V]{Location: location(out), Body: out}, nil
+	}
+}

@@ -271,16 +271,8 @@ func (s *Service) Update(ctx context.Context, orgID, webhookID string, ch Change
 // Delete removes an endpoint and its deliveries (admins); false when there
 // was none. Jobs still queued for its deliveries find nothing and end.
 func (s *Service) Delete(ctx context.Context, orgID, webhookID string) (bool, error) {
-	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg); err != nil {
-		return false, err
-	}
-	k := keys.Webhook(orgID, webhookID)
-	err := s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.IfExists))
-	if errors.Is(err, store.ErrConflict) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("delete webhook: %w", err)
+	if ok, err := orgs.RemoveRecord(ctx, s.d, orgID, access.AdminOrg, keys.Webhook(orgID, webhookID), "webhook"); !ok || err != nil {
+		return ok, err
 	}
 	q := store.Query{PK: keys.WebhookPartition(webhookID), SKPrefix: keys.WebhookDeliveryPrefix, Limit: store.MaxTransactionOps}
 	for {

@@ -67,11 +67,6 @@ type settingsPath struct {
 	TranslationSettingsID string `path:"translationSettingsId" maxLength:"64"`
 }
 
-type createdOut struct {
-	Location string `header:"Location" doc:"API URL of the new translation settings"`
-	Body     TranslationSettings
-}
-
 // Register adds the translation settings operations.
 func Register(api *httpapi.API, s *translations.Service) {
 	const tag = "Translations"
@@ -86,13 +81,13 @@ func Register(api *httpapi.API, s *translations.Service) {
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			Body           CreateTranslationBody
-		}) (*createdOut, error) {
+		}) (*httpapi.Created[TranslationSettings], error) {
 			t, role, err := s.Create(ctx, in.OrganizationID, in.Body.Title, in.Body.Languages)
 			if err != nil {
 				return nil, err
 			}
 			v := View(ctx, t, role)
-			return &createdOut{Location: v.URLs.Location, Body: v}, nil
+			return &httpapi.Created[TranslationSettings]{Location: v.URLs.Location, Body: v}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getTranslation", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/{translationSettingsId}", Tag: tag,
 		Summary: "Get translation settings"},

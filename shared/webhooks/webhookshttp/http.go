@@ -89,21 +89,19 @@ type UpdateWebhookBody struct {
 	Enabled *bool     `json:"enabled,omitempty"`
 }
 
-type webhookPath struct {
-	OrganizationID string `path:"organizationId" maxLength:"64"`
-	WebhookID      string `path:"webhookId" maxLength:"64"`
+// WebhookPath is the path of an endpoint's operations.
+type WebhookPath struct {
+	orgshttp.OrgPath
+	WebhookID string `path:"webhookId" maxLength:"64"`
 }
 
 type deliveriesIn struct {
-	OrganizationID string `path:"organizationId" maxLength:"64"`
-	WebhookID      string `path:"webhookId" maxLength:"64"`
+	WebhookPath
 	httpapi.ListParams
 }
 
-type createdOut struct {
-	Location string `header:"Location" doc:"API URL of the new webhook"`
-	Body     Webhook
-}
+// location is an endpoint's API URL (the Location of its creation).
+func location(w Webhook) string { return w.URLs.Location }
 
 // Register adds the webhooks operations.
 func Register(api *httpapi.API, s *webhooks.Service) {
@@ -119,34 +117,29 @@ func Register(api *httpapi.API, s *webhooks.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "createWebhook", Needs: admin, Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated,
 		Summary: "Register a webhook endpoint"},
 		func(ctx context.Context, in *struct {
-			OrganizationID string `path:"organizationId" maxLength:"64"`
-			Body           CreateWebhookBody
-		}) (*createdOut, error) {
-			w, err := s.Create(ctx, in.OrganizationID, webhooks.Create{URL: in.Body.URL, Secret: in.Body.Secret, Events: in.Body.Events, Enabled: in.Body.Enabled})
-			if err != nil {
-				return nil, err
-			}
-			v := View(ctx, w)
-			return &createdOut{Location: v.URLs.Location, Body: v}, nil
+			orgshttp.OrgPath
+			Body CreateWebhookBody
+		}) (*httpapi.Created[Webhook], error) {
+			b := in.Body
+			return httpapi.AnswerCreated(httpapi.In(ctx, View), location)(s.Create(ctx, in.OrganizationID, webhooks.Create{URL: b.URL, Secret: b.Secret, Events: b.Events, Enabled: b.Enabled}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getWebhook", Needs: admin, Method: http.MethodGet, Path: one, Tag: tag,
 		Summary: "Get a webhook endpoint (without its secret)"},
-		func(ctx context.Context, in *webhookPath) (*httpapi.Out[Webhook], error) {
+		func(ctx context.Context, in *WebhookPath) (*httpapi.Out[Webhook], error) {
 			return httpapi.Answer(httpapi.In(ctx, View))(s.Get(ctx, in.OrganizationID, in.WebhookID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "updateWebhook", Needs: admin, Method: http.MethodPatch, Path: one, Tag: tag,
 		Summary: "Change a webhook endpoint's URL, secret, events or enabled"},
 		func(ctx context.Context, in *struct {
-			OrganizationID string `path:"organizationId" maxLength:"64"`
-			WebhookID      string `path:"webhookId" maxLength:"64"`
-			Body           UpdateWebhookBody
+			WebhookPath
+			Body UpdateWebhookBody
 		}) (*httpapi.Out[Webhook], error) {
 			b := in.Body
 			return httpapi.Answer(httpapi.In(ctx, View))(s.Update(ctx, in.OrganizationID, in.WebhookID, webhooks.Change{URL: b.URL, Secret: b.Secret, Events: b.Events, Enabled: b.Enabled}))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "deleteWebhook", Needs: admin, Method: http.MethodDelete, Path: one, Tag: tag,
 		Status: http.StatusResetContent, Summary: "Delete a webhook endpoint and its deliveries (205; 204 when there was none)", Also: httpapi.NothingToRemove("webhook")},
-		func(ctx context.Context, in *webhookPath) (*httpapi.RemovedOut, error) {
+		func(ctx context.Context, in *WebhookPath) (*httpapi.RemovedOut, error) {
 			return httpapi.Removed(s.Delete(ctx, in.OrganizationID, in.WebhookID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listWebhookDeliveries", Needs: admin, Method: http.MethodGet, Path: one + "/deliveries", Tag: tag,
@@ -157,15 +150,14 @@ func Register(api *httpapi.API, s *webhooks.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "redeliverWebhookDelivery", Needs: admin, Method: http.MethodPost, Path: one + "/deliveries/{deliveryId}/redeliver", Tag: tag,
 		Status: http.StatusAccepted, Summary: "Send a delivery's event again, as a new delivery (queued)"},
 		func(ctx context.Context, in *struct {
-			OrganizationID string `path:"organizationId" maxLength:"64"`
-			WebhookID      string `path:"webhookId" maxLength:"64"`
-			DeliveryID     string `path:"deliveryId" maxLength:"64"`
+			WebhookPath
+			DeliveryID string `path:"deliveryId" maxLength:"64"`
 		}) (*httpapi.Out[Delivery], error) {
 			return httpapi.Answer(httpapi.In(ctx, ViewDelivery))(s.Redeliver(ctx, in.OrganizationID, in.WebhookID, in.DeliveryID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "pingWebhook", Needs: admin, Method: http.MethodPost, Path: one + "/ping", Tag: tag,
 		Status: http.StatusAccepted, Summary: "Send the endpoint a ping event (queued), enabled or not"},
-		func(ctx context.Context, in *webhookPath) (*httpapi.Out[Delivery], error) {
+		func(ctx context.Context, in *WebhookPath) (*httpapi.Out[Delivery], error) {
 			return httpapi.Answer(httpapi.In(ctx, ViewDelivery))(s.SendPing(ctx, in.OrganizationID, in.WebhookID))
 		})
 }
