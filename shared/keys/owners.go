@@ -30,7 +30,7 @@ func Owners() map[string]string {
 		"customfields": {"CustomFieldPrefix", "CustomField", "CustomFieldValuePrefix", "CustomFieldValues", "CustomFieldValue", "CustomFieldValueByField", "FieldValues"},
 		"sso":          {"SAMLProviderPrefix", "SAMLProvider", "SAMLServiceProvider", "SAMLUsedPartition", "SAMLUsed"},
 		"translations": {"TranslationPrefix", "Translation"},
-		"webhooks":     {"WebhookPrefix", "Webhook", "WebhookPartition", "WebhookDeliveryPrefix", "WebhookDelivery"},
+		"webhooks":     {"WebhookPrefix", "Webhook", "WebhookPartition", "WebhookDeliveryPrefix", "WebhookDelivery", "WebhookPendingInOrg", "OrgPendingDeliveries"},
 		"content":      {"Revision"},
 		"changerequests": {"ChangeRequest", "ChangeRequestNumber", "ChangeRequestByStatus", "SpaceChangeRequests", "ChangeRequestContributor", "ContributorByStatus", "ContributorChangeRequests",
 			"ChangeRequestReview", "ReviewPrefix", "ReviewRequest", "ReviewRequestPrefix", "ChangeRequestInOrg", "OrgChangeRequests", "ChangeRequestCreatedInOrg", "OrgChangeRequestsByCreation"},

@@ -55,7 +55,10 @@ type WebhookDelivery struct {
 	ClaimedAt *time.Time `json:"claimedAt,omitempty"`
 	// NextQueued: the job of the attempt after the last failed one is on
 	// the queue.
-	NextQueued    bool       `json:"nextQueued,omitempty"`
+	NextQueued bool `json:"nextQueued,omitempty"`
+	// QueuedAt is when its first attempt was queued (again, when it was
+	// recovered: docs/webhooks.md).
+	QueuedAt      time.Time  `json:"queuedAt"`
 	NextAttemptAt *time.Time `json:"nextAttemptAt,omitempty"`
 	LastAttemptAt *time.Time `json:"lastAttemptAt,omitempty"`
 	CreatedAt     time.Time  `json:"createdAt"`

@@ -36,19 +36,23 @@ const (
 
 // Policy is how deliveries are attempted: at most Attempts times, the
 // second Backoff after the first, each further wait doubled up to
-// MaxBackoff; each attempt given Timeout.
+// MaxBackoff; each attempt given Timeout. A delivery whose first attempt
+// has not begun Recover after it was queued is queued again (its job may
+// never have reached the queue).
 type Policy struct {
 	Attempts   int
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 	Timeout    time.Duration
+	Recover    time.Duration
 }
 
 // DefaultPolicy is the deployment's: 6 attempts over about 31 minutes
 // (waits of 1, 2, 4, 8 and 15 minutes: SQS holds a message back 15
-// minutes at most), 10 seconds each.
+// minutes at most), 10 seconds each; first attempts not begun within 10
+// minutes queued again.
 func DefaultPolicy() Policy {
-	return Policy{Attempts: 6, Backoff: time.Minute, MaxBackoff: 15 * time.Minute, Timeout: 10 * time.Second}
+	return Policy{Attempts: 6, Backoff: time.Minute, MaxBackoff: 15 * time.Minute, Timeout: 10 * time.Second, Recover: 10 * time.Minute}
 }
 
 func (p Policy) withDefaults() Policy {
@@ -64,6 +68,9 @@ func (p Policy) withDefaults() Policy {
 	}
 	if p.Timeout <= 0 {
 		p.Timeout = d.Timeout
+	}
+	if p.Recover <= 0 {
+		p.Recover = d.Recover
 	}
 	return p
 }
@@ -129,7 +136,7 @@ func (s *Service) Handle(ctx context.Context, qj queue.Job) error {
 	}
 	k := keys.WebhookDelivery(j.WebhookID, j.DeliveryID)
 	requeue := false
-	d, err := records.Update(ctx, s.d.Store, k, nil, func(d *model.WebhookDelivery) ([]store.Op, error) {
+	d, err := records.Update(ctx, s.d.Store, k, deliveryIndexes, func(d *model.WebhookDelivery) ([]store.Op, error) {
 		now := s.d.Clock()
 		requeue = false
 		switch {
@@ -159,7 +166,7 @@ func (s *Service) Handle(ctx context.Context, qj queue.Job) error {
 		return fmt.Errorf("claim webhook delivery: %w", err)
 	}
 	code, msg, final := s.attempt(ctx, d, j.Attempt)
-	d, err = records.Update(ctx, s.d.Store, k, nil, func(d *model.WebhookDelivery) ([]store.Op, error) {
+	d, err = records.Update(ctx, s.d.Store, k, deliveryIndexes, func(d *model.WebhookDelivery) ([]store.Op, error) {
 		if d.Attempts >= j.Attempt || d.Status == model.DeliverySucceeded || d.Status == model.DeliveryDead {
 			return nil, errSkip // recorded by a worker that took over the claim
 		}
@@ -199,7 +206,7 @@ func (s *Service) retry(ctx context.Context, d model.WebhookDelivery, j job) err
 	if s.d.Queue == nil {
 		return nil // made already
 	}
-	_, err := records.Update(ctx, s.d.Store, keys.WebhookDelivery(j.WebhookID, j.DeliveryID), nil, func(d *model.WebhookDelivery) ([]store.Op, error) {
+	_, err := records.Update(ctx, s.d.Store, keys.WebhookDelivery(j.WebhookID, j.DeliveryID), deliveryIndexes, func(d *model.WebhookDelivery) ([]store.Op, error) {
 		if d.Attempts != j.Attempt || d.Status != model.DeliveryFailed || d.NextQueued {
 			return nil, errSkip
 		}

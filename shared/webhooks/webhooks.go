@@ -301,6 +301,7 @@ func (s *Service) Deliveries(ctx context.Context, orgID, webhookID string, r pag
 	if _, err := s.Get(ctx, orgID, webhookID); err != nil {
 		return paging.Page[model.WebhookDelivery]{}, err
 	}
+	s.recover(ctx, orgID)
 	return records.Page[model.WebhookDelivery](ctx, s.d.Store, s.d.Cursors, "webhook-deliveries:"+webhookID,
 		store.Query{PK: keys.WebhookPartition(webhookID), SKPrefix: keys.WebhookDeliveryPrefix, Reverse: true}, r, "webhook deliveries")
 }
@@ -342,5 +343,5 @@ func (s *Service) SendPing(ctx context.Context, orgID, webhookID string) (model.
 // newDelivery is a pending delivery of body to w.
 func newDelivery(w model.Webhook, now time.Time, eventID, event, body string) model.WebhookDelivery {
 	return model.WebhookDelivery{ID: ids.New(now), WebhookID: w.ID, OrgID: w.OrgID, EventID: eventID, Event: event, Body: body,
-		Status: model.DeliveryPending, CreatedAt: now, UpdatedAt: now}
+		Status: model.DeliveryPending, QueuedAt: now, CreatedAt: now, UpdatedAt: now}
 }

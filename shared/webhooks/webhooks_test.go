@@ -3,9 +3,12 @@ package webhooks_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -446,4 +449,83 @@ func TestEveryEventTypeMayBeAskedFor(t *testing.T) {
 	if n := len(v["events"].([]any)); n != len(webhooks.Types()) {
 		t.Errorf("%d events kept, want %d", n, len(webhooks.Types()))
 	}
+}
+
+// flaky fails its next fail enqueues, as SQS may.
+type flaky struct {
+	queue.Queue
+	fail int
+}
+
+func (q *flaky) Enqueue(ctx context.Context, j queue.Job) error {
+	if q.fail > 0 {
+		q.fail--
+		return errors.New("queue unavailable")
+	}
+	return q.Queue.Enqueue(ctx, j)
+}
+
+// A delivery whose first job never reached the queue does not stay
+// pending: past the policy's Recover, the next list of deliveries, or the
+// next event of the organization, queues it again; within it, it is left
+// alone.
+func TestAFirstAttemptNeverQueuedIsQueuedAgain(t *testing.T) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
+		mem := &queuetest.Memory{}
+		q := &flaky{Queue: mem}
+		k.Deps.Queue, k.Deps.FetchAllowPrivate = q, true
+		var later time.Duration
+		tick := k.Deps.Now
+		k.Deps.Now = func() time.Time { return tick().Add(later) }
+		a := testkit.NewAPI(t, k, []string{"orgs"})
+		s := webhooks.New(k.Deps, webhooks.Policy{Recover: time.Minute})
+		rcv := newReceiver(t)
+		ctx := access.WithCaller(k.Ctx, a.Caller("admin"))
+		w, err := s.Create(ctx, a.Org.ID, webhooks.Create{URL: rcv.URL, Secret: secret, Events: []string{webhooks.SitePublished, webhooks.SiteUnpublished}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		statuses := func() (out []string) {
+			t.Helper()
+			p, err := s.Deliveries(ctx, a.Org.ID, w.ID, paging.Request{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range p.Items {
+				out = append(out, fmt.Sprintf("%s:%s:%d", d.Event, d.Status, d.Attempts))
+			}
+			return out
+		}
+		run := func() {
+			t.Helper()
+			if err := mem.Drain(k.Ctx, s.Handlers()); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		q.fail = 1
+		s.Emit(ctx, model.Event{Type: webhooks.SitePublished, OrgID: a.Org.ID, Fields: map[string]any{"siteId": "s1"}})
+		if got := statuses(); !slices.Equal(got, []string{"site_published:pending:0"}) || len(mem.Take()) != 0 {
+			t.Fatalf("after a failed enqueue: %v", got)
+		}
+		later = 2 * time.Minute
+		statuses() // the list finds it past the deadline and queues it
+		run()
+		if got := statuses(); !slices.Equal(got, []string{"site_published:succeeded:1"}) {
+			t.Fatalf("after the list: %v", got)
+		}
+
+		q.fail = 1
+		s.Emit(ctx, model.Event{Type: webhooks.SiteUnpublished, OrgID: a.Org.ID, Fields: map[string]any{"siteId": "s1"}})
+		later = 4 * time.Minute
+		s.Emit(ctx, model.Event{Type: webhooks.SitePublished, OrgID: a.Org.ID, Fields: map[string]any{"siteId": "s1"}})
+		run()
+		want := []string{"site_published:succeeded:1", "site_unpublished:succeeded:1", "site_published:succeeded:1"}
+		if got := statuses(); !slices.Equal(got, want) {
+			t.Fatalf("after the next event: %v, want %v", got, want)
+		}
+		if got := rcv.deliveries(); len(got) != 3 {
+			t.Errorf("the receiver got %d posts, want 3 (one per delivery)", len(got))
+		}
+	})
 }
