@@ -50,9 +50,9 @@ var linked = map[string][]string{
 	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},
 	"git":            {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "sites"},
 	"gitworker":      {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "sites", "webhooks"},
-	"webhookworker":  {"users", "orgs", "spaces", "webhooks"}, // the webhooks service records endpoints with orgs' checks (orgs links spaces)
-	"imports":        {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "sites"},
-	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader"}, // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git)
+	"webhookworker":  {"users", "orgs", "spaces", "webhooks"},                                                                                                                         // the webhooks service records endpoints with orgs' checks (orgs links spaces)
+	"imports":        {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "sites", "webhooks"}, // imports into a space are told to webhooks
+	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader"},                                                                   // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git)
 }
 
 // heavy are the large libraries, and the only functions that may link them.

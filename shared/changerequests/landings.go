@@ -48,23 +48,28 @@ type Events interface {
 	Emit(ctx context.Context, e model.Event)
 }
 
-// emit tells the events, if any, of an event about request cr; updatedBy
-// lists the users who changed the space's content (nil: the event has no
-// such list).
-func (s *Service) emit(ctx context.Context, event string, cr model.ChangeRequest, updatedBy []string) {
+// emit tells the events, if any, of an event about request cr.
+func (s *Service) emit(ctx context.Context, event string, cr model.ChangeRequest) {
 	if s.events == nil {
 		return
 	}
-	f := map[string]any{"spaceId": cr.SpaceID}
-	if event == "space_content_updated" {
-		f["revisionId"] = cr.RevisionMerged
-	} else {
-		f["changeRequestId"], f["number"], f["subject"], f["revisionId"] = cr.ID, cr.Number, cr.Subject, cr.Revision
-		if cr.RevisionMerged != "" {
-			f["revisionMerged"] = cr.RevisionMerged
-		}
+	f := map[string]any{"spaceId": cr.SpaceID, "changeRequestId": cr.ID, "number": cr.Number, "subject": cr.Subject, "revisionId": cr.Revision}
+	if cr.RevisionMerged != "" {
+		f["revisionMerged"] = cr.RevisionMerged
 	}
-	s.events.Emit(ctx, model.Event{Type: event, OrgID: cr.OrgID, Fields: f, UpdatedBy: updatedBy})
+	s.events.Emit(ctx, model.Event{Type: event, OrgID: cr.OrgID, Fields: f})
+}
+
+// contentUpdated tells the events, if any, that a space's primary content
+// is now revision (GitBook's space_content_updated): a merge, a content
+// import, a Git import. by lists who changed it (empty: a job nobody
+// asked for).
+func (s *Service) contentUpdated(ctx context.Context, orgID, spaceID, revision string, by []string) {
+	if s.events == nil {
+		return
+	}
+	s.events.Emit(ctx, model.Event{Type: "space_content_updated", OrgID: orgID,
+		Fields: map[string]any{"spaceId": spaceID, "revisionId": revision}, UpdatedBy: by})
 }
 
 // Propose opens a change request against the space's revision base (not
@@ -102,7 +107,7 @@ func (s *Service) Propose(ctx context.Context, spaceID, base, subject, userID st
 		return s.d.Store.Write(ctx, ops...)
 	})
 	if err == nil {
-		s.emit(ctx, "change_request_opened", cr, nil)
+		s.emit(ctx, "change_request_opened", cr)
 	}
 	return cr, err
 }

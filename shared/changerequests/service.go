@@ -287,7 +287,7 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 		return s.d.Store.Write(ctx, ops...)
 	})
 	if err == nil && opened {
-		s.emit(ctx, "change_request_opened", out, nil)
+		s.emit(ctx, "change_request_opened", out)
 	}
 	return out, sp, err
 }

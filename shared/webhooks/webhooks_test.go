@@ -529,3 +529,36 @@ func TestAFirstAttemptNeverQueuedIsQueuedAgain(t *testing.T) {
 		}
 	})
 }
+
+// A direct change of a space's primary content (a content import) is
+// GitBook's space_content_updated too, by whoever made it; an import into
+// a change request is not (the space's content is unchanged).
+func TestContentImportIsAContentUpdate(t *testing.T) {
+	k := testkit.New(t)
+	q := &queuetest.Memory{}
+	k.Deps.Queue, k.Deps.FetchAllowPrivate = q, true
+	a := testkit.NewAPI(t, k, []string{"orgs", "changerequests", "imports"})
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/markdown")
+		_, _ = io.WriteString(w, "# Imported\n\nWords.\n")
+	}))
+	t.Cleanup(page.Close)
+	rcv := newReceiver(t)
+	a.As(t, "admin").Expect(http.StatusCreated, "POST", "/v1/orgs/"+a.Org.ID+"/webhooks",
+		map[string]any{"url": rcv.URL, "secret": secret, "events": []string{webhooks.SpaceContentUpdated}})
+	sp := "/v1/spaces/" + a.Space(t)
+	rev := a.As(t, "edit").Expect(http.StatusCreated, "POST", sp+"/content/import", map[string]any{"url": page.URL + "/a.md", "source": "markdown"}).Map(t)["revision"]
+	cr := a.As(t, "edit").Expect(http.StatusCreated, "POST", sp+"/change-requests", map[string]any{"subject": "More"}).Map(t)["id"].(string)
+	a.As(t, "edit").Expect(http.StatusCreated, "POST", sp+"/change-requests/"+cr+"/content/import", map[string]any{"url": page.URL + "/b.md", "source": "markdown"})
+	if err := q.Drain(k.Ctx, families.JobHandlers(a.Root)); err != nil {
+		t.Fatal(err)
+	}
+	got := rcv.deliveries()
+	if len(got) != 1 {
+		t.Fatalf("%d deliveries, want the import into the space only: %v", len(got), got)
+	}
+	by, _ := got[0].body["updatedBy"].([]any)
+	if got[0].event != webhooks.SpaceContentUpdated || got[0].body["revisionId"] != rev || rev == nil || len(by) != 1 || by[0].(map[string]any)["id"] != a.Users["edit"].ID {
+		t.Errorf("delivery %v, want revision %v by the editor", got[0].body, rev)
+	}
+}
