@@ -64,6 +64,8 @@ LAMBDA_FUNCTIONS += ImportsFunction
 dir_ImportsFunction := imports
 LAMBDA_FUNCTIONS += ReaderFunction
 dir_ReaderFunction := reader
+LAMBDA_FUNCTIONS += WebhookWorkerFunction
+dir_WebhookWorkerFunction := webhookworker
 
 .PHONY: help run assets build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))

@@ -7,6 +7,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/importsroot"
+	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
-func main() { app.StartLambda(app.NewFamily("imports", "ImportsFunction", importsroot.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("imports", "ImportsFunction", importsroot.Routes).WithQueues(sqsqueue.Connect))
+}

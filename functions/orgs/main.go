@@ -6,6 +6,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/orgsroot"
+	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
-func main() { app.StartLambda(app.NewFamily("orgs", "OrganizationsFunction", orgsroot.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("orgs", "OrganizationsFunction", orgsroot.Routes).WithQueues(sqsqueue.Connect))
+}

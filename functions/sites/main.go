@@ -7,6 +7,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/sitesroot"
+	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
-func main() { app.StartLambda(app.NewFamily("sites", "SitesFunction", sitesroot.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("sites", "SitesFunction", sitesroot.Routes).WithQueues(sqsqueue.Connect))
+}

@@ -32,6 +32,9 @@ type Config struct {
 	QueueURL   string // QUEUE_URL: the jobs queue (OpenAPI)
 	// GitQueueURL is GIT_QUEUE_URL: the FIFO queue of Git jobs.
 	GitQueueURL string
+	// WebhooksQueueURL is WEBHOOKS_QUEUE_URL: the queue of webhook
+	// delivery attempts.
+	WebhooksQueueURL string
 
 	APIURL            string // API_URL: base of urls.location; default from the request
 	AppURL            string // APP_URL: base of urls.app; default API_URL
@@ -77,6 +80,7 @@ func ConfigFromEnv() (Config, error) {
 		BucketName:        os.Getenv("BUCKET_NAME"),
 		QueueURL:          os.Getenv("QUEUE_URL"),
 		GitQueueURL:       os.Getenv("GIT_QUEUE_URL"),
+		WebhooksQueueURL:  os.Getenv("WEBHOOKS_QUEUE_URL"),
 		APIURL:            e.url("API_URL"),
 		AppURL:            e.url("APP_URL"),
 		FetchAllowPrivate: e.bool("FETCH_ALLOW_PRIVATE"),

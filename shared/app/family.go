@@ -116,5 +116,6 @@ func NewDeps(_ context.Context, c Config, d deps.Deps) (*deps.Deps, error) {
 	d.FetchAllowPrivate = c.FetchAllowPrivate
 	d.SitesDomain = c.SitesDomain
 	d.ReaderAssets = c.ReaderAssets
+	d.APIURL = c.APIURL
 	return &d, nil
 }

@@ -41,6 +41,10 @@ func Workers() []Worker {
 		// order: a FIFO queue grouped by space or site.
 		{Name: "gitworker", Function: "GitWorkerFunction", Queue: "GitQueue", FIFO: true, QueueEnv: "GIT_QUEUE_URL",
 			Kinds: []string{"git-import", "git-export", "git-site-import", "git-site-export", "git-poll"}},
+		// Webhook delivery attempts, each retry queued with its backoff
+		// as the message's delay (docs/webhooks.md): a standard queue.
+		{Name: "webhookworker", Function: "WebhookWorkerFunction", Queue: "WebhooksQueue", QueueEnv: "WEBHOOKS_QUEUE_URL",
+			Kinds: []string{"webhook-deliver"}},
 	}
 }
 

@@ -23,7 +23,8 @@ type Builder func(ctx context.Context, base model.Revision, ix *content.Index) (
 // the new head when it moved, or beside the head (standalone), the space
 // unchanged. It checks no rights: callers have. A revision without Git
 // metadata landed as the head is a direct edit, told to the Landings (Git
-// Sync exports it); a Git import's is not.
+// Sync exports it); a Git import's is not. Every revision landed as the
+// head is told to the events (space_content_updated, by the caller).
 func (s *Service) LandOnSpace(ctx context.Context, spaceID string, standalone bool, build Builder) (model.Revision, model.Space, error) {
 	var out model.Revision
 	var sp model.Space
@@ -52,9 +53,16 @@ func (s *Service) LandOnSpace(ctx context.Context, spaceID string, standalone bo
 		out, sp = rev, cur
 		return nil
 	})
-	if err == nil && !standalone && out.Git == nil {
+	if err == nil && !standalone {
 		c, _ := access.CallerFrom(ctx)
-		s.landed(ctx, Landing{SpaceID: spaceID, Revision: out.ID, UserID: c.UserID})
+		if out.Git == nil {
+			s.landed(ctx, Landing{SpaceID: spaceID, Revision: out.ID, UserID: c.UserID})
+		}
+		by := []string{}
+		if c.UserID != "" {
+			by = append(by, c.UserID)
+		}
+		s.contentUpdated(ctx, sp.OrgID, spaceID, out.ID, by)
 	}
 	return out, sp, err
 }

@@ -40,6 +40,38 @@ func (s *Service) landed(ctx context.Context, l Landing) {
 	}
 }
 
+// Events is told of what happened to change requests and to spaces'
+// content once it is written (the webhooks family's emitter, given by the
+// composition root): change_request_opened, change_request_merged and
+// space_content_updated (docs/webhooks.md).
+type Events interface {
+	Emit(ctx context.Context, e model.Event)
+}
+
+// emit tells the events, if any, of an event about request cr.
+func (s *Service) emit(ctx context.Context, event string, cr model.ChangeRequest) {
+	if s.events == nil {
+		return
+	}
+	f := map[string]any{"spaceId": cr.SpaceID, "changeRequestId": cr.ID, "number": cr.Number, "subject": cr.Subject, "revisionId": cr.Revision}
+	if cr.RevisionMerged != "" {
+		f["revisionMerged"] = cr.RevisionMerged
+	}
+	s.events.Emit(ctx, model.Event{Type: event, OrgID: cr.OrgID, Fields: f})
+}
+
+// contentUpdated tells the events, if any, that a space's primary content
+// is now revision (GitBook's space_content_updated): a merge, a content
+// import, a Git import. by lists who changed it (empty: a job nobody
+// asked for).
+func (s *Service) contentUpdated(ctx context.Context, orgID, spaceID, revision string, by []string) {
+	if s.events == nil {
+		return
+	}
+	s.events.Emit(ctx, model.Event{Type: "space_content_updated", OrgID: orgID,
+		Fields: map[string]any{"spaceId": spaceID, "revisionId": revision}, UpdatedBy: by})
+}
+
 // Propose opens a change request against the space's revision base (not
 // necessarily its head) whose content is the revision build makes from
 // base's content: Git Sync's conflicts, a branch's commit the space has
@@ -74,5 +106,8 @@ func (s *Service) Propose(ctx context.Context, spaceID, base, subject, userID st
 		ops = append(append(ops, crOps(cr, 0)...), extra...)
 		return s.d.Store.Write(ctx, ops...)
 	})
+	if err == nil {
+		s.emit(ctx, "change_request_opened", cr)
+	}
 	return cr, err
 }

@@ -167,6 +167,8 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 	})
 	if err == nil && out.Result == ResultMerge {
 		s.landed(ctx, Landing{SpaceID: spaceID, Revision: out.Revision, UserID: userID, ChangeRequest: &merged})
+		s.contentUpdated(ctx, merged.OrgID, spaceID, merged.RevisionMerged, []string{userID})
+		s.emit(ctx, "change_request_merged", merged)
 	}
 	return out, err
 }

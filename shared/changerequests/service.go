@@ -61,6 +61,8 @@ type Service struct {
 	// sites answers the spaces of a site (the sites family's); nil
 	// refuses the organization list's site filter.
 	sites SiteSpaces
+	// events are told of requests opened and merged; nil: nobody.
+	events Events
 }
 
 // New returns the change requests service, reading content through c
@@ -70,9 +72,10 @@ type Service struct {
 // of a space (Git Sync's export on merge; nil: nobody); sites answers the
 // spaces a site shows, for the organization list's site filter (the sites
 // family's service; nil in a process that does not link it, where the
-// filter is refused).
-func New(d *deps.Deps, c *content.Service, pdfs PDFs, commenter ReviewCommenter, landings Landings, sites SiteSpaces) *Service {
-	return &Service{d: d, content: c, repo: c.Repo, pdfs: pdfs, commenter: commenter, landings: landings, sites: sites}
+// filter is refused); events are told of requests opened and merged (the
+// webhooks family's emitter; nil: nobody).
+func New(d *deps.Deps, c *content.Service, pdfs PDFs, commenter ReviewCommenter, landings Landings, sites SiteSpaces, events Events) *Service {
+	return &Service{d: d, content: c, repo: c.Repo, pdfs: pdfs, commenter: commenter, landings: landings, sites: sites, events: events}
 }
 
 // Create is the input of Create.
@@ -250,12 +253,14 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 		return model.ChangeRequest{}, sp, err
 	}
 	var out model.ChangeRequest
+	opened := false
 	err = store.Retry(ctx, func() error {
 		cr, v, err := s.read(ctx, spaceID, ref)
 		if err != nil {
 			return err
 		}
 		from, was := cr.Status, cr
+		opened = false
 		if ch.Status != nil {
 			if err := allowed(from, *ch.Status); err != nil {
 				return err
@@ -276,10 +281,14 @@ func (s *Service) Update(ctx context.Context, spaceID, ref string, ch Change) (m
 			var op store.Op
 			sp, op = spaces.Apply(cur, old, spaces.MoveChangeRequest(from, cr.Status))
 			ops = append(ops, op)
+			opened = cr.Status == model.CROpen
 		}
 		out = cr
 		return s.d.Store.Write(ctx, ops...)
 	})
+	if err == nil && opened {
+		s.emit(ctx, "change_request_opened", out)
+	}
 	return out, sp, err
 }
 

@@ -42,6 +42,9 @@ type Deps struct {
 	// (READER_ASSETS: the mermaid package functions/assets extracts);
 	// empty, or without them, diagrams show their source (docs/reader.md).
 	ReaderAssets string
+	// APIURL is the API's public base URL (API_URL; "" unknown): links in
+	// what is rendered away from a request (webhook payloads).
+	APIURL string
 }
 
 // Clock returns the current time in UTC, truncated to milliseconds so that

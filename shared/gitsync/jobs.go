@@ -91,7 +91,36 @@ func (s *Service) conclude(ctx context.Context, p payload, j queue.Job, outcome 
 	if errors.Is(err, errDone) {
 		return nil
 	}
+	if err == nil {
+		s.completed(ctx, p, j, outcome, applied)
+	}
 	return err
+}
+
+// completed tells the events of a concluded job's outcome.
+func (s *Service) completed(ctx context.Context, p payload, j queue.Job, outcome func(*model.GitOperation), applied *synced) {
+	if s.events == nil {
+		return
+	}
+	sp, err := s.readSpace(ctx, p.SpaceID)
+	if err != nil {
+		return // gone meanwhile: nobody to tell
+	}
+	var op model.GitOperation
+	outcome(&op)
+	direction := model.GitImport
+	if j.Kind == ExportKind {
+		direction = model.GitExport
+	}
+	revision, commit := op.Revision, op.Commit
+	if applied != nil {
+		revision, commit = applied.revision, applied.commit
+	}
+	f := map[string]any{"spaceId": p.SpaceID, "state": op.State, "direction": direction, "revisionId": revision, "commitId": commit}
+	if op.Error != "" {
+		f["error"] = op.Error
+	}
+	s.events.Emit(ctx, model.Event{Type: "space_gitsync_completed", OrgID: sp.OrgID, Fields: f})
 }
 
 // synced is what an applied job leaves the repository and the space
@@ -374,6 +403,7 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 	}
 	s.d.Logger.InfoContext(ctx, "Git import", "space", p.SpaceID, "job", j.ID, "url", fetch.Redact(p.URL), "ref", p.Ref,
 		"commit", commit, "revision", rev.ID, "standalone", p.Standalone)
+	s.completed(ctx, p, j, func(op *model.GitOperation) { op.State = model.GitSuccess }, &synced{commit: commit, revision: rev.ID})
 	if !p.Standalone {
 		// The repository's redirects become its sites' redirects (the
 		// import stands whatever happens to them: they follow the next one).

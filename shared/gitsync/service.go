@@ -39,10 +39,6 @@ package gitsync
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -99,6 +95,8 @@ type Service struct {
 	// structure and spaces: site-wide Git Sync (site.go).
 	structure SiteStructure
 	spaces    Spaces
+	// events are told of each space job's outcome; nil: nobody.
+	events Events
 	// Timeout bounds each exchange with the repository (a fetch, a push);
 	// the Git worker has 5 minutes.
 	Timeout time.Duration
@@ -128,12 +126,22 @@ type Needs struct {
 	// SiteStructure and Spaces serve site-wide Git Sync (site.go).
 	SiteStructure SiteStructure
 	Spaces        Spaces
+	// Events are told of each space import's and export's outcome (the
+	// webhooks family's emitter; nil: nobody).
+	Events Events
+}
+
+// Events is told of what Git Sync did once it is written:
+// space_gitsync_completed (GitBook's event, state success or failure;
+// docs/webhooks.md).
+type Events interface {
+	Emit(ctx context.Context, e model.Event)
 }
 
 // New returns the Git Sync service.
 func New(d *deps.Deps, n Needs) *Service {
 	return &Service{d: d, content: n.Content, crs: n.ChangeRequests, sites: n.Sites, structure: n.SiteStructure, spaces: n.Spaces,
-		Timeout: 4 * time.Minute}
+		events: n.Events, Timeout: 4 * time.Minute}
 }
 
 // Request is an import or export request.
@@ -355,35 +363,18 @@ func (s *Service) updateState(ctx context.Context, spaceID string, fn func(*mode
 	return st, nil
 }
 
-// sealKey derives the key sealing job credentials from the installation's
-// secret.
-func (s *Service) sealKey(ctx context.Context) ([]byte, error) {
-	return s.d.Secret.Derive(ctx, "galley job credentials v1")
-}
-
-func (s *Service) aead(ctx context.Context) (cipher.AEAD, error) {
-	key, err := s.sealKey(ctx)
-	if err != nil {
-		return nil, err
-	}
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, err
-	}
-	return cipher.NewGCM(block)
-}
+// Job credentials and the repository webhook's secret are sealed with
+// the installation's secret (secret.Instance.Seal) for this purpose and
+// associated data, so that the values sealed before Seal moved to package
+// secret read as they did (TestSealedBeforeTheMoveStillOpen).
+const (
+	sealPurpose = "galley job credentials v1"
+	sealAD      = "git"
+)
 
 // seal encrypts a secret for a job payload.
 func (s *Service) seal(ctx context.Context, secret string) (string, error) {
-	g, err := s.aead(ctx)
-	if err != nil {
-		return "", err
-	}
-	nonce := make([]byte, g.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		return "", err
-	}
-	return base64.RawStdEncoding.EncodeToString(g.Seal(nonce, nonce, []byte(secret), []byte("git"))), nil
+	return s.d.Secret.Seal(ctx, sealPurpose, sealAD, secret)
 }
 
 // unseal decrypts a job's credentials.
@@ -391,22 +382,11 @@ func (s *Service) unseal(ctx context.Context, sealed string) (user, password str
 	if sealed == "" {
 		return "", "", nil
 	}
-	raw, err := base64.RawStdEncoding.DecodeString(sealed)
+	plain, err := s.d.Secret.Open(ctx, sealPurpose, sealAD, sealed)
 	if err != nil {
-		return "", "", errors.New("sealed credentials: not base64")
+		return "", "", fmt.Errorf("credentials: %w", err)
 	}
-	g, err := s.aead(ctx)
-	if err != nil {
-		return "", "", err
-	}
-	if len(raw) < g.NonceSize() {
-		return "", "", errors.New("sealed credentials: too short")
-	}
-	plain, err := g.Open(nil, raw[:g.NonceSize()], raw[g.NonceSize():], []byte("git"))
-	if err != nil {
-		return "", "", errors.New("sealed credentials: cannot be opened")
-	}
-	user, password, _ = strings.Cut(string(plain), "\x00")
+	user, password, _ = strings.Cut(plain, "\x00")
 	return user, password, nil
 }
 

@@ -248,6 +248,37 @@ func Translation(orgID, translationID string) Key {
 	return Key{OrgPartition(orgID), TranslationPrefix + translationID}
 }
 
+// WebhookPrefix is the sort-key prefix of an organization's webhook endpoints.
+const WebhookPrefix = "WEBHOOK#"
+
+// Webhook is an organization's webhook endpoint.
+func Webhook(orgID, webhookID string) Key {
+	return Key{OrgPartition(orgID), WebhookPrefix + webhookID}
+}
+
+// WebhookPartition is the partition of a webhook endpoint's deliveries.
+func WebhookPartition(webhookID string) string { return WebhookPrefix + webhookID }
+
+// WebhookDeliveryPrefix is the sort-key prefix of an endpoint's deliveries.
+const WebhookDeliveryPrefix = "DELIVERY#"
+
+// WebhookDelivery is one delivery of an event to a webhook endpoint.
+func WebhookDelivery(webhookID, deliveryID string) Key {
+	return Key{WebhookPartition(webhookID), WebhookDeliveryPrefix + deliveryID}
+}
+
+// WebhookPendingInOrg places a delivery not attempted yet in its
+// organization's list of such deliveries, oldest queued first (GSI1):
+// how a first attempt whose job was never queued is found again. queuedAt
+// is written so that its order is the time's.
+func WebhookPendingInOrg(orgID, queuedAt, deliveryID string) IndexKey {
+	return IndexKey{OrgPendingDeliveries(orgID), queuedAt + "#" + deliveryID}
+}
+
+// OrgPendingDeliveries is the GSI1 partition of an organization's
+// deliveries not attempted yet.
+func OrgPendingDeliveries(orgID string) string { return "ORG#" + orgID + "#WEBHOOKPENDING" }
+
 // SAMLServiceProvider holds the installation's SAML key pair and the secret
 // of its request ids (created once, like the page-token key).
 func SAMLServiceProvider() Key { return Key{"INSTANCE", "SAMLSP"} }

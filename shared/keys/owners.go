@@ -15,7 +15,7 @@ package keys
 // share (each reads only its own sort-key prefix in it).
 func Owners() map[string]string {
 	owners := map[string]string{
-		"OrgPartition": "", // ORG#<orgId>: members, teams, invites, custom fields, SAML providers, translations, specs
+		"OrgPartition": "", // ORG#<orgId>: members, teams, invites, custom fields, SAML providers, translations, specs, webhooks
 	}
 	for owner, names := range map[string][]string{
 		"secret": {"InstanceSecret"},
@@ -30,6 +30,7 @@ func Owners() map[string]string {
 		"customfields": {"CustomFieldPrefix", "CustomField", "CustomFieldValuePrefix", "CustomFieldValues", "CustomFieldValue", "CustomFieldValueByField", "FieldValues"},
 		"sso":          {"SAMLProviderPrefix", "SAMLProvider", "SAMLServiceProvider", "SAMLUsedPartition", "SAMLUsed"},
 		"translations": {"TranslationPrefix", "Translation"},
+		"webhooks":     {"WebhookPrefix", "Webhook", "WebhookPartition", "WebhookDeliveryPrefix", "WebhookDelivery", "WebhookPendingInOrg", "OrgPendingDeliveries"},
 		"content":      {"Revision"},
 		"changerequests": {"ChangeRequest", "ChangeRequestNumber", "ChangeRequestByStatus", "SpaceChangeRequests", "ChangeRequestContributor", "ContributorByStatus", "ContributorChangeRequests",
 			"ChangeRequestReview", "ReviewPrefix", "ReviewRequest", "ReviewRequestPrefix", "ChangeRequestInOrg", "OrgChangeRequests", "ChangeRequestCreatedInOrg", "OrgChangeRequestsByCreation"},
@@ -55,7 +56,8 @@ func EntityOwners() map[string]string {
 		"Custom field": "customfields", "Custom field value": "customfields",
 		"SAML provider": "sso", "SAML service-provider key": "sso", "Used SAML id": "sso",
 		"Translation settings": "translations",
-		"Space":                "spaces", "Revision": "content",
+		"Webhook endpoint":     "webhooks", "Webhook delivery": "webhooks",
+		"Space": "spaces", "Revision": "content",
 		"Change request": "changerequests", "Change request number": "changerequests", "Change request contributor copy": "changerequests",
 		"Change request review": "changerequests", "Review request": "changerequests",
 		"Space commenter": "comments", "Change request commenter": "comments", "Space comment": "comments", "Space comment reply": "comments", "Change request comment": "comments", "Change request comment reply": "comments",

@@ -157,15 +157,7 @@ func (s *Service) UpdateInviteLink(ctx context.Context, orgID, inviteID string, 
 
 // DeleteInviteLink removes an invite link (admins only).
 func (s *Service) DeleteInviteLink(ctx context.Context, orgID, inviteID string) (bool, error) {
-	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageInvites); err != nil {
-		return false, err
-	}
-	k := keys.Invite(orgID, inviteID)
-	err := s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.IfExists))
-	if errors.Is(err, store.ErrConflict) {
-		return false, nil
-	}
-	return err == nil, err
+	return RemoveRecord(ctx, s.d, orgID, access.ManageInvites, keys.Invite(orgID, inviteID), "invite link")
 }
 
 // JoinWithInvite makes the caller a member with the invite's role. Any

@@ -65,6 +65,23 @@ func AddRecord(ctx context.Context, st store.Store, orgID, skPrefix string, max 
 	return err
 }
 
+// RemoveRecord deletes an organization's record at k, for a caller
+// allowed op on the organization: false when there was none (a DELETE
+// answers 204 then, 205 otherwise). what names the record in errors.
+func RemoveRecord(ctx context.Context, d *deps.Deps, orgID string, op access.OrgOp, k keys.Key, what string) (bool, error) {
+	if _, err := d.Authz.RequireOrg(ctx, orgID, op); err != nil {
+		return false, err
+	}
+	err := d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.IfExists))
+	if errors.Is(err, store.ErrConflict) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("delete %s: %w", what, err)
+	}
+	return true, nil
+}
+
 // MemberItem is a membership's item with its index keys (for fixtures and
 // imports that write members in their own transactions).
 func MemberItem(m model.Member, version int64) store.Item { return memberItem(m, version) }

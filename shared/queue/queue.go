@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 )
 
 // ErrUnavailable: the queue is throttling or failing for now (SQS answered
@@ -28,6 +29,10 @@ type Job struct {
 	Group string `json:"group,omitempty"`
 	// Payload is the handler's input.
 	Payload json.RawMessage `json:"payload"`
+	// Delay holds the job back that long after it is enqueued (a retry's
+	// backoff): SQS's DelaySeconds on a standard queue (rounded up to a
+	// second, at most 15 minutes), the run time of the local queue.
+	Delay time.Duration `json:"delay,omitempty"`
 }
 
 // Queue accepts jobs.

@@ -7,9 +7,12 @@ package secret
 
 import (
 	"context"
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"sync"
@@ -97,4 +100,51 @@ func (i *Instance) Derive(ctx context.Context, purpose string) ([]byte, error) {
 	m := hmac.New(sha256.New, k)
 	m.Write([]byte(purpose))
 	return m.Sum(nil), nil
+}
+
+// Seal encrypts plain (AES-256-GCM) with a key derived for purpose, bound
+// to ad: what a record keeps that the installation must read back but a
+// reader of the table must not (webhook signing secrets).
+func (i *Instance) Seal(ctx context.Context, purpose, ad, plain string) (string, error) {
+	g, err := i.aead(ctx, purpose)
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, g.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", err
+	}
+	return base64.RawStdEncoding.EncodeToString(g.Seal(nonce, nonce, []byte(plain), []byte(ad))), nil
+}
+
+// Open decrypts what Seal sealed for the same purpose and ad.
+func (i *Instance) Open(ctx context.Context, purpose, ad, sealed string) (string, error) {
+	raw, err := base64.RawStdEncoding.DecodeString(sealed)
+	if err != nil {
+		return "", errors.New("sealed value: not base64")
+	}
+	g, err := i.aead(ctx, purpose)
+	if err != nil {
+		return "", err
+	}
+	if len(raw) < g.NonceSize() {
+		return "", errors.New("sealed value: too short")
+	}
+	plain, err := g.Open(nil, raw[:g.NonceSize()], raw[g.NonceSize():], []byte(ad))
+	if err != nil {
+		return "", errors.New("sealed value: cannot be opened")
+	}
+	return string(plain), nil
+}
+
+func (i *Instance) aead(ctx context.Context, purpose string) (cipher.AEAD, error) {
+	key, err := i.Derive(ctx, purpose)
+	if err != nil {
+		return nil, err
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, err
+	}
+	return cipher.NewGCM(block)
 }

@@ -39,6 +39,14 @@ const (
 type Service struct {
 	d      *deps.Deps
 	spaces Spaces
+	// events are told of sites published and unpublished; nil: nobody.
+	events Events
+}
+
+// Events is told of what happened to sites once it is written (the
+// webhooks family's emitter, given by the composition root).
+type Events interface {
+	Emit(ctx context.Context, e model.Event)
 }
 
 // Spaces is what sites ask of the spaces family (spaces.Service): a space
@@ -48,8 +56,11 @@ type Spaces interface {
 	Create(ctx context.Context, orgID string, in spaces.Create) (model.Space, model.Role, error)
 }
 
-// New returns the sites service.
-func New(d *deps.Deps, spaces Spaces) *Service { return &Service{d: d, spaces: spaces} }
+// New returns the sites service; events (nil: none) are told of sites
+// published and unpublished.
+func New(d *deps.Deps, spaces Spaces, events Events) *Service {
+	return &Service{d: d, spaces: spaces, events: events}
+}
 
 // Loaded is a site read for a caller.
 type Loaded struct {
@@ -456,11 +467,23 @@ func (s *Service) moveOrigin(ctx context.Context, site model.Site, from, to stri
 }
 
 // SetPublished publishes or unpublishes a site.
+// A change is told to the events (site_published, site_unpublished) once
+// written; publishing a published site tells nothing.
 func (s *Service) SetPublished(ctx context.Context, orgID, siteID string, published bool) (model.Site, model.Role, error) {
-	return s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
+	changed := false
+	site, role, err := s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
+		changed = st.s.Published != published
 		st.s.Published = published
 		return nil, nil
 	})
+	if err == nil && changed && s.events != nil {
+		e := model.Event{Type: "site_unpublished", OrgID: orgID, Fields: map[string]any{"siteId": site.ID, "title": site.Title}}
+		if published {
+			e.Type = "site_published"
+		}
+		s.events.Emit(ctx, e)
+	}
+	return site, role, err
 }
 
 // Delete removes a site with everything it holds: its structure and share

@@ -157,16 +157,5 @@ func (s *Service) Replace(ctx context.Context, orgID, id, title string, langs []
 
 // Delete removes translation settings (admins).
 func (s *Service) Delete(ctx context.Context, orgID, id string) (bool, error) {
-	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg); err != nil {
-		return false, err
-	}
-	k := keys.Translation(orgID, id)
-	err := s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.IfExists))
-	if errors.Is(err, store.ErrConflict) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("delete translation settings: %w", err)
-	}
-	return true, nil
+	return orgs.RemoveRecord(ctx, s.d, orgID, access.AdminOrg, keys.Translation(orgID, id), "translation settings")
 }

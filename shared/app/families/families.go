@@ -31,6 +31,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/roots/spacesroot"
 	"github.com/galleydocs/galley/shared/app/roots/ssoroot"
 	"github.com/galleydocs/galley/shared/app/roots/usersroot"
+	"github.com/galleydocs/galley/shared/app/roots/webhookworkerroot"
 	"github.com/galleydocs/galley/shared/app/wire/commentswire"
 	"github.com/galleydocs/galley/shared/app/wire/gitjobwire"
 	"github.com/galleydocs/galley/shared/app/wire/openapiwire"
@@ -79,6 +80,9 @@ func All() []app.Family {
 // with all of them whatever the order the families are served in.
 func NewRoot(d *deps.Deps) *app.Root {
 	r := app.NewRoot(d)
+	sitesroot.ProvideEvents(r)
+	changerequestsroot.ProvideEvents(r)
+	gitworkerroot.ProvideEvents(r)
 	openapiworkerroot.ProvideParser(r)
 	openapiwire.ProvideSpecs(r)
 	commentswire.ProvideReviewComments(r)
@@ -102,6 +106,7 @@ func WorkerHandlers() map[string]app.Handlers {
 	return map[string]app.Handlers{
 		"openapiworker": openapiworkerroot.Handlers,
 		"gitworker":     gitworkerroot.Handlers,
+		"webhookworker": webhookworkerroot.Handlers,
 	}
 }
 

@@ -207,6 +207,8 @@ var permCases = map[string]permCase{
 	"updateSiteCustomizationById":       {bodyFrom: "/v1/orgs/{organizationId}/sites/{siteId}/customization"},
 	"updateSiteShareLinkById":           {body: map[string]any{"active": false}},
 	"addExternalLinkToSite":             {body: map[string]any{"title": "Blog", "url": "https://blog.example.com"}},
+	"createWebhook":                     {body: map[string]any{"url": "https://hooks.example.com/more", "secret": "whsec-0123456789abcdef", "events": []string{"site_published"}}},
+	"updateWebhook":                     {body: map[string]any{"enabled": false}},
 	"sortSiteStructure":                 {body: map[string]any{"item": map[string]any{"type": "site-external-link", "id": "{siteExternalLinkId}"}, "position": map[string]any{}}},
 	// The fixture's site has one section, which its external link needs.
 	"deleteSiteSectionById":  {before: "POST /v1/orgs/{organizationId}/sites/{siteId}/sections", beforeBody: map[string]any{"spaceId": "{otherSpace}", "title": "More"}},

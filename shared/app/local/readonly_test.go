@@ -58,6 +58,7 @@ var roundTrips = map[string]roundTrip{
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}":                                 {get: "/v1/orgs/{organizationId}/sites/{siteId}/share-links", list: true},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}":                                 {get: "/v1/orgs/{organizationId}/sites/{siteId}/site-spaces", list: true},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization":                   {},
+	"PATCH /v1/orgs/{organizationId}/webhooks/{webhookId}":                                                     {},
 	"PATCH /v1/orgs/{organizationId}/teams/{teamId}":                                                           {},
 	"PUT /v1/orgs/{organizationId}/translations/{translationSettingsId}":                                       {},
 	"PATCH /v1/spaces/{spaceId}":                                                                               {},
@@ -126,6 +127,9 @@ func newRTFixture(t *testing.T) *rtFixture {
 	f.ids["samlProviderId"] = id(f.must("POST", org+"/saml", map[string]any{"label": "Okta"}))
 	f.ids["teamId"] = id(f.must("PUT", org+"/teams", map[string]any{"title": "Writers"}))
 	f.ids["translationSettingsId"] = id(f.must("POST", org+"/translations", map[string]any{"title": "French", "languages": []string{"fr"}}))
+	f.ids["webhookId"] = id(f.must("POST", org+"/webhooks", map[string]any{"url": "https://hooks.example.com/galley", "secret": "whsec-0123456789abcdef", "events": []string{"site_published"}}))
+	// A delivery (the ping's: queued, never run by the handler alone).
+	f.ids["deliveryId"] = id(f.must("POST", org+"/webhooks/{webhookId}/ping", nil))
 	f.ids["adminUserId"] = id(f.must("POST", "/v1/admin/users", map[string]any{"email": "ann@example.com", "displayName": "Ann"})["user"].(map[string]any))
 
 	f.ids["siteId"] = id(f.must("POST", org+"/sites", map[string]any{"title": "Docs", "spaces": []string{f.ids["spaceId"]}}))

@@ -214,6 +214,9 @@ func TestTwoSuccessStatusesAnswerWhatHappened(t *testing.T) {
 		{"translation", func(t *testing.T) string {
 			return o + "/translations/" + id(admin(t, 201, "POST", o+"/translations", map[string]any{"title": "T"}))
 		}},
+		{"webhook", func(t *testing.T) string {
+			return o + "/webhooks/" + id(admin(t, 201, "POST", o+"/webhooks", map[string]any{"url": "https://hooks.example.com/x", "secret": "whsec-0123456789abcdef", "events": []string{"site_published"}}))
+		}},
 		{"openapi spec", func(t *testing.T) string {
 			admin(t, 201, "PUT", o+"/openapi/pets", map[string]any{"source": map[string]any{"text": petsSpec}})
 			admin(t, 200, "PUT", o+"/openapi/pets", map[string]any{"source": map[string]any{"text": petsSpec}})

@@ -112,8 +112,8 @@ func New(db *bolt.DB, opts Options) (*Queue, error) {
 	return &Queue{db: db, opts: opts, wake: make(chan struct{}, 1)}, nil
 }
 
-// Enqueue implements queue.Queue. The job is durable when Enqueue returns.
-// A job without an ID gets a random one.
+// Enqueue implements queue.Queue. The job is durable when Enqueue returns,
+// and runs no sooner than its Delay. A job without an ID gets a random one.
 func (q *Queue) Enqueue(ctx context.Context, job queue.Job) error {
 	if job.Kind == "" {
 		return errors.New("localqueue: enqueue: job has no kind")
@@ -128,7 +128,7 @@ func (q *Queue) Enqueue(ctx context.Context, job queue.Job) error {
 		}
 		job.ID = id
 	}
-	v, err := json.Marshal(Record{Job: job, NotBefore: time.Now()})
+	v, err := json.Marshal(Record{Job: job, NotBefore: time.Now().Add(max(job.Delay, 0))})
 	if err != nil {
 		return fmt.Errorf("localqueue: enqueue %s %s: encode: %w", job.Kind, job.ID, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -29,6 +30,9 @@ type Queue struct {
 }
 
 var _ queue.Queue = (*Queue)(nil)
+
+// MaxDelay is the longest delay SQS holds a message back.
+const MaxDelay = 15 * time.Minute
 
 // New returns a queue sending to queueURL.
 func New(client *sqs.Client, queueURL string) *Queue {
@@ -63,6 +67,11 @@ func (q *Queue) Enqueue(ctx context.Context, job queue.Job) error {
 	in := &sqs.SendMessageInput{
 		QueueUrl:    aws.String(q.url),
 		MessageBody: aws.String(string(body)),
+	}
+	if job.Delay > 0 && !strings.HasSuffix(q.url, ".fifo") {
+		// SQS counts whole seconds, at most 15 minutes; a FIFO queue has
+		// no delay per message.
+		in.DelaySeconds = int32(min((job.Delay+time.Second-1)/time.Second, MaxDelay/time.Second))
 	}
 	if strings.HasSuffix(q.url, ".fifo") {
 		// A FIFO queue delivers one group's messages one at a time in

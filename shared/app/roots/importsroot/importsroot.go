@@ -6,6 +6,8 @@ import (
 	"github.com/galleydocs/galley/shared/app/wire/changerequestswire"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/app/wire/gitsyncwire"
+	"github.com/galleydocs/galley/shared/app/wire/webhookswire"
+	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/imports"
 	"github.com/galleydocs/galley/shared/imports/importshttp"
@@ -21,5 +23,16 @@ func Needs(r *app.Root) imports.Needs {
 	return imports.Needs{Content: contentwire.Service(r), ChangeRequests: changerequestswire.Service(r), Git: gitsyncwire.Service(r)}
 }
 
-// Routes adds the imports family's operations.
-func Routes(api *httpapi.API, r *app.Root) { importshttp.Register(api, Service(r)) }
+// Routes adds the imports family's operations; an import into a space's
+// content is told to the webhooks (space_content_updated).
+func Routes(api *httpapi.API, r *app.Root) {
+	ProvideEvents(r)
+	importshttp.Register(api, Service(r))
+}
+
+// ProvideEvents gives the root's change requests service, which lands the
+// imports, the webhooks' emitter; it is called before that service is
+// built.
+func ProvideEvents(r *app.Root) changerequests.Events {
+	return app.Service(r, func() changerequests.Events { return webhookswire.Service(r) })
+}

@@ -6,18 +6,23 @@ import (
 	"github.com/galleydocs/galley/shared/app/wire/collectionswire"
 	"github.com/galleydocs/galley/shared/app/wire/orgswire"
 	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
+	"github.com/galleydocs/galley/shared/app/wire/webhookswire"
 	"github.com/galleydocs/galley/shared/grants"
 	"github.com/galleydocs/galley/shared/grants/grantshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
+	"github.com/galleydocs/galley/shared/webhooks/webhookshttp"
 )
 
 // Routes adds the organizations family's operations: organizations,
-// members, teams and invites, and who is given what on spaces and
-// collections (package grants).
+// members, teams and invites, who is given what on spaces and
+// collections (package grants), and webhook endpoints (package webhooks:
+// the organization's settings; their deliveries run in the webhook
+// worker).
 func Routes(api *httpapi.API, r *app.Root) {
 	orgshttp.Register(api, orgswire.Service(r))
 	grantshttp.Register(api, app.Service(r, func() *grants.Service {
 		return grants.New(r.Deps, spaceswire.Service(r), collectionswire.Service(r))
 	}))
+	webhookshttp.Register(api, webhookswire.Service(r))
 }

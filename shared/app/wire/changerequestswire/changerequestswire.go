@@ -14,11 +14,14 @@ import (
 // (commentswire.ProvideReviewComments: the change requests function and
 // local mode); elsewhere (Git Sync, imports) reviews are not served. Its
 // organization list filters by site through the sites family when the
-// process provided it first (changerequestsroot.ProvideSiteSpaces).
+// process provided it first (changerequestsroot.ProvideSiteSpaces). It
+// tells requests opened and merged to the webhooks when the process
+// provided them first (changerequestsroot.ProvideEvents,
+// gitworkerroot.ProvideEvents).
 func Service(r *app.Root) *changerequests.Service {
 	return app.Service(r, func() *changerequests.Service {
 		return changerequests.New(r.Deps, contentwire.Service(r), contentpdfwire.Service(r), app.Optional[changerequests.ReviewCommenter](r),
-			app.Optional[changerequests.Landings](r), app.Optional[changerequests.SiteSpaces](r))
+			app.Optional[changerequests.Landings](r), app.Optional[changerequests.SiteSpaces](r), app.Optional[changerequests.Events](r))
 	})
 }
 
