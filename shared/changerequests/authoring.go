@@ -53,22 +53,17 @@ func (s *Service) Author(ctx context.Context, spaceID, ref string, b Batch) (Aut
 	if err != nil {
 		return Authored{}, err
 	}
-	if cr, _, err := s.read(ctx, spaceID, ref); err != nil {
+	if _, _, err := s.readActive(ctx, spaceID, ref, "accept changes"); err != nil {
 		return Authored{}, err
-	} else if !cr.Active() {
-		return Authored{}, apperr.Conflictf("change request is %s; only draft and open requests accept changes", cr.Status)
 	}
 	if err := s.files(ctx, sp, &b); err != nil {
 		return Authored{}, err
 	}
 	var out Authored
 	err = store.Retry(ctx, func() error {
-		cr, v, err := s.read(ctx, spaceID, ref)
+		cr, v, err := s.readActive(ctx, spaceID, ref, "accept changes")
 		if err != nil {
 			return err
-		}
-		if !cr.Active() {
-			return apperr.Conflictf("change request is %s; only draft and open requests accept changes", cr.Status)
 		}
 		_, ix, err := s.repo.Load(ctx, spaceID, cr.Revision)
 		if err != nil {

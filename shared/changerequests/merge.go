@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/mergerules"
@@ -127,12 +126,9 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		conflicts                []content.Conflict
 	}
 	err = store.Retry(ctx, func() error {
-		cr, v, err := s.read(ctx, spaceID, ref)
+		cr, v, err := s.readActive(ctx, spaceID, ref, "can be merged")
 		if err != nil {
 			return err
-		}
-		if !cr.Active() {
-			return apperr.Conflictf("change request is %s; only draft and open requests can be merged", cr.Status)
 		}
 		old, sp, err := s.readSpace(ctx, spaceID)
 		if err != nil {
@@ -212,12 +208,9 @@ func (s *Service) UpdateFromSpace(ctx context.Context, spaceID, ref string) (Res
 	}
 	var out Result
 	err = store.Retry(ctx, func() error {
-		cr, v, err := s.read(ctx, spaceID, ref)
+		cr, v, err := s.readActive(ctx, spaceID, ref, "can be updated")
 		if err != nil {
 			return err
-		}
-		if !cr.Active() {
-			return apperr.Conflictf("change request is %s; only draft and open requests can be updated", cr.Status)
 		}
 		_, sp, err := s.readSpace(ctx, spaceID)
 		if err != nil {

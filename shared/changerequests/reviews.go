@@ -117,12 +117,9 @@ func (s *Service) SubmitReview(ctx context.Context, spaceID, ref string, in NewR
 	if in.Status != model.ReviewApproved && in.Status != model.ReviewChangesRequested {
 		return model.Review{}, apperr.Field("status", "approved or changes-requested")
 	}
-	cr, _, err := s.read(ctx, spaceID, ref)
+	cr, _, err := s.readActive(ctx, spaceID, ref, "are reviewed")
 	if err != nil {
 		return model.Review{}, err
-	}
-	if !cr.Active() {
-		return model.Review{}, apperr.Conflictf("change request is %s; only draft and open requests are reviewed", cr.Status)
 	}
 	if cr.CreatedBy == userID {
 		return model.Review{}, apperr.Forbiddenf("the author of a change request cannot review it")
@@ -265,12 +262,9 @@ func (s *Service) RequestReviewers(ctx context.Context, spaceID, ref string, use
 	if len(users) == 0 || len(users) > MaxRequestedReviewers {
 		return nil, apperr.Field("users", "between 1 and %d users", MaxRequestedReviewers)
 	}
-	cr, _, err := s.read(ctx, spaceID, ref)
+	cr, _, err := s.readActive(ctx, spaceID, ref, "are reviewed")
 	if err != nil {
 		return nil, err
-	}
-	if !cr.Active() {
-		return nil, apperr.Conflictf("change request is %s; only draft and open requests are reviewed", cr.Status)
 	}
 	node := access.SpaceNode(sp)
 	for i, u := range users {

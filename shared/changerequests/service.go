@@ -184,6 +184,20 @@ func (s *Service) read(ctx context.Context, spaceID, ref string) (model.ChangeRe
 	return content.ReadChangeRequest(ctx, s.d.Store, spaceID, ref)
 }
 
+// readActive is read for an operation only draft and open requests take:
+// a conflict, naming what the request's status refuses (refused, e.g.
+// "accept changes"), for a merged or archived one.
+func (s *Service) readActive(ctx context.Context, spaceID, ref, refused string) (model.ChangeRequest, int64, error) {
+	cr, v, err := s.read(ctx, spaceID, ref)
+	if err != nil {
+		return model.ChangeRequest{}, 0, err
+	}
+	if !cr.Active() {
+		return model.ChangeRequest{}, 0, apperr.Conflictf("change request is %s; only draft and open requests %s", cr.Status, refused)
+	}
+	return cr, v, nil
+}
+
 // List returns a page of a space's requests of one status (open when
 // f.Status is ""), newest first, optionally only those a user contributed
 // to.
