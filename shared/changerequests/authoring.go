@@ -45,11 +45,7 @@ type Authored struct {
 // Author applies a batch of changes to a draft or open request: one new
 // revision of the request, or nothing when a change is invalid.
 func (s *Service) Author(ctx context.Context, spaceID, ref string, b Batch) (Authored, error) {
-	userID, err := caller(ctx)
-	if err != nil {
-		return Authored{}, err
-	}
-	sp, _, err := s.content.Space(ctx, spaceID, access.EditContent)
+	userID, sp, err := s.callerOn(ctx, spaceID, access.EditContent)
 	if err != nil {
 		return Authored{}, err
 	}

@@ -102,11 +102,7 @@ func (s *Service) newRevision(spaceID, typ, tree string, parents []string) model
 // concurrent merges never lose a change. Overlapping edits change nothing
 // and answer the conflicts.
 func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error) {
-	userID, err := caller(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	space, _, err := s.content.Space(ctx, spaceID, access.MergeContent)
+	userID, space, err := s.callerOn(ctx, spaceID, access.MergeContent)
 	if err != nil {
 		return Result{}, err
 	}
@@ -199,11 +195,8 @@ func (s *Service) checkRules(ctx context.Context, rules model.MergeRules, cr mod
 // request already up to date is left as it is. Overlapping edits change
 // nothing and answer the conflicts.
 func (s *Service) UpdateFromSpace(ctx context.Context, spaceID, ref string) (Result, error) {
-	userID, err := caller(ctx)
+	userID, _, err := s.callerOn(ctx, spaceID, access.EditContent)
 	if err != nil {
-		return Result{}, err
-	}
-	if _, _, err := s.content.Space(ctx, spaceID, access.EditContent); err != nil {
 		return Result{}, err
 	}
 	var out Result

@@ -107,11 +107,8 @@ func outdate(reviews []model.Review, versions []int64, userID string, now model.
 // in the request's comments first, so that it is kept even if the review
 // must be submitted again.
 func (s *Service) SubmitReview(ctx context.Context, spaceID, ref string, in NewReview) (model.Review, error) {
-	userID, err := caller(ctx)
+	userID, _, err := s.callerOn(ctx, spaceID, access.ReviewContent)
 	if err != nil {
-		return model.Review{}, err
-	}
-	if _, _, err := s.content.Space(ctx, spaceID, access.ReviewContent); err != nil {
 		return model.Review{}, err
 	}
 	if in.Status != model.ReviewApproved && in.Status != model.ReviewChangesRequested {
@@ -251,11 +248,7 @@ func (s *Service) RequestedReviewers(ctx context.Context, spaceID, ref string, r
 // review the space and must not be the request's author; a user asked
 // again is asked anew (their current review becomes outdated).
 func (s *Service) RequestReviewers(ctx context.Context, spaceID, ref string, users []string, subject *string) ([]model.ReviewRequest, error) {
-	userID, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	sp, _, err := s.content.Space(ctx, spaceID, access.EditContent)
+	userID, sp, err := s.callerOn(ctx, spaceID, access.EditContent)
 	if err != nil {
 		return nil, err
 	}

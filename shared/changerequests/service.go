@@ -98,13 +98,21 @@ func caller(ctx context.Context) (string, error) {
 	return c.UserID, err
 }
 
-// Create opens a change request on the space's current revision.
-func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.ChangeRequest, model.Space, error) {
+// callerOn returns the authenticated user's id and the space, which they
+// must reach at op.
+func (s *Service) callerOn(ctx context.Context, spaceID string, op access.OrgOp) (string, model.Space, error) {
 	userID, err := caller(ctx)
 	if err != nil {
-		return model.ChangeRequest{}, model.Space{}, err
+		return "", model.Space{}, err
 	}
-	if _, _, err := s.content.Space(ctx, spaceID, access.EditContent); err != nil {
+	sp, _, err := s.content.Space(ctx, spaceID, op)
+	return userID, sp, err
+}
+
+// Create opens a change request on the space's current revision.
+func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.ChangeRequest, model.Space, error) {
+	userID, _, err := s.callerOn(ctx, spaceID, access.EditContent)
+	if err != nil {
 		return model.ChangeRequest{}, model.Space{}, err
 	}
 	var cr model.ChangeRequest
