@@ -32,11 +32,7 @@ func (s *Service) PageDocument(ctx context.Context, at At, pageID string) (docum
 // revision carries it, and is rendered as that page's (its relative links
 // resolve from that page).
 func (s *Service) Document(ctx context.Context, spaceID, documentID string) (document.JSONDocument, error) {
-	src, err := s.source(ctx, At{SpaceID: spaceID})
-	if err != nil {
-		return document.JSONDocument{}, err
-	}
-	_, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	src, _, ix, err := s.load(ctx, At{SpaceID: spaceID})
 	if err != nil {
 		return document.JSONDocument{}, err
 	}
