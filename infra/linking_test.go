@@ -13,11 +13,11 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // familyPackages are the packages under shared/ that hold a family's
@@ -241,15 +241,10 @@ func TestFamiliesDoNotBuildOtherFamiliesServices(t *testing.T) {
 			}
 			checked++
 			imported := map[string]string{} // local name -> family
-			for _, im := range f.Imports {
-				p, _ := strconv.Unquote(im.Path.Value)
+			for name, p := range testkit.ImportNames(f) {
 				other, ok := strings.CutPrefix(p, prefix)
 				if !ok || !slices.Contains(familyPackages, other) || strings.SplitN(other, "/", 2)[0] == top {
 					continue
-				}
-				name := p[strings.LastIndex(p, "/")+1:]
-				if im.Name != nil {
-					name = im.Name.Name
 				}
 				imported[name] = other
 			}

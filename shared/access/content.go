@@ -238,11 +238,7 @@ func (v *Viewer) loadGrants(ctx context.Context) error {
 	org, uid := v.OrgID(), v.caller.UserID
 	grants := map[string]model.Role{}
 	add := func(pk string) error {
-		items, err := store.QueryAll(ctx, v.a.store, store.Query{Index: store.GSI1, PK: pk})
-		if err != nil {
-			return fmt.Errorf("read grants: %w", err)
-		}
-		gs, err := records.DecodeAll[model.Grant](items)
+		gs, err := queryAll[model.Grant](ctx, v.a.store, store.Query{Index: store.GSI1, PK: pk}, "grants")
 		if err != nil {
 			return err
 		}
@@ -257,11 +253,7 @@ func (v *Viewer) loadGrants(ctx context.Context) error {
 	if err := add(keys.PrincipalGrants(org, model.PrincipalUser, uid)); err != nil {
 		return err
 	}
-	teams, err := store.QueryAll(ctx, v.a.store, store.Query{Index: store.GSI1, PK: keys.MemberTeams(org, uid)})
-	if err != nil {
-		return fmt.Errorf("read teams of member: %w", err)
-	}
-	tms, err := records.DecodeAll[model.TeamMembership](teams)
+	tms, err := v.a.memberTeams(ctx, org, uid)
 	if err != nil {
 		return err
 	}
@@ -451,9 +443,19 @@ func (a *Authorizer) DropGrantsOps(ctx context.Context, orgID string, grants []m
 
 // GrantsOn reads the grants on a space or a collection (consistently).
 func (a *Authorizer) GrantsOn(ctx context.Context, contentKind, contentID string) ([]model.Grant, error) {
-	items, err := store.QueryAll(ctx, a.store, store.Query{PK: keys.ContentPartition(contentKind, contentID), SKPrefix: keys.GrantPrefix})
+	return queryAll[model.Grant](ctx, a.store, store.Query{PK: keys.ContentPartition(contentKind, contentID), SKPrefix: keys.GrantPrefix}, "grants")
+}
+
+// memberTeams reads a member's team memberships.
+func (a *Authorizer) memberTeams(ctx context.Context, orgID, userID string) ([]model.TeamMembership, error) {
+	return queryAll[model.TeamMembership](ctx, a.store, store.Query{Index: store.GSI1, PK: keys.MemberTeams(orgID, userID)}, "teams of member")
+}
+
+// queryAll reads every record q finds; what names them in a read's error.
+func queryAll[T any](ctx context.Context, st store.Store, q store.Query, what string) ([]T, error) {
+	items, err := store.QueryAll(ctx, st, q)
 	if err != nil {
-		return nil, fmt.Errorf("read grants: %w", err)
+		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
-	return records.DecodeAll[model.Grant](items)
+	return records.DecodeAll[T](items)
 }

@@ -3,6 +3,7 @@ package orgs
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -234,15 +235,13 @@ func (s *Service) setTeamMembers(ctx context.Context, orgID, teamID string, set 
 		byRole[role] = append(byRole[role], uid)
 	}
 	for _, role := range []string{model.TeamMember, model.TeamOwner} {
-		for rest := byRole[role]; len(rest) > 0; rest = rest[min(teamBatch, len(rest)):] {
-			if _, err := s.addTeamMembers(ctx, orgID, teamID, nil, rest[:min(teamBatch, len(rest))], role); err != nil {
+		for batch := range slices.Chunk(byRole[role], teamBatch) {
+			if _, err := s.addTeamMembers(ctx, orgID, teamID, nil, batch, role); err != nil {
 				return err
 			}
 		}
 	}
-	for len(remove) > 0 {
-		batch := remove[:min(teamBatch, len(remove))]
-		remove = remove[len(batch):]
+	for batch := range slices.Chunk(remove, teamBatch) {
 		if err := s.removeTeamMembers(ctx, orgID, teamID, batch); err != nil {
 			return err
 		}

@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // Success statuses that say what happened (issue 32): where GitBook's
@@ -45,22 +43,12 @@ var paramRe = regexp.MustCompile(`\{[^}]+\}`)
 // keyed "METHOD /path" with parameters as {}, and those statuses.
 func twoStatusOps(t *testing.T) map[string][]string {
 	t.Helper()
-	dir, err := apitest.ReferenceDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "gitbook-openapi-0.202.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var doc struct {
 		Paths map[string]map[string]struct {
 			Responses map[string]any `json:"responses"`
 		} `json:"paths"`
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	testkit.ReferenceDocument(t, &doc)
 	out := map[string][]string{}
 	for p, ops := range doc.Paths {
 		for m, op := range ops {
