@@ -111,6 +111,12 @@ func absoluteTemplate(tmpl, source string) string {
 	if err != nil {
 		return ""
 	}
+	// A scheme that is a variable ("{protocol}://...") is checked when
+	// the variables have values (the reader's serverOrigins).
+	varScheme := strings.HasPrefix(masked, "galleyvar0x://")
+	if varScheme {
+		u.Scheme = "https"
+	}
 	if !u.IsAbs() {
 		base, err := url.Parse(source)
 		if err != nil || source == "" || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
@@ -123,6 +129,9 @@ func absoluteTemplate(tmpl, source string) string {
 		return ""
 	}
 	out := u.String()
+	if varScheme {
+		out = names[0] + strings.TrimPrefix(out, "https")
+	}
 	for i := len(names) - 1; i >= 0; i-- {
 		out = strings.ReplaceAll(out, "galleyvar"+strconv.Itoa(i)+"x", names[i])
 	}

@@ -79,6 +79,11 @@ func TestSwagger2ServersAndSecurity(t *testing.T) {
 	if len(od.Security) != 1 || od.Security[0][0] != (content.SecurityScheme{Name: "basicAuth", Type: "http", Scheme: "basic"}) {
 		t.Errorf("security %+v", od.Security)
 	}
+	// A scheme that is a variable (GitHub Enterprise's).
+	v3 := decode(t, `{"openapi":"3.0.3","servers":[{"url":"{protocol}://{hostname}/api/v3","variables":{"hostname":{"default":"HOSTNAME"},"protocol":{"default":"http"}}}],"paths":{"/x":{"get":{}}}}`)
+	if od := operationOf(v3, "", "GET", "/x"); len(od.Servers) != 1 || od.Servers[0].URL != "{protocol}://{hostname}/api/v3" || len(od.Servers[0].Variables) != 2 {
+		t.Errorf("a variable scheme: %+v", od.Servers)
+	}
 	// No host: the source's.
 	delete(doc, "host")
 	if od := operationOf(doc, "http://docs.example.net/swagger.json", "GET", "/x"); len(od.Servers) != 2 || od.Servers[0].URL != "https://docs.example.net/v1" {

@@ -35,6 +35,10 @@ const maxConnectOrigins = 20
 // answer ("%s": the API's origin).
 const corsMessage = "The request failed: the API at %s does not allow cross-origin requests from this site (CORS), or it could not be reached. The snippets below send the same request from elsewhere."
 
+// elsewhereMessage is what the playground says of a request to an origin
+// the page's policy does not let it reach ("%s": those it does).
+const elsewhereMessage = "Not sent: this page may send requests only to the servers its API specification names (%s)."
+
 // storageNote says where credentials are kept.
 const storageNote = "Credentials stay in this browser: kept in this tab's session storage for the API's origin, never sent to this site."
 
@@ -53,11 +57,13 @@ func (r *renderer) playground(od *content.OperationDetail) {
 		return
 	}
 	r.playgrounds++
+	var origins []string
 	for _, s := range od.Servers {
-		r.addConnect(serverOrigins(s)...)
+		origins = append(origins, r.addConnect(serverOrigins(s)...)...)
 	}
 	id := "pg" + strconv.Itoa(r.playgrounds)
-	r.w(`<details class="playground" data-method="`, esc(od.Method), `" data-path="`, esc(od.Path), `" data-cors="`, esc(corsMessage), `">`,
+	r.w(`<details class="playground" data-method="`, esc(od.Method), `" data-path="`, esc(od.Path), `" data-origins="`, esc(strings.Join(origins, " ")),
+		`" data-cors="`, esc(corsMessage), `" data-elsewhere="`, esc(elsewhereMessage), `">`,
 		`<summary>Test it</summary><div class="pg-form" hidden>`)
 
 	// Server and its variables.
@@ -205,16 +211,20 @@ func (r *renderer) playground(od *content.OperationDetail) {
 	r.w(`</div></details>`)
 }
 
-// addConnect adds origins the page's playgrounds call (its connect-src).
-func (r *renderer) addConnect(origins ...string) {
+// addConnect adds origins the page's playgrounds call (its connect-src)
+// and returns those it holds.
+func (r *renderer) addConnect(origins ...string) []string {
+	var out []string
 	for _, o := range origins {
-		if len(r.connect) >= maxConnectOrigins {
-			return
-		}
 		if !slices.Contains(r.connect, o) {
+			if len(r.connect) >= maxConnectOrigins {
+				continue
+			}
 			r.connect = append(r.connect, o)
 		}
+		out = append(out, o)
 	}
+	return out
 }
 
 // hasBody: the operation takes a body and its method may carry one (a
@@ -564,7 +574,8 @@ if(/json/i.test(res.headers.get("content-type")||"")){try{t=JSON.stringify(JSON.
 form.addEventListener("input",function(e){var i=e.target;if(i.classList.contains("pg-secret")){try{if(store)store.setItem(key(i.closest(".pg-scheme"),i),i.value)}catch(x){}}else update()});
 form.addEventListener("change",function(e){if(e.target===srv||e.target.classList.contains("pg-var"))load();update()});
 send.addEventListener("click",function(){if(busy)return;var r=build(true),init={method:method,headers:r.headers,credentials:"omit",cache:"no-store"},req;if(r.body!==null)init.body=r.body;
-status.className="pg-status";out.hidden=true;out.textContent="";try{req=new Request(r.url,init)}catch(e){fail("The request is not valid: "+e.message);return}
+status.className="pg-status";out.hidden=true;out.textContent="";var allowed=pg.getAttribute("data-origins").split(" ");
+if(allowed.indexOf(origin(r.url))<0){fail(pg.getAttribute("data-elsewhere").replace("%s",allowed.join(", ")));return}try{req=new Request(r.url,init)}catch(e){fail("The request is not valid: "+e.message);return}
 busy=true;send.setAttribute("aria-busy","true");status.textContent="Sending "+method+" "+r.url+"…";function done(){busy=false;send.removeAttribute("aria-busy")}
 fetch(req).then(function(res){return res.text().then(function(t){show(res,t)})},function(){fail(pg.getAttribute("data-cors").replace("%s",origin(r.url)))}).then(done,done)});
 form.hidden=false;load();update()})})()`

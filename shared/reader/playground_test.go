@@ -47,7 +47,7 @@ func TestPlaygroundForm(t *testing.T) {
 	r.operation(petOperation())
 	out := r.b.String()
 	for _, want := range []string{
-		`<details class="playground" data-method="POST" data-path="/pets/{petId}/toys" data-cors="The request failed: the API at %s does not allow cross-origin requests from this site (CORS)`,
+		`<details class="playground" data-method="POST" data-path="/pets/{petId}/toys" data-origins="https://eu.api.example.com https://us.api.example.com http://127.0.0.1:8080" data-cors="The request failed: the API at %s does not allow cross-origin requests from this site (CORS)`,
 		`<summary>Test it</summary><div class="pg-form" hidden>`,
 		`<option value="https://{region}.api.example.com/v1/" selected>https://{region}.api.example.com/v1/ (Production)</option><option value="http://127.0.0.1:8080">`,
 		`<select id="pg1-s0-v0" class="pg-var" data-name="region"><option selected>eu</option><option>us</option></select>`,

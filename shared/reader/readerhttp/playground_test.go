@@ -20,13 +20,18 @@ import (
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
-// playgroundSpec is a spec whose servers are the given URLs, with a
+// playgroundSpec is a spec whose servers are the given URLs (a {host}
+// variable's default: 127.0.0.1), with a
 // bearer scheme, a GET with path, query and header parameters and a POST
 // with a body.
 func playgroundSpec(servers ...string) string {
 	var list []map[string]any
 	for i, s := range servers {
-		list = append(list, map[string]any{"url": s, "description": []string{"With CORS", "Without CORS"}[i%2]})
+		srv := map[string]any{"url": s, "description": []string{"With CORS", "Without CORS"}[i%2]}
+		if strings.Contains(s, "{host}") {
+			srv["variables"] = map[string]any{"host": map[string]any{"default": "127.0.0.1"}}
+		}
+		list = append(list, srv)
 	}
 	srv, _ := json.Marshal(list)
 	return `{"openapi":"3.0.3","info":{"title":"Pets","version":"1"},"servers":` + string(srv) + `,
@@ -177,7 +182,8 @@ func (a *testAPI) got() []apiCall {
 func TestBrowserPlayground(t *testing.T) {
 	b := startBrowser(t)
 	withCORS, withoutCORS := newTestAPI(t, true), newTestAPI(t, false)
-	f := playgroundSite(t, withCORS.URL, withoutCORS.URL)
+	corsTemplate := strings.Replace(withCORS.URL, "127.0.0.1", "{host}", 1)
+	f := playgroundSite(t, corsTemplate, withoutCORS.URL)
 	const token = "s3cret-token"
 	var mu sync.Mutex
 	var leaks []string
@@ -241,6 +247,19 @@ func TestBrowserPlayground(t *testing.T) {
 		}
 		screenshot(t, ctx, "playground.png")
 		b.checkA11y(t, ctx, "playground with an answer, light")
+
+		// A host the spec does not name is not reached: the page's
+		// policy allows only the spec's servers, and the playground says so.
+		run(t, ctx, "type another host", chromedp.Focus(chromedp.CSS(pg+`input.pg-var[data-name="host"]`)), chromedp.KeyEvent(kb.End),
+			chromedp.KeyEvent(strings.Repeat(kb.Backspace, len("127.0.0.1"))), chromedp.KeyEvent("localhost"),
+			chromedp.Focus(chromedp.CSS(pg+".pg-send")), chromedp.KeyEvent(kb.Enter))
+		waitFor(t, ctx, `document.querySelector('`+pg+`.pg-status.pg-error')!==null`, "the message")
+		if msg := eval[string](t, ctx, `document.querySelector('`+pg+`.pg-status').textContent`); !strings.Contains(msg, "only to the servers its API specification names ("+withCORS.URL+", "+withoutCORS.URL+")") {
+			t.Errorf("the message: %q", msg)
+		}
+		if n := len(withCORS.got()); n != 1 {
+			t.Errorf("the API got %d requests", n)
+		}
 
 		// Kept for the tab (the same origin's other pages too).
 		b.open(t, ctx, f.base+"/reference/pets")
