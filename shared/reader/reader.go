@@ -26,7 +26,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-7"
+const renderVersion = "reader-8"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64
@@ -48,8 +48,9 @@ type Service struct {
 	// when the visitor chooses the theme (theme.go).
 	darkCSS    string
 	darkStyles *styleHasher
-	// diagramScript is the CSP source of the script drawing diagrams.
-	diagramScript string
+	// diagramScript is the CSP source of the script drawing diagrams;
+	// playgroundScript the API playgrounds'.
+	diagramScript, playgroundScript string
 }
 
 // Sites is what the reader asks of the sites family (sites.Service): what
@@ -87,7 +88,8 @@ func New(d *deps.Deps, n Needs) (*Service, error) {
 		return nil, fmt.Errorf("reader: templates: %w", err)
 	}
 	s := &Service{d: d, sites: n.Sites, content: n.Content, users: n.Users, hl: hl, pages: t, navs: newNavCache(navCacheSize),
-		scripts: scriptSources(), assets: newAssets(d.ReaderAssets, d.Logger), diagramScript: hashSource(mermaidScript)}
+		scripts: scriptSources(), assets: newAssets(d.ReaderAssets, d.Logger), diagramScript: hashSource(mermaidScript),
+		playgroundScript: hashSource(playgroundScript)}
 	s.css = map[string]string{
 		"light":  baseCSS + searchCSS + hl.light,
 		"dark":   baseCSS + searchCSS + darkVars + hl.dark,

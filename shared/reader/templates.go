@@ -107,6 +107,8 @@ const pageTemplate = `<!doctype html>
 <script data-results="{{.W.Results}}" data-count="{{.W.ResultCount}}" data-none="{{.W.NoResults}}">` + searchScript + `</script>{{end}}
 {{- with .Mermaid}}
 <script data-src="{{.}}" data-theme="{{$.Theme}}">` + mermaidScript + `</script>{{end}}
+{{- if .Playground}}
+<script>` + playgroundScript + `</script>{{end}}
 </body>
 </html>
 {{define "link"}}<a class="hl-{{.Style}}" href="{{.Href}}"{{if .NewTab}} target="_blank" rel="noopener"{{end}}>{{.Title}}</a>{{end}}
