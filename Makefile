@@ -59,6 +59,8 @@ LAMBDA_FUNCTIONS += ImportsFunction
 dir_ImportsFunction := imports
 LAMBDA_FUNCTIONS += ReaderFunction
 dir_ReaderFunction := reader
+LAMBDA_FUNCTIONS += InsightsWorkerFunction
+dir_InsightsWorkerFunction := insightsworker
 
 .PHONY: help run build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))

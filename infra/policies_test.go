@@ -45,6 +45,7 @@ var grants = map[string]struct {
 	"gitworker":      {tableCrud, true},
 	"imports":        {tableCrud, true},
 	"reader":         {tableRead, false},
+	"insightsworker": {tableCrud, false},
 }
 
 // blobReaders read the bucket without writing it (S3ReadPolicy): the

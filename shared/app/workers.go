@@ -41,6 +41,10 @@ func Workers() []Worker {
 		// order: a FIFO queue grouped by space or site.
 		{Name: "gitworker", Function: "GitWorkerFunction", Queue: "GitQueue", FIFO: true, QueueEnv: "GIT_QUEUE_URL",
 			Kinds: []string{"git-import", "git-export", "git-site-import", "git-site-export", "git-poll"}},
+		// Site insights: the events the reader tracks, added to counters
+		// (docs/insights.md).
+		{Name: "insightsworker", Function: "InsightsWorkerFunction", Queue: "InsightsQueue", QueueEnv: "INSIGHTS_QUEUE_URL",
+			Kinds: []string{"insights-aggregate"}},
 	}
 }
 
