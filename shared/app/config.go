@@ -32,6 +32,9 @@ type Config struct {
 	QueueURL   string // QUEUE_URL: the jobs queue (OpenAPI)
 	// GitQueueURL is GIT_QUEUE_URL: the FIFO queue of Git jobs.
 	GitQueueURL string
+	// InsightsQueueURL is INSIGHTS_QUEUE_URL: the queue of tracked site
+	// events (the reader function sends, the insights worker counts).
+	InsightsQueueURL string
 
 	APIURL            string // API_URL: base of urls.location; default from the request
 	AppURL            string // APP_URL: base of urls.app; default API_URL
@@ -73,6 +76,7 @@ func ConfigFromEnv() (Config, error) {
 		BucketName:        os.Getenv("BUCKET_NAME"),
 		QueueURL:          os.Getenv("QUEUE_URL"),
 		GitQueueURL:       os.Getenv("GIT_QUEUE_URL"),
+		InsightsQueueURL:  os.Getenv("INSIGHTS_QUEUE_URL"),
 		APIURL:            e.url("API_URL"),
 		AppURL:            e.url("APP_URL"),
 		FetchAllowPrivate: e.bool("FETCH_ALLOW_PRIVATE"),
