@@ -56,6 +56,8 @@ const (
 	MaxQuery = 256
 	// MaxClaimsBytes bounds a segment's claims (JSON).
 	MaxClaimsBytes = 1024
+	// MaxID bounds the ids an event names (location, session, result).
+	MaxID = 128
 	// MaxSkew is how far an event's timestamp may be from now (GitBook's
 	// five minutes).
 	MaxSkew = 5 * time.Minute
@@ -222,7 +224,13 @@ func (s *Service) Track(ctx context.Context, orgID, siteID string, events []Even
 	if err != nil {
 		return err
 	}
-	return s.d.Queue.Enqueue(ctx, queue.Job{ID: ids.New(now), Kind: JobKind, Payload: payload})
+	j := queue.Job{ID: ids.New(now), Kind: JobKind, Payload: payload}
+	if s.d.Queue == nil {
+		// A process without a queue runs the jobs it makes itself (as the
+		// other families do).
+		return s.Apply(ctx, j)
+	}
+	return s.d.Queue.Enqueue(ctx, j)
 }
 
 // check validates one event and gives it as queued.
@@ -236,6 +244,15 @@ func (s *Service) check(view sites.View, e Event, now time.Time) (event, error) 
 	}
 	if d := t.Sub(now); d > MaxSkew || d < -MaxSkew {
 		return event{}, apperr.Field("timestamp", "an event's timestamp is within 5 minutes of now")
+	}
+	for _, id := range []struct{ field, v string }{{"location.siteSection", e.SiteSection}, {"location.siteSpace", e.SiteSpace},
+		{"location.space", e.Space}, {"location.revision", e.Revision}, {"location.page", e.Page}, {"session.sessionId", e.SessionID},
+		{"result.pageId", e.ResultPage}, {"result.spaceId", e.ResultSpace}} {
+		// The API's schema bounds them too; the reader's own route
+		// (<site>/~gitbook/__evt) reads its body without it.
+		if len(id.v) > MaxID {
+			return event{}, apperr.Field(id.field, "at most %d characters", MaxID)
+		}
 	}
 	q := event{Type: e.Type, Time: t.UTC(), SiteSection: e.SiteSection, SiteSpace: e.SiteSpace, Space: e.Space, Page: e.Page, Session: e.SessionID}
 	if e.URL != "" {
@@ -298,6 +315,16 @@ func (s *Service) check(view sites.View, e Event, now time.Time) (event, error) 
 			return event{}, apperr.Field("link.position", "one of %s", strings.Join(LinkPositions, ", "))
 		}
 		q.LinkKind, q.LinkValue, q.LinkPosition = e.LinkKind, e.LinkValue, e.LinkPosition
+		if e.LinkKind == "url" {
+			// A URL's query and fragment may name a visitor (a share
+			// link's key): only its scheme, host and path are counted.
+			if i := strings.IndexAny(q.LinkValue, "?#"); i >= 0 {
+				q.LinkValue = q.LinkValue[:i]
+			}
+		}
+		if len(q.LinkValue) > 2048 {
+			return event{}, apperr.Field("link.target", "at most 2048 characters")
+		}
 	}
 	return q, nil
 }

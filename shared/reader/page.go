@@ -89,6 +89,9 @@ type pageData struct {
 	// Search is the site's search page (served by the search function);
 	// ShareKey goes with its form on share-link sites.
 	Search, ShareKey string
+	// Insights are the page's insights script's data and feedback form
+	// (insights.go); nil on error pages and members' previews.
+	Insights *insightsData
 }
 
 // page renders a page of the site space.
@@ -136,6 +139,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 			d.Markdown = st.res.BasePath + content.EscapeSegments(p.Path) + ".md" + st.query
 		}
 		d.Edit = edit
+		d.Insights = st.insightsOf(p, d.Lang)
 		applyLayout(d, rp, links)
 		return s.render(st, d)
 	})

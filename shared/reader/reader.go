@@ -26,7 +26,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-6"
+const renderVersion = "reader-7"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64
@@ -37,12 +37,15 @@ type Service struct {
 	sites   Sites
 	content *content.Service
 	users   Users
-	hl      *highlighter
-	pages   *template.Template
-	css     map[string]string // by theme: light, dark, system
-	navs    *navCache
-	scripts string // the CSP sources of the pages' scripts (security.go)
-	styles  *styleHasher
+	// insights records the events the pages post (insights.go); nil:
+	// posts fail.
+	insights Insights
+	hl       *highlighter
+	pages    *template.Template
+	css      map[string]string // by theme: light, dark, system
+	navs     *navCache
+	scripts  string // the CSP sources of the pages' scripts (security.go)
+	styles   *styleHasher
 }
 
 // Sites is what the reader asks of the sites family (sites.Service): what
@@ -63,9 +66,10 @@ type Users interface {
 // with the organization's OpenAPI specs (the reader function links them):
 // computed API pages and OpenAPI blocks read as in the API.
 type Needs struct {
-	Sites   Sites
-	Content *content.Service
-	Users   Users
+	Sites    Sites
+	Content  *content.Service
+	Users    Users
+	Insights Insights
 }
 
 // New returns the reader. Templates and styles are made here; no I/O.
@@ -78,12 +82,12 @@ func New(d *deps.Deps, n Needs) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reader: templates: %w", err)
 	}
-	s := &Service{d: d, sites: n.Sites, content: n.Content, users: n.Users, hl: hl, pages: t, navs: newNavCache(navCacheSize),
+	s := &Service{d: d, sites: n.Sites, content: n.Content, users: n.Users, insights: n.Insights, hl: hl, pages: t, navs: newNavCache(navCacheSize),
 		scripts: scriptSources()}
 	s.css = map[string]string{
-		"light":  baseCSS + searchCSS + hl.light,
-		"dark":   baseCSS + searchCSS + darkVars + hl.dark,
-		"system": baseCSS + searchCSS + hl.light + "@media (prefers-color-scheme: dark){" + darkVars + hl.dark + "}",
+		"light":  baseCSS + searchCSS + insightsCSS + hl.light,
+		"dark":   baseCSS + searchCSS + insightsCSS + darkVars + hl.dark,
+		"system": baseCSS + searchCSS + insightsCSS + hl.light + "@media (prefers-color-scheme: dark){" + darkVars + hl.dark + "}",
 	}
 	s.styles = newStyleHasher(s.css)
 	return s, nil

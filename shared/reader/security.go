@@ -72,10 +72,11 @@ func (h *styleHasher) source(theme, sheet, rest string) string {
 	return hashSource(sheet + rest)
 }
 
-// scriptSources allows the page's two scripts (copy buttons, results as
-// you type): the same on every page (Service.scripts, made once in New).
+// scriptSources allows the page's scripts (copy buttons, results as you
+// type, insights): the same on every page (Service.scripts, made once in
+// New).
 func scriptSources() string {
-	return hashSource(copyScript) + " " + hashSource(searchScript)
+	return hashSource(copyScript) + " " + hashSource(searchScript) + " " + hashSource(insightsScript)
 }
 
 // pagePolicy is the Content-Security-Policy of a page whose style element
