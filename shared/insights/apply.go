@@ -162,23 +162,57 @@ func (s *Service) mark(ctx context.Context, siteID string, marks []markFor) erro
 		if err != nil {
 			return err
 		}
+		var newMarks []markFor
+		var newKeys []keys.Key
 		for i, it := range got {
-			if it.PK != "" {
-				continue
+			if it.PK == "" {
+				newMarks, newKeys = append(newMarks, todo[start+i]), append(newKeys, ks[start+i])
 			}
-			m, k := todo[start+i], ks[start+i]
-			err := s.d.Store.Write(ctx, store.Put(records.Item(k, struct{}{}, 1), store.IfNotExists))
+		}
+		if err := s.putMarkers(ctx, newMarks, newKeys); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putMarkers writes new markers, each if absent, and counts those it
+// wrote on their counters: all in one transaction (the usual case: a
+// job's markers are its own), else, when another job wrote one of them
+// meanwhile (the transaction's condition fails), one by one.
+func (s *Service) putMarkers(ctx context.Context, marks []markFor, ks []keys.Key) error {
+	count := func(m markFor) {
+		if m.kind == "v" {
+			m.d.visitors++
+		} else {
+			m.d.sessions++
+		}
+	}
+	for start := 0; start < len(marks); start += store.MaxTransactionOps {
+		end := min(start+store.MaxTransactionOps, len(marks))
+		ops := make([]store.Op, 0, end-start)
+		for _, k := range ks[start:end] {
+			ops = append(ops, store.Put(records.Item(k, struct{}{}, 1), store.IfNotExists))
+		}
+		err := s.d.Store.Write(ctx, ops...)
+		if err == nil {
+			for _, m := range marks[start:end] {
+				count(m)
+			}
+			continue
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			return err
+		}
+		for i, op := range ops {
+			err := s.d.Store.Write(ctx, op)
 			if errors.Is(err, store.ErrConflict) {
 				continue // another job counted them just now
 			}
 			if err != nil {
 				return err
 			}
-			if m.kind == "v" {
-				m.d.visitors++
-			} else {
-				m.d.sessions++
-			}
+			count(marks[start+i])
 		}
 	}
 	return nil

@@ -138,6 +138,9 @@ type Service struct {
 
 	mu    sync.Mutex
 	salts map[string][]byte // by day; two kept
+
+	// decoded keeps the counters aggregates read, decoded (query.go).
+	decoded decodedCounters
 }
 
 // New returns the insights service.

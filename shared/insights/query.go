@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/galleydocs/galley/shared/apperr"
@@ -106,27 +108,27 @@ func (s *Service) Aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 	if q.Limit <= 0 || q.Limit > 1000 {
 		q.Limit = 1000
 	}
-	counters, err := s.counters(ctx, siteID, q.From, q.To)
-	if err != nil {
-		return Result{}, err
-	}
 	type group struct {
 		dims    []any
 		metrics []any
 	}
 	groups := map[string]*group{}
 	var order []string
-	for _, c := range counters {
+	dims := make([]any, len(q.GroupBy))
+	var key []byte
+	err := s.eachCounter(ctx, siteID, q.From, q.To, func(cp *Counter) {
+		c := *cp
 		if c.Type == segmentType || !matches(c, q.Where) {
-			continue
+			return
 		}
-		dims := make([]any, len(q.GroupBy))
+		key = key[:0]
 		for i, col := range q.GroupBy {
 			dims[i] = dimension(c, col)
+			key = appendKey(key, dims[i])
 		}
-		kb, _ := json.Marshal(dims)
-		g := groups[string(kb)]
+		g := groups[string(key)]
 		if g == nil {
+			dims := slices.Clone(dims)
 			g = &group{dims: dims, metrics: make([]any, len(q.Select))}
 			for i, col := range q.Select {
 				if col.Name == "pageFeedbackRating" {
@@ -135,8 +137,8 @@ func (s *Service) Aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 					g.metrics[i] = int64(0)
 				}
 			}
-			groups[string(kb)] = g
-			order = append(order, string(kb))
+			groups[string(key)] = g
+			order = append(order, string(key))
 		}
 		for i, col := range q.Select {
 			switch col.Name {
@@ -158,6 +160,9 @@ func (s *Service) Aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 				}
 			}
 		}
+	})
+	if err != nil {
+		return Result{}, err
 	}
 	res := Result{}
 	for _, c := range q.GroupBy {
@@ -295,25 +300,25 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// counters reads a site's counters of the days from..to: one query per
-// month (a prefix), its days outside the range left out.
-func (s *Service) counters(ctx context.Context, siteID string, from, to time.Time) ([]Counter, error) {
+// eachCounter calls fn with each of a site's counters of the days
+// from..to (read only: it may be kept decoded for the next read), read by
+// one query per month (a prefix), its days outside the range left out.
+func (s *Service) eachCounter(ctx context.Context, siteID string, from, to time.Time, fn func(*Counter)) error {
 	first, last := Day(from), Day(to.Add(-time.Nanosecond))
-	var out []Counter
 	for m := time.Date(from.UTC().Year(), from.UTC().Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(to); m = m.AddDate(0, 1, 0) {
 		q := store.Query{PK: keys.InsightsPartition(siteID), SKPrefix: keys.InsightsCounterPrefix(m.Format("2006-01")), Limit: store.MaxQueryLimit}
 		for {
 			page, err := s.d.Store.Query(ctx, q)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			for _, it := range page.Items {
-				c, err := records.Decode[Counter](it)
+				c, err := s.decoded.counter(it)
 				if err != nil {
-					return nil, err
+					return err
 				}
 				if c.Day >= first && c.Day <= last {
-					out = append(out, c)
+					fn(c)
 				}
 			}
 			if page.Next == nil {
@@ -322,13 +327,17 @@ func (s *Service) counters(ctx context.Context, siteID string, from, to time.Tim
 			q.After = page.Next
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // dimension is a counter's value of a column.
 func dimension(c Counter, col Column) any {
 	switch col.Name {
 	case "datetime":
+		if col.Interval == "" || col.Interval == "day" {
+			// What the parse and format below give a day, without them.
+			return c.Day + "T00:00:00Z"
+		}
 		d, _ := time.Parse(time.DateOnly, c.Day)
 		switch col.Interval {
 		case "week":
@@ -450,6 +459,9 @@ func same(v, w any) bool {
 	}
 	if s, ok := v.(string); ok {
 		if t, ok := w.(string); ok {
+			if !dateLike(s) || !dateLike(t) {
+				return s == t
+			}
 			if a, err := time.Parse(time.RFC3339, s); err == nil {
 				if b, err := time.Parse(time.RFC3339, t); err == nil {
 					return a.Equal(b)
@@ -460,6 +472,27 @@ func same(v, w any) bool {
 	}
 	return false
 }
+
+// appendKey adds a dimension's value to a group's key: each value with
+// its kind (nil, a text, a number, a page), so that different values
+// never make the same key.
+func appendKey(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, 'n', 0)
+	case string:
+		return append(append(append(b, 's'), x...), 0)
+	case int:
+		return append(strconv.AppendInt(append(b, 'i'), int64(x), 10), 0)
+	case PageRef:
+		return append(append(append(append(append(b, 'p'), x.Page...), 1), x.Space...), 0)
+	}
+	return append(fmt.Appendf(b, "%T:%v", v, v), 0)
+}
+
+// dateLike tells a text that may be a date-time (yyyy-mm-dd...): others
+// are compared as text without trying to parse them.
+func dateLike(s string) bool { return len(s) >= 10 && s[4] == '-' && s[7] == '-' }
 
 // Segment is a segment of visitors with the same claims.
 type Segment struct {
@@ -478,15 +511,17 @@ func (s *Service) Segments(ctx context.Context, orgID, siteID string) ([]Segment
 		return nil, err
 	}
 	now := s.d.Clock()
-	counters, err := s.counters(ctx, siteID, now.AddDate(0, 0, -SegmentDays), now.Add(time.Nanosecond))
+	var counters []Counter
+	err := s.eachCounter(ctx, siteID, now.AddDate(0, 0, -SegmentDays), now.Add(time.Nanosecond), func(c *Counter) {
+		if c.Type == segmentType {
+			counters = append(counters, *c)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
 	by := map[string]*Segment{}
 	for _, c := range counters {
-		if c.Type != segmentType {
-			continue
-		}
 		sg := by[c.Claims]
 		if sg == nil {
 			sg = &Segment{Claims: map[string]any{}}
@@ -541,4 +576,56 @@ func title(claims map[string]any) string {
 		t = t[:200] + "…"
 	}
 	return t
+}
+
+// maxDecoded bounds the counters a process keeps decoded (about 300 bytes
+// each: some 60 MB at most).
+const maxDecoded = 200_000
+
+// decodedCounters keeps counters decoded by their key and version: a
+// counter's version grows with every write (addCounts), so an item read
+// again at the same version holds the same counts and its decoding (most
+// of an aggregate's time) is skipped. Correct whatever writes happen: a
+// changed counter has another version and is decoded again. Emptied when
+// full.
+type decodedCounters struct {
+	mu sync.Mutex
+	n  int
+	m  map[string]map[string]decodedCounter // by partition, then sort key
+}
+
+type decodedCounter struct {
+	version int64
+	c       *Counter
+}
+
+// counter decodes it, or returns its decoding at its version (shared:
+// read only).
+func (d *decodedCounters) counter(it store.Item) (*Counter, error) {
+	d.mu.Lock()
+	got, ok := d.m[it.PK][it.SK]
+	d.mu.Unlock()
+	if ok && got.version == it.Version {
+		return got.c, nil
+	}
+	v, err := records.Decode[Counter](it)
+	if err != nil {
+		return nil, err
+	}
+	c := &v
+	d.mu.Lock()
+	if d.m == nil || d.n >= maxDecoded {
+		d.m, d.n = map[string]map[string]decodedCounter{}, 0
+	}
+	site := d.m[it.PK]
+	if site == nil {
+		site = map[string]decodedCounter{}
+		d.m[it.PK] = site
+	}
+	if _, ok := site[it.SK]; !ok {
+		d.n++
+	}
+	site[it.SK] = decodedCounter{version: it.Version, c: c}
+	d.mu.Unlock()
+	return c, nil
 }
