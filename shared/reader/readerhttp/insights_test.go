@@ -177,3 +177,29 @@ func TestPostedEventsAndFeedbackAreCounted(t *testing.T) {
 		t.Errorf("the comment counted: %s, want good with \"Clear steps.\"", s)
 	}
 }
+
+// Through a proxy origin, the pages post to the origin's own events path,
+// which the proxy forwards to /~proxy/...: counted, and refused from the
+// public URL's origin.
+func TestProxiedPagesPostTheirEvents(t *testing.T) {
+	f := standardSite(t, map[string]any{"proxy": "example.com/docs"})
+	res := f.get(t, "/~proxy/docs/blocks", "X-Forwarded-Host", "example.com")
+	b, _ := io.ReadAll(res.Body)
+	testkit.Contains(t, "proxied page", string(b), `<script data-endpoint="/docs/~gitbook/__evt"`)
+	body := `{"events":[{"type":"page_view","session":{},"location":{"url":"https://example.com/docs/blocks"}}]}`
+	post := func(path, origin string) int {
+		return f.send("POST", path, strings.NewReader(body), "Content-Type", "application/json", "X-Forwarded-Host", "example.com", "Origin", origin).StatusCode
+	}
+	if c := post("/~proxy/docs/~gitbook/__evt", "https://example.com"); c != http.StatusNoContent {
+		t.Errorf("a proxied page's events: %d, want 204", c)
+	}
+	if c := post("/~proxy/docs/~gitbook/__evt", "https://app.test"); c != http.StatusForbidden {
+		t.Errorf("events posted from the public URL's origin to the proxy origin: %d, want 403", c)
+	}
+	if c := post("/~proxy/docs/blocks", "https://example.com"); c != http.StatusBadRequest {
+		t.Errorf("a post to a proxied page: %d, want 400", c)
+	}
+	if got := f.eventCounts(t); got["page_view"] != 1 || len(got) != 1 {
+		t.Errorf("events by type %v, want one page view", got)
+	}
+}
