@@ -99,6 +99,7 @@ func TestBrowserInsights(t *testing.T) {
 	// The vote, by keyboard: a rating chosen with the arrow keys, a
 	// comment, Enter on Send.
 	b.checkA11y(t, ctx, "page with the feedback form")
+	screenshot(t, ctx, "feedback.png")
 	run(t, ctx, "rate by keyboard", chromedp.Focus(chromedp.CSS(`#feedback-ok`)), chromedp.KeyEvent(kb.ArrowUp))
 	if v := eval[string](t, ctx, `(document.querySelector("input[name=rating]:checked") || {}).value || ""`); v != "good" {
 		t.Fatalf("after ArrowUp from OK the rating checked is %q, want good", v)
