@@ -35,6 +35,9 @@ type Config struct {
 	// WebhooksQueueURL is WEBHOOKS_QUEUE_URL: the queue of webhook
 	// delivery attempts.
 	WebhooksQueueURL string
+	// InsightsQueueURL is INSIGHTS_QUEUE_URL: the queue of tracked site
+	// events (the reader function sends, the insights worker counts).
+	InsightsQueueURL string
 
 	APIURL            string // API_URL: base of urls.location; default from the request
 	AppURL            string // APP_URL: base of urls.app; default API_URL
@@ -81,6 +84,7 @@ func ConfigFromEnv() (Config, error) {
 		QueueURL:          os.Getenv("QUEUE_URL"),
 		GitQueueURL:       os.Getenv("GIT_QUEUE_URL"),
 		WebhooksQueueURL:  os.Getenv("WEBHOOKS_QUEUE_URL"),
+		InsightsQueueURL:  os.Getenv("INSIGHTS_QUEUE_URL"),
 		APIURL:            e.url("API_URL"),
 		AppURL:            e.url("APP_URL"),
 		FetchAllowPrivate: e.bool("FETCH_ALLOW_PRIVATE"),

@@ -35,7 +35,8 @@ type Family struct {
 	Function string
 	// Routes add the family's operations; most families have one.
 	Routes []Routes
-	// Queues connects the function's job queues (QUEUE_URL, GIT_QUEUE_URL)
+	// Queues connects the function's job queues (QUEUE_URL, GIT_QUEUE_URL,
+	// INSIGHTS_QUEUE_URL)
 	// in AWS: set by the main.go of a function that enqueues jobs
 	// (WithQueues), nil elsewhere, so that only those link an SQS client.
 	Queues Queues

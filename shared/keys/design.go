@@ -78,6 +78,10 @@ func Design() []Entity {
 		{Entity{Name: "Space polled by Git Sync", PK: "GITPOLL", SK: "SPACE#<spaceId>"}, []patternOf{partition("List the spaces whose Git Sync polls its branch (the poll job)")}},
 		{Entity{Name: "Site Git sync state", PK: "SITE#<siteId>", SK: "GITSYNC"}, []patternOf{get("Site-wide Git Sync: docs.yaml's keys to a site's sections, site spaces and spaces; the last operation")}},
 		{Entity{Name: "Site origin reservation", PK: "SITEORIGIN#<origin>", SK: "SITEORIGIN"}, []patternOf{putOnce("Keep proxy origins unique in the installation"), fixed("Find the site of a published URL (its host and each leading part of its path, in one batch)", "table", "BatchGet PK = SITEORIGIN#<origin>")}},
+		{Entity{Name: "Insights counter", PK: "INSIGHTS#<siteId>", SK: "COUNT#<day>#<counterId>"}, []patternOf{get("Add a job's events to a counter (read, then write if unchanged)"), under("Aggregate a site's events over a range (a query per month)", "COUNT#<month>")}},
+		{Entity{Name: "Insights marker days", PK: "INSIGHTS#<siteId>", SK: "DAYS"}, []patternOf{get("The days whose markers a site keeps (swept after a day)")}},
+		{Entity{Name: "Insights marker", PK: "INSIGHTSDAY#<siteId>#<day>", SK: "MARK#<marker>"}, []patternOf{putOnce("Count a visitor or session once a day per counter; one vote per visitor, page and day; a job once"), partition("Sweep a past day's markers")}},
+		{Entity{Name: "Insights salt", PK: "INSTANCE", SK: "INSIGHTSSALT#<day>"}, []patternOf{putOnce("Make the day's random salt of visitor hashes once; read it"), get("Delete it two days later")}},
 		{Entity{Name: "Site basename reservation", PK: "SITEBASENAME#<orgId>#<basename>", SK: "SITEBASENAME"}, []patternOf{putOnce("Keep basenames unique in an organization")}},
 	}
 	out := make([]Entity, len(specs))

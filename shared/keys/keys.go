@@ -538,3 +538,34 @@ func GitPollSpaces() string { return "GITPOLL" }
 
 // GitPolled lists a space whose Git Sync polls its branch.
 func GitPolled(spaceID string) Key { return Key{GitPollSpaces(), "SPACE#" + spaceID} }
+
+// InsightsPartition is the partition of a site's insights counters.
+func InsightsPartition(siteID string) string { return "INSIGHTS#" + siteID }
+
+// InsightsCounterPrefix begins the sort keys of a site's counters of a day
+// or month ("2026-11" or "2026-11-28"; "" for every counter).
+func InsightsCounterPrefix(period string) string { return "COUNT#" + period }
+
+// InsightsCounter is one counter of a site's events of a day: its events,
+// visitors and sessions for one combination of event type, site section,
+// site space, page and the event's own facts (counterID hashes them).
+func InsightsCounter(siteID, day, counterID string) Key {
+	return Key{InsightsPartition(siteID), InsightsCounterPrefix(day) + "#" + counterID}
+}
+
+// InsightsDays lists the days whose markers a site keeps (the sweep's
+// list).
+func InsightsDays(siteID string) Key { return Key{InsightsPartition(siteID), "DAYS"} }
+
+// InsightsDayPartition is the partition of a site's markers of a day.
+func InsightsDayPartition(siteID, day string) string { return "INSIGHTSDAY#" + siteID + "#" + day }
+
+// InsightsMarker records, for a day, that something was counted once: a
+// visitor or session for a counter, a visitor's vote on a page, a job.
+func InsightsMarker(siteID, day, marker string) Key {
+	return Key{InsightsDayPartition(siteID, day), "MARK#" + marker}
+}
+
+// InsightsSalt is a day's random salt of visitor hashes. It is in the
+// INSTANCE partition, where the reader function may put items.
+func InsightsSalt(day string) Key { return Key{"INSTANCE", "INSIGHTSSALT#" + day} }

@@ -105,6 +105,9 @@ type pageData struct {
 	// requests go to the origins Connect (its connect-src).
 	Playground bool
 	Connect    []string
+	// Insights are the page's insights script's data and feedback form
+	// (insights.go); nil on error pages and members' previews.
+	Insights *insightsData
 }
 
 // page renders a page of the site space.
@@ -162,6 +165,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		}
 		d.Edit = edit
 		d.Actions = st.pageActions(d.Markdown, d.W)
+		d.Insights = st.insightsOf(p, d.Lang)
 		applyLayout(d, rp, links)
 		return s.render(st, d)
 	})

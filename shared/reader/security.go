@@ -73,9 +73,10 @@ func (h *styleHasher) source(theme, sheet, rest string) string {
 }
 
 // scriptSources allows the page's scripts (copy buttons, results as you
-// type, the theme's choice): the same on every page (Service.scripts, made once in New).
+// type, the theme's choice, insights): the same on every page
+// (Service.scripts, made once in New).
 func scriptSources() string {
-	return hashSource(copyScript) + " " + hashSource(searchScript) + " " + hashSource(themeScript)
+	return hashSource(copyScript) + " " + hashSource(searchScript) + " " + hashSource(themeScript) + " " + hashSource(insightsScript)
 }
 
 // pagePolicy is the Content-Security-Policy of a page whose scripts
