@@ -52,8 +52,8 @@ var linked = map[string][]string{
 	"gitworker":      {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "sites", "webhooks"},
 	"webhookworker":  {"users", "orgs", "spaces", "webhooks"},                                                                                                                         // the webhooks service records endpoints with orgs' checks (orgs links spaces)
 	"imports":        {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "sites", "webhooks"}, // imports into a space are told to webhooks
-	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader", "insights"}, // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git); serves the site insights operations (docs/insights.md)
-	"insightsworker": {"users", "orgs", "spaces", "sites", "insights"},                                                          // the job checks nothing of the site: insights links sites for Track's and Aggregate's checks
+	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader", "insights"},                                                       // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git); serves the site insights operations (docs/insights.md)
+	"insightsworker": {"users", "orgs", "spaces", "sites", "insights"},                                                                                                                // the job checks nothing of the site: insights links sites for Track's and Aggregate's checks
 }
 
 // heavy are the large libraries, and the only functions that may link them.
