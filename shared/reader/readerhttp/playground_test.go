@@ -81,8 +81,8 @@ func TestPlaygroundPages(t *testing.T) {
 			allowed[s] = true
 		}
 		scripts := reScript.FindAllStringSubmatch(body, -1)
-		if len(scripts) != 4 || len(p["script-src"]) != 4 {
-			t.Errorf("%s: %d scripts, script-src %v; want the three and the playground's", path, len(scripts), p["script-src"])
+		if len(scripts) != 5 || len(p["script-src"]) != 5 {
+			t.Errorf("%s: %d scripts, script-src %v; want the four and the playground's", path, len(scripts), p["script-src"])
 		}
 		for _, m := range scripts {
 			if !allowed[sha(m[1])] {
