@@ -42,6 +42,9 @@ type Deps struct {
 	// (READER_ASSETS: the mermaid package functions/assets extracts);
 	// empty, or without them, diagrams show their source (docs/reader.md).
 	ReaderAssets string
+	// AuditRetention is how long audit events are kept
+	// (AUDIT_RETENTION_DAYS; zero: the audit family's default).
+	AuditRetention time.Duration
 }
 
 // Clock returns the current time in UTC, truncated to milliseconds so that

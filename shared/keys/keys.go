@@ -507,3 +507,26 @@ func GitPollSpaces() string { return "GITPOLL" }
 
 // GitPolled lists a space whose Git Sync polls its branch.
 func GitPolled(spaceID string) Key { return Key{GitPollSpaces(), "SPACE#" + spaceID} }
+
+// AuditEventPrefix is the sort-key prefix of an organization's audit
+// events in their partition.
+const AuditEventPrefix = "EVENT#"
+
+// AuditPartition is the partition of an organization's audit events, by
+// event id (a UUIDv7: in order of occurrence, to the millisecond).
+func AuditPartition(orgID string) string { return "ORG#" + orgID + "#AUDIT" }
+
+// AuditEvent is one audit event of an organization.
+func AuditEvent(orgID, eventID string) Key {
+	return Key{AuditPartition(orgID), AuditEventPrefix + eventID}
+}
+
+// AuditExpiries is the GSI1 partition of every audit event, by expiry:
+// local mode's sweep reads it oldest first (in AWS, DynamoDB's TTL removes
+// expired events).
+const AuditExpiries = "AUDIT#EXPIRES"
+
+// AuditEventByExpiry places an audit event in the expiry index (GSI1).
+func AuditEventByExpiry(expiresAt, orgID, eventID string) IndexKey {
+	return IndexKey{AuditExpiries, expiresAt + "#" + orgID + "#" + eventID}
+}

@@ -3,9 +3,11 @@ package orgsroot
 
 import (
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/auditwire"
 	"github.com/galleydocs/galley/shared/app/wire/collectionswire"
 	"github.com/galleydocs/galley/shared/app/wire/orgswire"
 	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
+	"github.com/galleydocs/galley/shared/audit/audithttp"
 	"github.com/galleydocs/galley/shared/grants"
 	"github.com/galleydocs/galley/shared/grants/grantshttp"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -13,11 +15,12 @@ import (
 )
 
 // Routes adds the organizations family's operations: organizations,
-// members, teams and invites, and who is given what on spaces and
+// members, teams and invites, their audit log (package audit), and who is given what on spaces and
 // collections (package grants).
 func Routes(api *httpapi.API, r *app.Root) {
 	orgshttp.Register(api, orgswire.Service(r))
+	audithttp.Register(api, auditwire.Service(r))
 	grantshttp.Register(api, app.Service(r, func() *grants.Service {
-		return grants.New(r.Deps, spaceswire.Service(r), collectionswire.Service(r))
+		return grants.New(r.Deps, spaceswire.Service(r), collectionswire.Service(r), auditwire.Service(r))
 	}))
 }
