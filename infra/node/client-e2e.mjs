@@ -243,6 +243,17 @@ await step('createOrganizationInvite', () => admin.orgs.createOrganizationInvite
 const links = await step('listOrganizationInviteLinks', async () => (await admin.orgs.listOrganizationInviteLinks(org.id)).data);
 assert.equal(links.items.length, 1);
 await step('updateOrganizationById (emailDomains)', () => admin.orgs.updateOrganizationById(org.id, { emailDomains: ['example.org'] }));
+// The audit log (docs/audit.md): the changes above, newest first.
+const audit = await step('listOrganizationAuditEvents', async () =>
+    (await admin.orgs.listOrganizationAuditEvents(org.id, { action: 'organization.settings.updated', limit: 5 })).data);
+assert.equal(audit.items.length, 1, `one settings change: ${JSON.stringify(audit)}`);
+assert.equal(audit.items[0].actor.id, me.id);
+const auditEvent = await step('getOrganizationAuditEvent', async () =>
+    (await admin.orgs.getOrganizationAuditEvent(org.id, audit.items[0].id)).data);
+assert.equal(auditEvent.target.id, org.id);
+const auditActions = await step('listOrganizationAuditEventActions', async () =>
+    (await admin.orgs.listOrganizationAuditEventActions(org.id)).data);
+assert.ok(auditActions.items.some((a) => a.id === 'organization.link-invite.created'));
 const joiner = await newUser('joiner@example.org', 'Jo Joiner');
 await step('joinOrganization', () => joiner.api.orgs.joinOrganization(org.id));
 const joined = await step('getOrganizationById (joined)', async () => (await joiner.api.orgs.getOrganizationById(org.id)).data);

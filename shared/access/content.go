@@ -330,7 +330,8 @@ func principalKey(orgID, kind, id string) keys.Key {
 // on everything inside it), replacing the principal's earlier grant there.
 // Grants on spaces are counted in the member's or team's `spaces`. There is
 // no HTTP operation for grants in this version; the model honours them.
-func (a *Authorizer) Grant(ctx context.Context, g model.Grant) error {
+// also are written in the same transaction (the change's audit event).
+func (a *Authorizer) Grant(ctx context.Context, g model.Grant, also ...store.Op) error {
 	if g.Role == model.RoleGuest || !g.Role.Valid() {
 		return apperr.Field("role", "a grant needs a role")
 	}
@@ -351,18 +352,19 @@ func (a *Authorizer) Grant(ctx context.Context, g model.Grant) error {
 	} else if err != nil {
 		return fmt.Errorf("read %s: %w", g.ContentKind, err)
 	}
-	return a.countGrant(ctx, g, existed, 1, store.Put(GrantItem(g), store.Always), store.Check(content.PK, content.SK, store.IfExists, 0))
+	return a.countGrant(ctx, g, existed, 1, append([]store.Op{store.Put(GrantItem(g), store.Always), store.Check(content.PK, content.SK, store.IfExists, 0)}, also...)...)
 }
 
-// Revoke removes a principal's grant on a space or a collection, if any.
-func (a *Authorizer) Revoke(ctx context.Context, g model.Grant) error {
+// Revoke removes a principal's grant on a space or a collection, if any
+// (with also, in the same transaction).
+func (a *Authorizer) Revoke(ctx context.Context, g model.Grant, also ...store.Op) error {
 	gk := keys.Grant(g.ContentKind, g.ContentID, g.PrincipalKind, g.PrincipalID)
 	if _, err := a.store.Get(ctx, gk.PK, gk.SK); errors.Is(err, store.ErrNotFound) {
 		return nil
 	} else if err != nil {
 		return fmt.Errorf("read grant: %w", err)
 	}
-	return a.countGrant(ctx, g, false, -1, store.Delete(gk.PK, gk.SK, store.IfExists))
+	return a.countGrant(ctx, g, false, -1, append([]store.Op{store.Delete(gk.PK, gk.SK, store.IfExists)}, also...)...)
 }
 
 // countGrant writes ops with the principal's record, whose space-grant

@@ -65,7 +65,13 @@ type Config struct {
 	// browser assets (mermaid, fetched by functions/assets); empty:
 	// diagrams show their source (docs/reader.md, "Diagrams").
 	ReaderAssets string
+	// AuditRetentionDays is AUDIT_RETENTION_DAYS: how long audit events
+	// are kept (default 365; docs/audit.md).
+	AuditRetentionDays int
 }
+
+// DefaultAuditRetentionDays is AUDIT_RETENTION_DAYS when unset.
+const DefaultAuditRetentionDays = 365
 
 // ConfigFromEnv reads the configuration. A variable set to a value it
 // cannot hold is an error naming it (all such variables, joined), so that a
@@ -94,6 +100,9 @@ func ConfigFromEnv() (Config, error) {
 		RateLimit:         e.rateLimit(),
 		Lazy:              true,
 		ReaderAssets:      os.Getenv("READER_ASSETS"),
+	}
+	if c.AuditRetentionDays = e.int("AUDIT_RETENTION_DAYS", DefaultAuditRetentionDays); c.AuditRetentionDays == 0 {
+		e.bad("AUDIT_RETENTION_DAYS", "0", "a positive number of days")
 	}
 	if err := errors.Join(e.errs...); err != nil {
 		return Config{}, fmt.Errorf("configuration: %w", err)

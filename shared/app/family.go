@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/danielgtaylor/huma/v2"
@@ -118,5 +119,6 @@ func NewDeps(_ context.Context, c Config, d deps.Deps) (*deps.Deps, error) {
 	d.SitesDomain = c.SitesDomain
 	d.ReaderAssets = c.ReaderAssets
 	d.APIURL = c.APIURL
+	d.AuditRetention = time.Duration(c.AuditRetentionDays) * 24 * time.Hour
 	return &d, nil
 }

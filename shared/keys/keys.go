@@ -569,3 +569,26 @@ func InsightsMarker(siteID, day, marker string) Key {
 // InsightsSalt is a day's random salt of visitor hashes. It is in the
 // INSTANCE partition, where the reader function may put items.
 func InsightsSalt(day string) Key { return Key{"INSTANCE", "INSIGHTSSALT#" + day} }
+
+// AuditEventPrefix is the sort-key prefix of an organization's audit
+// events in their partition.
+const AuditEventPrefix = "EVENT#"
+
+// AuditPartition is the partition of an organization's audit events, by
+// event id (a UUIDv7: in order of occurrence, to the millisecond).
+func AuditPartition(orgID string) string { return "ORG#" + orgID + "#AUDIT" }
+
+// AuditEvent is one audit event of an organization.
+func AuditEvent(orgID, eventID string) Key {
+	return Key{AuditPartition(orgID), AuditEventPrefix + eventID}
+}
+
+// AuditExpiries is the GSI1 partition of every audit event, by expiry:
+// local mode's sweep reads it oldest first (in AWS, DynamoDB's TTL removes
+// expired events).
+const AuditExpiries = "AUDIT#EXPIRES"
+
+// AuditEventByExpiry places an audit event in the expiry index (GSI1).
+func AuditEventByExpiry(expiresAt, orgID, eventID string) IndexKey {
+	return IndexKey{AuditExpiries, expiresAt + "#" + orgID + "#" + eventID}
+}

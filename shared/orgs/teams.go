@@ -125,7 +125,8 @@ func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members [
 	now := s.d.Clock()
 	t := model.Team{OrgID: orgID, ID: ids.New(now), Title: title, CreatedAt: now}
 	first := userIDs[:min(teamBatch, len(userIDs))]
-	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first, model.TeamMember); err != nil {
+	created := s.audit.Op(ctx, change(orgID, model.AuditTeamCreated, targetTeam, t.ID, map[string]any{"title": title, "members": userIDs}))
+	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first, model.TeamMember, created); err != nil {
 		return TeamForCaller{}, err
 	}
 	for batch := range slices.Chunk(userIDs[len(first):], teamBatch) {
@@ -160,7 +161,7 @@ func (s *Service) RenameTeam(ctx context.Context, orgID, teamID, title string) (
 	}
 	t, err := records.Update(ctx, s.d.Store, keys.Team(orgID, teamID), nil, func(t *model.Team) ([]store.Op, error) {
 		t.Title = title
-		return nil, nil
+		return []store.Op{s.audit.Op(ctx, change(orgID, model.AuditTeamUpdated, targetTeam, teamID, map[string]any{"title": title}))}, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return TeamForCaller{}, apperr.NotFoundf("team %s not found", teamID)
@@ -203,7 +204,7 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 			return store.ErrConflict // members were added meanwhile
 		}
 		k := keys.Team(orgID, teamID)
-		if err := s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v)); err != nil {
+		if err := s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v), s.audit.Op(ctx, change(orgID, model.AuditTeamDeleted, targetTeam, teamID, map[string]any{"title": t.Title}))); err != nil {
 			return fmt.Errorf("delete team: %w", err)
 		}
 		return nil
@@ -213,8 +214,9 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 // addTeamMembers puts at most teamBatch members (who must not be in the
 // team yet) into a team with role (model.TeamMember or model.TeamOwner), in one transaction raising
 // the team's and each member's counter. create, when set, is a new team to
-// write in the same transaction; otherwise the team is read.
-func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, create *model.Team, userIDs []string, role string) (model.Team, error) {
+// write in the same transaction; otherwise the team is read. also are
+// written in the same transaction (a new team's audit event).
+func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, create *model.Team, userIDs []string, role string, also ...store.Op) (model.Team, error) {
 	var t model.Team
 	err := store.Retry(ctx, func() error {
 		var tv int64
@@ -249,6 +251,7 @@ func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, crea
 		} else {
 			ops = append(ops, store.PutIfVersion(records.Item(keys.Team(orgID, teamID), t, tv+1), tv))
 		}
+		ops = append(ops, also...)
 		// A conflict: a member or the team changed since read.
 		if err := s.d.Store.Write(ctx, ops...); err != nil {
 			return fmt.Errorf("add team members: %w", err)

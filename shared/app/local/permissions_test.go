@@ -229,6 +229,7 @@ var permCases = map[string]permCase{
 	"getReusableContentInChangeRequestById":    {past: "reusable content x1 not found"},
 	"getReusableContentInRevisionById":         {past: "reusable content x1 not found"},
 	"getReusableContentDocumentInRevisionById": {past: "reusable content x1 not found"},
+	"getOrganizationAuditEvent":                {past: "audit event x1 not found"},
 	"createMyToken":                            {body: map[string]any{"name": "another"}},
 	"createUser":                               {body: map[string]any{"email": "new@example.com", "displayName": "New"}},
 	"joinOrganizationWithInvite":               {},
