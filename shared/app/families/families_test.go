@@ -169,7 +169,11 @@ func parseMain(path string) (struct{ args, fns []string }, error) {
 		if !ok || (sel.Sel.Name != "NewFamily" && sel.Sel.Name != "StartWorker") {
 			return true
 		}
-		for _, a := range call.Args {
+		args := call.Args
+		if sel.Sel.Name == "StartWorker" && len(args) > 2 {
+			args = args[:2] // the third connects the worker's CDN
+		}
+		for _, a := range args {
 			switch a := a.(type) {
 			case *ast.BasicLit:
 				s, _ := strconv.Unquote(a.Value)

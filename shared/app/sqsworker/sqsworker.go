@@ -13,8 +13,9 @@ import (
 
 // StartWorker runs the named worker as a Lambda function fed by SQS,
 // reporting failed records one by one; functions/<worker>/main.go calls it
-// and nothing else.
-func StartWorker(name string, handlers app.Handlers) {
+// and nothing else. cdns connects the CDN a worker invalidates (the Git
+// worker's imports change published spaces); nil for the others.
+func StartWorker(name string, handlers app.Handlers, cdns app.CDNs) {
 	ctx := context.Background()
 	c, err := app.ConfigFromEnv()
 	if err != nil {
@@ -24,7 +25,7 @@ func StartWorker(name string, handlers app.Handlers) {
 	if _, err := app.WorkerByName(name); err != nil {
 		panic(err)
 	}
-	d, err := app.AWSDeps(ctx, c, sqsqueue.Connect)
+	d, err := app.AWSDeps(ctx, c, sqsqueue.Connect, cdns)
 	if err != nil {
 		c.Logger().Error("start", "worker", name, "err", err.Error())
 		panic(err)
