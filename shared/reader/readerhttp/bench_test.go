@@ -27,8 +27,10 @@ func typicalBody(i int) string {
 // bigSite publishes a site over a space of n pages in sections of 100 (a
 // top-level page with 99 children), seeded with direct writes, and
 // returns the fixture and the path of a leaf page in the middle.
-func bigSite(b *testing.B, n int) (*fixture, string) {
-	f := newFixture(b)
+func bigSite(b *testing.B, n int) (*fixture, string) { return bigSiteOn(b, newFixture(b), n) }
+
+// bigSiteOn is bigSite on the fixture f.
+func bigSiteOn(b *testing.B, f *fixture, n int) (*fixture, string) {
 	f.space = f.Space(b)
 	repo := content.NewRepo(f.Kit.Deps)
 	// The sections share their bodies (page i of each the same): 5,000
