@@ -12,4 +12,4 @@ import (
 
 // Imports land on published spaces and change sites' structure: their
 // CDN copies are invalidated.
-func main() { sqsworker.StartWorker("gitworker", gitworkerroot.Handlers, cloudfrontcdn.Connect) }
+func main() { sqsworker.StartWorkerWithCDN("gitworker", gitworkerroot.Handlers, cloudfrontcdn.Connect) }

@@ -9,4 +9,4 @@ import (
 	"github.com/galleydocs/galley/shared/app/sqsworker"
 )
 
-func main() { sqsworker.StartWorker("openapiworker", openapiworkerroot.Handlers, nil) }
+func main() { sqsworker.StartWorker("openapiworker", openapiworkerroot.Handlers) }

@@ -10,4 +10,4 @@ import (
 	"github.com/galleydocs/galley/shared/app/sqsworker"
 )
 
-func main() { sqsworker.StartWorker("webhookworker", webhookworkerroot.Handlers, nil) }
+func main() { sqsworker.StartWorker("webhookworker", webhookworkerroot.Handlers) }

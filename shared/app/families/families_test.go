@@ -166,11 +166,11 @@ func parseMain(path string) (struct{ args, fns []string }, error) {
 			return true
 		}
 		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || (sel.Sel.Name != "NewFamily" && sel.Sel.Name != "StartWorker") {
+		if !ok || (sel.Sel.Name != "NewFamily" && sel.Sel.Name != "StartWorker" && sel.Sel.Name != "StartWorkerWithCDN") {
 			return true
 		}
 		args := call.Args
-		if sel.Sel.Name == "StartWorker" && len(args) > 2 {
+		if sel.Sel.Name == "StartWorkerWithCDN" && len(args) > 2 {
 			args = args[:2] // the third connects the worker's CDN
 		}
 		for _, a := range args {

@@ -13,9 +13,13 @@ import (
 
 // StartWorker runs the named worker as a Lambda function fed by SQS,
 // reporting failed records one by one; functions/<worker>/main.go calls it
-// and nothing else. cdns connects the CDN a worker invalidates (the Git
-// worker's imports change published spaces); nil for the others.
-func StartWorker(name string, handlers app.Handlers, cdns app.CDNs) {
+// (or StartWorkerWithCDN) and nothing else.
+func StartWorker(name string, handlers app.Handlers) { StartWorkerWithCDN(name, handlers, nil) }
+
+// StartWorkerWithCDN is StartWorker for a worker whose jobs change
+// published pages (the Git worker's imports): cdns connects the CDN whose
+// copies it invalidates (CDN_DISTRIBUTION_ID).
+func StartWorkerWithCDN(name string, handlers app.Handlers, cdns app.CDNs) {
 	ctx := context.Background()
 	c, err := app.ConfigFromEnv()
 	if err != nil {
