@@ -66,7 +66,20 @@ var heavy = map[string][]string{
 	"go.etcd.io/bbolt":                                          {"search"}, // bleve's; local mode is not a function
 	"github.com/go-pdf/fpdf":                                    {"content", "changerequests", "comments", "git", "gitworker", "imports"},
 	"github.com/alecthomas/chroma/v2":                           {"reader"},
+	// The functions whose changes alter published pages invalidate the
+	// CDN's copies (docs/reader.md, "CDN"; template_test: their
+	// CDN_DISTRIBUTION_ID and invalidation policy).
+	cloudFrontClient: cdnFunctions,
 }
+
+// cloudFrontClient is the CloudFront client's package.
+const cloudFrontClient = "github.com/aws/aws-sdk-go-v2/service/cloudfront"
+
+// cdnFunctions are the functions that invalidate the CDN's copies of
+// published pages: sites (settings, structure, customization,
+// publishing), content (a duplicated site space), change requests (merges),
+// imports and the Git worker (new heads of spaces, sites' structure).
+var cdnFunctions = []string{"sites", "content", "changerequests", "imports", "gitworker"}
 
 // Each Lambda function links only its family's packages and the shared
 // ones (go list -deps), so that its binary and its cold start carry only
@@ -294,7 +307,7 @@ func TestFamiliesDoNotBuildOtherFamiliesServices(t *testing.T) {
 // may import anything; no other package imports it.
 var (
 	vocabularyFolders = []string{"model", "ids", "apperr", "keys", "document", "order", "condition", "mergerules", "logging", "metrics", "fetch"}
-	platformFolders   = []string{"access", "deps", "records", "paging", "sitetoken", "secret", "queue", "store", "blob", "pdf", "awsretry"}
+	platformFolders   = []string{"access", "deps", "records", "paging", "sitetoken", "secret", "queue", "store", "blob", "pdf", "awsretry", "cdn"}
 	testSupport       = []string{"testenv", "testkit", "storetest", "blobtest", "queuetest", "apitest"}
 )
 

@@ -53,6 +53,7 @@ type globals struct {
 
 type resource struct {
 	Type       string            `yaml:"Type"`
+	Condition  string            `yaml:"Condition"`
 	Metadata   map[string]string `yaml:"Metadata"`
 	Properties yaml.Node         `yaml:"Properties"`
 }

@@ -8,9 +8,10 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/changerequestsroot"
+	"github.com/galleydocs/galley/shared/cdn/cloudfrontcdn"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestsroot.Routes).WithQueues(sqsqueue.Connect))
+	app.StartLambda(app.NewFamily("changerequests", "ChangeRequestsFunction", changerequestsroot.Routes).WithQueues(sqsqueue.Connect).WithCDN(cloudfrontcdn.Connect))
 }

@@ -7,6 +7,11 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/contentroot"
+	"github.com/galleydocs/galley/shared/cdn/cloudfrontcdn"
 )
 
-func main() { app.StartLambda(app.NewFamily("content", "ContentFunction", contentroot.Routes)) }
+// Duplicating a site space changes a published site's navigation: its CDN
+// copies are invalidated.
+func main() {
+	app.StartLambda(app.NewFamily("content", "ContentFunction", contentroot.Routes).WithCDN(cloudfrontcdn.Connect))
+}

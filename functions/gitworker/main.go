@@ -7,6 +7,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app/roots/gitworkerroot"
 	"github.com/galleydocs/galley/shared/app/sqsworker"
+	"github.com/galleydocs/galley/shared/cdn/cloudfrontcdn"
 )
 
-func main() { sqsworker.StartWorker("gitworker", gitworkerroot.Handlers) }
+// Imports land on published spaces and change sites' structure: their
+// CDN copies are invalidated.
+func main() { sqsworker.StartWorkerWithCDN("gitworker", gitworkerroot.Handlers, cloudfrontcdn.Connect) }

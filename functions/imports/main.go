@@ -7,9 +7,10 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/importsroot"
+	"github.com/galleydocs/galley/shared/cdn/cloudfrontcdn"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
 func main() {
-	app.StartLambda(app.NewFamily("imports", "ImportsFunction", importsroot.Routes).WithQueues(sqsqueue.Connect))
+	app.StartLambda(app.NewFamily("imports", "ImportsFunction", importsroot.Routes).WithQueues(sqsqueue.Connect).WithCDN(cloudfrontcdn.Connect))
 }

@@ -38,6 +38,11 @@ type Config struct {
 	// InsightsQueueURL is INSIGHTS_QUEUE_URL: the queue of tracked site
 	// events (the reader function sends, the insights worker counts).
 	InsightsQueueURL string
+	// CDNDistribution is CDN_DISTRIBUTION_ID: the CloudFront distribution
+	// in front of the reader, whose copies of published paths are
+	// invalidated when what they show changes (docs/reader.md, "CDN");
+	// empty: nothing is invalidated.
+	CDNDistribution string
 
 	APIURL            string // API_URL: base of urls.location; default from the request
 	AppURL            string // APP_URL: base of urls.app; default API_URL
@@ -91,6 +96,7 @@ func ConfigFromEnv() (Config, error) {
 		GitQueueURL:       os.Getenv("GIT_QUEUE_URL"),
 		WebhooksQueueURL:  os.Getenv("WEBHOOKS_QUEUE_URL"),
 		InsightsQueueURL:  os.Getenv("INSIGHTS_QUEUE_URL"),
+		CDNDistribution:   os.Getenv("CDN_DISTRIBUTION_ID"),
 		APIURL:            e.url("API_URL"),
 		AppURL:            e.url("APP_URL"),
 		FetchAllowPrivate: e.bool("FETCH_ALLOW_PRIVATE"),

@@ -10,6 +10,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 
 	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/cdn"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/paging"
@@ -41,6 +42,21 @@ type Family struct {
 	// in AWS: set by the main.go of a function that enqueues jobs
 	// (WithQueues), nil elsewhere, so that only those link an SQS client.
 	Queues Queues
+	// CDN connects the CDN whose copies the function invalidates
+	// (CDN_DISTRIBUTION_ID) in AWS: set by the main.go of a function that
+	// changes what published pages show (WithCDN), nil elsewhere, so that
+	// only those link the CloudFront client.
+	CDN CDNs
+}
+
+// CDNs returns the CDN of a distribution over AWS configuration
+// (cloudfrontcdn.Connect).
+type CDNs func(cfg aws.Config, distribution string) cdn.CDN
+
+// WithCDN returns f whose Lambda function invalidates the CDN's copies.
+func (f Family) WithCDN(cdns CDNs) Family {
+	f.CDN = cdns
+	return f
 }
 
 // Queues returns the constructor of the queues at given URLs, over AWS

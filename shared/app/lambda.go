@@ -18,9 +18,11 @@ import (
 	"github.com/galleydocs/galley/shared/store/dynamostore"
 )
 
-// AWSDeps assembles the dependencies on DynamoDB, S3 and, when queues
-// connects them (a function that enqueues jobs), SQS.
-func AWSDeps(ctx context.Context, c Config, queues Queues) (*deps.Deps, error) {
+// AWSDeps assembles the dependencies on DynamoDB, S3, when queues
+// connects them (a function that enqueues jobs), SQS and, when cdns
+// connects it (a function that changes what published pages show) and
+// CDN_DISTRIBUTION_ID names one, CloudFront.
+func AWSDeps(ctx context.Context, c Config, queues Queues, cdns CDNs) (*deps.Deps, error) {
 	if c.TableName == "" || c.BucketName == "" {
 		return nil, fmt.Errorf("TABLE_NAME and BUCKET_NAME must be set")
 	}
@@ -41,6 +43,9 @@ func AWSDeps(ctx context.Context, c Config, queues Queues) (*deps.Deps, error) {
 	case c.QueueURL != "" || c.GitQueueURL != "" || c.WebhooksQueueURL != "" || c.InsightsQueueURL != "":
 		return nil, fmt.Errorf("QUEUE_URL, GIT_QUEUE_URL, WEBHOOKS_QUEUE_URL or INSIGHTS_QUEUE_URL is set but this function links no SQS client: its main.go gives its family sqsqueue.Connect (Family.WithQueues)")
 	}
+	if c.CDNDistribution != "" && cdns != nil {
+		d.CDN = cdns(awsCfg, c.CDNDistribution)
+	}
 	return NewDeps(ctx, c, d)
 }
 
@@ -59,7 +64,7 @@ func StartLambda(f Family) {
 	// count) on stdout, whatever the log level: CloudWatch makes the
 	// family's metrics from them.
 	c.Metrics = slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	d, err := AWSDeps(ctx, c, f.Queues)
+	d, err := AWSDeps(ctx, c, f.Queues, f.CDN)
 	if err != nil {
 		c.Logger().Error("start", "family", f.Name, "err", err.Error())
 		panic(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/blob"
+	"github.com/galleydocs/galley/shared/cdn"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/secret"
@@ -17,9 +18,13 @@ import (
 
 // Deps are the dependencies of the services.
 type Deps struct {
-	Store  store.Store
-	Blobs  blob.Store
-	Queue  queue.Queue
+	Store store.Store
+	Blobs blob.Store
+	Queue queue.Queue
+	// CDN is the CDN in front of the reader, told which published paths a
+	// change made stale (CDN_DISTRIBUTION_ID, in the functions that change
+	// what published pages show); nil: none, nothing is invalidated.
+	CDN    cdn.CDN
 	Now    func() time.Time
 	Logger *slog.Logger
 	// Metrics receives the services' CloudWatch embedded-metric records

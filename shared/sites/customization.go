@@ -321,6 +321,10 @@ func (s *Service) changeCustomization(ctx context.Context, orgID, siteID, siteSp
 		if errors.Is(err, store.ErrConflict) {
 			return store.ErrConflict // the site or the settings changed meanwhile: read again
 		}
+		if err == nil && l.Site.Published {
+			// Every page shows the site's look.
+			s.invalidate(ctx, fmt.Sprintf("customization-%s-%d", siteID, v+1), withWildcards(s.siteRoots(l.Site)))
+		}
 		return err
 	})
 }

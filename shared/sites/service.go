@@ -143,13 +143,15 @@ func (s *Service) mutateAfter(ctx context.Context, orgID, siteID string, op acce
 			return model.Site{}, "", err
 		}
 	}
-	var out model.Site
+	var out, prior model.Site
+	var version int64
 	k := keys.Site(siteID)
 	_, err = store.Update(ctx, s.d.Store, k.PK, k.SK, func(old store.Item) (store.Item, []store.Op, error) {
 		site, err := records.Decode[model.Site](old)
 		if err != nil {
 			return store.Item{}, nil, err
 		}
+		prior = site // its URLs (scalars: fn's changes do not reach them)
 		if site.OrgID != orgID {
 			return store.Item{}, nil, apperr.NotFoundf("site %s not found", siteID)
 		}
@@ -166,11 +168,14 @@ func (s *Service) mutateAfter(ctx context.Context, orgID, siteID string, op acce
 		if err := tooLarge(it); err != nil {
 			return store.Item{}, nil, err
 		}
-		out = site
+		out, version = site, old.Version+1
 		return it, extra, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return out, "", apperr.NotFoundf("site %s not found", siteID)
+	}
+	if err == nil {
+		s.siteChanged(ctx, prior, out, version)
 	}
 	return out, acc.Role(), err
 }
@@ -512,6 +517,9 @@ func (s *Service) Delete(ctx context.Context, orgID, siteID string) error {
 	if err != nil {
 		return err
 	}
+	gone := l.Site
+	gone.Published = false
+	s.siteChanged(ctx, l.Site, gone, l.Version+1)
 	return s.deleteRest(ctx, siteID)
 }
 

@@ -9,11 +9,21 @@ import (
 )
 
 // CountingStore counts the storage round trips made through it: every
-// call of the port's Get, Query and Write is one (benchmarks report them).
+// call of the port's Get, Query and Write is one (benchmarks report them);
+// BatchGets are counted apart (Reads includes them, Total does not).
 type CountingStore struct {
 	store.Store
-	Gets, Queries, Writes atomic.Int64
+	Gets, Queries, Writes, BatchGets atomic.Int64
 }
+
+func (c *CountingStore) BatchGet(ctx context.Context, keys []store.ItemKey) ([]store.Item, error) {
+	c.BatchGets.Add(1)
+	return c.Store.BatchGet(ctx, keys)
+}
+
+// Reads is the number of read round trips counted: gets, queries and
+// batch gets.
+func (c *CountingStore) Reads() int64 { return c.Gets.Load() + c.Queries.Load() + c.BatchGets.Load() }
 
 func (c *CountingStore) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 	c.Gets.Add(1)
@@ -31,7 +41,12 @@ func (c *CountingStore) Write(ctx context.Context, ops ...store.Op) error {
 }
 
 // Reset sets the counts to zero.
-func (c *CountingStore) Reset() { c.Gets.Store(0); c.Queries.Store(0); c.Writes.Store(0) }
+func (c *CountingStore) Reset() {
+	c.Gets.Store(0)
+	c.Queries.Store(0)
+	c.Writes.Store(0)
+	c.BatchGets.Store(0)
+}
 
 // Total is the number of round trips counted.
 func (c *CountingStore) Total() int64 { return c.Gets.Load() + c.Queries.Load() + c.Writes.Load() }

@@ -158,10 +158,14 @@ func parseMain(path string) (struct{ args, fns []string }, error) {
 			return true
 		}
 		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || (sel.Sel.Name != "NewFamily" && sel.Sel.Name != "StartWorker") {
+		if !ok || (sel.Sel.Name != "NewFamily" && sel.Sel.Name != "StartWorker" && sel.Sel.Name != "StartWorkerWithCDN") {
 			return true
 		}
-		for _, a := range call.Args {
+		args := call.Args
+		if sel.Sel.Name == "StartWorkerWithCDN" && len(args) > 2 {
+			args = args[:2] // the third connects the worker's CDN
+		}
+		for _, a := range args {
 			switch a := a.(type) {
 			case *ast.BasicLit:
 				s, _ := strconv.Unquote(a.Value)

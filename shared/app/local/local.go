@@ -18,6 +18,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/wire/auditwire"
 	"github.com/galleydocs/galley/shared/audit"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
+	"github.com/galleydocs/galley/shared/cdn/cloudfrontcdn"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -76,13 +77,24 @@ func Open(ctx context.Context, c app.Config) (*Local, error) {
 		st.Close()
 		return nil, err
 	}
-	d, err := app.NewDeps(ctx, c, deps.Deps{Store: st, Blobs: blobs, Queue: q, Logger: logger})
+	d := deps.Deps{Store: st, Blobs: blobs, Queue: q, Logger: logger}
+	if c.CDNDistribution != "" {
+		// A CDN in front of a local server (docs/reader.md, "CDN"): its
+		// credentials and region from the environment, as in AWS.
+		awsCfg, err := app.EnvAWSConfig()
+		if err != nil {
+			st.Close()
+			return nil, fmt.Errorf("CDN_DISTRIBUTION_ID: %w", err)
+		}
+		d.CDN = cloudfrontcdn.Connect(awsCfg, c.CDNDistribution)
+	}
+	dp, err := app.NewDeps(ctx, c, d)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	root := families.NewRoot(d)
-	l := &Local{Config: c, Deps: d, Root: root, store: st, queue: q, logs: logs, Handler: app.NewAPI(c, root, families.All()...).Handler(),
+	root := families.NewRoot(dp)
+	l := &Local{Config: c, Deps: dp, Root: root, store: st, queue: q, logs: logs, Handler: app.NewAPI(c, root, families.All()...).Handler(),
 		workers: families.JobHandlers(root)}
 	if err := l.bootstrap(ctx); err != nil {
 		l.Close()

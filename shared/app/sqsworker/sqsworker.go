@@ -13,8 +13,13 @@ import (
 
 // StartWorker runs the named worker as a Lambda function fed by SQS,
 // reporting failed records one by one; functions/<worker>/main.go calls it
-// and nothing else.
-func StartWorker(name string, handlers app.Handlers) {
+// (or StartWorkerWithCDN) and nothing else.
+func StartWorker(name string, handlers app.Handlers) { StartWorkerWithCDN(name, handlers, nil) }
+
+// StartWorkerWithCDN is StartWorker for a worker whose jobs change
+// published pages (the Git worker's imports): cdns connects the CDN whose
+// copies it invalidates (CDN_DISTRIBUTION_ID).
+func StartWorkerWithCDN(name string, handlers app.Handlers, cdns app.CDNs) {
 	ctx := context.Background()
 	c, err := app.ConfigFromEnv()
 	if err != nil {
@@ -24,7 +29,7 @@ func StartWorker(name string, handlers app.Handlers) {
 	if _, err := app.WorkerByName(name); err != nil {
 		panic(err)
 	}
-	d, err := app.AWSDeps(ctx, c, sqsqueue.Connect)
+	d, err := app.AWSDeps(ctx, c, sqsqueue.Connect, cdns)
 	if err != nil {
 		c.Logger().Error("start", "worker", name, "err", err.Error())
 		panic(err)

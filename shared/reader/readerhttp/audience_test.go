@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/reader/readerhttp"
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/testkit"
 )
@@ -133,7 +134,7 @@ func TestETagAndNotModified(t *testing.T) {
 	if !strings.HasPrefix(etag, `"`) || len(etag) < 10 {
 		t.Fatalf("ETag %q", etag)
 	}
-	if cc := res.Header.Get("Cache-Control"); cc != "public, max-age=60" {
+	if cc := res.Header.Get("Cache-Control"); cc != readerhttp.PublicCacheControl {
 		t.Errorf("Cache-Control %q", cc)
 	}
 	again := f.get(t, f.base+"/blocks", "If-None-Match", etag)

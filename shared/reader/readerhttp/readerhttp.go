@@ -136,6 +136,19 @@ func Register(api *httpapi.API, s *reader.Service) {
 	registerEvents(api, s)
 }
 
+// Cache-Control of the reader's answers (docs/reader.md, "CDN"). A public
+// page is kept a minute by browsers and half an hour by the CDN in front,
+// which serves it a further minute while it asks the reader again (by its
+// ETag): publishing, site and content changes invalidate the CDN's copies,
+// and the half hour bounds what is not invalidated. The CDN's lifetime and
+// its grace stay under the hour a page's signed file links are valid past
+// their window at least (content.DownloadTTL). Anything that depends on
+// the visitor is stored by no cache.
+const (
+	PublicCacheControl  = "public, max-age=60, s-maxage=1800, stale-while-revalidate=60"
+	PrivateCacheControl = "private, no-store"
+)
+
 // proxyPrefix is where a reverse proxy forwards the URLs of a site's
 // proxy origin (docs/reader.md, "Proxy origins").
 const proxyPrefix = "/~proxy/"
@@ -173,12 +186,13 @@ func answer(ctx context.Context, a reader.Answer, err error) *pageOut {
 		out.ETag, out.CacheControl, out.Robots = "", "no-store", "noindex"
 		return out
 	}
-	out.CacheControl = "public, max-age=60"
+	out.CacheControl = PublicCacheControl
 	if a.Private {
-		// A share link's key or a visitor's token decides each answer:
-		// browsers keep the page but ask again (a 304 when unchanged), so a
-		// deactivated link or an expired token closes the site at once.
-		out.CacheControl = "private, no-cache"
+		// A share link's key, a visitor's token or a member's preview
+		// decides each answer: no cache keeps it, the CDN's and the
+		// browser's alike, so a deactivated link or an expired token closes
+		// the site at once and no copy outlives the visit.
+		out.CacheControl = PrivateCacheControl
 	}
 	if a.NoStore {
 		out.CacheControl = "no-store"

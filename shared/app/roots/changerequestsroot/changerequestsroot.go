@@ -40,8 +40,9 @@ func ProvideSiteSpaces(r *app.Root) changerequests.SiteSpaces {
 }
 
 // ProvideEvents gives the root's change requests service the webhooks'
-// emitter; the roots serving change requests' routes call it before they
+// emitter (and, with a CDN, the invalidation of merged spaces' published
+// pages); the roots serving change requests' routes call it before they
 // build that service.
 func ProvideEvents(r *app.Root) changerequests.Events {
-	return app.Service(r, func() changerequests.Events { return webhookswire.Service(r) })
+	return app.Service(r, func() changerequests.Events { return siteswire.ContentEvents(r, webhookswire.Service(r)) })
 }

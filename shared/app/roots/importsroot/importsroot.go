@@ -6,6 +6,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/wire/changerequestswire"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/app/wire/gitsyncwire"
+	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/app/wire/webhookswire"
 	"github.com/galleydocs/galley/shared/changerequests"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -31,8 +32,8 @@ func Routes(api *httpapi.API, r *app.Root) {
 }
 
 // ProvideEvents gives the root's change requests service, which lands the
-// imports, the webhooks' emitter; it is called before that service is
-// built.
+// imports, the webhooks' emitter (and, with a CDN, the invalidation of the
+// spaces' published pages); it is called before that service is built.
 func ProvideEvents(r *app.Root) changerequests.Events {
-	return app.Service(r, func() changerequests.Events { return webhookswire.Service(r) })
+	return app.Service(r, func() changerequests.Events { return siteswire.ContentEvents(r, webhookswire.Service(r)) })
 }
