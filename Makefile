@@ -66,6 +66,8 @@ LAMBDA_FUNCTIONS += ReaderFunction
 dir_ReaderFunction := reader
 LAMBDA_FUNCTIONS += WebhookWorkerFunction
 dir_WebhookWorkerFunction := webhookworker
+LAMBDA_FUNCTIONS += InsightsWorkerFunction
+dir_InsightsWorkerFunction := insightsworker
 
 .PHONY: help run assets build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))

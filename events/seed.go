@@ -19,6 +19,7 @@ import (
 // the seed made). Other samples run on an empty installation.
 var Seeds = map[string]func(tb testing.TB, d *deps.Deps, token string) map[string]string{
 	"reader-read-published-page.json": SeedPublishedSite,
+	"reader-track-page-events.json":   SeedPublishedSite,
 }
 
 // PublishedOrgPlaceholder is the organization id the reader's published

@@ -69,6 +69,30 @@ var expectedWorkers = map[string]workerExpectation{
 				t.Errorf("spec after the job: %v", spec)
 			}
 		}},
+	// The insights worker counts a page view; a record that is not a job
+	// fails, for the dead-letter queue.
+	"insightsworker-count-a-page-view-and-a-bad-record.json": {
+		failed: []string{"7a2d2b0f-1c7b-4d67-8e6f-2a3b4c5d6e7f"},
+		check: func(t *testing.T, d *deps.Deps) {
+			page, err := d.Store.Query(context.Background(), store.Query{PK: gkeys.InsightsPartition("0f00000000000000000t"),
+				SKPrefix: gkeys.InsightsCounterPrefix("2026-11-28"), Limit: 10})
+			if err != nil {
+				t.Fatal(err)
+			}
+			views := 0.0
+			for _, it := range page.Items {
+				c, err := records.Decode[map[string]any](it)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c["type"] == "page_view" && c["page"] == "p1" {
+					views += c["events"].(float64)
+				}
+			}
+			if views != 1 {
+				t.Errorf("page views counted %v, want 1 (counters %v)", views, page.Items)
+			}
+		}},
 }
 
 // isWorkerSample tells a worker's SQS sample from an API Gateway one.

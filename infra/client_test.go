@@ -21,16 +21,29 @@ import (
 // revision, customizes, publishes, resolves and searches a site. Each of
 // its steps is an operation of the client, called as a script would.
 func TestOfficialClientEndToEnd(t *testing.T) {
+	dir, ok := nodePackage(t, "GitBook's client", "@gitbook/api", "dist/index.js")
+	if !ok {
+		return
+	}
+	runNodeE2E(t, "node/client-e2e.mjs", "gb_client_e2e_admin_token_0123456789", "GITBOOK_API="+filepath.Join(dir, "dist", "index.js"))
+}
+
+// nodePackage is the folder of the npm package pkg that make test-deps
+// installs (infra/node/install.sh), once node (which runs client) and the
+// package's file are found; else it reports what is missing
+// (testenv.Missing) and answers false.
+func nodePackage(t *testing.T, client, pkg, file string) (string, bool) {
+	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		testenv.Missing(t, "node (Node.js, which runs GitBook's client)")
-		return
+		testenv.Missing(t, "node (Node.js, which runs "+client+")")
+		return "", false
 	}
-	entry := filepath.Join(testenv.CacheDir(), "node", "node_modules", "@gitbook", "api", "dist", "index.js")
-	if _, err := os.Stat(entry); err != nil {
-		testenv.Missing(t, "@gitbook/api (npm; make test-deps installs it: infra/node/install.sh)")
-		return
+	dir := filepath.Join(testenv.CacheDir(), "node", "node_modules", filepath.FromSlash(pkg))
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(file))); err != nil {
+		testenv.Missing(t, pkg+" (npm; make test-deps installs it: infra/node/install.sh)")
+		return "", false
 	}
-	runNodeE2E(t, "node/client-e2e.mjs", "gb_client_e2e_admin_token_0123456789", "GITBOOK_API="+entry)
+	return dir, true
 }
 
 // runNodeE2E serves local mode (operations built lazily, as `make run`

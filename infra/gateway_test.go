@@ -2,14 +2,12 @@ package infra_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/app/families"
-	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 var anyParam = regexp.MustCompile(`\{[^}]+\}`)
@@ -49,20 +47,10 @@ func gatewayMatches(routePath, path string) bool {
 // matches for the path as GitBook's document and clients write it, with
 // its trailing slash where it has one (GET /v1/, getApiInformation).
 func TestTemplateRoutesReachEveryServedPath(t *testing.T) {
-	dir, err := apitest.ReferenceDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(filepath.Join(dir, "gitbook-openapi-0.202.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref struct {
 		Paths map[string]map[string]json.RawMessage `json:"paths"`
 	}
-	if err := json.Unmarshal(raw, &ref); err != nil {
-		t.Fatal(err)
-	}
+	testkit.ReferenceDocument(t, &ref)
 	// What Galley serves: its document's operations, parameters as {}.
 	doc, err := families.OpenAPI()
 	if err != nil {

@@ -13,11 +13,11 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // familyPackages are the packages under shared/ that hold a family's
@@ -29,30 +29,31 @@ import (
 // the rest of shared/ is
 // infrastructure every function may link.
 var familyPackages = []string{"users", "apidoc", "orgs", "spaces", "collections", "customfields", "changerequests",
-	"sites", "content", "content/contentpdf", "content/embeds", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "reader", "grants", "webhooks"}
+	"sites", "content", "content/contentpdf", "content/embeds", "search", "sso", "translations", "comments", "openapispecs", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "reader", "grants", "webhooks", "insights", "audit"}
 
 // linked lists, for each function, the families' packages its binary may
 // link: its own, and those its family asks (docs/functions.md says why).
 // Every function links users, which authenticates callers.
 var linked = map[string][]string{
 	"users":          {"users", "apidoc"},
-	"orgs":           {"users", "orgs", "spaces", "grants", "collections", "customfields", "webhooks"}, // the permissions of spaces and collections (grants) find the collection they manage
+	"orgs":           {"users", "orgs", "audit", "spaces", "grants", "collections", "customfields", "webhooks"}, // the permissions of spaces and collections (grants) find the collection they manage
 	"spaces":         {"users", "spaces"},
 	"collections":    {"users", "orgs", "spaces", "customfields", "collections"},
 	"customfields":   {"users", "orgs", "spaces", "customfields"},
-	"sites":          {"users", "orgs", "spaces", "sites", "webhooks"},                                                                                                                      // publishing is told to webhooks
-	"content":        {"users", "orgs", "spaces", "content", "content/contentpdf", "content/embeds", "openapispecs", "collections", "customfields", "sites"},                                // computed pages and OpenAPI blocks read the organization's specs; getContentByUrl answers a collection's URL; duplicateSiteSpace copies a site space's content
-	"changerequests": {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs", "gitsync/gitjob", "gitsync/gitstate", "sites", "webhooks"}, // a review's comment is posted by comments; computed pages read specs; a merge queues Git Sync's export (not go-git); the organization list's site filter asks sites for the site's spaces
-	"comments":       {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "comments"},
-	"search":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "search"}, // searchSiteContent asks sites.SearchScope; the sites' MCP getPage reads computed pages as the reader does
-	"sso":            {"users", "orgs", "spaces", "sso", "translations"},
+	"sites":          {"users", "orgs", "spaces", "sites", "webhooks"},                                                                                                                               // publishing is told to webhooks
+	"content":        {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "content/embeds", "openapispecs", "collections", "customfields", "sites"},                                // computed pages and OpenAPI blocks read the organization's specs; getContentByUrl answers a collection's URL; duplicateSiteSpace copies a site space's content
+	"changerequests": {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs", "gitsync/gitjob", "gitsync/gitstate", "sites", "webhooks"}, // a review's comment is posted by comments; computed pages read specs; a merge queues Git Sync's export (not go-git); the organization list's site filter asks sites for the site's spaces
+	"comments":       {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "changerequests", "comments"},
+	"search":         {"users", "orgs", "audit", "spaces", "content", "sites", "openapispecs", "search"}, // searchSiteContent asks sites.SearchScope; the sites' MCP getPage reads computed pages as the reader does
+	"sso":            {"users", "orgs", "audit", "spaces", "sso", "translations"},
 	"openapi":        {"users", "orgs", "spaces", "content", "openapispecs"},
 	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},
-	"git":            {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "sites"},
-	"gitworker":      {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "sites", "webhooks"},
-	"webhookworker":  {"users", "orgs", "spaces", "webhooks"},                                                                                                                         // the webhooks service records endpoints with orgs' checks (orgs links spaces)
-	"imports":        {"users", "orgs", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "sites", "webhooks"}, // imports into a space are told to webhooks
-	"reader":         {"users", "orgs", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader"},                                                                   // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git)
+	"git":            {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "sites"},
+	"gitworker":      {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "sites", "webhooks"},
+	"webhookworker":  {"users", "orgs", "spaces", "webhooks"},                                                                                                                                  // the webhooks service records endpoints with orgs' checks (orgs links spaces)
+	"imports":        {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "sites", "webhooks"}, // imports into a space are told to webhooks
+	"reader":         {"users", "orgs", "audit", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader", "insights"},                                                       // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git); serves the site insights operations (docs/insights.md)
+	"insightsworker": {"users", "orgs", "spaces", "sites", "insights"},                                                                                                                         // the job checks nothing of the site: insights links sites for Track's and Aggregate's checks
 }
 
 // heavy are the large libraries, and the only functions that may link them.
@@ -241,15 +242,10 @@ func TestFamiliesDoNotBuildOtherFamiliesServices(t *testing.T) {
 			}
 			checked++
 			imported := map[string]string{} // local name -> family
-			for _, im := range f.Imports {
-				p, _ := strconv.Unquote(im.Path.Value)
+			for name, p := range testkit.ImportNames(f) {
 				other, ok := strings.CutPrefix(p, prefix)
 				if !ok || !slices.Contains(familyPackages, other) || strings.SplitN(other, "/", 2)[0] == top {
 					continue
-				}
-				name := p[strings.LastIndex(p, "/")+1:]
-				if im.Name != nil {
-					name = im.Name.Name
 				}
 				imported[name] = other
 			}

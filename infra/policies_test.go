@@ -46,6 +46,7 @@ var grants = map[string]struct {
 	"imports":        {tableCrud, true},
 	"reader":         {tableRead, false},
 	"webhookworker":  {tableCrud, false},
+	"insightsworker": {tableCrud, false},
 }
 
 // blobReaders read the bucket without writing it (S3ReadPolicy): the

@@ -84,10 +84,10 @@ func TestTemplateWorkers(t *testing.T) {
 					}
 				}
 			}
-			// The webhook worker stores no blobs; workers that queue jobs
+			// The webhook and insights workers store no blobs; workers that queue jobs
 			// (webhook deliveries, their retries) send to that queue only.
 			want := map[string]string{"DynamoDBCrudPolicy": "Table", "S3CrudPolicy": "BlobBucket"}
-			if w.Name == "webhookworker" {
+			if w.Name == "webhookworker" || w.Name == "insightsworker" {
 				delete(want, "S3CrudPolicy")
 			}
 			if _, ok := policies["SQSSendMessagePolicy"]; ok {

@@ -5,7 +5,11 @@ package main
 
 import (
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/roots/insightsroot"
 	"github.com/galleydocs/galley/shared/app/roots/readerroot"
+	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
-func main() { app.StartLambda(app.NewFamily("reader", "ReaderFunction", readerroot.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("reader", "ReaderFunction", readerroot.Routes, insightsroot.Routes).WithQueues(sqsqueue.Connect))
+}

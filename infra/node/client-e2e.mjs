@@ -5,7 +5,8 @@
 // it changed and who took part in it (its contributors, commenters and
 // conversations, the organization's list of requests), read pages by
 // path and by revision, customize and publish a site (its logo the
-// upload's), resolve its URL and search it, then change the site's
+// upload's), resolve its URL and search it, track a visitor's events and
+// aggregate them (site insights), then change the site's
 // structure (sections, external links, sorting, copies). Run by
 // infra/client_test.go with:
 //   GALLEY_URL       the server's base URL
@@ -211,11 +212,48 @@ const found = await step('searchSiteContent', async () =>
     (await admin.orgs.searchSiteContent(org.id, site.id, { query: 'installer', scope: { mode: 'all' } })).data);
 assert.ok(JSON.stringify(found).includes('Install'), `search finds the page: ${JSON.stringify(found)}`);
 
+// Site insights (issue 28): the visitor's token tracks a page view and a
+// search as GitBook's renderer does; local mode counts them on its
+// in-process queue, then the aggregate and the segments answer them.
+const at = { url: siteURL.replace(/\/$/, '') + '/getting-started/install', siteSection: null, siteSpace: null, siteShareKey: null,
+    space: space.id, revision: null, page: viaVisitor.id };
+const session = { sessionId: 'client-e2e', cookies: {}, userAgent: 'client-e2e', language: 'en', referrer: null };
+await step('trackEventsInSiteById', () => visitor.orgs.trackEventsInSiteById(org.id, site.id, { events: [
+    { type: 'page_view', location: at, session },
+    { type: 'search_type_query', query: 'installer', resultsCount: 1, location: at, session },
+] }));
+const counted = await step('aggregateSiteEvents', async () => {
+    const query = { range: 'last7Days', select: [{ column: 'eventsCount' }], groupBy: [{ column: 'eventType' }] };
+    for (let i = 0; ; i++) {
+        const { columns } = (await admin.orgs.aggregateSiteEvents(org.id, site.id, query)).data;
+        const types = columns.find((c) => c.column === 'eventType').values;
+        const counts = columns.find((c) => c.column === 'eventsCount').values;
+        const byType = Object.fromEntries(types.map((t, j) => [t, counts[j]]));
+        if (byType.page_view === 1 && byType.search_type_query === 1 || i === 100) return byType;
+        await new Promise((ok) => setTimeout(ok, 100));
+    }
+});
+assert.deepEqual(counted, { page_view: 1, search_type_query: 1 }, 'the tracked events, counted');
+const segments = await step('listSiteVisitorSegments', async () => (await admin.orgs.listSiteVisitorSegments(org.id, site.id)).data);
+assert.equal(segments.items.length, 1, `one segment: ${JSON.stringify(segments)}`);
+assert.equal(segments.items[0].events, 2);
+
 // The small operations of issue 31.
 await step('createOrganizationInvite', () => admin.orgs.createOrganizationInvite(org.id, { role: 'read' }));
 const links = await step('listOrganizationInviteLinks', async () => (await admin.orgs.listOrganizationInviteLinks(org.id)).data);
 assert.equal(links.items.length, 1);
 await step('updateOrganizationById (emailDomains)', () => admin.orgs.updateOrganizationById(org.id, { emailDomains: ['example.org'] }));
+// The audit log (docs/audit.md): the changes above, newest first.
+const audit = await step('listOrganizationAuditEvents', async () =>
+    (await admin.orgs.listOrganizationAuditEvents(org.id, { action: 'organization.settings.updated', limit: 5 })).data);
+assert.equal(audit.items.length, 1, `one settings change: ${JSON.stringify(audit)}`);
+assert.equal(audit.items[0].actor.id, me.id);
+const auditEvent = await step('getOrganizationAuditEvent', async () =>
+    (await admin.orgs.getOrganizationAuditEvent(org.id, audit.items[0].id)).data);
+assert.equal(auditEvent.target.id, org.id);
+const auditActions = await step('listOrganizationAuditEventActions', async () =>
+    (await admin.orgs.listOrganizationAuditEventActions(org.id)).data);
+assert.ok(auditActions.items.some((a) => a.id === 'organization.link-invite.created'));
 const joiner = await newUser('joiner@example.org', 'Jo Joiner');
 await step('joinOrganization', () => joiner.api.orgs.joinOrganization(org.id));
 const joined = await step('getOrganizationById (joined)', async () => (await joiner.api.orgs.getOrganizationById(org.id)).data);

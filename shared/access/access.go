@@ -46,6 +46,27 @@ func CallerFrom(ctx context.Context) (Caller, error) {
 	return c, nil
 }
 
+// Origin is where a request comes from: the client's address (as the
+// rate limiter keys anonymous callers) and its User-Agent header. The HTTP
+// layer sets it on every request; the audit log records it with each
+// change (docs/audit.md).
+type Origin struct {
+	Address, UserAgent string
+}
+
+type originKey struct{}
+
+// WithOrigin returns ctx carrying o.
+func WithOrigin(ctx context.Context, o Origin) context.Context {
+	return context.WithValue(ctx, originKey{}, o)
+}
+
+// OriginFrom returns the origin of ctx (zero outside a request: a job).
+func OriginFrom(ctx context.Context) Origin {
+	o, _ := ctx.Value(originKey{}).(Origin)
+	return o
+}
+
 // Membership is the caller's standing in one organization.
 type Membership struct {
 	Member  model.Member

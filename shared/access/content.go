@@ -250,11 +250,7 @@ func (v *Viewer) loadGrants(ctx context.Context) error {
 	org, uid := v.OrgID(), v.caller.UserID
 	grants := map[string]model.Role{}
 	add := func(pk string) error {
-		items, err := store.QueryAll(ctx, v.a.store, store.Query{Index: store.GSI1, PK: pk})
-		if err != nil {
-			return fmt.Errorf("read grants: %w", err)
-		}
-		gs, err := records.DecodeAll[model.Grant](items)
+		gs, err := queryAll[model.Grant](ctx, v.a.store, store.Query{Index: store.GSI1, PK: pk}, "grants")
 		if err != nil {
 			return err
 		}
@@ -269,11 +265,7 @@ func (v *Viewer) loadGrants(ctx context.Context) error {
 	if err := add(keys.PrincipalGrants(org, model.PrincipalUser, uid)); err != nil {
 		return err
 	}
-	teams, err := store.QueryAll(ctx, v.a.store, store.Query{Index: store.GSI1, PK: keys.MemberTeams(org, uid)})
-	if err != nil {
-		return fmt.Errorf("read teams of member: %w", err)
-	}
-	tms, err := records.DecodeAll[model.TeamMembership](teams)
+	tms, err := v.a.memberTeams(ctx, org, uid)
 	if err != nil {
 		return err
 	}
@@ -349,8 +341,9 @@ func principalKey(orgID, kind, id string) keys.Key {
 // Grant gives a user or a team a level on a space or a collection (and so
 // on everything inside it) or on a site, replacing the principal's earlier
 // grant there. Grants on spaces are counted in the member's or team's
-// `spaces`. The permissions operations (package grants) call it.
-func (a *Authorizer) Grant(ctx context.Context, g model.Grant) error {
+// `spaces`. The permissions operations (package grants) call it; also are
+// written in the same transaction (the change's audit event).
+func (a *Authorizer) Grant(ctx context.Context, g model.Grant, also ...store.Op) error {
 	if g.Role == model.RoleGuest || !g.Role.Valid() {
 		return apperr.Field("role", "a grant needs a role")
 	}
@@ -374,18 +367,19 @@ func (a *Authorizer) Grant(ctx context.Context, g model.Grant) error {
 	} else if err != nil {
 		return fmt.Errorf("read %s: %w", g.ContentKind, err)
 	}
-	return a.countGrant(ctx, g, existed, 1, store.Put(GrantItem(g), store.Always), store.Check(content.PK, content.SK, store.IfExists, 0))
+	return a.countGrant(ctx, g, existed, 1, append([]store.Op{store.Put(GrantItem(g), store.Always), store.Check(content.PK, content.SK, store.IfExists, 0)}, also...)...)
 }
 
-// Revoke removes a principal's grant on a space, a collection or a site, if any.
-func (a *Authorizer) Revoke(ctx context.Context, g model.Grant) error {
+// Revoke removes a principal's grant on a space, a collection or a site, if
+// any (with also, in the same transaction).
+func (a *Authorizer) Revoke(ctx context.Context, g model.Grant, also ...store.Op) error {
 	gk := keys.Grant(g.ContentKind, g.ContentID, g.PrincipalKind, g.PrincipalID)
 	if _, err := a.store.Get(ctx, gk.PK, gk.SK); errors.Is(err, store.ErrNotFound) {
 		return nil
 	} else if err != nil {
 		return fmt.Errorf("read grant: %w", err)
 	}
-	return a.countGrant(ctx, g, false, -1, store.Delete(gk.PK, gk.SK, store.IfExists))
+	return a.countGrant(ctx, g, false, -1, append([]store.Op{store.Delete(gk.PK, gk.SK, store.IfExists)}, also...)...)
 }
 
 // countGrant writes ops with the principal's record, whose space-grant
@@ -466,9 +460,19 @@ func (a *Authorizer) DropGrantsOps(ctx context.Context, orgID string, grants []m
 
 // GrantsOn reads the grants on a space, a collection or a site (consistently).
 func (a *Authorizer) GrantsOn(ctx context.Context, contentKind, contentID string) ([]model.Grant, error) {
-	items, err := store.QueryAll(ctx, a.store, store.Query{PK: keys.ContentPartition(contentKind, contentID), SKPrefix: keys.GrantPrefix})
+	return queryAll[model.Grant](ctx, a.store, store.Query{PK: keys.ContentPartition(contentKind, contentID), SKPrefix: keys.GrantPrefix}, "grants")
+}
+
+// memberTeams reads a member's team memberships.
+func (a *Authorizer) memberTeams(ctx context.Context, orgID, userID string) ([]model.TeamMembership, error) {
+	return queryAll[model.TeamMembership](ctx, a.store, store.Query{Index: store.GSI1, PK: keys.MemberTeams(orgID, userID)}, "teams of member")
+}
+
+// queryAll reads every record q finds; what names them in a read's error.
+func queryAll[T any](ctx context.Context, st store.Store, q store.Query, what string) ([]T, error) {
+	items, err := store.QueryAll(ctx, st, q)
 	if err != nil {
-		return nil, fmt.Errorf("read grants: %w", err)
+		return nil, fmt.Errorf("read %s: %w", what, err)
 	}
-	return records.DecodeAll[model.Grant](items)
+	return records.DecodeAll[T](items)
 }

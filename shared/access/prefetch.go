@@ -203,11 +203,7 @@ func (v *Viewer) teamGrants(ctx context.Context, nodes []Node) (map[string]model
 	// counts teams (model.Member.TeamIDs); else the teams are queried.
 	teamIDs := v.m.Member.TeamIDs
 	if len(teamIDs) != v.m.Member.Teams {
-		items, err := store.QueryAll(ctx, v.a.store, store.Query{Index: store.GSI1, PK: keys.MemberTeams(v.OrgID(), v.caller.UserID)})
-		if err != nil {
-			return nil, fmt.Errorf("read teams of member: %w", err)
-		}
-		tms, err := records.DecodeAll[model.TeamMembership](items)
+		tms, err := v.a.memberTeams(ctx, v.OrgID(), v.caller.UserID)
 		if err != nil {
 			return nil, err
 		}

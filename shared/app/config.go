@@ -35,6 +35,9 @@ type Config struct {
 	// WebhooksQueueURL is WEBHOOKS_QUEUE_URL: the queue of webhook
 	// delivery attempts.
 	WebhooksQueueURL string
+	// InsightsQueueURL is INSIGHTS_QUEUE_URL: the queue of tracked site
+	// events (the reader function sends, the insights worker counts).
+	InsightsQueueURL string
 
 	APIURL            string // API_URL: base of urls.location; default from the request
 	AppURL            string // APP_URL: base of urls.app; default API_URL
@@ -62,7 +65,13 @@ type Config struct {
 	// browser assets (mermaid, fetched by functions/assets); empty:
 	// diagrams show their source (docs/reader.md, "Diagrams").
 	ReaderAssets string
+	// AuditRetentionDays is AUDIT_RETENTION_DAYS: how long audit events
+	// are kept (default 365; docs/audit.md).
+	AuditRetentionDays int
 }
+
+// DefaultAuditRetentionDays is AUDIT_RETENTION_DAYS when unset.
+const DefaultAuditRetentionDays = 365
 
 // ConfigFromEnv reads the configuration. A variable set to a value it
 // cannot hold is an error naming it (all such variables, joined), so that a
@@ -81,6 +90,7 @@ func ConfigFromEnv() (Config, error) {
 		QueueURL:          os.Getenv("QUEUE_URL"),
 		GitQueueURL:       os.Getenv("GIT_QUEUE_URL"),
 		WebhooksQueueURL:  os.Getenv("WEBHOOKS_QUEUE_URL"),
+		InsightsQueueURL:  os.Getenv("INSIGHTS_QUEUE_URL"),
 		APIURL:            e.url("API_URL"),
 		AppURL:            e.url("APP_URL"),
 		FetchAllowPrivate: e.bool("FETCH_ALLOW_PRIVATE"),
@@ -90,6 +100,9 @@ func ConfigFromEnv() (Config, error) {
 		RateLimit:         e.rateLimit(),
 		Lazy:              true,
 		ReaderAssets:      os.Getenv("READER_ASSETS"),
+	}
+	if c.AuditRetentionDays = e.int("AUDIT_RETENTION_DAYS", DefaultAuditRetentionDays); c.AuditRetentionDays == 0 {
+		e.bad("AUDIT_RETENTION_DAYS", "0", "a positive number of days")
 	}
 	if err := errors.Join(e.errs...); err != nil {
 		return Config{}, fmt.Errorf("configuration: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/danielgtaylor/huma/v2"
@@ -35,7 +36,8 @@ type Family struct {
 	Function string
 	// Routes add the family's operations; most families have one.
 	Routes []Routes
-	// Queues connects the function's job queues (QUEUE_URL, GIT_QUEUE_URL)
+	// Queues connects the function's job queues (QUEUE_URL, GIT_QUEUE_URL,
+	// INSIGHTS_QUEUE_URL)
 	// in AWS: set by the main.go of a function that enqueues jobs
 	// (WithQueues), nil elsewhere, so that only those link an SQS client.
 	Queues Queues
@@ -117,5 +119,6 @@ func NewDeps(_ context.Context, c Config, d deps.Deps) (*deps.Deps, error) {
 	d.SitesDomain = c.SitesDomain
 	d.ReaderAssets = c.ReaderAssets
 	d.APIURL = c.APIURL
+	d.AuditRetention = time.Duration(c.AuditRetentionDays) * 24 * time.Hour
 	return &d, nil
 }

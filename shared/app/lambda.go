@@ -36,9 +36,10 @@ func AWSDeps(ctx context.Context, c Config, queues Queues) (*deps.Deps, error) {
 	// runs the jobs it makes itself (see queueRouter).
 	switch {
 	case queues != nil:
-		d.Queue = queueRouter(map[string]string{"QUEUE_URL": c.QueueURL, "GIT_QUEUE_URL": c.GitQueueURL, "WEBHOOKS_QUEUE_URL": c.WebhooksQueueURL}, queues(awsCfg))
-	case c.QueueURL != "" || c.GitQueueURL != "" || c.WebhooksQueueURL != "":
-		return nil, fmt.Errorf("QUEUE_URL, GIT_QUEUE_URL or WEBHOOKS_QUEUE_URL is set but this function links no SQS client: its main.go gives its family sqsqueue.Connect (Family.WithQueues)")
+		d.Queue = queueRouter(map[string]string{"QUEUE_URL": c.QueueURL, "GIT_QUEUE_URL": c.GitQueueURL,
+			"WEBHOOKS_QUEUE_URL": c.WebhooksQueueURL, "INSIGHTS_QUEUE_URL": c.InsightsQueueURL}, queues(awsCfg))
+	case c.QueueURL != "" || c.GitQueueURL != "" || c.WebhooksQueueURL != "" || c.InsightsQueueURL != "":
+		return nil, fmt.Errorf("QUEUE_URL, GIT_QUEUE_URL, WEBHOOKS_QUEUE_URL or INSIGHTS_QUEUE_URL is set but this function links no SQS client: its main.go gives its family sqsqueue.Connect (Family.WithQueues)")
 	}
 	return NewDeps(ctx, c, d)
 }

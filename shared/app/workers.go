@@ -45,6 +45,10 @@ func Workers() []Worker {
 		// as the message's delay (docs/webhooks.md): a standard queue.
 		{Name: "webhookworker", Function: "WebhookWorkerFunction", Queue: "WebhooksQueue", QueueEnv: "WEBHOOKS_QUEUE_URL",
 			Kinds: []string{"webhook-deliver"}},
+		// Site insights: the events the reader tracks, added to counters
+		// (docs/insights.md).
+		{Name: "insightsworker", Function: "InsightsWorkerFunction", Queue: "InsightsQueue", QueueEnv: "INSIGHTS_QUEUE_URL",
+			Kinds: []string{"insights-aggregate"}},
 	}
 }
 

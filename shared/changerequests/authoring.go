@@ -45,30 +45,21 @@ type Authored struct {
 // Author applies a batch of changes to a draft or open request: one new
 // revision of the request, or nothing when a change is invalid.
 func (s *Service) Author(ctx context.Context, spaceID, ref string, b Batch) (Authored, error) {
-	userID, err := caller(ctx)
+	userID, sp, err := s.callerOn(ctx, spaceID, access.EditContent)
 	if err != nil {
 		return Authored{}, err
 	}
-	sp, _, err := s.content.Space(ctx, spaceID, access.EditContent)
-	if err != nil {
+	if _, _, err := s.readActive(ctx, spaceID, ref, "accept changes"); err != nil {
 		return Authored{}, err
-	}
-	if cr, _, err := s.read(ctx, spaceID, ref); err != nil {
-		return Authored{}, err
-	} else if !cr.Active() {
-		return Authored{}, apperr.Conflictf("change request is %s; only draft and open requests accept changes", cr.Status)
 	}
 	if err := s.files(ctx, sp, &b); err != nil {
 		return Authored{}, err
 	}
 	var out Authored
 	err = store.Retry(ctx, func() error {
-		cr, v, err := s.read(ctx, spaceID, ref)
+		cr, v, err := s.readActive(ctx, spaceID, ref, "accept changes")
 		if err != nil {
 			return err
-		}
-		if !cr.Active() {
-			return apperr.Conflictf("change request is %s; only draft and open requests accept changes", cr.Status)
 		}
 		_, ix, err := s.repo.Load(ctx, spaceID, cr.Revision)
 		if err != nil {

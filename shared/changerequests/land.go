@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/spaces"
@@ -75,12 +74,9 @@ func (s *Service) LandOnRequest(ctx context.Context, spaceID, ref, userID string
 	var out model.Revision
 	var res model.ChangeRequest
 	err := store.Retry(ctx, func() error {
-		cr, v, err := s.read(ctx, spaceID, ref)
+		cr, v, err := s.readActive(ctx, spaceID, ref, "accept changes")
 		if err != nil {
 			return err
-		}
-		if !cr.Active() {
-			return apperr.Conflictf("change request is %s; only draft and open requests accept changes", cr.Status)
 		}
 		base, ix, err := s.repo.Load(ctx, spaceID, cr.Revision)
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/galleydocs/galley/shared/access"
-	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/mergerules"
@@ -103,11 +102,7 @@ func (s *Service) newRevision(spaceID, typ, tree string, parents []string) model
 // concurrent merges never lose a change. Overlapping edits change nothing
 // and answer the conflicts.
 func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error) {
-	userID, err := caller(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	space, _, err := s.content.Space(ctx, spaceID, access.MergeContent)
+	userID, space, err := s.callerOn(ctx, spaceID, access.MergeContent)
 	if err != nil {
 		return Result{}, err
 	}
@@ -127,12 +122,9 @@ func (s *Service) Merge(ctx context.Context, spaceID, ref string) (Result, error
 		conflicts                []content.Conflict
 	}
 	err = store.Retry(ctx, func() error {
-		cr, v, err := s.read(ctx, spaceID, ref)
+		cr, v, err := s.readActive(ctx, spaceID, ref, "can be merged")
 		if err != nil {
 			return err
-		}
-		if !cr.Active() {
-			return apperr.Conflictf("change request is %s; only draft and open requests can be merged", cr.Status)
 		}
 		old, sp, err := s.readSpace(ctx, spaceID)
 		if err != nil {
@@ -205,21 +197,15 @@ func (s *Service) checkRules(ctx context.Context, rules model.MergeRules, cr mod
 // request already up to date is left as it is. Overlapping edits change
 // nothing and answer the conflicts.
 func (s *Service) UpdateFromSpace(ctx context.Context, spaceID, ref string) (Result, error) {
-	userID, err := caller(ctx)
+	userID, _, err := s.callerOn(ctx, spaceID, access.EditContent)
 	if err != nil {
-		return Result{}, err
-	}
-	if _, _, err := s.content.Space(ctx, spaceID, access.EditContent); err != nil {
 		return Result{}, err
 	}
 	var out Result
 	err = store.Retry(ctx, func() error {
-		cr, v, err := s.read(ctx, spaceID, ref)
+		cr, v, err := s.readActive(ctx, spaceID, ref, "can be updated")
 		if err != nil {
 			return err
-		}
-		if !cr.Active() {
-			return apperr.Conflictf("change request is %s; only draft and open requests can be updated", cr.Status)
 		}
 		_, sp, err := s.readSpace(ctx, spaceID)
 		if err != nil {

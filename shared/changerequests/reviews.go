@@ -107,22 +107,16 @@ func outdate(reviews []model.Review, versions []int64, userID string, now model.
 // in the request's comments first, so that it is kept even if the review
 // must be submitted again.
 func (s *Service) SubmitReview(ctx context.Context, spaceID, ref string, in NewReview) (model.Review, error) {
-	userID, err := caller(ctx)
+	userID, _, err := s.callerOn(ctx, spaceID, access.ReviewContent)
 	if err != nil {
-		return model.Review{}, err
-	}
-	if _, _, err := s.content.Space(ctx, spaceID, access.ReviewContent); err != nil {
 		return model.Review{}, err
 	}
 	if in.Status != model.ReviewApproved && in.Status != model.ReviewChangesRequested {
 		return model.Review{}, apperr.Field("status", "approved or changes-requested")
 	}
-	cr, _, err := s.read(ctx, spaceID, ref)
+	cr, _, err := s.readActive(ctx, spaceID, ref, "are reviewed")
 	if err != nil {
 		return model.Review{}, err
-	}
-	if !cr.Active() {
-		return model.Review{}, apperr.Conflictf("change request is %s; only draft and open requests are reviewed", cr.Status)
 	}
 	if cr.CreatedBy == userID {
 		return model.Review{}, apperr.Forbiddenf("the author of a change request cannot review it")
@@ -254,23 +248,16 @@ func (s *Service) RequestedReviewers(ctx context.Context, spaceID, ref string, r
 // review the space and must not be the request's author; a user asked
 // again is asked anew (their current review becomes outdated).
 func (s *Service) RequestReviewers(ctx context.Context, spaceID, ref string, users []string, subject *string) ([]model.ReviewRequest, error) {
-	userID, err := caller(ctx)
-	if err != nil {
-		return nil, err
-	}
-	sp, _, err := s.content.Space(ctx, spaceID, access.EditContent)
+	userID, sp, err := s.callerOn(ctx, spaceID, access.EditContent)
 	if err != nil {
 		return nil, err
 	}
 	if len(users) == 0 || len(users) > MaxRequestedReviewers {
 		return nil, apperr.Field("users", "between 1 and %d users", MaxRequestedReviewers)
 	}
-	cr, _, err := s.read(ctx, spaceID, ref)
+	cr, _, err := s.readActive(ctx, spaceID, ref, "are reviewed")
 	if err != nil {
 		return nil, err
-	}
-	if !cr.Active() {
-		return nil, apperr.Conflictf("change request is %s; only draft and open requests are reviewed", cr.Status)
 	}
 	node := access.SpaceNode(sp)
 	for i, u := range users {

@@ -101,13 +101,21 @@ func caller(ctx context.Context) (string, error) {
 	return c.UserID, err
 }
 
-// Create opens a change request on the space's current revision.
-func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.ChangeRequest, model.Space, error) {
+// callerOn returns the authenticated user's id and the space, which they
+// must reach at op.
+func (s *Service) callerOn(ctx context.Context, spaceID string, op access.OrgOp) (string, model.Space, error) {
 	userID, err := caller(ctx)
 	if err != nil {
-		return model.ChangeRequest{}, model.Space{}, err
+		return "", model.Space{}, err
 	}
-	if _, _, err := s.content.Space(ctx, spaceID, access.EditContent); err != nil {
+	sp, _, err := s.content.Space(ctx, spaceID, op)
+	return userID, sp, err
+}
+
+// Create opens a change request on the space's current revision.
+func (s *Service) Create(ctx context.Context, spaceID string, in Create) (model.ChangeRequest, model.Space, error) {
+	userID, _, err := s.callerOn(ctx, spaceID, access.EditContent)
+	if err != nil {
 		return model.ChangeRequest{}, model.Space{}, err
 	}
 	var cr model.ChangeRequest
@@ -185,6 +193,20 @@ func (s *Service) Get(ctx context.Context, spaceID, ref string) (model.ChangeReq
 // read reads a request (by id or number) and its version.
 func (s *Service) read(ctx context.Context, spaceID, ref string) (model.ChangeRequest, int64, error) {
 	return content.ReadChangeRequest(ctx, s.d.Store, spaceID, ref)
+}
+
+// readActive is read for an operation only draft and open requests take:
+// a conflict, naming what the request's status refuses (refused, e.g.
+// "accept changes"), for a merged or archived one.
+func (s *Service) readActive(ctx context.Context, spaceID, ref, refused string) (model.ChangeRequest, int64, error) {
+	cr, v, err := s.read(ctx, spaceID, ref)
+	if err != nil {
+		return model.ChangeRequest{}, 0, err
+	}
+	if !cr.Active() {
+		return model.ChangeRequest{}, 0, apperr.Conflictf("change request is %s; only draft and open requests %s", cr.Status, refused)
+	}
+	return cr, v, nil
 }
 
 // List returns a page of a space's requests of one status (open when

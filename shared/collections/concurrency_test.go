@@ -1,6 +1,7 @@
 package collections_test
 
 import (
+	"github.com/galleydocs/galley/shared/audit"
 	"net/http"
 	"slices"
 	"sync"
@@ -29,7 +30,7 @@ func on(t *testing.T, k *testkit.Kit) *fixture {
 	api := httpapi.New(httpapi.Config{Auth: users.New(k.Deps), Logger: k.Deps.Logger})
 	spaceshttp.Register(api, spaces.New(k.Deps))
 	collectionshttp.Register(api, collectionsroot.Service(app.NewRoot(k.Deps)))
-	orgshttp.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
+	orgshttp.Register(api, orgs.New(k.Deps, users.New(k.Deps), audit.New(k.Deps, 0)))
 	f := &fixture{kit: k, api: api, users: map[string]model.User{}}
 	for _, name := range []string{"alice", "rita", "gus"} {
 		u, tok := k.User(name)

@@ -321,26 +321,19 @@ func (s *stubLocator) HasPage(id string) bool        { return s.GitPath(id) != "
 // what GitBook's schemas describe.
 func TestGitBookBlocksMatchSchemas(t *testing.T) {
 	reg := gitbook(t)
-	ref := func(n string) *huma.Schema { return &huma.Schema{Ref: "#/components/schemas/" + n} }
-	validate := func(name string, v any, schema *huma.Schema) {
-		res := &huma.ValidateResult{}
-		huma.Validate(reg, schema, huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer, v, res)
-		for _, e := range res.Errors {
-			t.Errorf("%s: %.600v", name, e)
-		}
-	}
+	validate := func(name string, v any, schema *huma.Schema) { conforms(t, reg, schema, name, v) }
 	check := func(name string, doc map[string]any) {
 		for _, n := range doc["nodes"].([]any) {
-			validate(name, n, ref("DocumentBlock"))
-			validate(name, n, ref("DocumentBlocksTopLevels"))
+			validate(name, n, schemaRef("DocumentBlock"))
+			validate(name, n, schemaRef("DocumentBlocksTopLevels"))
 		}
-		validate(name, doc, ref("JSONDocument"))
+		validate(name, doc, schemaRef("JSONDocument"))
 		// Each node against the schema of its type: the unions above
 		// accept a node matching any member.
 		walk(doc["nodes"], func(n map[string]any) {
 			typ, _ := n["type"].(string)
 			if s, ok := blockSchemas[typ]; ok && n["object"] != "fragment" {
-				validate(name+": "+typ, n, ref(s))
+				validate(name+": "+typ, n, schemaRef(s))
 			}
 		})
 	}
@@ -351,10 +344,8 @@ func TestGitBookBlocksMatchSchemas(t *testing.T) {
 		check(name, testkit.Sent(t, document.ToDocument(md, document.Resolver{})))
 	}
 	// The validator does check a block's shape: an embed needs its url.
-	res := &huma.ValidateResult{}
-	huma.Validate(reg, ref("DocumentBlockEmbed"), huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer,
-		map[string]any{"object": "block", "type": "embed", "isVoid": true, "data": map[string]any{}}, res)
-	if len(res.Errors) == 0 {
+	if len(violations(reg, schemaRef("DocumentBlockEmbed"),
+		map[string]any{"object": "block", "type": "embed", "isVoid": true, "data": map[string]any{}})) == 0 {
 		t.Fatal("an embed without a url validates")
 	}
 }

@@ -20,6 +20,24 @@ import (
 // lists become nullable types and oneOf anyOf: GitBook's page variants
 // are loose enough that a page matches several, which a strict oneOf
 // refuses.
+// schemaRef is a schema of GitBook's document, by name.
+func schemaRef(name string) *huma.Schema { return &huma.Schema{Ref: "#/components/schemas/" + name} }
+
+// violations are the ways v, read as an answer, breaks schema.
+func violations(reg huma.Registry, schema *huma.Schema, v any) []error {
+	res := &huma.ValidateResult{}
+	huma.Validate(reg, schema, huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer, v, res)
+	return res.Errors
+}
+
+// conforms fails the test for each way v (named what) breaks schema.
+func conforms(t *testing.T, reg huma.Registry, schema *huma.Schema, what string, v any) {
+	t.Helper()
+	for _, e := range violations(reg, schema, v) {
+		t.Errorf("%s: %.600v", what, e)
+	}
+}
+
 func gitbook(t *testing.T) huma.Registry {
 	t.Helper()
 	var raw []byte
@@ -122,37 +140,30 @@ func TestReadsMatchGitBookSchemas(t *testing.T) {
 	check := func(path string, schema *huma.Schema) {
 		var v any
 		c.Expect(http.StatusOK, "GET", path, nil).JSON(t, &v)
-		res := &huma.ValidateResult{}
-		huma.Validate(reg, schema, huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer, v, res)
-		for _, e := range res.Errors {
-			t.Errorf("%s: %.600v", path, e)
-		}
+		conforms(t, reg, schema, path, v)
 	}
-	ref := func(n string) *huma.Schema { return &huma.Schema{Ref: "#/components/schemas/" + n} }
 	anyOf := func(ss ...*huma.Schema) *huma.Schema { s := &huma.Schema{AnyOf: ss}; s.PrecomputeMessages(); return s }
-	check(base, ref("Revision"))
-	check(sp+"/content", ref("Revision"))
-	check(base+"/page/intro", anyOf(ref("RevisionPageDocument"), ref("RevisionPageGroup")))
-	check(base+"/path/intro/setup?format=markdown", anyOf(ref("RevisionPageDocument"), ref("RevisionPageGroup")))
-	check(base+"/page/guide/document", ref("JSONDocument"))
-	check(sp+"/documents/"+docID, ref("JSONDocument"))
-	check(base+"/page/intro/meta-links", ref("RevisionPageMetaLinks"))
-	check(sp+"/revisions/"+rev2.ID+"/changes", ref("RevisionSemanticChanges"))
-	check(base+"/files/pic", ref("RevisionFile"))
+	check(base, schemaRef("Revision"))
+	check(sp+"/content", schemaRef("Revision"))
+	check(base+"/page/intro", anyOf(schemaRef("RevisionPageDocument"), schemaRef("RevisionPageGroup")))
+	check(base+"/path/intro/setup?format=markdown", anyOf(schemaRef("RevisionPageDocument"), schemaRef("RevisionPageGroup")))
+	check(base+"/page/guide/document", schemaRef("JSONDocument"))
+	check(sp+"/documents/"+docID, schemaRef("JSONDocument"))
+	check(base+"/page/intro/meta-links", schemaRef("RevisionPageMetaLinks"))
+	check(sp+"/revisions/"+rev2.ID+"/changes", schemaRef("RevisionSemanticChanges"))
+	check(base+"/files/pic", schemaRef("RevisionFile"))
 	pages := &huma.Schema{Type: "object", Required: []string{"pages"}, Properties: map[string]*huma.Schema{
-		"pages": {Type: "array", Items: anyOf(ref("RevisionPageDocument"), ref("RevisionPageGroup"), ref("RevisionPageLink"))}}}
+		"pages": {Type: "array", Items: anyOf(schemaRef("RevisionPageDocument"), schemaRef("RevisionPageGroup"), schemaRef("RevisionPageLink"))}}}
 	pages.PrecomputeMessages()
 	check(base+"/pages", pages)
 	// getSpacePDF's answer (GitBook's schema is inline: {url: URL}).
-	pdfLink := &huma.Schema{Type: "object", Required: []string{"url"}, Properties: map[string]*huma.Schema{"url": ref("URL")}}
+	pdfLink := &huma.Schema{Type: "object", Required: []string{"url"}, Properties: map[string]*huma.Schema{"url": schemaRef("URL")}}
 	pdfLink.PrecomputeMessages()
 	check(sp+"/pdf?page=intro", pdfLink)
 	// The validator does check: a page is no user.
 	var v any
 	c.Expect(http.StatusOK, "GET", base+"/page/intro", nil).JSON(t, &v)
-	res := &huma.ValidateResult{}
-	huma.Validate(reg, ref("User"), huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer, v, res)
-	if len(res.Errors) == 0 {
+	if len(violations(reg, schemaRef("User"), v)) == 0 {
 		t.Fatal("a page validates as a User")
 	}
 }
@@ -183,11 +194,7 @@ func TestReusableSemanticChangesMatchGitBookSchemas(t *testing.T) {
 		if schema == "" {
 			continue
 		}
-		res := &huma.ValidateResult{}
-		huma.Validate(reg, &huma.Schema{Ref: "#/components/schemas/" + schema}, huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer, any(ch), res)
-		for _, e := range res.Errors {
-			t.Errorf("%s: %.600v", schema, e)
-		}
+		conforms(t, reg, schemaRef(schema), schema, any(ch))
 	}
 	want := map[string]int{"reusable_content_created": 1, "reusable_content_edited": 1, "reusable_content_deleted": 1, "variables_edited": 1, "page_edited": 2}
 	if !reflect.DeepEqual(types, want) {
@@ -195,9 +202,5 @@ func TestReusableSemanticChangesMatchGitBookSchemas(t *testing.T) {
 	}
 	var all any
 	c.Expect(http.StatusOK, "GET", path, nil).JSON(t, &all)
-	res := &huma.ValidateResult{}
-	huma.Validate(reg, &huma.Schema{Ref: "#/components/schemas/RevisionSemanticChanges"}, huma.NewPathBuffer([]byte{}, 0), huma.ModeReadFromServer, all, res)
-	for _, e := range res.Errors {
-		t.Errorf("RevisionSemanticChanges: %.600v", e)
-	}
+	conforms(t, reg, schemaRef("RevisionSemanticChanges"), "RevisionSemanticChanges", all)
 }

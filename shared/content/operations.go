@@ -10,6 +10,40 @@ type OperationDetail struct {
 	Parameters                         []OperationParameter
 	RequestBody                        *OperationBody
 	Responses                          []OperationResponse
+	// Servers are where the operation is served: the operation's
+	// servers, else its path's, else the document's (Swagger 2.0: its
+	// schemes, host and basePath), as absolute http(s) URL templates
+	// (a relative URL resolved against the document's source URL; one
+	// that cannot be is left out).
+	Servers []OperationServer
+	// Security lists the alternatives of credentials the operation
+	// accepts (OpenAPI's security requirements: the operation's, else the
+	// document's), each naming the schemes used together; an empty
+	// alternative means none is needed.
+	Security [][]SecurityScheme
+}
+
+// OperationServer is a server of an operation: a URL template whose
+// {variables} are given by Variables.
+type OperationServer struct {
+	URL, Description string
+	Variables        []ServerVariable
+}
+
+// ServerVariable is a variable of a server's URL template: its default,
+// and the values it may take when the spec lists them.
+type ServerVariable struct {
+	Name, Default, Description string
+	Enum                       []string
+}
+
+// SecurityScheme is a security scheme of a spec (components'
+// securitySchemes; Swagger 2.0's securityDefinitions, read as OpenAPI
+// 3's): Type is http, apiKey, oauth2, openIdConnect or mutualTLS; Scheme
+// http's (bearer, basic); In and Param where an apiKey goes (header,
+// query or cookie) and its name.
+type SecurityScheme struct {
+	Name, Type, Scheme, In, Param, Description string
 }
 
 // OperationParameter is a parameter of an operation; Type is its schema's
@@ -19,6 +53,8 @@ type OperationParameter struct {
 	Name, In, Type, Description string
 	Required                    bool
 	Example                     string
+	// Default is its schema's default (as Example is written), if any.
+	Default string
 }
 
 // OperationBody is an operation's request body.
@@ -28,6 +64,10 @@ type OperationBody struct {
 	ContentTypes []string
 	Schema       string
 	SchemaDetail
+	// Sample is the body a reader may send (the API playground's): the
+	// example whole, as SchemaDetail's Example but bounded higher; "" when
+	// there is none or it is longer than that bound.
+	Sample string
 }
 
 // OperationResponse is one response of an operation.

@@ -32,11 +32,7 @@ func (s *Service) PageDocument(ctx context.Context, at At, pageID string) (docum
 // revision carries it, and is rendered as that page's (its relative links
 // resolve from that page).
 func (s *Service) Document(ctx context.Context, spaceID, documentID string) (document.JSONDocument, error) {
-	src, err := s.source(ctx, At{SpaceID: spaceID})
-	if err != nil {
-		return document.JSONDocument{}, err
-	}
-	_, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	src, _, ix, err := s.load(ctx, At{SpaceID: spaceID})
 	if err != nil {
 		return document.JSONDocument{}, err
 	}
@@ -55,36 +51,31 @@ func (s *Service) Document(ctx context.Context, spaceID, documentID string) (doc
 		// A reusable content's document: rendered as its own read does.
 		for _, rc := range ix.ReusableContents() {
 			if rc.Document == documentID {
-				body, err := s.Repo.Document(ctx, src.space.ID, rc.Document)
-				if err != nil {
-					return document.JSONDocument{}, err
-				}
-				if src.visitor {
-					if body, _, err = s.resolveBody(ctx, src.space.ID, indexIncludes{ix}, nil, ix.GitPathOfReusable(rc.ID), body, *visitorAudience()); err != nil {
-						return document.JSONDocument{}, err
-					}
-				}
-				doc := document.ToDocument(body, document.Resolver{Locator: ix, Reusables: ix, File: ix.GitPathOfReusable(rc.ID)})
-				if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
-					return document.JSONDocument{}, err
-				}
-				return doc, nil
+				file := ix.GitPathOfReusable(rc.ID)
+				return s.indexDocument(ctx, src, ix, nil, file, document.Resolver{Locator: ix, Reusables: ix, File: file}, rc.Document)
 			}
 		}
 	}
 	if page == nil || documentID == "" {
 		return document.JSONDocument{}, apperr.NotFoundf("document %s not found", documentID)
 	}
-	body, err := s.Repo.Document(ctx, src.space.ID, page.Document)
+	return s.indexDocument(ctx, src, ix, page, ix.GitPath(page.ID), document.Resolver{Locator: ix, PageID: page.ID, Reusables: ix}, page.Document)
+}
+
+// indexDocument renders the stored document id, the body of page (nil for
+// a reusable content's) whose file is file, read through r; a visitor
+// reads it with its includes and conditions resolved first.
+func (s *Service) indexDocument(ctx context.Context, src source, ix *Index, page *Page, file string, r document.Resolver, id string) (document.JSONDocument, error) {
+	body, err := s.Repo.Document(ctx, src.space.ID, id)
 	if err != nil {
 		return document.JSONDocument{}, err
 	}
 	if src.visitor {
-		if body, _, err = s.resolveBody(ctx, src.space.ID, indexIncludes{ix}, page, ix.GitPath(page.ID), body, *visitorAudience()); err != nil {
+		if body, _, err = s.resolveBody(ctx, src.space.ID, indexIncludes{ix}, page, file, body, *visitorAudience()); err != nil {
 			return document.JSONDocument{}, err
 		}
 	}
-	doc := document.ToDocument(body, document.Resolver{Locator: ix, PageID: page.ID, Reusables: ix})
+	doc := document.ToDocument(body, r)
 	if err := s.resolveBlocks(ctx, src, doc.Nodes); err != nil {
 		return document.JSONDocument{}, err
 	}

@@ -95,11 +95,7 @@ type ChangedRef struct {
 // them. Changes to other attributes (layout, cover, visibility, order
 // among siblings, Git blobs) are not reported.
 func (s *Service) SemanticChanges(ctx context.Context, at At, limit int) (SemanticChanges, error) {
-	src, err := s.source(ctx, at)
-	if err != nil {
-		return SemanticChanges{}, err
-	}
-	rev, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	src, rev, ix, err := s.load(ctx, at)
 	if err != nil {
 		return SemanticChanges{}, err
 	}
@@ -110,12 +106,8 @@ func (s *Service) SemanticChanges(ctx context.Context, at At, limit int) (Semant
 		}
 	}
 	out := Diff(old, ix, limit)
-	if rev.MergedFrom != "" {
-		cr, err := s.ChangeRequestView(ctx, at.Bases, src.space, rev.MergedFrom)
-		if err != nil {
-			return SemanticChanges{}, err
-		}
-		out.MergedFrom = &cr
+	if out.MergedFrom, err = s.mergedFrom(ctx, at, src, rev); err != nil {
+		return SemanticChanges{}, err
 	}
 	return out, nil
 }

@@ -129,6 +129,29 @@ type source struct {
 	visitor bool
 }
 
+// load is source with the revision read: its record and its index.
+func (s *Service) load(ctx context.Context, at At) (source, model.Revision, *Index, error) {
+	src, err := s.source(ctx, at)
+	if err != nil {
+		return source{}, model.Revision{}, nil, err
+	}
+	rev, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	return src, rev, ix, err
+}
+
+// mergedFrom renders the change request a merge revision merged (nil for
+// another revision).
+func (s *Service) mergedFrom(ctx context.Context, at At, src source, rev model.Revision) (*ChangeRequest, error) {
+	if rev.MergedFrom == "" {
+		return nil, nil
+	}
+	cr, err := s.ChangeRequestView(ctx, at.Bases, src.space, rev.MergedFrom)
+	if err != nil {
+		return nil, err
+	}
+	return &cr, nil
+}
+
 // source checks the caller may read the content at names (the space's
 // content, read right) and finds its revision.
 func (s *Service) source(ctx context.Context, at At) (source, error) {
@@ -200,11 +223,7 @@ func (s *Service) options(src source, metadata bool) Options {
 
 // RevisionOf reads the whole content at at.
 func (s *Service) RevisionOf(ctx context.Context, at At, metadata bool) (Revision, error) {
-	src, err := s.source(ctx, at)
-	if err != nil {
-		return Revision{}, err
-	}
-	rev, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	src, rev, ix, err := s.load(ctx, at)
 	if err != nil {
 		return Revision{}, err
 	}
@@ -216,12 +235,8 @@ func (s *Service) RevisionOf(ctx context.Context, at At, metadata bool) (Revisio
 	if at.Revision != "" {
 		v.URLs.App = src.appBase
 	}
-	if rev.MergedFrom != "" {
-		cr, err := s.ChangeRequestView(ctx, at.Bases, src.space, rev.MergedFrom)
-		if err != nil {
-			return Revision{}, err
-		}
-		v.MergedFrom = &cr
+	if v.MergedFrom, err = s.mergedFrom(ctx, at, src, rev); err != nil {
+		return Revision{}, err
 	}
 	return v, nil
 }
@@ -255,11 +270,7 @@ func (s *Service) User(ctx context.Context, userID string) (model.User, error) {
 
 // Pages reads the page tree at at.
 func (s *Service) Pages(ctx context.Context, at At, metadata bool) ([]RevisionPage, error) {
-	src, err := s.source(ctx, at)
-	if err != nil {
-		return nil, err
-	}
-	_, ix, err := s.Repo.Load(ctx, src.space.ID, src.revision)
+	src, _, ix, err := s.load(ctx, at)
 	if err != nil {
 		return nil, err
 	}

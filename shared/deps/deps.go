@@ -45,6 +45,9 @@ type Deps struct {
 	// APIURL is the API's public base URL (API_URL; "" unknown): links in
 	// what is rendered away from a request (webhook payloads).
 	APIURL string
+	// AuditRetention is how long audit events are kept
+	// (AUDIT_RETENTION_DAYS; zero: the audit family's default).
+	AuditRetention time.Duration
 }
 
 // Clock returns the current time in UTC, truncated to milliseconds so that

@@ -326,36 +326,14 @@ func parseGitBookBlock(lines []string, i int, r Resolver) ([]Node, int, bool) {
 	}
 	switch {
 	case strings.HasPrefix(t, "<figure"):
-		j := i
-		for j < len(lines) && !strings.Contains(lines[j], "</figure>") {
-			j++
-		}
-		if j == len(lines) {
-			return nil, 0, false
-		}
-		n, ok := figure(strings.Join(trimAll(lines[i:j+1]), ""), r)
-		if !ok {
-			return nil, 0, false
-		}
-		return []Node{n}, j + 1, true
+		return htmlElement(lines, i, "</figure>", "", r, figure)
 	case isDrawing(t):
 		m := attrsOf(reImgTag.FindString(t))
 		return []Node{VoidBlock("drawing", Node{"ref": fileRef(r, m["src"])})}, i + 1, true
 	case strings.HasPrefix(t, "<details"):
 		return details(lines, i, r)
 	case strings.HasPrefix(t, "<table"):
-		j := i
-		for j < len(lines) && !strings.Contains(lines[j], "</table>") {
-			j++
-		}
-		if j == len(lines) {
-			return nil, 0, false
-		}
-		n, ok := htmlTable(strings.Join(trimAll(lines[i:j+1]), "\n"), r)
-		if !ok {
-			return nil, 0, false
-		}
-		return []Node{n}, j + 1, true
+		return htmlElement(lines, i, "</table>", "\n", r, htmlTable)
 	case isTableStart(lines, i):
 		j := i + 2
 		for j < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j]), "|") {
@@ -375,6 +353,24 @@ func parseGitBookBlock(lines []string, i int, r Resolver) ([]Node, int, bool) {
 		return []Node{VoidBlock("math", Node{"formula": strings.TrimSpace(t[2 : len(t)-2])})}, i + 1, true
 	}
 	return nil, 0, false
+}
+
+// htmlElement parses with parse the HTML element that opens at lines[i]
+// and closes on the first line holding end, its lines trimmed and joined
+// by sep; not ok when it is not closed or parse refuses it.
+func htmlElement(lines []string, i int, end, sep string, r Resolver, parse func(string, Resolver) (Node, bool)) ([]Node, int, bool) {
+	j := i
+	for j < len(lines) && !strings.Contains(lines[j], end) {
+		j++
+	}
+	if j == len(lines) {
+		return nil, 0, false
+	}
+	n, ok := parse(strings.Join(trimAll(lines[i:j+1]), sep), r)
+	if !ok {
+		return nil, 0, false
+	}
+	return []Node{n}, j + 1, true
 }
 
 func trimAll(lines []string) []string {

@@ -110,10 +110,9 @@ func captionOf(n map[string]any, at string) (string, error) {
 func container(name, item string, n map[string]any, at string, itemData func(map[string]any) map[string]any) (string, error) {
 	var parts []string
 	for i, raw := range nodeList(n) {
-		c, _ := raw.(map[string]any)
-		where := fmt.Sprintf("%s.nodes[%d]", at, i)
-		if c == nil {
-			return "", fmt.Errorf("%s: expected a node object", where)
+		c, where, err := nodeAt(raw, at+".nodes", i, "", "a node object")
+		if err != nil {
+			return "", err
 		}
 		body, err := childBlocks(nodeList(c), where+".nodes")
 		if err != nil {

@@ -49,10 +49,9 @@ func dataOf(n map[string]any) map[string]any {
 // prefixed by indent.
 func (w *mdWriter) blocks(nodes []any, at, indent string) error {
 	for i, raw := range nodes {
-		n, ok := raw.(map[string]any)
-		where := fmt.Sprintf("%s[%d]", at, i)
-		if !ok {
-			return fmt.Errorf("%s: expected a node object", where)
+		n, where, err := nodeAt(raw, at, i, "", "a node object")
+		if err != nil {
+			return err
 		}
 		text, err := w.block(n, where, indent)
 		if err != nil {
@@ -152,10 +151,9 @@ func (w *mdWriter) block(n map[string]any, at, indent string) (string, error) {
 		}
 		var out []string
 		for i, raw := range nodeList(n) {
-			item, _ := raw.(map[string]any)
-			where := fmt.Sprintf("%s.nodes[%d]", at, i)
-			if item == nil || item["type"] != "list-item" {
-				return "", fmt.Errorf("%s: expected a list-item", where)
+			item, where, err := nodeAt(raw, at+".nodes", i, "list-item", "a list-item")
+			if err != nil {
+				return "", err
 			}
 			marker := "- "
 			switch typ {
@@ -187,10 +185,9 @@ func (w *mdWriter) block(n map[string]any, at, indent string) (string, error) {
 	case "images":
 		var out []string
 		for i, raw := range nodeList(n) {
-			img, _ := raw.(map[string]any)
-			where := fmt.Sprintf("%s.nodes[%d]", at, i)
-			if img == nil || img["type"] != "image" {
-				return "", fmt.Errorf("%s: expected an image", where)
+			img, where, err := nodeAt(raw, at+".nodes", i, "image", "an image")
+			if err != nil {
+				return "", err
 			}
 			href, err := refHref(dataOf(img)["ref"], where+".data.ref")
 			if err != nil {
@@ -286,14 +283,25 @@ func escapeLabel(s string) string {
 // markEscaper escapes what markdown would read as marks or links.
 var markEscaper = strings.NewReplacer("$$", `\$$`, `\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "~", `\~`)
 
+// nodeAt is the i-th node of the list at at, which must be a node object
+// (of type typ unless typ is ""), and the path naming it; what names what
+// was expected in the error.
+func nodeAt(raw any, at string, i int, typ, what string) (map[string]any, string, error) {
+	where := fmt.Sprintf("%s[%d]", at, i)
+	n, _ := raw.(map[string]any)
+	if n == nil || (typ != "" && n["type"] != typ) {
+		return nil, where, fmt.Errorf("%s: expected %s", where, what)
+	}
+	return n, where, nil
+}
+
 // inlineMarkdown writes texts and inlines.
 func inlineMarkdown(nodes []any, at string) (string, error) {
 	var b strings.Builder
 	for i, raw := range nodes {
-		n, _ := raw.(map[string]any)
-		where := fmt.Sprintf("%s[%d]", at, i)
-		if n == nil {
-			return "", fmt.Errorf("%s: expected a node object", where)
+		n, where, err := nodeAt(raw, at, i, "", "a node object")
+		if err != nil {
+			return "", err
 		}
 		switch n["object"] {
 		case "text":

@@ -289,7 +289,7 @@ func (s *Service) newCommit(w *writer, base *snapshot, tree plumbing.Hash, messa
 	if base.commit != nil {
 		c.ParentHashes = []plumbing.Hash{base.commit.Hash}
 	}
-	hash, err := w.commit(c)
+	hash, err := w.encode(c)
 	if err != nil {
 		return hash, fmt.Errorf("write the commit: %w", err)
 	}

@@ -278,6 +278,20 @@ func (w *writer) put(typ plumbing.ObjectType, data []byte) (plumbing.Hash, error
 	if err := wr.Close(); err != nil {
 		return plumbing.ZeroHash, err
 	}
+	return w.set(obj)
+}
+
+// encode writes o, a tree or a commit, as a new object.
+func (w *writer) encode(o object.Object) (plumbing.Hash, error) {
+	obj := w.st.NewEncodedObject()
+	if err := o.Encode(obj); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return w.set(obj)
+}
+
+// set stores a new object and remembers it as made.
+func (w *writer) set(obj plumbing.EncodedObject) (plumbing.Hash, error) {
 	h, err := w.st.SetEncodedObject(obj)
 	if err == nil {
 		w.made[h] = true
@@ -327,31 +341,9 @@ func (w *writer) tree(files map[string]entry) (plumbing.Hash, error) {
 			return e.Name
 		}
 		sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
-		t := &object.Tree{Entries: entries}
-		obj := w.st.NewEncodedObject()
-		if err := t.Encode(obj); err != nil {
-			return plumbing.ZeroHash, err
-		}
-		h, err := w.st.SetEncodedObject(obj)
-		if err == nil {
-			w.made[h] = true
-		}
-		return h, err
+		return w.encode(&object.Tree{Entries: entries})
 	}
 	return write(root)
-}
-
-// commit writes a commit object.
-func (w *writer) commit(c *object.Commit) (plumbing.Hash, error) {
-	obj := w.st.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
-		return plumbing.ZeroHash, err
-	}
-	h, err := w.st.SetEncodedObject(obj)
-	if err == nil {
-		w.made[h] = true
-	}
-	return h, err
 }
 
 // errNotFastForward: the branch is not where the push expected it.

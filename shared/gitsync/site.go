@@ -47,6 +47,7 @@ const (
 // site spaces and external links. Every call checks the caller's rights.
 type SiteStructure interface {
 	Get(ctx context.Context, orgID, siteID string) (sites.Loaded, error)
+	Require(ctx context.Context, orgID, siteID string, op access.OrgOp) (model.Site, model.Role, error)
 	Update(ctx context.Context, orgID, siteID string, ch sites.SiteChange) (model.Site, model.Role, error)
 	AddSection(ctx context.Context, orgID, siteID, spaceID, title, icon string) (model.Site, string, model.Role, error)
 	UpdateSection(ctx context.Context, orgID, siteID, sectionID string, ch sites.SectionChange) (model.Site, model.Role, error)
@@ -107,10 +108,8 @@ func (s *Service) ExportSite(ctx context.Context, orgID, siteID string, r Reques
 }
 
 func (s *Service) startSite(ctx context.Context, orgID, siteID, kind string, r Request) error {
-	if _, err := s.d.Authz.RequireOrg(ctx, orgID, siteOp, access.Hidden(access.ReadContent, "site", siteID)); err != nil {
-		return err
-	}
-	if _, err := s.structure.Get(ctx, orgID, siteID); err != nil {
+	// The caller's level on the site (organization role and site grants).
+	if _, _, err := s.structure.Require(ctx, orgID, siteID, siteOp); err != nil {
 		return err
 	}
 	caller, err := access.CallerFrom(ctx)
@@ -505,13 +504,18 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		}
 	}
 	// External links, groups and sections docs.yaml no longer lists (a
-	// deleted group's sections stay, ungrouped).
-	keepLink := map[string]bool{}
-	for _, n := range nodes {
-		if o, ok := old[n.Key]; ok && n.Type == "external-link" && o.Type == "external-link" {
-			keepLink[o.ID] = true
+	// deleted group's sections stay, ungrouped). kept are the ids of the
+	// items of a type it still lists under the same key.
+	kept := func(typ string) map[string]bool {
+		ids := map[string]bool{}
+		for _, n := range nodes {
+			if o, ok := old[n.Key]; ok && n.Type == typ && o.Type == typ {
+				ids[o.ID] = true
+			}
 		}
+		return ids
 	}
+	keepLink, keepGroup, keep := kept("external-link"), kept("section-group"), kept("section")
 	for _, l := range site.ExternalLinks {
 		if keepLink[l.ID] {
 			continue
@@ -520,24 +524,12 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 			return nil, err
 		}
 	}
-	keepGroup := map[string]bool{}
-	for _, n := range nodes {
-		if o, ok := old[n.Key]; ok && n.Type == "section-group" && o.Type == "section-group" {
-			keepGroup[o.ID] = true
-		}
-	}
 	for _, g := range site.Groups {
 		if keepGroup[g.ID] {
 			continue
 		}
 		if _, err := s.structure.DeleteGroup(ctx, orgID, siteID, g.ID); err != nil {
 			return nil, err
-		}
-	}
-	keep := map[string]bool{}
-	for _, n := range nodes {
-		if o, ok := old[n.Key]; ok && n.Type == "section" && o.Type == "section" {
-			keep[o.ID] = true
 		}
 	}
 	if site, err = load(); err != nil {
@@ -568,16 +560,10 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		groupID[n.Key] = n.ID
 		g, _ := findGroup(site, n.ID)
 		var ch sites.GroupChange
-		changed := false
-		if g.Title != n.Title {
-			t := n.Title
-			ch.Title, changed = &t, true
-		}
-		if g.Icon != n.Icon {
-			ic := n.Icon
-			ch.Icon, ch.ClearIcon, changed = &ic, ic == "", true
-		}
-		if changed {
+		var c fieldChanges
+		c.str(&ch.Title, nil, g.Title, n.Title)
+		c.str(&ch.Icon, &ch.ClearIcon, g.Icon, n.Icon)
+		if c.changed {
 			if site, _, err = s.structure.UpdateGroup(ctx, orgID, siteID, n.ID, ch); err != nil {
 				return nil, fmt.Errorf("section group %q: %w", n.Key, err)
 			}
@@ -639,20 +625,11 @@ func (s *Service) applyStructure(ctx context.Context, orgID, siteID, title strin
 		}
 		ss, _ := findSiteSpace(site, n.ID)
 		ch := sites.SiteSpaceChange{}
-		changed := false
-		if ss.Path != n.Path {
-			p := n.Path
-			ch.Path, changed = &p, true
-		}
-		if ss.Condition != n.Condition {
-			c := n.Condition
-			ch.Condition, ch.ClearCondition, changed = &c, c == "", true
-		}
-		if ss.Hidden != n.Hidden {
-			h := n.Hidden
-			ch.Hidden, changed = &h, true
-		}
-		if changed {
+		var c fieldChanges
+		c.str(&ch.Path, nil, ss.Path, n.Path)
+		c.str(&ch.Condition, &ch.ClearCondition, ss.Condition, n.Condition)
+		c.flag(&ch.Hidden, ss.Hidden, n.Hidden)
+		if c.changed {
 			if site, _, err = s.structure.UpdateSiteSpace(ctx, orgID, siteID, n.ID, ch); err != nil {
 				return nil, fmt.Errorf("space %q: %w", n.Key, err)
 			}

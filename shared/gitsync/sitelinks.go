@@ -95,8 +95,12 @@ func linkNode(l model.SiteExternalLink, kept model.SiteGitNode, groupKey string)
 // what docs.yaml wants: str sets a string field where they differ (or its
 // clear flag, where the wanted value is empty and the field can be
 // cleared); changed says whether any field was set.
+// fieldChanges fills a partial update of a site's structure item with
+// what docs.yaml says differently; changed tells whether anything does.
 type fieldChanges struct{ changed bool }
 
+// str sets field to want when it differs from have; an empty want sets
+// clear instead where the field has one.
 func (c *fieldChanges) str(field **string, clear *bool, have, want string) {
 	if have == want {
 		return
@@ -108,4 +112,12 @@ func (c *fieldChanges) str(field **string, clear *bool, have, want string) {
 	}
 	w := want
 	*field = &w
+}
+
+// flag sets field to want when it differs from have.
+func (c *fieldChanges) flag(field **bool, have, want bool) {
+	if have != want {
+		c.changed = true
+		*field = &want
+	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/paging"
+	"github.com/galleydocs/galley/shared/store"
 )
 
 // Spaces loads a space for the caller (spaces.Service).
@@ -41,17 +42,38 @@ type Sites interface {
 	Require(ctx context.Context, orgID, siteID string, op access.OrgOp) (model.Site, model.Role, error)
 }
 
+// Recorder records the changes of grants in the organization's audit log
+// (package audit): Op is the event's write for the change's transaction.
+type Recorder interface {
+	Op(ctx context.Context, ch model.AuditChange) store.Op
+}
+
 // Service manages the grants of spaces, collections and sites.
 type Service struct {
 	d      *deps.Deps
 	spaces Spaces
 	cols   Collections
 	sites  Sites
+	audit  Recorder
 }
 
-// New returns the grants service.
-func New(d *deps.Deps, sp Spaces, cols Collections, sites Sites) *Service {
-	return &Service{d: d, spaces: sp, cols: cols, sites: sites}
+// New returns the grants service; rec records its changes.
+func New(d *deps.Deps, sp Spaces, cols Collections, sites Sites, rec Recorder) *Service {
+	return &Service{d: d, spaces: sp, cols: cols, sites: sites, audit: rec}
+}
+
+// change describes a change of grants on n for the audit log; action is
+// one of the space's (the collection's and the site's are chosen from it).
+func change(n access.Node, action string, payload map[string]any) model.AuditChange {
+	switch n.Kind {
+	case model.KindCollection:
+		action = map[string]string{model.AuditSpaceGranted: model.AuditCollGranted, model.AuditSpaceGrantUpdated: model.AuditCollGrantUpdated,
+			model.AuditSpaceGrantRemoved: model.AuditCollGrantRemoved}[action]
+	case model.KindSite:
+		action = map[string]string{model.AuditSpaceGranted: model.AuditSiteGranted, model.AuditSpaceGrantUpdated: model.AuditSiteGrantUpdated,
+			model.AuditSpaceGrantRemoved: model.AuditSiteGrantRemoved}[action]
+	}
+	return model.AuditChange{OrgID: n.OrgID, Action: action, Target: model.AuditRef{Type: n.Kind, ID: n.ID}, Payload: payload}
 }
 
 // maxInvited bounds the users and teams of one invitation.
@@ -117,16 +139,24 @@ func (s *Service) Invite(ctx context.Context, c Content, role model.Role, users,
 		}
 	}
 	now := s.d.Clock()
-	give := func(kind, id string) error {
-		return s.d.Authz.Grant(ctx, model.Grant{OrgID: n.OrgID, ContentKind: n.Kind, ContentID: n.ID, PrincipalKind: kind, PrincipalID: id, Role: role, CreatedAt: now})
+	// One grant a transaction: the last carries the audit event, so that
+	// it is written when the whole invitation is (docs/audit.md).
+	n0 := len(users) + len(teams)
+	event := s.audit.Op(ctx, change(n, model.AuditSpaceGranted, map[string]any{"role": string(role), "users": users, "teams": teams}))
+	give := func(i int, kind, id string) error {
+		var also []store.Op
+		if i == n0-1 {
+			also = append(also, event)
+		}
+		return s.d.Authz.Grant(ctx, model.Grant{OrgID: n.OrgID, ContentKind: n.Kind, ContentID: n.ID, PrincipalKind: kind, PrincipalID: id, Role: role, CreatedAt: now}, also...)
 	}
-	for _, u := range users {
-		if err := give(model.PrincipalUser, u); err != nil {
+	for i, u := range users {
+		if err := give(i, model.PrincipalUser, u); err != nil {
 			return err
 		}
 	}
-	for _, t := range teams {
-		if err := give(model.PrincipalTeam, t); err != nil {
+	for i, t := range teams {
+		if err := give(len(users)+i, model.PrincipalTeam, t); err != nil {
 			return err
 		}
 	}
@@ -157,7 +187,7 @@ func (s *Service) Update(ctx context.Context, c Content, p Principal, role model
 		return apperr.NotFoundf("%s %s has no permission on %s %s", p.Kind, p.ID, n.Kind, n.ID)
 	}
 	g.Role = role
-	return s.d.Authz.Grant(ctx, g)
+	return s.d.Authz.Grant(ctx, g, s.audit.Op(ctx, change(n, model.AuditSpaceGrantUpdated, map[string]any{p.Kind: p.ID, "role": string(role)})))
 }
 
 // Remove takes a principal's grant on the content away; removed is false
@@ -171,7 +201,7 @@ func (s *Service) Remove(ctx context.Context, c Content, p Principal) (removed b
 	if err != nil || !ok {
 		return false, err
 	}
-	return true, s.d.Authz.Revoke(ctx, g)
+	return true, s.d.Authz.Revoke(ctx, g, s.audit.Op(ctx, change(n, model.AuditSpaceGrantRemoved, map[string]any{p.Kind: p.ID})))
 }
 
 // grantOf finds a principal's grant on n.

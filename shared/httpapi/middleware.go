@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/logging"
 )
 
@@ -85,7 +86,9 @@ func (a *API) Handler() http.Handler {
 			r.URL.Path = "/v1/"
 		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		r = r.WithContext(context.WithValue(logging.WithRequestID(r.Context(), id), infoKey{}, info))
+		ctx := access.WithOrigin(logging.WithRequestID(r.Context(), id),
+			access.Origin{Address: clientAddr(r, a.cfg.RateLimit.TrustForwardedFor), UserAgent: r.UserAgent()})
+		r = r.WithContext(context.WithValue(ctx, infoKey{}, info))
 		defer func() {
 			if p := recover(); p != nil {
 				a.cfg.Logger.Error("panic", "request_id", id, "panic", p, "method", r.Method, "path", r.URL.Path)

@@ -137,11 +137,17 @@ func (l *limiter) hash(kind byte, s string) uint64 {
 
 // clientAddr is API Gateway's source IP (the proxy's request context),
 // else the forwarded address when trusted, else the connection's.
-func (l *limiter) clientAddr(r *http.Request) string {
+func (l *limiter) clientAddr(r *http.Request) string { return clientAddr(r, l.cfg.TrustForwardedFor) }
+
+// clientAddr is the client address of r: API Gateway's source IP, else the
+// last X-Forwarded-For address when trustForwarded, else the connection's.
+// The rate limiter keys anonymous callers by it; the audit log records it
+// (access.Origin).
+func clientAddr(r *http.Request, trustForwarded bool) string {
 	if rc, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && rc.HTTP.SourceIP != "" {
 		return rc.HTTP.SourceIP
 	}
-	if l.cfg.TrustForwardedFor {
+	if trustForwarded {
 		if xff := r.Header.Get("X-Forwarded-For"); xff != "" {
 			if i := strings.LastIndexByte(xff, ','); i >= 0 {
 				xff = xff[i+1:]

@@ -542,3 +542,57 @@ func GitPollSpaces() string { return "GITPOLL" }
 
 // GitPolled lists a space whose Git Sync polls its branch.
 func GitPolled(spaceID string) Key { return Key{GitPollSpaces(), "SPACE#" + spaceID} }
+
+// InsightsPartition is the partition of a site's insights counters.
+func InsightsPartition(siteID string) string { return "INSIGHTS#" + siteID }
+
+// InsightsCounterPrefix begins the sort keys of a site's counters of a day
+// or month ("2026-11" or "2026-11-28"; "" for every counter).
+func InsightsCounterPrefix(period string) string { return "COUNT#" + period }
+
+// InsightsCounter is one counter of a site's events of a day: its events,
+// visitors and sessions for one combination of event type, site section,
+// site space, page and the event's own facts (counterID hashes them).
+func InsightsCounter(siteID, day, counterID string) Key {
+	return Key{InsightsPartition(siteID), InsightsCounterPrefix(day) + "#" + counterID}
+}
+
+// InsightsDays lists the days whose markers a site keeps (the sweep's
+// list).
+func InsightsDays(siteID string) Key { return Key{InsightsPartition(siteID), "DAYS"} }
+
+// InsightsDayPartition is the partition of a site's markers of a day.
+func InsightsDayPartition(siteID, day string) string { return "INSIGHTSDAY#" + siteID + "#" + day }
+
+// InsightsMarker records, for a day, that something was counted once: a
+// visitor or session for a counter, a visitor's vote on a page, a job.
+func InsightsMarker(siteID, day, marker string) Key {
+	return Key{InsightsDayPartition(siteID, day), "MARK#" + marker}
+}
+
+// InsightsSalt is a day's random salt of visitor hashes. It is in the
+// INSTANCE partition, where the reader function may put items.
+func InsightsSalt(day string) Key { return Key{"INSTANCE", "INSIGHTSSALT#" + day} }
+
+// AuditEventPrefix is the sort-key prefix of an organization's audit
+// events in their partition.
+const AuditEventPrefix = "EVENT#"
+
+// AuditPartition is the partition of an organization's audit events, by
+// event id (a UUIDv7: in order of occurrence, to the millisecond).
+func AuditPartition(orgID string) string { return "ORG#" + orgID + "#AUDIT" }
+
+// AuditEvent is one audit event of an organization.
+func AuditEvent(orgID, eventID string) Key {
+	return Key{AuditPartition(orgID), AuditEventPrefix + eventID}
+}
+
+// AuditExpiries is the GSI1 partition of every audit event, by expiry:
+// local mode's sweep reads it oldest first (in AWS, DynamoDB's TTL removes
+// expired events).
+const AuditExpiries = "AUDIT#EXPIRES"
+
+// AuditEventByExpiry places an audit event in the expiry index (GSI1).
+func AuditEventByExpiry(expiresAt, orgID, eventID string) IndexKey {
+	return IndexKey{AuditExpiries, expiresAt + "#" + orgID + "#" + eventID}
+}

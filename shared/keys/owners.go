@@ -31,6 +31,7 @@ func Owners() map[string]string {
 		"sso":          {"SAMLProviderPrefix", "SAMLProvider", "SAMLServiceProvider", "SAMLUsedPartition", "SAMLUsed"},
 		"translations": {"TranslationPrefix", "Translation"},
 		"webhooks":     {"WebhookPrefix", "Webhook", "WebhookPartition", "WebhookDeliveryPrefix", "WebhookDelivery", "WebhookPendingInOrg", "OrgPendingDeliveries"},
+		"audit":        {"AuditEventPrefix", "AuditPartition", "AuditEvent", "AuditExpiries", "AuditEventByExpiry"},
 		"content":      {"Revision"},
 		"changerequests": {"ChangeRequest", "ChangeRequestNumber", "ChangeRequestByStatus", "SpaceChangeRequests", "ChangeRequestContributor", "ContributorByStatus", "ContributorChangeRequests",
 			"ChangeRequestReview", "ReviewPrefix", "ReviewRequest", "ReviewRequestPrefix", "ChangeRequestInOrg", "OrgChangeRequests", "ChangeRequestCreatedInOrg", "OrgChangeRequestsByCreation"},
@@ -38,6 +39,7 @@ func Owners() map[string]string {
 		"sites":            {"Site", "SitePartition", "SiteInOrg", "OrgSites", "SiteAdaptiveSchema", "SiteBasename", "SiteCustomization", "SitePublishingAuth", "SiteRedirectPrefix", "SiteRedirect", "SiteRedirectID", "SiteOrigin"},
 		"openapispecs":     {"OpenAPISpecPrefix", "OpenAPISpec", "OpenAPIVersionPrefix", "OpenAPIVersions", "OpenAPIVersion"},
 		"gitsync/gitstate": {"GitPollSpaces", "GitPolled", "GitSync", "SiteGitSync"},
+		"insights":         {"InsightsPartition", "InsightsCounterPrefix", "InsightsCounter", "InsightsDays", "InsightsDayPartition", "InsightsMarker", "InsightsSalt"},
 	} {
 		for _, n := range names {
 			owners[n] = owner
@@ -55,8 +57,8 @@ func EntityOwners() map[string]string {
 		"Grant on a space": "access", "Grant on a collection": "access", "Grant on a site": "access",
 		"Custom field": "customfields", "Custom field value": "customfields",
 		"SAML provider": "sso", "SAML service-provider key": "sso", "Used SAML id": "sso",
-		"Translation settings": "translations",
-		"Webhook endpoint":     "webhooks", "Webhook delivery": "webhooks",
+		"Translation settings": "translations", "Audit event": "audit",
+		"Webhook endpoint": "webhooks", "Webhook delivery": "webhooks",
 		"Space": "spaces", "Revision": "content",
 		"Change request": "changerequests", "Change request number": "changerequests", "Change request contributor copy": "changerequests",
 		"Change request review": "changerequests", "Review request": "changerequests",
@@ -65,6 +67,7 @@ func EntityOwners() map[string]string {
 		"Site customization": "sites", "Site origin reservation": "sites", "Site publishing auth": "sites", "Site redirect": "sites", "Site redirect id": "sites",
 		"OpenAPI spec": "openapispecs", "OpenAPI spec version": "openapispecs",
 		"Git sync state": "gitsync/gitstate", "Site Git sync state": "gitsync/gitstate", "Space polled by Git Sync": "gitsync/gitstate",
+		"Insights counter": "insights", "Insights marker days": "insights", "Insights marker": "insights", "Insights salt": "insights",
 	}
 }
 

@@ -90,12 +90,13 @@ func (f ForContent) SpecOperationReader(ctx context.Context, spec content.SpecIn
 	if err != nil || doc == nil {
 		return nil, err
 	}
-	return func(method, path string) *content.OperationDetail { return operationOf(doc, method, path) }, nil
+	return func(method, path string) *content.OperationDetail { return operationOf(doc, ver.URL, method, path) }, nil
 }
 
-// operationOf describes an operation of a parsed document (nil when it
-// has none such).
-func operationOf(doc map[string]any, method, path string) *content.OperationDetail {
+// operationOf describes an operation of a parsed document, which came from
+// source ("" for a text: relative server URLs are then left out); nil when
+// it has none such.
+func operationOf(doc map[string]any, source, method, path string) *content.OperationDetail {
 	item := obj(obj(doc["paths"])[path])
 	op := obj(item[strings.ToLower(method)])
 	if op == nil {
@@ -126,14 +127,16 @@ func operationOf(doc map[string]any, method, path string) *content.OperationDeta
 			}
 			out.Parameters = append(out.Parameters, content.OperationParameter{Name: str(p["name"]), In: str(p["in"]),
 				Type: typ, Description: str(p["description"]), Required: p["required"] == true,
-				Example: paramExample(doc, p)})
+				Example: paramExample(doc, p), Default: paramDefault(doc, p)})
 		}
 	}
 	if rb != nil {
 		types, schema := media(doc, obj(rb["content"]))
 		out.RequestBody = &content.OperationBody{Description: str(rb["description"]), Required: rb["required"] == true, ContentTypes: types, Schema: schema,
-			SchemaDetail: schemaDetail(doc, obj(rb["content"]))}
+			SchemaDetail: schemaDetail(doc, obj(rb["content"])), Sample: bodySample(doc, obj(rb["content"]))}
 	}
+	out.Servers = servers(doc, item, op, source)
+	out.Security = security(doc, op)
 	responses := obj(op["responses"])
 	codes := slices.Sorted(maps.Keys(responses))
 	for _, code := range codes {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -26,6 +27,9 @@ const (
 	// MaxExampleBytes bounds an example's text; a longer one is cut at a
 	// line's end and marked with "…".
 	MaxExampleBytes = 2000
+	// MaxSampleBytes bounds the body a reader may send from an
+	// operation's playground (content.OperationBody's Sample).
+	MaxSampleBytes = 16000
 	// maxExampleDepth and maxExampleProps bound a generated example.
 	maxExampleDepth = 6
 	maxExampleProps = 25
@@ -45,23 +49,50 @@ func schemaDetail(doc, c map[string]any) content.SchemaDetail {
 	schema := obj(mt["schema"])
 	var out content.SchemaDetail
 	out.Fields, out.FieldsCut = fields(doc, schema)
-	ex, ok := mediaExample(doc, mt)
-	if !ok {
-		if top := flatten(doc, schema); top != nil && top["example"] != nil {
-			ex, ok = top["example"], true
-		}
-	}
-	if !ok && schema != nil {
-		ex = generate(doc, schema, 0, map[string]bool{})
-		ok, out.Generated = ex != nil, true
-	}
+	ex, generated, ok := bodyExample(doc, mt)
 	if ok {
-		out.Example = exampleText(ex, types[0], MaxExampleBytes)
+		out.Example, out.Generated = exampleText(ex, types[0], MaxExampleBytes), generated
 	}
 	if out.Example == "" {
 		out.Generated = false
 	}
 	return out
+}
+
+// bodyExample is a media type's example: its own (mediaExample), else its
+// schema's, else one made from the schema (generated).
+func bodyExample(doc, mt map[string]any) (ex any, generated, ok bool) {
+	schema := obj(mt["schema"])
+	if ex, ok := mediaExample(doc, mt); ok {
+		return ex, false, true
+	}
+	if top := flatten(doc, schema); top != nil && top["example"] != nil {
+		return top["example"], false, true
+	}
+	if schema != nil {
+		ex := generate(doc, schema, 0, map[string]bool{})
+		return ex, true, ex != nil
+	}
+	return nil, false, false
+}
+
+// bodySample is the example of a content map's first type whole, as
+// exampleText writes it, or "" when it has none or it is longer than
+// MaxSampleBytes (cut, it would not be a body to send).
+func bodySample(doc, c map[string]any) string {
+	types := slices.Sorted(maps.Keys(c))
+	if len(types) == 0 {
+		return ""
+	}
+	ex, _, ok := bodyExample(doc, obj(c[types[0]]))
+	if !ok {
+		return ""
+	}
+	s := exampleText(ex, types[0], math.MaxInt)
+	if len(s) > MaxSampleBytes {
+		return ""
+	}
+	return s
 }
 
 // mediaExample is a media type's (or parameter's) own example: example,
@@ -91,10 +122,28 @@ func paramExample(doc, p map[string]any) string {
 	if !ok {
 		return ""
 	}
-	if s, isStr := ex.(string); isStr {
+	return paramText(ex)
+}
+
+// paramDefault is a parameter's default (its schema's; Swagger 2.0: its
+// own), as short text.
+func paramDefault(doc, p map[string]any) string {
+	d := p["default"]
+	if s := flatten(doc, obj(p["schema"])); s != nil && s["default"] != nil {
+		d = s["default"]
+	}
+	if d == nil {
+		return ""
+	}
+	return paramText(d)
+}
+
+// paramText writes a parameter's value: text as is, else compact JSON.
+func paramText(v any) string {
+	if s, isStr := v.(string); isStr {
 		return cut(s, maxParamExample)
 	}
-	b, _ := marshal(ex, false)
+	b, _ := marshal(v, false)
 	return cut(string(b), maxParamExample)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/galleydocs/galley/shared/audit"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -43,7 +44,7 @@ func newEnv(t *testing.T) *env {
 	}
 	api := httpapi.New(httpapi.Config{Auth: us, Logger: k.Deps.Logger, APIURL: "https://api.test", AppURL: "https://app.test"})
 	usershttp.Register(api, us)
-	orgshttp.Register(api, orgs.New(k.Deps, users.New(k.Deps)))
+	orgshttp.Register(api, orgs.New(k.Deps, users.New(k.Deps), audit.New(k.Deps, 0)))
 	return &env{t: t, d: k.Deps, api: api, h: api.Handler(), users: us, root: access.WithCaller(k.Ctx, c)}
 }
 

@@ -78,6 +78,8 @@ func (s *Service) InviteUsers(ctx context.Context, orgID string, emails []EmailI
 		}
 	}
 	var added []string
+	invited := change(orgID, model.AuditMembersInvited, targetOrg, orgID, nil)
+	inTx := false
 	err = store.Retry(ctx, func() error {
 		now := s.d.Clock()
 		var ops []store.Op
@@ -94,8 +96,14 @@ func (s *Service) InviteUsers(ctx context.Context, orgID string, emails []EmailI
 			ops = append(ops, store.Put(memberItem(m, 1), store.IfNotExists))
 			added = append(added, iv.userID)
 		}
+		invited.Payload = map[string]any{"users": added}
 		if len(ops) == 0 {
 			return nil
+		}
+		// The event rides with the members when they leave it room (else
+		// it is written right after).
+		if inTx = len(ops) < store.MaxTransactionOps; inTx {
+			ops = append(ops, s.audit.Op(ctx, invited))
 		}
 		// A conflict: someone joined meanwhile.
 		if err := s.d.Store.Write(ctx, ops...); err != nil {
@@ -105,6 +113,11 @@ func (s *Service) InviteUsers(ctx context.Context, orgID string, emails []EmailI
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(added) > 0 && !inTx {
+		if err := s.audit.Record(ctx, invited); err != nil {
+			return nil, err
+		}
 	}
 	return added, nil
 }
@@ -123,7 +136,8 @@ func (s *Service) CreateInviteLink(ctx context.Context, orgID string, role model
 		return model.Invite{}, apperr.Field("role", "unknown role %q", role)
 	}
 	inv := model.Invite{OrgID: orgID, ID: ids.Secret("", inviteIDBytes), Role: role, CreatedAt: s.d.Clock(), CreatedBy: c.UserID}
-	if err := s.d.Store.Write(ctx, store.Put(records.Item(keys.Invite(orgID, inv.ID), inv, 1), store.IfNotExists)); err != nil {
+	if err := s.d.Store.Write(ctx, store.Put(records.Item(keys.Invite(orgID, inv.ID), inv, 1), store.IfNotExists),
+		s.audit.Op(ctx, change(orgID, model.AuditInviteCreated, targetInvite, inv.ID, map[string]any{"role": RoleView(role)}))); err != nil {
 		return model.Invite{}, fmt.Errorf("create invite: %w", err)
 	}
 	return inv, nil
@@ -147,7 +161,7 @@ func (s *Service) UpdateInviteLink(ctx context.Context, orgID, inviteID string, 
 	}
 	inv, err := records.Update(ctx, s.d.Store, keys.Invite(orgID, inviteID), nil, func(inv *model.Invite) ([]store.Op, error) {
 		inv.Role = role
-		return nil, nil
+		return []store.Op{s.audit.Op(ctx, change(orgID, model.AuditInviteUpdated, targetInvite, inviteID, map[string]any{"role": RoleView(role)}))}, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return model.Invite{}, apperr.NotFoundf("invite %s not found", inviteID)
@@ -157,7 +171,15 @@ func (s *Service) UpdateInviteLink(ctx context.Context, orgID, inviteID string, 
 
 // DeleteInviteLink removes an invite link (admins only).
 func (s *Service) DeleteInviteLink(ctx context.Context, orgID, inviteID string) (bool, error) {
-	return RemoveRecord(ctx, s.d, orgID, access.ManageInvites, keys.Invite(orgID, inviteID), "invite link")
+	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageInvites); err != nil {
+		return false, err
+	}
+	k := keys.Invite(orgID, inviteID)
+	err := s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.IfExists), s.audit.Op(ctx, change(orgID, model.AuditInviteDeleted, targetInvite, inviteID, nil)))
+	if errors.Is(err, store.ErrConflict) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // JoinWithInvite makes the caller a member with the invite's role. Any
@@ -180,13 +202,14 @@ func (s *Service) JoinWithInvite(ctx context.Context, orgID, inviteID string) er
 	if !o.InviteLinks {
 		return apperr.Forbiddenf("invite links are disabled in this organization")
 	}
-	return s.join(ctx, model.Member{OrgID: orgID, UserID: c.UserID, Role: inv.Role, JoinedAt: s.d.Clock()})
+	return s.join(ctx, model.Member{OrgID: orgID, UserID: c.UserID, Role: inv.Role, JoinedAt: s.d.Clock()}, "invite")
 }
 
 // join adds the caller's membership m, unless they are a member already
-// (left unchanged).
-func (s *Service) join(ctx context.Context, m model.Member) error {
-	err := s.d.Store.Write(ctx, store.Put(memberItem(m, 1), store.IfNotExists))
+// (left unchanged); via says how they joined, for the audit log.
+func (s *Service) join(ctx context.Context, m model.Member, via string) error {
+	err := s.d.Store.Write(ctx, store.Put(memberItem(m, 1), store.IfNotExists),
+		s.audit.Op(ctx, change(m.OrgID, model.AuditMemberAdded, targetMember, m.UserID, map[string]any{"via": via, "role": RoleView(m.Role)})))
 	if errors.Is(err, store.ErrConflict) {
 		return nil // already a member
 	}
@@ -244,5 +267,5 @@ func (s *Service) JoinByEmailDomain(ctx context.Context, orgID string) error {
 	if domain == "" || !slices.Contains(o.EmailDomains, strings.ToLower(domain)) {
 		return apperr.NotFoundf("organization %s not found", orgID)
 	}
-	return s.join(ctx, model.Member{OrgID: orgID, UserID: c.UserID, Role: o.DefaultRole, JoinedAt: s.d.Clock()})
+	return s.join(ctx, model.Member{OrgID: orgID, UserID: c.UserID, Role: o.DefaultRole, JoinedAt: s.d.Clock()}, "email-domain")
 }

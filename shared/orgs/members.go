@@ -201,7 +201,8 @@ func (s *Service) UpdateMemberRole(ctx context.Context, orgID, userID string, ro
 	if !role.Valid() {
 		return MemberWithUser{}, apperr.Field("role", "unknown role %q", role)
 	}
-	m, err := s.writeMember(ctx, orgID, userID, func(m *model.Member) (bool, error) {
+	ch := change(orgID, model.AuditMemberRole, targetMember, userID, map[string]any{"role": RoleView(role)})
+	m, err := s.writeMember(ctx, orgID, userID, ch, func(m *model.Member) (bool, error) {
 		m.Role = role
 		return false, nil
 	})
@@ -232,7 +233,7 @@ func (s *Service) RemoveMember(ctx context.Context, orgID, userID string) error 
 	if err := s.leaveAllTeams(ctx, orgID, userID); err != nil {
 		return err
 	}
-	_, err = s.writeMember(ctx, orgID, userID, func(*model.Member) (bool, error) { return true, nil })
+	_, err = s.writeMember(ctx, orgID, userID, change(orgID, model.AuditMemberRemoved, targetMember, userID, nil), func(*model.Member) (bool, error) { return true, nil })
 	return err
 }
 
@@ -260,7 +261,7 @@ func (s *Service) SetMemberSSO(ctx context.Context, orgID, userID string) (Membe
 	}
 	m, err := records.Update(ctx, s.d.Store, keys.Member(orgID, userID), setMemberIndexes, func(m *model.Member) ([]store.Op, error) {
 		m.SSO = true
-		return nil, nil
+		return []store.Op{s.audit.Op(ctx, change(orgID, model.AuditMemberSSO, targetMember, userID, nil))}, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return MemberWithUser{}, apperr.NotFoundf("member %s not found", userID)
@@ -398,12 +399,12 @@ func (s *Service) otherAdminRemains(ctx context.Context, orgID, userID string) e
 }
 
 // writeMember applies fn to a membership and writes it, or deletes it when
-// fn says so. A change that takes admin rights away from an active admin
+// fn says so, with ch's audit event. A change that takes admin rights away from an active admin
 // needs another active admin to remain (else Conflict), and rewrites the
 // organization record at the version read before counting the admins in
 // the same transaction: of two such changes racing on the same count, one
 // fails its condition and runs again on the new count.
-func (s *Service) writeMember(ctx context.Context, orgID, userID string, fn func(*model.Member) (remove bool, err error)) (model.Member, error) {
+func (s *Service) writeMember(ctx context.Context, orgID, userID string, ch model.AuditChange, fn func(*model.Member) (remove bool, err error)) (model.Member, error) {
 	var m model.Member
 	err := store.Retry(ctx, func() error {
 		o, ov, err := s.getOrg(ctx, orgID)
@@ -425,6 +426,7 @@ func (s *Service) writeMember(ctx context.Context, orgID, userID string, fn func
 		if remove {
 			ops = []store.Op{store.DeleteIfVersion(k.PK, k.SK, mv)}
 		}
+		ops = append(ops, s.audit.Op(ctx, ch))
 		if isActiveAdmin(old) && (remove || !isActiveAdmin(m)) {
 			if err := s.otherAdminRemains(ctx, orgID, userID); err != nil {
 				return err

@@ -39,6 +39,21 @@ func newCrew(t *testing.T) *crew {
 	return c
 }
 
+// listRefusals are the refusals a list of the crew's organization at path
+// answers (unknown: the same list of an organization that does not
+// exist): without a token, to a guest and to a non-member, and for a
+// limit out of range.
+func (c *crew) listRefusals(path, unknown string) []testkit.Case {
+	return []testkit.Case{
+		{"401 without token", "", "GET", path, nil, 401, ""},
+		{"403 for a guest", c.frank.Token, "GET", path, nil, 403, ""},
+		{"404 for a non-member", c.olga.Token, "GET", path, nil, 404, ""},
+		{"404 for an unknown organization", c.alice.Token, "GET", unknown, nil, 404, ""},
+		{"400 limit 0", c.alice.Token, "GET", path + "?limit=0", nil, 400, ""},
+		{"400 limit 1001", c.alice.Token, "GET", path + "?limit=1001", nil, 400, ""},
+	}
+}
+
 func (c *crew) ids(us ...user) []string {
 	var out []string
 	for _, u := range us {
@@ -131,14 +146,8 @@ func TestListMembers(t *testing.T) {
 	if plain == "" || readers == "" || otherOrg == "" {
 		t.Fatal("expected further pages")
 	}
-	testkit.Check(t, e.api, []testkit.Case{
-		{"401 without token", "", "GET", base, nil, 401, ""},
+	testkit.Check(t, e.api, append(c.listRefusals(base, "/v1/orgs/nope/members"), []testkit.Case{
 		{"401 with a bad token", "bad", "GET", base, nil, 401, ""},
-		{"403 for a guest", c.frank.Token, "GET", base, nil, 403, ""},
-		{"404 for a non-member", c.olga.Token, "GET", base, nil, 404, ""},
-		{"404 for an unknown organization", c.alice.Token, "GET", "/v1/orgs/nope/members", nil, 404, ""},
-		{"400 limit 0", c.alice.Token, "GET", base + "?limit=0", nil, 400, ""},
-		{"400 limit 1001", c.alice.Token, "GET", base + "?limit=1001", nil, 400, ""},
 		{"400 unknown role", c.alice.Token, "GET", base + "?role=owner", nil, 400, ""},
 		{"400 unknown sort", c.alice.Token, "GET", base + "?sort=name", nil, 400, ""},
 		{"400 unknown order", c.alice.Token, "GET", base + "?order=up", nil, 400, ""},
@@ -151,7 +160,7 @@ func TestListMembers(t *testing.T) {
 		{"400 token of another organization", c.alice.Token, "GET", query(base, "page", otherOrg), nil, 400, ""},
 		{"400 token of another list", c.alice.Token, "GET", query("/v1/orgs", "page", plain), nil, 400, ""},
 		{"200 token of its own list", c.alice.Token, "GET", query(base, "page", plain), nil, 200, ""},
-	})
+	}...))
 }
 
 func TestGetMember(t *testing.T) {

@@ -114,6 +114,7 @@ func (s *Service) CreateOrganization(ctx context.Context, in NewOrganization) (O
 	ops := []store.Op{
 		store.Put(records.Item(keys.Org(o.ID), o, 1), store.IfNotExists),
 		store.Put(memberItem(m, 1), store.IfNotExists),
+		s.audit.Op(ctx, change(o.ID, model.AuditOrgCreated, targetOrg, o.ID, map[string]any{"title": o.Title})),
 	}
 	for _, d := range domains {
 		ops = append(ops, store.Put(domainItem(d, o.ID), store.Always))
@@ -286,7 +287,7 @@ func (s *Service) UpdateOrganization(ctx context.Context, orgID string, p Organi
 		records.Set(&o.SSO, p.SSO)
 		records.Set(&o.AI, p.AI)
 		records.Set(&o.InviteLinks, p.InviteLinks)
-		return ops, nil
+		return append(ops, s.audit.Op(ctx, change(orgID, model.AuditOrgSettings, targetOrg, orgID, nil))), nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return OrgForCaller{}, apperr.NotFoundf("organization %s not found", orgID)

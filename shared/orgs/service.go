@@ -36,10 +36,14 @@ import (
 type Service struct {
 	d     *deps.Deps
 	users *users.Service
+	audit Recorder
 }
 
-// New returns the organizations service.
-func New(d *deps.Deps, u *users.Service) *Service { return &Service{d: d, users: u} }
+// New returns the organizations service; rec records its changes in the
+// audit log.
+func New(d *deps.Deps, u *users.Service, rec Recorder) *Service {
+	return &Service{d: d, users: u, audit: rec}
+}
 
 // stampLayout is the fixed-width UTC form of times used in sort keys and
 // page positions, so that they sort as strings.

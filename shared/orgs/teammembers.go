@@ -2,7 +2,9 @@ package orgs
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -84,7 +86,16 @@ func (s *Service) AddTeamMember(ctx context.Context, orgID, teamID, userID, role
 		}
 		return err
 	}
-	return s.setTeamMembers(ctx, orgID, teamID, map[string]string{userID: role}, nil)
+	action := model.AuditTeamMemberAdded
+	if _, _, err := records.Get[model.TeamMembership](ctx, s.d.Store, keys.TeamMember(orgID, teamID, userID)); err == nil {
+		action = model.AuditTeamMemberUpdated
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("read team member: %w", err)
+	}
+	if err := s.setTeamMembers(ctx, orgID, teamID, map[string]string{userID: role}, nil); err != nil {
+		return err
+	}
+	return s.audit.Record(ctx, change(orgID, action, targetTeam, teamID, map[string]any{"user": userID, "role": role}))
 }
 
 // RemoveTeamMember takes a member out of a team (admins only); removed is
@@ -100,7 +111,10 @@ func (s *Service) RemoveTeamMember(ctx context.Context, orgID, teamID, userID st
 	if err != nil || del == nil {
 		return false, err
 	}
-	return true, s.removeTeamMembers(ctx, orgID, teamID, []string{userID})
+	if err := s.removeTeamMembers(ctx, orgID, teamID, []string{userID}); err != nil {
+		return false, err
+	}
+	return true, s.audit.Record(ctx, change(orgID, model.AuditTeamMemberRemoved, targetTeam, teamID, map[string]any{"user": userID}))
 }
 
 // TeamChange is GitBook's change of a team's members: users to add (as
@@ -165,7 +179,10 @@ func (s *Service) UpdateTeamMembers(ctx context.Context, orgID, teamID string, c
 		delete(set, uid)
 		remove = append(remove, uid)
 	}
-	return s.setTeamMembers(ctx, orgID, teamID, set, remove)
+	if err := s.setTeamMembers(ctx, orgID, teamID, set, remove); err != nil {
+		return err
+	}
+	return s.audit.Record(ctx, change(orgID, model.AuditTeamMembersSet, targetTeam, teamID, map[string]any{"set": set, "remove": remove}))
 }
 
 // activeMember resolves ref (a user id or an email) to an active member of
@@ -234,15 +251,13 @@ func (s *Service) setTeamMembers(ctx context.Context, orgID, teamID string, set 
 		byRole[role] = append(byRole[role], uid)
 	}
 	for _, role := range []string{model.TeamMember, model.TeamOwner} {
-		for rest := byRole[role]; len(rest) > 0; rest = rest[min(teamBatch, len(rest)):] {
-			if _, err := s.addTeamMembers(ctx, orgID, teamID, nil, rest[:min(teamBatch, len(rest))], role); err != nil {
+		for batch := range slices.Chunk(byRole[role], teamBatch) {
+			if _, err := s.addTeamMembers(ctx, orgID, teamID, nil, batch, role); err != nil {
 				return err
 			}
 		}
 	}
-	for len(remove) > 0 {
-		batch := remove[:min(teamBatch, len(remove))]
-		remove = remove[len(batch):]
+	for batch := range slices.Chunk(remove, teamBatch) {
 		if err := s.removeTeamMembers(ctx, orgID, teamID, batch); err != nil {
 			return err
 		}

@@ -125,11 +125,12 @@ func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members [
 	now := s.d.Clock()
 	t := model.Team{OrgID: orgID, ID: ids.New(now), Title: title, CreatedAt: now}
 	first := userIDs[:min(teamBatch, len(userIDs))]
-	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first, model.TeamMember); err != nil {
+	created := s.audit.Op(ctx, change(orgID, model.AuditTeamCreated, targetTeam, t.ID, map[string]any{"title": title, "members": userIDs}))
+	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first, model.TeamMember, created); err != nil {
 		return TeamForCaller{}, err
 	}
-	for rest := userIDs[len(first):]; len(rest) > 0; rest = rest[min(teamBatch, len(rest)):] {
-		if t, err = s.addTeamMembers(ctx, orgID, t.ID, nil, rest[:min(teamBatch, len(rest))], model.TeamMember); err != nil {
+	for batch := range slices.Chunk(userIDs[len(first):], teamBatch) {
+		if t, err = s.addTeamMembers(ctx, orgID, t.ID, nil, batch, model.TeamMember); err != nil {
 			return TeamForCaller{}, err
 		}
 	}
@@ -160,7 +161,7 @@ func (s *Service) RenameTeam(ctx context.Context, orgID, teamID, title string) (
 	}
 	t, err := records.Update(ctx, s.d.Store, keys.Team(orgID, teamID), nil, func(t *model.Team) ([]store.Op, error) {
 		t.Title = title
-		return nil, nil
+		return []store.Op{s.audit.Op(ctx, change(orgID, model.AuditTeamUpdated, targetTeam, teamID, map[string]any{"title": title}))}, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return TeamForCaller{}, apperr.NotFoundf("team %s not found", teamID)
@@ -186,9 +187,7 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 		if err != nil {
 			return err
 		}
-		for len(tms) > 0 {
-			batch := tms[:min(teamBatch, len(tms))]
-			tms = tms[len(batch):]
+		for batch := range slices.Chunk(tms, teamBatch) {
 			userIDs := make([]string, len(batch))
 			for i, tm := range batch {
 				userIDs[i] = tm.UserID
@@ -205,7 +204,7 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 			return store.ErrConflict // members were added meanwhile
 		}
 		k := keys.Team(orgID, teamID)
-		if err := s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v)); err != nil {
+		if err := s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v), s.audit.Op(ctx, change(orgID, model.AuditTeamDeleted, targetTeam, teamID, map[string]any{"title": t.Title}))); err != nil {
 			return fmt.Errorf("delete team: %w", err)
 		}
 		return nil
@@ -215,8 +214,9 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 // addTeamMembers puts at most teamBatch members (who must not be in the
 // team yet) into a team with role (model.TeamMember or model.TeamOwner), in one transaction raising
 // the team's and each member's counter. create, when set, is a new team to
-// write in the same transaction; otherwise the team is read.
-func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, create *model.Team, userIDs []string, role string) (model.Team, error) {
+// write in the same transaction; otherwise the team is read. also are
+// written in the same transaction (a new team's audit event).
+func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, create *model.Team, userIDs []string, role string, also ...store.Op) (model.Team, error) {
 	var t model.Team
 	err := store.Retry(ctx, func() error {
 		var tv int64
@@ -251,6 +251,7 @@ func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, crea
 		} else {
 			ops = append(ops, store.PutIfVersion(records.Item(keys.Team(orgID, teamID), t, tv+1), tv))
 		}
+		ops = append(ops, also...)
 		// A conflict: a member or the team changed since read.
 		if err := s.d.Store.Write(ctx, ops...); err != nil {
 			return fmt.Errorf("add team members: %w", err)
@@ -264,19 +265,63 @@ func (s *Service) addTeamMembers(ctx context.Context, orgID, teamID string, crea
 }
 
 // removeTeamMembers takes at most teamBatch members out of a team in one
-// transaction, lowering the team's and each member's counter. Memberships
-// already gone are skipped (each is re-read from the table, so a stale index
-// read cannot make a counter drift).
+// transaction (unlink), lowering the team's and each member's counter.
 func (s *Service) removeTeamMembers(ctx context.Context, orgID, teamID string, userIDs []string) error {
+	tms := make([]model.TeamMembership, len(userIDs))
+	for i, uid := range userIDs {
+		tms[i] = model.TeamMembership{OrgID: orgID, TeamID: teamID, UserID: uid}
+	}
+	return s.unlink(ctx, orgID, tms, func() (*teamsEnd, error) { return s.teamEnd(ctx, orgID, teamID) },
+		func(tm model.TeamMembership) (*teamsEnd, error) { return s.memberEnd(ctx, orgID, tm.UserID) }, "remove team members")
+}
+
+// teamsEnd is one end of team memberships, a team or a member, as read
+// for a transaction: drop lowers its counter for a membership deleted,
+// put is its write, guarded by the version read.
+type teamsEnd struct {
+	drop func(model.TeamMembership)
+	put  func() store.Op
+}
+
+func (s *Service) teamEnd(ctx context.Context, orgID, teamID string) (*teamsEnd, error) {
+	t, v, err := s.getTeam(ctx, orgID, teamID)
+	if err != nil {
+		return nil, err
+	}
+	return &teamsEnd{drop: func(model.TeamMembership) { t.Members = max(0, t.Members-1) },
+		put: func() store.Op { return store.PutIfVersion(records.Item(keys.Team(orgID, teamID), t, v+1), v) }}, nil
+}
+
+func (s *Service) memberEnd(ctx context.Context, orgID, userID string) (*teamsEnd, error) {
+	m, v, err := s.getMember(ctx, orgID, userID)
+	if err != nil {
+		return nil, err
+	}
+	return &teamsEnd{
+		drop: func(tm model.TeamMembership) {
+			m.Teams = max(0, m.Teams-1)
+			m.TeamIDs = slices.DeleteFunc(m.TeamIDs, func(id string) bool { return id == tm.TeamID })
+		},
+		put: func() store.Op { return store.PutIfVersion(memberItem(m, v+1), v) }}, nil
+}
+
+// unlink deletes memberships that all share one end (shared: the team
+// whose members are removed, or the member leaving teams), at most
+// teamBatch, in one transaction, lowering the counters of both ends of
+// each. The shared end must exist; an other end already gone is skipped,
+// and so is a membership already gone (each is re-read from the table, so
+// a stale index read cannot make a counter drift). what names the
+// operation in a write's error.
+func (s *Service) unlink(ctx context.Context, orgID string, tms []model.TeamMembership, shared func() (*teamsEnd, error),
+	other func(model.TeamMembership) (*teamsEnd, error), what string) error {
 	return store.Retry(ctx, func() error {
-		t, tv, err := s.getTeam(ctx, orgID, teamID)
+		one, err := shared()
 		if err != nil {
 			return err
 		}
 		var ops []store.Op
-		n := 0
-		for _, uid := range userIDs {
-			del, err := s.teamMemberDelete(ctx, orgID, teamID, uid)
+		for _, tm := range tms {
+			del, err := s.teamMemberDelete(ctx, orgID, tm.TeamID, tm.UserID)
 			if err != nil {
 				return err
 			}
@@ -284,25 +329,22 @@ func (s *Service) removeTeamMembers(ctx context.Context, orgID, teamID string, u
 				continue
 			}
 			ops = append(ops, *del)
-			n++
-			m, mv, err := s.getMember(ctx, orgID, uid)
+			one.drop(tm)
+			o, err := other(tm)
 			if apperr.Is(err, apperr.NotFound) {
 				continue
 			}
 			if err != nil {
 				return err
 			}
-			m.Teams = max(0, m.Teams-1)
-			m.TeamIDs = slices.DeleteFunc(m.TeamIDs, func(id string) bool { return id == teamID })
-			ops = append(ops, store.PutIfVersion(memberItem(m, mv+1), mv))
+			o.drop(tm)
+			ops = append(ops, o.put())
 		}
-		if n == 0 {
+		if len(ops) == 0 {
 			return nil
 		}
-		t.Members = max(0, t.Members-n)
-		ops = append(ops, store.PutIfVersion(records.Item(keys.Team(orgID, teamID), t, tv+1), tv))
-		if err := s.d.Store.Write(ctx, ops...); err != nil {
-			return fmt.Errorf("remove team members: %w", err)
+		if err := s.d.Store.Write(ctx, append(ops, one.put())...); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		return nil
 	})
@@ -330,9 +372,7 @@ func (s *Service) leaveAllTeams(ctx context.Context, orgID, userID string) error
 	if err != nil {
 		return err
 	}
-	for len(tms) > 0 {
-		batch := tms[:min(teamBatch, len(tms))]
-		tms = tms[len(batch):]
+	for batch := range slices.Chunk(tms, teamBatch) {
 		if err := s.leaveTeams(ctx, orgID, userID, batch); err != nil {
 			return err
 		}
@@ -341,44 +381,8 @@ func (s *Service) leaveAllTeams(ctx context.Context, orgID, userID string) error
 }
 
 func (s *Service) leaveTeams(ctx context.Context, orgID, userID string, batch []model.TeamMembership) error {
-	return store.Retry(ctx, func() error {
-		m, mv, err := s.getMember(ctx, orgID, userID)
-		if err != nil {
-			return err
-		}
-		var ops []store.Op
-		n := 0
-		for _, tm := range batch {
-			del, err := s.teamMemberDelete(ctx, orgID, tm.TeamID, userID)
-			if err != nil {
-				return err
-			}
-			if del == nil {
-				continue
-			}
-			ops = append(ops, *del)
-			n++
-			m.TeamIDs = slices.DeleteFunc(m.TeamIDs, func(id string) bool { return id == tm.TeamID })
-			t, tv, err := s.getTeam(ctx, orgID, tm.TeamID)
-			if apperr.Is(err, apperr.NotFound) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			t.Members = max(0, t.Members-1)
-			ops = append(ops, store.PutIfVersion(records.Item(keys.Team(orgID, t.ID), t, tv+1), tv))
-		}
-		if n == 0 {
-			return nil
-		}
-		m.Teams = max(0, m.Teams-n)
-		ops = append(ops, store.PutIfVersion(memberItem(m, mv+1), mv))
-		if err := s.d.Store.Write(ctx, ops...); err != nil {
-			return fmt.Errorf("leave teams: %w", err)
-		}
-		return nil
-	})
+	return s.unlink(ctx, orgID, batch, func() (*teamsEnd, error) { return s.memberEnd(ctx, orgID, userID) },
+		func(tm model.TeamMembership) (*teamsEnd, error) { return s.teamEnd(ctx, orgID, tm.TeamID) }, "leave teams")
 }
 
 // checkTeamTitle trims a team title and checks its length.

@@ -101,6 +101,13 @@ type pageData struct {
 	// ("" otherwise: no script); MermaidSources the CSP sources allowing
 	// it and its chunks.
 	Mermaid, MermaidSources string
+	// Playground: the page has an API playground (its script), whose
+	// requests go to the origins Connect (its connect-src).
+	Playground bool
+	Connect    []string
+	// Insights are the page's insights script's data and feedback form
+	// (insights.go); nil on error pages and members' previews.
+	Insights *insightsData
 }
 
 // page renders a page of the site space.
@@ -126,9 +133,10 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 			nodes = rp.Document.Nodes
 		}
 		links := &pageLinks{s: s, st: st, at: at, files: map[string]fileInfo{}}
-		body, outline, pageCSS, diagrams := renderDocument(nodes, s.hl, links)
+		doc := renderDocument(nodes, s.hl, links)
 		d := s.chrome(st, p)
-		if diagrams {
+		d.Playground, d.Connect = doc.Playground, doc.Connect
+		if doc.Diagrams {
 			if s.assets.mermaid() {
 				d.Mermaid = st.searchBase + strings.TrimPrefix(assetsSeg, "/") + MermaidDir + "/" + mermaidEntry
 				d.MermaidSources = mermaidSources(st.origin, d.Mermaid)
@@ -136,7 +144,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 				s.assets.missing(st.vctx)
 			}
 		}
-		d.PageTitle, d.Emoji, d.PageDescription, d.Body, d.Outline, d.PageCSS = rp.Title, rp.Emoji, rp.Description, body, outline, pageCSS
+		d.PageTitle, d.Emoji, d.PageDescription, d.Body, d.Outline, d.PageCSS = rp.Title, rp.Emoji, rp.Description, doc.HTML, doc.Outline, doc.CSS
 		d.Title = rp.Title + " | " + d.SiteTitle
 		if rp.Description != "" {
 			d.Description = rp.Description
@@ -157,6 +165,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		}
 		d.Edit = edit
 		d.Actions = st.pageActions(d.Markdown, d.W)
+		d.Insights = st.insightsOf(p, d.Lang)
 		applyLayout(d, rp, links)
 		return s.render(st, d)
 	})
@@ -262,7 +271,16 @@ func (s *Service) render(st *site, d *pageData) ([]byte, string, error) {
 		// "Diagrams").
 		style, scripts = "'unsafe-inline'", scripts+" "+s.diagramScript+" "+d.MermaidSources
 	}
-	return b.Bytes(), s.pagePolicy(scripts, style, frame, origins), nil
+	connect := "'self'"
+	if d.Playground {
+		// The playground calls the spec's servers from the browser
+		// (docs/reader.md, "API playground").
+		scripts += " " + s.playgroundScript
+		for _, o := range d.Connect {
+			connect += " " + o
+		}
+	}
+	return b.Bytes(), s.pagePolicy(scripts, style, connect, frame, origins), nil
 }
 
 // pageLinks resolves a page's references: pages of the site space to their

@@ -26,7 +26,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-7"
+const renderVersion = "reader-9"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64
@@ -37,19 +37,23 @@ type Service struct {
 	sites   Sites
 	content *content.Service
 	users   Users
-	hl      *highlighter
-	pages   *template.Template
-	css     map[string]string // by theme: light, dark, system
-	navs    *navCache
-	scripts string // the CSP sources of the pages' scripts (security.go)
-	styles  *styleHasher
-	assets  *assets // mermaid (mermaid.go)
+	// insights records the events the pages post (insights.go); nil:
+	// posts fail.
+	insights Insights
+	hl       *highlighter
+	pages    *template.Template
+	css      map[string]string // by theme: light, dark, system
+	navs     *navCache
+	scripts  string // the CSP sources of the pages' scripts (security.go)
+	styles   *styleHasher
+	assets   *assets // mermaid (mermaid.go)
 	// darkCSS is the dark theme's rules, the page's second style element
 	// when the visitor chooses the theme (theme.go).
 	darkCSS    string
 	darkStyles *styleHasher
-	// diagramScript is the CSP source of the script drawing diagrams.
-	diagramScript string
+	// diagramScript is the CSP source of the script drawing diagrams;
+	// playgroundScript the API playgrounds'.
+	diagramScript, playgroundScript string
 }
 
 // Sites is what the reader asks of the sites family (sites.Service): what
@@ -70,9 +74,10 @@ type Users interface {
 // with the organization's OpenAPI specs (the reader function links them):
 // computed API pages and OpenAPI blocks read as in the API.
 type Needs struct {
-	Sites   Sites
-	Content *content.Service
-	Users   Users
+	Sites    Sites
+	Content  *content.Service
+	Users    Users
+	Insights Insights
 }
 
 // New returns the reader. Templates and styles are made here; no I/O (the
@@ -86,15 +91,16 @@ func New(d *deps.Deps, n Needs) (*Service, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reader: templates: %w", err)
 	}
-	s := &Service{d: d, sites: n.Sites, content: n.Content, users: n.Users, hl: hl, pages: t, navs: newNavCache(navCacheSize),
-		scripts: scriptSources(), assets: newAssets(d.ReaderAssets, d.Logger), diagramScript: hashSource(mermaidScript)}
+	s := &Service{d: d, sites: n.Sites, content: n.Content, users: n.Users, insights: n.Insights, hl: hl, pages: t, navs: newNavCache(navCacheSize),
+		scripts: scriptSources(), assets: newAssets(d.ReaderAssets, d.Logger), diagramScript: hashSource(mermaidScript),
+		playgroundScript: hashSource(playgroundScript)}
 	s.css = map[string]string{
-		"light":  baseCSS + searchCSS + hl.light,
-		"dark":   baseCSS + searchCSS + darkVars + hl.dark,
-		"system": baseCSS + searchCSS + hl.light + "@media (prefers-color-scheme: dark){" + darkVars + hl.dark + "}",
+		"light":  baseCSS + searchCSS + insightsCSS + hl.light,
+		"dark":   baseCSS + searchCSS + insightsCSS + darkVars + hl.dark,
+		"system": baseCSS + searchCSS + insightsCSS + hl.light + "@media (prefers-color-scheme: dark){" + darkVars + hl.dark + "}",
 		// The visitor chooses (themes.toggeable): the light sheet, and
 		// the dark one in an element of its own (theme.go).
-		"toggle": baseCSS + searchCSS + hl.light + themeChoiceCSS,
+		"toggle": baseCSS + searchCSS + insightsCSS + hl.light + themeChoiceCSS,
 	}
 	s.darkCSS = darkVars + hl.dark
 	s.darkStyles = newStyleHasher(map[string]string{"dark": s.darkCSS})

@@ -58,16 +58,33 @@ type renderer struct {
 	widths map[string]string
 	// diagrams: the document has a mermaid code block.
 	diagrams bool
+	// playgrounds counts the operations' playgrounds; connect are the
+	// origins of their servers (playground.go).
+	playgrounds int
+	connect     []string
 }
 
-// renderDocument renders a document's nodes and returns the HTML, the
-// outline (headings of the first three levels, in order), the CSS its
-// elements need beyond the site's (the columns' widths) and whether it has
-// a diagram (a mermaid code block).
-func renderDocument(nodes []map[string]any, hl *highlighter, l links) (template.HTML, []heading, string, bool) {
+// rendered is a document as HTML, with what the page around it needs.
+type rendered struct {
+	HTML template.HTML
+	// Outline is the headings of the first three levels, in order.
+	Outline []heading
+	// CSS is the rules its elements need beyond the site's (the columns'
+	// widths, the playgrounds').
+	CSS string
+	// Diagrams: it has a mermaid code block.
+	Diagrams bool
+	// Playground: it has an API playground, which calls Connect (origins).
+	Playground bool
+	Connect    []string
+}
+
+// renderDocument renders a document's nodes.
+func renderDocument(nodes []map[string]any, hl *highlighter, l links) rendered {
 	r := &renderer{hl: hl, links: l, ids: map[string]int{}}
 	r.blocks(nodes, true)
-	return template.HTML(r.b.String()), r.outline, r.css(), r.diagrams
+	return rendered{HTML: template.HTML(r.b.String()), Outline: r.outline, CSS: r.css(), Diagrams: r.diagrams,
+		Playground: r.playgrounds > 0, Connect: r.connect}
 }
 
 // width names the class of a column v% wide (0 < v <= 100).
@@ -92,6 +109,9 @@ func (r *renderer) css() string {
 	var b strings.Builder
 	for _, n := range names {
 		b.WriteString(".column." + n + "{flex-basis:" + r.widths[n] + "%}")
+	}
+	if r.playgrounds > 0 {
+		b.WriteString(playgroundCSS)
 	}
 	return b.String()
 }
@@ -156,6 +176,7 @@ func (r *renderer) operation(od *content.OperationDetail) {
 		}
 		r.w(`</ul>`)
 	}
+	r.playground(od)
 }
 
 // schema writes a body's fields (a table, nested ones indented under their

@@ -73,24 +73,26 @@ func (h *styleHasher) source(theme, sheet, rest string) string {
 }
 
 // scriptSources allows the page's scripts (copy buttons, results as you
-// type, the theme's choice): the same on every page (Service.scripts, made once in New).
+// type, the theme's choice, insights): the same on every page
+// (Service.scripts, made once in New).
 func scriptSources() string {
-	return hashSource(copyScript) + " " + hashSource(searchScript) + " " + hashSource(themeScript)
+	return hashSource(copyScript) + " " + hashSource(searchScript) + " " + hashSource(themeScript) + " " + hashSource(insightsScript)
 }
 
 // pagePolicy is the Content-Security-Policy of a page whose scripts
 // scriptSources allow (s.scripts, and mermaid's on a page with a diagram)
-// and whose style element styleSource allows, framed only by frameAncestors (a source list:
+// and whose style element styleSource allows, whose scripts may connect
+// to connectSources ('self', and an API playground's servers), framed only by frameAncestors (a source list:
 // sites.FrameAncestors). httpOrigins are http:// origins images come from
 // besides the page's own (the public URL and the API's, for file links, in
 // local mode: https: covers them otherwise).
-func (s *Service) pagePolicy(scriptSources, styleSource, frameAncestors string, httpOrigins []string) string {
+func (s *Service) pagePolicy(scriptSources, styleSource, connectSources, frameAncestors string, httpOrigins []string) string {
 	img := "'self' https: data:"
 	for _, o := range httpOrigins {
 		img += " " + o
 	}
 	return "default-src 'none'; script-src " + scriptSources + "; style-src " + styleSource +
-		"; img-src " + img + "; frame-src " + playerOrigins + "; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors " + frameAncestors
+		"; img-src " + img + "; frame-src " + playerOrigins + "; connect-src " + connectSources + "; form-action 'self'; base-uri 'none'; frame-ancestors " + frameAncestors
 }
 
 // httpOrigins are the origins of the URLs among raw that are http://

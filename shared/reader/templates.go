@@ -2,10 +2,11 @@ package reader
 
 // The page template and the site's style sheet. Pages work without
 // JavaScript: tabs are radio buttons, expandables and menus <details>; one
-// script shows the code blocks' copy buttons, the other makes the search
-// box show results as you type. Both are allowed by their hashes
-// (security.go): a page has no other script, no event handler attribute
-// and no style attribute.
+// script shows the code blocks' copy buttons, another makes the search
+// box show results as you type, the third posts the page's insights
+// events (insights.go; the feedback form is a plain form without it). All
+// are allowed by their hashes (security.go): a page has no other script,
+// no event handler attribute and no style attribute.
 
 // copyScript shows the theme's menu (theme.go), the code blocks' copy buttons, labelled in the page's
 // language (its element's data-copy and data-copied), and the page
@@ -89,6 +90,18 @@ const pageTemplate = `<!doctype html>
 </article>
 {{- with .Edit}}
 <p class="edit-link"><a href="{{.Href}}"{{if .NewTab}} target="_blank"{{end}} rel="noopener">{{.Title}}</a></p>{{end}}
+{{- with .Insights}}{{if .Feedback}}
+<section class="feedback-box">
+<p id="feedback-thanks" class="feedback-thanks" role="status" tabindex="-1">{{.W.Thanks}}</p>
+<form class="feedback" method="post" action="{{.Endpoint}}">
+<fieldset><legend>{{.W.Question}}</legend>
+<span><input type="radio" id="feedback-good" name="rating" value="good" required> <label for="feedback-good">{{.W.Good}}</label></span>
+<span><input type="radio" id="feedback-ok" name="rating" value="ok"> <label for="feedback-ok">{{.W.OK}}</label></span>
+<span><input type="radio" id="feedback-bad" name="rating" value="bad"> <label for="feedback-bad">{{.W.Bad}}</label></span></fieldset>
+<label class="feedback-comment" for="feedback-comment">{{.W.Comment}}</label><textarea id="feedback-comment" name="comment" rows="2" maxlength="512"></textarea>
+<input type="hidden" name="page" value="{{.Page}}"><input type="hidden" name="space" value="{{.Space}}"><input type="hidden" name="siteSpace" value="{{.SiteSpace}}"><input type="hidden" name="siteSection" value="{{.Section}}"><input type="hidden" name="revision" value="{{.Revision}}"><input type="hidden" name="url" value="{{.Return}}">
+<button type="submit">{{.W.Send}}</button>
+</form></section>{{end}}{{end}}
 {{- if or .Prev .Next}}
 <nav class="pagination" aria-label="{{.W.Pagination}}">
 {{- with .Prev}}<a class="prev" rel="prev" href="{{.Href}}"><small>{{$.W.Previous}}</small><span>{{.Title}}</span></a>{{end}}
@@ -107,6 +120,10 @@ const pageTemplate = `<!doctype html>
 <script data-results="{{.W.Results}}" data-count="{{.W.ResultCount}}" data-none="{{.W.NoResults}}">` + searchScript + `</script>{{end}}
 {{- with .Mermaid}}
 <script data-src="{{.}}" data-theme="{{$.Theme}}">` + mermaidScript + `</script>{{end}}
+{{- if .Playground}}
+<script>` + playgroundScript + `</script>{{end}}
+{{- with .Insights}}
+<script data-endpoint="{{.Endpoint}}" data-section="{{.Section}}" data-site-space="{{.SiteSpace}}" data-space="{{.Space}}" data-revision="{{.Revision}}" data-page="{{.Page}}">` + insightsScript + `</script>{{end}}
 </body>
 </html>
 {{define "link"}}<a class="hl-{{.Style}}" href="{{.Href}}"{{if .NewTab}} target="_blank" rel="noopener"{{end}}>{{.Title}}</a>{{end}}

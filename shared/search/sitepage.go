@@ -66,6 +66,8 @@ type SiteResultGroup struct {
 
 // SiteResultPage is a page found, with its matching sections.
 type SiteResultPage struct {
+	// ID and SpaceID name the page (the insights of a result opened).
+	ID, SpaceID             string
 	Title, URL, Description string
 	Ancestors               []string
 	Sections                []SiteResultSection
@@ -178,7 +180,7 @@ func (s *Service) siteResults(vctx context.Context, res sites.Resolved, q string
 				break
 			}
 			shown++
-			page := SiteResultPage{Title: p.Title, URL: base + content.EscapeSegments(p.Path) + query, Description: p.Description, Ancestors: p.Ancestors}
+			page := SiteResultPage{ID: p.ID, SpaceID: hits.Space.ID, Title: p.Title, URL: base + content.EscapeSegments(p.Path) + query, Description: p.Description, Ancestors: p.Ancestors}
 			for i, sec := range p.Sections {
 				if maxSections > 0 && i == maxSections {
 					break

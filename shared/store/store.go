@@ -74,6 +74,12 @@ type Item struct {
 	Version int64
 	// Data is the payload, usually JSON.
 	Data []byte
+	// Expires, when set, is the time (Unix seconds) after which the store
+	// may delete the item by itself: DynamoDB's TTL attribute (`TTL`,
+	// template.yaml). It is written, never read back (reads leave it 0),
+	// and the embedded store ignores it: the owner of such items sweeps
+	// them locally (docs/audit.md).
+	Expires int64
 }
 
 // Size is the item's size as the port counts it against MaxItemBytes.

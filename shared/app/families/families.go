@@ -22,6 +22,8 @@ import (
 	"github.com/galleydocs/galley/shared/app/roots/gitroot"
 	"github.com/galleydocs/galley/shared/app/roots/gitworkerroot"
 	"github.com/galleydocs/galley/shared/app/roots/importsroot"
+	"github.com/galleydocs/galley/shared/app/roots/insightsroot"
+	"github.com/galleydocs/galley/shared/app/roots/insightsworkerroot"
 	"github.com/galleydocs/galley/shared/app/roots/openapiroot"
 	"github.com/galleydocs/galley/shared/app/roots/openapiworkerroot"
 	"github.com/galleydocs/galley/shared/app/roots/orgsroot"
@@ -68,7 +70,9 @@ func All() []app.Family {
 		app.NewFamily("imports", "ImportsFunction", importsroot.Routes),
 		// Readers: published sites as HTML and markdown, under the public
 		// URL (docs/reader.md).
-		app.NewFamily("reader", "ReaderFunction", readerroot.Routes),
+		// Site insights are served with it: the reader posts its events
+		// there (docs/insights.md).
+		app.NewFamily("reader", "ReaderFunction", readerroot.Routes, insightsroot.Routes),
 	}
 }
 
@@ -104,9 +108,10 @@ func ByName(name string) (app.Family, error) {
 // WorkerHandlers are each worker's handlers, by worker name (app.Workers).
 func WorkerHandlers() map[string]app.Handlers {
 	return map[string]app.Handlers{
-		"openapiworker": openapiworkerroot.Handlers,
-		"gitworker":     gitworkerroot.Handlers,
-		"webhookworker": webhookworkerroot.Handlers,
+		"openapiworker":  openapiworkerroot.Handlers,
+		"gitworker":      gitworkerroot.Handlers,
+		"webhookworker":  webhookworkerroot.Handlers,
+		"insightsworker": insightsworkerroot.Handlers,
 	}
 }
 

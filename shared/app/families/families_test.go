@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/apidoc"
@@ -21,6 +20,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/openapispecs"
+	"github.com/galleydocs/galley/shared/testkit"
 )
 
 // Every job kind has one worker, the data-only table of app.Workers (which
@@ -151,15 +151,7 @@ func parseMain(path string) (struct{ args, fns []string }, error) {
 	if err != nil {
 		return out, err
 	}
-	imports := map[string]string{}
-	for _, im := range f.Imports {
-		p, _ := strconv.Unquote(im.Path.Value)
-		name := p[strings.LastIndex(p, "/")+1:]
-		if im.Name != nil {
-			name = im.Name.Name
-		}
-		imports[name] = p
-	}
+	imports := testkit.ImportNames(f)
 	ast.Inspect(f, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {

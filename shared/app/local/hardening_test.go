@@ -494,13 +494,30 @@ var idName = regexp.MustCompile(`(?i)^(\w*id|\w*ids|parent|members|users|spaces|
 
 // notIDs are body fields named like ids that name no record of Galley's.
 var notIDs = map[string]string{
-	"repoCacheID":              "GitBook's repository cache, accepted and ignored",
-	"entityID":                 "a SAML identity provider's issuer URI, compared, never a key",
-	"styling.font.id":          "a custom font's id, kept inside the site's customization",
-	"styling.headingFont.id":   "a custom font's id, kept inside the site's customization",
-	"styling.monospaceFont.id": "a custom font's id, kept inside the site's customization",
-	"source.props.page":        "a tag's name or an operation's path in an OpenAPI spec, compared, never a key",
+	"repoCacheID":                 "GitBook's repository cache, accepted and ignored",
+	"entityID":                    "a SAML identity provider's issuer URI, compared, never a key",
+	"styling.font.id":             "a custom font's id, kept inside the site's customization",
+	"styling.headingFont.id":      "a custom font's id, kept inside the site's customization",
+	"styling.monospaceFont.id":    "a custom font's id, kept inside the site's customization",
+	"source.props.page":           "a tag's name or an operation's path in an OpenAPI spec, compared, never a key",
+	"events.responseId":           insightsID,
+	"events.session.visitorId":    insightsID,
+	"events.session.sessionId":    insightsID,
+	"events.location.revision":    insightsID,
+	"events.location.page":        insightsID,
+	"events.location.siteSection": insightsID,
+	"events.location.siteSpace":   insightsID,
+	"events.location.space":       insightsID,
+	"events.result.spaceId":       insightsID,
+	"events.result.pageId":        insightsID,
+	"events.result.recordId":      insightsID,
 }
+
+// insightsID is why an insights event's ids (trackEventsInSiteById: where
+// it happened, as the renderer says) are not ids.ID: they are counted as
+// values of counters whose keys are hashes, never a storage key, and are
+// at most insights.MaxID characters.
+const insightsID = "an insights event's id, counted in a counter keyed by a hash"
 
 // Every id a body names (ids.ID: a parent, members, a space to add, an
 // invited address, ...) with a NUL, another control character, a

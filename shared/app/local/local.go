@@ -15,6 +15,8 @@ import (
 
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/app/wire/auditwire"
+	"github.com/galleydocs/galley/shared/audit"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
@@ -120,6 +122,7 @@ func (l *Local) Serve(ctx context.Context, ln net.Listener) error {
 	workers := make(chan error, 1)
 	go func() { workers <- l.queue.Run(ctx, l.Workers()) }()
 	go l.schedule(ctx, PollTick)
+	go l.sweepAudit(ctx, auditwire.Service(l.Root), AuditSweepTick)
 	go func() {
 		<-ctx.Done()
 		shutdown, done := context.WithTimeout(context.Background(), 10*time.Second)
@@ -156,6 +159,29 @@ func (l *Local) schedule(ctx context.Context, tick time.Duration) {
 			if err := l.queue.Enqueue(ctx, job); err != nil && ctx.Err() == nil {
 				l.Deps.Logger.Warn("queue the Git poll job", "err", err.Error())
 			}
+		}
+	}
+}
+
+// AuditSweepTick is how often local mode deletes the audit events whose
+// retention ended (in AWS, DynamoDB's TTL does; docs/audit.md). It also
+// sweeps once at start.
+const AuditSweepTick = time.Hour
+
+// sweepAudit sweeps the audit log now and every tick until ctx ends.
+func (l *Local) sweepAudit(ctx context.Context, a *audit.Service, tick time.Duration) {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		if n, err := a.Sweep(ctx); err != nil && ctx.Err() == nil {
+			l.Deps.Logger.Warn("sweep the audit log", "err", err.Error())
+		} else if n > 0 {
+			l.Deps.Logger.Info("swept the audit log", "deleted", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
 		}
 	}
 }

@@ -182,6 +182,8 @@ var permCases = map[string]permCase{
 	// Bodies naming the fixture's records, or that a minimal body would
 	// not make valid.
 	"addSpaceToSite":                    {body: map[string]any{"spaceId": "{otherSpace}"}},
+	"trackEventsInSiteById":             {body: map[string]any{"events": []any{map[string]any{"type": "page_view", "session": map[string]any{}, "location": map[string]any{"url": "https://app.test/x"}}}}},
+	"aggregateSiteEvents":               {body: map[string]any{"range": "last7Days"}},
 	"addSectionToSite":                  {body: map[string]any{"spaceId": "{otherSpace}", "title": "More"}},
 	"addSectionToGroup":                 {body: map[string]any{"sectionId": "{siteSectionId}"}},
 	"createSiteRedirect":                {body: map[string]any{"source": "/older", "destination": map[string]any{"kind": "external", "url": "https://example.com/x"}}},
@@ -227,6 +229,7 @@ var permCases = map[string]permCase{
 	"getReusableContentInChangeRequestById":    {past: "reusable content x1 not found"},
 	"getReusableContentInRevisionById":         {past: "reusable content x1 not found"},
 	"getReusableContentDocumentInRevisionById": {past: "reusable content x1 not found"},
+	"getOrganizationAuditEvent":                {past: "audit event x1 not found"},
 	"createMyToken":                            {body: map[string]any{"name": "another"}},
 	"createUser":                               {body: map[string]any{"email": "new@example.com", "displayName": "New"}},
 	"joinOrganizationWithInvite":               {},

@@ -63,65 +63,37 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestByPath", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a change request by its path"},
 		func(ctx context.Context, in *pathIn) (*contenthttp.PageOut, error) {
-			p, err := c.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &contenthttp.PageOut{Body: p}, nil
+			return contenthttp.AsIs(c.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestPageMetaLinks", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of a change request"},
 		func(ctx context.Context, in *pageRefIn) (*contenthttp.MetaLinksOut, error) {
-			m, err := c.PageMetaLinks(ctx, in.at(ctx), in.PageID)
-			if err != nil {
-				return nil, err
-			}
-			return &contenthttp.MetaLinksOut{Body: m}, nil
+			return contenthttp.AsIs(c.PageMetaLinks(ctx, in.at(ctx), in.PageID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionOfChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a change request's current revision"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.RevisionOut, error) {
-			rev, err := c.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &contenthttp.RevisionOut{Body: rev}, nil
+			return contenthttp.AsIs(c.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a change request (nested)"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.PagesOut, error) {
-			pages, err := c.Pages(ctx, in.On(in.at(ctx)), in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &contenthttp.PagesOut{Body: contenthttp.PagesList{Pages: pages}}, nil
+			return httpapi.Answer(contenthttp.ListPages)(c.Pages(ctx, in.On(in.at(ctx)), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a change request"},
 		func(ctx context.Context, in *pageIn) (*contenthttp.PageOut, error) {
-			p, err := c.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &contenthttp.PageOut{Body: p}, nil
+			return contenthttp.AsIs(c.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listFilesInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a change request"},
 		func(ctx context.Context, in *filesIn) (*contenthttp.FilesOut, error) {
-			p, err := c.Files(ctx, in.at(ctx), in.Request(), in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return contenthttp.FilesOutOf(p), nil
+			return contenthttp.ListAsIs(c.Files(ctx, in.at(ctx), in.Request(), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getFileInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
 		Summary: "Get a file of a change request"},
 		func(ctx context.Context, in *fileIn) (*contenthttp.FileOut, error) {
-			f, err := c.File(ctx, in.at(ctx), in.FileID, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &contenthttp.FileOut{Body: f}, nil
+			return contenthttp.AsIs(c.File(ctx, in.at(ctx), in.FileID, in.Metadata))
 		})
 }
 
@@ -145,20 +117,12 @@ func registerLinks(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPageLinksInChangeRequest", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/page/{pageId}/links", Tag: tag,
 		Summary: "List the links of a page of a change request, with their status and those the request broke"},
 		func(ctx context.Context, in *linksIn) (*contenthttp.LinksOut, error) {
-			l, err := c.PageLinks(ctx, in.at(ctx), in.PageID, "", in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return contenthttp.LinksOutOf(l), nil
+			return httpapi.Answer(contenthttp.ViewLinks)(c.PageLinks(ctx, in.at(ctx), in.PageID, "", in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listChangeRequestFileBacklinks", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/files/{fileId}/backlinks", Tag: tag,
 		Summary: "List the pages of a change request that reference a file"},
 		func(ctx context.Context, in *backlinksIn) (*contenthttp.BacklinksOut, error) {
-			p, err := c.FileBacklinks(ctx, in.at(ctx), in.FileID, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return contenthttp.BacklinksOutOf(p), nil
+			return contenthttp.ListAsIs(c.FileBacklinks(ctx, in.at(ctx), in.FileID, in.Request()))
 		})
 }
 
@@ -177,10 +141,6 @@ func registerReusable(api *httpapi.API, s *changerequests.Service) {
 		Path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}", Tag: "Change request content",
 		Summary: "Get a reusable content of a change request"},
 		func(ctx context.Context, in *reusableIn) (*contenthttp.ReusableContentOut, error) {
-			r, err := c.ReusableContent(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.ReusableContentID, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &contenthttp.ReusableContentOut{Body: r}, nil
+			return contenthttp.AsIs(c.ReusableContent(ctx, in.On(at(ctx, in.SpaceID, in.ChangeRequestID)), in.ReusableContentID, in.Metadata))
 		})
 }

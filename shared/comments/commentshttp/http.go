@@ -304,20 +304,55 @@ type located interface{ where() comments.Where }
 // listed (a rendering may fail).
 func same[T any](v T) T { return v }
 
-type commentOut struct {
-	Body Comment
+type (
+	commentOut  = httpapi.Out[Comment]
+	commentsOut = httpapi.Out[httpapi.List[Comment]]
+	replyOut    = httpapi.Out[CommentReply]
+	repliesOut  = httpapi.Out[httpapi.List[CommentReply]]
+)
+
+// answer is httpapi.Answer for the service's comments and replies: the
+// record rendered by view ((*renderer).comment or reply) for its thread,
+// in format, or the service's error.
+func answer[T, V any](ctx context.Context, s *comments.Service, format string, view func(*renderer, T) (V, error)) func(*comments.Thread, T, error) (*httpapi.Out[V], error) {
+	return func(t *comments.Thread, x T, err error) (*httpapi.Out[V], error) {
+		if err != nil {
+			return nil, err
+		}
+		v, err := view(newRenderer(ctx, s, t, format), x)
+		if err != nil {
+			return nil, err
+		}
+		return &httpapi.Out[V]{Body: v}, nil
+	}
 }
 
-type commentsOut struct {
-	Body httpapi.List[Comment]
+// answerPage is answer for a page of a list: each item rendered (one
+// renderer for the page, which reads each author once).
+func answerPage[T, V any](ctx context.Context, s *comments.Service, format string, view func(*renderer, T) (V, error)) func(*comments.Thread, paging.Page[T], error) (*httpapi.Out[httpapi.List[V]], error) {
+	return func(t *comments.Thread, p paging.Page[T], err error) (*httpapi.Out[httpapi.List[V]], error) {
+		if err != nil {
+			return nil, err
+		}
+		r := newRenderer(ctx, s, t, format)
+		items := make([]V, 0, len(p.Items))
+		for _, x := range p.Items {
+			v, err := view(r, x)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, v)
+		}
+		return &httpapi.Out[httpapi.List[V]]{Body: httpapi.ListPage(paging.Page[V]{Items: items, Next: p.Next}, same[V])}, nil
+	}
 }
 
-type replyOut struct {
-	Body CommentReply
-}
-
-type repliesOut struct {
-	Body httpapi.List[CommentReply]
+// reactions checks the emojis an update adds and removes.
+func reactions(added, removed []string) error {
+	if err := emojis("addedReactions", added); err != nil {
+		return err
+	}
+	return emojis("removedReactions", removed)
 }
 
 func list[I interface {
@@ -334,20 +369,8 @@ func list[I interface {
 				}
 			}
 		}
-		t, p, err := s.List(ctx, (*in).where(), comments.Filter{Order: q.Order, Status: q.Status, Page: q.CommentTargetPage, Authors: authors}, q.Request())
-		if err != nil {
-			return nil, err
-		}
-		r := newRenderer(ctx, s, t, q.Format)
-		items := make([]Comment, 0, len(p.Items))
-		for _, c := range p.Items {
-			v, err := r.comment(c)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, v)
-		}
-		return &commentsOut{Body: httpapi.ListPage(paging.Page[Comment]{Items: items, Next: p.Next}, same[Comment])}, nil
+		return answerPage(ctx, s, q.Format, (*renderer).comment)(s.List(ctx, (*in).where(),
+			comments.Filter{Order: q.Order, Status: q.Status, Page: q.CommentTargetPage, Authors: authors}, q.Request()))
 	}
 }
 
@@ -358,12 +381,8 @@ func create[I interface {
 }](s *comments.Service) func(context.Context, *I) (*commentOut, error) {
 	return func(ctx context.Context, in *I) (*commentOut, error) {
 		b := (*in).create()
-		t, c, err := s.Create(ctx, (*in).where(), comments.NewComment{Body: b.Body.text(), Page: string(b.Page), Node: string(b.Node)})
-		if err != nil {
-			return nil, err
-		}
-		v, err := newRenderer(ctx, s, t, (*in).format()).comment(c)
-		return &commentOut{Body: v}, err
+		return answer(ctx, s, (*in).format(), (*renderer).comment)(s.Create(ctx, (*in).where(),
+			comments.NewComment{Body: b.Body.text(), Page: string(b.Page), Node: string(b.Node)}))
 	}
 }
 
@@ -373,12 +392,7 @@ func get[I interface {
 	comment() string
 }](s *comments.Service) func(context.Context, *I) (*commentOut, error) {
 	return func(ctx context.Context, in *I) (*commentOut, error) {
-		t, c, err := s.Get(ctx, (*in).where(), (*in).comment())
-		if err != nil {
-			return nil, err
-		}
-		v, err := newRenderer(ctx, s, t, (*in).format()).comment(c)
-		return &commentOut{Body: v}, err
+		return answer(ctx, s, (*in).format(), (*renderer).comment)(s.Get(ctx, (*in).where(), (*in).comment()))
 	}
 }
 
@@ -390,20 +404,12 @@ func update[I interface {
 }](s *comments.Service) func(context.Context, *I) (*commentOut, error) {
 	return func(ctx context.Context, in *I) (*commentOut, error) {
 		b := (*in).update()
-		if err := emojis("addedReactions", b.AddedReactions); err != nil {
-			return nil, err
-		}
-		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
+		if err := reactions(b.AddedReactions, b.RemovedReactions); err != nil {
 			return nil, err
 		}
 		ch := comments.Change{Resolved: b.Resolved, Edit: comments.Edit{Added: b.AddedReactions, Removed: b.RemovedReactions}}
 		ch.SetBody, ch.Body, ch.Document = b.Body.change()
-		t, c, err := s.Update(ctx, (*in).where(), (*in).comment(), ch)
-		if err != nil {
-			return nil, err
-		}
-		v, err := newRenderer(ctx, s, t, (*in).format()).comment(c)
-		return &commentOut{Body: v}, err
+		return answer(ctx, s, (*in).format(), (*renderer).comment)(s.Update(ctx, (*in).where(), (*in).comment(), ch))
 	}
 }
 
@@ -423,20 +429,7 @@ func listReplies[I interface {
 }](s *comments.Service) func(context.Context, *I) (*repliesOut, error) {
 	return func(ctx context.Context, in *I) (*repliesOut, error) {
 		q := (*in).list()
-		t, p, err := s.ListReplies(ctx, (*in).where(), (*in).comment(), q.Request())
-		if err != nil {
-			return nil, err
-		}
-		r := newRenderer(ctx, s, t, q.Format)
-		items := make([]CommentReply, 0, len(p.Items))
-		for _, x := range p.Items {
-			v, err := r.reply(x)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, v)
-		}
-		return &repliesOut{Body: httpapi.ListPage(paging.Page[CommentReply]{Items: items, Next: p.Next}, same[CommentReply])}, nil
+		return answerPage(ctx, s, q.Format, (*renderer).reply)(s.ListReplies(ctx, (*in).where(), (*in).comment(), q.Request()))
 	}
 }
 
@@ -448,12 +441,7 @@ func createReply[I interface {
 }](s *comments.Service) func(context.Context, *I) (*replyOut, error) {
 	return func(ctx context.Context, in *I) (*replyOut, error) {
 		b := (*in).create()
-		t, x, err := s.CreateReply(ctx, (*in).where(), (*in).comment(), b.Body.text())
-		if err != nil {
-			return nil, err
-		}
-		v, err := newRenderer(ctx, s, t, (*in).format()).reply(x)
-		return &replyOut{Body: v}, err
+		return answer(ctx, s, (*in).format(), (*renderer).reply)(s.CreateReply(ctx, (*in).where(), (*in).comment(), b.Body.text()))
 	}
 }
 
@@ -464,12 +452,7 @@ func getReply[I interface {
 	reply() string
 }](s *comments.Service) func(context.Context, *I) (*replyOut, error) {
 	return func(ctx context.Context, in *I) (*replyOut, error) {
-		t, x, err := s.GetReply(ctx, (*in).where(), (*in).comment(), (*in).reply())
-		if err != nil {
-			return nil, err
-		}
-		v, err := newRenderer(ctx, s, t, (*in).format()).reply(x)
-		return &replyOut{Body: v}, err
+		return answer(ctx, s, (*in).format(), (*renderer).reply)(s.GetReply(ctx, (*in).where(), (*in).comment(), (*in).reply()))
 	}
 }
 
@@ -482,20 +465,12 @@ func updateReply[I interface {
 }](s *comments.Service) func(context.Context, *I) (*replyOut, error) {
 	return func(ctx context.Context, in *I) (*replyOut, error) {
 		b := (*in).update()
-		if err := emojis("addedReactions", b.AddedReactions); err != nil {
-			return nil, err
-		}
-		if err := emojis("removedReactions", b.RemovedReactions); err != nil {
+		if err := reactions(b.AddedReactions, b.RemovedReactions); err != nil {
 			return nil, err
 		}
 		ch := comments.Edit{Added: b.AddedReactions, Removed: b.RemovedReactions}
 		ch.SetBody, ch.Body, ch.Document = b.Body.change()
-		t, x, err := s.UpdateReply(ctx, (*in).where(), (*in).comment(), (*in).reply(), ch)
-		if err != nil {
-			return nil, err
-		}
-		v, err := newRenderer(ctx, s, t, (*in).format()).reply(x)
-		return &replyOut{Body: v}, err
+		return answer(ctx, s, (*in).format(), (*renderer).reply)(s.UpdateReply(ctx, (*in).where(), (*in).comment(), (*in).reply(), ch))
 	}
 }
 

@@ -77,10 +77,6 @@ func registerComputed(api *httpapi.API, s *content.Service) {
 			Schema string `query:"schema" enum:"current,next" doc:"Ignored: Galley has one document schema"`
 			Body   ComputeBody
 		}) (*DocumentOut, error) {
-			d, err := s.ComputeDocument(ctx, in.at(ctx), in.Body.Source.source(), in.Body.Seed)
-			if err != nil {
-				return nil, err
-			}
-			return &DocumentOut{Body: d}, nil
+			return AsIs(s.ComputeDocument(ctx, in.at(ctx), in.Body.Source.source(), in.Body.Seed))
 		})
 }

@@ -92,34 +92,27 @@ type downloadIn struct {
 }
 
 // RevisionOut answers a revision read.
-type RevisionOut struct {
-	Body content.Revision
-}
+type RevisionOut = httpapi.Out[content.Revision]
 
 // PagesList is the body of a pages read.
 type PagesList struct {
 	Pages []content.RevisionPage `json:"pages"`
 }
 
+// ListPages is the body of a pages read: the pages, nested.
+func ListPages(pages []content.RevisionPage) PagesList { return PagesList{Pages: pages} }
+
 // PagesOut answers a pages read.
-type PagesOut struct {
-	Body PagesList
-}
+type PagesOut = httpapi.Out[PagesList]
 
 // PageOut answers a page read.
-type PageOut struct {
-	Body content.RevisionPage
-}
+type PageOut = httpapi.Out[content.RevisionPage]
 
 // FilesOut answers a file list.
-type FilesOut struct {
-	Body httpapi.List[content.RevisionFile]
-}
+type FilesOut = httpapi.Out[httpapi.List[content.RevisionFile]]
 
 // FileOut answers a file read.
-type FileOut struct {
-	Body content.RevisionFile
-}
+type FileOut = httpapi.Out[content.RevisionFile]
 
 type downloadOut struct {
 	ContentType        string `header:"Content-Type"`
@@ -152,10 +145,17 @@ func disposition(contentType, name string) string {
 	return mime.FormatMediaType(kind, map[string]string{"filename": name})
 }
 
-// FilesOutOf renders a page of files.
-func FilesOutOf(p paging.Page[content.RevisionFile]) *FilesOut {
-	return &FilesOut{Body: httpapi.ListPage(p, func(f content.RevisionFile) content.RevisionFile { return f })}
+// AsIs answers a read with the service's result as it is (the content
+// service returns its API shapes), or with the service's error: it is
+// httpapi.Answer without a view.
+func AsIs[T any](v T, err error) (*httpapi.Out[T], error) { return httpapi.Answer(same[T])(v, err) }
+
+// ListAsIs is AsIs for a page of a list.
+func ListAsIs[T any](p paging.Page[T], err error) (*httpapi.Out[httpapi.List[T]], error) {
+	return httpapi.AnswerPage(same[T])(p, err)
 }
+
+func same[T any](v T) T { return v }
 
 // Bases are the request's API and application URLs, under which the
 // content's views link.
@@ -188,47 +188,27 @@ func Register(api *httpapi.API, s *content.Service, pdfs *contentpdf.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getCurrentRevision", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content", Tag: tag,
 		Summary: "Get the space's current revision"},
 		func(ctx context.Context, in *spaceIn) (*RevisionOut, error) {
-			rev, err := s.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &RevisionOut{Body: rev}, nil
+			return AsIs(s.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listPages", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/pages", Tag: tag,
 		Summary: "List the pages of the space's current revision (nested)"},
 		func(ctx context.Context, in *spaceIn) (*PagesOut, error) {
-			pages, err := s.Pages(ctx, in.On(in.at(ctx)), in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &PagesOut{Body: PagesList{Pages: pages}}, nil
+			return httpapi.Answer(ListPages)(s.Pages(ctx, in.On(in.at(ctx)), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}", Tag: tag,
 		Summary: "Get a page of the space's current revision"},
 		func(ctx context.Context, in *pageIn) (*PageOut, error) {
-			p, err := s.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &PageOut{Body: p}, nil
+			return AsIs(s.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listFiles", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files", Tag: tag,
 		Summary: "List the files of the space's current revision"},
 		func(ctx context.Context, in *filesIn) (*FilesOut, error) {
-			p, err := s.Files(ctx, in.at(ctx), in.Request(), in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return FilesOutOf(p), nil
+			return ListAsIs(s.Files(ctx, in.at(ctx), in.Request(), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getFileById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}", Tag: tag,
 		Summary: "Get a file of the space's current revision"},
 		func(ctx context.Context, in *fileIn) (*FileOut, error) {
-			f, err := s.File(ctx, in.at(ctx), in.FileID, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &FileOut{Body: f}, nil
+			return AsIs(s.File(ctx, in.at(ctx), in.FileID, in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "downloadFile", Needs: access.SignedLink, Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/files/{fileId}/download", Tag: tag,
 		Summary: "Download a file through a signed link (a file's downloadURL)"},

@@ -7,7 +7,6 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
-	"github.com/galleydocs/galley/shared/paging"
 )
 
 // LinkListParams are the query parameters of a page's links.
@@ -40,25 +39,16 @@ type LinkList struct {
 }
 
 // LinksOut answers a page's links.
-type LinksOut struct {
-	Body LinkList
-}
+type LinksOut = httpapi.Out[LinkList]
 
-// LinksOutOf renders a page of links.
-func LinksOutOf(l content.Links) *LinksOut {
-	list := httpapi.ListPage(l.Page, func(it content.LinkItem) content.LinkItem { return it })
-	return &LinksOut{Body: LinkList{Next: list.Next, Count: list.Count, Items: list.Items, Stats: l.Stats, BrokenExpressions: l.BrokenExpressions}}
+// ViewLinks renders a page of links.
+func ViewLinks(l content.Links) LinkList {
+	list := httpapi.ListPage(l.Page, same[content.LinkItem])
+	return LinkList{Next: list.Next, Count: list.Count, Items: list.Items, Stats: l.Stats, BrokenExpressions: l.BrokenExpressions}
 }
 
 // BacklinksOut answers a file's backlinks.
-type BacklinksOut struct {
-	Body httpapi.List[content.ContentLocation]
-}
-
-// BacklinksOutOf renders a page of backlinks.
-func BacklinksOutOf(p paging.Page[content.ContentLocation]) *BacklinksOut {
-	return &BacklinksOut{Body: httpapi.ListPage(p, func(l content.ContentLocation) content.ContentLocation { return l })}
-}
+type BacklinksOut = httpapi.Out[httpapi.List[content.ContentLocation]]
 
 // registerLinks adds the links and backlinks of the space's head.
 func registerLinks(api *httpapi.API, s *content.Service) {
@@ -66,19 +56,11 @@ func registerLinks(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPageLinksInSpace", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/links", Tag: tag,
 		Summary: "List the links of a page of the space's current revision, with their status"},
 		func(ctx context.Context, in *linksIn) (*LinksOut, error) {
-			l, err := s.PageLinks(ctx, in.at(ctx), in.PageID, in.Status, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return LinksOutOf(l), nil
+			return httpapi.Answer(ViewLinks)(s.PageLinks(ctx, in.at(ctx), in.PageID, in.Status, in.Request()))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listSpaceFileBacklinks", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/files/{fileId}/backlinks", Tag: tag,
 		Summary: "List the pages of the space's current revision that reference a file"},
 		func(ctx context.Context, in *backlinksIn) (*BacklinksOut, error) {
-			p, err := s.FileBacklinks(ctx, in.at(ctx), in.FileID, in.Request())
-			if err != nil {
-				return nil, err
-			}
-			return BacklinksOutOf(p), nil
+			return ListAsIs(s.FileBacklinks(ctx, in.at(ctx), in.FileID, in.Request()))
 		})
 }

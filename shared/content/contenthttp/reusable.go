@@ -10,9 +10,7 @@ import (
 )
 
 // ReusableContentOut answers a reusable content read.
-type ReusableContentOut struct {
-	Body content.RevisionReusableContent
-}
+type ReusableContentOut = httpapi.Out[content.RevisionReusableContent]
 
 // DocumentParams are GitBook's query parameters of a document read
 // (getReusableContentDocumentInRevisionById): evaluated and dereferenced
@@ -55,11 +53,7 @@ func registerReusable(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getReusableContentById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/reusable-contents/{reusableContentId}", Tag: tag,
 		Summary: "Get a reusable content of the space's current revision"},
 		func(ctx context.Context, in *reusableIn) (*ReusableContentOut, error) {
-			r, err := s.ReusableContent(ctx, in.On(content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}), in.ReusableContentID, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &ReusableContentOut{Body: r}, nil
+			return AsIs(s.ReusableContent(ctx, in.On(content.At{SpaceID: in.SpaceID, Bases: Bases(ctx)}), in.ReusableContentID, in.Metadata))
 		})
 	rev := func(ctx context.Context, spaceID, revisionID string) content.At {
 		return content.At{SpaceID: spaceID, Revision: revisionID, Bases: Bases(ctx)}
@@ -68,19 +62,11 @@ func registerReusable(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getReusableContentInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a reusable content of a revision"},
 		func(ctx context.Context, in *revisionReusableIn) (*ReusableContentOut, error) {
-			r, err := s.ReusableContent(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.ReusableContentID, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &ReusableContentOut{Body: r}, nil
+			return AsIs(s.ReusableContent(ctx, in.On(rev(ctx, in.SpaceID, in.RevisionID)), in.ReusableContentID, in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getReusableContentDocumentInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/document", Tag: tag,
 		Summary: "Get the document of a reusable content of a revision"},
 		func(ctx context.Context, in *revisionReusableDocumentIn) (*DocumentOut, error) {
-			d, err := s.ReusableContentDocument(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID, in.Options())
-			if err != nil {
-				return nil, err
-			}
-			return &DocumentOut{Body: d}, nil
+			return AsIs(s.ReusableContentDocument(ctx, rev(ctx, in.SpaceID, in.RevisionID), in.ReusableContentID, in.Options()))
 		})
 }

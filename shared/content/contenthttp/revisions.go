@@ -86,18 +86,10 @@ type documentIn struct {
 }
 
 // DocumentOut answers a document read.
-type DocumentOut struct {
-	Body document.JSONDocument
-}
+type DocumentOut = httpapi.Out[document.JSONDocument]
 
 // MetaLinksOut answers a page's meta links.
-type MetaLinksOut struct {
-	Body content.MetaLinks
-}
-
-type changesOut struct {
-	Body content.SemanticChanges
-}
+type MetaLinksOut = httpapi.Out[content.MetaLinks]
 
 // registerRevisions adds the reads of a revision of a space by id, of
 // pages by path, and of documents by id.
@@ -107,112 +99,64 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base, Tag: tag,
 		Summary: "Get a revision of the space by id"},
 		func(ctx context.Context, in *revisionIn) (*RevisionOut, error) {
-			r, err := s.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &RevisionOut{Body: r}, nil
+			return AsIs(s.RevisionOf(ctx, in.On(in.at(ctx)), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getRevisionSemanticChanges", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/changes", Tag: tag,
 		Summary: "List the pages a revision created, edited, moved and deleted, against its parent"},
-		func(ctx context.Context, in *changesIn) (*changesOut, error) {
-			c, err := s.SemanticChanges(ctx, in.at(ctx), in.Limit)
-			if err != nil {
-				return nil, err
-			}
-			return &changesOut{Body: c}, nil
+		func(ctx context.Context, in *changesIn) (*httpapi.Out[content.SemanticChanges], error) {
+			return AsIs(s.SemanticChanges(ctx, in.at(ctx), in.Limit))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listPagesInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a revision (nested)"},
 		func(ctx context.Context, in *revisionIn) (*PagesOut, error) {
-			pages, err := s.Pages(ctx, in.On(in.at(ctx)), in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &PagesOut{Body: PagesList{Pages: pages}}, nil
+			return httpapi.Answer(ListPages)(s.Pages(ctx, in.On(in.at(ctx)), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listFilesInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a revision"},
 		func(ctx context.Context, in *revisionFilesIn) (*FilesOut, error) {
-			p, err := s.Files(ctx, in.at(ctx), in.Request(), in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return FilesOutOf(p), nil
+			return ListAsIs(s.Files(ctx, in.at(ctx), in.Request(), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getFileInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/files/{fileId}", Tag: tag,
 		Summary: "Get a file of a revision"},
 		func(ctx context.Context, in *revisionFileIn) (*FileOut, error) {
-			f, err := s.File(ctx, in.at(ctx), in.FileID, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &FileOut{Body: f}, nil
+			return AsIs(s.File(ctx, in.at(ctx), in.FileID, in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a revision"},
 		func(ctx context.Context, in *revisionPageIn) (*PageOut, error) {
-			p, err := s.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &PageOut{Body: p}, nil
+			return AsIs(s.Page(ctx, in.On(in.at(ctx)), in.PageID, in.Format, in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageDocumentInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/document", Tag: tag,
 		Summary: "Get the document of a page of a revision"},
 		func(ctx context.Context, in *revisionPageDocumentIn) (*DocumentOut, error) {
 			at := in.at(ctx)
 			at.Document = in.Options()
-			d, err := s.PageDocument(ctx, at, in.PageID)
-			if err != nil {
-				return nil, err
-			}
-			return &DocumentOut{Body: d}, nil
+			return AsIs(s.PageDocument(ctx, at, in.PageID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listRevisionPageMetaLinks", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of a revision"},
 		func(ctx context.Context, in *revisionPageRefIn) (*MetaLinksOut, error) {
-			m, err := s.PageMetaLinks(ctx, in.at(ctx), in.PageID)
-			if err != nil {
-				return nil, err
-			}
-			return &MetaLinksOut{Body: m}, nil
+			return AsIs(s.PageMetaLinks(ctx, in.at(ctx), in.PageID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageInRevisionByPath", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of a revision by its path"},
 		func(ctx context.Context, in *revisionPathIn) (*PageOut, error) {
-			p, err := s.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &PageOut{Body: p}, nil
+			return AsIs(s.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageByPath", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/path/{pagePath...}", Tag: tag,
 		Summary: "Get a page of the space's current revision by its path"},
 		func(ctx context.Context, in *pathIn) (*PageOut, error) {
-			p, err := s.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata)
-			if err != nil {
-				return nil, err
-			}
-			return &PageOut{Body: p}, nil
+			return AsIs(s.PageByPath(ctx, in.On(in.at(ctx)), in.PagePath, in.Format, in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listSpacePageMetaLinks", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}/meta-links", Tag: tag,
 		Summary: "Get the meta links of a page of the space's current revision"},
 		func(ctx context.Context, in *pageRefIn) (*MetaLinksOut, error) {
-			m, err := s.PageMetaLinks(ctx, in.at(ctx), in.PageID)
-			if err != nil {
-				return nil, err
-			}
-			return &MetaLinksOut{Body: m}, nil
+			return AsIs(s.PageMetaLinks(ctx, in.at(ctx), in.PageID))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getDocumentById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/documents/{documentId}", Tag: tag,
 		Summary: "Get a document of the space by id (a page's documentId)"},
 		func(ctx context.Context, in *documentIn) (*DocumentOut, error) {
-			d, err := s.Document(ctx, in.SpaceID, in.DocumentID)
-			if err != nil {
-				return nil, err
-			}
-			return &DocumentOut{Body: d}, nil
+			return AsIs(s.Document(ctx, in.SpaceID, in.DocumentID))
 		})
 }
 

@@ -90,12 +90,8 @@ func InfoView(st model.GitSync) GitSyncState {
 	}
 	v.GalleySync = StatusView(st)
 	if op := st.Operation; op != nil {
-		done := 0
-		if op.State != model.GitRunning {
-			done = 1
-		}
-		v.Operation = &GitSyncOperation{State: op.State, Direction: op.Direction, Stage: op.Stage, DispatchedTasks: 1,
-			CompletedTasks: done, StartedAt: op.StartedAt, UpdatedAt: op.UpdatedAt, CompletedAt: op.CompletedAt, Error: op.Error}
+		o := opView(*op)
+		v.Operation = &o
 	}
 	return v
 }
@@ -152,12 +148,8 @@ func Register(api *httpapi.API, s *gitsync.Service) {
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getSpaceGitInfo", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/git/info", Tag: tag,
 		Summary: "Get a space's Git Sync details and last operation"},
-		func(ctx context.Context, in *spacePath) (*struct{ Body GitSyncState }, error) {
-			st, err := s.Info(ctx, in.SpaceID)
-			if err != nil {
-				return nil, err
-			}
-			return &struct{ Body GitSyncState }{InfoView(st)}, nil
+		func(ctx context.Context, in *spacePath) (*httpapi.Out[GitSyncState], error) {
+			return httpapi.Answer(InfoView)(s.Info(ctx, in.SpaceID))
 		})
 	registerSite(api, s)
 	registerSync(api, s)

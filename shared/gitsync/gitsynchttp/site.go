@@ -56,6 +56,8 @@ type SiteGitInfo struct {
 	Operation  *GitSyncSiteOperation `json:"operation,omitempty" doc:"The last import or export requested"`
 }
 
+// opView renders an import or export: one task, completed once it is no
+// longer running.
 func opView(op model.GitOperation) GitSyncOperation {
 	done := 0
 	if op.State != model.GitRunning {
@@ -91,9 +93,16 @@ func SiteInfoView(st model.SiteGitSync) SiteGitInfo {
 	return v
 }
 
-type sitePath struct {
+// SitePath is the path of a site's Git operations.
+type SitePath struct {
 	OrgID  string `path:"organizationId" maxLength:"64"`
 	SiteID string `path:"siteId" maxLength:"64"`
+}
+
+// siteGitIn is the input of a site's import and export.
+type siteGitIn struct {
+	SitePath
+	Body SiteGitBody
 }
 
 // registerSite adds site-wide Git Sync's operations.
@@ -104,29 +113,17 @@ func registerSite(api *httpapi.API, s *gitsync.Service) {
 	}
 	httpapi.Register(api, httpapi.Op{ID: "importSiteGitRepository", Needs: access.Role(access.AdminContent), Expensive: true, Method: http.MethodPost, Path: base + "/import", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Import a site's structure (docs.yaml) and spaces from a Git repository (in the background)"},
-		func(ctx context.Context, in *struct {
-			OrgID  string `path:"organizationId" maxLength:"64"`
-			SiteID string `path:"siteId" maxLength:"64"`
-			Body   SiteGitBody
-		}) (*struct{}, error) {
+		func(ctx context.Context, in *siteGitIn) (*struct{}, error) {
 			return nil, s.ImportSite(ctx, in.OrgID, in.SiteID, req(in.Body))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "exportSiteToGitRepository", Needs: access.Role(access.AdminContent), Expensive: true, Method: http.MethodPost, Path: base + "/export", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Export a site's spaces, and its docs.yaml when its structure changed, to a Git repository (in the background)"},
-		func(ctx context.Context, in *struct {
-			OrgID  string `path:"organizationId" maxLength:"64"`
-			SiteID string `path:"siteId" maxLength:"64"`
-			Body   SiteGitBody
-		}) (*struct{}, error) {
+		func(ctx context.Context, in *siteGitIn) (*struct{}, error) {
 			return nil, s.ExportSite(ctx, in.OrgID, in.SiteID, req(in.Body))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getSiteGitInfo", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/info", Tag: tag,
 		Summary: "Get a site's Git Sync details, docs.yaml's keys and the last operation"},
-		func(ctx context.Context, in *sitePath) (*struct{ Body SiteGitInfo }, error) {
-			st, err := s.SiteInfo(ctx, in.OrgID, in.SiteID)
-			if err != nil {
-				return nil, err
-			}
-			return &struct{ Body SiteGitInfo }{SiteInfoView(st)}, nil
+		func(ctx context.Context, in *SitePath) (*httpapi.Out[SiteGitInfo], error) {
+			return httpapi.Answer(SiteInfoView)(s.SiteInfo(ctx, in.OrgID, in.SiteID))
 		})
 }

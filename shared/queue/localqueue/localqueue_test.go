@@ -84,6 +84,28 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// enqueue puts j on q; a failure ends the test.
+func enqueue(t *testing.T, q *localqueue.Queue, j queue.Job) {
+	t.Helper()
+	if err := q.Enqueue(context.Background(), j); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// receive waits for what comes on ch; when nothing comes within 10
+// seconds, the test ends saying what did not happen (missed).
+func receive[T any](t *testing.T, ch <-chan T, missed string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal(missed)
+	}
+	var none T
+	return none
+}
+
 // records returns the decoded contents of one of the queue's buckets.
 func records(t *testing.T, db *bolt.DB, bucket string) []localqueue.Record {
 	t.Helper()
@@ -128,16 +150,9 @@ func TestHandled(t *testing.T) {
 	q, db := newQueue(t, localqueue.Options{})
 	got := make(chan queue.Job, 1)
 	start(t, q, map[string]queue.Handler{"echo": func(_ context.Context, j queue.Job) error { got <- j; return nil }})
-	if err := q.Enqueue(context.Background(), queue.Job{ID: "j1", Kind: "echo", Payload: json.RawMessage(`{"x":1}`)}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case j := <-got:
-		if j.ID != "j1" || string(j.Payload) != `{"x":1}` {
-			t.Errorf("handled %+v", j)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("job not handled")
+	enqueue(t, q, queue.Job{ID: "j1", Kind: "echo", Payload: json.RawMessage(`{"x":1}`)})
+	if j := receive(t, got, "job not handled"); j.ID != "j1" || string(j.Payload) != `{"x":1}` {
+		t.Errorf("handled %+v", j)
 	}
 	waitFor(t, "the handled job to be deleted", func() bool { return len(records(t, db, localqueue.JobsBucket)) == 0 })
 }
@@ -156,9 +171,7 @@ func TestRetryThenSuccess(t *testing.T) {
 		}
 		return nil
 	}})
-	if err := q.Enqueue(context.Background(), queue.Job{Kind: "flaky"}); err != nil {
-		t.Fatal(err)
-	}
+	enqueue(t, q, queue.Job{Kind: "flaky"})
 	waitFor(t, "the job to succeed", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -239,9 +252,7 @@ func TestRestartResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		if err := q.Enqueue(context.Background(), queue.Job{ID: fmt.Sprint("pending-", i), Kind: "work"}); err != nil {
-			t.Fatal(err)
-		}
+		enqueue(t, q, queue.Job{ID: fmt.Sprint("pending-", i), Kind: "work"})
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -283,9 +294,7 @@ func TestShutdownMidJob(t *testing.T) {
 			return ctx.Err()
 		}})
 	}()
-	if err := q.Enqueue(context.Background(), queue.Job{ID: "slow-1", Kind: "slow"}); err != nil {
-		t.Fatal(err)
-	}
+	enqueue(t, q, queue.Job{ID: "slow-1", Kind: "slow"})
 	<-started
 	cancel()
 	if err := <-done; err != nil {
@@ -297,13 +306,8 @@ func TestShutdownMidJob(t *testing.T) {
 	}
 	got := make(chan string, 1)
 	start(t, q, map[string]queue.Handler{"slow": func(_ context.Context, j queue.Job) error { got <- j.ID; return nil }})
-	select {
-	case id := <-got:
-		if id != "slow-1" {
-			t.Errorf("handled %s, want slow-1", id)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("interrupted job not run again")
+	if id := receive(t, got, "interrupted job not run again"); id != "slow-1" {
+		t.Errorf("handled %s, want slow-1", id)
 	}
 }
 
@@ -355,13 +359,8 @@ func TestSecondRunRefused(t *testing.T) {
 		go func() { results <- q.Run(ctx, nil) }()
 	}
 	// Whichever Run lost the race returns at once, with an error.
-	select {
-	case err := <-results:
-		if err == nil {
-			t.Error("a Run returned nil while the other was active")
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("second concurrent Run was not refused")
+	if err := receive(t, results, "second concurrent Run was not refused"); err == nil {
+		t.Error("a Run returned nil while the other was active")
 	}
 	cancel()
 	if err := <-results; err != nil {
@@ -381,14 +380,8 @@ func TestUndecodableRecord(t *testing.T) {
 	}
 	got := make(chan string, 1)
 	start(t, q, map[string]queue.Handler{"ok": func(_ context.Context, j queue.Job) error { got <- j.ID; return nil }})
-	if err := q.Enqueue(context.Background(), queue.Job{ID: "after-corrupt", Kind: "ok"}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-got:
-	case <-time.After(10 * time.Second):
-		t.Fatal("job behind a corrupt record not handled")
-	}
+	enqueue(t, q, queue.Job{ID: "after-corrupt", Kind: "ok"})
+	receive(t, got, "job behind a corrupt record not handled")
 	waitFor(t, "the corrupt record to be dead-lettered", func() bool {
 		var n int
 		_ = db.View(func(tx *bolt.Tx) error { n = tx.Bucket([]byte(localqueue.DeadBucket)).Stats().KeyN; return nil })
@@ -434,14 +427,8 @@ func TestStartsAreConcludedByOutcomes(t *testing.T) {
 		close(done)
 		return nil
 	}})
-	if err := q.Enqueue(context.Background(), queue.Job{ID: "f", Kind: "flaky"}); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("flaky job did not succeed on its second run")
-	}
+	enqueue(t, q, queue.Job{ID: "f", Kind: "flaky"})
+	receive(t, done, "flaky job did not succeed on its second run")
 	waitFor(t, "the job to be deleted", func() bool { return len(records(t, db, localqueue.JobsBucket)) == 0 })
 	if dead := records(t, db, localqueue.DeadBucket); len(dead) != 0 {
 		t.Fatalf("dead-lettered: %+v", dead)

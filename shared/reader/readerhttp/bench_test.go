@@ -1,15 +1,21 @@
 package readerhttp_test
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/queue/localqueue"
+	"github.com/galleydocs/galley/shared/store/boltstore"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -27,8 +33,10 @@ func typicalBody(i int) string {
 // bigSite publishes a site over a space of n pages in sections of 100 (a
 // top-level page with 99 children), seeded with direct writes, and
 // returns the fixture and the path of a leaf page in the middle.
-func bigSite(b *testing.B, n int) (*fixture, string) {
-	f := newFixture(b)
+func bigSite(b *testing.B, n int) (*fixture, string) { return bigSiteOn(b, newFixture(b), n) }
+
+// bigSiteOn is bigSite on the fixture f.
+func bigSiteOn(b *testing.B, f *fixture, n int) (*fixture, string) {
 	f.space = f.Space(b)
 	repo := content.NewRepo(f.Kit.Deps)
 	// The sections share their bodies (page i of each the same): 5,000
@@ -156,4 +164,67 @@ func BenchmarkRenderResolvedPage5000(b *testing.B) {
 	f.body(b, http.StatusOK, plain)
 	b.Run("plain", func(b *testing.B) { measure(b, f, plain, http.StatusOK) })
 	b.Run("resolved", func(b *testing.B) { measure(b, f, leaf, http.StatusOK) })
+}
+
+// BenchmarkRenderPageUnderInsightsBurst measures the page of
+// BenchmarkRenderPage5000 side by side: without insights traffic, then
+// while the site's pages post 10,000 events a minute (batches of 5 every
+// 30 ms, as many visitors, to <site>/~gitbook/__evt) and local mode's
+// in-process queue (localqueue, as `make run`) counts them in the same
+// process. Reports p50 and p95 of the page, and the events posted a
+// minute during the run.
+func BenchmarkRenderPageUnderInsightsBurst(b *testing.B) {
+	k := testkit.New(b)
+	lq, err := localqueue.New(k.Deps.Store.(*boltstore.Store).DB(), localqueue.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	k.Deps.Queue = lq
+	f, leaf := bigSiteOn(b, newFixtureOn(b, k), 5000)
+	ctx, stop := context.WithCancel(k.Ctx)
+	defer stop()
+	go func() { _ = lq.Run(ctx, families.JobHandlers(f.Root)) }()
+	f.body(b, http.StatusOK, leaf)
+	evt := f.base + "/~gitbook/__evt"
+	batch := func(i int) string {
+		loc := fmt.Sprintf(`"location":{"url":"https://app.test%s/section-%d/page-%d","page":"p%d","space":"%s"}`, f.base, i%50, i%100, i%5000, f.space)
+		ses := fmt.Sprintf(`"session":{"sessionId":"tab-%d"}`, i%700)
+		return `{"events":[{"type":"page_view",` + loc + `,` + ses + `},{"type":"page_view",` + loc + `,` + ses + `},` +
+			`{"type":"search_type_query","query":"query ` + fmt.Sprint(i%300) + `","resultsCount":` + fmt.Sprint(i%7) + `,` + loc + `,` + ses + `},` +
+			`{"type":"search_open_result","query":"query ` + fmt.Sprint(i%300) + `","result":{"spaceId":"s","pageId":"p` + fmt.Sprint(i%40) + `"},` + loc + `,` + ses + `},` +
+			`{"type":"link_click","link":{"target":{"kind":"url","url":"https://example.com/` + fmt.Sprint(i%60) + `"},"position":"content"},` + loc + `,` + ses + `}]}`
+	}
+	// The insights' own first writes (the day's salt, its markers) are
+	// made before measuring.
+	if res := f.send("POST", evt, strings.NewReader(batch(0)), "Content-Type", "application/json"); res.StatusCode != http.StatusNoContent {
+		b.Fatalf("events: %d", res.StatusCode)
+	}
+	b.Run("quiet", func(b *testing.B) { measure(b, f, leaf, http.StatusOK) })
+	b.Run("burst", func(b *testing.B) {
+		var posted atomic.Int64
+		done := make(chan struct{})
+		start := time.Now()
+		burst, end := context.WithCancel(ctx)
+		go func() {
+			defer close(done)
+			for i := 1; ; i++ {
+				// On schedule (a late post is sent at once, not dropped).
+				select {
+				case <-burst.Done():
+					return
+				case <-time.After(time.Until(start.Add(time.Duration(i) * 30 * time.Millisecond))):
+				}
+				res := f.send("POST", evt, strings.NewReader(batch(i)), "Content-Type", "application/json", "User-Agent", fmt.Sprintf("visitor-%d", i%500))
+				if res.StatusCode != http.StatusNoContent {
+					b.Errorf("events: %d", res.StatusCode)
+					return
+				}
+				posted.Add(5)
+			}
+		}()
+		measure(b, f, leaf, http.StatusOK)
+		end()
+		<-done
+		b.ReportMetric(float64(posted.Load())/time.Since(start).Minutes(), "events/min")
+	})
 }

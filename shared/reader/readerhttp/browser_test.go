@@ -158,11 +158,12 @@ func (l *cspLog) take(ctx context.Context) []string {
 }
 
 // tabCSP is tab, with the log of the violations its pages report: what a
-// subtest takes from it is not counted against it.
-func (b *browser) tabCSP(t *testing.T) (context.Context, *cspLog) {
+// subtest takes from it is not counted against it. opts add to the tab's
+// context (more listeners).
+func (b *browser) tabCSP(t *testing.T, opts ...chromedp.ContextOption) (context.Context, *cspLog) {
 	t.Helper()
 	l := &cspLog{}
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithListener(l.listen))
+	ctx, cancel := chromedp.NewContext(b.ctx, append([]chromedp.ContextOption{chromedp.WithListener(l.listen)}, opts...)...)
 	ctx, cancelTimeout := context.WithTimeout(ctx, tabTimeout)
 	t.Cleanup(func() { cancelTimeout(); cancel() })
 	run(t, ctx, "report CSP violations", command(cdpruntime.AddBinding, cdpruntime.AddBindingParams{Name: cspBinding}),

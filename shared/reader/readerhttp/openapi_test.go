@@ -48,8 +48,12 @@ func TestOperationFieldsAndExamplesFromRealSpecs(t *testing.T) {
 		if m == nil {
 			t.Fatalf("no page of the tag %q under /api-%s", tag, slug)
 		}
-		p, _ := f.body(t, http.StatusOK, html.UnescapeString(m[1]))
-		t.Logf("%s › %s: %d bytes", slug, tag, len(p))
+		p, res := f.body(t, http.StatusOK, html.UnescapeString(m[1]))
+		pg := 0
+		for _, d := range regexp.MustCompile(`(?s)<details class="playground".*?</details>`).FindAllString(p, -1) {
+			pg += len(d)
+		}
+		t.Logf("%s › %s: %d bytes, %d of them the playgrounds; connect-src %v", slug, tag, len(p), pg, policy(t, res.Header.Get("Content-Security-Policy"))["connect-src"])
 		return p
 	}
 	// operation is the card of one operation on a page.
@@ -90,6 +94,10 @@ func TestOperationFieldsAndExamplesFromRealSpecs(t *testing.T) {
 		`<pre tabindex="0"><code>{
   &#34;_links&#34;: {`, "\n…</code></pre>",
 		`More fields are in the specification.`)
+	// Its playground: the server's template, its scheme a variable.
+	testkit.Contains(t, "ghes playground", create, `<option value="{protocol}://{hostname}/api/v3" selected>`,
+		`<input id="`, `class="pg-var" data-name="hostname" value="HOSTNAME" spellcheck="false">`,
+		html.EscapeString(`--url 'http://HOSTNAME/api/v3/repos/`))
 	// Nested fields: an object's properties below it, an array's items'
 	// as name[].field.
 	review := operation(pulls, "POST", "/repos/{owner}/{repo}/pulls/{pull_number}/reviews")

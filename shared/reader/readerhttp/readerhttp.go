@@ -133,6 +133,7 @@ func Register(api *httpapi.API, s *reader.Service) {
 		"A page of a published site (.md: as markdown), or its sitemap.xml, robots.txt or llms.txt"), handle)
 	httpapi.Register(api, op("readProxiedSite", proxyPrefix+"{path...}",
 		"A URL of a site's proxy origin, forwarded by the reverse proxy serving it (X-Forwarded-Host)"), handle)
+	registerEvents(api, s)
 }
 
 // proxyPrefix is where a reverse proxy forwards the URLs of a site's

@@ -117,9 +117,9 @@ func TestSecurityHeaders(t *testing.T) {
 			t.Errorf("%s: frame-ancestors %q, want %q", what, got, own)
 		}
 		// The theme's choice (the default customization lets visitors
-		// choose), the copy buttons', the results as you type.
-		if len(p["script-src"]) != 3 || len(reScript.FindAllString(body, -1)) != 3 {
-			t.Errorf("%s: script-src %v for %d scripts, want the three scripts'", what, p["script-src"], len(reScript.FindAllString(body, -1)))
+		// choose), the copy buttons', the results as you type, insights.
+		if len(p["script-src"]) != 4 || len(reScript.FindAllString(body, -1)) != 4 {
+			t.Errorf("%s: script-src %v for %d scripts, want the four scripts'", what, p["script-src"], len(reScript.FindAllString(body, -1)))
 		}
 	}
 	// The site's colours are in the style element: another site's hash

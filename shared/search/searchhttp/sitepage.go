@@ -50,6 +50,8 @@ type suggestGroup struct {
 }
 
 type suggestPage struct {
+	ID          string           `json:"id"`
+	SpaceID     string           `json:"spaceId"`
 	Title       string           `json:"title"`
 	URL         string           `json:"url"`
 	Description string           `json:"description,omitempty"`
@@ -68,7 +70,7 @@ func suggestOf(res search.SiteResults) suggestJSON {
 	for _, g := range res.Groups {
 		sg := suggestGroup{Title: g.Title}
 		for _, p := range g.Pages {
-			sp := suggestPage{Title: p.Title, URL: p.URL, Description: p.Description, Ancestors: p.Ancestors}
+			sp := suggestPage{ID: p.ID, SpaceID: p.SpaceID, Title: p.Title, URL: p.URL, Description: p.Description, Ancestors: p.Ancestors}
 			for _, sec := range p.Sections {
 				sp.Sections = append(sp.Sections, suggestSection(sec))
 			}

@@ -38,6 +38,9 @@ const (
 	attrGSI2SK = "GSI2SK"
 	attrV      = "V"
 	attrD      = "D"
+	// attrTTL is the table's time-to-live attribute (template.yaml's
+	// TimeToLiveSpecification): an item's Expires, in Unix seconds.
+	attrTTL = "TTL"
 )
 
 // Condition expressions of the port's conditions.
@@ -500,6 +503,9 @@ func encode(it store.Item) map[string]types.AttributeValue {
 	}
 	if len(it.Data) > 0 {
 		av[attrD] = &types.AttributeValueMemberB{Value: it.Data}
+	}
+	if it.Expires > 0 {
+		av[attrTTL] = number(it.Expires)
 	}
 	return av
 }

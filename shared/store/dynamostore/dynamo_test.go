@@ -118,7 +118,7 @@ func TestItemLayout(t *testing.T) {
 	name := newTable(t, c)
 	s := dynamostore.New(c, name)
 	ctx := context.Background()
-	full := store.Item{PK: "P", SK: "full", GSI1PK: "G1", GSI1SK: "g1", GSI2PK: "G2", GSI2SK: "g2", Version: 42, Data: []byte("x")}
+	full := store.Item{PK: "P", SK: "full", GSI1PK: "G1", GSI1SK: "g1", GSI2PK: "G2", GSI2SK: "g2", Version: 42, Data: []byte("x"), Expires: 1767225600}
 	bare := store.Item{PK: "P", SK: "bare", Version: 1}
 	if err := s.Write(ctx, store.Put(full, store.Always), store.Put(bare, store.Always)); err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestItemLayout(t *testing.T) {
 	}
 	attrs := func(m map[string]types.AttributeValue) string {
 		var parts []string
-		for _, k := range []string{"PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "V", "D"} {
+		for _, k := range []string{"PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "V", "D", "TTL"} {
 			switch v := m[k].(type) {
 			case nil:
 			case *types.AttributeValueMemberS:
@@ -151,7 +151,7 @@ func TestItemLayout(t *testing.T) {
 		}
 		return strings.Join(parts, " ")
 	}
-	if got, want := attrs(raw("full")), "PK=S:P SK=S:full GSI1PK=S:G1 GSI1SK=S:g1 GSI2PK=S:G2 GSI2SK=S:g2 V=N:42 D=B:x"; got != want {
+	if got, want := attrs(raw("full")), "PK=S:P SK=S:full GSI1PK=S:G1 GSI1SK=S:g1 GSI2PK=S:G2 GSI2SK=S:g2 V=N:42 D=B:x TTL=N:1767225600"; got != want {
 		t.Errorf("full item stored as %s, want %s", got, want)
 	}
 	if got, want := attrs(raw("bare")), "PK=S:P SK=S:bare V=N:1"; got != want {

@@ -4,6 +4,7 @@ package readerroot
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
+	"github.com/galleydocs/galley/shared/app/wire/insightswire"
 	"github.com/galleydocs/galley/shared/app/wire/openapiwire"
 	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/httpapi"
@@ -17,7 +18,8 @@ import (
 func Service(r *app.Root) *reader.Service {
 	return app.Service(r, func() *reader.Service {
 		openapiwire.ProvideSpecs(r)
-		s, err := reader.New(r.Deps, reader.Needs{Sites: siteswire.Service(r), Content: contentwire.Service(r), Users: app.Users(r)})
+		s, err := reader.New(r.Deps, reader.Needs{Sites: siteswire.Service(r), Content: contentwire.Service(r), Users: app.Users(r),
+			Insights: insightswire.Service(r)})
 		if err != nil {
 			// Templates and styles are the code's own: a failure is a bug.
 			panic(err)

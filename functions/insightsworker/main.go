@@ -1,0 +1,12 @@
+// Command insightsworker is the InsightsWorkerFunction Lambda function: it
+// adds the tracked events of the insights queue (SQS) to the sites'
+// counters, reporting failed records one by one. Built for provided.al2023
+// as "bootstrap" by `make build-InsightsWorkerFunction`.
+package main
+
+import (
+	"github.com/galleydocs/galley/shared/app/roots/insightsworkerroot"
+	"github.com/galleydocs/galley/shared/app/sqsworker"
+)
+
+func main() { sqsworker.StartWorker("insightsworker", insightsworkerroot.Handlers) }

@@ -1,0 +1,225 @@
+package insights_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/galleydocs/galley/shared/access"
+	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/app/wire/siteswire"
+	"github.com/galleydocs/galley/shared/queue/queuetest"
+	"github.com/galleydocs/galley/shared/testkit"
+)
+
+func TestMain(m *testing.M) { testkit.Main(m) }
+
+// fixture is the reader function's API (insights included) with a
+// published site whose feedback is on, and the queue its jobs wait in.
+type fixture struct {
+	*testkit.API
+	q    *queuetest.Memory
+	site string
+}
+
+func setup(t *testing.T, k *testkit.Kit) *fixture {
+	q := &queuetest.Memory{}
+	k.Deps.Queue = q
+	a := testkit.NewAPI(t, k, []string{"sites", "reader"})
+	f := &fixture{API: a, q: q, site: a.Site(t)}
+	ctx := access.WithCaller(k.Ctx, a.Caller("admin"))
+	s := siteswire.Service(a.Root)
+	if _, _, err := s.SetPublished(ctx, a.Org.ID, f.site, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PutCustomization(ctx, a.Org.ID, f.site, map[string]any{"feedback": map[string]any{"enabled": true}}); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) base() string { return "/v1/orgs/" + f.Org.ID + "/sites/" + f.site + "/insights" }
+
+// drain runs the queued jobs as the worker would.
+func (f *fixture) drain(t *testing.T) {
+	t.Helper()
+	if err := f.q.Drain(f.Kit.Ctx, families.JobHandlers(f.Root)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func view(page string) map[string]any {
+	return map[string]any{"type": "page_view", "session": map[string]any{"sessionId": "tab-1"},
+		"location": map[string]any{"url": "https://app.test/sites/x/docs/" + page + "?visitor.plan=pro", "page": page, "space": "sp1", "siteSpace": nil, "siteSection": nil}}
+}
+
+func search(query string, results int) map[string]any {
+	return map[string]any{"type": "search_type_query", "query": query, "resultsCount": results, "session": map[string]any{},
+		"location": map[string]any{"url": "https://app.test/sites/x/docs/"}}
+}
+
+func feedback(page, rating, comment string) map[string]any {
+	e := map[string]any{"type": "page_post_feedback", "feedback": map[string]any{"rating": rating}, "session": map[string]any{},
+		"location": map[string]any{"url": "https://app.test/sites/x/docs/" + page, "page": page, "space": "sp1"}}
+	if comment != "" {
+		e["type"] = "page_post_feedback_comment"
+		e["feedback"].(map[string]any)["comment"] = comment
+	}
+	return e
+}
+
+// column returns an answer's column's values.
+func column(t *testing.T, res map[string]any, name string) []any {
+	t.Helper()
+	for _, c := range res["columns"].([]any) {
+		c := c.(map[string]any)
+		if c["column"] == name {
+			return c["values"].([]any)
+		}
+	}
+	t.Fatalf("no column %s in %v", name, res)
+	return nil
+}
+
+func TestTrackedEventsAggregateFromCounters(t *testing.T) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
+		f := setup(t, k)
+		reader := f.As(t, "read")
+		reader.Expect(http.StatusNoContent, "POST", f.base()+"/events", map[string]any{"events": []any{view("p1"), view("p1"), view("p2"), search("Install", 3), search("  nothing HERE ", 0)}}, "User-Agent", "A")
+		reader.Expect(http.StatusNoContent, "POST", f.base()+"/events", map[string]any{"events": []any{view("p1"), feedback("p1", "good", ""), feedback("p1", "bad", "Missing steps")}}, "User-Agent", "B")
+		// A second vote of the same visitor on the same page and day is not counted.
+		reader.Expect(http.StatusNoContent, "POST", f.base()+"/events", map[string]any{"events": []any{feedback("p1", "bad", "")}}, "User-Agent", "B")
+		f.drain(t)
+		editor := f.As(t, "edit")
+		agg := func(body map[string]any) map[string]any {
+			body["range"] = "last7Days"
+			return editor.Expect(http.StatusOK, "POST", f.base()+"/events/aggregate", body).Map(t)
+		}
+		byType := agg(map[string]any{"select": []any{map[string]any{"column": "eventsCount"}}, "groupBy": []any{map[string]any{"column": "eventType"}}})
+		got := map[string]any{}
+		types, counts := column(t, byType, "eventType"), column(t, byType, "eventsCount")
+		for i := range types {
+			got[types[i].(string)] = counts[i]
+		}
+		want := map[string]any{"page_view": 4.0, "search_type_query": 2.0, "page_post_feedback": 1.0, "page_post_feedback_comment": 1.0}
+		if len(got) != len(want) {
+			t.Errorf("by type %v, want %v", got, want)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: %v events, want %v", k, got[k], v)
+			}
+		}
+		pages := agg(map[string]any{"select": []any{map[string]any{"column": "eventsCount"}, map[string]any{"column": "visitorsCount"}},
+			"groupBy": []any{map[string]any{"column": "page"}}, "where": []any{map[string]any{"column": "eventType", "values": []any{"page_view"}}}})
+		pv, ev, vis := column(t, pages, "page"), column(t, pages, "eventsCount"), column(t, pages, "visitorsCount")
+		if len(pv) != 2 || pv[0].(map[string]any)["page"] != "p1" || ev[0] != 3.0 || vis[0] != 2.0 || ev[1] != 1.0 || vis[1] != 1.0 {
+			t.Errorf("page views by page: %v %v %v (want p1: 3 events of 2 visitors, p2: 1 of 1)", pv, ev, vis)
+		}
+		none := agg(map[string]any{"groupBy": []any{map[string]any{"column": "eventSearchQuery"}},
+			"where": []any{map[string]any{"column": "eventSearchResultsCount", "values": []any{0}}}})
+		if q := column(t, none, "eventSearchQuery"); len(q) != 1 || q[0] != "nothing here" {
+			t.Errorf("queries without results %v, want [nothing here]", q)
+		}
+		top := agg(map[string]any{"groupBy": []any{map[string]any{"column": "eventSearchQuery"}},
+			"where": []any{map[string]any{"column": "eventType", "values": []any{"search_type_query"}}}})
+		if q := column(t, top, "eventSearchQuery"); len(q) != 2 {
+			t.Errorf("top queries %v", q)
+		}
+		rating := agg(map[string]any{"select": []any{map[string]any{"column": "pageFeedbackRating"}}, "groupBy": []any{map[string]any{"column": "page"}},
+			"where": []any{map[string]any{"column": "eventType", "values": []any{"page_post_feedback"}}}})
+		if r := column(t, rating, "pageFeedbackRating"); len(r) != 1 || r[0].(map[string]any)["good"] != 1.0 || r[0].(map[string]any)["bad"] != 0.0 {
+			t.Errorf("ratings %v: want one good vote (the second vote of the day dropped)", r)
+		}
+		comments := agg(map[string]any{"groupBy": []any{map[string]any{"column": "eventPageFeedbackComment"}},
+			"where": []any{map[string]any{"column": "eventType", "values": []any{"page_post_feedback_comment"}}}})
+		if c := column(t, comments, "eventPageFeedbackComment"); len(c) != 1 || c[0] != "Missing steps" {
+			t.Errorf("comments %v", c)
+		}
+		segs := editor.Expect(http.StatusOK, "GET", f.base()+"/visitor-segments", nil).Map(t)
+		items := segs["items"].([]any)
+		if len(items) != 1 || items[0].(map[string]any)["title"] != "Anonymous" || items[0].(map[string]any)["events"] != 8.0 || items[0].(map[string]any)["visitors"] != 2.0 {
+			t.Errorf("segments %v", items)
+		}
+	})
+}
+
+func TestDoNotTrackRecordsNothing(t *testing.T) {
+	f := setup(t, testkit.New(t))
+	for _, h := range [][]string{{"DNT", "1"}, {"Sec-GPC", "1"}} {
+		f.As(t, "read").Expect(http.StatusNoContent, "POST", f.base()+"/events", map[string]any{"events": []any{view("p1")}}, h...)
+	}
+	if jobs := f.q.Take(); len(jobs) != 0 {
+		t.Fatalf("%d jobs queued for requests asking not to be tracked", len(jobs))
+	}
+	f.As(t, "read").Expect(http.StatusNoContent, "POST", f.base()+"/events", map[string]any{"events": []any{view("p1")}}, "DNT", "0")
+	if jobs := f.q.Take(); len(jobs) != 1 {
+		t.Fatalf("%d jobs queued, want 1", len(jobs))
+	}
+}
+
+func TestRedeliveredJobCountsOnce(t *testing.T) {
+	f := setup(t, testkit.New(t))
+	f.As(t, "read").Expect(http.StatusNoContent, "POST", f.base()+"/events", map[string]any{"events": []any{view("p1"), view("p2")}})
+	jobs := f.q.Take()
+	h := families.JobHandlers(f.Root)
+	for range 2 {
+		for _, j := range jobs {
+			if err := h[j.Kind](f.Kit.Ctx, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	res := f.As(t, "edit").Expect(http.StatusOK, "POST", f.base()+"/events/aggregate", map[string]any{"range": "last24Hours"}).Map(t)
+	if c := column(t, res, "eventsCount"); len(c) != 1 || c[0] != 2.0 {
+		t.Errorf("events %v after a redelivery, want [2]", c)
+	}
+}
+
+func TestInsightsAuthAndBadInput(t *testing.T) {
+	f := setup(t, testkit.New(t))
+	tok := f.Tokens
+	events, agg, segs := f.base()+"/events", f.base()+"/events/aggregate", f.base()+"/visitor-segments"
+	ok := map[string]any{"events": []any{view("p1")}}
+	r := map[string]any{"range": "last30Days"}
+	f.Check(t, []testkit.Case{
+		{"track without a token is 401", "", "POST", events, ok, http.StatusUnauthorized, ""},
+		{"track by an outsider is 404", tok[testkit.Outsider], "POST", events, ok, http.StatusNotFound, ""},
+		{"track by a reader is 204", tok["read"], "POST", events, ok, http.StatusNoContent, ""},
+		{"track of another site is 404", tok["read"], "POST", "/v1/orgs/" + f.Org.ID + "/sites/nosuch/insights/events", ok, http.StatusNotFound, ""},
+		{"aggregate without a token is 401", "", "POST", agg, r, http.StatusUnauthorized, ""},
+		{"aggregate by an outsider is 404", tok[testkit.Outsider], "POST", agg, r, http.StatusNotFound, ""},
+		{"aggregate by a reader is 403", tok["read"], "POST", agg, r, http.StatusForbidden, ""},
+		{"aggregate by a commenter is 403", tok["comment"], "POST", agg, r, http.StatusForbidden, ""},
+		{"aggregate by an editor is 200", tok["edit"], "POST", agg, r, http.StatusOK, ""},
+		{"segments without a token is 401", "", "GET", segs, nil, http.StatusUnauthorized, ""},
+		{"segments by an outsider is 404", tok[testkit.Outsider], "GET", segs, nil, http.StatusNotFound, ""},
+		{"segments by a reader is 403", tok["read"], "GET", segs, nil, http.StatusForbidden, ""},
+		{"a search without its query is 400", tok["read"], "POST", events, map[string]any{"events": []any{map[string]any{"type": "search_type_query", "session": map[string]any{}, "location": map[string]any{"url": "https://x/"}}}}, http.StatusBadRequest, "events[0].query"},
+		{"an unknown rating is 400", tok["read"], "POST", events, map[string]any{"events": []any{view("p1"), feedback("p1", "great", "")}}, http.StatusBadRequest, "rating"},
+		{"a link click without a position is 400", tok["read"], "POST", events, map[string]any{"events": []any{map[string]any{"type": "link_click", "link": map[string]any{"target": map[string]any{"kind": "page", "page": "p2"}}, "session": map[string]any{}, "location": map[string]any{"url": "https://x/"}}}}, http.StatusBadRequest, "position"},
+		{"no events is 400", tok["read"], "POST", events, map[string]any{"events": []any{}}, http.StatusBadRequest, "events"},
+		{"an unknown preset is 400", tok["edit"], "POST", agg, map[string]any{"range": "lastDecade"}, http.StatusBadRequest, "range"},
+		{"a reversed range is 400", tok["edit"], "POST", agg, map[string]any{"range": map[string]any{"from": "2026-01-02T00:00:00Z", "to": "2026-01-01T00:00:00Z"}}, http.StatusBadRequest, "range"},
+		{"a column counters do not keep is 400", tok["edit"], "POST", agg, map[string]any{"range": "last7Days", "groupBy": []any{map[string]any{"column": "visitorGeoCountry"}}}, http.StatusBadRequest, "groupBy[0].column"},
+		{"hours are 400", tok["edit"], "POST", agg, map[string]any{"range": "last7Days", "groupBy": []any{map[string]any{"column": "datetime", "interval": "hour"}}}, http.StatusBadRequest, "groupBy[0].interval"},
+		{"an unknown filter column is 400", tok["edit"], "POST", agg, map[string]any{"range": "last7Days", "where": []any{map[string]any{"column": "utmSource", "values": []any{"x"}}}}, http.StatusBadRequest, "where[0].column"},
+	})
+}
+
+func TestFeedbackOffAndUnpublished(t *testing.T) {
+	f := setup(t, testkit.New(t))
+	ctx := access.WithCaller(f.Kit.Ctx, f.Caller("admin"))
+	s := siteswire.Service(f.Root)
+	if _, err := s.PutCustomization(ctx, f.Org.ID, f.site, map[string]any{"feedback": map[string]any{"enabled": false}}); err != nil {
+		t.Fatal(err)
+	}
+	f.Check(t, []testkit.Case{
+		{"feedback on a site with feedback off is 400", f.Tokens["read"], "POST", f.base() + "/events", map[string]any{"events": []any{feedback("p1", "good", "")}}, http.StatusBadRequest, "events[0].type"},
+	})
+	if _, _, err := s.SetPublished(ctx, f.Org.ID, f.site, false); err != nil {
+		t.Fatal(err)
+	}
+	f.Check(t, []testkit.Case{
+		{"events of an unpublished site are 404", f.Tokens["read"], "POST", f.base() + "/events", map[string]any{"events": []any{view("p1")}}, http.StatusNotFound, ""},
+	})
+}
