@@ -364,6 +364,40 @@ await step('removeTeamFromCollection', () => admin.collections.removeTeamFromCol
 const after = (await reader.api.spaces.getSpaceById(filed.id)).data;
 assert.equal(after.permissions.edit, false, 'the team grant is gone at the next request');
 await step('removeUserFromSpace', () => admin.spaces.removeUserFromSpace(filed.id, reader.user.id));
+
+// Site permissions: a guest of the organization reaches the site only
+// through grants (their team's, then their own); the reader gets admin on
+// it by a grant, above their organization role; removing a grant applies
+// at the next request.
+const guestUser = await newUser('guest@example.com', 'Gil Guest');
+await step('inviteUsersToOrganization (guest)', () =>
+    admin.orgs.inviteUsersToOrganization(org.id, { emails: ['guest@example.com'], role: null }));
+await step('addMemberToOrganizationTeamById (guest)', () => admin.orgs.addMemberToOrganizationTeamById(org.id, writers.id, guestUser.user.id, {}));
+await assert.rejects(guestUser.api.orgs.getSiteById(org.id, site.id), (e) => (e?.statusCode ?? e?.response?.status) === 404, 'a guest without grants');
+await step('inviteToSite', () => admin.orgs.inviteToSite(org.id, site.id, { role: 'read', teams: [writers.id] }));
+await step('inviteToSite (users)', () => admin.orgs.inviteToSite(org.id, site.id, { role: 'edit', users: [reader.user.id] }));
+await step('updateTeamPermissionInSite', () => admin.orgs.updateTeamPermissionInSite(org.id, site.id, writers.id, { role: 'comment' }));
+await step('updateUserPermissionInSite', () => admin.orgs.updateUserPermissionInSite(org.id, site.id, reader.user.id, { role: 'admin' }));
+const siteTeams = await step('listTeamPermissionsInSite', async () => (await admin.orgs.listTeamPermissionsInSite(org.id, site.id)).data);
+assert.deepEqual(siteTeams.items.map((t) => [t.team.id, t.permission]), [[writers.id, 'comment']]);
+const siteUsers = await step('listUserPermissionsInSite', async () => (await admin.orgs.listUserPermissionsInSite(org.id, site.id)).data);
+assert.deepEqual(siteUsers.items.map((u) => [u.user.id, u.permission]), [[reader.user.id, 'admin']]);
+const siteReach = await step('listPermissionsAggregateInSite', async () =>
+    (await admin.orgs.listPermissionsAggregateInSite(org.id, site.id, { sort: 'name', order: 'asc' })).data);
+const byUser = Object.fromEntries(siteReach.items.map((u) => [u.user.id, u]));
+assert.equal(siteReach.items.length, Object.keys(byUser).length, 'each user listed once');
+assert.equal(byUser[reader.user.id].permission, 'admin');
+assert.deepEqual(byUser[reader.user.id].origin, { type: 'site', site: site.id, reason: 'member' });
+assert.equal(byUser[guestUser.user.id].permission, 'comment');
+assert.equal(byUser[guestUser.user.id].origin.reason, 'team');
+const guests = (await admin.orgs.listPermissionsAggregateInSite(org.id, site.id, { role: 'guest' })).data;
+assert.deepEqual(guests.items.map((u) => u.user.id), [guestUser.user.id], 'the role filter (guest)');
+assert.equal((await guestUser.api.orgs.getSiteById(org.id, site.id)).data.permissions.view, true, 'the team grant reaches the guest');
+assert.equal((await reader.api.orgs.getSiteById(org.id, site.id)).data.permissions.admin, true, 'the reader administers the site');
+await step('removeTeamFromSite', () => admin.orgs.removeTeamFromSite(org.id, site.id, writers.id));
+await assert.rejects(guestUser.api.orgs.getSiteById(org.id, site.id), (e) => (e?.statusCode ?? e?.response?.status) === 404, 'the team grant is gone at the next request');
+await step('removeUserFromSite', () => admin.orgs.removeUserFromSite(org.id, site.id, reader.user.id));
+assert.equal((await reader.api.orgs.getSiteById(org.id, site.id)).data.permissions.admin, false, 'the user grant is gone at the next request');
 await step('deleteMemberFromOrganizationTeamById', () => admin.orgs.deleteMemberFromOrganizationTeamById(org.id, writers.id, reader.user.id));
 
 console.log('done');

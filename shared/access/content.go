@@ -16,9 +16,9 @@ import (
 // made (see package collections), so reaching it means a corrupt tree.
 const maxDepth = 64
 
-// Node is a space or a collection as the permission model sees it.
+// Node is a space, a collection or a site as the permission model sees it.
 type Node struct {
-	Kind         string // model.KindSpace or model.KindCollection
+	Kind         string // model.KindSpace, model.KindCollection or model.KindSite
 	ID           string
 	OrgID        string
 	Parent       string // the parent collection, "" at the top level
@@ -37,6 +37,18 @@ func SpaceNode(sp model.Space) Node {
 // CollectionNode is the node of a collection.
 func CollectionNode(c model.Collection) Node {
 	return Node{Kind: model.KindCollection, ID: c.ID, OrgID: c.OrgID, Parent: c.Parent, DefaultLevel: c.DefaultLevel, Ancestors: c.Ancestors}
+}
+
+// SiteNode is the node of a site of orgID: no parent, and a default level
+// that inherits, so that a member's level on it is the best of their
+// organization role and the grants to them and their teams on the site;
+// a guest's, the grants alone. Grants on a site reach the site only, not
+// the spaces it shows (docs/permissions.md). Deciding needs no read of
+// the site: grants of another organization's site do not count (their
+// records name that organization), and the site's service checks that the
+// site it reads is orgID's.
+func SiteNode(orgID, siteID string) Node {
+	return Node{Kind: model.KindSite, ID: siteID, OrgID: orgID, DefaultLevel: model.LevelInherit}
 }
 
 // Viewer decides what one caller may do on the content of one organization.
@@ -327,10 +339,10 @@ func principalKey(orgID, kind, id string) keys.Key {
 }
 
 // Grant gives a user or a team a level on a space or a collection (and so
-// on everything inside it), replacing the principal's earlier grant there.
-// Grants on spaces are counted in the member's or team's `spaces`. There is
-// no HTTP operation for grants in this version; the model honours them.
-// also are written in the same transaction (the change's audit event).
+// on everything inside it) or on a site, replacing the principal's earlier
+// grant there. Grants on spaces are counted in the member's or team's
+// `spaces`. The permissions operations (package grants) call it; also are
+// written in the same transaction (the change's audit event).
 func (a *Authorizer) Grant(ctx context.Context, g model.Grant, also ...store.Op) error {
 	if g.Role == model.RoleGuest || !g.Role.Valid() {
 		return apperr.Field("role", "a grant needs a role")
@@ -342,8 +354,11 @@ func (a *Authorizer) Grant(ctx context.Context, g model.Grant, also ...store.Op)
 		return fmt.Errorf("read grant: %w", err)
 	}
 	content := keys.Space(g.ContentID)
-	if g.ContentKind == model.KindCollection {
+	switch g.ContentKind {
+	case model.KindCollection:
 		content = keys.Collection(g.ContentID)
+	case model.KindSite:
+		content = keys.Site(g.ContentID)
 	}
 	// Checked first as well as in the transaction: a failed check there
 	// reads as a conflict, which store.Update would retry.
@@ -355,8 +370,8 @@ func (a *Authorizer) Grant(ctx context.Context, g model.Grant, also ...store.Op)
 	return a.countGrant(ctx, g, existed, 1, append([]store.Op{store.Put(GrantItem(g), store.Always), store.Check(content.PK, content.SK, store.IfExists, 0)}, also...)...)
 }
 
-// Revoke removes a principal's grant on a space or a collection, if any
-// (with also, in the same transaction).
+// Revoke removes a principal's grant on a space, a collection or a site, if
+// any (with also, in the same transaction).
 func (a *Authorizer) Revoke(ctx context.Context, g model.Grant, also ...store.Op) error {
 	gk := keys.Grant(g.ContentKind, g.ContentID, g.PrincipalKind, g.PrincipalID)
 	if _, err := a.store.Get(ctx, gk.PK, gk.SK); errors.Is(err, store.ErrNotFound) {
@@ -443,7 +458,7 @@ func (a *Authorizer) DropGrantsOps(ctx context.Context, orgID string, grants []m
 	return ops, nil
 }
 
-// GrantsOn reads the grants on a space or a collection (consistently).
+// GrantsOn reads the grants on a space, a collection or a site (consistently).
 func (a *Authorizer) GrantsOn(ctx context.Context, contentKind, contentID string) ([]model.Grant, error) {
 	return queryAll[model.Grant](ctx, a.store, store.Query{PK: keys.ContentPartition(contentKind, contentID), SKPrefix: keys.GrantPrefix}, "grants")
 }

@@ -34,5 +34,8 @@ func Actions() []Action {
 		{model.AuditCollGranted, "Gave users or teams a role on a collection"},
 		{model.AuditCollGrantUpdated, "Updated a permission on a collection"},
 		{model.AuditCollGrantRemoved, "Removed a permission on a collection"},
+		{model.AuditSiteGranted, "Gave users or teams a role on a site"},
+		{model.AuditSiteGrantUpdated, "Updated a permission on a site"},
+		{model.AuditSiteGrantRemoved, "Removed a permission on a site"},
 	}
 }

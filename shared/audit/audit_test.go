@@ -16,15 +16,16 @@ func TestMain(m *testing.M) { testkit.Main(m) }
 
 type fixture struct {
 	*testkit.API
-	org, space, col string
+	org, space, col, site string
 }
 
 func setup(t *testing.T, k *testkit.Kit) *fixture {
-	a := testkit.NewAPI(t, k, []string{"orgs", "spaces", "collections"})
+	a := testkit.NewAPI(t, k, []string{"orgs", "spaces", "collections", "sites"})
 	f := &fixture{API: a, org: "/v1/orgs/" + a.Org.ID}
 	admin := a.As(t, "admin")
 	f.col = admin.Expect(http.StatusCreated, "POST", f.org+"/collections", map[string]any{"title": "Guides"}).Map(t)["id"].(string)
 	f.space = admin.Expect(http.StatusCreated, "POST", f.org+"/spaces", map[string]any{"title": "Docs"}).Map(t)["id"].(string)
+	f.site = a.Site(t)
 	return f
 }
 
@@ -59,7 +60,7 @@ func TestEachChangeRecordsOneEvent(t *testing.T) {
 		fixed := func(s string) func() string { return func() string { return s } }
 		teamPath := func(rest string) func() string { return func() string { return f.org + "/teams/" + team + rest } }
 		invitePath := func() string { return f.org + "/link-invites/" + invite }
-		space, col := "/v1/spaces/"+f.space, "/v1/collections/"+f.col
+		space, col, site := "/v1/spaces/"+f.space, "/v1/collections/"+f.col, f.org+"/sites/"+f.site
 		changes := []change{
 			{"update organization", "admin", "PATCH", fixed(f.org), map[string]any{"title": "Acme Docs"}, 200, model.AuditOrgSettings, fixed(f.Org.ID), nil},
 			{"update organization with a bad title", "admin", "PATCH", fixed(f.org), map[string]any{"title": "x"}, 400, "", nil, nil},
@@ -91,6 +92,11 @@ func TestEachChangeRecordsOneEvent(t *testing.T) {
 			{"give a role on a collection", "admin", "POST", fixed(col + "/permissions"), map[string]any{"role": "read", "users": []string{uid("guest")}}, 204, model.AuditCollGranted, fixed(f.col), nil},
 			{"change a role on a collection", "admin", "PATCH", fixed(col + "/permissions/users/" + uid("guest")), map[string]any{"role": "edit"}, 204, model.AuditCollGrantUpdated, fixed(f.col), nil},
 			{"remove a role on a collection", "admin", "DELETE", fixed(col + "/permissions/users/" + uid("guest")), nil, 205, model.AuditCollGrantRemoved, fixed(f.col), nil},
+			{"give a role on a site", "admin", "POST", fixed(site + "/permissions"), map[string]any{"role": "read", "users": []string{uid("guest")}}, 204, model.AuditSiteGranted, fixed(f.site), nil},
+			{"give a role on a site below admin", "create", "POST", fixed(site + "/permissions"), map[string]any{"role": "read", "users": []string{uid("guest")}}, 403, "", nil, nil},
+			{"change a role on a site", "admin", "PATCH", fixed(site + "/permissions/users/" + uid("guest")), map[string]any{"role": "edit"}, 204, model.AuditSiteGrantUpdated, fixed(f.site), nil},
+			{"remove a role on a site", "admin", "DELETE", fixed(site + "/permissions/users/" + uid("guest")), nil, 205, model.AuditSiteGrantRemoved, fixed(f.site), nil},
+			{"remove a role on a site again", "admin", "DELETE", fixed(site + "/permissions/users/" + uid("guest")), nil, 204, "", nil, nil},
 			{"delete a team", "admin", "DELETE", teamPath(""), nil, 204, model.AuditTeamDeleted, func() string { return team }, nil},
 			{"leave the organization", "comment", "DELETE", fixed(f.org + "/members/" + uid("comment")), nil, 204, model.AuditMemberRemoved, fixed(uid("comment")), nil},
 		}

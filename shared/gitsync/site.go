@@ -47,6 +47,7 @@ const (
 // site spaces and external links. Every call checks the caller's rights.
 type SiteStructure interface {
 	Get(ctx context.Context, orgID, siteID string) (sites.Loaded, error)
+	Require(ctx context.Context, orgID, siteID string, op access.OrgOp) (model.Site, model.Role, error)
 	Update(ctx context.Context, orgID, siteID string, ch sites.SiteChange) (model.Site, model.Role, error)
 	AddSection(ctx context.Context, orgID, siteID, spaceID, title, icon string) (model.Site, string, model.Role, error)
 	UpdateSection(ctx context.Context, orgID, siteID, sectionID string, ch sites.SectionChange) (model.Site, model.Role, error)
@@ -107,10 +108,8 @@ func (s *Service) ExportSite(ctx context.Context, orgID, siteID string, r Reques
 }
 
 func (s *Service) startSite(ctx context.Context, orgID, siteID, kind string, r Request) error {
-	if _, err := s.d.Authz.RequireOrg(ctx, orgID, siteOp, access.Hidden(access.ReadContent, "site", siteID)); err != nil {
-		return err
-	}
-	if _, err := s.structure.Get(ctx, orgID, siteID); err != nil {
+	// The caller's level on the site (organization role and site grants).
+	if _, _, err := s.structure.Require(ctx, orgID, siteID, siteOp); err != nil {
 		return err
 	}
 	caller, err := access.CallerFrom(ctx)

@@ -1,11 +1,13 @@
 // Package grants is the permissions family: who is given which level on a
-// space or a collection (GitBook's space and collection permissions). It
+// space, a collection or a site (GitBook's space, collection and site
+// permissions). It
 // drives the one permission model of package access, which owns the grant
 // records and decides every call with them (docs/permissions.md): a grant
 // written here applies to the next decision on the content, in reads,
 // lists, search, the reader and MCP alike.
 //
-// Every operation needs admin on the content (Viewer level). Users granted
+// Every operation needs admin on the content (Viewer level; on a site, the
+// caller's level on it, access.SiteNode). Users granted
 // must be members of the organization (guests included: a grant is how a
 // guest reaches content); teams must be the organization's.
 package grants
@@ -35,31 +37,41 @@ type Collections interface {
 	Require(ctx context.Context, id string, op access.OrgOp) (model.Collection, model.Role, error)
 }
 
+// Sites loads a site of an organization for the caller (sites.Service).
+type Sites interface {
+	Require(ctx context.Context, orgID, siteID string, op access.OrgOp) (model.Site, model.Role, error)
+}
+
 // Recorder records the changes of grants in the organization's audit log
 // (package audit): Op is the event's write for the change's transaction.
 type Recorder interface {
 	Op(ctx context.Context, ch model.AuditChange) store.Op
 }
 
-// Service manages the grants of spaces and collections.
+// Service manages the grants of spaces, collections and sites.
 type Service struct {
 	d      *deps.Deps
 	spaces Spaces
 	cols   Collections
+	sites  Sites
 	audit  Recorder
 }
 
 // New returns the grants service; rec records its changes.
-func New(d *deps.Deps, sp Spaces, cols Collections, rec Recorder) *Service {
-	return &Service{d: d, spaces: sp, cols: cols, audit: rec}
+func New(d *deps.Deps, sp Spaces, cols Collections, sites Sites, rec Recorder) *Service {
+	return &Service{d: d, spaces: sp, cols: cols, sites: sites, audit: rec}
 }
 
 // change describes a change of grants on n for the audit log; action is
-// one of the space's (the collection's are chosen from it).
+// one of the space's (the collection's and the site's are chosen from it).
 func change(n access.Node, action string, payload map[string]any) model.AuditChange {
-	if n.Kind == model.KindCollection {
+	switch n.Kind {
+	case model.KindCollection:
 		action = map[string]string{model.AuditSpaceGranted: model.AuditCollGranted, model.AuditSpaceGrantUpdated: model.AuditCollGrantUpdated,
 			model.AuditSpaceGrantRemoved: model.AuditCollGrantRemoved}[action]
+	case model.KindSite:
+		action = map[string]string{model.AuditSpaceGranted: model.AuditSiteGranted, model.AuditSpaceGrantUpdated: model.AuditSiteGrantUpdated,
+			model.AuditSpaceGrantRemoved: model.AuditSiteGrantRemoved}[action]
 	}
 	return model.AuditChange{OrgID: n.OrgID, Action: action, Target: model.AuditRef{Type: n.Kind, ID: n.ID}, Payload: payload}
 }
@@ -67,17 +79,23 @@ func change(n access.Node, action string, payload map[string]any) model.AuditCha
 // maxInvited bounds the users and teams of one invitation.
 const maxInvited = 100
 
-// Content names a space or a collection.
+// Content names a space, a collection or a site.
 type Content struct {
-	Kind string // model.KindSpace or model.KindCollection
+	Kind string // model.KindSpace, model.KindCollection or model.KindSite
 	ID   string
+	// OrgID is a site's organization (its paths name it).
+	OrgID string
 }
 
 // node loads the content and requires admin on it of the caller.
 func (s *Service) node(ctx context.Context, c Content) (access.Node, error) {
-	if c.Kind == model.KindCollection {
+	switch c.Kind {
+	case model.KindCollection:
 		col, _, err := s.cols.Require(ctx, c.ID, access.AdminContent)
 		return access.CollectionNode(col), err
+	case model.KindSite:
+		site, _, err := s.sites.Require(ctx, c.OrgID, c.ID, access.AdminContent)
+		return access.SiteNode(site.OrgID, site.ID), err
 	}
 	sp, _, err := s.spaces.Live(ctx, c.ID, access.AdminContent)
 	return access.SpaceNode(sp), err
@@ -286,7 +304,7 @@ func listGrants[T any](ctx context.Context, s *Service, c Content, r paging.Requ
 	if err != nil {
 		return paging.Page[T]{}, err
 	}
-	return window(s.d, name, n, r, list, key)
+	return window(s.d, name, n, r, list, key, false)
 }
 
 // Reach is a member who reaches the content, their level and its sources.
@@ -299,11 +317,48 @@ type Reach struct {
 	Sources []access.Source
 }
 
+// Origin is the first of the sources that gives the level.
+func (r Reach) Origin() access.Source {
+	for _, s := range r.Sources {
+		if s.Role == r.Level {
+			return s
+		}
+	}
+	return access.Source{Kind: access.SourceOrganization, Role: r.Level}
+}
+
+// AggregateFilter selects and orders the members of Aggregate.
+type AggregateFilter struct {
+	// Role keeps those whose level is that role; orgs.RoleFilterGuest
+	// keeps the organization's guests (who reach it through grants only).
+	Role string
+	// Search keeps those whose display name or email contains it,
+	// ignoring case; Team, the members of that team.
+	Search, Team string
+	// Sort, when set, orders by orgs.MemberSortKey (else by user id);
+	// Desc reverses the order.
+	Sort string
+	Desc bool
+}
+
+func (f AggregateFilter) keep(mu orgs.MemberWithUser, level model.Role) bool {
+	switch {
+	case f.Role == orgs.RoleFilterGuest && mu.Member.Role != model.RoleGuest:
+		return false
+	case f.Role != "" && f.Role != orgs.RoleFilterGuest && model.Role(f.Role) != level:
+		return false
+	case f.Team != "" && !slices.Contains(mu.Member.TeamIDs, f.Team):
+		return false
+	}
+	q := strings.ToLower(f.Search)
+	return q == "" || strings.Contains(strings.ToLower(mu.User.DisplayName), q) || strings.Contains(strings.ToLower(mu.User.Email), q)
+}
+
 // Aggregate lists every member who reaches the content, once each, with
 // their level and every source of it (organization role, default level,
 // grants to them, grants to their teams, on the content or a collection
-// above it), by user id; role, when set, keeps those whose level is role.
-func (s *Service) Aggregate(ctx context.Context, c Content, role model.Role, r paging.Request) (paging.Page[Reach], error) {
+// above it), selected and ordered by f.
+func (s *Service) Aggregate(ctx context.Context, c Content, f AggregateFilter, r paging.Request) (paging.Page[Reach], error) {
 	n, err := s.node(ctx, c)
 	if err != nil {
 		return paging.Page[Reach]{}, err
@@ -324,15 +379,26 @@ func (s *Service) Aggregate(ctx context.Context, c Content, role model.Role, r p
 	}
 	list := []Reach{}
 	for _, rc := range reach {
-		if role == "" || rc.Level == role {
-			list = append(list, Reach{User: byID[rc.Member.UserID], Level: rc.Level, Sources: rc.Sources})
+		if mu := byID[rc.Member.UserID]; f.keep(mu, rc.Level) {
+			list = append(list, Reach{User: mu, Level: rc.Level, Sources: rc.Sources})
 		}
 	}
-	return window(s.d, "permissionAggregate role="+string(role), n, r, list, func(rc Reach) string { return rc.User.Member.UserID })
+	key := func(rc Reach) string { return rc.User.Member.UserID }
+	if f.Sort != "" {
+		byMember := orgs.MemberSortKey(f.Sort)
+		key = func(rc Reach) string { return byMember(rc.User) }
+	}
+	name := fmt.Sprintf("permissionAggregate role=%s search=%s team=%s sort=%s desc=%t", f.Role, f.Search, f.Team, f.Sort, f.Desc)
+	return window(s.d, name, n, r, list, key, f.Desc)
 }
 
-// window pages a list of a content's grants by key.
-func window[T any](d *deps.Deps, name string, n access.Node, r paging.Request, list []T, key func(T) string) (paging.Page[T], error) {
-	slices.SortFunc(list, func(a, b T) int { return strings.Compare(key(a), key(b)) })
-	return paging.Window(d.Cursors, paging.Scope(name, n.Kind+"#"+n.ID), r, list, key, false)
+// window pages a list of a content's grants by key (descending with desc).
+func window[T any](d *deps.Deps, name string, n access.Node, r paging.Request, list []T, key func(T) string, desc bool) (paging.Page[T], error) {
+	slices.SortFunc(list, func(a, b T) int {
+		if desc {
+			return strings.Compare(key(b), key(a))
+		}
+		return strings.Compare(key(a), key(b))
+	})
+	return paging.Window(d.Cursors, paging.Scope(name, n.Kind+"#"+n.ID), r, list, key, desc)
 }

@@ -156,32 +156,9 @@ func TestAuthorizationAndValidation(t *testing.T) {
 	sp, col := "/v1/spaces/"+f.space, "/v1/collections/"+f.col
 	tok := f.Tokens
 	mia, guest := f.Users["mia"].ID, f.Users["guest"].ID
-	invite := map[string]any{"role": "read", "users": []any{mia}}
 	var cases []testkit.Case
 	for _, base := range []string{sp, col} {
-		for _, op := range []struct {
-			method, path string
-			body         any
-			ok           int
-		}{
-			{"POST", "/permissions", invite, 204},
-			{"GET", "/permissions/users", nil, 200},
-			{"GET", "/permissions/teams", nil, 200},
-			{"GET", "/permissions/aggregate", nil, 200},
-			{"PATCH", "/permissions/users/" + mia, map[string]any{"role": "edit"}, 204},
-			{"PATCH", "/permissions/teams/" + f.team, map[string]any{"role": "edit"}, 404},
-			{"DELETE", "/permissions/users/" + mia, nil, 205},
-			{"DELETE", "/permissions/teams/" + f.team, nil, 204},
-		} {
-			n := op.method + " " + base + op.path
-			cases = append(cases,
-				testkit.Case{Name: "401 no token " + n, Method: op.method, Path: base + op.path, Body: op.body, Status: 401},
-				testkit.Case{Name: "404 outsider " + n, Token: tok[testkit.Outsider], Method: op.method, Path: base + op.path, Body: op.body, Status: 404},
-				testkit.Case{Name: "404 guest " + n, Token: tok["guest"], Method: op.method, Path: base + op.path, Body: op.body, Status: 404},
-				testkit.Case{Name: "403 create " + n, Token: tok["create"], Method: op.method, Path: base + op.path, Body: op.body, Status: 403},
-				testkit.Case{Name: "admin " + n, Token: tok["admin"], Method: op.method, Path: base + op.path, Body: op.body, Status: op.ok},
-			)
-		}
+		cases = append(cases, authCases(tok, base, mia, f.team)...)
 	}
 	cases = append(cases,
 		testkit.Case{Name: "400 role null", Token: tok["admin"], Method: "POST", Path: sp + "/permissions", Body: map[string]any{"role": nil, "users": []any{mia}}, Status: 400, Field: "role"},
@@ -200,6 +177,37 @@ func TestAuthorizationAndValidation(t *testing.T) {
 		testkit.Case{Name: "admin by grant is not admin of the collection", Token: tok["create"], Method: "GET", Path: col + "/permissions/users", Status: 403},
 	)
 	f.Check(t, cases)
+}
+
+// authCases call the eight permissions operations of the content at base
+// (on mia's grant and the team's) without a token, as an outsider, a
+// guest, a member of role create and the admin.
+func authCases(tok map[string]string, base, mia, team string) []testkit.Case {
+	var cases []testkit.Case
+	for _, op := range []struct {
+		method, path string
+		body         any
+		ok           int
+	}{
+		{"POST", "/permissions", map[string]any{"role": "read", "users": []any{mia}}, 204},
+		{"GET", "/permissions/users", nil, 200},
+		{"GET", "/permissions/teams", nil, 200},
+		{"GET", "/permissions/aggregate", nil, 200},
+		{"PATCH", "/permissions/users/" + mia, map[string]any{"role": "edit"}, 204},
+		{"PATCH", "/permissions/teams/" + team, map[string]any{"role": "edit"}, 404},
+		{"DELETE", "/permissions/users/" + mia, nil, 205},
+		{"DELETE", "/permissions/teams/" + team, nil, 204},
+	} {
+		n, p := op.method+" "+base+op.path, base+op.path
+		cases = append(cases,
+			testkit.Case{Name: "401 no token " + n, Method: op.method, Path: p, Body: op.body, Status: 401},
+			testkit.Case{Name: "404 outsider " + n, Token: tok[testkit.Outsider], Method: op.method, Path: p, Body: op.body, Status: 404},
+			testkit.Case{Name: "404 guest " + n, Token: tok["guest"], Method: op.method, Path: p, Body: op.body, Status: 404},
+			testkit.Case{Name: "403 create " + n, Token: tok["create"], Method: op.method, Path: p, Body: op.body, Status: 403},
+			testkit.Case{Name: "admin " + n, Token: tok["admin"], Method: op.method, Path: p, Body: op.body, Status: op.ok},
+		)
+	}
+	return cases
 }
 
 func TestTeamMembers(t *testing.T) {

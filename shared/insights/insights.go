@@ -39,6 +39,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/sites"
@@ -129,6 +130,7 @@ type Visitor struct {
 type Sites interface {
 	Published(ctx context.Context, orgID, siteID, shareKey string) (sites.View, error)
 	Get(ctx context.Context, orgID, siteID string) (sites.Loaded, error)
+	Require(ctx context.Context, orgID, siteID string, op access.OrgOp) (model.Site, model.Role, error)
 }
 
 // Service records and aggregates site insights.
@@ -431,13 +433,11 @@ func (s *Service) salt(ctx context.Context, day string) ([]byte, error) {
 	return rec.Salt, nil
 }
 
-// requireEditor checks that the caller may read a site's insights: a
-// member whose role may edit content (editors and up). Outsiders get
-// NotFound, readers and commenters Forbidden.
+// requireEditor checks that the caller may read a site's insights: their
+// level on the site (organization role and site grants) may edit content.
+// Outsiders, and members who cannot read the site, get NotFound; readers
+// and commenters Forbidden.
 func (s *Service) requireEditor(ctx context.Context, orgID, siteID string) error {
-	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.EditContent, access.Hidden(access.ReadContent, "site", siteID)); err != nil {
-		return err
-	}
-	_, err := s.sites.Get(ctx, orgID, siteID)
+	_, _, err := s.sites.Require(ctx, orgID, siteID, access.EditContent)
 	return err
 }

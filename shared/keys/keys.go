@@ -168,19 +168,23 @@ func CollectionSpaces(collectionID string) string {
 	return CollectionPartition(collectionID) + "#SPACES"
 }
 
-// GrantPrefix is the sort-key prefix of a space's or collection's grants.
+// GrantPrefix is the sort-key prefix of a space's, collection's or site's grants.
 const GrantPrefix = "GRANT#"
 
-// ContentPartition is the partition of a space ("space") or a collection
-// ("collection").
+// ContentPartition is the partition of a space ("space"), a collection
+// ("collection") or a site ("site").
 func ContentPartition(kind, id string) string {
-	if kind == "collection" {
+	switch kind {
+	case "collection":
 		return CollectionPartition(id)
+	case "site":
+		return SitePartition(id)
 	}
 	return "SPACE#" + id
 }
 
-// Grant gives a user or team ("user", "team") access to a space or a collection.
+// Grant gives a user or team ("user", "team") access to a space, a
+// collection or a site.
 func Grant(contentKind, contentID, principalKind, principalID string) Key {
 	return Key{ContentPartition(contentKind, contentID), GrantPrefix + upper(principalKind) + "#" + principalID}
 }

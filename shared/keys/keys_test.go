@@ -37,6 +37,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 		"Entry in a collection":  ChildEntry("o1", "c1", "a1"),
 		"Grant on a space":       Grant("space", "s1", "user", "u1"),
 		"Grant on a collection":  Grant("collection", "c1", "user", "u1"),
+		"Grant on a site":        Grant("site", "si1", "user", "u1"),
 		"Custom field":           CustomField("o1", "audience"),
 		"Custom field value":     CustomFieldValue("s1", "f1"),
 
@@ -110,6 +111,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	index["Audit event"] = [2]IndexKey{AuditEventByExpiry("2026-01-01T00:10:00.000Z", "o1", "ev1")}
 	index["Grant on a space"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "space", "s1")}
 	index["Grant on a collection"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "collection", "c1")}
+	index["Grant on a site"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "site", "si1")}
 	index["Custom field value"] = [2]IndexKey{CustomFieldValueByField("f1", "s1")}
 	index["Webhook delivery"] = [2]IndexKey{WebhookPendingInOrg("o1", "2026-01-02T00:00:00.000000000Z", "dl1")}
 	if k := CollectionAmongSiblings("o1", "", "a1"); k.PK != "ORG#o1#TOP#COLLECTIONS" {

@@ -54,7 +54,7 @@ func EntityOwners() map[string]string {
 		"Instance secret": "secret", "Instance admin marker": "users", "User": "users", "Email reservation": "users", "API token": "users", "API token reference": "users",
 		"Organization": "orgs", "Member": "orgs", "Email domain": "orgs", "Team": "orgs", "Team member": "orgs", "Invite link": "orgs",
 		"Collection": "tree", "Entry at the top level": "tree", "Entry in a collection": "tree",
-		"Grant on a space": "access", "Grant on a collection": "access",
+		"Grant on a space": "access", "Grant on a collection": "access", "Grant on a site": "access",
 		"Custom field": "customfields", "Custom field value": "customfields",
 		"SAML provider": "sso", "SAML service-provider key": "sso", "Used SAML id": "sso",
 		"Translation settings": "translations", "Audit event": "audit",
@@ -82,8 +82,8 @@ type Exception struct {
 // keys, and why.
 func Exceptions() []Exception {
 	return []Exception{
-		{"access", []string{"Org", "Member", "Team", "MemberTeams", "Space", "Collection", "UserOrgs", "OrgPrefix"},
-			"the one authorization module reads the caller's membership, teams and the content's place on every decision (and the caller's memberships to judge whether they may see a user), and moves the space-grant counters of members and teams with the grants it owns; the families it would ask import it"},
+		{"access", []string{"Org", "Member", "Team", "MemberTeams", "Space", "Collection", "Site", "UserOrgs", "OrgPrefix"},
+			"the one authorization module reads the caller's membership, teams and the content's place on every decision (and checks that a site exists when granting on it) (and the caller's memberships to judge whether they may see a user), and moves the space-grant counters of members and teams with the grants it owns; the families it would ask import it"},
 		{"spaces", []string{"Org", "Revision"},
 			"a new space is written in one transaction with a check that its organization exists and with its first revision; orgs and content import spaces, so spaces cannot call them"},
 		{"tree", []string{"Space"}, "placing an item next to a sibling space reads where that space is; spaces imports tree"},

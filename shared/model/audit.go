@@ -68,4 +68,7 @@ const (
 	AuditCollGranted       = "collection.permission.invited"
 	AuditCollGrantUpdated  = "collection.permission.updated"
 	AuditCollGrantRemoved  = "collection.permission.removed"
+	AuditSiteGranted       = "site.permission.invited"
+	AuditSiteGrantUpdated  = "site.permission.updated"
+	AuditSiteGrantRemoved  = "site.permission.removed"
 )

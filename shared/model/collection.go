@@ -10,6 +10,9 @@ const LevelInherit = "inherit"
 const (
 	KindSpace      = "space"
 	KindCollection = "collection"
+	// KindSite names a site in a grant (sites have no position or
+	// pointer of this kind).
+	KindSite = "site"
 )
 
 // Collection groups spaces and other collections of an organization.
@@ -51,7 +54,8 @@ type Child struct {
 }
 
 // Grant gives a user, or the members of a team, a level of access to a
-// space or a collection and everything inside it.
+// space or a collection and everything inside it, or to a site (the site
+// only: not the spaces it shows).
 type Grant struct {
 	OrgID         string    `json:"orgId"`
 	ContentKind   string    `json:"contentKind"`

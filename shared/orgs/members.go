@@ -30,6 +30,9 @@ const (
 	OrderDesc      = "desc"
 	// RoleFilterGuest selects members without a role.
 	RoleFilterGuest = "guest"
+	// SortName sorts by display name, ignoring case (the site permissions
+	// aggregate offers it; the list of members does not).
+	SortName = "name"
 )
 
 // MemberFilter selects and orders a list of members.
@@ -125,13 +128,7 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 			list = append(list, MemberWithUser{Member: m})
 		}
 	}
-	key := func(mu MemberWithUser) string {
-		t := mu.Member.JoinedAt
-		if f.Sort == SortLastSeenAt {
-			t = *mu.Member.LastSeenAt
-		}
-		return stamp(t) + "#" + mu.Member.UserID
-	}
+	key := MemberSortKey(f.Sort)
 	sortBy(list, key, desc)
 	page, err := paging.Window(s.d.Cursors, sc, r, list, key, desc)
 	if err != nil {
@@ -147,6 +144,26 @@ func (s *Service) ListMembers(ctx context.Context, orgID string, f MemberFilter,
 		}
 	}
 	return page, nil
+}
+
+// MemberSortKey is the key that orders members by sort (SortJoinedAt,
+// SortLastSeenAt, where a member never seen comes first, or SortName),
+// unique with the user id, for paging.Window.
+func MemberSortKey(sort string) func(MemberWithUser) string {
+	return func(mu MemberWithUser) string {
+		var v string
+		switch sort {
+		case SortLastSeenAt:
+			if mu.Member.LastSeenAt != nil {
+				v = stamp(*mu.Member.LastSeenAt)
+			}
+		case SortName:
+			v = strings.ToLower(mu.User.DisplayName) + "\x00"
+		default:
+			v = stamp(mu.Member.JoinedAt)
+		}
+		return v + "#" + mu.Member.UserID
+	}
 }
 
 // withUsers pairs members with their users.

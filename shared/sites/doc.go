@@ -86,18 +86,20 @@
 //
 // # Rights
 //
-// Site rights follow the caller's organization role (access.Allowed):
-// reading (sites, sections, groups, site spaces, the published view, the
+// Site rights follow the caller's level on the site (access.SiteNode):
+// the highest of their organization role and the grants on the site to
+// them and their teams (package grants manages them). Reading (sites, sections, groups, site spaces, the published view, the
 // adaptive schema) and asking for a preview need read; creating a site and
 // changing its structure (sections, groups, site spaces, external links,
 // moves and sorting, duplicating a site space, the adaptive schema) needs
 // create;
 // the site's settings (PATCH, publish, unpublish, delete) and its share links
-// (whose keys are secrets, listing included) need admin. Guests see no sites
-// (an empty list, 404 on a site); outsiders get 404 on everything. Adding a
+// (whose keys are secrets, listing included) need admin; creating a site
+// needs the organization role create. Guests see only the sites granted to
+// them (404 on the others); outsiders get 404 on everything. Adding a
 // space to a site also needs read access to that space (spaces.Get). The
-// spaces embedded in answers come from spaceshttp.View with the organization
-// role; spaces deleted or moved to another organization are left out of the
+// spaces embedded in answers come from spaceshttp.View with the caller's
+// level on the site; spaces deleted or moved to another organization are left out of the
 // published view, and moved ones out of every view.
 //
 // # Published URLs and share links

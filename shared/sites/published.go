@@ -235,18 +235,19 @@ func structurePage[T any](ctx context.Context, s *Service, scope, orgID, siteID,
 // Published reads a published site for its published view, with its
 // customization (the site's, and each site space's). An unpublished site
 // is NotFound here. The cost is bounded whatever the size of the
-// structure: the caller's membership, one batch of the site's item and its
+// structure: the caller's membership and grants on the site (one batch,
+// and one more for a member of teams), one batch of the site's item and its
 // customization, and the spaces (one query of the organization's spaces,
 // or a few reads; see spacesOf). A visitor's site token may read it.
 func (s *Service) Published(ctx context.Context, orgID, siteID, shareKey string) (View, error) {
 	vis, visitor := access.VisitorFrom(ctx)
 	var role model.Role
 	if !visitor {
-		acc, err := s.d.Authz.RequireOrg(ctx, orgID, opRead, access.Hidden(opRead, "site", siteID))
+		level, err := s.authorize(ctx, orgID, siteID, opRead)
 		if err != nil {
 			return View{}, err
 		}
-		role = acc.Role()
+		role = level
 	}
 	site, rec := keys.Site(siteID), keys.SiteCustomization(siteID)
 	items, err := s.d.Store.BatchGet(ctx, []store.ItemKey{{PK: site.PK, SK: site.SK}, {PK: rec.PK, SK: rec.SK}})

@@ -69,8 +69,25 @@ type Loaded struct {
 	Role    model.Role
 }
 
+// Require reads a site for the caller if their level on it allows op,
+// and answers that level (as load): the grants family asks it before
+// managing the site's grants.
+func (s *Service) Require(ctx context.Context, orgID, siteID string, op access.OrgOp) (model.Site, model.Role, error) {
+	l, err := s.load(ctx, orgID, siteID, op)
+	return l.Site, l.Role, err
+}
+
+// authorize is the decision on a site: the caller's level on it (their
+// organization role and the grants to them and their teams on the site,
+// access.SiteNode) must allow op. Outsiders, and members who cannot read
+// the site, get NotFound; readers whose level is too low, Forbidden.
+func (s *Service) authorize(ctx context.Context, orgID, siteID string, op access.OrgOp) (model.Role, error) {
+	_, level, err := s.d.Authz.RequireOn(ctx, access.SiteNode(orgID, siteID), op)
+	return level, err
+}
+
 func (s *Service) load(ctx context.Context, orgID, siteID string, op access.OrgOp) (Loaded, error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, op, access.Hidden(opRead, "site", siteID))
+	level, err := s.authorize(ctx, orgID, siteID, op)
 	if err != nil {
 		return Loaded{}, err
 	}
@@ -81,7 +98,7 @@ func (s *Service) load(ctx context.Context, orgID, siteID string, op access.OrgO
 	if err != nil {
 		return Loaded{}, fmt.Errorf("read site: %w", err)
 	}
-	return Loaded{Site: site, Version: v, Role: acc.Role()}, nil
+	return Loaded{Site: site, Version: v, Role: level}, nil
 }
 
 // loadRead reads a site for a read. With visitors true, a published site's
@@ -134,7 +151,7 @@ func (s *Service) mutate(ctx context.Context, orgID, siteID string, op access.Or
 // mutateAfter is mutate with a step run once, after authorization and
 // before the change (reading what the change needs, such as a space).
 func (s *Service) mutateAfter(ctx context.Context, orgID, siteID string, op access.OrgOp, before func() error, fn func(st *structure) ([]store.Op, error)) (model.Site, model.Role, error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, op, access.Hidden(opRead, "site", siteID))
+	level, err := s.authorize(ctx, orgID, siteID, op)
 	if err != nil {
 		return model.Site{}, "", err
 	}
@@ -177,7 +194,7 @@ func (s *Service) mutateAfter(ctx context.Context, orgID, siteID string, op acce
 	if err == nil {
 		s.siteChanged(ctx, prior, out, version)
 	}
-	return out, acc.Role(), err
+	return out, level, err
 }
 
 // liveSpace returns a live space of the organization for a request field.
@@ -288,8 +305,11 @@ func (f SiteFilter) match(site model.Site) bool {
 }
 
 // List returns a page of an organization's sites matching f, in creation
-// order. Guests see none.
-func (s *Service) List(ctx context.Context, orgID string, f SiteFilter, r paging.Request) (paging.Page[model.Site], model.Role, error) {
+// order, each with the caller's level on it (Loaded's Version is not
+// set). Members who may read every site (role read and up) see them all;
+// others, guests, only the sites granted to them or their teams (read
+// from their lists of grants, as lists of content are).
+func (s *Service) List(ctx context.Context, orgID string, f SiteFilter, r paging.Request) (paging.Page[Loaded], error) {
 	pub := ""
 	if f.Published != nil {
 		pub = strconv.FormatBool(*f.Published)
@@ -297,36 +317,34 @@ func (s *Service) List(ctx context.Context, orgID string, f SiteFilter, r paging
 	scope := paging.Scope("sites", orgID, f.Space, f.Title, pub)
 	// A cursor of another list is refused before anything is read.
 	if _, err := s.d.Cursors.After(scope, r.Cursor); err != nil {
-		return paging.Page[model.Site]{}, "", err
+		return paging.Page[Loaded]{}, err
 	}
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.ViewOrg)
+	v, err := s.d.Authz.ViewerIn(ctx, orgID)
 	if err != nil {
-		return paging.Page[model.Site]{}, "", err
-	}
-	role := acc.Role()
-	if !access.Allowed(role, opRead) {
-		// Guests see only what is shared with them; no site is yet.
-		return paging.Page[model.Site]{}, role, nil
+		return paging.Page[Loaded]{}, err
 	}
 	items, err := store.QueryAll(ctx, s.d.Store, store.Query{Index: store.GSI1, PK: keys.OrgSites(orgID)})
 	if err != nil {
-		return paging.Page[model.Site]{}, "", fmt.Errorf("list sites: %w", err)
+		return paging.Page[Loaded]{}, fmt.Errorf("list sites: %w", err)
 	}
 	all, err := records.DecodeAll[model.Site](items)
 	if err != nil {
-		return paging.Page[model.Site]{}, "", err
+		return paging.Page[Loaded]{}, err
 	}
-	out := all[:0]
+	out := []Loaded{}
 	for _, site := range all {
-		if f.match(site) {
-			out = append(out, site)
+		if !f.match(site) {
+			continue
+		}
+		level, err := v.Level(ctx, access.SiteNode(orgID, site.ID))
+		if err != nil {
+			return paging.Page[Loaded]{}, err
+		}
+		if access.Allowed(level, opRead) {
+			out = append(out, Loaded{Site: site, Role: level})
 		}
 	}
-	page, err := paging.Window(s.d.Cursors, scope, r, out, func(x model.Site) string { return x.ID }, false)
-	if err != nil {
-		return paging.Page[model.Site]{}, "", err
-	}
-	return page, role, nil
+	return paging.Window(s.d.Cursors, scope, r, out, func(x Loaded) string { return x.Site.ID }, false)
 }
 
 // SiteChange is the input of Update: nil fields are left as they are.

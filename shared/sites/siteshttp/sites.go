@@ -100,7 +100,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 	type listOut struct{ Body httpapi.List[Site] }
 	httpapi.Register(api, httpapi.Op{ID: "listSites", Needs: access.Role(access.ViewOrg), Method: http.MethodGet, Path: base, Tag: tag, Summary: "List the sites of an organization"},
 		func(ctx context.Context, in *listIn) (*listOut, error) {
-			p, role, err := s.List(ctx, in.OrganizationID, sites.SiteFilter{Space: in.Space, Title: in.Title, Published: in.Published.Ptr()}, in.Request())
+			p, err := s.List(ctx, in.OrganizationID, sites.SiteFilter{Space: in.Space, Title: in.Title, Published: in.Published.Ptr()}, in.Request())
 			if err != nil {
 				return nil, err
 			}
@@ -108,7 +108,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 			if err != nil {
 				return nil, err
 			}
-			return &listOut{Body: httpapi.ListPage(p, func(site model.Site) Site { return viewSite(ctx, site, role, base) })}, nil
+			return &listOut{Body: httpapi.ListPage(p, func(l sites.Loaded) Site { return viewSite(ctx, l.Site, l.Role, base) })}, nil
 		})
 	type createIn struct {
 		OrganizationID string `path:"organizationId" maxLength:"64"`

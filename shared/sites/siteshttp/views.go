@@ -24,7 +24,7 @@ type Site struct {
 	ID              string              `json:"id"`
 	Type            string              `json:"type" enum:"basic,premium,ultimate,sponsored,legacy-basic,legacy-premium"`
 	AppliedType     string              `json:"appliedType" enum:"basic,premium,ultimate,sponsored,legacy-basic,legacy-premium" doc:"The type in effect: the type (Galley has no plans)"`
-	DefaultLevel    string              `json:"defaultLevel" enum:"inherit" doc:"Rights on sites follow the organization role"`
+	DefaultLevel    string              `json:"defaultLevel" enum:"inherit" doc:"Rights on a site are the highest of the organization role and the grants on the site"`
 	Permissions     SitePermissions     `json:"permissions"`
 	Title           string              `json:"title" minLength:"2" maxLength:"128"`
 	Hostname        string              `json:"hostname,omitempty" maxLength:"512" pattern:"^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$"`

@@ -6,6 +6,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/wire/auditwire"
 	"github.com/galleydocs/galley/shared/app/wire/collectionswire"
 	"github.com/galleydocs/galley/shared/app/wire/orgswire"
+	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
 	"github.com/galleydocs/galley/shared/app/wire/webhookswire"
 	"github.com/galleydocs/galley/shared/audit/audithttp"
@@ -18,14 +19,14 @@ import (
 
 // Routes adds the organizations family's operations: organizations,
 // members, teams and invites, their audit log (package audit), who is
-// given what on spaces and collections (package grants), and webhook
-// endpoints (package webhooks: the organization's settings; their
+// given what on spaces, collections and sites (package grants), and
+// webhook endpoints (package webhooks: the organization's settings; their
 // deliveries run in the webhook worker).
 func Routes(api *httpapi.API, r *app.Root) {
 	orgshttp.Register(api, orgswire.Service(r))
 	audithttp.Register(api, auditwire.Service(r))
 	grantshttp.Register(api, app.Service(r, func() *grants.Service {
-		return grants.New(r.Deps, spaceswire.Service(r), collectionswire.Service(r), auditwire.Service(r))
+		return grants.New(r.Deps, spaceswire.Service(r), collectionswire.Service(r), siteswire.Service(r), auditwire.Service(r))
 	}))
 	webhookshttp.Register(api, webhookswire.Service(r))
 }
