@@ -69,6 +69,17 @@ var expectedWorkers = map[string]workerExpectation{
 				t.Errorf("spec after the job: %v", spec)
 			}
 		}},
+	// A delivery attempt of a webhook that no longer exists is dropped
+	// (nothing is posted, no delivery is recorded); a job without its
+	// delivery fails, for the dead-letter queue.
+	"webhookworker-attempt-of-deleted-webhook-and-a-bad-job.json": {
+		failed: []string{"6f2b8d4c-5e3f-4071-9ba2-1c2d3e4f5061"},
+		check: func(t *testing.T, d *deps.Deps) {
+			k := gkeys.WebhookDelivery("06dnpacc0000000000wh", "06dnpacc0000000000dl")
+			if _, err := d.Store.Get(context.Background(), k.PK, k.SK); err == nil {
+				t.Errorf("a delivery of a deleted webhook was recorded")
+			}
+		}},
 	// The insights worker counts a page view; a record that is not a job
 	// fails, for the dead-letter queue.
 	"insightsworker-count-a-page-view-and-a-bad-record.json": {

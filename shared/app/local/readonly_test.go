@@ -76,6 +76,8 @@ var roundTrips = map[string]roundTrip{
 	"PATCH /v1/spaces/{spaceId}/permissions/teams/{teamId}":                                                    {none: "takes {role}; GET answers the list of grants"},
 	"PATCH /v1/collections/{collectionId}/permissions/users/{userId}":                                          {none: "takes {role}; GET answers the list of grants"},
 	"PATCH /v1/collections/{collectionId}/permissions/teams/{teamId}":                                          {none: "takes {role}; GET answers the list of grants"},
+	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/permissions/users/{userId}":                                {none: "takes {role}; GET answers the list of grants"},
+	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/permissions/teams/{teamId}":                                {none: "takes {role}; GET answers the list of grants"},
 	"PUT /v1/orgs/{organizationId}/teams/{teamId}/members":                                                     {none: "takes {add, remove, memberships}; GET answers the list of members"},
 	"PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}":                                            {none: "adds a member ({role}); GitBook has no read of one team member"},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}/structure/sort":                                            {none: "moves an item ({item, position}); no GET answers that shape"},

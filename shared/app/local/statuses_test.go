@@ -226,6 +226,14 @@ func TestTwoSuccessStatusesAnswerWhatHappened(t *testing.T) {
 			admin(t, 204, "POST", "/v1/collections/"+col+"/permissions", map[string]any{"role": "read", "teams": []string{team}})
 			return "/v1/collections/" + col + "/permissions/teams/" + team
 		}},
+		{"site user grant", func(t *testing.T) string {
+			admin(t, 204, "POST", site+"/permissions", map[string]any{"role": "read", "users": []string{bobID}})
+			return site + "/permissions/users/" + bobID
+		}},
+		{"site team grant", func(t *testing.T) string {
+			admin(t, 204, "POST", site+"/permissions", map[string]any{"role": "read", "teams": []string{team}})
+			return site + "/permissions/teams/" + team
+		}},
 		{"team member", func(t *testing.T) string {
 			admin(t, 204, "PUT", o+"/teams/"+team+"/members/"+bobID, nil)
 			return o + "/teams/" + team + "/members/" + bobID
