@@ -13,6 +13,7 @@ import (
 	"github.com/galleydocs/galley/shared/cdn"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/idempotency"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/secret"
@@ -83,7 +84,7 @@ func NewAPI(c Config, r *Root, families ...Family) *httpapi.API {
 	d := r.Deps
 	api := httpapi.New(httpapi.Config{Logger: d.Logger, Auth: Users(r), APIURL: c.APIURL, AppURL: c.AppURL,
 		Version: Version, Build: c.Build, Metrics: c.Metrics, Family: familyName(families),
-		RateLimit: c.RateLimit, Lazy: c.Lazy})
+		RateLimit: c.RateLimit, Lazy: c.Lazy, Idempotency: idempotency.New(d.Store, d.Clock)})
 	if d.Cursors != nil {
 		// The cursors' secret is read before the first operation runs, not at
 		// start-up; a failed read answers 500 (and is tried again next time).

@@ -61,6 +61,9 @@ type Config struct {
 	// document holds no operation: what reads it (the generated document,
 	// the test client) builds an eager API.
 	Lazy bool
+	// Idempotency keeps the answers of Idempotent operations; nil: the
+	// header is ignored.
+	Idempotency Idempotency
 }
 
 // Route is one operation an API serves.
@@ -98,7 +101,7 @@ func New(cfg Config) *API {
 	mux := http.NewServeMux()
 	a := &API{Huma: humago.New(mux, humaConfig(cfg.Version)), mux: mux, cfg: cfg, limit: newLimiter(cfg.RateLimit),
 		classes: map[string]opClass{}, bodies: map[string]bodyRules{}}
-	a.Use(a.authenticate, a.strictJSON)
+	a.Use(a.authenticate, a.strictJSON, a.idempotent)
 	return a
 }
 
@@ -175,6 +178,11 @@ type Op struct {
 	// output's Status field (Removed does it for deletes); a response
 	// with a body is documented with the default status's body.
 	Also map[int]string
+	// Idempotent operations (POST creates whose repeat would make a second
+	// record) accept an Idempotency-Key header: a retry with the same key
+	// and request replays the first answer (idempotency.go,
+	// docs/faults.md). The document lists the header and the 422.
+	Idempotent bool
 }
 
 // RemovedOut is the answer of a DELETE that says whether something was
@@ -245,6 +253,14 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 	if op.Needs.Public() {
 		hop.Security = []map[string][]string{}
 		hop.Metadata = map[string]any{publicMeta: true}
+	}
+	if op.Idempotent {
+		if hop.Metadata == nil {
+			hop.Metadata = map[string]any{}
+		}
+		hop.Metadata[idempotentMeta] = true
+		hop.Parameters = append(hop.Parameters, idempotencyParam())
+		hop.Errors = append(hop.Errors, http.StatusUnprocessableEntity)
 	}
 	if op.Visitor {
 		if hop.Metadata == nil {

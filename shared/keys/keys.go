@@ -596,3 +596,19 @@ const AuditExpiries = "AUDIT#EXPIRES"
 func AuditEventByExpiry(expiresAt, orgID, eventID string) IndexKey {
 	return IndexKey{AuditExpiries, expiresAt + "#" + orgID + "#" + eventID}
 }
+
+// IdempotentRequest is the answer kept for a request sent with an
+// Idempotency-Key header: one item per hash of the caller's token, the
+// operation and the key (a hash, so that keys of any characters spread
+// over partitions and no token is stored).
+func IdempotentRequest(hash string) Key { return Key{"IDEMPOTENCY#" + hash, "IDEMPOTENCY"} }
+
+// IdempotencyExpiries is the GSI1 partition of every kept answer, by
+// expiry: local mode's sweep reads it oldest first (in AWS, DynamoDB's TTL
+// removes expired answers).
+const IdempotencyExpiries = "IDEMPOTENCY#EXPIRES"
+
+// IdempotentRequestByExpiry places a kept answer in the expiry index (GSI1).
+func IdempotentRequestByExpiry(expiresAt, hash string) IndexKey {
+	return IndexKey{IdempotencyExpiries, expiresAt + "#" + hash}
+}

@@ -14,7 +14,7 @@ func render(pattern string) string {
 		"<commentId>", "cm1", "<replyId>", "rp1", "<reviewId>", "rv1", "<tokenId>", "tk1", "<pageId>", "p1", " (comments on a page only)", "",
 		"<day>", "2026-01-01", "<counterId>", "k1", "<marker>", "m1", "<joinedAt>", "2026-01-01T00:00:00.000Z", "<updatedAt>", "2026-01-02T00:00:00.000000000Z", " (the creator's copy only)", "", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1",
-		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<webhookId>", "wh1", "<deliveryId>", "dl1", "<queuedAt>", "2026-01-02T00:00:00.000000000Z", " (not attempted yet only)", "", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION>", "REQUEST", "<messageId>", "id-1", "<eventId>", "ev1",
+		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<webhookId>", "wh1", "<deliveryId>", "dl1", "<queuedAt>", "2026-01-02T00:00:00.000000000Z", " (not attempted yet only)", "", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION>", "REQUEST", "<messageId>", "id-1", "<eventId>", "ev1", "<requestHash>", "h1",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
 		" (live spaces in a collection only)", "", " (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", "")
 	return r.Replace(pattern)
@@ -63,6 +63,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Webhook delivery"] = WebhookDelivery("wh1", "dl1")
 	primary["SAML service-provider key"] = SAMLServiceProvider()
 	primary["Audit event"] = AuditEvent("o1", "ev1")
+	primary["Idempotent request"] = IdempotentRequest("h1")
 	primary["Used SAML id"] = SAMLUsed("o1", "2026-01-01T00:10:00.000Z", "REQUEST", "id-1")
 	primary["Change request number"] = ChangeRequestNumber("s1", 7)
 	primary["Change request contributor copy"] = ChangeRequestContributor("s1", "u1", "c1")
@@ -109,6 +110,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	index["Site"] = [2]IndexKey{SiteInOrg("o1", "si1")}
 	index["User"] = [2]IndexKey{UserInList("u1")}
 	index["Audit event"] = [2]IndexKey{AuditEventByExpiry("2026-01-01T00:10:00.000Z", "o1", "ev1")}
+	index["Idempotent request"] = [2]IndexKey{IdempotentRequestByExpiry("2026-01-01T00:10:00.000Z", "h1")}
 	index["Grant on a space"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "space", "s1")}
 	index["Grant on a collection"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "collection", "c1")}
 	index["Grant on a site"] = [2]IndexKey{GrantByPrincipal("o1", "user", "u1", "site", "si1")}

@@ -16,12 +16,12 @@ import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/app/wire/auditwire"
-	"github.com/galleydocs/galley/shared/audit"
 	"github.com/galleydocs/galley/shared/blob/fsblob"
 	"github.com/galleydocs/galley/shared/cdn/cloudfrontcdn"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/gitsync"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/idempotency"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/localqueue"
@@ -134,7 +134,8 @@ func (l *Local) Serve(ctx context.Context, ln net.Listener) error {
 	workers := make(chan error, 1)
 	go func() { workers <- l.queue.Run(ctx, l.Workers()) }()
 	go l.schedule(ctx, PollTick)
-	go l.sweepAudit(ctx, auditwire.Service(l.Root), AuditSweepTick)
+	go l.sweep(ctx, "the audit log", auditwire.Service(l.Root), AuditSweepTick)
+	go l.sweep(ctx, "idempotent answers", idempotency.New(l.Deps.Store, l.Deps.Clock), AuditSweepTick)
 	go func() {
 		<-ctx.Done()
 		shutdown, done := context.WithTimeout(context.Background(), 10*time.Second)
@@ -176,19 +177,25 @@ func (l *Local) schedule(ctx context.Context, tick time.Duration) {
 }
 
 // AuditSweepTick is how often local mode deletes the audit events whose
-// retention ended (in AWS, DynamoDB's TTL does; docs/audit.md). It also
-// sweeps once at start.
+// retention ended, and the idempotent answers past their 24 hours (in AWS,
+// DynamoDB's TTL does; docs/audit.md, docs/faults.md). It also sweeps once
+// at start.
 const AuditSweepTick = time.Hour
 
-// sweepAudit sweeps the audit log now and every tick until ctx ends.
-func (l *Local) sweepAudit(ctx context.Context, a *audit.Service, tick time.Duration) {
+// sweeper deletes expired records (audit.Service, idempotency.Store).
+type sweeper interface {
+	Sweep(ctx context.Context) (int, error)
+}
+
+// sweep runs s now and every tick until ctx ends.
+func (l *Local) sweep(ctx context.Context, what string, s sweeper, tick time.Duration) {
 	t := time.NewTicker(tick)
 	defer t.Stop()
 	for {
-		if n, err := a.Sweep(ctx); err != nil && ctx.Err() == nil {
-			l.Deps.Logger.Warn("sweep the audit log", "err", err.Error())
+		if n, err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
+			l.Deps.Logger.Warn("sweep "+what, "err", err.Error())
 		} else if n > 0 {
-			l.Deps.Logger.Info("swept the audit log", "deleted", n)
+			l.Deps.Logger.Info("swept "+what, "deleted", n)
 		}
 		select {
 		case <-ctx.Done():

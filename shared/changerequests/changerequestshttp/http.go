@@ -130,7 +130,7 @@ func Register(api *httpapi.API, s *changerequests.Service, cs *comments.Service)
 			list := httpapi.ListPage(paging.Page[content.ChangeRequest]{Items: items, Next: p.Next}, same)
 			return &listOut{Body: list}, nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "createChangeRequest", Needs: access.Role(access.EditContent), Method: http.MethodPost, Path: base, Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createChangeRequest", Idempotent: true, Needs: access.Role(access.EditContent), Method: http.MethodPost, Path: base, Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a change request on the space's current content"},
 		func(ctx context.Context, in *createIn) (*createOut, error) {
 			var b CreateChangeRequestBody

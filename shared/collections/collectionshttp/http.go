@@ -160,7 +160,7 @@ type spacesIn struct {
 // Register adds the collections family's operations.
 func Register(api *httpapi.API, s *collections.Service) {
 	const tag = "Collections"
-	httpapi.Register(api, httpapi.Op{ID: "createCollection", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createCollection", Idempotent: true, Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/collections", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a collection"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`

@@ -491,7 +491,9 @@ func Register(api *httpapi.API, s *comments.Service) {
 	sb := "/v1/spaces/{spaceId}/comments"
 	cb := "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/comments"
 	op := func(id string, needs access.Permission, method, path, tag, summary string) httpapi.Op {
-		o := httpapi.Op{ID: id, Needs: needs, Method: method, Path: path, Tag: tag, Summary: summary}
+		// Posting a comment or a reply makes a new one each time: a retry
+		// may carry an Idempotency-Key.
+		o := httpapi.Op{ID: id, Needs: needs, Method: method, Path: path, Tag: tag, Summary: summary, Idempotent: method == http.MethodPost}
 		if method == http.MethodDelete {
 			o.Status = http.StatusResetContent
 			o.Also = httpapi.NothingToRemove("comment")

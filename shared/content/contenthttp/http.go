@@ -167,7 +167,7 @@ func Bases(ctx context.Context) content.Bases {
 // downloads and the space's PDF export (made by pdfs).
 func Register(api *httpapi.API, s *content.Service, pdfs *contentpdf.Service) {
 	const tag = "Space content"
-	httpapi.Register(api, httpapi.Op{ID: "duplicateSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/duplicate", Tag: "Spaces",
+	httpapi.Register(api, httpapi.Op{ID: "duplicateSpace", Idempotent: true, Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/duplicate", Tag: "Spaces",
 		Status: http.StatusCreated, Summary: "Duplicate a space: a copy of its current content beside it"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`

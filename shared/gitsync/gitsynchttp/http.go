@@ -122,7 +122,7 @@ func Register(api *httpapi.API, s *gitsync.Service) {
 		}
 		return g.Provider, g.URL
 	}
-	httpapi.Register(api, httpapi.Op{ID: "importGitRepository", Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/git/import", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "importGitRepository", Idempotent: true, Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/git/import", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Import a Git repository into a space (in the background)"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`
@@ -134,7 +134,7 @@ func Register(api *httpapi.API, s *gitsync.Service) {
 				ProjectDir: b.RepoProjectDirectory, Timestamp: b.Timestamp, Force: b.Force, Standalone: b.Standalone,
 				Provider: prov, ProviderURL: provURL})
 		})
-	httpapi.Register(api, httpapi.Op{ID: "exportToGitRepository", Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/git/export", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "exportToGitRepository", Idempotent: true, Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/git/export", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Export a space to a Git repository (in the background)"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`

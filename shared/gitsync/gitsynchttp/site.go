@@ -111,12 +111,12 @@ func registerSite(api *httpapi.API, s *gitsync.Service) {
 	req := func(b SiteGitBody) gitsync.Request {
 		return gitsync.Request{URL: b.URL, Ref: b.Ref, ProjectDir: b.RepoProjectDirectory, CommitMessage: b.CommitMessage, Force: b.Force}
 	}
-	httpapi.Register(api, httpapi.Op{ID: "importSiteGitRepository", Needs: access.Role(access.AdminContent), Expensive: true, Method: http.MethodPost, Path: base + "/import", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "importSiteGitRepository", Idempotent: true, Needs: access.Role(access.AdminContent), Expensive: true, Method: http.MethodPost, Path: base + "/import", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Import a site's structure (docs.yaml) and spaces from a Git repository (in the background)"},
 		func(ctx context.Context, in *siteGitIn) (*struct{}, error) {
 			return nil, s.ImportSite(ctx, in.OrgID, in.SiteID, req(in.Body))
 		})
-	httpapi.Register(api, httpapi.Op{ID: "exportSiteToGitRepository", Needs: access.Role(access.AdminContent), Expensive: true, Method: http.MethodPost, Path: base + "/export", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "exportSiteToGitRepository", Idempotent: true, Needs: access.Role(access.AdminContent), Expensive: true, Method: http.MethodPost, Path: base + "/export", Tag: tag,
 		Status: http.StatusNoContent, Summary: "Export a site's spaces, and its docs.yaml when its structure changed, to a Git repository (in the background)"},
 		func(ctx context.Context, in *siteGitIn) (*struct{}, error) {
 			return nil, s.ExportSite(ctx, in.OrgID, in.SiteID, req(in.Body))

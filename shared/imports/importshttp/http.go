@@ -54,7 +54,7 @@ func Register(api *httpapi.API, s *imports.Service) {
 		return &resultOut{Body: ImportContentResult{Revision: r.Revision, ImportedResources: r.Imported, TotalResources: r.Total,
 			SkippedResources: len(r.Skipped), Skipped: skipped}}
 	}
-	httpapi.Register(api, httpapi.Op{ID: "importContent", Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/content/import", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "importContent", Idempotent: true, Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost, Path: "/v1/spaces/{spaceId}/content/import", Tag: tag,
 		Status: http.StatusCreated, Summary: "Import content from a URL into a space (a new revision of its content)"},
 		func(ctx context.Context, in *struct {
 			SpaceID string `path:"spaceId" maxLength:"64"`
@@ -66,7 +66,7 @@ func Register(api *httpapi.API, s *imports.Service) {
 			}
 			return view(r), nil
 		})
-	httpapi.Register(api, httpapi.Op{ID: "importContentInChangeRequest", Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost,
+	httpapi.Register(api, httpapi.Op{ID: "importContentInChangeRequest", Idempotent: true, Needs: access.Role(access.EditContent), Expensive: true, Method: http.MethodPost,
 		Path: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/content/import", Tag: tag,
 		Status: http.StatusCreated, Summary: "Import content from a URL into a change request (a new revision of it)"},
 		func(ctx context.Context, in *struct {

@@ -114,7 +114,7 @@ func registerSites(api *httpapi.API, s *sites.Service) {
 		OrganizationID string `path:"organizationId" maxLength:"64"`
 		Body           *SiteCreateBody
 	}
-	httpapi.Register(api, httpapi.Op{ID: "createSite", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated, Summary: "Create a site"},
+	httpapi.Register(api, httpapi.Op{ID: "createSite", Idempotent: true, Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: base, Tag: tag, Status: http.StatusCreated, Summary: "Create a site"},
 		func(ctx context.Context, in *createIn) (*siteOut, error) {
 			var b SiteCreateBody
 			if in.Body != nil {

@@ -80,7 +80,7 @@ type patchIn struct {
 // Register adds the spaces family's operations.
 func Register(api *httpapi.API, s *spaces.Service) {
 	const tag = "Spaces"
-	httpapi.Register(api, httpapi.Op{ID: "createSpace", Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
+	httpapi.Register(api, httpapi.Op{ID: "createSpace", Idempotent: true, Needs: access.Role(access.CreateContent), Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/spaces", Tag: tag,
 		Status: http.StatusCreated, Summary: "Create a space"},
 		func(ctx context.Context, in *createIn) (*spaceOut, error) {
 			var b CreateBody
