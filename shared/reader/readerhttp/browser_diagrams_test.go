@@ -53,11 +53,12 @@ func TestBrowserDiagrams(t *testing.T) {
 				t.Errorf("the diagram lacks %q: %q", want, text)
 			}
 		}
-		// Only mermaid's entry and the chunks it needs, from the site.
+		// Only mermaid's entry and the chunks it needs, from the site (and
+		// the page's own insights posts, to the site's ~gitbook/__evt).
 		loaded := eval[[]string](t, ctx, `performance.getEntriesByType("resource").map(function(e){return e.name})`)
 		for _, u := range loaded {
-			if strings.HasSuffix(u, "/favicon.ico") {
-				continue // the browser's own request
+			if strings.HasSuffix(u, "/favicon.ico") || u == b.srv.URL+f.base+"/~gitbook/__evt" {
+				continue // the browser's own request; insights
 			}
 			if !strings.HasPrefix(u, b.srv.URL+f.base+"/~assets/"+reader.MermaidDir+"/") {
 				t.Errorf("the page loaded %s", u)
