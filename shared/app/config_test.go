@@ -149,3 +149,34 @@ func TestConfigFromEnvAcceptsValidValues(t *testing.T) {
 		t.Errorf("URLs: %q %q, err %v", c.APIURL, c.AppURL, err)
 	}
 }
+
+// AUDIT_RETENTION_DAYS: unset is the default (365), a positive integer is
+// taken, and 0, a negative number or anything else stops the start with an
+// error naming the variable and its value.
+func TestAuditRetentionDaysFromEnv(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		want  int // 0: refused
+	}{
+		{"", app.DefaultAuditRetentionDays}, {"1", 1}, {"30", 30}, {"3650", 3650},
+		{"0", 0}, {"-7", 0}, {"a year", 0}, {"1.5", 0}, {"90d", 0},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			for _, v := range configVars {
+				t.Setenv(v, "")
+			}
+			t.Setenv("AUDIT_RETENTION_DAYS", tc.value)
+			c, err := app.ConfigFromEnv()
+			switch {
+			case tc.want == 0 && err == nil:
+				t.Fatalf("AUDIT_RETENTION_DAYS=%q accepted: %d days", tc.value, c.AuditRetentionDays)
+			case tc.want == 0 && !strings.Contains(err.Error(), "AUDIT_RETENTION_DAYS=\""+tc.value+"\""):
+				t.Fatalf("error %q does not name AUDIT_RETENTION_DAYS and its value", err)
+			case tc.want != 0 && err != nil:
+				t.Fatalf("AUDIT_RETENTION_DAYS=%q: %v", tc.value, err)
+			case tc.want != 0 && c.AuditRetentionDays != tc.want:
+				t.Fatalf("AUDIT_RETENTION_DAYS=%q: %d days, want %d", tc.value, c.AuditRetentionDays, tc.want)
+			}
+		})
+	}
+}

@@ -37,5 +37,17 @@ func Actions() []Action {
 		{model.AuditSiteGranted, "Gave users or teams a role on a site"},
 		{model.AuditSiteGrantUpdated, "Updated a permission on a site"},
 		{model.AuditSiteGrantRemoved, "Removed a permission on a site"},
+		{model.AuditSitePublished, "Published a site"},
+		{model.AuditSiteUnpublished, "Unpublished a site"},
+		{model.AuditSiteVisibility, "Changed a site's visibility"},
+		{model.AuditShareLinkCreated, "Created a site share link"},
+		{model.AuditShareLinkUpdated, "Updated a site share link"},
+		{model.AuditShareLinkDeleted, "Deleted a site share link"},
+		{model.AuditSAMLCreated, "Created a SAML provider"},
+		{model.AuditSAMLUpdated, "Updated a SAML provider"},
+		{model.AuditSAMLDeleted, "Deleted a SAML provider"},
+		{model.AuditSignedIn, "Signed in with SSO"},
+		{model.AuditSignInFailed, "Failed to sign in with SSO"},
+		{model.AuditGitSyncUpdated, "Updated a space's Git Sync settings"},
 	}
 }

@@ -72,6 +72,8 @@ func (s *Service) event(ctx context.Context, ch model.AuditChange) model.AuditEv
 	actor := model.AuditRef{Type: "system", ID: "galley"}
 	if c, err := access.CallerFrom(ctx); err == nil {
 		actor = model.AuditRef{Type: "user", ID: c.UserID}
+	} else if ch.Actor != nil {
+		actor = *ch.Actor
 	}
 	o := access.OriginFrom(ctx)
 	return model.AuditEvent{ID: newEventID(now), OrgID: ch.OrgID, OccurredAt: now, Action: ch.Action, Actor: actor, Target: ch.Target,

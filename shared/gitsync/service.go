@@ -97,6 +97,7 @@ type Service struct {
 	spaces    Spaces
 	// events are told of each space job's outcome; nil: nobody.
 	events Events
+	audit  Recorder
 	// Timeout bounds each exchange with the repository (a fetch, a push);
 	// the Git worker has 5 minutes.
 	Timeout time.Duration
@@ -126,9 +127,18 @@ type Needs struct {
 	// SiteStructure and Spaces serve site-wide Git Sync (site.go).
 	SiteStructure SiteStructure
 	Spaces        Spaces
+	// Audit records the settings' changes in the organization's audit log.
+	Audit Recorder
 	// Events are told of each space import's and export's outcome (the
 	// webhooks family's emitter; nil: nobody).
 	Events Events
+}
+
+// Recorder records the changes of a space's Git Sync settings in its
+// organization's audit log (package audit; the process's root gives it).
+// Op is the event's write for the change's own transaction.
+type Recorder interface {
+	Op(ctx context.Context, ch model.AuditChange) store.Op
 }
 
 // Events is told of what Git Sync did once it is written:
@@ -141,7 +151,7 @@ type Events interface {
 // New returns the Git Sync service.
 func New(d *deps.Deps, n Needs) *Service {
 	return &Service{d: d, content: n.Content, crs: n.ChangeRequests, sites: n.Sites, structure: n.SiteStructure, spaces: n.Spaces,
-		events: n.Events, Timeout: 4 * time.Minute}
+		events: n.Events, audit: n.Audit, Timeout: 4 * time.Minute}
 }
 
 // Request is an import or export request.
@@ -336,6 +346,12 @@ func stateOp(st model.GitSync, v int64) store.Op {
 
 // updateState changes a space's state with fn, guarded by its version.
 func (s *Service) updateState(ctx context.Context, spaceID string, fn func(*model.GitSync) error) (model.GitSync, error) {
+	return s.updateStateOps(ctx, spaceID, func(st *model.GitSync) ([]store.Op, error) { return nil, fn(st) })
+}
+
+// updateStateOps is updateState with fn's extra operations written in the
+// state's transaction (a settings change's audit event).
+func (s *Service) updateStateOps(ctx context.Context, spaceID string, fn func(*model.GitSync) ([]store.Op, error)) (model.GitSync, error) {
 	var st model.GitSync
 	var fnErr error // fn's own errors are answered with the state read
 	err := store.Retry(ctx, func() error {
@@ -344,10 +360,11 @@ func (s *Service) updateState(ctx context.Context, spaceID string, fn func(*mode
 		if st, v, err = s.state(ctx, spaceID); err != nil {
 			return err
 		}
-		if fnErr = fn(&st); fnErr != nil {
+		var extra []store.Op
+		if extra, fnErr = fn(&st); fnErr != nil {
 			return nil
 		}
-		if err := s.d.Store.Write(ctx, stateOp(st, v)); err != nil {
+		if err := s.d.Store.Write(ctx, append([]store.Op{stateOp(st, v)}, extra...)...); err != nil {
 			return fmt.Errorf("write Git Sync state: %w", err)
 		}
 		return nil

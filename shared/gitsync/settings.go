@@ -8,6 +8,7 @@ import (
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
+	"github.com/galleydocs/galley/shared/store"
 )
 
 // Sync directions of the settings.
@@ -72,7 +73,8 @@ func (s *Service) SyncSettings(ctx context.Context, spaceID string) (model.GitSy
 // is queued: an import when the priority is the repository's (the
 // default), an export when it is the space's.
 func (s *Service) SetSettings(ctx context.Context, spaceID string, in Settings) (model.GitSync, error) {
-	if _, _, err := s.content.Space(ctx, spaceID, access.AdminContent); err != nil {
+	sp, _, err := s.content.Space(ctx, spaceID, access.AdminContent)
+	if err != nil {
 		return model.GitSync{}, err
 	}
 	if !validRef(in.Branch) {
@@ -110,7 +112,10 @@ func (s *Service) SetSettings(ctx context.Context, spaceID string, in Settings) 
 		}
 	}
 	var first *queue.Job
-	st, err := s.updateState(ctx, spaceID, func(st *model.GitSync) error {
+	event := model.AuditChange{OrgID: sp.OrgID, Action: model.AuditGitSyncUpdated, Target: model.AuditRef{Type: "space", ID: spaceID},
+		Payload: map[string]any{"url": clean, "branch": in.Branch, "direction": in.Direction, "enabled": in.Enabled}}
+	st, err := s.updateStateOps(ctx, spaceID, func(st *model.GitSync) ([]store.Op, error) {
+		ops := []store.Op{s.audit.Op(ctx, event)}
 		if auth == "" && st.SyncURL == clean {
 			auth = st.SyncAuth
 		}
@@ -127,18 +132,18 @@ func (s *Service) SetSettings(ctx context.Context, spaceID string, in Settings) 
 		st.UpdatedAt = s.d.Clock()
 		first = nil
 		if !in.Enabled || st.Direction == "" || (st.LastURL == clean && st.LastRef == in.Branch && st.LastCommit != "") {
-			return nil
+			return ops, nil
 		}
 		kind := ImportKind
 		if in.Priority == PriorityGalley {
 			kind = ExportKind
 		}
 		if (kind == ImportKind && !importing(st.Direction)) || (kind == ExportKind && !exporting(st.Direction)) {
-			return nil
+			return ops, nil
 		}
 		var err error
 		first, err = s.syncJob(ctx, st, kind, "settings")
-		return err
+		return ops, err
 	})
 	if err != nil {
 		return model.GitSync{}, err

@@ -11,6 +11,10 @@ type AuditChange struct {
 	// GitBook's where it has one, Galley's otherwise.
 	Action string
 	Target AuditRef
+	// Actor, when set, is who made the change in a request that has no
+	// caller (a sign-in: the person signing in); the request's caller
+	// otherwise.
+	Actor *AuditRef
 	// Payload holds the change's details shown by getOrganizationAuditEvent
 	// (ids, roles, titles; never secrets).
 	Payload map[string]any
@@ -71,4 +75,16 @@ const (
 	AuditSiteGranted       = "site.permission.invited"
 	AuditSiteGrantUpdated  = "site.permission.updated"
 	AuditSiteGrantRemoved  = "site.permission.removed"
+	AuditSitePublished     = "site.published"
+	AuditSiteUnpublished   = "site.unpublished"
+	AuditSiteVisibility    = "site.visibility-updated"
+	AuditShareLinkCreated  = "site.share-link.created"
+	AuditShareLinkUpdated  = "site.share-link.updated"
+	AuditShareLinkDeleted  = "site.share-link.deleted"
+	AuditSAMLCreated       = "organization.saml-provider.created"
+	AuditSAMLUpdated       = "organization.saml-provider.updated"
+	AuditSAMLDeleted       = "organization.saml-provider.deleted"
+	AuditSignedIn          = "organization.member.signed-in"
+	AuditSignInFailed      = "organization.member.sign-in-failed"
+	AuditGitSyncUpdated    = "space.git-sync.updated"
 )

@@ -48,9 +48,10 @@ func CheckOrg(orgID string, v int64) store.Op {
 // skPrefix in its partition (what names them: "an organization has at most
 // 20 SAML providers"). A failed condition is store.ErrConflict, for the
 // caller to name: k taken, or the organization gone; other errors are
-// ready to return. Counting first is enough for such limits: two creations
+// ready to return. extra are written in the same transaction (the
+// creation's audit event). Counting first is enough for such limits: two creations
 // racing may pass it together.
-func AddRecord(ctx context.Context, st store.Store, orgID, skPrefix string, max int, what string, k keys.Key, v any) error {
+func AddRecord(ctx context.Context, st store.Store, orgID, skPrefix string, max int, what string, k keys.Key, v any, extra ...store.Op) error {
 	existing, err := store.QueryAll(ctx, st, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: skPrefix})
 	if err != nil {
 		return fmt.Errorf("count %s: %w", what, err)
@@ -58,7 +59,7 @@ func AddRecord(ctx context.Context, st store.Store, orgID, skPrefix string, max 
 	if len(existing) >= max {
 		return apperr.Conflictf("an organization has at most %d %s", max, what)
 	}
-	err = st.Write(ctx, CheckOrg(orgID, 0), store.Put(records.Item(k, v, 1), store.IfNotExists))
+	err = st.Write(ctx, append([]store.Op{CheckOrg(orgID, 0), store.Put(records.Item(k, v, 1), store.IfNotExists)}, extra...)...)
 	if err != nil && !errors.Is(err, store.ErrConflict) {
 		return fmt.Errorf("create %s: %w", what, err)
 	}

@@ -31,10 +31,12 @@ func (s *Service) JoinWithSSO(ctx context.Context, orgID, userID string, role mo
 	err := store.Retry(ctx, func() error {
 		cur, v, err := s.getMember(ctx, orgID, userID)
 		var op store.Op
+		var ev model.AuditChange
 		switch {
 		case apperr.Is(err, apperr.NotFound):
 			cur = model.Member{OrgID: orgID, UserID: userID, Role: role, JoinedAt: s.d.Clock(), SSO: true}
 			op = store.Put(memberItem(cur, 1), store.IfNotExists)
+			ev = ssoChange(orgID, userID, model.AuditMemberAdded, map[string]any{"role": string(role), "via": "sso"})
 		case err != nil:
 			return err
 		case cur.Disabled:
@@ -44,11 +46,12 @@ func (s *Service) JoinWithSSO(ctx context.Context, orgID, userID string, role mo
 		default:
 			cur.SSO = true
 			op = store.PutIfVersion(memberItem(cur, v+1), v)
+			ev = ssoChange(orgID, userID, model.AuditMemberSSO, map[string]any{"via": "sso"})
 		}
 		if op.Kind == 0 {
 			return nil
 		}
-		if err := s.d.Store.Write(ctx, op); err != nil {
+		if err := s.d.Store.Write(ctx, op, s.audit.Op(ctx, ev)); err != nil {
 			return fmt.Errorf("join with SSO: %w", err)
 		}
 		m, joined = cur, v == 0
@@ -76,4 +79,12 @@ func (s *Service) JoinWithSSO(ctx context.Context, orgID, userID string, role mo
 	}
 	m, _, err = s.getMember(ctx, orgID, userID)
 	return m, joined, err
+}
+
+// ssoChange is an SSO sign-in's change of a member: the person signing in
+// made it (the request has no caller).
+func ssoChange(orgID, userID, action string, payload map[string]any) model.AuditChange {
+	ch := change(orgID, action, targetMember, userID, payload)
+	ch.Actor = &model.AuditRef{Type: "user", ID: userID}
+	return ch
 }

@@ -3,6 +3,7 @@ package sites
 import (
 	"context"
 	"crypto/subtle"
+	"errors"
 	"fmt"
 	"net/url"
 	"sort"
@@ -33,7 +34,7 @@ func (s *Service) CreateShareLink(ctx context.Context, orgID, siteID, name strin
 		l := model.ShareLink{ID: st.newID(), Name: name, Key: ids.Secret("", 24), Active: true, CreatedAt: st.now}
 		st.s.ShareLinks = append(st.s.ShareLinks, l)
 		id = l.ID
-		return nil, nil
+		return []store.Op{s.record(ctx, *st.s, model.AuditShareLinkCreated, map[string]any{"shareLinkId": l.ID, "name": name})}, nil
 	})
 	return site, id, role, err
 }
@@ -55,17 +56,19 @@ func (s *Service) UpdateShareLink(ctx context.Context, orgID, siteID, linkID str
 		}
 		records.Set(&l.Name, ch.Name)
 		records.Set(&l.Active, ch.Active)
-		return nil, nil
+		return []store.Op{s.record(ctx, *st.s, model.AuditShareLinkUpdated, map[string]any{"shareLinkId": l.ID, "name": l.Name, "active": l.Active})}, nil
 	})
 }
 
 // DeleteShareLink removes a share link and its key; false when the site
 // has no such link.
 func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, linkID string) (bool, error) {
-	return s.remove(ctx, orgID, siteID, opAdmin, func(st *structure) error {
-		_, err := FindShareLink(st.s, linkID)
-		return err
-	}, func(st *structure) error {
+	_, _, err := s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
+		if _, err := FindShareLink(st.s, linkID); apperr.Is(err, apperr.NotFound) {
+			return nil, errAbsent
+		} else if err != nil {
+			return nil, err
+		}
 		kept := st.s.ShareLinks[:0]
 		for _, l := range st.s.ShareLinks {
 			if l.ID != linkID {
@@ -73,8 +76,12 @@ func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, linkID str
 			}
 		}
 		st.s.ShareLinks = kept
-		return nil
+		return []store.Op{s.record(ctx, *st.s, model.AuditShareLinkDeleted, map[string]any{"shareLinkId": linkID})}, nil
 	})
+	if errors.Is(err, errAbsent) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // ShareLinks returns a page of a site's share links, in creation order,

@@ -41,6 +41,7 @@ type Service struct {
 	spaces Spaces
 	// events are told of sites published and unpublished; nil: nobody.
 	events Events
+	audit  Recorder
 }
 
 // Events is told of what happened to sites once it is written (the
@@ -57,9 +58,9 @@ type Spaces interface {
 }
 
 // New returns the sites service; events (nil: none) are told of sites
-// published and unpublished.
-func New(d *deps.Deps, spaces Spaces, events Events) *Service {
-	return &Service{d: d, spaces: spaces, events: events}
+// published and unpublished; rec records the administrative changes.
+func New(d *deps.Deps, spaces Spaces, events Events, rec Recorder) *Service {
+	return &Service{d: d, spaces: spaces, events: events, audit: rec}
 }
 
 // Loaded is a site read for a caller.
@@ -385,6 +386,9 @@ func (s *Service) update(ctx context.Context, orgID, siteID string, ch SiteChang
 			site.Basename = *ch.Basename
 		}
 		records.Set(&site.Title, ch.Title)
+		if ch.Visibility != nil && *ch.Visibility != site.Visibility {
+			extra = append(extra, s.record(ctx, *site, model.AuditSiteVisibility, map[string]any{"visibility": *ch.Visibility, "previous": site.Visibility}))
+		}
 		records.Set(&site.Visibility, ch.Visibility)
 		records.Set(&site.AgentsContext, ch.AgentsContext)
 		records.Set(&site.AdaptiveContent, ch.AdaptiveContent)
@@ -497,7 +501,14 @@ func (s *Service) SetPublished(ctx context.Context, orgID, siteID string, publis
 	site, role, err := s.mutate(ctx, orgID, siteID, opAdmin, func(st *structure) ([]store.Op, error) {
 		changed = st.s.Published != published
 		st.s.Published = published
-		return nil, nil
+		if !changed {
+			return nil, nil
+		}
+		action := model.AuditSiteUnpublished
+		if published {
+			action = model.AuditSitePublished
+		}
+		return []store.Op{s.record(ctx, *st.s, action, map[string]any{"title": st.s.Title})}, nil
 	})
 	if err == nil && changed && s.events != nil {
 		e := model.Event{Type: "site_unpublished", OrgID: orgID, Fields: map[string]any{"siteId": site.ID, "title": site.Title}}

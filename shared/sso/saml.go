@@ -348,6 +348,7 @@ func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlRespon
 	// the response's content), for whoever sets the provider up.
 	refuse := func(err error) error {
 		s.d.Logger.WarnContext(ctx, "saml sign-in refused", "org", orgID, "provider", providerID, "reason", err.Error())
+		s.recordSignIn(ctx, p, model.AuditSignInFailed, "", map[string]any{"reason": err.Error()})
 		return refused("%v", err)
 	}
 	expires, err := checkRequestID(id.secret, orgID, providerID, head.InResponseTo, s.d.Clock())
@@ -371,6 +372,9 @@ func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlRespon
 	}
 	now := s.d.Clock()
 	if err := s.markUsed(ctx, p, head.InResponseTo, expires, assertion); err != nil {
+		if apperr.Is(err, apperr.Unauthorized) {
+			s.recordSignIn(ctx, p, model.AuditSignInFailed, "", map[string]any{"reason": "replayed"})
+		}
 		return SignIn{}, err
 	}
 	s.prune(ctx, orgID, now)
@@ -392,6 +396,7 @@ func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlRespon
 		return SignIn{}, err
 	}
 	s.d.Logger.InfoContext(ctx, "saml sign-in", "org", orgID, "provider", p.ID, "user", u.ID, "joined", joined)
+	s.recordSignIn(ctx, p, model.AuditSignedIn, u.ID, map[string]any{"email": u.Email, "joined": joined})
 	return SignIn{User: u, Member: m, Org: o, Provider: p, Token: tok, Joined: joined}, nil
 }
 
@@ -523,5 +528,20 @@ func (s *Service) prune(ctx context.Context, orgID string, now time.Time) {
 	}
 	if err := s.d.Store.Write(ctx, ops...); err != nil {
 		s.d.Logger.WarnContext(ctx, "prune used SAML ids", "err", err.Error())
+	}
+}
+
+// recordSignIn records a sign-in through p, accepted (userID: who signed
+// in, the actor) or refused (the actor is unknown: the system's). It is
+// written after the sign-in's own writes (the token's): a failure to write
+// it is logged, and does not refuse a sign-in already made.
+func (s *Service) recordSignIn(ctx context.Context, p model.SAMLProvider, action, userID string, payload map[string]any) {
+	payload["provider"] = p.ID
+	ch := model.AuditChange{OrgID: p.OrgID, Action: action, Target: model.AuditRef{Type: "saml-provider", ID: p.ID, Label: p.Label}, Payload: payload}
+	if userID != "" {
+		ch.Actor = &model.AuditRef{Type: "user", ID: userID}
+	}
+	if err := s.audit.Record(ctx, ch); err != nil {
+		s.d.Logger.ErrorContext(ctx, "record sign-in", "org", p.OrgID, "err", err.Error())
 	}
 }

@@ -52,6 +52,7 @@ type Service struct {
 	d     *deps.Deps
 	users Users
 	orgs  Orgs
+	audit Recorder
 
 	// sp caches the installation's service-provider key pair, read (or
 	// made) once per process on first use: not at start, so that building
@@ -73,9 +74,24 @@ type Orgs interface {
 	JoinWithSSO(ctx context.Context, orgID, userID string, role model.Role, teamID string) (model.Member, bool, error)
 }
 
-// New returns the SSO service.
-func New(d *deps.Deps, users Users, orgs Orgs) *Service {
-	return &Service{d: d, users: users, orgs: orgs}
+// Recorder records the changes of SAML providers and the sign-ins in the
+// organization's audit log (package audit; the process's root gives it).
+// Op is the event's write for the change's own transaction; Record writes
+// it alone (a sign-in, accepted or refused: docs/audit.md).
+type Recorder interface {
+	Op(ctx context.Context, ch model.AuditChange) store.Op
+	Record(ctx context.Context, ch model.AuditChange) error
+}
+
+// New returns the SSO service; rec records its changes and sign-ins.
+func New(d *deps.Deps, users Users, orgs Orgs, rec Recorder) *Service {
+	return &Service{d: d, users: users, orgs: orgs, audit: rec}
+}
+
+// providerChange describes a change of provider p for the audit log.
+func providerChange(p model.SAMLProvider, action string) model.AuditChange {
+	return model.AuditChange{OrgID: p.OrgID, Action: action, Target: model.AuditRef{Type: "saml-provider", ID: p.ID, Label: p.Label},
+		Payload: map[string]any{"label": p.Label}}
 }
 
 // Settings are the fields of a provider a request sets; nil leaves a field
@@ -265,7 +281,8 @@ func (s *Service) Create(ctx context.Context, orgID string, in Settings) (Provid
 	now := s.d.Clock()
 	p := model.SAMLProvider{ID: ids.New(now), OrgID: orgID, CreatedAt: now, UpdatedAt: now}
 	apply(&p, in)
-	err = orgs.AddRecord(ctx, s.d.Store, orgID, keys.SAMLProviderPrefix, MaxProviders, "SAML providers", keys.SAMLProvider(orgID, p.ID), p)
+	err = orgs.AddRecord(ctx, s.d.Store, orgID, keys.SAMLProviderPrefix, MaxProviders, "SAML providers", keys.SAMLProvider(orgID, p.ID), p,
+		s.audit.Op(ctx, providerChange(p, model.AuditSAMLCreated)))
 	if errors.Is(err, store.ErrConflict) {
 		return ProviderView{}, apperr.NotFoundf("organization %s not found", orgID)
 	}
@@ -377,10 +394,11 @@ func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (Pr
 	p, err := records.Update(ctx, s.d.Store, keys.SAMLProvider(orgID, id), nil, func(p *model.SAMLProvider) ([]store.Op, error) {
 		was := *p
 		apply(p, in)
-		if !records.Same(was, *p) {
-			p.UpdatedAt = s.d.Clock()
+		if records.Same(was, *p) {
+			return nil, nil
 		}
-		return nil, nil
+		p.UpdatedAt = s.d.Clock()
+		return []store.Op{s.audit.Op(ctx, providerChange(*p, model.AuditSAMLUpdated))}, nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return ProviderView{}, notFound(id)
@@ -400,7 +418,7 @@ func (s *Service) Delete(ctx context.Context, orgID, id string) error {
 		return err
 	}
 	k := keys.SAMLProvider(orgID, id)
-	ops := []store.Op{store.DeleteIfVersion(k.PK, k.SK, v)}
+	ops := []store.Op{store.DeleteIfVersion(k.PK, k.SK, v), s.audit.Op(ctx, providerChange(p, model.AuditSAMLDeleted))}
 	if p.Active() {
 		o, ov, err := orgs.ReadOrg(ctx, s.d.Store, orgID)
 		if err != nil {

@@ -3,6 +3,7 @@ package ssoroot
 
 import (
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/auditwire"
 	"github.com/galleydocs/galley/shared/app/wire/orgswire"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/sso"
@@ -13,7 +14,7 @@ import (
 
 // Service is the root's SSO service.
 func Service(r *app.Root) *sso.Service {
-	return app.Service(r, func() *sso.Service { return sso.New(r.Deps, app.Users(r), orgswire.Service(r)) })
+	return app.Service(r, func() *sso.Service { return sso.New(r.Deps, app.Users(r), orgswire.Service(r), auditwire.Service(r)) })
 }
 
 // Routes adds the SSO family's operations.

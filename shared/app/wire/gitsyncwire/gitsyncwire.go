@@ -4,6 +4,7 @@ package gitsyncwire
 
 import (
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/auditwire"
 	"github.com/galleydocs/galley/shared/app/wire/changerequestswire"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
 	"github.com/galleydocs/galley/shared/app/wire/siteswire"
@@ -19,6 +20,6 @@ func Service(r *app.Root) *gitsync.Service {
 		return gitsync.New(r.Deps, gitsync.Needs{Content: contentwire.Service(r),
 			ChangeRequests: changerequestswire.Service(r), Sites: siteswire.Service(r),
 			SiteStructure: siteswire.Service(r), Spaces: spaceswire.Service(r),
-			Events: app.Optional[gitsync.Events](r)})
+			Audit: auditwire.Service(r), Events: app.Optional[gitsync.Events](r)})
 	})
 }

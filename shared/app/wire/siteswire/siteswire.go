@@ -3,6 +3,7 @@ package siteswire
 
 import (
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/app/wire/auditwire"
 	"github.com/galleydocs/galley/shared/app/wire/spaceswire"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -12,6 +13,6 @@ import (
 // (sitesroot.ProvideEvents: the sites function and local mode).
 func Service(r *app.Root) *sites.Service {
 	return app.Service(r, func() *sites.Service {
-		return sites.New(r.Deps, spaceswire.Service(r), app.Optional[sites.Events](r))
+		return sites.New(r.Deps, spaceswire.Service(r), app.Optional[sites.Events](r), auditwire.Service(r))
 	})
 }
