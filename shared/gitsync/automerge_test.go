@@ -127,7 +127,7 @@ func (f *fixture) gitState(t testing.TB, spaceID string) model.GitSync {
 func (f *fixture) pushImport(t testing.TB, spaceID string) {
 	t.Helper()
 	st := f.gitState(t, spaceID)
-	raw, err := json.Marshal(gitjob.Payload{SpaceID: spaceID, URL: st.LastURL, Ref: st.LastRef, Auth: st.SealedAuth, Auto: true})
+	raw, err := json.Marshal(gitjob.Payload{SpaceID: spaceID, URL: st.LastURL, Ref: st.LastRef, Auth: st.AuthFor(st.LastURL), Auto: true})
 	if err != nil {
 		t.Fatal(err)
 	}

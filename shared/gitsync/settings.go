@@ -111,14 +111,14 @@ func (s *Service) SetSettings(ctx context.Context, spaceID string, in Settings) 
 	}
 	var first *queue.Job
 	st, err := s.updateState(ctx, spaceID, func(st *model.GitSync) error {
-		if auth == "" && st.SyncURL == clean {
-			auth = st.SyncAuth
+		if auth == "" {
+			auth = st.AuthFor(clean) // kept (the settings' or a request's)
 		}
 		if st.SyncURL != clean || st.SyncRef != in.Branch {
 			// Previews are of pull requests into the synced branch.
 			st.Previews = nil
 		}
-		st.SyncURL, st.SyncRef, st.SyncDir, st.SyncAuth = clean, in.Branch, dir, auth
+		st.SyncURL, st.SyncRef, st.SyncDir, st.Auth, st.AuthURL = clean, in.Branch, dir, auth, clean
 		st.Direction, st.CommitTemplate, st.Priority = in.Direction, in.CommitTemplate, in.Priority
 		st.Paused, st.PollSeconds = !in.Enabled, in.PollSeconds
 		if in.WebhookSecret != nil {
@@ -158,7 +158,7 @@ func (s *Service) SetSettings(ctx context.Context, spaceID string, in Settings) 
 // records it on st as its operation, pending.
 func (s *Service) syncJob(ctx context.Context, st *model.GitSync, kind, trigger string) (*queue.Job, error) {
 	now := s.d.Clock()
-	p := payload{SpaceID: st.SpaceID, URL: st.SyncURL, Auth: st.SyncAuth, Ref: st.SyncRef, ProjectDir: st.SyncDir,
+	p := payload{SpaceID: st.SpaceID, URL: st.SyncURL, Auth: st.AuthFor(st.SyncURL), Ref: st.SyncRef, ProjectDir: st.SyncDir,
 		Timestamp: &now, Trigger: trigger,
 		// A push's import meeting edits of the space becomes a change
 		// request (docs/workers.md, "Conflicts"), as a merge's export does.

@@ -129,7 +129,7 @@ func webhookPath(spaceID string) string { return "/v1/spaces/" + spaceID + "/git
 func SettingsView(st model.GitSync) GitSettings {
 	return GitSettings{URL: fetch.Redact(st.SyncURL), Branch: st.SyncRef, ProjectDirectory: st.SyncDir, Direction: st.Direction,
 		CommitMessageTemplate: st.CommitTemplate, Priority: st.Priority, Enabled: st.SyncURL != "" && !st.Paused,
-		Credentials: st.SyncAuth != "", WebhookSecretSet: st.WebhookSecret != "", WebhookPath: webhookPath(st.SpaceID),
+		Credentials: st.AuthFor(st.SyncURL) != "", WebhookSecretSet: st.WebhookSecret != "", WebhookPath: webhookPath(st.SpaceID),
 		PollInterval: st.PollSeconds}
 }
 
