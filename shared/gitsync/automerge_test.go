@@ -127,7 +127,7 @@ func (f *fixture) gitState(t testing.TB, spaceID string) model.GitSync {
 func (f *fixture) pushImport(t testing.TB, spaceID string) {
 	t.Helper()
 	st := f.gitState(t, spaceID)
-	raw, err := json.Marshal(gitjob.Payload{SpaceID: spaceID, URL: st.LastURL, Ref: st.LastRef, Auth: st.SealedAuth, Auto: true})
+	raw, err := json.Marshal(gitjob.Payload{SpaceID: spaceID, URL: st.LastURL, Ref: st.LastRef, Auth: st.AuthFor(st.LastURL), Auto: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,12 +224,7 @@ func TestMergeExportsOneCommitByTheMerger(t *testing.T) {
 // on top of the branch carries both sides.
 func TestConflictBecomesAChangeRequest(t *testing.T) {
 	f := setup(t)
-	bare := f.git.repo(t, "repo", map[string]string{
-		"README.md": "# Home\n\nWelcome.\n", "guide.md": "# Guide\n\nRead me.\n", "faq.md": "# FAQ\n\nAsk.\n"})
-	sp := f.space(t)
-	f.importRepo(t, sp, "repo", nil)
-	f.succeeded(t, sp, "import")
-	f.syncBoth(t, sp, "")
+	bare, sp := f.syncedThreeFiles(t)
 	theirs := f.git.commit(t, "repo", "Edit the guide in Git", map[string]string{"guide.md": "# Guide\n\nRead me, from Git.\n"})
 
 	cr := f.propose(t, sp, "admin", "Edit the FAQ", appendTo("faq.md", "\nFrom Galley.\n"))
@@ -243,23 +238,7 @@ func TestConflictBecomesAChangeRequest(t *testing.T) {
 	if sp1.Revision != merged.Revision {
 		t.Fatalf("the space's head moved from the merge %s to %s", merged.Revision, sp1.Revision)
 	}
-	st := f.gitState(t, sp)
-	if st.Conflict == nil || st.Conflict.Commit != theirs {
-		t.Fatalf("conflict %+v", st.Conflict)
-	}
-	op := f.info(t, sp)["operation"].(map[string]any)
-	if msg, _ := op["error"].(string); op["state"] != "failure" || !strings.HasPrefix(msg, "conflict: ") || !strings.Contains(msg, "#"+strconv.Itoa(st.Conflict.Number)) {
-		t.Fatalf("git/info operation %v", op)
-	}
-	crs := changerequestswire.Service(f.Root)
-	conflict, _, err := crs.Get(f.Ctx("admin"), sp, st.Conflict.ChangeRequest)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if conflict.Status != model.CROpen || conflict.Base() != st.LastRevision {
-		t.Fatalf("conflict request %+v (last sync %s)", conflict, st.LastRevision)
-	}
-	_, pages, _ := f.revision(t, sp, conflict.Revision)
+	conflict, pages := f.openConflict(t, sp, theirs)
 	if !strings.Contains(bodyAt(pages, "guide"), "from Git") || strings.Contains(bodyAt(pages, "faq"), "From Galley") {
 		t.Fatalf("the request holds guide %q, faq %q", bodyAt(pages, "guide"), bodyAt(pages, "faq"))
 	}
@@ -292,6 +271,44 @@ func TestConflictBecomesAChangeRequest(t *testing.T) {
 	if st := f.gitState(t, sp); st.Conflict != nil || st.LastCommit != head {
 		t.Fatalf("state after: conflict %+v, last commit %s (head %s)", st.Conflict, st.LastCommit, head)
 	}
+}
+
+// openConflict checks that the space waits on a conflict over commit:
+// recorded in the state, said by git/info, its change request open
+// against the last sync's revision; it answers the request and its pages.
+func (f *fixture) openConflict(t testing.TB, sp, commit string) (model.ChangeRequest, map[string]snapshotPage) {
+	t.Helper()
+	st := f.gitState(t, sp)
+	if st.Conflict == nil || st.Conflict.Commit != commit {
+		t.Fatalf("conflict %+v, want one over %s", st.Conflict, commit)
+	}
+	op := f.info(t, sp)["operation"].(map[string]any)
+	if msg, _ := op["error"].(string); op["state"] != "failure" || !strings.HasPrefix(msg, "conflict: ") || !strings.Contains(msg, "#"+strconv.Itoa(st.Conflict.Number)) {
+		t.Fatalf("git/info operation %v", op)
+	}
+	conflict, _, err := changerequestswire.Service(f.Root).Get(f.Ctx("admin"), sp, st.Conflict.ChangeRequest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conflict.Status != model.CROpen || conflict.Base() != st.LastRevision {
+		t.Fatalf("conflict request %+v (last sync %s)", conflict, st.LastRevision)
+	}
+	_, pages, _ := f.revision(t, sp, conflict.Revision)
+	return conflict, pages
+}
+
+// syncedThreeFiles imports a repository "repo" of three pages (README,
+// guide, faq) into a new space synced both ways; it answers the bare
+// repository and the space.
+func (f *fixture) syncedThreeFiles(t testing.TB) (string, string) {
+	t.Helper()
+	bare := f.git.repo(t, "repo", map[string]string{
+		"README.md": "# Home\n\nWelcome.\n", "guide.md": "# Guide\n\nRead me.\n", "faq.md": "# FAQ\n\nAsk.\n"})
+	sp := f.space(t)
+	f.importRepo(t, sp, "repo", nil)
+	f.succeeded(t, sp, "import")
+	f.syncBoth(t, sp, "")
+	return bare, sp
 }
 
 // Overlapping edits: the conflict request's merge answers the conflicts

@@ -162,11 +162,21 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 		return err
 	}
 	if err := r.push(ctx, w, p.Ref, old, hash); err != nil {
-		if in, lerr := s.landed(ctx, r, p.Ref, p.SpaceID, j.ID); lerr != nil || in != nil {
-			if lerr != nil {
-				return lerr
-			}
+		in, now, lerr := s.landed(ctx, r, p.Ref, p.SpaceID, j.ID)
+		switch {
+		case lerr != nil:
+			return lerr
+		case in != nil:
 			return s.concludePush(ctx, p, j, *in)
+		case now != nil && now.commit != nil && now.commit.Hash != old:
+			// The branch moved between the fetch and the push (someone
+			// else's commits): a conflict like one found at the fetch.
+			s.dropIntent(ctx, p.SpaceID, j.ID)
+			if p.Auto && st.LastCommit != "" && st.LastURL == p.URL && st.LastRef == p.Ref {
+				return s.proposeConflict(ctx, j, p, st, now, dir)
+			}
+			return s.fail(ctx, p, j, fmt.Errorf("%w: %s moved while the export pushed (it is at %s now, the export was made on %s); import its commits first, or export with force",
+				errNotFastForward, p.Ref, short(now.commit.Hash.String()), short(old.String())))
 		}
 		return s.fail(ctx, p, j, fmt.Errorf("push %s: %w", p.Ref, gitError(err)))
 	}
@@ -242,13 +252,15 @@ func (s *Service) intent(ctx context.Context, owner, jobID, commit string) (*pus
 // its ref not locked): did the branch move since the job fetched it by an
 // earlier delivery's push of the job, still under way at the fetch (its
 // process was killed, the server went on)? It answers that push's
-// intent, or nil (someone else's commits, or another failure).
-func (s *Service) landed(ctx context.Context, r *remote, ref, owner, jobID string) (*pushIntent, error) {
+// intent, or nil and the branch as it is now (someone else's commits;
+// nil: another failure, the push's stands).
+func (s *Service) landed(ctx context.Context, r *remote, ref, owner, jobID string) (*pushIntent, *snapshot, error) {
 	now, err := r.fetch(ctx, ref)
 	if err != nil || now.commit == nil {
-		return nil, nil // the push's failure stands
+		return nil, nil, nil // the push's failure stands
 	}
-	return s.intent(ctx, owner, jobID, now.commit.Hash.String())
+	in, err := s.intent(ctx, owner, jobID, now.commit.Hash.String())
+	return in, now, err
 }
 
 // concludePush concludes an export that pushed in.Commit, then drops its

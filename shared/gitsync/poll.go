@@ -94,7 +94,7 @@ func (s *Service) pollSpace(ctx context.Context, spaceID string) (bool, error) {
 // branchHead is the commit the synced branch points to ("" when it has
 // none), read from the refs the repository advertises (no objects).
 func (s *Service) branchHead(ctx context.Context, st model.GitSync) (string, error) {
-	r, err := s.openRemote(ctx, st.SyncURL, st.SyncAuth)
+	r, err := s.openRemote(ctx, st.SyncURL, st.AuthFor(st.SyncURL))
 	if err != nil {
 		return "", err
 	}

@@ -224,7 +224,7 @@ func (s *Service) pullDecision(ctx context.Context, st *model.GitSync, pr pullRe
 		return ignore("the preview is at this commit already")
 	}
 	now := s.d.Clock()
-	p := payload{SpaceID: st.SpaceID, URL: st.SyncURL, Auth: st.SyncAuth, Ref: pr.head, ProjectDir: st.SyncDir, Timestamp: &now,
+	p := payload{SpaceID: st.SpaceID, URL: st.SyncURL, Auth: st.AuthFor(st.SyncURL), Ref: pr.head, ProjectDir: st.SyncDir, Timestamp: &now,
 		Trigger: "webhook", Preview: pr.number, Commit: pr.commit}
 	job, _, err := s.newJob(ctx, ImportKind, st.SpaceID, false, "", "", &p.Auth, &p)
 	if err != nil {

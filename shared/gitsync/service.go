@@ -235,8 +235,14 @@ func (s *Service) start(ctx context.Context, spaceID, kind string, r Request) er
 		return err
 	}
 	_, err = s.updateState(ctx, spaceID, func(st *model.GitSync) error {
-		if clean != st.URL || p.Auth != "" {
-			st.SealedAuth = p.Auth // sealed; none for another repository
+		if st.SyncURL == "" || st.SyncURL == clean {
+			// The request's credentials (sealed) are the repository's
+			// now; a request to another repository without any drops
+			// them. The sync settings' repository keeps its own when a
+			// request is about another one.
+			if p.Auth != "" || clean != st.AuthURL {
+				st.Auth, st.AuthURL = p.Auth, clean
+			}
 		}
 		st.URL, st.Ref, st.UpdatedAt = clean, r.Ref, op.StartedAt
 		if r.Provider != "" {

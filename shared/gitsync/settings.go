@@ -116,14 +116,14 @@ func (s *Service) SetSettings(ctx context.Context, spaceID string, in Settings) 
 		Payload: map[string]any{"url": clean, "branch": in.Branch, "direction": in.Direction, "enabled": in.Enabled}}
 	st, err := s.updateStateOps(ctx, spaceID, func(st *model.GitSync) ([]store.Op, error) {
 		ops := []store.Op{s.audit.Op(ctx, event)}
-		if auth == "" && st.SyncURL == clean {
-			auth = st.SyncAuth
+		if auth == "" {
+			auth = st.AuthFor(clean) // kept (the settings' or a request's)
 		}
 		if st.SyncURL != clean || st.SyncRef != in.Branch {
 			// Previews are of pull requests into the synced branch.
 			st.Previews = nil
 		}
-		st.SyncURL, st.SyncRef, st.SyncDir, st.SyncAuth = clean, in.Branch, dir, auth
+		st.SyncURL, st.SyncRef, st.SyncDir, st.Auth, st.AuthURL = clean, in.Branch, dir, auth, clean
 		st.Direction, st.CommitTemplate, st.Priority = in.Direction, in.CommitTemplate, in.Priority
 		st.Paused, st.PollSeconds = !in.Enabled, in.PollSeconds
 		if in.WebhookSecret != nil {
@@ -163,7 +163,7 @@ func (s *Service) SetSettings(ctx context.Context, spaceID string, in Settings) 
 // records it on st as its operation, pending.
 func (s *Service) syncJob(ctx context.Context, st *model.GitSync, kind, trigger string) (*queue.Job, error) {
 	now := s.d.Clock()
-	p := payload{SpaceID: st.SpaceID, URL: st.SyncURL, Auth: st.SyncAuth, Ref: st.SyncRef, ProjectDir: st.SyncDir,
+	p := payload{SpaceID: st.SpaceID, URL: st.SyncURL, Auth: st.AuthFor(st.SyncURL), Ref: st.SyncRef, ProjectDir: st.SyncDir,
 		Timestamp: &now, Trigger: trigger,
 		// A push's import meeting edits of the space becomes a change
 		// request (docs/workers.md, "Conflicts"), as a merge's export does.

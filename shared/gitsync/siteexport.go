@@ -126,7 +126,7 @@ func (s *Service) runSiteExport(ctx context.Context, j queue.Job, p sitePayload,
 		}
 		commit = hash.String()
 		if perr := r.push(ctx, w, p.Ref, old, hash); perr != nil {
-			in, lerr := s.landed(ctx, r, p.Ref, "site-"+p.SiteID, j.ID)
+			in, _, lerr := s.landed(ctx, r, p.Ref, "site-"+p.SiteID, j.ID)
 			switch {
 			case lerr != nil:
 				return lerr

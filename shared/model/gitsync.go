@@ -70,10 +70,15 @@ type GitSync struct {
 	// CommitTemplate is the message of the commits a merge exports
 	// ("": gitjob.DefaultTemplate); placeholders in docs/workers.md.
 	CommitTemplate string `json:"commitMessageTemplate,omitempty"`
-	// SealedAuth are the credentials of the last request to URL that gave
-	// some, sealed as in job payloads (never in clear): automatic jobs
-	// (exports on merge) use them.
-	SealedAuth string `json:"sealedAuth,omitempty"`
+	// Auth are the credentials of the repository AuthURL (without
+	// credentials), sealed as in job payloads (never in clear): those of
+	// the sync settings when they name a repository, else of the last
+	// request to URL that gave some. Automatic jobs (exports on merge,
+	// webhooks' and polls' imports, previews) use them; AuthFor answers
+	// them for a repository. States written before the two fields became
+	// one kept them as sealedAuth and syncAuth (read by UnmarshalJSON).
+	Auth    string `json:"auth,omitempty"`
+	AuthURL string `json:"authURL,omitempty"`
 	// Pushed are the latest commits exports pushed (newest last): the
 	// import a push of Galley's own triggers is recognised by them.
 	Pushed []string `json:"pushed,omitempty"`
@@ -88,8 +93,7 @@ type GitSync struct {
 	SyncURL string `json:"syncURL,omitempty"`
 	SyncRef string `json:"syncRef,omitempty"`
 	SyncDir string `json:"syncDir,omitempty"`
-	// SyncAuth are the repository's credentials, sealed as jobs' are.
-	SyncAuth string `json:"syncAuth,omitempty"`
+	// The repository's credentials are Auth (its AuthURL is SyncURL).
 	// Priority is the side the first sync takes: "git" (import) or
 	// "gitbook" (export), GitBook's GitSyncInstallationPriority.
 	Priority string `json:"priority,omitempty"`
@@ -114,6 +118,40 @@ type GitSync struct {
 	// pull request's number: each a revision of the space that is not its
 	// head, served by the reader to the organization's members only.
 	Previews map[string]GitPreview `json:"previews,omitempty"`
+}
+
+// AuthFor answers the sealed credentials the state keeps for the
+// repository url (without credentials; "": none).
+func (g GitSync) AuthFor(url string) string {
+	if url == "" || url != g.AuthURL {
+		return ""
+	}
+	return g.Auth
+}
+
+// UnmarshalJSON reads a state, also one written before its two credential
+// fields became Auth: syncAuth (the settings' credentials, for SyncURL)
+// else sealedAuth (the last request's, for URL) becomes Auth. They are
+// written back as Auth on the state's next write.
+func (g *GitSync) UnmarshalJSON(b []byte) error {
+	type plain GitSync // no methods: no recursion
+	var v struct {
+		plain
+		SealedAuth string `json:"sealedAuth"`
+		SyncAuth   string `json:"syncAuth"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*g = GitSync(v.plain)
+	switch {
+	case g.Auth != "":
+	case v.SyncAuth != "" && g.SyncURL != "":
+		g.Auth, g.AuthURL = v.SyncAuth, g.SyncURL
+	case v.SealedAuth != "":
+		g.Auth, g.AuthURL = v.SealedAuth, g.URL
+	}
+	return nil
 }
 
 // GitPreview is a pull request's preview: Revision is the space's

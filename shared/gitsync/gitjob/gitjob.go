@@ -144,19 +144,17 @@ func (e *Exports) Landed(ctx context.Context, l changerequests.Landing) error {
 	}
 	p := Payload{SpaceID: l.SpaceID, URL: st.LastURL, Ref: st.LastRef, LastDir: true, Auto: true, Revision: l.Revision,
 		CommitMessage: Message(st.CommitTemplate, l, author), Author: &author, UserID: l.UserID, Trigger: "merge"}
-	if st.URL == st.LastURL {
-		p.Auth = st.SealedAuth
-	}
 	if st.SyncURL != "" {
-		// The sync settings name the branch and hold the credentials.
+		// The sync settings name the branch.
 		if st.Paused {
 			return nil
 		}
-		p.URL, p.Ref, p.Auth = st.SyncURL, st.SyncRef, st.SyncAuth
+		p.URL, p.Ref = st.SyncURL, st.SyncRef
 		if st.SyncDir != "" {
 			p.ProjectDir, p.LastDir = st.SyncDir, false
 		}
 	}
+	p.Auth = st.AuthFor(p.URL)
 	raw, err := json.Marshal(p)
 	if err != nil {
 		return err

@@ -129,7 +129,7 @@ func webhookPath(spaceID string) string { return "/v1/spaces/" + spaceID + "/git
 func SettingsView(st model.GitSync) GitSettings {
 	return GitSettings{URL: fetch.Redact(st.SyncURL), Branch: st.SyncRef, ProjectDirectory: st.SyncDir, Direction: st.Direction,
 		CommitMessageTemplate: st.CommitTemplate, Priority: st.Priority, Enabled: st.SyncURL != "" && !st.Paused,
-		Credentials: st.SyncAuth != "", WebhookSecretSet: st.WebhookSecret != "", WebhookPath: webhookPath(st.SpaceID),
+		Credentials: st.AuthFor(st.SyncURL) != "", WebhookSecretSet: st.WebhookSecret != "", WebhookPath: webhookPath(st.SpaceID),
 		PollInterval: st.PollSeconds}
 }
 
@@ -161,6 +161,19 @@ type WebhookAnswer struct {
 	Outcome string `json:"outcome" enum:"queued,ignored,duplicate,removed"`
 	Reason  string `json:"reason"`
 	JobID   string `json:"jobId,omitempty" doc:"The import queued (of the branch, or of a pull request's preview)"`
+}
+
+// OrgWebhookAnswer is the answer to a webhook on an organization's
+// endpoint: what it did to each space it reached.
+type OrgWebhookAnswer struct {
+	Outcome string            `json:"outcome" enum:"queued,ignored,duplicate,removed" doc:"queued when a space queued a job, else the first space's outcome"`
+	Spaces  []SpaceHookAnswer `json:"spaces"`
+}
+
+// SpaceHookAnswer is what an organization's webhook did to one space.
+type SpaceHookAnswer struct {
+	SpaceID string `json:"spaceId"`
+	WebhookAnswer
 }
 
 // WebhookHeaders are the headers the webhook reads (each host's event,
@@ -202,6 +215,23 @@ func (h WebhookHeaders) hook(body []byte) gitsync.Hook {
 	return gitsync.Hook{Headers: m, Body: body}
 }
 
+// webhookOut is a webhook's answer: 202 when it queued a job, else 200.
+type webhookOut[T any] struct {
+	Status int
+	Body   T
+}
+
+func statusOf(queued bool) int {
+	if queued {
+		return http.StatusAccepted
+	}
+	return http.StatusOK
+}
+
+func answerOf(r gitsync.HookResult) WebhookAnswer {
+	return WebhookAnswer{Outcome: r.Outcome, Reason: r.Reason, JobID: r.JobID}
+}
+
 // webhookMaxBytes bounds a webhook's body (hosts cap theirs near 25 MB;
 // API Gateway takes 10 MB).
 const webhookMaxBytes = 10 << 20
@@ -241,21 +271,33 @@ func registerSync(api *httpapi.API, s *gitsync.Service) {
 			SpaceID string `path:"spaceId" maxLength:"64"`
 			WebhookHeaders
 			RawBody []byte
-		}) (*struct {
-			Status int
-			Body   WebhookAnswer
-		}, error) {
+		}) (*webhookOut[WebhookAnswer], error) {
 			res, err := s.Webhook(ctx, in.SpaceID, in.WebhookHeaders.hook(in.RawBody))
 			if err != nil {
 				return nil, err
 			}
-			status := http.StatusOK
-			if res.Outcome == gitsync.HookQueued {
-				status = http.StatusAccepted
+			return &webhookOut[WebhookAnswer]{statusOf(res.Outcome == gitsync.HookQueued), answerOf(res)}, nil
+		})
+	httpapi.Register(api, httpapi.Op{ID: "receiveOrgGitWebhook", Needs: access.Anyone, Method: http.MethodPost, Path: "/v1/orgs/{organizationId}/git/webhook", Tag: tag,
+		Status: http.StatusAccepted, Also: map[int]string{http.StatusOK: "Received, and no space queued a job (each space's reason says why)"},
+		MaxBodyBytes: webhookMaxBytes,
+		Summary:      "Receive a Git host's webhook for every space of the organization synced with the repository it names; its signature with each such space's webhook secret is the authorization"},
+		func(ctx context.Context, in *struct {
+			OrganizationID string `path:"organizationId" maxLength:"64"`
+			WebhookHeaders
+			RawBody []byte
+		}) (*webhookOut[OrgWebhookAnswer], error) {
+			list, err := s.OrgWebhook(ctx, in.OrganizationID, in.WebhookHeaders.hook(in.RawBody))
+			if err != nil {
+				return nil, err
 			}
-			return &struct {
-				Status int
-				Body   WebhookAnswer
-			}{status, WebhookAnswer{Outcome: res.Outcome, Reason: res.Reason, JobID: res.JobID}}, nil
+			out := OrgWebhookAnswer{Outcome: list[0].Outcome, Spaces: make([]SpaceHookAnswer, 0, len(list))}
+			for _, r := range list {
+				if r.Outcome == gitsync.HookQueued {
+					out.Outcome = gitsync.HookQueued
+				}
+				out.Spaces = append(out.Spaces, SpaceHookAnswer{SpaceID: r.SpaceID, WebhookAnswer: answerOf(r.HookResult)})
+			}
+			return &webhookOut[OrgWebhookAnswer]{statusOf(out.Outcome == gitsync.HookQueued), out}, nil
 		})
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/wire/changerequestswire"
 	"github.com/galleydocs/galley/shared/app/wire/contentwire"
+	"github.com/galleydocs/galley/shared/app/wire/gitjobwire"
 	"github.com/galleydocs/galley/shared/app/wire/gitsyncwire"
 	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/app/wire/webhookswire"
@@ -25,9 +26,12 @@ func Needs(r *app.Root) imports.Needs {
 }
 
 // Routes adds the imports family's operations; an import into a space's
-// content is told to the webhooks (space_content_updated).
+// content is told to the webhooks (space_content_updated) and, in a
+// Git-synced space, queues its export on merge (the Git queue), as a
+// merge does.
 func Routes(api *httpapi.API, r *app.Root) {
 	ProvideEvents(r)
+	gitjobwire.ProvideExports(r)
 	importshttp.Register(api, Service(r))
 }
 
