@@ -36,7 +36,7 @@ var familyPackages = []string{"users", "apidoc", "orgs", "spaces", "collections"
 // Every function links users, which authenticates callers.
 var linked = map[string][]string{
 	"users":          {"users", "apidoc"},
-	"orgs":           {"users", "orgs", "audit", "spaces", "grants", "collections", "customfields", "webhooks"}, // the permissions of spaces and collections (grants) find the collection they manage
+	"orgs":           {"users", "orgs", "audit", "spaces", "grants", "collections", "customfields", "sites", "webhooks"}, // the permissions of spaces, collections and sites (grants) find the collection or site they manage
 	"spaces":         {"users", "spaces"},
 	"collections":    {"users", "orgs", "spaces", "customfields", "collections"},
 	"customfields":   {"users", "orgs", "spaces", "customfields"},
