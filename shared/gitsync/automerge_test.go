@@ -214,6 +214,23 @@ func TestMergeExportsOneCommitByTheMerger(t *testing.T) {
 				t.Fatalf("importing Galley's own commit: head %s -> %s, requests %d -> %d",
 					before.Revision, after.Revision, before.ChangeRequests, after.ChangeRequests)
 			}
+
+			// Someone else pushes a commit with the same tree: its import
+			// makes no revision and no request, and nothing is pushed back.
+			work := t.TempDir()
+			git(t, work, "clone", "-q", "-b", c.branch, bare, ".")
+			git(t, work, "commit", "-q", "--allow-empty", "-m", "Same tree")
+			git(t, work, "push", "-q", "origin", c.branch)
+			same := strings.TrimSpace(git(t, work, "rev-parse", "HEAD"))
+			f.pushImport(t, sp)
+			f.succeeded(t, sp, "import of an unchanged tree")
+			if got := f.spaceRecord(t, sp); got.Revision != after.Revision || got.ChangeRequests != after.ChangeRequests {
+				t.Fatalf("importing an unchanged tree: head %s -> %s, requests %d -> %d",
+					after.Revision, got.Revision, after.ChangeRequests, got.ChangeRequests)
+			}
+			if got := strings.TrimSpace(gitOK(bare, "rev-parse", c.branch)); got != same {
+				t.Fatalf("after importing an unchanged tree the branch is at %s, want %s (nothing pushed)", got, same)
+			}
 		})
 	}
 }

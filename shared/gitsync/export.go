@@ -136,7 +136,7 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	done := func(commit string) error {
 		return s.conclude(ctx, p, j, func(op *model.GitOperation) {
 			op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, rev.ID
-		}, &synced{commit: commit, revision: rev.ID, files: owned, dir: l.dir, pushed: commit != old.String()})
+		}, &synced{commit: commit, revision: rev.ID, files: owned, dir: l.dir, pushed: commit != old.String(), tree: tree.String()})
 	}
 	if target.commit != nil {
 		old = target.commit.Hash
@@ -157,7 +157,7 @@ func (s *Service) runExport(ctx context.Context, j queue.Job, p payload, r *remo
 	if err := s.stage(ctx, p, j, "finalize"); err != nil {
 		return err
 	}
-	in := pushIntent{Commit: hash.String(), Revision: rev.ID, Files: owned, Dir: l.dir}
+	in := pushIntent{Commit: hash.String(), Revision: rev.ID, Files: owned, Dir: l.dir, Tree: tree.String()}
 	if err := s.keepIntent(ctx, p.SpaceID, j.ID, in); err != nil {
 		return err
 	}
@@ -193,6 +193,7 @@ type pushIntent struct {
 	Revision string                `json:"revision,omitempty"`
 	Files    []model.SyncedFile    `json:"files,omitempty"`
 	Dir      string                `json:"dir,omitempty"`
+	Tree     string                `json:"tree,omitempty"`
 	Spaces   map[string]pushIntent `json:"spaces,omitempty"`
 }
 
@@ -268,7 +269,7 @@ func (s *Service) landed(ctx context.Context, r *remote, ref, owner, jobID strin
 func (s *Service) concludePush(ctx context.Context, p payload, j queue.Job, in pushIntent) error {
 	err := s.conclude(ctx, p, j, func(op *model.GitOperation) {
 		op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", in.Commit, in.Revision
-	}, &synced{commit: in.Commit, revision: in.Revision, files: in.Files, dir: in.Dir, pushed: true})
+	}, &synced{commit: in.Commit, revision: in.Revision, files: in.Files, dir: in.Dir, pushed: true, tree: in.Tree})
 	if err != nil {
 		return err
 	}

@@ -137,6 +137,9 @@ type synced struct {
 	redirects map[string]string
 	// pushed: an export pushed commit (kept among the state's Pushed).
 	pushed bool
+	// tree is commit's tree ("": not known, no later push is compared
+	// with it).
+	tree string
 }
 
 // pushedKept is how many commits pushed a space remembers.
@@ -158,7 +161,7 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 			st.LastTimestamp = &ts
 		}
 		if applied.commit != "" {
-			st.LastCommit, st.LastURL, st.LastRef = applied.commit, p.URL, p.Ref
+			st.LastCommit, st.LastURL, st.LastRef, st.LastTree = applied.commit, p.URL, p.Ref, applied.tree
 			st.LastRevision, st.Synced, st.Dir = applied.revision, applied.files, applied.dir
 			if applied.imported {
 				st.Redirects = applied.redirects
@@ -343,6 +346,15 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 			op.State, op.Error, op.Commit = model.GitSuccess, "", commit
 		}, nil)
 	}
+	if tree := snap.commit.TreeHash.String(); p.Auto && !p.Standalone && sameBranch && tree == st.LastTree {
+		// A push of a commit with the last sync's tree (an empty commit,
+		// a merge that changed no file): the space holds it already; the
+		// commit becomes the last synced one, and no revision is made.
+		s.d.Logger.InfoContext(ctx, "Git import of an unchanged tree: no revision", "space", p.SpaceID, "job", j.ID, "commit", commit)
+		return s.conclude(ctx, p, j, func(op *model.GitOperation) {
+			op.State, op.Error, op.Commit = model.GitSuccess, "", commit
+		}, &synced{commit: commit, revision: st.LastRevision, files: st.Synced, dir: st.Dir, tree: tree})
+	}
 	if p.Auto && !p.Standalone && sameBranch && commit != st.LastCommit {
 		if sp, err := s.readSpace(ctx, p.SpaceID); err == nil && sp.Revision != st.LastRevision && st.LastRevision != "" {
 			// Both changed since the last sync: the commit waits in a
@@ -387,7 +399,8 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 		revision = rev.ID
 		finish(&st, p, j, s.d.Clock(), func(op *model.GitOperation) {
 			op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, revision
-		}, &synced{commit: commit, revision: revision, files: b.synced, dir: layout.dir, redirects: redirects, imported: true})
+		}, &synced{commit: commit, revision: revision, files: b.synced, dir: layout.dir, redirects: redirects, imported: true,
+			tree: snap.commit.TreeHash.String()})
 		return rev, []store.Op{stateOp(st, v)}, nil
 	})
 	switch {

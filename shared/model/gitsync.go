@@ -39,8 +39,11 @@ type GitSync struct {
 	// LastCommit is the commit the space last imported from or exported
 	// to LastURL's LastRef.
 	LastCommit string `json:"lastCommit,omitempty"`
-	LastURL    string `json:"lastURL,omitempty"`
-	LastRef    string `json:"lastRef,omitempty"`
+	// LastTree is LastCommit's tree ("" unknown): a pushed commit with
+	// the same tree changes nothing the space holds.
+	LastTree string `json:"lastTree,omitempty"`
+	LastURL  string `json:"lastURL,omitempty"`
+	LastRef  string `json:"lastRef,omitempty"`
 	// Dir is the docs' root in LastCommit, relative to the repository
 	// ("" the top): the project directory, moved by its .gitbook.yaml's
 	// root. Synced paths are relative to it.
