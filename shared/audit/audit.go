@@ -13,7 +13,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"time"
 
@@ -221,42 +220,16 @@ func (s *Service) ListActions(ctx context.Context, orgID string) ([]Action, erro
 	return Actions(), nil
 }
 
-// sweepBatch is the most expired events one sweep step deletes (one
-// transaction each).
-const sweepBatch = store.MaxTransactionOps
-
 // Sweep deletes the events whose retention ended, oldest first, and
 // returns how many. Local mode runs it (app/local); in AWS DynamoDB's TTL
 // deletes them (the items' Expires attribute), and reads skip an expired
 // event TTL has not removed yet.
 func (s *Service) Sweep(ctx context.Context) (int, error) {
-	now := s.d.Clock()
-	n := 0
-	for {
-		p, err := s.d.Store.Query(ctx, store.Query{Index: store.GSI1, PK: keys.AuditExpiries, Limit: sweepBatch})
-		if err != nil {
-			return n, fmt.Errorf("sweep audit events: %w", err)
-		}
-		var ops []store.Op
-		for _, it := range p.Items {
-			e, err := records.Decode[model.AuditEvent](it)
-			if err != nil {
-				return n, err
-			}
-			if e.ExpiresAt.After(now) {
-				break
-			}
-			ops = append(ops, store.Delete(it.PK, it.SK, store.Always))
-		}
-		if len(ops) == 0 {
-			return n, nil
-		}
-		if err := s.d.Store.Write(ctx, ops...); err != nil && !errors.Is(err, store.ErrConflict) {
-			return n, fmt.Errorf("sweep audit events: %w", err)
-		}
-		n += len(ops)
-		if len(ops) < len(p.Items) || p.Next == nil {
-			return n, nil
-		}
+	n, err := records.SweepExpired(ctx, s.d.Store, keys.AuditExpiries, s.d.Clock(), true,
+		func(e model.AuditEvent) time.Time { return e.ExpiresAt },
+		func(it store.Item) store.Op { return store.Delete(it.PK, it.SK, store.Always) })
+	if err != nil {
+		return n, fmt.Errorf("sweep audit events: %w", err)
 	}
+	return n, nil
 }

@@ -165,37 +165,13 @@ func (s *Store) item(h string, rec record, version int64) store.Item {
 // items' Expires attribute), and Begin treats an expired record TTL has
 // not removed yet as absent.
 func (s *Store) Sweep(ctx context.Context) (int, error) {
-	now := s.now()
-	n := 0
-	for {
-		p, err := s.s.Query(ctx, store.Query{Index: store.GSI1, PK: keys.IdempotencyExpiries, Limit: store.MaxTransactionOps})
-		if err != nil {
-			return n, fmt.Errorf("sweep idempotent requests: %w", err)
-		}
-		var ops []store.Op
-		for _, it := range p.Items {
-			rec, err := records.Decode[record](it)
-			if err != nil {
-				return n, err
-			}
-			if rec.ExpiresAt.After(now) {
-				break
-			}
-			// Only the version read: a request that claimed the key again
-			// meanwhile keeps it.
-			ops = append(ops, store.DeleteIfVersion(it.PK, it.SK, it.Version))
-		}
-		if len(ops) == 0 {
-			return n, nil
-		}
-		for _, op := range ops {
-			if err := s.s.Write(ctx, op); err != nil && !errors.Is(err, store.ErrConflict) {
-				return n, fmt.Errorf("sweep idempotent requests: %w", err)
-			}
-			n++
-		}
-		if len(ops) < len(p.Items) || p.Next == nil {
-			return n, nil
-		}
+	// Only at the version read: a request that claimed the key again
+	// meanwhile keeps it.
+	n, err := records.SweepExpired(ctx, s.s, keys.IdempotencyExpiries, s.now(), false,
+		func(r record) time.Time { return r.ExpiresAt },
+		func(it store.Item) store.Op { return store.DeleteIfVersion(it.PK, it.SK, it.Version) })
+	if err != nil {
+		return n, fmt.Errorf("sweep idempotent requests: %w", err)
 	}
+	return n, nil
 }
