@@ -157,7 +157,75 @@ func styleVars(c map[string]any) string {
 	if setting(c, "styling.links") == "accent" {
 		b.WriteString("article a,.header-links a.hl-link,.site-footer a{color:var(--fg);text-decoration-color:var(--primary)}")
 	}
+	// Headings in their own font (styling.headingFont; none: the body's).
+	if stack, ok := fontStacks[setting(c, "styling.headingFont")]; ok {
+		b.WriteString("h1,h2,h3,h4,h5,h6{font-family:" + stack + "}")
+	}
+	// The sidebar's and the depth's rules, for the classes layoutClasses
+	// puts on the page: only the pages of the sites that choose them
+	// carry them.
+	for _, cl := range strings.Fields(layoutClasses(c) + " " + bodyClasses(c)) {
+		b.WriteString(styleRule(cl))
+	}
 	return b.String()
+}
+
+// layoutClasses are the classes of the page's layout (the page tree and
+// the content) for the sidebar's styles (styling.sidebar): background
+// filled, list pill or line. The defaults (default, default) add none:
+// the look of a site that sets nothing is unchanged.
+func layoutClasses(c map[string]any) string {
+	var out string
+	if setting(c, "styling.sidebar.background") == "filled" {
+		out += " sidebar-filled"
+	}
+	switch setting(c, "styling.sidebar.list") {
+	case "pill":
+		out += " sidebar-pill"
+	case "line":
+		out += " sidebar-line"
+	}
+	return out
+}
+
+// bodyClasses are the classes of the page's body: depth-flat for
+// styling.depth flat (subtle, the default, adds none).
+func bodyClasses(c map[string]any) string {
+	if setting(c, "styling.depth") == "flat" {
+		return "depth-flat"
+	}
+	return ""
+}
+
+// styleRule is the rules of a style's class. Written with logical
+// properties (inline-start), so right-to-left pages mirror them; colours
+// are the theme's variables, so both themes apply them.
+func styleRule(class string) string {
+	switch class {
+	case "sidebar-filled":
+		// The page tree on a muted panel reaching its edges; the current
+		// page on the page's own background (--primary-text is readable
+		// on both).
+		return ".sidebar-filled .sidebar{background:var(--soft);padding-inline:8px;border-radius:var(--radius);align-self:start;margin-top:16px}" +
+			".sidebar-filled .sidebar a:hover,.sidebar-filled .sidebar a[aria-current]{background:var(--bg)}"
+	case "sidebar-pill":
+		// The current page in a capsule of the primary colour (the page's
+		// background as text on it: the contrast of --primary-text on the
+		// page).
+		return ".sidebar-pill .sidebar a{border-radius:999px;padding-inline:12px}" +
+			".sidebar-pill .sidebar a[aria-current]{background:var(--primary-text);color:var(--bg)}"
+	case "sidebar-line":
+		// A continuous line beside the items, the current page's part of
+		// it in the primary colour.
+		return ".sidebar-line .sidebar ul{border-inline-start:1px solid var(--line)}.sidebar-line .sidebar ul ul{padding-inline-start:0;margin-inline-start:14px}" +
+			".sidebar-line .sidebar a{border-radius:0;margin-inline-start:-1px;border-inline-start:2px solid transparent}" +
+			".sidebar-line .sidebar a[aria-current]{background:none;border-inline-start-color:var(--primary-text)}"
+	case "depth-flat":
+		// No shadow, no elevation: the results' list and the menus lie
+		// flat, outlined only.
+		return ".depth-flat .search-pop,.depth-flat .menu ul{box-shadow:none}"
+	}
+	return ""
 }
 
 // newTab tells whether external links open in a new tab

@@ -83,6 +83,9 @@ type pageData struct {
 	FooterGroups               []footerGroup
 	FooterLogo, FooterLogoDark string
 	Copyright                  string
+	// LayoutClass and BodyClass are the styles' classes (styling.sidebar
+	// and styling.depth: customize.go), "" for the defaults.
+	LayoutClass, BodyClass string
 	// W are the interface's strings in the site's language; Dir its
 	// direction (ltr, rtl).
 	W   words
@@ -477,6 +480,7 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 		d.Vars = lightPrimary + "@media (prefers-color-scheme: dark){" + darkPrimary + "}"
 	}
 	d.Vars += styleVars(c)
+	d.LayoutClass, d.BodyClass = layoutClasses(c), bodyClasses(c)
 	d.HeaderLinks, d.FooterGroups = s.headerLinks(st), s.footerGroups(st)
 	d.Announcement = s.announcementOf(st)
 	d.FooterLogo, d.FooterLogoDark = safeImage(setting(c, "footer.logo.light")), safeImage(setting(c, "footer.logo.dark"))

@@ -46,7 +46,7 @@ const pageTemplate = `<!doctype html>
 <style id="theme-dark" media="(prefers-color-scheme: dark)">{{css .DarkCSS}}</style>
 <script data-default="{{.ThemeDefault}}">` + themeScript + `</script>{{end}}
 </head>
-<body>
+<body{{with .BodyClass}} class="{{.}}"{{end}}>
 <a class="skip" href="#content">{{.W.SkipToContent}}</a>
 {{- with .Announcement}}
 <aside class="announcement announcement-{{.Style}}" aria-label="{{$.W.Announcement}}"><p>{{.Message}}{{with .Link}} <a href="{{.Href}}"{{if .NewTab}} target="_blank" rel="noopener"{{end}}>{{.Title}}</a>{{end}}</p></aside>{{end}}
@@ -69,7 +69,7 @@ const pageTemplate = `<!doctype html>
 <details class="menu variants"><summary aria-label="Variant: {{.Variant}}">{{.Variant}}</summary><ul>
 {{- range .Variants}}<li><a href="{{.Href}}"{{if .Current}} aria-current="true"{{end}}>{{.Title}}</a></li>{{end}}</ul></details>{{end}}
 </header>
-<div class="layout">
+<div class="layout{{.LayoutClass}}">
 {{- if .Sidebar}}
 <details class="nav-toggle"><summary aria-controls="pages">{{.W.Menu}}</summary></details>
 <nav class="sidebar" id="pages" aria-label="{{.W.Pages}}">{{template "tree" .Sidebar}}</nav>{{end}}

@@ -56,9 +56,11 @@ func TestCustomization(t *testing.T) {
 			t.Error("site space does not inherit the site's theme")
 		}
 		a.Expect(http.StatusNoContent, "DELETE", ssPath, nil)
-		o := a.Expect(http.StatusOK, "PATCH", ssPath, map[string]any{"styling": map[string]any{"theme": "muted", "corners": "straight"}, "title": "API docs"}).Map(t)
+		o := a.Expect(http.StatusOK, "PATCH", ssPath, map[string]any{"styling": map[string]any{"theme": "muted", "corners": "straight", "depth": "flat",
+			"sidebar": map[string]any{"background": "filled", "list": "line"}}, "title": "API docs"}).Map(t)
 		os := o["styling"].(map[string]any)
-		if os["theme"] != "muted" || os["corners"] != "straight" || os["primaryColor"].(map[string]any)["light"] != "#ff0000" || o["title"] != "API docs" {
+		if os["theme"] != "muted" || os["corners"] != "straight" || os["primaryColor"].(map[string]any)["light"] != "#ff0000" || o["title"] != "API docs" ||
+			os["depth"] != "flat" || os["sidebar"].(map[string]any)["list"] != "line" || os["sidebar"].(map[string]any)["background"] != "filled" {
 			t.Fatalf("override = %v", o)
 		}
 		// null resets one member to the site's value, keeping the others.
@@ -159,6 +161,10 @@ func TestCustomizationRejects(t *testing.T) {
 			return c
 		}(), 400, "favicon"},
 		{"patch empty logo url", "PATCH", ssPath, f.admin, map[string]any{"header": map[string]any{"logo": map[string]any{"light": "", "dark": "https://example.com/l.png"}}}, 400, "header.logo.light"},
+		{"bad depth", "PUT", site + "/customization", f.admin, with("styling", "depth", "deep"), 400, "styling.depth"},
+		{"bad sidebar list", "PUT", site + "/customization", f.admin, with("styling", "sidebar", map[string]any{"background": "default", "list": "bubble"}), 400, "styling.sidebar.list"},
+		{"patch bad sidebar background", "PATCH", ssPath, f.admin, map[string]any{"styling": map[string]any{"sidebar": map[string]any{"background": "glass", "list": "pill"}}}, 400, "styling.sidebar.background"},
+		{"patch bad depth", "PATCH", ssPath, f.admin, map[string]any{"styling": map[string]any{"depth": "raised"}}, 400, "styling.depth"},
 		{"patch bad link target", "PATCH", ssPath, f.admin, map[string]any{"externalLinks": map[string]any{"target": "popup"}}, 400, "externalLinks.target"},
 	}
 	for _, c := range cases {

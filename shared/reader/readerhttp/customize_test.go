@@ -150,3 +150,34 @@ func TestTintColoursTheBackgrounds(t *testing.T) {
 	// the default lets visitors choose: theme.go).
 	testkit.Contains(t, "tinted page", html, ":root{--bg:#fff5f5;--soft:#f7e3e5;", `<style id="theme-dark" media="(prefers-color-scheme: dark)">`, ":root{--bg:#131e16;--soft:#1c3221;")
 }
+
+// The sidebar's styles and the depth (styling.sidebar, styling.depth)
+// are classes on the layout and the body, with their rules in the page's
+// style sheet; the defaults add neither, so a site that sets nothing
+// looks as before. A heading font (styling.headingFont) styles headings.
+func TestSidebarAndDepthStyles(t *testing.T) {
+	f := standardSite(t, nil)
+	before, _ := f.body(t, http.StatusOK, f.base+"/blocks")
+	testkit.Contains(t, "defaults", before, "<body>\n", `<div class="layout">`)
+	testkit.Lacks(t, "defaults", before, "sidebar-filled", "sidebar-pill", "sidebar-line", "depth-flat", "h1,h2,h3,h4,h5,h6{font-family")
+	for _, c := range []struct {
+		background, list, depth string
+		classes                 string
+		rules                   []string
+	}{
+		{"filled", "pill", "flat", `<div class="layout sidebar-filled sidebar-pill">`,
+			[]string{".sidebar-filled .sidebar{background:var(--soft);", ".sidebar-pill .sidebar a[aria-current]{background:var(--primary-text);color:var(--bg)}", ".depth-flat .search-pop"}},
+		{"default", "line", "subtle", `<div class="layout sidebar-line">`,
+			[]string{".sidebar-line .sidebar ul{border-inline-start:1px solid var(--line)}"}},
+	} {
+		f.customize(t, map[string]map[string]any{"styling": {"sidebar": map[string]any{"background": c.background, "list": c.list}, "depth": c.depth, "headingFont": "RobotoSlab"}})
+		html, _ := f.body(t, http.StatusOK, f.base+"/blocks")
+		testkit.Contains(t, c.classes, html, append(c.rules, c.classes, `h1,h2,h3,h4,h5,h6{font-family:"Roboto Slab"`)...)
+		if flat := strings.Contains(html, `<body class="depth-flat">`); flat != (c.depth == "flat") {
+			t.Errorf("depth %s: the body's class depth-flat is there: %t", c.depth, flat)
+		}
+		if c.background == "default" {
+			testkit.Lacks(t, c.classes, html, "sidebar-filled", "sidebar-pill")
+		}
+	}
+}
