@@ -7,6 +7,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/model"
+	uiwords "github.com/galleydocs/galley/shared/reader/words"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -32,87 +33,15 @@ type footerGroup struct {
 	Links []headerLink
 }
 
-// words are the interface's strings in one language: the reader's own
-// labels, visible or read by screen readers.
-type words struct {
-	Search, SearchLabel, Previous, Next, OnThisPage, Menu, SkipToContent string
-	// EditOn is the label of the page's edit link, %s the provider
-	// ("Edit on GitHub").
-	EditOn string
-	// Sections, Pages, Breadcrumb and Pagination name the navigation
-	// landmarks.
-	Sections, Pages, Breadcrumb, Pagination string
-	// Copy and Copied are the code blocks' copy button, before and after
-	// a click.
-	Copy, Copied string
-	// Results labels the results as you type; ResultCount says how many
-	// there are (%d); NoResults that none matches.
-	Results, ResultCount, NoResults string
-	// Announcement names the site's banner; PageActions the page's
-	// actions, CopyPage, ViewMarkdown and OpenIn (%s: an assistant) them.
-	Announcement, PageActions, CopyPage, ViewMarkdown, OpenIn string
-	// Theme names the theme's menu: System, Light and Dark its choices.
-	Theme, System, Light, Dark string
-}
+// words are the interface's strings in one language
+// (shared/reader/words).
+type words = uiwords.Words
 
-// interfaceWords are the interface's strings by language (the space's
-// language, else internationalization.locale); another language reads
-// English.
-var interfaceWords = map[string]words{
-	"en": {"Search", "Search this site", "Previous", "Next", "On this page", "Menu", "Skip to content", "Edit on %s",
-		"Sections", "Pages", "Breadcrumb", "Previous and next pages", "Copy", "Copied", "Search results", "Results: %d", "No page matches",
-		"Announcement", "Page actions", "Copy page", "View as Markdown", "Open in %s", "Theme", "System", "Light", "Dark"},
-	"fr": {"Rechercher", "Rechercher dans ce site", "Précédent", "Suivant", "Sur cette page", "Menu", "Aller au contenu", "Modifier sur %s",
-		"Sections", "Pages", "Fil d’Ariane", "Pages précédente et suivante", "Copier", "Copié", "Résultats de recherche", "Résultats : %d", "Aucune page ne correspond",
-		"Annonce", "Actions de la page", "Copier la page", "Voir en Markdown", "Ouvrir dans %s", "Thème", "Système", "Clair", "Sombre"},
-	"de": {"Suchen", "Diese Website durchsuchen", "Zurück", "Weiter", "Auf dieser Seite", "Menü", "Zum Inhalt springen", "Auf %s bearbeiten",
-		"Bereiche", "Seiten", "Brotkrumen", "Vorherige und nächste Seite", "Kopieren", "Kopiert", "Suchergebnisse", "Ergebnisse: %d", "Keine Seite gefunden",
-		"Ankündigung", "Seitenaktionen", "Seite kopieren", "Als Markdown anzeigen", "In %s öffnen", "Farbschema", "System", "Hell", "Dunkel"},
-	"es": {"Buscar", "Buscar en este sitio", "Anterior", "Siguiente", "En esta página", "Menú", "Ir al contenido", "Editar en %s",
-		"Secciones", "Páginas", "Ruta de navegación", "Páginas anterior y siguiente", "Copiar", "Copiado", "Resultados de búsqueda", "Resultados: %d", "Ninguna página coincide",
-		"Anuncio", "Acciones de la página", "Copiar página", "Ver como Markdown", "Abrir en %s", "Tema", "Sistema", "Claro", "Oscuro"},
-	"ja": {"検索", "このサイトを検索", "前へ", "次へ", "このページの内容", "メニュー", "本文へスキップ", "%s で編集",
-		"セクション", "ページ", "パンくずリスト", "前後のページ", "コピー", "コピーしました", "検索結果", "結果: %d 件", "一致するページはありません",
-		"お知らせ", "ページの操作", "ページをコピー", "Markdown で表示", "%s で開く", "テーマ", "システム", "ライト", "ダーク"},
-	"zh": {"搜索", "搜索本站", "上一页", "下一页", "本页内容", "菜单", "跳到正文", "在 %s 上编辑",
-		"栏目", "页面", "面包屑导航", "上一页和下一页", "复制", "已复制", "搜索结果", "结果：%d", "没有匹配的页面",
-		"公告", "页面操作", "复制页面", "以 Markdown 查看", "在 %s 中打开", "主题", "跟随系统", "浅色", "深色"},
-	"ar": {"بحث", "ابحث في هذا الموقع", "السابق", "التالي", "في هذه الصفحة", "القائمة", "انتقل إلى المحتوى", "تعديل على %s",
-		"الأقسام", "الصفحات", "مسار التنقل", "الصفحتان السابقة والتالية", "نسخ", "تم النسخ", "نتائج البحث", "النتائج: %d", "لا توجد صفحة مطابقة",
-		"إعلان", "إجراءات الصفحة", "نسخ الصفحة", "عرض بتنسيق Markdown", "فتح في %s", "المظهر", "النظام", "فاتح", "داكن"},
-	"he": {"חיפוש", "חיפוש באתר", "הקודם", "הבא", "בדף זה", "תפריט", "דלג לתוכן", "עריכה ב-%s",
-		"מדורים", "דפים", "פירורי לחם", "הדף הקודם והדף הבא", "העתקה", "הועתק", "תוצאות חיפוש", "תוצאות: %d", "אין דף תואם",
-		"הודעה", "פעולות בדף", "העתקת הדף", "הצגה כ-Markdown", "פתיחה ב-%s", "ערכת נושא", "מערכת", "בהיר", "כהה"},
-}
+// wordsFor returns the interface's strings for a language.
+func wordsFor(locale string) words { return uiwords.For(locale) }
 
-// wordsFor returns the interface's strings for a language (a region's
-// variant, "fr-CA", reads as its language).
-func wordsFor(locale string) words {
-	if w, ok := interfaceWords[locale]; ok {
-		return w
-	}
-	if w, ok := interfaceWords[baseLanguage(locale)]; ok {
-		return w
-	}
-	return interfaceWords["en"]
-}
-
-// baseLanguage is a language tag's language, lower-case ("pt-br": "pt").
-func baseLanguage(tag string) string {
-	l, _, _ := strings.Cut(strings.ToLower(tag), "-")
-	l, _, _ = strings.Cut(l, "_")
-	return l
-}
-
-// direction is the text direction of a language: "rtl" for Arabic,
-// Hebrew, Persian and Urdu, else "ltr".
-func direction(lang string) string {
-	switch baseLanguage(lang) {
-	case "ar", "he", "fa", "ur":
-		return "rtl"
-	}
-	return "ltr"
-}
+// direction is the text direction of a language (ltr, rtl).
+func direction(lang string) string { return uiwords.Direction(lang) }
 
 // fontStacks map GitBook's font names (styling.font) to CSS font stacks:
 // the font by name, used when the visitor has it installed, then system

@@ -18,6 +18,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/insights"
+	uiwords "github.com/galleydocs/galley/shared/reader/words"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -147,10 +148,17 @@ var feedbackStrings = map[string]feedbackWords{
 	"es": {"¿Te ha sido útil esta página?", "Sí", "En parte", "No", "Cuéntanos más (opcional)", "Enviar", "Gracias por tu opinión."},
 	"ja": {"このページは役に立ちましたか？", "はい", "まあまあ", "いいえ", "詳しく教えてください（任意）", "送信", "フィードバックをありがとうございました。"},
 	"zh": {"这个页面有帮助吗？", "有帮助", "一般", "没有帮助", "告诉我们更多（可选）", "发送", "感谢您的反馈。"},
+	"ar": {"هل كانت هذه الصفحة مفيدة؟", "نعم", "إلى حد ما", "لا", "أخبرنا بالمزيد (اختياري)", "إرسال", "شكرًا على ملاحظاتك."},
+	"he": {"האם הדף הזה עזר לך?", "כן", "במידה מסוימת", "לא", "ספרו לנו עוד (לא חובה)", "שליחה", "תודה על המשוב."},
 }
 
+// feedbackWordsFor is the form's strings in a language (a region's
+// variant, "fr-CA", reads as its language).
 func feedbackWordsFor(locale string) feedbackWords {
 	if w, ok := feedbackStrings[locale]; ok {
+		return w
+	}
+	if w, ok := feedbackStrings[uiwords.Base(locale)]; ok {
 		return w
 	}
 	return feedbackStrings["en"]

@@ -136,8 +136,8 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 			nodes = rp.Document.Nodes
 		}
 		links := &pageLinks{s: s, st: st, at: at, files: map[string]fileInfo{}}
-		doc := renderDocument(nodes, s.hl, links)
 		d := s.chrome(st, p)
+		doc := renderDocument(nodes, s.hl, links, d.W)
 		d.Playground, d.Connect = doc.Playground, doc.Connect
 		if doc.Diagrams {
 			if s.assets.mermaid() {

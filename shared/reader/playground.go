@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/galleydocs/galley/shared/content"
+	uiwords "github.com/galleydocs/galley/shared/reader/words"
 )
 
 // The API playground (docs/reader.md, "API playground"): under each
@@ -31,16 +33,10 @@ const (
 // connect-src): the combinations of server variables' values.
 const maxConnectOrigins = 20
 
-// corsMessage is what the playground says when the browser gives no
-// answer ("%s": the API's origin).
-const corsMessage = "The request failed: the API at %s does not allow cross-origin requests from this site (CORS), or it could not be reached. The snippets below send the same request from elsewhere."
-
-// elsewhereMessage is what the playground says of a request to an origin
-// the page's policy does not let it reach ("%s": those it does).
-const elsewhereMessage = "Not sent: this page may send requests only to the servers its API specification names (%s)."
-
-// storageNote says where credentials are kept.
-const storageNote = "Credentials stay in this browser: kept in this tab's session storage for the API's origin, never sent to this site."
+// The playground's labels and messages are the page's words
+// (shared/reader/words, Playground): the script's messages are its
+// element's data-* attributes, so that the script stays a constant
+// allowed by its hash.
 
 // request is a request as the playground sends it.
 type request struct {
@@ -62,12 +58,14 @@ func (r *renderer) playground(od *content.OperationDetail) {
 		origins = append(origins, r.addConnect(serverOrigins(s)...)...)
 	}
 	id := "pg" + strconv.Itoa(r.playgrounds)
+	w := r.txt.Playground
 	r.w(`<details class="playground" data-method="`, esc(od.Method), `" data-path="`, esc(od.Path), `" data-origins="`, esc(strings.Join(origins, " ")),
-		`" data-cors="`, esc(corsMessage), `" data-elsewhere="`, esc(elsewhereMessage), `">`,
-		`<summary>Test it</summary><div class="pg-form" hidden>`)
+		`" data-cors="`, esc(w.CORS), `" data-elsewhere="`, esc(w.Elsewhere), `" data-invalid="`, esc(w.Invalid), `" data-sending="`, esc(w.Sending),
+		`" data-headers="`, esc(w.ResponseHeaders), `" data-body="`, esc(w.ResponseBody), `">`,
+		`<summary>`, esc(w.TestIt), `</summary><div class="pg-form" hidden>`)
 
 	// Server and its variables.
-	r.w(`<fieldset><legend>Server</legend><div class="pg-field"><label for="`, id, `-server">Server URL</label><select id="`, id, `-server" class="pg-server">`)
+	r.w(`<fieldset><legend>`, esc(w.Server), `</legend><div class="pg-field"><label for="`, id, `-server">`, esc(w.ServerURL), `</label><select id="`, id, `-server" class="pg-server">`)
 	for i, s := range od.Servers {
 		sel := ""
 		if i == 0 {
@@ -118,11 +116,11 @@ func (r *renderer) playground(od *content.OperationDetail) {
 	// Credentials: the inputs of every scheme, those of the alternative
 	// chosen shown.
 	if schemes, alts := securityInputs(od.Security); len(schemes) > 0 {
-		r.w(`<fieldset class="pg-auth"><legend>Authentication</legend>`)
+		r.w(`<fieldset class="pg-auth"><legend>`, esc(w.Authentication), `</legend>`)
 		if len(od.Security) > 1 {
-			r.w(`<label for="`, id, `-alt">Credentials</label><select id="`, id, `-alt" class="pg-alt">`)
+			r.w(`<label for="`, id, `-alt">`, esc(w.Credentials), `</label><select id="`, id, `-alt" class="pg-alt">`)
 			for i, alt := range od.Security {
-				r.w(`<option value="`, strconv.Itoa(i), `">`, esc(altLabel(alt)), `</option>`)
+				r.w(`<option value="`, strconv.Itoa(i), `">`, esc(altLabel(alt, w.None)), `</option>`)
 			}
 			r.w(`</select>`)
 		}
@@ -136,19 +134,25 @@ func (r *renderer) playground(od *content.OperationDetail) {
 				`" data-alts="`, joinInts(alts[k]), `"`, hidden, `>`)
 			switch schemeKind(s) {
 			case "basic":
-				r.w(`<div class="pg-field"><label for="`, sid, `-user">Username (`, esc(s.Name), `)</label><input id="`, sid, `-user" class="pg-secret" data-part="user" autocomplete="off" spellcheck="false"></div>`,
-					`<div class="pg-field"><label for="`, sid, `-pass">Password (`, esc(s.Name), `)</label><input id="`, sid, `-pass" type="password" class="pg-secret" data-part="pass" autocomplete="off"></div>`)
+				r.w(`<div class="pg-field"><label for="`, sid, `-user">`, esc(fmt.Sprintf(w.Username, s.Name)), `</label><input id="`, sid, `-user" class="pg-secret" data-part="user" autocomplete="off" spellcheck="false"></div>`,
+					`<div class="pg-field"><label for="`, sid, `-pass">`, esc(fmt.Sprintf(w.Password, s.Name)), `</label><input id="`, sid, `-pass" type="password" class="pg-secret" data-part="pass" autocomplete="off"></div>`)
 			case "bearer":
-				r.w(`<div class="pg-field"><label for="`, sid, `">Bearer token (`, esc(s.Name), `)</label><input id="`, sid, `" type="password" class="pg-secret" data-part="token" autocomplete="off"></div>`)
+				r.w(`<div class="pg-field"><label for="`, sid, `">`, esc(fmt.Sprintf(w.Token, s.Name)), `</label><input id="`, sid, `" type="password" class="pg-secret" data-part="token" autocomplete="off"></div>`)
 			case "header", "query":
-				r.w(`<div class="pg-field"><label for="`, sid, `">API key <code>`, esc(s.Param), `</code> in the `, schemeKind(s), ` (`, esc(s.Name), `)</label><input id="`, sid,
+				label := w.KeyHeader
+				if schemeKind(s) == "query" {
+					label = w.KeyQuery
+				}
+				// The parameter's name as code within the sentence.
+				label = fmt.Sprintf(esc(label), "<code>"+esc(s.Param)+"</code>", esc(s.Name))
+				r.w(`<div class="pg-field"><label for="`, sid, `">`, label, `</label><input id="`, sid,
 					`" type="password" class="pg-secret" data-part="key" autocomplete="off"></div>`)
 			default:
-				r.w(`<p class="pg-note">`, esc(s.Name), `: `, esc(unsupportedScheme(s)), `</p>`)
+				r.w(`<p class="pg-note">`, esc(s.Name), `: `, esc(unsupportedScheme(s, w)), `</p>`)
 			}
 			r.w(`</div>`)
 		}
-		r.w(`<p class="pg-note">`, storageNote, `</p></fieldset>`)
+		r.w(`<p class="pg-note">`, esc(w.Storage), `</p></fieldset>`)
 	}
 
 	// Parameters.
@@ -162,19 +166,19 @@ func (r *renderer) playground(od *content.OperationDetail) {
 		}
 	}
 	if len(params)+len(cookies) > 0 {
-		r.w(`<fieldset><legend>Parameters</legend>`)
+		r.w(`<fieldset><legend>`, esc(w.Parameters), `</legend>`)
 		for i, p := range params {
 			pid := id + "-p" + strconv.Itoa(i)
 			req := ""
 			r.w(`<div class="pg-field"><label for="`, pid, `"><code>`, esc(p.Name), `</code> `, esc(p.In))
 			if p.Required {
-				r.w(` <span class="required">required</span>`)
+				r.w(` <span class="required">`, esc(r.txt.Content.Required), `</span>`)
 				req = ` aria-required="true"`
 			}
 			r.w(`</label><input id="`, pid, `" class="pg-param" data-in="`, p.In, `" data-name="`, esc(p.Name), `" value="`, esc(paramValue(p)), `"`, req, ` spellcheck="false"></div>`)
 		}
 		for _, p := range cookies {
-			r.w(`<p class="pg-note">The cookie <code>`, esc(p.Name), `</code> cannot be set by a page for another site: it is not sent.</p>`)
+			r.w(`<p class="pg-note">`, fmt.Sprintf(esc(w.Cookie), "<code>"+esc(p.Name)+"</code>"), `</p>`)
 		}
 		r.w(`</fieldset>`)
 	}
@@ -182,14 +186,14 @@ func (r *renderer) playground(od *content.OperationDetail) {
 	// Body.
 	if hasBody(od) {
 		b := od.RequestBody
-		r.w(`<fieldset><legend>Body</legend><div class="pg-field"><label for="`, id, `-ct">Content type</label><select id="`, id, `-ct" class="pg-ct">`)
+		r.w(`<fieldset><legend>`, esc(w.Body), `</legend><div class="pg-field"><label for="`, id, `-ct">`, esc(w.ContentType), `</label><select id="`, id, `-ct" class="pg-ct">`)
 		for _, t := range b.ContentTypes {
 			r.w(`<option>`, esc(t), `</option>`)
 		}
-		r.w(`</select></div><div class="pg-field"><label for="`, id, `-body">Body</label><textarea id="`, id, `-body" class="pg-body" rows="8" spellcheck="false">`,
+		r.w(`</select></div><div class="pg-field"><label for="`, id, `-body">`, esc(w.Body), `</label><textarea id="`, id, `-body" class="pg-body" rows="8" spellcheck="false">`,
 			esc(b.Sample), `</textarea></div></fieldset>`)
 	}
-	r.w(`<button type="button" class="pg-send">Send</button><p class="pg-status" role="status"></p><div class="pg-result" hidden></div></div>`)
+	r.w(`<button type="button" class="pg-send">`, esc(w.Send), `</button><p class="pg-status" role="status"></p><div class="pg-result" hidden></div></div>`)
 
 	// The snippets, as tabs (shown without JavaScript too).
 	req := initialRequest(od)
@@ -205,7 +209,7 @@ func (r *renderer) playground(od *content.OperationDetail) {
 			checked = " checked"
 		}
 		r.w(`<input type="radio" name="`, name, `" id="`, tid, `"`, checked, `><label for="`, tid, `">`, sn.title, `</label><div class="tab-panel">`,
-			`<figure class="code"><button type="button" class="copy" hidden>Copy</button><pre tabindex="0"><code class="pg-snippet" data-lang="`, sn.lang, `">`,
+			`<figure class="code"><button type="button" class="copy" hidden>`, esc(r.txt.Copy), `</button><pre tabindex="0"><code class="pg-snippet" data-lang="`, sn.lang, `">`,
 			esc(sn.text), `</code></pre></figure></div>`)
 	}
 	r.w(`</div></details>`)
@@ -258,14 +262,14 @@ func schemeKind(s content.SecurityScheme) string {
 }
 
 // unsupportedScheme says why a scheme's credentials are not asked for.
-func unsupportedScheme(s content.SecurityScheme) string {
+func unsupportedScheme(s content.SecurityScheme, w uiwords.Playground) string {
 	switch {
 	case s.Type == "apiKey" && s.In == "cookie":
-		return "an API key in a cookie cannot be set by a page for another site."
+		return w.NoCookieKey
 	case s.Type == "mutualTLS":
-		return "client certificates are chosen by the browser itself."
+		return w.NoTLS
 	}
-	return "this kind of credentials (" + strings.TrimSpace(s.Type+" "+s.Scheme) + ") cannot be sent from here."
+	return fmt.Sprintf(w.NoKind, strings.TrimSpace(s.Type+" "+s.Scheme))
 }
 
 // securityInputs lists the schemes of the alternatives once each, with
@@ -291,9 +295,9 @@ func securityInputs(alts [][]content.SecurityScheme) ([]content.SecurityScheme, 
 }
 
 // altLabel names an alternative of credentials.
-func altLabel(alt []content.SecurityScheme) string {
+func altLabel(alt []content.SecurityScheme, none string) string {
 	if len(alt) == 0 {
-		return "None"
+		return none
 	}
 	names := make([]string, len(alt))
 	for i, s := range alt {
@@ -570,12 +574,12 @@ function load(){form.querySelectorAll(".pg-scheme").forEach(function(s){s.queryS
 function fail(m){status.className="pg-status pg-error";status.textContent=m}
 function show(res,t){status.textContent=res.status+(res.statusText?" "+res.statusText:"");var hs=[];res.headers.forEach(function(v,k){hs.push(k+": "+v)});
 if(/json/i.test(res.headers.get("content-type")||"")){try{t=JSON.stringify(JSON.parse(t),null,2)}catch(e){}}if(t.length>100000)t=t.slice(0,100000)+"\n…";
-[["Response headers",hs.join("\n")],["Response body",t]].forEach(function(x){var f=document.createElement("figure"),c=document.createElement("figcaption"),p=document.createElement("pre");f.className="code";c.className="code-title";c.textContent=x[0];p.tabIndex=0;p.textContent=x[1];f.appendChild(c);f.appendChild(p);out.appendChild(f)});out.hidden=false}
+[[pg.getAttribute("data-headers"),hs.join("\n")],[pg.getAttribute("data-body"),t]].forEach(function(x){var f=document.createElement("figure"),c=document.createElement("figcaption"),p=document.createElement("pre");f.className="code";c.className="code-title";c.textContent=x[0];p.tabIndex=0;p.textContent=x[1];f.appendChild(c);f.appendChild(p);out.appendChild(f)});out.hidden=false}
 form.addEventListener("input",function(e){var i=e.target;if(i.classList.contains("pg-secret")){try{if(store)store.setItem(key(i.closest(".pg-scheme"),i),i.value)}catch(x){}}else update()});
 form.addEventListener("change",function(e){if(e.target===srv||e.target.classList.contains("pg-var"))load();update()});
 send.addEventListener("click",function(){if(busy)return;var r=build(true),init={method:method,headers:r.headers,credentials:"omit",cache:"no-store"},req;if(r.body!==null)init.body=r.body;
 status.className="pg-status";out.hidden=true;out.textContent="";var allowed=pg.getAttribute("data-origins").split(" ");
-if(allowed.indexOf(origin(r.url))<0){fail(pg.getAttribute("data-elsewhere").replace("%s",allowed.join(", ")));return}try{req=new Request(r.url,init)}catch(e){fail("The request is not valid: "+e.message);return}
-busy=true;send.setAttribute("aria-busy","true");status.textContent="Sending "+method+" "+r.url+"…";function done(){busy=false;send.removeAttribute("aria-busy")}
+if(allowed.indexOf(origin(r.url))<0){fail(pg.getAttribute("data-elsewhere").replace("%s",allowed.join(", ")));return}try{req=new Request(r.url,init)}catch(e){fail(pg.getAttribute("data-invalid")+e.message);return}
+busy=true;send.setAttribute("aria-busy","true");status.textContent=pg.getAttribute("data-sending")+" "+method+" "+r.url+"…";function done(){busy=false;send.removeAttribute("aria-busy")}
 fetch(req).then(function(res){return res.text().then(function(t){show(res,t)})},function(){fail(pg.getAttribute("data-cors").replace("%s",origin(r.url)))}).then(done,done)});
 form.hidden=false;load();update()})})()`

@@ -43,7 +43,7 @@ func petOperation() *content.OperationDetail {
 // with the spec's examples and defaults, hidden until the script shows it;
 // cookies and secrets explained.
 func TestPlaygroundForm(t *testing.T) {
-	r := &renderer{ids: map[string]int{}}
+	r := &renderer{ids: map[string]int{}, txt: wordsFor("en")}
 	r.operation(petOperation())
 	out := r.b.String()
 	for _, want := range []string{
@@ -65,7 +65,7 @@ func TestPlaygroundForm(t *testing.T) {
   &#34;name&#34;: &#34;Rex&#39;s \&#34;ball\&#34;&#34;
 }</textarea>`,
 		`<button type="button" class="pg-send">Send</button><p class="pg-status" role="status"></p>`,
-		storageNote,
+		esc(wordsFor("en").Playground.Storage),
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the playground lacks\n  %s\nin\n  %s", want, out)
@@ -142,7 +142,7 @@ print(response.status_code, response.text)`
 		}
 	}
 	// The rendered tabs hold them, escaped.
-	r := &renderer{ids: map[string]int{}}
+	r := &renderer{ids: map[string]int{}, txt: wordsFor("en")}
 	r.operation(petOperation())
 	if !strings.Contains(r.b.String(), `<code class="pg-snippet" data-lang="curl">`+html.EscapeString(curl)+`</code>`) {
 		t.Error("the page lacks the curl snippet")
@@ -162,7 +162,7 @@ print(response.status_code, response.text)`
 // An operation without a server has no playground; one whose servers name
 // hosts a policy cannot hold adds no origin.
 func TestPlaygroundServers(t *testing.T) {
-	r := &renderer{ids: map[string]int{}}
+	r := &renderer{ids: map[string]int{}, txt: wordsFor("en")}
 	r.operation(&content.OperationDetail{Method: "GET", Path: "/x"})
 	if strings.Contains(r.b.String(), "playground") || r.css() != "" {
 		t.Errorf("a playground without a server: %s", r.b.String())
@@ -196,5 +196,33 @@ func TestPlaygroundServers(t *testing.T) {
 func TestPlaygroundScriptIsTemplateText(t *testing.T) {
 	if strings.Contains(playgroundScript, "{{") || strings.Contains(playgroundScript, "`") {
 		t.Error("the playground's script holds {{ or a backtick")
+	}
+}
+
+// The playground speaks the page's language: its labels, its notes and
+// the script's messages (its element's data-* attributes) come from the
+// words of the page's language; the content's labels around it too.
+func TestPlaygroundInThePagesLanguage(t *testing.T) {
+	for lang, want := range map[string][]string{
+		"ja": {`<summary>試してみる</summary>`, `<legend>サーバー</legend>`, `>サーバー URL</label>`, `<legend>認証</legend>`, `>Bearer トークン（bearerAuth）</label>`,
+			`>クエリの API キー <code>app key</code>（appKey）</label>`, `<option value="2">なし</option>`, `<legend>パラメーター</legend>`, `<span class="required">必須</span>`,
+			`Cookie <code>session</code> は別のサイトのページからは設定できないため、送信されません。`, `<button type="button" class="pg-send">送信</button>`,
+			`data-sending="送信中"`, `data-headers="レスポンスヘッダー"`, `data-cors="リクエストに失敗しました。%s の API`, `<caption>パラメーター</caption>`, `<th scope="col">名前</th>`},
+		"ar": {`<summary>جرّبه</summary>`, `<legend>المصادقة</legend>`, `>اسم المستخدم (basic)</label>`, `<button type="button" class="pg-send">إرسال</button>`,
+			`data-body="نص الاستجابة"`, `data-invalid="الطلب غير صالح: "`, `<strong>نص الطلب</strong>`},
+	} {
+		r := &renderer{ids: map[string]int{}, txt: wordsFor(lang)}
+		r.operation(petOperation())
+		out := r.b.String()
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: the playground lacks %s", lang, w)
+			}
+		}
+		for _, en := range []string{"Test it", "Server URL", "Authentication", ">Send<", "Response headers", "Parameters", "The cookie"} {
+			if strings.Contains(out, en) {
+				t.Errorf("%s: the playground still says %q", lang, en)
+			}
+		}
 	}
 }

@@ -26,7 +26,7 @@ import (
 )
 
 // renderVersion changes every ETag when the reader's output changes.
-const renderVersion = "reader-9"
+const renderVersion = "reader-10"
 
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64

@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"fmt"
 	"html/template"
 	"math"
 	"net/url"
@@ -62,6 +63,8 @@ type renderer struct {
 	// origins of their servers (playground.go).
 	playgrounds int
 	connect     []string
+	// txt are the labels in the page's language.
+	txt words
 }
 
 // rendered is a document as HTML, with what the page around it needs.
@@ -80,8 +83,10 @@ type rendered struct {
 }
 
 // renderDocument renders a document's nodes.
-func renderDocument(nodes []map[string]any, hl *highlighter, l links) rendered {
-	r := &renderer{hl: hl, links: l, ids: map[string]int{}}
+// Its own labels (hints', operations', the playground's) are in the
+// words of the page's language (txt).
+func renderDocument(nodes []map[string]any, hl *highlighter, l links, txt words) rendered {
+	r := &renderer{hl: hl, links: l, ids: map[string]int{}, txt: txt}
 	r.blocks(nodes, true)
 	return rendered{HTML: template.HTML(r.b.String()), Outline: r.outline, CSS: r.css(), Diagrams: r.diagrams,
 		Playground: r.playgrounds > 0, Connect: r.connect}
@@ -122,7 +127,7 @@ func (r *renderer) operation(od *content.OperationDetail) {
 	if od.Summary != "" {
 		r.w(`<div class="card-title">`, esc(od.Summary))
 		if od.Deprecated {
-			r.w(` <span class="deprecated">deprecated</span>`)
+			r.w(` <span class="deprecated">`, esc(r.txt.Content.Deprecated), `</span>`)
 		}
 		r.w(`</div>`)
 	}
@@ -131,26 +136,27 @@ func (r *renderer) operation(od *content.OperationDetail) {
 			r.w(`<p>`, esc(para), `</p>`)
 		}
 	}
+	c := r.txt.Content
 	if len(od.Parameters) > 0 {
-		r.w(`<div class="table"><table class="api-params"><caption>Parameters</caption><thead><tr><th scope="col">Name</th><th scope="col">In</th>`,
-			`<th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>`)
+		r.w(`<div class="table"><table class="api-params"><caption>`, esc(c.Parameters), `</caption><thead><tr><th scope="col">`, esc(c.Name), `</th><th scope="col">`, esc(c.In), `</th>`,
+			`<th scope="col">`, esc(c.Type), `</th><th scope="col">`, esc(c.Description), `</th></tr></thead><tbody>`)
 		for _, p := range od.Parameters {
 			r.w(`<tr><td><code>`, esc(p.Name), `</code>`)
 			if p.Required {
-				r.w(` <span class="required">required</span>`)
+				r.w(` <span class="required">`, esc(r.txt.Content.Required), `</span>`)
 			}
 			r.w(`</td><td>`, esc(p.In), `</td><td><code>`, esc(p.Type), `</code></td><td>`, esc(p.Description))
 			if p.Example != "" {
-				r.w(` <span class="api-param-example">Example: <code>`, esc(p.Example), `</code></span>`)
+				r.w(` <span class="api-param-example">`, esc(c.Example), `: <code>`, esc(p.Example), `</code></span>`)
 			}
 			r.w(`</td></tr>`)
 		}
 		r.w(`</tbody></table></div>`)
 	}
 	if b := od.RequestBody; b != nil {
-		r.w(`<p class="api-section"><strong>Request body</strong>`)
+		r.w(`<p class="api-section"><strong>`, esc(c.RequestBody), `</strong>`)
 		if b.Required {
-			r.w(` <span class="required">required</span>`)
+			r.w(` <span class="required">`, esc(r.txt.Content.Required), `</span>`)
 		}
 		for _, t := range b.ContentTypes {
 			r.w(` <code>`, esc(t), `</code>`)
@@ -162,16 +168,16 @@ func (r *renderer) operation(od *content.OperationDetail) {
 		if b.Description != "" {
 			r.w(`<p>`, esc(b.Description), `</p>`)
 		}
-		r.schema("Request body fields", b.SchemaDetail)
+		r.schema(c.RequestBodyFields, b.SchemaDetail)
 	}
 	if len(od.Responses) > 0 {
-		r.w(`<p class="api-section"><strong>Responses</strong></p><ul class="api-responses">`)
+		r.w(`<p class="api-section"><strong>`, esc(c.Responses), `</strong></p><ul class="api-responses">`)
 		for _, resp := range od.Responses {
 			r.w(`<li><code>`, esc(resp.Status), `</code> `, esc(resp.Description))
 			if resp.Schema != "" {
 				r.w(`: <code>`, esc(resp.Schema), `</code>`)
 			}
-			r.schema("Response "+resp.Status+" fields", resp.SchemaDetail)
+			r.schema(fmt.Sprintf(c.ResponseFields, resp.Status), resp.SchemaDetail)
 			r.w(`</li>`)
 		}
 		r.w(`</ul>`)
@@ -182,25 +188,26 @@ func (r *renderer) operation(od *content.OperationDetail) {
 // schema writes a body's fields (a table, nested ones indented under their
 // parent) and its example.
 func (r *renderer) schema(caption string, sd content.SchemaDetail) {
+	c := r.txt.Content
 	if len(sd.Fields) > 0 {
-		r.w(`<div class="table"><table class="api-params api-fields"><caption>`, esc(caption), `</caption><thead><tr><th scope="col">Field</th>`,
-			`<th scope="col">Type</th><th scope="col">Description</th></tr></thead><tbody>`)
+		r.w(`<div class="table"><table class="api-params api-fields"><caption>`, esc(caption), `</caption><thead><tr><th scope="col">`, esc(c.Field), `</th>`,
+			`<th scope="col">`, esc(c.Type), `</th><th scope="col">`, esc(c.Description), `</th></tr></thead><tbody>`)
 		for _, f := range sd.Fields {
 			r.w(`<tr><td class="depth-`, strconv.Itoa(min(f.Depth, 3)), `"><code>`, esc(f.Path), `</code>`)
 			if f.Required {
-				r.w(` <span class="required">required</span>`)
+				r.w(` <span class="required">`, esc(r.txt.Content.Required), `</span>`)
 			}
 			r.w(`</td><td><code>`, esc(f.Type), `</code></td><td>`, esc(f.Description), `</td></tr>`)
 		}
 		r.w(`</tbody></table></div>`)
 		if sd.FieldsCut {
-			r.w(`<p class="api-more">More fields are in the specification.</p>`)
+			r.w(`<p class="api-more">`, esc(c.MoreFields), `</p>`)
 		}
 	}
 	if sd.Example != "" {
-		label := "Example"
+		label := c.Example
 		if sd.Generated {
-			label = "Example (made from the schema)"
+			label = c.ExampleMade
 		}
 		r.w(`<figure class="code api-example"><figcaption class="code-title">`, esc(label), `</figcaption><pre tabindex="0"><code>`, esc(sd.Example), `</code></pre></figure>`)
 	}
@@ -354,7 +361,7 @@ func (r *renderer) block(n map[string]any, top bool) {
 		id = r.anchor(id)
 		r.w("<", tag, ` id="`, esc(id), `">`)
 		r.inlines(kids)
-		r.w(` <a class="anchor" href="#`, esc(id), `" aria-label="Link to this section">#</a></`, tag, ">")
+		r.w(` <a class="anchor" href="#`, esc(id), `" aria-label="`, esc(r.txt.Content.Anchor), `">#</a></`, tag, ">")
 		if top && level <= 3 {
 			r.outline = append(r.outline, heading{ID: id, Text: t, Level: level})
 		}
@@ -399,7 +406,7 @@ func (r *renderer) block(n map[string]any, top bool) {
 		default:
 			style = "info"
 		}
-		r.w(`<div class="hint hint-`, style, `" role="note"><span class="hint-label">`, hintLabels[style], `</span>`)
+		r.w(`<div class="hint hint-`, style, `" role="note"><span class="hint-label">`, esc(r.hintLabel(style)), `</span>`)
 		r.blocks(kids, false)
 		r.w("</div>")
 	case "tabs":
@@ -452,7 +459,7 @@ func (r *renderer) block(n map[string]any, top bool) {
 			title = t.href
 		}
 		if t.internal && t.href == "" {
-			r.w(`<div class="card content-ref unavailable"><span class="card-title">Page not available on this site</span></div>`)
+			r.w(`<div class="card content-ref unavailable"><span class="card-title">`, esc(r.txt.Content.Unavailable), `</span></div>`)
 			break
 		}
 		r.w(`<a class="card content-ref" href="`, esc(safeURL(t.href)), `"><span class="card-title">`, esc(title), `</span></a>`)
@@ -508,7 +515,7 @@ func (r *renderer) block(n map[string]any, top bool) {
 				if od := r.links.operation(spec, str(d, "method"), str(d, "path")); od != nil {
 					r.operation(od)
 				} else {
-					r.w(`<div class="api-spec">OpenAPI specification: `, esc(spec), `</div>`)
+					r.w(`<div class="api-spec">`, esc(fmt.Sprintf(r.txt.Content.Spec, spec)), `</div>`)
 				}
 			} else if u := str(d, "baseUrl"); u != "" {
 				r.w(`<div class="api-spec">`, esc(u), `</div>`)
@@ -535,7 +542,18 @@ func (r *renderer) block(n map[string]any, top bool) {
 	}
 }
 
-var hintLabels = map[string]string{"info": "Info", "warning": "Warning", "danger": "Danger", "success": "Success"}
+// hintLabel is a hint's label for its style, in the page's words.
+func (r *renderer) hintLabel(style string) string {
+	switch style {
+	case "warning":
+		return r.txt.Content.Warning
+	case "danger":
+		return r.txt.Content.Danger
+	case "success":
+		return r.txt.Content.Success
+	}
+	return r.txt.Content.Info
+}
 
 // code renders a code block: its title, the highlighted lines (numbered
 // when asked) and a copy button that a small script shows (without
@@ -565,7 +583,7 @@ func (r *renderer) code(d map[string]any, lines []map[string]any) {
 	if t := str(d, "title"); t != "" {
 		r.w(`<figcaption class="code-title">`, esc(t), `</figcaption>`)
 	}
-	r.w(`<button type="button" class="copy" hidden>Copy</button>`)
+	r.w(`<button type="button" class="copy" hidden>`, esc(r.txt.Copy), `</button>`)
 	r.w(string(r.hl.code(syntax, code, ln)))
 	r.w("</figure>")
 }
@@ -584,7 +602,7 @@ func (r *renderer) tabsBlock(items []map[string]any) {
 		}
 		title := str(dataOf(it), "title")
 		if title == "" {
-			title = "Tab " + strconv.Itoa(i+1)
+			title = fmt.Sprintf(r.txt.Content.Tab, i+1)
 		}
 		r.w(`<input type="radio" name="`, name, `" id="`, id, `"`, checked, `><label for="`, id, `">`, esc(title),
 			`</label><div class="tab-panel">`)

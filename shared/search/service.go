@@ -80,6 +80,9 @@ type Service struct {
 type Sites interface {
 	SearchScope(ctx context.Context, orgID, siteID string, siteSpaceIDs []string, field string) ([]sites.SiteSpaceOf, error)
 	ResolveURL(ctx context.Context, raw, appURL string, vis sites.Visitor) (sites.Resolved, error)
+	// Published is a published site's view: its customization (the
+	// search page's language).
+	Published(ctx context.Context, orgID, siteID, shareKey string) (sites.View, error)
 }
 
 // Users is what search asks of the users family (users.Service): the

@@ -41,6 +41,9 @@ type SitePageRequest struct {
 	// Limit bounds the pages found (at most MaxSitePageResults, the
 	// default); Sections, when positive, the sections of each page.
 	Limit, Sections int
+	// Language asks for the page's language (SiteResults.Lang): the
+	// results page's, not the results as you type's (one read more).
+	Language bool
 }
 
 // SiteResults are a search page's results.
@@ -56,6 +59,10 @@ type SiteResults struct {
 	// search page: the site's own and those it names
 	// (sites.FrameAncestors).
 	FrameAncestors string
+	// Lang is the language of the site's root site space, as the reader
+	// shows its pages: its space's language, else its customization's
+	// locale, else "en" (asked by SitePageRequest.Language).
+	Lang string
 }
 
 // SiteResultGroup is one site space's pages found.
@@ -84,9 +91,42 @@ func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResult
 	if err != nil {
 		return SiteResults{}, err
 	}
-	out, err := s.siteResults(access.WithCaller(ctx, caller), res, req.Query, req.Limit, req.Sections)
+	vctx := access.WithCaller(ctx, caller)
+	out, err := s.siteResults(vctx, res, req.Query, req.Limit, req.Sections)
+	if err != nil {
+		return out, err
+	}
 	out.FrameAncestors = sites.FrameAncestors(res.View.Site, res.View.OrgBase, req.AppURL)
+	if req.Language {
+		out.Lang, err = s.language(vctx, res)
+	}
 	return out, err
+}
+
+// language is the language the reader shows a resolved site space in
+// (docs/reader.md, "Interface language"): its space's language, else the
+// effective customization's locale (the site space's, else the site's),
+// else English.
+func (s *Service) language(vctx context.Context, res sites.Resolved) (string, error) {
+	if res.Space.Language != "" {
+		return res.Space.Language, nil
+	}
+	site := res.View.Site
+	pv, err := s.sites.Published(vctx, site.OrgID, site.ID, res.View.ShareKey)
+	if err != nil {
+		return "", err
+	}
+	custom := pv.Customizations.Site.Settings
+	if res.SiteSpace != nil {
+		if c, ok := pv.Customizations.SiteSpaces[res.SiteSpace.ID]; ok {
+			custom = c.Settings
+		}
+	}
+	i18n, _ := custom["internationalization"].(map[string]any)
+	if l, _ := i18n["locale"].(string); l != "" {
+		return l, nil
+	}
+	return "en", nil
 }
 
 // openSite resolves a published site's root for a visitor (published,

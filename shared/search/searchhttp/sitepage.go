@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/reader/words"
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -115,7 +117,7 @@ const sitePageStyle = `body{margin:0 auto;max-width:760px;padding:24px 16px;font
 a{color:#1a56c4}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}form{display:flex;gap:8px}
 input[type=search]{flex:1;font:inherit;padding:6px 10px;border:1px solid #8a8f98;border-radius:6px}
 button{font:inherit;padding:6px 14px;border:1px solid #1a56c4;background:#1a56c4;color:#fff;border-radius:6px}
-ol{padding-left:1.2rem}li{margin:12px 0}.crumbs,.excerpt{color:#5f6368;font-size:.9rem}.sections{list-style:none;padding-left:0}
+ol{padding-inline-start:1.2rem}li{margin:12px 0}.crumbs,.excerpt{color:#5f6368;font-size:.9rem}.sections{list-style:none;padding-inline-start:0}
 @media (prefers-color-scheme:dark){body{background:#111318;color:#e8eaed}a{color:#8ab4f8}.crumbs,.excerpt{color:#b3b8bf}input[type=search]{background:#1d2026;color:#e8eaed}}`
 
 // hashSource is the CSP source allowing an inline element whose text is s.
@@ -135,16 +137,31 @@ type sitePageData struct {
 // linker's dead-code elimination of methods for the whole function
 // (shared/httpapi/html.go); sitepage_test.go holds the template it
 // answers as.
+//
+// Its words are those of the site's language (d.Lang, as the reader's
+// pages: shared/reader/words), right to left for ar, he, fa and ur.
 func sitePage(d sitePageData) []byte {
 	var b strings.Builder
 	w, text, href := b.WriteString, func(s string) { b.WriteString(httpapi.HTMLText(s)) }, func(s string) { b.WriteString(httpapi.HTMLURL(s)) }
-	w("<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n" +
+	lang := d.Lang
+	if lang == "" {
+		lang = "en"
+	}
+	txt := words.For(lang)
+	w("<!doctype html>\n<html lang=\"")
+	text(lang)
+	w("\"")
+	if words.Direction(lang) == "rtl" {
+		w(" dir=\"rtl\"")
+	}
+	w(">\n<head>\n<meta charset=\"utf-8\">\n" +
 		"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>")
 	if d.Query != "" {
 		text(d.Query)
 		w(" – ")
 	}
-	w("Search – ")
+	text(txt.Search)
+	w(" – ")
 	text(d.SiteTitle)
 	w("</title>")
 	if d.NoIndex {
@@ -154,31 +171,36 @@ func sitePage(d sitePageData) []byte {
 	href(d.Home)
 	w("\">")
 	text(d.SiteTitle)
-	w("</a></header>\n<main>\n<h1>Search</h1>\n<form role=\"search\" method=\"get\"><input type=\"search\" name=\"q\" value=\"")
+	w("</a></header>\n<main>\n<h1>")
+	text(txt.Search)
+	w("</h1>\n<form role=\"search\" method=\"get\"><input type=\"search\" name=\"q\" value=\"")
 	text(d.Query)
-	w("\" aria-label=\"Search ")
-	text(d.SiteTitle)
+	w("\" aria-label=\"")
+	text(fmt.Sprintf(txt.SearchPage.BoxLabel, d.SiteTitle))
 	w("\" required>")
 	if d.ShareKey != "" {
 		w("<input type=\"hidden\" name=\"shareKey\" value=\"")
 		text(d.ShareKey)
 		w("\">")
 	}
-	w("<button type=\"submit\">Search</button></form>")
+	w("<button type=\"submit\">")
+	text(txt.Search)
+	w("</button></form>")
 	if d.Query != "" {
-		sitePageResults(&b, d.Query, d.Groups)
+		sitePageResults(&b, d.Query, d.Groups, txt.SearchPage.NoMatch)
 	}
 	w("\n</main>\n</body>\n</html>\n")
 	return []byte(b.String())
 }
 
 // sitePageResults writes the pages found for query, by site space.
-func sitePageResults(b *strings.Builder, query string, groups []search.SiteResultGroup) {
+// noMatch says none matches (%s: the query).
+func sitePageResults(b *strings.Builder, query string, groups []search.SiteResultGroup, noMatch string) {
 	w, text, href := b.WriteString, func(s string) { b.WriteString(httpapi.HTMLText(s)) }, func(s string) { b.WriteString(httpapi.HTMLURL(s)) }
 	if len(groups) == 0 {
-		w("\n<p>No page matches “")
-		text(query)
-		w("”.</p>")
+		w("\n<p>")
+		text(fmt.Sprintf(noMatch, query))
+		w("</p>")
 	}
 	for _, g := range groups {
 		w("\n<h2>")
@@ -243,6 +265,7 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 		req := search.SitePageRequest{AppURL: httpapi.AppURL(ctx), SitePath: path, ShareKey: in.ShareKey,
 			Visitor: sites.Visitor{Token: in.VisitorToken}, Query: in.Query}
 		asJSON := in.wantsJSON()
+		req.Language = !asJSON
 		if asJSON {
 			req.Limit, req.Sections = search.MaxSuggestResults, search.MaxSuggestSections
 		}

@@ -6,32 +6,40 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/reader/words"
 	"github.com/galleydocs/galley/shared/search"
 )
 
+// withLang is d in language lang.
+func (d sitePageData) withLang(lang string) sitePageData {
+	d.Lang = lang
+	return d
+}
+
 // sitePageTemplate is the search page as an html/template (as it was
-// written until the page was written out: sitePage). The page answers as
-// it does, byte for byte.
+// written until the page was written out: sitePage), with the words of
+// its language (W, Lang, RTL: templateData). The page answers as it does,
+// byte for byte.
 const sitePageTemplate = `<!doctype html>
-<html lang="en">
+<html lang="{{.Lang}}"{{if .RTL}} dir="rtl"{{end}}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{if .Query}}{{.Query}} – {{end}}Search – {{.SiteTitle}}</title>
+<title>{{if .Query}}{{.Query}} – {{end}}{{.W.Search}} – {{.SiteTitle}}</title>
 {{- if .NoIndex}}
 <meta name="robots" content="noindex">{{end}}
 <style>body{margin:0 auto;max-width:760px;padding:24px 16px;font:16px/1.6 system-ui,sans-serif;color:#1d1d1f;background:#fff}
 a{color:#1a56c4}h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}form{display:flex;gap:8px}
 input[type=search]{flex:1;font:inherit;padding:6px 10px;border:1px solid #8a8f98;border-radius:6px}
 button{font:inherit;padding:6px 14px;border:1px solid #1a56c4;background:#1a56c4;color:#fff;border-radius:6px}
-ol{padding-left:1.2rem}li{margin:12px 0}.crumbs,.excerpt{color:#5f6368;font-size:.9rem}.sections{list-style:none;padding-left:0}
+ol{padding-inline-start:1.2rem}li{margin:12px 0}.crumbs,.excerpt{color:#5f6368;font-size:.9rem}.sections{list-style:none;padding-inline-start:0}
 @media (prefers-color-scheme:dark){body{background:#111318;color:#e8eaed}a{color:#8ab4f8}.crumbs,.excerpt{color:#b3b8bf}input[type=search]{background:#1d2026;color:#e8eaed}}</style>
 </head>
 <body>
 <header><a href="{{.Home}}">{{.SiteTitle}}</a></header>
 <main>
-<h1>Search</h1>
-<form role="search" method="get"><input type="search" name="q" value="{{.Query}}" aria-label="Search {{.SiteTitle}}" required>{{with .ShareKey}}<input type="hidden" name="shareKey" value="{{.}}">{{end}}<button type="submit">Search</button></form>
+<h1>{{.W.Search}}</h1>
+<form role="search" method="get"><input type="search" name="q" value="{{.Query}}" aria-label="{{printf .W.SearchPage.BoxLabel .SiteTitle}}" required>{{with .ShareKey}}<input type="hidden" name="shareKey" value="{{.}}">{{end}}<button type="submit">{{.W.Search}}</button></form>
 {{- if .Query}}
 {{- if .Groups}}
 {{- range .Groups}}
@@ -45,13 +53,22 @@ ol{padding-left:1.2rem}li{margin:12px 0}.crumbs,.excerpt{color:#5f6368;font-size
 </ol>
 {{- end}}
 {{- else}}
-<p>No page matches “{{.Query}}”.</p>
+<p>{{printf .W.SearchPage.NoMatch .Query}}</p>
 {{- end}}
 {{- end}}
 </main>
 </body>
 </html>
 `
+
+// templateData is what the template shows: the page's data and the words
+// of its language.
+type templateData struct {
+	sitePageData
+	Lang string
+	RTL  bool
+	W    words.Words
+}
 
 func TestSitePageAnswersAsItsTemplate(t *testing.T) {
 	tmpl := template.Must(template.New("search").Parse(sitePageTemplate))
@@ -86,10 +103,19 @@ func TestSitePageAnswersAsItsTemplate(t *testing.T) {
 		{"nothing found", sitePageData{SiteResults: search.SiteResults{SiteTitle: "Docs", Home: "/sites/o/b/", Query: "zebras"}, ShareKey: "key&\"<"}},
 		{"hostile results", sitePageData{SiteResults: full, ShareKey: hostile}},
 		{"empty", sitePageData{}},
+		{"Arabic, nothing found", sitePageData{SiteResults: search.SiteResults{SiteTitle: "الوثائق", Home: "/sites/o/b/", Query: "حمار وحشي", Lang: "ar"}}},
+		{"Hebrew region, results", sitePageData{SiteResults: search.SiteResults{SiteTitle: "Docs", Home: "/", Query: "x", Groups: full.Groups, Lang: "he-IL"}}},
+		{"Japanese, nothing found", sitePageData{SiteResults: search.SiteResults{SiteTitle: "ドキュメント", Home: "/", Query: "認証", Lang: "ja"}}},
+		{"Chinese, results", sitePageData{SiteResults: full, ShareKey: "k"}.withLang("zh")},
+		{"unknown language reads English", sitePageData{SiteResults: search.SiteResults{SiteTitle: "Docs", Query: "q", Lang: "nl"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var want bytes.Buffer
-			if err := tmpl.Execute(&want, c.data); err != nil {
+			lang := c.data.Lang
+			if lang == "" {
+				lang = "en"
+			}
+			if err := tmpl.Execute(&want, templateData{c.data, lang, words.Direction(lang) == "rtl", words.For(lang)}); err != nil {
 				t.Fatal(err)
 			}
 			got := sitePage(c.data)
@@ -100,6 +126,21 @@ func TestSitePageAnswersAsItsTemplate(t *testing.T) {
 				t.Error("the page holds an unescaped script element")
 			}
 		})
+	}
+	// The words are the language's.
+	for lang, want := range map[string][]string{
+		"ar": {`<html lang="ar" dir="rtl">`, "<h1>بحث</h1>", `aria-label="ابحث في Docs"`, "<p>لا توجد صفحة تطابق «q».</p>"},
+		"ja": {`<html lang="ja">`, "<title>q – 検索 – Docs</title>", `<button type="submit">検索</button>`, "<p>「q」に一致するページはありません。</p>"},
+	} {
+		got := string(sitePage(sitePageData{SiteResults: search.SiteResults{SiteTitle: "Docs", Query: "q", Lang: lang}}))
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the page lacks %s in\n%s", lang, w, got)
+			}
+		}
+		if strings.Contains(got, "Search") || strings.Contains(got, "No page matches") {
+			t.Errorf("%s: English left in\n%s", lang, got)
+		}
 	}
 	if got := sitePageStyle; !strings.Contains(sitePageTemplate, "<style>"+got+"</style>") {
 		t.Error("sitePageStyle is not the template's style element")
