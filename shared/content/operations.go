@@ -116,3 +116,36 @@ func (s *Service) Operations(ctx context.Context, at At, specRef string) (func(m
 	}
 	return s.specs.SpecOperationReader(ctx, spec)
 }
+
+// SpecVersions names the version each of the organization's specs refs
+// name is at, as the content at at would show it: "<spec id>@<latest
+// version id>" ("<spec id>@" before its first version), "" for a ref that
+// names no spec. The reader's ETags hash them, so that a page showing a
+// spec's operations changes with the spec. The read level on the space is
+// checked, as for Operations; without specs every ref names none.
+func (s *Service) SpecVersions(ctx context.Context, at At, refs []string) (map[string]string, error) {
+	src, err := s.source(ctx, at)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(refs))
+	for _, ref := range refs {
+		if _, done := out[ref]; done {
+			continue
+		}
+		if s.specs == nil {
+			out[ref] = ""
+			continue
+		}
+		spec, ok, err := s.specs.FindSpec(ctx, src.space.OrgID, ref)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[ref] = spec.ID + "@" + spec.LastVersion
+		} else {
+			out[ref] = ""
+		}
+	}
+	return out, nil
+}

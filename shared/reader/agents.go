@@ -33,8 +33,18 @@ func (s *Service) markdown(st *site, req Request) (Answer, error) {
 		err := notFound("/" + st.res.Pathname + ".md")
 		return s.errorPage(st, err), err
 	}
-	a, err := s.answer(st, req, "md "+p.ID, TypeMarkdown, func() ([]byte, error) {
-		at := content.At{SpaceID: st.res.Space.ID, Revision: st.revision}
+	// A computed page's markdown lists its spec's operations: its ETag
+	// follows the spec's version (specs.go).
+	at := content.At{SpaceID: st.res.Space.ID, Revision: st.revision}
+	what := "md " + p.ID
+	if p.Spec != "" {
+		vs, err := s.specVersions(st, at, []string{p.Spec})
+		if err != nil {
+			return s.errorPage(st, err), err
+		}
+		what += " spec " + p.Spec + "=" + vs[p.Spec]
+	}
+	a, err := s.answer(st, req, what, TypeMarkdown, func() ([]byte, error) {
 		rp, err := s.content.ShownPage(st.vctx, at, p.ID, content.FormatMarkdown, st.audience())
 		if err != nil {
 			return nil, err

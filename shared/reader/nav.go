@@ -28,6 +28,9 @@ type navPage struct {
 	// where Git Sync writes a page made in Galley (<path>.md, or
 	// <path>/README.md when it has child pages; DEVELOPERS.md).
 	GitFile string
+	// Spec is the OpenAPI spec a computed page, or a page it generates,
+	// is computed from (its ref: slug, id or URL); "" for other pages.
+	Spec string
 }
 
 // nav is a revision's page tree, as navigation needs it: built once per
@@ -40,10 +43,17 @@ type nav struct {
 	order []*navPage
 	// conditional: some page has a condition.
 	conditional bool
+	// specs are the versions of the specs the computed pages were
+	// generated from (content.SpecVersions' form, by ref): the tree
+	// is stale once one changes (Service.navOf).
+	specs map[string]string
+	// bodySpecs are the specs the pages' OpenAPI blocks show (specs.go),
+	// shared with the visitors' copies.
+	bodySpecs *bodySpecs
 }
 
 func buildNav(pages []content.RevisionPage) *nav {
-	n := &nav{byPath: map[string]*navPage{}, byID: map[string]*navPage{}}
+	n := &nav{byPath: map[string]*navPage{}, byID: map[string]*navPage{}, bodySpecs: newBodySpecs()}
 	var walk func(ps []content.RevisionPage, parent *navPage, hidden bool) []*navPage
 	walk = func(ps []content.RevisionPage, parent *navPage, hidden bool) []*navPage {
 		out := make([]*navPage, 0, len(ps))
@@ -54,6 +64,17 @@ func buildNav(pages []content.RevisionPage) *nav {
 				NoIndex:   (p.NoIndex != nil && *p.NoIndex) || (p.NoRobotsIndex != nil && *p.NoRobotsIndex),
 				Condition: p.VisitorCondition}
 			n.conditional = n.conditional || np.Condition != ""
+			if c := p.Computed; c != nil && c.Dependencies.Spec.Ref.Spec != "" {
+				np.Spec = c.Dependencies.Spec.Ref.Spec
+				if n.specs == nil {
+					n.specs = map[string]string{}
+				}
+				if v := c.Dependencies.Spec.Value; v != nil {
+					n.specs[np.Spec] = v.ID + "@" + v.LastVersion
+				} else if _, ok := n.specs[np.Spec]; !ok {
+					n.specs[np.Spec] = ""
+				}
+			}
 			if p.Git != nil && p.Git.Path != "" {
 				np.GitFile = p.Git.Path
 			} else if p.Type == content.TypeDocument && p.Path != "" {
@@ -98,7 +119,7 @@ func (n *nav) forVisitor(claims map[string]any) *nav {
 	if !n.conditional {
 		return n
 	}
-	out := &nav{byPath: map[string]*navPage{}, byID: map[string]*navPage{}}
+	out := &nav{byPath: map[string]*navPage{}, byID: map[string]*navPage{}, specs: n.specs, bodySpecs: n.bodySpecs}
 	var walk func(ps []*navPage, parent *navPage) []*navPage
 	walk = func(ps []*navPage, parent *navPage) []*navPage {
 		kept := make([]*navPage, 0, len(ps))
@@ -136,7 +157,8 @@ func (n *nav) find(path string) *navPage {
 }
 
 // navCache keeps the navigation of the revisions read lately. Revisions
-// are immutable, so an entry is never stale; the cache is bounded.
+// are immutable, so an entry is stale only when a spec its computed pages
+// come from changes (dropped then: Service.navOf); the cache is bounded.
 type navCache struct {
 	mu    sync.Mutex
 	max   int
@@ -148,6 +170,24 @@ type navCache struct {
 
 func newNavCache(max int) *navCache {
 	return &navCache{max: max, items: map[string]*nav{}, building: map[string]*sync.WaitGroup{}}
+}
+
+// drop forgets spaceID's revision (its tree was computed from a spec
+// that has changed since).
+func (c *navCache) drop(spaceID, revision string) {
+	key := spaceID + "@" + revision
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.items[key]; !ok {
+		return
+	}
+	delete(c.items, key)
+	for i, k := range c.keys {
+		if k == key {
+			c.keys = append(c.keys[:i:i], c.keys[i+1:]...)
+			break
+		}
+	}
 }
 
 // get returns the navigation of spaceID's revision, building it with load

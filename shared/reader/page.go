@@ -125,10 +125,19 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 	if edit != nil {
 		what += " " + edit.Href
 	}
+	// The specs the page shows, with their versions (specs.go); the
+	// page's read when finding them took one.
+	at := content.At{SpaceID: st.res.Space.ID, Revision: st.revision}
+	specs, read, err := s.pageSpecs(st, p, at)
+	if err != nil {
+		return s.errorPage(st, err), err
+	}
+	what += specs
 	return s.respond(st, req, what, TypeHTML, func() ([]byte, string, error) {
-		at := content.At{SpaceID: st.res.Space.ID, Revision: st.revision}
-		rp, err := s.content.ShownPage(st.vctx, at, p.ID, content.FormatDocument, st.audience())
-		if err != nil {
+		var rp content.RevisionPage
+		if read != nil {
+			rp = *read
+		} else if rp, err = s.content.ShownPage(st.vctx, at, p.ID, content.FormatDocument, st.audience()); err != nil {
 			return nil, "", err
 		}
 		var nodes []map[string]any

@@ -13,7 +13,9 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -206,6 +208,9 @@ type site struct {
 	// published site's, in a pull request's preview: search runs in its
 	// own function, on the published content).
 	searchBase string
+	// specs are the versions of the specs asked during the request, by
+	// ref (specs.go).
+	specs map[string]string
 }
 
 // Serve answers a request of a published URL: a page as HTML (or as
@@ -363,12 +368,27 @@ func (s *Service) open(ctx context.Context, res sites.Resolved, revision, appURL
 // navOf returns the navigation of a space's revision as the site's
 // visitor sees it (pages' conditions), read as the visitor on a miss (the
 // content family checks the visitor may read the space).
+//
+// A revision's computed pages were generated from their specs' versions
+// of the time: when one has changed since, the tree is built again.
 func (s *Service) navOf(st *site, spaceID, revision string) (*nav, error) {
-	n, err := s.navs.get(st.vctx, spaceID, revision, func(ctx context.Context) ([]content.RevisionPage, error) {
-		return s.content.Pages(ctx, content.At{SpaceID: spaceID, Revision: revision}, false)
-	})
+	at := content.At{SpaceID: spaceID, Revision: revision}
+	load := func(ctx context.Context) ([]content.RevisionPage, error) { return s.content.Pages(ctx, at, false) }
+	n, err := s.navs.get(st.vctx, spaceID, revision, load)
 	if err != nil {
 		return nil, err
+	}
+	if len(n.specs) > 0 {
+		now, err := s.specVersions(st, at, slices.Sorted(maps.Keys(n.specs)))
+		if err != nil {
+			return nil, err
+		}
+		if !maps.Equal(now, n.specs) {
+			s.navs.drop(spaceID, revision)
+			if n, err = s.navs.get(st.vctx, spaceID, revision, load); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return n.forVisitor(st.res.Claims), nil
 }
@@ -413,8 +433,10 @@ func (s *Service) etag(st *site, what string) string {
 	custom, _ := json.Marshal(st.custom)
 	// Whether diagrams are drawn (mermaid is there) changes pages that
 	// have one.
-	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d\n%s\n%t\n", renderVersion, site, custom, st.revision, st.res.BasePath,
-		s.d.Clock().Truncate(content.DownloadTTL).Unix(), what, s.assets.mermaid())
+	// The space's language is the interface's (docs/reader.md,
+	// "Interface language").
+	fmt.Fprintf(h, "%s\n%s\n%s\n%s\n%s\n%d\n%s\n%t\n%s\n", renderVersion, site, custom, st.revision, st.res.BasePath,
+		s.d.Clock().Truncate(content.DownloadTTL).Unix(), what, s.assets.mermaid(), st.res.Space.Language)
 	for _, ss := range st.tree.All() {
 		sp := st.res.View.Spaces[ss.SpaceID]
 		fmt.Fprintf(h, "%s %s %s\n", ss.ID, sp.Title, sp.Revision)

@@ -50,8 +50,17 @@ func playgroundSpec(servers ...string) string {
 // (/block), and a page without one (/).
 func playgroundSite(t *testing.T, servers ...string) *fixture {
 	t.Helper()
+	return specSite(t, playgroundSpec(servers...))
+}
+
+// specSite publishes a site over a space showing the organization's spec
+// "pets" (spec, made here): a plain page (/), a page with the operation
+// POST /pets as an OpenAPI block (/block) and the spec's computed
+// reference (/reference).
+func specSite(t *testing.T, spec string) *fixture {
+	t.Helper()
 	f := newFixture(t)
-	if _, _, err := openapispecs.New(f.Kit.Deps, openapiworker.Parse).Create(f.Ctx("admin"), f.Org.ID, "pets", openapispecs.Source{Text: playgroundSpec(servers...)}); err != nil {
+	if _, _, err := openapispecs.New(f.Kit.Deps, openapiworker.Parse).Create(f.Ctx("admin"), f.Org.ID, "pets", openapispecs.Source{Text: spec}); err != nil {
 		t.Fatal(err)
 	}
 	f.space, f.pages = f.newSpace(t, "API",
