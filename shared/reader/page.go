@@ -204,8 +204,21 @@ func (s *Service) editLink(st *site, p *navPage) *headerLink {
 	if href == "" {
 		return nil
 	}
-	w := wordsFor(setting(st.custom, "internationalization.locale"))
+	w := wordsFor(st.lang())
 	return &headerLink{Title: fmt.Sprintf(w.EditOn, e.Provider), Href: href, External: true, NewTab: st.newTab()}
+}
+
+// lang is the language of the site space's pages: its space's, then the
+// customization's locale, then English (docs/reader.md, "Interface
+// language").
+func (st *site) lang() string {
+	if l := st.res.Space.Language; l != "" {
+		return l
+	}
+	if l := setting(st.custom, "internationalization.locale"); l != "" {
+		return l
+	}
+	return "en"
 }
 
 // pageAction tells whether the customization enables a page action: the
@@ -431,17 +444,9 @@ func setting(m map[string]any, path string) string {
 // chrome is what every page of a site shows around its content.
 func (s *Service) chrome(st *site, cur *navPage) *pageData {
 	c := st.custom
-	d := &pageData{Lang: st.res.Space.Language, SiteTitle: st.res.View.Site.Title,
+	d := &pageData{Lang: st.lang(), SiteTitle: st.res.View.Site.Title,
 		NoIndex: st.noIndex(), Home: st.res.SiteBasePath + st.query,
 		Search: st.searchBase + "~search", ShareKey: st.res.View.ShareKey}
-	// The space's language, then the customization's locale, then English
-	// (docs/reader.md, "Interface language").
-	if d.Lang == "" {
-		d.Lang = setting(c, "internationalization.locale")
-	}
-	if d.Lang == "" {
-		d.Lang = "en"
-	}
 	d.W, d.Dir = wordsFor(d.Lang), direction(d.Lang)
 	if t := setting(c, "title"); t != "" {
 		d.SiteTitle = t
