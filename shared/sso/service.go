@@ -31,6 +31,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/coreos/go-oidc/v3/oidc"
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
@@ -59,6 +60,11 @@ type Service struct {
 	// the API (e.g. for its OpenAPI document) needs no store.
 	spMu sync.Mutex
 	sp   *spIdentity
+
+	// oidcProviders caches OpenID Connect discovery by issuer (oidc.go),
+	// fetched on a provider's first sign-in.
+	oidcMu        sync.Mutex
+	oidcProviders map[string]*oidc.Provider
 }
 
 // Users is what SSO asks of the users family (users.Service): the user an
@@ -72,6 +78,7 @@ type Users interface {
 // membership an SSO login gives.
 type Orgs interface {
 	JoinWithSSO(ctx context.Context, orgID, userID string, role model.Role, teamID string) (model.Member, bool, error)
+	SyncSSOTeams(ctx context.Context, orgID, userID string, t orgs.SSOTeams) (joined, left []string, err error)
 }
 
 // Recorder records the changes of SAML providers and the sign-ins in the
@@ -106,6 +113,10 @@ type Settings struct {
 	// RSA PKCS#1 v1.5 (xmlenc.go), for an identity provider that cannot use
 	// RSA-OAEP.
 	AllowRSA15KeyTransport *bool
+	// GroupsAttribute names the assertion's attribute of groups ("" for
+	// the default, groups); GroupTeams replaces the group mapping.
+	GroupsAttribute *string
+	GroupTeams      *[]model.GroupTeam
 }
 
 // ServiceURLs are Galley's service-provider URLs for one identity
@@ -215,17 +226,33 @@ func (s *Service) check(ctx context.Context, orgID string, in *Settings) error {
 			return err
 		}
 	}
-	if in.DefaultRole != nil && !in.DefaultRole.Valid() {
-		return apperr.Field("defaultRole", "unknown role %q", *in.DefaultRole)
+	if in.GroupsAttribute != nil {
+		g := strings.TrimSpace(*in.GroupsAttribute)
+		if len(g) > 256 {
+			return apperr.Field("groupsAttribute", "at most 256 characters")
+		}
+		in.GroupsAttribute = &g
 	}
-	if in.DefaultTeam != nil {
-		_, _, err := orgs.ReadTeam(ctx, s.d.Store, orgID, *in.DefaultTeam)
+	return s.checkLanding(ctx, orgID, in.DefaultRole, in.DefaultTeam, in.GroupTeams)
+}
+
+// checkLanding validates where a provider's sign-ins land: the default
+// role and team and the group mapping, those set.
+func (s *Service) checkLanding(ctx context.Context, orgID string, role *model.Role, team *string, gts *[]model.GroupTeam) error {
+	if role != nil && !role.Valid() {
+		return apperr.Field("defaultRole", "unknown role %q", *role)
+	}
+	if team != nil {
+		_, _, err := orgs.ReadTeam(ctx, s.d.Store, orgID, *team)
 		if apperr.Is(err, apperr.NotFound) {
-			return apperr.Field("defaultTeam", "no team %q in this organization", *in.DefaultTeam)
+			return apperr.Field("defaultTeam", "no team %q in this organization", *team)
 		}
 		if err != nil {
 			return err
 		}
+	}
+	if gts != nil {
+		return s.checkGroupTeams(ctx, orgID, *gts)
 	}
 	return nil
 }
@@ -247,6 +274,8 @@ func apply(p *model.SAMLProvider, in Settings) {
 	}
 	records.Set(&p.DefaultRole, in.DefaultRole)
 	records.Set(&p.AllowRSA15KeyTransport, in.AllowRSA15KeyTransport)
+	set(&p.GroupsAttribute, in.GroupsAttribute)
+	records.Set(&p.GroupTeams, in.GroupTeams)
 }
 
 // view adds a provider's default team.
@@ -462,9 +491,12 @@ func (s *Service) Delete(ctx context.Context, orgID, id string) error {
 // Login is one way to sign in to an organization.
 type Login struct {
 	ID, Label string
+	// Protocol is saml or oidc.
+	Protocol string
 }
 
-// Logins lists the active providers of an organization, for its sign-in
+// Logins lists the active SAML providers, then the OpenID Connect
+// providers, of an organization, for its sign-in
 // page: it needs no token, and an unknown organization is NotFound.
 func (s *Service) Logins(ctx context.Context, orgID string) ([]Login, error) {
 	if _, _, err := orgs.ReadOrg(ctx, s.d.Store, orgID); err != nil {
@@ -477,8 +509,12 @@ func (s *Service) Logins(ctx context.Context, orgID string) ([]Login, error) {
 	out := []Login{}
 	for _, q := range ps {
 		if q.p.Active() {
-			out = append(out, Login{ID: q.p.ID, Label: q.p.Label})
+			out = append(out, Login{ID: q.p.ID, Label: q.p.Label, Protocol: "saml"})
 		}
 	}
-	return out, nil
+	more, err := s.oidcLogins(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, more...), nil
 }
