@@ -152,6 +152,16 @@ func (s *Service) checkOIDC(ctx context.Context, orgID string, in *OIDCSettings)
 			return err
 		}
 	}
+	// A claim or the scopes set to their default are stored as unset, so
+	// that an answer sent back (read-modify-write) changes nothing.
+	for _, c := range []struct {
+		v   **string
+		def string
+	}{{&in.EmailClaim, "email"}, {&in.NameClaim, "name"}, {&in.GroupsClaim, "groups"}} {
+		if *c.v != nil && **c.v == c.def {
+			*c.v = new(string)
+		}
+	}
 	if in.Issuer != nil {
 		iss := strings.TrimSuffix(*in.Issuer, "/")
 		if err := checkIssuer(iss); err != nil {
@@ -171,6 +181,9 @@ func (s *Service) checkOIDC(ctx context.Context, orgID string, in *OIDCSettings)
 		}
 		if len(scopes) > maxScopes {
 			return apperr.Field("scopes", "at most %d scopes", maxScopes)
+		}
+		if slices.Equal(scopes, defaultScopes()) {
+			scopes = nil
 		}
 		in.Scopes = &scopes
 	}

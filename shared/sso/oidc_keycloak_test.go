@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
@@ -270,5 +271,15 @@ func keycloakOIDC(t *testing.T, kc *testenv.Keycloak) {
 	}
 	if role, teams := member(); role != "edit" || !slices.Equal(teams, []string{teamA}) {
 		t.Errorf("after B was taken away: role %v, teams %v; want edit (kept), only A's team %s", role, teams, teamA)
+	}
+	// Each sign-in and each refusal is in the audit log, on the provider.
+	count := map[any]int{}
+	for _, e := range testkit.Items(t, f.With(t, f.admin), "/v1/orgs/"+f.Org.ID+"/audit-events", 100) {
+		if e["target"].(map[string]any)["id"] == pr["id"] {
+			count[e["action"]]++
+		}
+	}
+	if count[model.AuditSignedIn] != 2 || count[model.AuditSignInFailed] != 6 {
+		t.Errorf("audit events on the provider: %v; want 2 sign-ins, 6 refusals", count)
 	}
 }

@@ -231,6 +231,9 @@ func (s *Service) check(ctx context.Context, orgID string, in *Settings) error {
 		if len(g) > 256 {
 			return apperr.Field("groupsAttribute", "at most 256 characters")
 		}
+		if g == "groups" {
+			g = "" // the default, stored as unset
+		}
 		in.GroupsAttribute = &g
 	}
 	return s.checkLanding(ctx, orgID, in.DefaultRole, in.DefaultTeam, in.GroupTeams)
