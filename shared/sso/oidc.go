@@ -70,10 +70,7 @@ type OIDCSettings struct {
 	Label, Issuer, ClientID, ClientSecret *string
 	Scopes                                *[]string
 	EmailClaim, NameClaim, GroupsClaim    *string
-	DefaultTeam                           *string
-	ClearTeam                             bool
-	DefaultRole                           *model.Role
-	GroupTeams                            *[]model.GroupTeam
+	Landing
 }
 
 // OIDCURLs are Galley's URLs for one OpenID Connect provider.
@@ -187,29 +184,17 @@ func (s *Service) checkOIDC(ctx context.Context, orgID string, in *OIDCSettings)
 		}
 		in.Scopes = &scopes
 	}
-	return s.checkLanding(ctx, orgID, in.DefaultRole, in.DefaultTeam, in.GroupTeams)
+	return s.checkLanding(ctx, orgID, in.Landing)
 }
 
 // applyOIDC sets the checked fields on p; the client secret is sealed.
 func (s *Service) applyOIDC(ctx context.Context, p *model.OIDCProvider, in OIDCSettings) error {
-	set := func(dst *string, v *string) {
-		if v != nil {
-			*dst = *v
-		}
-	}
-	set(&p.Label, in.Label)
-	set(&p.Issuer, in.Issuer)
-	set(&p.ClientID, in.ClientID)
-	set(&p.EmailClaim, in.EmailClaim)
-	set(&p.NameClaim, in.NameClaim)
-	set(&p.GroupsClaim, in.GroupsClaim)
-	set(&p.DefaultTeam, in.DefaultTeam)
-	if in.ClearTeam {
-		p.DefaultTeam = ""
+	for _, f := range []struct{ dst, v *string }{{&p.Label, in.Label}, {&p.Issuer, in.Issuer}, {&p.ClientID, in.ClientID},
+		{&p.EmailClaim, in.EmailClaim}, {&p.NameClaim, in.NameClaim}, {&p.GroupsClaim, in.GroupsClaim}} {
+		records.Set(f.dst, f.v)
 	}
 	records.Set(&p.Scopes, in.Scopes)
-	records.Set(&p.DefaultRole, in.DefaultRole)
-	records.Set(&p.GroupTeams, in.GroupTeams)
+	in.Landing.apply(&p.DefaultTeam, &p.DefaultRole, &p.GroupTeams)
 	if in.ClientSecret == nil {
 		return nil
 	}
@@ -236,19 +221,8 @@ func (s *Service) clientSecret(ctx context.Context, p model.OIDCProvider) (strin
 
 // oidcView adds a provider's default team.
 func (s *Service) oidcView(ctx context.Context, p model.OIDCProvider, viewer model.Role) (OIDCProviderView, error) {
-	v := OIDCProviderView{Provider: p, Viewer: viewer}
-	if p.DefaultTeam == "" {
-		return v, nil
-	}
-	t, _, err := orgs.ReadTeam(ctx, s.d.Store, p.OrgID, p.DefaultTeam)
-	if apperr.Is(err, apperr.NotFound) {
-		return v, nil
-	}
-	if err != nil {
-		return v, fmt.Errorf("read default team: %w", err)
-	}
-	v.Team = &t
-	return v, nil
+	t, err := s.defaultTeam(ctx, p.OrgID, p.DefaultTeam)
+	return OIDCProviderView{Provider: p, Team: t, Viewer: viewer}, err
 }
 
 // oidcChange describes a change of provider p for the audit log.
@@ -295,90 +269,37 @@ func (s *Service) CreateOIDC(ctx context.Context, orgID string, in OIDCSettings)
 // ListOIDC returns a page of an organization's OpenID Connect providers,
 // oldest first (admins).
 func (s *Service) ListOIDC(ctx context.Context, orgID string, r paging.Request) (paging.Page[OIDCProviderView], error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
-	if err != nil {
-		return paging.Page[OIDCProviderView]{}, err
-	}
-	ps, err := records.Page[model.OIDCProvider](ctx, s.d.Store, s.d.Cursors, "oidc-providers:"+orgID,
-		store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.OIDCProviderPrefix}, r, "OpenID Connect providers")
-	if err != nil {
-		return paging.Page[OIDCProviderView]{}, err
-	}
-	out := paging.Page[OIDCProviderView]{Items: make([]OIDCProviderView, 0, len(ps.Items)), Next: ps.Next}
-	for _, p := range ps.Items {
-		v, err := s.oidcView(ctx, p, acc.Role())
-		if err != nil {
-			return paging.Page[OIDCProviderView]{}, err
-		}
-		out.Items = append(out.Items, v)
-	}
-	return out, nil
-}
-
-// oidcProvider reads a provider; NotFound if absent.
-func (s *Service) oidcProvider(ctx context.Context, orgID, id string) (model.OIDCProvider, int64, error) {
-	p, v, err := records.Get[model.OIDCProvider](ctx, s.d.Store, keys.OIDCProvider(orgID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return p, 0, apperr.NotFoundf("OpenID Connect provider %s not found", id)
-	}
-	if err != nil {
-		return p, 0, fmt.Errorf("read OpenID Connect provider: %w", err)
-	}
-	return p, v, nil
-}
-
-// adminOIDC reads a provider for an admin of its organization (checked
-// first, so that others learn nothing of it).
-func (s *Service) adminOIDC(ctx context.Context, orgID, id string) (access.OrgAccess, model.OIDCProvider, int64, error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
-	if err != nil {
-		return acc, model.OIDCProvider{}, 0, err
-	}
-	p, v, err := s.oidcProvider(ctx, orgID, id)
-	return acc, p, v, err
+	return listProviders(ctx, s, oidcKind(), orgID, r, s.oidcView)
 }
 
 // GetOIDC returns a provider (admins).
 func (s *Service) GetOIDC(ctx context.Context, orgID, id string) (OIDCProviderView, error) {
-	acc, p, _, err := s.adminOIDC(ctx, orgID, id)
-	if err != nil {
-		return OIDCProviderView{}, err
-	}
-	return s.oidcView(ctx, p, acc.Role())
+	return getView(ctx, s, oidcKind(), orgID, id, s.oidcView)
 }
 
 // UpdateOIDC changes a provider's settings (admins).
 func (s *Service) UpdateOIDC(ctx context.Context, orgID, id string, in OIDCSettings) (OIDCProviderView, error) {
-	acc, _, _, err := s.adminOIDC(ctx, orgID, id)
+	acc, _, _, err := oidcKind().adminRead(ctx, s, orgID, id)
 	if err != nil {
 		return OIDCProviderView{}, err
 	}
 	if err := s.checkOIDC(ctx, orgID, &in); err != nil {
 		return OIDCProviderView{}, err
 	}
-	p, err := records.Update(ctx, s.d.Store, keys.OIDCProvider(orgID, id), nil, func(p *model.OIDCProvider) ([]store.Op, error) {
-		was := *p
-		if err := s.applyOIDC(ctx, p, in); err != nil {
-			return nil, err
-		}
-		if records.Same(was, *p) {
-			return nil, nil
-		}
-		p.UpdatedAt = s.d.Clock()
-		return []store.Op{s.audit.Op(ctx, oidcChange(*p, model.AuditOIDCUpdated))}, nil
-	})
-	if errors.Is(err, store.ErrNotFound) {
-		return OIDCProviderView{}, apperr.NotFoundf("OpenID Connect provider %s not found", id)
-	}
+	p, err := oidcKind().update(ctx, s, orgID, id, func(p *model.OIDCProvider) error { return s.applyOIDC(ctx, p, in) },
+		func(p *model.OIDCProvider) model.AuditChange {
+			p.UpdatedAt = s.d.Clock()
+			return oidcChange(*p, model.AuditOIDCUpdated)
+		})
 	if err != nil {
-		return OIDCProviderView{}, fmt.Errorf("update OpenID Connect provider: %w", err)
+		return OIDCProviderView{}, err
 	}
 	return s.oidcView(ctx, p, acc.Role())
 }
 
 // DeleteOIDC removes a provider (admins).
 func (s *Service) DeleteOIDC(ctx context.Context, orgID, id string) error {
-	_, p, v, err := s.adminOIDC(ctx, orgID, id)
+	_, p, v, err := oidcKind().adminRead(ctx, s, orgID, id)
 	if err != nil {
 		return err
 	}
@@ -470,7 +391,7 @@ func flightAD(orgID, providerID string) string { return orgID + "/" + providerID
 // PKCE S256, state, nonce) and the sealed cookie value that the callback
 // needs back. Nothing is written: the start needs no token.
 func (s *Service) StartOIDC(ctx context.Context, apiURL, orgID, providerID string) (authURL, cookie string, err error) {
-	p, _, err := s.oidcProvider(ctx, orgID, providerID)
+	p, _, err := oidcKind().read(ctx, s.d.Store, orgID, providerID)
 	if err != nil {
 		return "", "", err
 	}
@@ -514,7 +435,7 @@ func oidcVia(p model.OIDCProvider) via {
 // claims name signs in as with SAML. A refusal is Unauthorized, logged with
 // its reason and audited as a failed sign-in.
 func (s *Service) CallbackOIDC(ctx context.Context, apiURL, orgID, providerID string, cb Callback) (SignIn, error) {
-	p, _, err := s.oidcProvider(ctx, orgID, providerID)
+	p, _, err := oidcKind().read(ctx, s.d.Store, orgID, providerID)
 	if err != nil {
 		return SignIn{}, err
 	}

@@ -215,7 +215,7 @@ func checkRequestID(secret []byte, orgID, providerID, id string, now time.Time) 
 
 // activeProvider reads a provider that can sign people in.
 func (s *Service) activeProvider(ctx context.Context, orgID, providerID string) (model.SAMLProvider, error) {
-	p, _, err := s.provider(ctx, orgID, providerID)
+	p, _, err := samlKind().read(ctx, s.d.Store, orgID, providerID)
 	if err != nil {
 		return p, err
 	}
@@ -256,7 +256,7 @@ func (s *Service) Start(ctx context.Context, apiURL, orgID, providerID string) (
 // Metadata is Galley's service-provider metadata for a provider (XML),
 // with its URLs under apiURL, the public API URL.
 func (s *Service) Metadata(ctx context.Context, apiURL, orgID, providerID string) ([]byte, error) {
-	p, _, err := s.provider(ctx, orgID, providerID)
+	p, _, err := samlKind().read(ctx, s.d.Store, orgID, providerID)
 	if err != nil {
 		return nil, err
 	}

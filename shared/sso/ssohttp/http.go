@@ -13,7 +13,6 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/sso"
@@ -91,28 +90,18 @@ type CreateSAMLProviderBody struct {
 }
 
 func (b CreateSAMLProviderBody) settings() sso.Settings {
-	in := sso.Settings{Label: &b.Label}
+	in := sso.Settings{Label: &b.Label, Landing: landingIn(b.DefaultTeam, b.DefaultRole, b.GroupTeams)}
 	for _, f := range []struct {
 		dst **string
 		v   string
-	}{{&in.EntityID, b.EntityID}, {&in.Certificate, b.Certificate}, {&in.SSOURL, b.SSOURL}, {&in.DefaultTeam, string(b.DefaultTeam)}} {
+	}{{&in.EntityID, b.EntityID}, {&in.Certificate, b.Certificate}, {&in.SSOURL, b.SSOURL}, {&in.GroupsAttribute, b.GroupsAttribute}} {
 		if f.v != "" {
 			v := f.v
 			*f.dst = &v
 		}
 	}
-	if b.DefaultRole != nil {
-		r := model.Role(*b.DefaultRole)
-		in.DefaultRole = &r
-	}
 	if b.AllowRSA15KeyTransport {
 		in.AllowRSA15KeyTransport = &b.AllowRSA15KeyTransport
-	}
-	if b.GroupsAttribute != "" {
-		in.GroupsAttribute = &b.GroupsAttribute
-	}
-	if b.GroupTeams != nil {
-		in.GroupTeams = groupTeamsIn(b.GroupTeams)
 	}
 	return in
 }
@@ -136,13 +125,8 @@ type UpdateSAMLProviderBody struct {
 }
 
 func (b UpdateSAMLProviderBody) settings() sso.Settings {
-	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: (*string)(b.DefaultTeam),
-		ClearTeam: b.Nulls.Has("defaultTeam")}
-	in.DefaultRole = roleIn(b.DefaultRole, b.Nulls.Has("defaultRole"))
-	in.GroupsAttribute = b.GroupsAttribute
-	if b.GroupTeams != nil || b.Nulls.Has("groupTeams") {
-		in.GroupTeams = groupTeamsIn(b.GroupTeams)
-	}
+	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, GroupsAttribute: b.GroupsAttribute,
+		Landing: landingPatch(b.DefaultTeam, b.DefaultRole, b.GroupTeams, b.Nulls)}
 	if b.AllowRSA15KeyTransport != nil || b.Nulls.Has("allowRSA15KeyTransport") {
 		allow := b.AllowRSA15KeyTransport != nil && *b.AllowRSA15KeyTransport
 		in.AllowRSA15KeyTransport = &allow

@@ -130,22 +130,12 @@ func (c *OIDCClaimsBody) set(in *sso.OIDCSettings) {
 }
 
 func (b CreateOIDCProviderBody) settings() sso.OIDCSettings {
-	in := sso.OIDCSettings{Label: &b.Label, Issuer: &b.Issuer, ClientID: &b.ClientID, ClientSecret: &b.ClientSecret}
+	in := sso.OIDCSettings{Label: &b.Label, Issuer: &b.Issuer, ClientID: &b.ClientID, ClientSecret: &b.ClientSecret,
+		Landing: landingIn(b.DefaultTeam, b.DefaultRole, b.GroupTeams)}
 	if b.Scopes != nil {
 		in.Scopes = &b.Scopes
 	}
 	b.Claims.set(&in)
-	if b.DefaultTeam != "" {
-		t := string(b.DefaultTeam)
-		in.DefaultTeam = &t
-	}
-	if b.DefaultRole != nil {
-		r := model.Role(*b.DefaultRole)
-		in.DefaultRole = &r
-	}
-	if b.GroupTeams != nil {
-		in.GroupTeams = groupTeamsIn(b.GroupTeams)
-	}
 	return in
 }
 
@@ -168,28 +158,46 @@ type UpdateOIDCProviderBody struct {
 
 func (b UpdateOIDCProviderBody) settings() sso.OIDCSettings {
 	in := sso.OIDCSettings{Label: b.Label, Issuer: b.Issuer, ClientID: b.ClientID, ClientSecret: b.ClientSecret,
-		DefaultTeam: (*string)(b.DefaultTeam), ClearTeam: b.Nulls.Has("defaultTeam")}
+		Landing: landingPatch(b.DefaultTeam, b.DefaultRole, b.GroupTeams, b.Nulls)}
 	if b.Scopes != nil {
 		in.Scopes = &b.Scopes
 	}
 	b.Claims.set(&in)
-	in.DefaultRole = roleIn(b.DefaultRole, b.Nulls.Has("defaultRole"))
-	if b.GroupTeams != nil || b.Nulls.Has("groupTeams") {
-		in.GroupTeams = groupTeamsIn(b.GroupTeams)
-	}
 	return in
 }
 
-// roleIn is a PATCH's default role: nil unchanged, null guest.
-func roleIn(r *string, null bool) *model.Role {
-	if r == nil && !null {
-		return nil
+// landingIn is a create body's default team and role and group mapping.
+func landingIn(team ids.ID, role *string, gts []GroupTeam) sso.Landing {
+	var l sso.Landing
+	if team != "" {
+		t := string(team)
+		l.DefaultTeam = &t
 	}
-	out := model.RoleGuest
-	if r != nil {
-		out = model.Role(*r)
+	if role != nil {
+		r := model.Role(*role)
+		l.DefaultRole = &r
 	}
-	return &out
+	if gts != nil {
+		l.GroupTeams = groupTeamsIn(gts)
+	}
+	return l
+}
+
+// landingPatch is a PATCH body's: omitted unchanged; null clears the
+// default team, makes the default role guest, empties the mapping.
+func landingPatch(team *ids.ID, role *string, gts []GroupTeam, nulls httpapi.Nulls) sso.Landing {
+	l := sso.Landing{DefaultTeam: (*string)(team), ClearTeam: nulls.Has("defaultTeam")}
+	if role != nil || nulls.Has("defaultRole") {
+		r := model.RoleGuest
+		if role != nil {
+			r = model.Role(*role)
+		}
+		l.DefaultRole = &r
+	}
+	if gts != nil || nulls.Has("groupTeams") {
+		l.GroupTeams = groupTeamsIn(gts)
+	}
+	return l
 }
 
 type oidcProviderPath struct {
