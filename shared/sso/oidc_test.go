@@ -1,6 +1,9 @@
 package sso_test
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,7 +12,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/coreos/go-oidc/v3/oidc/oidctest"
 	"github.com/crewjam/saml"
 
 	"github.com/galleydocs/galley/shared/keys"
@@ -264,4 +269,118 @@ func TestSAMLGroupsFollowTeams(t *testing.T) {
 	if added != 2 || removed != 2 {
 		t.Errorf("audit: %d team additions, %d removals by the member; want 2, 2", added, removed)
 	}
+}
+
+// opIdP is an OpenID Connect provider for tests: go-oidc's oidctest
+// server (discovery, keys) and a token endpoint answering an ID token
+// signed with its key, whose claims the test sets from the nonce of the
+// authorization request.
+type opIdP struct {
+	srv    *httptest.Server
+	key    *rsa.PrivateKey
+	claims func(nonce string) map[string]any
+	nonce  atomic.Value
+}
+
+func newOpIdP(t *testing.T) *opIdP {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &opIdP{key: key}
+	o := &oidctest.Server{PublicKeys: []oidctest.PublicKey{{PublicKey: key.Public(), KeyID: "k1", Algorithm: "RS256"}}}
+	mux := http.NewServeMux()
+	mux.Handle("/", o)
+	mux.HandleFunc("/token", func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil || r.Form.Get("code_verifier") == "" || r.Form.Get("code") != "the-code" {
+			http.Error(w, `{"error":"invalid_grant"}`, http.StatusBadRequest)
+			return
+		}
+		claims, _ := json.Marshal(p.claims(p.nonce.Load().(string)))
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"access_token": "at", "token_type": "Bearer",
+			"id_token": oidctest.SignIDToken(key, "k1", "RS256", string(claims))})
+	})
+	p.srv = httptest.NewServer(mux)
+	o.SetIssuer(p.srv.URL)
+	t.Cleanup(p.srv.Close)
+	return p
+}
+
+// Refusals the Keycloak test cannot make Keycloak produce: an expired ID
+// token, another nonce, another issuer; and a sign-in cookie of another
+// provider. Each answers 401 naming the reason.
+func TestOIDCRefusesExpiredTokensAndOtherNonces(t *testing.T) {
+	k := testkit.New(t, testkit.Clock(time.Now(), time.Millisecond)) // the tokens' times are the machine's
+	k.Deps.FetchAllowPrivate = true
+	f := setupOn(t, k)
+	p := newOpIdP(t)
+	pr := f.With(t, f.admin).Expect(http.StatusCreated, "POST", f.oidcBase(), oidcBody(map[string]any{"issuer": p.srv.URL})).Map(t)
+	other := f.With(t, f.admin).Expect(http.StatusCreated, "POST", f.oidcBase(), oidcBody(map[string]any{"issuer": p.srv.URL, "label": "Other"})).Map(t)
+	path := func(pr map[string]any, key string) string {
+		u, _ := url.Parse(pr["service"].(map[string]any)[key].(string))
+		return u.Path
+	}
+	// start begins a sign-in through pr: the callback's query and cookie.
+	start := func(pr map[string]any) (string, string) {
+		res := f.With(t, "").Expect(http.StatusFound, "GET", path(pr, "startURL"), nil)
+		auth, _ := url.Parse(res.Header.Get("Location"))
+		p.nonce.Store(auth.Query().Get("nonce"))
+		cookie := ""
+		for _, c := range (&http.Response{Header: res.Header}).Cookies() {
+			cookie = c.Value
+		}
+		return "?code=the-code&state=" + url.QueryEscape(auth.Query().Get("state")), cookie
+	}
+	good := func(nonce string) map[string]any {
+		now := time.Now()
+		return map[string]any{"iss": p.srv.URL, "aud": "galley", "sub": "u1", "iat": now.Unix(), "exp": now.Add(time.Minute).Unix(),
+			"nonce": nonce, "email": "lin@example.com"}
+	}
+	for _, c := range []struct {
+		name   string
+		claims func(nonce string) map[string]any
+		other  bool // the callback of another provider, with this one's cookie
+		want   string
+	}{
+		{"expired", func(n string) map[string]any {
+			m := good(n)
+			m["exp"] = time.Now().Add(-time.Hour).Unix()
+			return m
+		}, false, "expired"},
+		{"another nonce", func(n string) map[string]any { return good(n + "x") }, false, "nonce is not this sign-in's"},
+		{"another issuer", func(n string) map[string]any {
+			m := good(n)
+			m["iss"] = "https://elsewhere.example.com"
+			return m
+		}, false, "issued by a different provider"},
+		{"another provider's cookie", good, true, "not one Galley sealed for this provider"},
+		{"good", good, false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p.claims = c.claims
+			q, cookie := start(pr)
+			cb := path(pr, "redirectURI")
+			if c.other {
+				cb = path(other, "redirectURI")
+			}
+			if c.want == "" {
+				page := f.With(t, "").Expect(http.StatusOK, "GET", cb+q, nil, "Cookie", "galley_oidc="+cookie).Body
+				if me := f.With(t, tokenOf(t, page)).Expect(http.StatusOK, "GET", "/v1/user", nil).Map(t); me["email"] != "lin@example.com" {
+					t.Errorf("signed in as %v", me)
+				}
+				return
+			}
+			body := f.With(t, "").Expect(http.StatusUnauthorized, "GET", cb+q, nil, "Cookie", "galley_oidc="+cookie).Body
+			if !strings.Contains(string(body), c.want) {
+				t.Errorf("refusal %s, want %q", body, c.want)
+			}
+		})
+	}
+	f.Check(t, []testkit.Case{
+		{"400NoState", "", "GET", path(pr, "redirectURI") + "?code=c", nil, 400, "state"},
+		{"400NoCode", "", "GET", path(pr, "redirectURI") + "?state=s", nil, 400, "code"},
+		{"404UnknownProvider", "", "GET", f.oidcBase() + "/nope/callback?code=c&state=s", nil, 404, ""},
+		{"401ProviderError", "", "GET", path(pr, "redirectURI") + "?error=access_denied&error_description=no", nil, 401, "access_denied"},
+	})
 }
