@@ -32,7 +32,7 @@ func (s *Service) checkGroupTeams(ctx context.Context, orgID string, gts []model
 			return apperr.Field(f("role"), "unknown role %q", gt.Role)
 		}
 		if _, _, err := orgs.ReadTeam(ctx, s.d.Store, orgID, gt.TeamID); apperr.Is(err, apperr.NotFound) {
-			return apperr.Field(f("teamId"), "no team %q in this organization", gt.TeamID)
+			return apperr.Field(f("team"), "no team %q in this organization", gt.TeamID)
 		} else if err != nil {
 			return err
 		}
