@@ -15,7 +15,8 @@ import (
 // identity providers an SSO member (shared/sso calls it once the provider's
 // assertion is verified; it authorizes nothing itself). A user who is not
 // a member joins with role; a member keeps their role, so that signing in
-// never demotes nor promotes anyone. A disabled member is refused
+// never demotes nor promotes anyone (a group mapping's role raises it
+// after: SyncSSOTeams). A disabled member is refused
 // (Forbidden). When teamID names a team of the organization, the member is
 // put in it (a team deleted since is skipped). It reports whether the user
 // joined the organization now.
