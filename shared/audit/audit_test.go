@@ -47,7 +47,7 @@ func TestEachChangeRecordsOneEvent(t *testing.T) {
 		f := setup(t, k)
 		newbie, _ := k.User("newbie")
 		uid := func(name string) string { return f.Users[name].ID }
-		var team, invite, site, link, saml string
+		var team, invite, site, link, saml, oidc string
 		type change struct {
 			name, as, method string
 			path             func() string
@@ -65,6 +65,8 @@ func TestEachChangeRecordsOneEvent(t *testing.T) {
 		linkPath := func() string { return f.org + "/sites/" + site + "/share-links/" + link }
 		samlPath := func() string { return f.org + "/saml/" + saml }
 		siteID, samlID := func() string { return site }, func() string { return saml }
+		oidcPath, oidcID := func() string { return f.org + "/oidc/" + oidc }, func() string { return oidc }
+		oidcBody := map[string]any{"label": "Keycloak", "issuer": "https://id.example.com/realms/acme", "clientId": "galley", "clientSecret": "s3cret"}
 		gitSettings := map[string]any{"url": "https://git.example.com/docs.git", "branch": "refs/heads/main", "direction": "both", "enabled": false}
 		changes := []change{
 			{"update organization", "admin", "PATCH", fixed(f.org), map[string]any{"title": "Acme Docs"}, 200, model.AuditOrgSettings, fixed(f.Org.ID), nil},
@@ -125,6 +127,14 @@ func TestEachChangeRecordsOneEvent(t *testing.T) {
 			{"update a SAML provider with a bad certificate", "admin", "PATCH", samlPath, map[string]any{"certificate": "nonsense"}, 400, "", nil, nil},
 			{"delete a SAML provider", "admin", "DELETE", samlPath, nil, 204, model.AuditSAMLDeleted, samlID, nil},
 			{"delete a SAML provider again", "admin", "DELETE", samlPath, nil, 404, "", nil, nil},
+			{"create an OIDC provider", "admin", "POST", fixed(f.org + "/oidc"), oidcBody, 201, model.AuditOIDCCreated, oidcID,
+				func(res map[string]any) { oidc = res["id"].(string) }},
+			{"create an OIDC provider below admin", "create", "POST", fixed(f.org + "/oidc"), oidcBody, 403, "", nil, nil},
+			{"update an OIDC provider", "admin", "PATCH", oidcPath, map[string]any{"clientSecret": "another"}, 200, model.AuditOIDCUpdated, oidcID, nil},
+			{"update an OIDC provider to the same", "admin", "PATCH", oidcPath, map[string]any{"clientSecret": "another", "label": "Keycloak"}, 200, "", nil, nil},
+			{"update an OIDC provider with a bad issuer", "admin", "PATCH", oidcPath, map[string]any{"issuer": "ftp://id.example.com"}, 400, "", nil, nil},
+			{"delete an OIDC provider", "admin", "DELETE", oidcPath, nil, 204, model.AuditOIDCDeleted, oidcID, nil},
+			{"delete an OIDC provider again", "admin", "DELETE", oidcPath, nil, 404, "", nil, nil},
 			{"change Git Sync settings", "admin", "PUT", fixed(space + "/git/settings"), gitSettings, 200, model.AuditGitSyncUpdated, fixed(f.space), nil},
 			{"change Git Sync settings with a bad branch", "admin", "PUT", fixed(space + "/git/settings"), map[string]any{"url": "https://git.example.com/docs.git", "branch": "main"}, 400, "", nil, nil},
 			{"change Git Sync settings below admin", "read", "PUT", fixed(space + "/git/settings"), gitSettings, 403, "", nil, nil},

@@ -244,6 +244,15 @@ func SAMLProvider(orgID, providerID string) Key {
 	return Key{OrgPartition(orgID), SAMLProviderPrefix + providerID}
 }
 
+// OIDCProviderPrefix is the sort-key prefix of an organization's OpenID
+// Connect providers.
+const OIDCProviderPrefix = "OIDC#"
+
+// OIDCProvider is an organization's OpenID Connect identity provider.
+func OIDCProvider(orgID, providerID string) Key {
+	return Key{OrgPartition(orgID), OIDCProviderPrefix + providerID}
+}
+
 // TranslationPrefix is the sort-key prefix of an organization's translation settings.
 const TranslationPrefix = "TRANSLATION#"
 

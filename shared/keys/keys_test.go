@@ -14,7 +14,7 @@ func render(pattern string) string {
 		"<commentId>", "cm1", "<replyId>", "rp1", "<reviewId>", "rv1", "<tokenId>", "tk1", "<pageId>", "p1", " (comments on a page only)", "",
 		"<day>", "2026-01-01", "<counterId>", "k1", "<marker>", "m1", "<joinedAt>", "2026-01-01T00:00:00.000Z", "<updatedAt>", "2026-01-02T00:00:00.000000000Z", " (the creator's copy only)", "", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1",
-		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<webhookId>", "wh1", "<deliveryId>", "dl1", "<queuedAt>", "2026-01-02T00:00:00.000000000Z", " (not attempted yet only)", "", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION>", "REQUEST", "<messageId>", "id-1", "<eventId>", "ev1", "<requestHash>", "h1",
+		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<webhookId>", "wh1", "<deliveryId>", "dl1", "<queuedAt>", "2026-01-02T00:00:00.000000000Z", " (not attempted yet only)", "", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION|OIDCSTATE>", "REQUEST", "<messageId>", "id-1", "<eventId>", "ev1", "<requestHash>", "h1",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
 		" (live spaces in a collection only)", "", " (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", "")
 	return r.Replace(pattern)
@@ -58,6 +58,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	}
 	primary["Change request"] = ChangeRequest("s1", "c1")
 	primary["SAML provider"] = SAMLProvider("o1", "sp1")
+	primary["OIDC provider"] = OIDCProvider("o1", "sp1")
 	primary["Translation settings"] = Translation("o1", "tr1")
 	primary["Webhook endpoint"] = Webhook("o1", "wh1")
 	primary["Webhook delivery"] = WebhookDelivery("wh1", "dl1")

@@ -15,7 +15,7 @@ package keys
 // share (each reads only its own sort-key prefix in it).
 func Owners() map[string]string {
 	owners := map[string]string{
-		"OrgPartition": "", // ORG#<orgId>: members, teams, invites, custom fields, SAML providers, translations, specs, webhooks
+		"OrgPartition": "", // ORG#<orgId>: members, teams, invites, custom fields, SAML and OIDC providers, translations, specs, webhooks
 	}
 	for owner, names := range map[string][]string{
 		"secret": {"InstanceSecret"},
@@ -28,7 +28,7 @@ func Owners() map[string]string {
 		"spaces":       {"Space", "SpaceInOrg", "OrgSpaces", "SpaceInCollection", "CollectionSpaces"},
 		"access":       {"GrantPrefix", "ContentPartition", "Grant", "GrantByPrincipal", "PrincipalGrants"},
 		"customfields": {"CustomFieldPrefix", "CustomField", "CustomFieldValuePrefix", "CustomFieldValues", "CustomFieldValue", "CustomFieldValueByField", "FieldValues"},
-		"sso":          {"SAMLProviderPrefix", "SAMLProvider", "SAMLServiceProvider", "SAMLUsedPartition", "SAMLUsed"},
+		"sso":          {"SAMLProviderPrefix", "SAMLProvider", "OIDCProviderPrefix", "OIDCProvider", "SAMLServiceProvider", "SAMLUsedPartition", "SAMLUsed"},
 		"translations": {"TranslationPrefix", "Translation"},
 		"webhooks":     {"WebhookPrefix", "Webhook", "WebhookPartition", "WebhookDeliveryPrefix", "WebhookDelivery", "WebhookPendingInOrg", "OrgPendingDeliveries"},
 		"audit":        {"AuditEventPrefix", "AuditPartition", "AuditEvent", "AuditExpiries", "AuditEventByExpiry"},
@@ -57,7 +57,7 @@ func EntityOwners() map[string]string {
 		"Collection": "tree", "Entry at the top level": "tree", "Entry in a collection": "tree",
 		"Grant on a space": "access", "Grant on a collection": "access", "Grant on a site": "access",
 		"Custom field": "customfields", "Custom field value": "customfields",
-		"SAML provider": "sso", "SAML service-provider key": "sso", "Used SAML id": "sso",
+		"SAML provider": "sso", "OIDC provider": "sso", "SAML service-provider key": "sso", "Used SAML id": "sso",
 		"Translation settings": "translations", "Audit event": "audit", "Idempotent request": "idempotency",
 		"Webhook endpoint": "webhooks", "Webhook delivery": "webhooks",
 		"Space": "spaces", "Revision": "content",

@@ -135,21 +135,12 @@ func attrs(tag string) map[string]string {
 	return m
 }
 
-// keycloakLogin signs in through Keycloak as a person in a new browser
-// does: Galley's start URL redirects to Keycloak's sign-in page, whose form
-// takes the username and password; Keycloak answers a page whose form
-// posts the SAMLResponse to Galley. It returns that form's action and
-// fields, without posting them.
-func keycloakLogin(t *testing.T, galleyStart, username, password string) (action string, form url.Values) {
+// keycloakSignIn opens Keycloak's sign-in page at loc in browser b
+// (following Keycloak's redirects within itself), posts its form with the
+// username and password, and returns Keycloak's answer to it.
+func keycloakSignIn(t *testing.T, b *web, loc, username, password string) (*http.Response, []byte) {
 	t.Helper()
-	b := newWeb(t)
-	res, _ := b.do(http.StatusFound, "GET", galleyStart, "", nil)
-	loc := res.Header.Get("Location")
-	q, err := url.Parse(loc)
-	if err != nil || q.Query().Get("SAMLRequest") == "" || q.Query().Get("Signature") == "" {
-		t.Fatalf("Galley's start redirects to %q, want Keycloak with a signed SAMLRequest", loc)
-	}
-	// Keycloak may redirect within itself before its sign-in page.
+	var res *http.Response
 	var page []byte
 	for range 5 {
 		res, page = b.do(0, "GET", loc, "", nil)
@@ -171,7 +162,24 @@ func keycloakLogin(t *testing.T, galleyStart, username, password string) (action
 	if login == "" {
 		t.Fatalf("no sign-in form in Keycloak's page: %.3000s", page)
 	}
-	res, page = b.do(0, "POST", login, "", url.Values{"username": {username}, "password": {password}, "credentialId": {""}})
+	return b.do(0, "POST", login, "", url.Values{"username": {username}, "password": {password}, "credentialId": {""}})
+}
+
+// keycloakLogin signs in through Keycloak as a person in a new browser
+// does: Galley's start URL redirects to Keycloak's sign-in page, whose form
+// takes the username and password; Keycloak answers a page whose form
+// posts the SAMLResponse to Galley. It returns that form's action and
+// fields, without posting them.
+func keycloakLogin(t *testing.T, galleyStart, username, password string) (action string, form url.Values) {
+	t.Helper()
+	b := newWeb(t)
+	res, _ := b.do(http.StatusFound, "GET", galleyStart, "", nil)
+	loc := res.Header.Get("Location")
+	q, err := url.Parse(loc)
+	if err != nil || q.Query().Get("SAMLRequest") == "" || q.Query().Get("Signature") == "" {
+		t.Fatalf("Galley's start redirects to %q, want Keycloak with a signed SAMLRequest", loc)
+	}
+	res, page := keycloakSignIn(t, b, loc, username, password)
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("Keycloak's answer to the sign-in form: %d %.2000s", res.StatusCode, page)
 	}
@@ -200,8 +208,16 @@ func keycloakLogin(t *testing.T, galleyStart, username, password string) (action
 // auto-posted SAMLResponse to Galley's ACS; last, with the key wrapped by
 // rsa-oaep-mgf1p and SHA-256 (accepted) and by rsa-1_5 (refused, then
 // accepted once the provider allows it), on the same Keycloak.
+//
+// The OpenID Connect sign-in runs on the same Keycloak (one start per
+// package run): oidc_keycloak_test.go.
 func TestKeycloakSignIn(t *testing.T) {
 	kc := testenv.KeycloakFor(t)
+	t.Run("SAML", func(t *testing.T) { keycloakSAML(t, kc) })
+	t.Run("OIDC", func(t *testing.T) { keycloakOIDC(t, kc) })
+}
+
+func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 	started := time.Now()
 	defer func() {
 		t.Logf("Keycloak start %s, test after start %s", kc.Started.Round(100*time.Millisecond), time.Since(started).Round(100*time.Millisecond))

@@ -27,7 +27,6 @@ import (
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
-	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
 )
@@ -216,7 +215,7 @@ func checkRequestID(secret []byte, orgID, providerID, id string, now time.Time) 
 
 // activeProvider reads a provider that can sign people in.
 func (s *Service) activeProvider(ctx context.Context, orgID, providerID string) (model.SAMLProvider, error) {
-	p, _, err := s.provider(ctx, orgID, providerID)
+	p, _, err := samlKind().read(ctx, s.d.Store, orgID, providerID)
 	if err != nil {
 		return p, err
 	}
@@ -257,7 +256,7 @@ func (s *Service) Start(ctx context.Context, apiURL, orgID, providerID string) (
 // Metadata is Galley's service-provider metadata for a provider (XML),
 // with its URLs under apiURL, the public API URL.
 func (s *Service) Metadata(ctx context.Context, apiURL, orgID, providerID string) ([]byte, error) {
-	p, _, err := s.provider(ctx, orgID, providerID)
+	p, _, err := samlKind().read(ctx, s.d.Store, orgID, providerID)
 	if err != nil {
 		return nil, err
 	}
@@ -298,11 +297,11 @@ func (s *Service) Metadata(ctx context.Context, apiURL, orgID, providerID string
 // SignIn is the result of a sign-in: who signed in, where, and their new
 // token (its secret, shown once).
 type SignIn struct {
-	User     model.User
-	Member   model.Member
-	Org      model.Organization
-	Provider model.SAMLProvider
-	Token    string
+	User       model.User
+	Member     model.Member
+	Org        model.Organization
+	ProviderID string
+	Token      string
 	// Joined tells a member made by this sign-in.
 	Joined bool
 }
@@ -348,7 +347,7 @@ func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlRespon
 	// the response's content), for whoever sets the provider up.
 	refuse := func(err error) error {
 		s.d.Logger.WarnContext(ctx, "saml sign-in refused", "org", orgID, "provider", providerID, "reason", err.Error())
-		s.recordSignIn(ctx, p, model.AuditSignInFailed, "", map[string]any{"reason": err.Error()})
+		s.recordSignIn(ctx, samlVia(p), model.AuditSignInFailed, "", map[string]any{"reason": err.Error()})
 		return refused("%v", err)
 	}
 	expires, err := checkRequestID(id.secret, orgID, providerID, head.InResponseTo, s.d.Clock())
@@ -373,31 +372,13 @@ func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlRespon
 	now := s.d.Clock()
 	if err := s.markUsed(ctx, p, head.InResponseTo, expires, assertion); err != nil {
 		if apperr.Is(err, apperr.Unauthorized) {
-			s.recordSignIn(ctx, p, model.AuditSignInFailed, "", map[string]any{"reason": "replayed"})
+			s.recordSignIn(ctx, samlVia(p), model.AuditSignInFailed, "", map[string]any{"reason": "replayed"})
 		}
 		return SignIn{}, err
 	}
 	s.prune(ctx, orgID, now)
 
-	u, err := s.users.FindOrProvision(ctx, email, name)
-	if err != nil {
-		return SignIn{}, err
-	}
-	m, joined, err := s.orgs.JoinWithSSO(ctx, orgID, u.ID, p.DefaultRole, p.DefaultTeam)
-	if err != nil {
-		return SignIn{}, err
-	}
-	tok, err := s.users.IssueToken(ctx, u.ID, orgID)
-	if err != nil {
-		return SignIn{}, err
-	}
-	o, _, err := orgs.ReadOrg(ctx, s.d.Store, orgID)
-	if err != nil {
-		return SignIn{}, err
-	}
-	s.d.Logger.InfoContext(ctx, "saml sign-in", "org", orgID, "provider", p.ID, "user", u.ID, "joined", joined)
-	s.recordSignIn(ctx, p, model.AuditSignedIn, u.ID, map[string]any{"email": u.Email, "joined": joined})
-	return SignIn{User: u, Member: m, Org: o, Provider: p, Token: tok, Joined: joined}, nil
+	return s.admit(ctx, samlVia(p), email, name, attributeValues(assertion, groupsAttribute(p)))
 }
 
 // parse verifies a response with the library, turning its panics on
@@ -454,6 +435,38 @@ func attribute(a *saml.Assertion, names []string) string {
 		}
 	}
 	return ""
+}
+
+// groupsAttribute is the attribute naming a provider's groups.
+func groupsAttribute(p model.SAMLProvider) string {
+	if p.GroupsAttribute != "" {
+		return p.GroupsAttribute
+	}
+	return "groups"
+}
+
+// attributeValues is every value of the attribute name (or friendly name)
+// in the assertion: a person's groups.
+func attributeValues(a *saml.Assertion, name string) []string {
+	var out []string
+	for _, st := range a.AttributeStatements {
+		for _, at := range st.Attributes {
+			if at.Name != name && at.FriendlyName != name {
+				continue
+			}
+			for _, v := range at.Values {
+				if v := strings.TrimSpace(v.Value); v != "" {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// samlVia is a SAML provider as a sign-in needs it.
+func samlVia(p model.SAMLProvider) via {
+	return via{orgID: p.OrgID, id: p.ID, label: p.Label, kind: "saml-provider", defaultRole: p.DefaultRole, defaultTeam: p.DefaultTeam, groupTeams: p.GroupTeams}
 }
 
 // subject reads the signed-in person's email address (the NameID when it
@@ -528,20 +541,5 @@ func (s *Service) prune(ctx context.Context, orgID string, now time.Time) {
 	}
 	if err := s.d.Store.Write(ctx, ops...); err != nil {
 		s.d.Logger.WarnContext(ctx, "prune used SAML ids", "err", err.Error())
-	}
-}
-
-// recordSignIn records a sign-in through p, accepted (userID: who signed
-// in, the actor) or refused (the actor is unknown: the system's). It is
-// written after the sign-in's own writes (the token's): a failure to write
-// it is logged, and does not refuse a sign-in already made.
-func (s *Service) recordSignIn(ctx context.Context, p model.SAMLProvider, action, userID string, payload map[string]any) {
-	payload["provider"] = p.ID
-	ch := model.AuditChange{OrgID: p.OrgID, Action: action, Target: model.AuditRef{Type: "saml-provider", ID: p.ID, Label: p.Label}, Payload: payload}
-	if userID != "" {
-		ch.Actor = &model.AuditRef{Type: "user", ID: userID}
-	}
-	if err := s.audit.Record(ctx, ch); err != nil {
-		s.d.Logger.ErrorContext(ctx, "record sign-in", "org", p.OrgID, "err", err.Error())
 	}
 }

@@ -31,6 +31,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/coreos/go-oidc/v3/oidc"
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/deps"
@@ -59,6 +60,11 @@ type Service struct {
 	// the API (e.g. for its OpenAPI document) needs no store.
 	spMu sync.Mutex
 	sp   *spIdentity
+
+	// oidcProviders caches OpenID Connect discovery by issuer (oidc.go),
+	// fetched on a provider's first sign-in.
+	oidcMu        sync.Mutex
+	oidcProviders map[string]*oidc.Provider
 }
 
 // Users is what SSO asks of the users family (users.Service): the user an
@@ -72,6 +78,7 @@ type Users interface {
 // membership an SSO login gives.
 type Orgs interface {
 	JoinWithSSO(ctx context.Context, orgID, userID string, role model.Role, teamID string) (model.Member, bool, error)
+	SyncSSOTeams(ctx context.Context, orgID, userID string, t orgs.SSOTeams) (joined, left []string, err error)
 }
 
 // Recorder records the changes of SAML providers and the sign-ins in the
@@ -99,13 +106,35 @@ func providerChange(p model.SAMLProvider, action string) model.AuditChange {
 // nulls.
 type Settings struct {
 	Label, EntityID, Certificate, SSOURL *string
-	DefaultTeam                          *string
-	ClearTeam                            bool
-	DefaultRole                          *model.Role
+	Landing
 	// AllowRSA15KeyTransport accepts assertions whose key is wrapped with
 	// RSA PKCS#1 v1.5 (xmlenc.go), for an identity provider that cannot use
 	// RSA-OAEP.
 	AllowRSA15KeyTransport *bool
+	// GroupsAttribute names the assertion's attribute of groups ("" for
+	// the default, groups).
+	GroupsAttribute *string
+}
+
+// Landing is where a provider's sign-ins land, as a request sets it: the
+// default team and role, the group mapping (GroupTeams replaces it). nil
+// leaves a field unchanged; ClearTeam and a DefaultRole of "" (guest) come
+// from nulls.
+type Landing struct {
+	DefaultTeam *string
+	ClearTeam   bool
+	DefaultRole *model.Role
+	GroupTeams  *[]model.GroupTeam
+}
+
+// apply sets the fields set on a provider's.
+func (l Landing) apply(team *string, role *model.Role, gts *[]model.GroupTeam) {
+	records.Set(team, l.DefaultTeam)
+	if l.ClearTeam {
+		*team = ""
+	}
+	records.Set(role, l.DefaultRole)
+	records.Set(gts, l.GroupTeams)
 }
 
 // ServiceURLs are Galley's service-provider URLs for one identity
@@ -215,55 +244,54 @@ func (s *Service) check(ctx context.Context, orgID string, in *Settings) error {
 			return err
 		}
 	}
-	if in.DefaultRole != nil && !in.DefaultRole.Valid() {
-		return apperr.Field("defaultRole", "unknown role %q", *in.DefaultRole)
+	if in.GroupsAttribute != nil {
+		g := strings.TrimSpace(*in.GroupsAttribute)
+		if len(g) > 256 {
+			return apperr.Field("groupsAttribute", "at most 256 characters")
+		}
+		if g == "groups" {
+			g = "" // the default, stored as unset
+		}
+		in.GroupsAttribute = &g
 	}
-	if in.DefaultTeam != nil {
-		_, _, err := orgs.ReadTeam(ctx, s.d.Store, orgID, *in.DefaultTeam)
+	return s.checkLanding(ctx, orgID, in.Landing)
+}
+
+// checkLanding validates where a provider's sign-ins land: the default
+// role and team and the group mapping, those set.
+func (s *Service) checkLanding(ctx context.Context, orgID string, l Landing) error {
+	if l.DefaultRole != nil && !l.DefaultRole.Valid() {
+		return apperr.Field("defaultRole", "unknown role %q", *l.DefaultRole)
+	}
+	if l.DefaultTeam != nil {
+		_, _, err := orgs.ReadTeam(ctx, s.d.Store, orgID, *l.DefaultTeam)
 		if apperr.Is(err, apperr.NotFound) {
-			return apperr.Field("defaultTeam", "no team %q in this organization", *in.DefaultTeam)
+			return apperr.Field("defaultTeam", "no team %q in this organization", *l.DefaultTeam)
 		}
 		if err != nil {
 			return err
 		}
+	}
+	if l.GroupTeams != nil {
+		return s.checkGroupTeams(ctx, orgID, *l.GroupTeams)
 	}
 	return nil
 }
 
 // apply sets the checked fields on p.
 func apply(p *model.SAMLProvider, in Settings) {
-	set := func(dst *string, v *string) {
-		if v != nil {
-			*dst = *v
-		}
+	for _, f := range []struct{ dst, v *string }{{&p.Label, in.Label}, {&p.EntityID, in.EntityID}, {&p.Certificate, in.Certificate},
+		{&p.SSOURL, in.SSOURL}, {&p.GroupsAttribute, in.GroupsAttribute}} {
+		records.Set(f.dst, f.v)
 	}
-	set(&p.Label, in.Label)
-	set(&p.EntityID, in.EntityID)
-	set(&p.Certificate, in.Certificate)
-	set(&p.SSOURL, in.SSOURL)
-	set(&p.DefaultTeam, in.DefaultTeam)
-	if in.ClearTeam {
-		p.DefaultTeam = ""
-	}
-	records.Set(&p.DefaultRole, in.DefaultRole)
 	records.Set(&p.AllowRSA15KeyTransport, in.AllowRSA15KeyTransport)
+	in.Landing.apply(&p.DefaultTeam, &p.DefaultRole, &p.GroupTeams)
 }
 
 // view adds a provider's default team.
 func (s *Service) view(ctx context.Context, p model.SAMLProvider, viewer model.Role) (ProviderView, error) {
-	v := ProviderView{Provider: p, Viewer: viewer}
-	if p.DefaultTeam == "" {
-		return v, nil
-	}
-	t, _, err := orgs.ReadTeam(ctx, s.d.Store, p.OrgID, p.DefaultTeam)
-	if apperr.Is(err, apperr.NotFound) {
-		return v, nil // deleted since: sign-ins join no team
-	}
-	if err != nil {
-		return v, fmt.Errorf("read default team: %w", err)
-	}
-	v.Team = &t
-	return v, nil
+	t, err := s.defaultTeam(ctx, p.OrgID, p.DefaultTeam)
+	return ProviderView{Provider: p, Team: t, Viewer: viewer}, err
 }
 
 // Create adds a SAML provider to an organization (admins).
@@ -317,58 +345,12 @@ func (s *Service) providers(ctx context.Context, orgID string) ([]versioned, err
 
 // List returns a page of an organization's providers, oldest first (admins).
 func (s *Service) List(ctx context.Context, orgID string, r paging.Request) (paging.Page[ProviderView], error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
-	if err != nil {
-		return paging.Page[ProviderView]{}, err
-	}
-	ps, err := records.Page[model.SAMLProvider](ctx, s.d.Store, s.d.Cursors, "saml-providers:"+orgID,
-		store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SAMLProviderPrefix}, r, "SAML providers")
-	if err != nil {
-		return paging.Page[ProviderView]{}, err
-	}
-	out := paging.Page[ProviderView]{Items: make([]ProviderView, 0, len(ps.Items)), Next: ps.Next}
-	for _, pr := range ps.Items {
-		v, err := s.view(ctx, pr, acc.Role())
-		if err != nil {
-			return paging.Page[ProviderView]{}, err
-		}
-		out.Items = append(out.Items, v)
-	}
-	return out, nil
-}
-
-func notFound(id string) error { return apperr.NotFoundf("SAML provider %s not found", id) }
-
-// provider reads a provider; NotFound if absent.
-func (s *Service) provider(ctx context.Context, orgID, id string) (model.SAMLProvider, int64, error) {
-	p, v, err := records.Get[model.SAMLProvider](ctx, s.d.Store, keys.SAMLProvider(orgID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return p, 0, notFound(id)
-	}
-	if err != nil {
-		return p, 0, fmt.Errorf("read SAML provider: %w", err)
-	}
-	return p, v, nil
-}
-
-// adminProvider reads a provider for a caller who administers its
-// organization (checked first, so that others learn nothing of it).
-func (s *Service) adminProvider(ctx context.Context, orgID, id string) (access.OrgAccess, model.SAMLProvider, int64, error) {
-	acc, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg)
-	if err != nil {
-		return acc, model.SAMLProvider{}, 0, err
-	}
-	p, v, err := s.provider(ctx, orgID, id)
-	return acc, p, v, err
+	return listProviders(ctx, s, samlKind(), orgID, r, s.view)
 }
 
 // Get returns a provider (admins).
 func (s *Service) Get(ctx context.Context, orgID, id string) (ProviderView, error) {
-	acc, p, _, err := s.adminProvider(ctx, orgID, id)
-	if err != nil {
-		return ProviderView{}, err
-	}
-	return s.view(ctx, p, acc.Role())
+	return getView(ctx, s, samlKind(), orgID, id, s.view)
 }
 
 // Update changes a provider's settings (admins).
@@ -376,7 +358,7 @@ func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (Pr
 	// An unset field shows as "" in the provider's answer; sent back
 	// (read-modify-write), it leaves the field unset rather than being
 	// refused as empty.
-	acc, cur, _, err := s.adminProvider(ctx, orgID, id)
+	acc, cur, _, err := samlKind().adminRead(ctx, s, orgID, id)
 	if err != nil {
 		return ProviderView{}, err
 	}
@@ -391,20 +373,13 @@ func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (Pr
 	if err := s.check(ctx, orgID, &in); err != nil {
 		return ProviderView{}, err
 	}
-	p, err := records.Update(ctx, s.d.Store, keys.SAMLProvider(orgID, id), nil, func(p *model.SAMLProvider) ([]store.Op, error) {
-		was := *p
-		apply(p, in)
-		if records.Same(was, *p) {
-			return nil, nil
-		}
-		p.UpdatedAt = s.d.Clock()
-		return []store.Op{s.audit.Op(ctx, providerChange(*p, model.AuditSAMLUpdated))}, nil
-	})
-	if errors.Is(err, store.ErrNotFound) {
-		return ProviderView{}, notFound(id)
-	}
+	p, err := samlKind().update(ctx, s, orgID, id, func(p *model.SAMLProvider) error { apply(p, in); return nil },
+		func(p *model.SAMLProvider) model.AuditChange {
+			p.UpdatedAt = s.d.Clock()
+			return providerChange(*p, model.AuditSAMLUpdated)
+		})
 	if err != nil {
-		return ProviderView{}, fmt.Errorf("update SAML provider: %w", err)
+		return ProviderView{}, err
 	}
 	return s.view(ctx, p, acc.Role())
 }
@@ -413,7 +388,7 @@ func (s *Service) Update(ctx context.Context, orgID, id string, in Settings) (Pr
 // its last active provider stays (Conflict): its SSO members could not sign
 // in any more.
 func (s *Service) Delete(ctx context.Context, orgID, id string) error {
-	_, p, v, err := s.adminProvider(ctx, orgID, id)
+	_, p, v, err := samlKind().adminRead(ctx, s, orgID, id)
 	if err != nil {
 		return err
 	}
@@ -462,9 +437,12 @@ func (s *Service) Delete(ctx context.Context, orgID, id string) error {
 // Login is one way to sign in to an organization.
 type Login struct {
 	ID, Label string
+	// Protocol is saml or oidc.
+	Protocol string
 }
 
-// Logins lists the active providers of an organization, for its sign-in
+// Logins lists the active SAML providers, then the OpenID Connect
+// providers, of an organization, for its sign-in
 // page: it needs no token, and an unknown organization is NotFound.
 func (s *Service) Logins(ctx context.Context, orgID string) ([]Login, error) {
 	if _, _, err := orgs.ReadOrg(ctx, s.d.Store, orgID); err != nil {
@@ -477,8 +455,12 @@ func (s *Service) Logins(ctx context.Context, orgID string) ([]Login, error) {
 	out := []Login{}
 	for _, q := range ps {
 		if q.p.Active() {
-			out = append(out, Login{ID: q.p.ID, Label: q.p.Label})
+			out = append(out, Login{ID: q.p.ID, Label: q.p.Label, Protocol: "saml"})
 		}
 	}
-	return out, nil
+	more, err := s.oidcLogins(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, more...), nil
 }

@@ -496,6 +496,8 @@ var idName = regexp.MustCompile(`(?i)^(\w*id|\w*ids|parent|members|users|spaces|
 var notIDs = map[string]string{
 	"repoCacheID":                 "GitBook's repository cache, accepted and ignored",
 	"entityID":                    "a SAML identity provider's issuer URI, compared, never a key",
+	"clientId":                    "Galley's client id at an OpenID Connect provider, sent to it, never a key",
+	"claims.email":                "the name of an ID token's claim, never a key",
 	"styling.font.id":             "a custom font's id, kept inside the site's customization",
 	"styling.headingFont.id":      "a custom font's id, kept inside the site's customization",
 	"styling.monospaceFont.id":    "a custom font's id, kept inside the site's customization",

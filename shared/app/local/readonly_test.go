@@ -48,6 +48,7 @@ var roundTrips = map[string]roundTrip{
 	"PATCH /v1/users/{userId}":                           {},
 	"PATCH /v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations/{conversationId}":              {get: "/v1/spaces/{spaceId}/change-requests/{changeRequestId}/conversations", list: true},
 	"PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}":                                                    {},
+	"PATCH /v1/orgs/{organizationId}/oidc/{oidcProviderId}":                                                    {},
 	"PATCH /v1/orgs/{organizationId}/sites/{siteId}":                                                           {},
 	"PUT /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema":                                             {},
 	"PUT /v1/orgs/{organizationId}/sites/{siteId}/customization":                                               {},
@@ -127,6 +128,7 @@ func newRTFixture(t *testing.T) *rtFixture {
 	f.must("POST", org+"/openapi", map[string]any{"slug": "pets", "source": map[string]any{"text": petsSpec}})
 	f.ids["specSlug"] = "pets"
 	f.ids["samlProviderId"] = id(f.must("POST", org+"/saml", map[string]any{"label": "Okta"}))
+	f.ids["oidcProviderId"] = id(f.must("POST", org+"/oidc", map[string]any{"label": "Keycloak", "issuer": "https://idp.example.com/realms/acme", "clientId": "galley", "clientSecret": "s3cret"}))
 	f.ids["teamId"] = id(f.must("PUT", org+"/teams", map[string]any{"title": "Writers"}))
 	f.ids["translationSettingsId"] = id(f.must("POST", org+"/translations", map[string]any{"title": "French", "languages": []string{"fr"}}))
 	f.ids["webhookId"] = id(f.must("POST", org+"/webhooks", map[string]any{"url": "https://hooks.example.com/galley", "secret": "whsec-0123456789abcdef", "events": []string{"site_published"}}))

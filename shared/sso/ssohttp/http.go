@@ -13,7 +13,6 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/ids"
-	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/orgs"
 	"github.com/galleydocs/galley/shared/orgs/orgshttp"
 	"github.com/galleydocs/galley/shared/sso"
@@ -36,6 +35,9 @@ type SAMLProvider struct {
 
 	// AllowRSA15KeyTransport is Galley's own setting (docs/sso.md).
 	AllowRSA15KeyTransport bool `json:"allowRSA15KeyTransport" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; false by default"`
+	// GroupsAttribute and GroupTeams are Galley's (docs/sso.md, groups to teams).
+	GroupsAttribute string      `json:"groupsAttribute" maxLength:"256" doc:"Galley's extension: the assertion's attribute listing the person's groups"`
+	GroupTeams      []GroupTeam `json:"groupTeams" nullable:"false" doc:"Galley's extension: groups mapped to teams; membership of these teams follows the groups at each sign-in"`
 }
 
 // SAMLServiceProviderInfo is what the identity provider needs to know of
@@ -58,13 +60,13 @@ func View(ctx context.Context, v sso.ProviderView) SAMLProvider {
 	out := SAMLProvider{Object: "saml-provider", ID: p.ID, Label: p.Label, SSOURL: p.SSOURL, EntityID: p.EntityID,
 		Certificate: p.Certificate, CreatedAt: p.CreatedAt, Status: "pending",
 		Service: SAMLServiceProviderInfo{ACSURL: urls.ACS, StartURL: urls.Start, EntityID: urls.EntityID},
-		URLs:    SAMLProviderURLs{Location: urls.Location}, AllowRSA15KeyTransport: p.AllowRSA15KeyTransport}
+		URLs:    SAMLProviderURLs{Location: urls.Location}, AllowRSA15KeyTransport: p.AllowRSA15KeyTransport,
+		DefaultRole: roleOut(p.DefaultRole), GroupsAttribute: p.GroupsAttribute, GroupTeams: groupTeamsOut(p.GroupTeams)}
+	if out.GroupsAttribute == "" {
+		out.GroupsAttribute = "groups"
+	}
 	if p.Active() {
 		out.Status = "active"
-	}
-	if p.DefaultRole != model.RoleGuest {
-		r := string(p.DefaultRole)
-		out.DefaultRole = &r
 	}
 	if v.Team != nil {
 		t := orgshttp.ViewTeam(orgs.TeamForCaller{Team: *v.Team, Viewer: v.Viewer})
@@ -82,23 +84,21 @@ type CreateSAMLProviderBody struct {
 	DefaultTeam ids.ID  `json:"defaultTeam,omitempty" doc:"ID of a team of the organization that people signing in join"`
 	DefaultRole *string `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"Role of members created by signing in; null or omitted: guest"`
 
-	AllowRSA15KeyTransport bool `json:"allowRSA15KeyTransport,omitempty" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; omitted: false"`
+	AllowRSA15KeyTransport bool        `json:"allowRSA15KeyTransport,omitempty" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; omitted: false"`
+	GroupsAttribute        string      `json:"groupsAttribute,omitempty" maxLength:"256" doc:"Galley's extension: the assertion's attribute listing the person's groups; omitted: groups"`
+	GroupTeams             []GroupTeam `json:"groupTeams,omitempty" maxItems:"100" doc:"Galley's extension: groups mapped to teams"`
 }
 
 func (b CreateSAMLProviderBody) settings() sso.Settings {
-	in := sso.Settings{Label: &b.Label}
+	in := sso.Settings{Label: &b.Label, Landing: landingIn(b.DefaultTeam, b.DefaultRole, b.GroupTeams)}
 	for _, f := range []struct {
 		dst **string
 		v   string
-	}{{&in.EntityID, b.EntityID}, {&in.Certificate, b.Certificate}, {&in.SSOURL, b.SSOURL}, {&in.DefaultTeam, string(b.DefaultTeam)}} {
+	}{{&in.EntityID, b.EntityID}, {&in.Certificate, b.Certificate}, {&in.SSOURL, b.SSOURL}, {&in.GroupsAttribute, b.GroupsAttribute}} {
 		if f.v != "" {
 			v := f.v
 			*f.dst = &v
 		}
-	}
-	if b.DefaultRole != nil {
-		r := model.Role(*b.DefaultRole)
-		in.DefaultRole = &r
 	}
 	if b.AllowRSA15KeyTransport {
 		in.AllowRSA15KeyTransport = &b.AllowRSA15KeyTransport
@@ -119,19 +119,14 @@ type UpdateSAMLProviderBody struct {
 	DefaultRole *string       `json:"defaultRole,omitempty" enum:"admin,create,review,edit,comment,read" nullable:"true" doc:"null: guest"`
 	Nulls       httpapi.Nulls `json:"-"`
 
-	AllowRSA15KeyTransport *bool `json:"allowRSA15KeyTransport,omitempty" nullable:"true" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; null: false"`
+	AllowRSA15KeyTransport *bool       `json:"allowRSA15KeyTransport,omitempty" nullable:"true" doc:"Galley's extension: accept assertions whose key the identity provider wraps with RSA PKCS#1 v1.5 (xmlenc#rsa-1_5), which XML Encryption 1.1 forbids for its padding-oracle attacks; only for an identity provider that cannot use RSA-OAEP; null: false"`
+	GroupsAttribute        *string     `json:"groupsAttribute,omitempty" maxLength:"256" doc:"Galley's extension; \"\": the default, groups"`
+	GroupTeams             []GroupTeam `json:"groupTeams,omitempty" maxItems:"100" nullable:"true" doc:"Galley's extension: replaces the mapping; null or [] removes it"`
 }
 
 func (b UpdateSAMLProviderBody) settings() sso.Settings {
-	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, DefaultTeam: (*string)(b.DefaultTeam),
-		ClearTeam: b.Nulls.Has("defaultTeam")}
-	if b.DefaultRole != nil || b.Nulls.Has("defaultRole") {
-		r := model.RoleGuest
-		if b.DefaultRole != nil {
-			r = model.Role(*b.DefaultRole)
-		}
-		in.DefaultRole = &r
-	}
+	in := sso.Settings{Label: b.Label, EntityID: b.EntityID, Certificate: b.Certificate, SSOURL: b.SSOURL, GroupsAttribute: b.GroupsAttribute,
+		Landing: landingPatch(b.DefaultTeam, b.DefaultRole, b.GroupTeams, b.Nulls)}
 	if b.AllowRSA15KeyTransport != nil || b.Nulls.Has("allowRSA15KeyTransport") {
 		allow := b.AllowRSA15KeyTransport != nil && *b.AllowRSA15KeyTransport
 		in.AllowRSA15KeyTransport = &allow
@@ -194,7 +189,7 @@ func Register(api *httpapi.API, s *sso.Service) {
 			return nil, s.Delete(ctx, in.OrganizationID, in.SAMLProviderID)
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listSSOProviderLoginsInOrganization", Needs: access.Anyone, Method: http.MethodGet, Path: "/v1/orgs/{organizationId}/sso", Tag: tag,
-		Summary: "How to sign in to the organization: its active SAML providers (no token needed)"},
+		Summary: "How to sign in to the organization: its active SAML providers and its OpenID Connect providers (no token needed)"},
 		func(ctx context.Context, in *struct {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 		}) (*struct{ Body SSOProviderLogins }, error) {
@@ -205,9 +200,14 @@ func Register(api *httpapi.API, s *sso.Service) {
 			body := SSOProviderLogins{Items: make([]SSOProviderLogin, 0, len(ls))}
 			apiURL := httpapi.APIURL(ctx)
 			for _, l := range ls {
-				body.Items = append(body.Items, SSOProviderLogin{ID: l.ID, Label: l.Label, StartURL: sso.URLs(apiURL, in.OrganizationID, l.ID).Start})
+				start := sso.URLs(apiURL, in.OrganizationID, l.ID).Start
+				if l.Protocol == "oidc" {
+					start = sso.OIDCProviderURLs(apiURL, in.OrganizationID, l.ID).Start
+				}
+				body.Items = append(body.Items, SSOProviderLogin{ID: l.ID, Label: l.Label, StartURL: start})
 			}
 			return &struct{ Body SSOProviderLogins }{body}, nil
 		})
 	registerLogin(api, s, tag)
+	registerOIDC(api, s, tag)
 }
