@@ -4,10 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/cgi"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -22,57 +18,19 @@ import (
 // loopback.
 type gitKill struct {
 	*killRig
-	// bare is the repository's bare directory, repo its URL, work a
-	// clone the test commits from.
-	bare, repo, work string
-	space            string
+	repo  *testenv.PushableRepo
+	space string
 }
 
 func newGitKill(tb testing.TB, seed uint64) *gitKill {
 	tb.Helper()
-	g := &gitKill{killRig: newKillRig(tb, "gitworker", true, seed)}
-
-	// The repository: one commit, pushes allowed.
-	root := tb.TempDir()
-	g.bare, g.work = filepath.Join(root, "docs.git"), tb.TempDir()
-	testenv.Git(tb, root, "init", "-q", "--bare", "-b", "main", g.bare)
-	testenv.Git(tb, g.bare, "config", "http.receivepack", "true")
-	srv := httptest.NewServer(&cgi.Handler{Path: filepath.Join(testenv.GitExecPath(tb), "git-http-backend"),
-		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}})
-	tb.Cleanup(srv.Close)
-	g.repo = srv.URL + "/docs.git"
-	testenv.Git(tb, g.work, "clone", "-q", g.bare, ".")
-	g.commitFile(tb, "README.md", "# Docs\n\nHello.\n")
-
+	g := &gitKill{killRig: newKillRig(tb, "gitworker", true, seed), repo: testenv.NewPushableRepo(tb, "docs")}
 	g.space = g.api.Expect(http.StatusCreated, "POST", "/v1/orgs/"+g.org+"/spaces", map[string]any{"title": "Docs"}).Map(tb)["id"].(string)
 	// The first import, whole: how long a run takes sets the window.
 	g.setWindow(tb, "import", func() {
-		g.api.Expect(http.StatusNoContent, "POST", "/v1/spaces/"+g.space+"/git/import", map[string]any{"url": g.repo, "ref": "refs/heads/main"})
+		g.api.Expect(http.StatusNoContent, "POST", "/v1/spaces/"+g.space+"/git/import", map[string]any{"url": g.repo.URL, "ref": "refs/heads/main"})
 	})
 	return g
-}
-
-// commitFile commits a file to main in the work clone (and its line in
-// SUMMARY.md) and pushes it.
-func (g *gitKill) commitFile(tb testing.TB, name, content string) {
-	tb.Helper()
-	if strings.TrimSpace(testenv.Git(tb, g.work, "ls-remote", "origin", "main")) != "" {
-		testenv.Git(tb, g.work, "pull", "-q", "--ff-only", "origin", "main")
-	}
-	if err := os.WriteFile(filepath.Join(g.work, name), []byte(content), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	// Listed in the table of contents, when the branch has one (an
-	// export wrote it): files it does not list are not pages.
-	if toc, err := os.ReadFile(filepath.Join(g.work, "SUMMARY.md")); err == nil {
-		toc = append(toc, "* ["+strings.TrimSuffix(name, ".md")+"]("+name+")\n"...)
-		if err := os.WriteFile(filepath.Join(g.work, "SUMMARY.md"), toc, 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	testenv.Git(tb, g.work, "add", "-A")
-	testenv.Git(tb, g.work, "commit", "-q", "-m", "Add "+name)
-	testenv.Git(tb, g.work, "push", "-q", "origin", "HEAD:main")
 }
 
 // state reads the space's Git Sync state.
@@ -123,21 +81,21 @@ func (g *gitKill) round(tb testing.TB, i int) {
 		g.api.Expect(http.StatusOK, "POST", cr+"/content?compat=false", map[string]any{"changes": []map[string]any{
 			{"operation": "insert_page", "ref": "p", "document": map[string]any{"markdown": "# Page " + marker + "\n\n" + marker + "\n"}}}})
 		g.api.Expect(http.StatusOK, "POST", cr+"/merge", nil)
-		tip := testenv.Git(tb, g.bare, "rev-parse", "refs/heads/main")
+		tip := g.repo.Head(tb)
 		g.api.Expect(http.StatusNoContent, "POST", "/v1/spaces/"+g.space+"/git/export",
-			map[string]any{"url": g.repo, "ref": "refs/heads/main", "commitMessage": "Export " + marker})
+			map[string]any{"url": g.repo.URL, "ref": "refs/heads/main", "commitMessage": "Export " + marker})
 		g.work1(tb, true)
 		st := g.settled(tb, "export "+marker)
-		if c := strings.TrimSpace(testenv.Git(tb, g.bare, "rev-list", "--count", strings.TrimSpace(tip)+"..refs/heads/main")); c != "1" {
+		if c := strings.TrimSpace(testenv.Git(tb, g.repo.Bare, "rev-list", "--count", tip+"..refs/heads/main")); c != "1" {
 			tb.Fatalf("export %s: %s commits, want 1", marker, c)
 		}
-		if !strings.Contains(testenv.Git(tb, g.bare, "grep", "-l", marker, "refs/heads/main"), ".md") || st.LastCommit != strings.TrimSpace(testenv.Git(tb, g.bare, "rev-parse", "refs/heads/main")) {
+		if !strings.Contains(testenv.Git(tb, g.repo.Bare, "grep", "-l", marker, "refs/heads/main"), ".md") || st.LastCommit != g.repo.Head(tb) {
 			tb.Fatalf("export %s: the page is not in the branch's commit, or the state's commit %s is not the branch's", marker, st.LastCommit)
 		}
 		return
 	}
-	g.commitFile(tb, marker+".md", "# "+marker+"\n\n"+marker+"\n")
-	g.api.Expect(http.StatusNoContent, "POST", "/v1/spaces/"+g.space+"/git/import", map[string]any{"url": g.repo, "ref": "refs/heads/main"})
+	g.repo.Commit(tb, marker+".md", "# "+marker+"\n\n"+marker+"\n")
+	g.api.Expect(http.StatusNoContent, "POST", "/v1/spaces/"+g.space+"/git/import", map[string]any{"url": g.repo.URL, "ref": "refs/heads/main"})
 	g.work1(tb, true)
 	st := g.settled(tb, "import "+marker)
 	now, parents := g.head(tb)
