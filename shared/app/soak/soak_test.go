@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -22,13 +23,16 @@ import (
 // soak is one run: the load's clients, what they were told was done
 // (acknowledged writes), and what went wrong on the way.
 type soak struct {
-	r       *rig
-	h       http.Handler
-	org     string
-	spaces  []string // the spaces authored and commented on
-	git     string   // the space synced with repo
-	repo    *testenv.PushableRepo
-	workers int
+	r   *rig
+	h   http.Handler
+	org string
+	// active are the spaces the load authors and comments on; all, every
+	// one it did (a space with pagesPerSpace merged pages is replaced by
+	// a new one, so that no space grows without bound).
+	active, all []string
+	git         string // the space synced with repo
+	repo        *testenv.PushableRepo
+	workers     int
 
 	mu sync.Mutex
 	// Acknowledged writes: spaces made, pages merged (by space, the
@@ -43,32 +47,37 @@ type soak struct {
 	statuses   map[int]int
 	requests   int
 	violations []string
-	// base is each space's number of revisions before the load.
-	base map[string]int
+	// fresh is the number of revisions of a new space; base, the synced
+	// space's before the load.
+	fresh, base int
 }
+
+// pagesPerSpace bounds the pages the load merges into one space: a
+// soak's memory must not grow with the size of a few spaces.
+const pagesPerSpace = 100
 
 func newSoak(tb testing.TB, r *rig, workers int) *soak {
 	tb.Helper()
 	s := &soak{r: r, h: r.api.Handler(), workers: workers, merged: map[string][]string{}, comments: map[string][]string{},
-		gitJobs: map[string]int{}, statuses: map[int]int{}, base: map[string]int{}}
+		gitJobs: map[string]int{}, statuses: map[int]int{}}
 	c := s.client(tb)
 	s.org = c.Expect(http.StatusCreated, "POST", "/v1/orgs", map[string]any{"title": "Soak"}).Map(tb)["id"].(string)
 	for i := range 3 {
-		s.spaces = append(s.spaces, c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+s.org+"/spaces", map[string]any{"title": fmt.Sprint("Docs ", i)}).Map(tb)["id"].(string))
+		s.active = append(s.active, c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+s.org+"/spaces", map[string]any{"title": fmt.Sprint("Docs ", i)}).Map(tb)["id"].(string))
 	}
+	s.all = slices.Clone(s.active)
+	s.fresh = s.revisions(tb, s.active[0])
 	s.git = c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+s.org+"/spaces", map[string]any{"title": "Synced"}).Map(tb)["id"].(string)
 	s.repo = testenv.NewPushableRepo(tb, "docs")
 	c.Expect(http.StatusNoContent, "POST", "/v1/spaces/"+s.git+"/git/import", map[string]any{"url": s.repo.URL, "ref": "refs/heads/main"})
-	if st := s.gitWait(tb, c); st != "success" {
+	if st := s.gitWait(); st != "success" {
 		tb.Fatalf("the first import: %s", st)
 	}
-	for _, sp := range append(slices.Clone(s.spaces), s.git) {
-		s.base[sp] = s.revisions(tb, c, sp)
-	}
+	s.base = s.revisions(tb, s.git)
 	return s
 }
 
-// client is a client of the API for the checks (the test's goroutine):
+// client is a client of the API for the setup (the test's goroutine):
 // it validates every answer against the API's document.
 func (s *soak) client(tb testing.TB) *apitest.Client {
 	c := apitest.New(tb, s.r.api)
@@ -76,9 +85,8 @@ func (s *soak) client(tb testing.TB) *apitest.Client {
 	return c
 }
 
-// do sends a request of the load (any goroutine) and counts its answer:
-// a 5xx other than 503, or a 503 without Retry-After, is a violation.
-func (s *soak) do(method, path string, body any) (int, map[string]any) {
+// serve sends a request to the API as the administrator.
+func (s *soak) serve(method, path string, body any) *httptest.ResponseRecorder {
 	var rd *bytes.Reader
 	if body != nil {
 		raw, _ := json.Marshal(body)
@@ -93,6 +101,13 @@ func (s *soak) do(method, path string, body any) (int, map[string]any) {
 	}
 	rec := httptest.NewRecorder()
 	s.h.ServeHTTP(rec, req)
+	return rec
+}
+
+// do sends a request of the load (any goroutine) and counts its answer:
+// a 5xx other than 503, or a 503 without Retry-After, is a violation.
+func (s *soak) do(method, path string, body any) (int, map[string]any) {
+	rec := s.serve(method, path, body)
 	var out map[string]any
 	_ = json.Unmarshal(rec.Body.Bytes(), &out)
 	s.mu.Lock()
@@ -145,7 +160,14 @@ func (s *soak) author(rng *rand.Rand, space string) (string, bool) {
 // at random: reads half of the time, then authoring and merges, comments
 // on spaces and on change requests, a new space now and then.
 func (s *soak) step(rng *rand.Rand) {
-	sp := s.spaces[rng.IntN(len(s.spaces))]
+	s.mu.Lock()
+	i := rng.IntN(len(s.active))
+	sp, full := s.active[i], len(s.merged[s.active[i]]) >= pagesPerSpace
+	s.mu.Unlock()
+	if full {
+		s.replace(i, sp)
+		return
+	}
 	switch n := rng.IntN(100); {
 	case n < 50:
 		reads := []string{"/v1/spaces/" + sp, "/v1/spaces/" + sp + "/content", "/v1/orgs/" + s.org + "/spaces",
@@ -183,23 +205,29 @@ func (s *soak) step(rng *rand.Rand) {
 	}
 }
 
+// replace makes a new space to take the place of the active space i
+// (sp) once it is full; another client may have done it already.
+func (s *soak) replace(i int, sp string) {
+	st, made := s.do("POST", "/v1/orgs/"+s.org+"/spaces", map[string]any{"title": "Docs"})
+	if st != http.StatusCreated {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := made["id"].(string)
+	s.spacesMade = append(s.spacesMade, id)
+	if s.active[i] == sp {
+		s.active[i] = id
+		s.all = append(s.all, id)
+	}
+}
+
 // gitWait waits for the synced space's Git jobs to conclude (none
 // pending, the operation not running) and answers the last one's state;
 // "stuck" after two minutes. Reads answered 503 are read again.
-func (s *soak) gitWait(tb testing.TB, c *apitest.Client) string {
-	tb.Helper()
+func (s *soak) gitWait() string {
 	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		var st int
-		var info map[string]any
-		if c != nil {
-			res := c.Do("GET", "/v1/spaces/"+s.git+"/git/info", nil)
-			st = res.Status
-			if st == http.StatusOK {
-				info = res.Map(tb)
-			}
-		} else {
-			st, info = s.do("GET", "/v1/spaces/"+s.git+"/git/info", nil)
-		}
+		st, info := s.do("GET", "/v1/spaces/"+s.git+"/git/info", nil)
 		if st != http.StatusOK {
 			continue
 		}
@@ -244,7 +272,7 @@ func (s *soak) gitRound(tb testing.TB, rng *rand.Rand, i int) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	state := s.gitWait(tb, nil)
+	state := s.gitWait()
 	s.mu.Lock()
 	s.gitJobs[kind+" "+state]++
 	s.mu.Unlock()
@@ -307,12 +335,12 @@ func (s *soak) run(tb testing.TB, d time.Duration, mem *memory) {
 }
 
 // check looks for every acknowledged write and checks the invariants, on
-// the API without faults; it answers the violations (with those of the
+// the API without faults (read without the document's validation: tens
+// of thousands of answers); it answers the violations (with those of the
 // load).
 func (s *soak) check(tb testing.TB) []string {
 	tb.Helper()
-	c := s.client(tb)
-	if st := s.gitWait(tb, c); st == "stuck" {
+	if st := s.gitWait(); st == "stuck" {
 		s.violate("Git jobs still running or pending after the load")
 	}
 	// Jobs: none left in the queue, none dead-lettered.
@@ -330,8 +358,7 @@ func (s *soak) check(tb testing.TB) []string {
 		}
 	}
 	ids := func(path string) []string {
-		items, _ := testkit.Pages(tb, c, path, 100)
-		return testkit.Field(items, "id")
+		return testkit.Field(s.items(tb, path), "id")
 	}
 	lacks := func(what string, have, acked []string) {
 		for _, id := range acked {
@@ -353,8 +380,8 @@ func (s *soak) check(tb testing.TB) []string {
 		var got struct {
 			Comments int `json:"comments"`
 		}
-		c.Expect(http.StatusOK, "GET", cr, nil).JSON(tb, &got)
-		if n := len(ids(cr + "/comments")); n != got.Comments {
+		s.get(tb, cr, &got)
+		if n := len(s.items(tb, cr+"/comments")); n != got.Comments {
 			s.violate("%s: counts %d comments, lists %d", cr, got.Comments, n)
 		}
 	}
@@ -362,45 +389,86 @@ func (s *soak) check(tb testing.TB) []string {
 	// the head's line of revisions is the revisions before, one per
 	// merged request and one per import (none lost, none twice); each
 	// merged request names its own revision.
-	for _, sp := range append(slices.Clone(s.spaces), s.git) {
-		head := c.Expect(http.StatusOK, "GET", "/v1/spaces/"+sp+"/content", nil).Body
+	for _, sp := range append(slices.Clone(s.all), s.git) {
+		head := s.serve("GET", "/v1/spaces/"+sp+"/content", nil).Body.Bytes()
 		for _, m := range s.merged[sp] {
 			if !bytes.Contains(head, []byte(m)) {
 				s.violate("space %s: acknowledged page %s not in the head", sp, m)
 			}
 		}
-		merged, _ := testkit.Pages(tb, c, "/v1/spaces/"+sp+"/change-requests?status=merged", 100)
+		merged := s.items(tb, "/v1/spaces/"+sp+"/change-requests?status=merged")
 		revs := testkit.Field(merged, "revisionMerged")
 		slices.Sort(revs)
 		if len(slices.Compact(revs)) != len(merged) || slices.Contains(revs, "") {
 			s.violate("space %s: merged requests share or lack their revision: %v", sp, revs)
 		}
-		want := s.base[sp] + len(merged)
+		before, imports := s.fresh, 0
 		if sp == s.git {
-			want += s.imports
+			before, imports = s.base, s.imports
 		}
-		if got := s.revisions(tb, c, sp); got != want {
-			s.violate("space %s: %d revisions from the head, want %d (%d before, %d merged, %d imports)", sp, got, want, s.base[sp], len(merged), s.imports)
+		if got := s.revisions(tb, sp); got != before+len(merged)+imports {
+			s.violate("space %s: %d revisions from the head, want %d (%d before, %d merged, %d imports)", sp, got, before+len(merged)+imports, before, len(merged), imports)
 		}
 	}
 	return s.violations
 }
 
+// get reads path (200, or the test fails) into v, without the
+// document's validation.
+func (s *soak) get(tb testing.TB, path string, v any) {
+	tb.Helper()
+	rec := s.serve("GET", path, nil)
+	if rec.Code != http.StatusOK {
+		tb.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body.Bytes())
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), v); err != nil {
+		tb.Fatalf("GET %s: %v", path, err)
+	}
+}
+
+// items reads every page of the list at path (which may have a query).
+func (s *soak) items(tb testing.TB, path string) []map[string]any {
+	tb.Helper()
+	sep := "?"
+	if strings.Contains(path, "?") {
+		sep = "&"
+	}
+	var all []map[string]any
+	page := ""
+	for {
+		var body struct {
+			Next *struct {
+				Page string `json:"page"`
+			} `json:"next"`
+			Items []map[string]any `json:"items"`
+		}
+		p := path + sep + "limit=100"
+		if page != "" {
+			p += "&page=" + url.QueryEscape(page)
+		}
+		s.get(tb, p, &body)
+		all = append(all, body.Items...)
+		if body.Next == nil {
+			return all
+		}
+		page = body.Next.Page
+	}
+}
+
 // revisions counts the revisions of a space's head line (first parents).
-func (s *soak) revisions(tb testing.TB, c *apitest.Client, space string) int {
+func (s *soak) revisions(tb testing.TB, space string) int {
 	tb.Helper()
 	var rev struct {
 		ID      string   `json:"id"`
 		Parents []string `json:"parents"`
 	}
-	res := c.Do("GET", "/v1/spaces/"+space+"/content", nil)
-	if res.Status == http.StatusNotFound {
+	if s.serve("GET", "/v1/spaces/"+space+"/content", nil).Code == http.StatusNotFound {
 		return 0
 	}
-	res.JSON(tb, &rev)
+	s.get(tb, "/v1/spaces/"+space+"/content", &rev)
 	n := 1
 	for len(rev.Parents) > 0 {
-		c.Expect(http.StatusOK, "GET", "/v1/spaces/"+space+"/revisions/"+rev.Parents[0], nil).JSON(tb, &rev)
+		s.get(tb, "/v1/spaces/"+space+"/revisions/"+rev.Parents[0], &rev)
 		n++
 	}
 	return n
