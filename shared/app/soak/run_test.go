@@ -2,6 +2,10 @@ package soak_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"testing"
@@ -34,6 +38,9 @@ func soakRig(tb testing.TB, mk func(testing.TB) *rig, d time.Duration) outcome {
 	var mem memory
 	start := time.Now()
 	s.run(tb, d, &mem)
+	if dir := os.Getenv("SOAK_HEAPPROFILE"); dir != "" {
+		heapProfile(tb, filepath.Join(dir, s.r.name+".heap"))
+	}
 	o := outcome{violations: s.check(tb), made: len(s.spacesMade), requests: s.requests, unavailable: s.statuses[503]}
 	for _, m := range s.merged {
 		o.merged += len(m)
@@ -111,5 +118,21 @@ func BenchmarkSoak(b *testing.B) {
 				b.ReportMetric(o.rssLast, "rss-last-MiB")
 			}
 		})
+	}
+}
+
+// heapProfile writes the heap's profile to path (SOAK_HEAPPROFILE: a
+// folder; one file a rig, taken after the load, before the checks), for
+// go tool pprof -sample_index=inuse_space.
+func heapProfile(tb testing.TB, path string) {
+	tb.Helper()
+	runtime.GC()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		tb.Fatal(err)
 	}
 }
