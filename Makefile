@@ -69,7 +69,7 @@ dir_WebhookWorkerFunction := webhookworker
 LAMBDA_FUNCTIONS += InsightsWorkerFunction
 dir_InsightsWorkerFunction := insightsworker
 
-.PHONY: help run assets build test test-deps go-test sam-check sam-validate sam-build bench fmt vet routes \
+.PHONY: help run assets build test test-deps go-test sam-check sam-validate sam-build soak bench fmt vet routes \
 	$(addprefix build-,$(LAMBDA_FUNCTIONS))
 
 help:
@@ -78,6 +78,7 @@ help:
 	@echo "make build      go build ./..."
 	@echo "make test       test-deps, go test (emulators required), sam validate --lint, sam build"
 	@echo "make test-deps  install the test components into $(GALLEY_CACHE)"
+	@echo "make soak       the soak: SOAK_DURATION (default 3m) of mixed load a rig, faults injected (docs/faults.md)"
 	@echo "make bench      run the benchmarks"
 	@echo "make fmt        gofmt the Go code"
 	@echo "make vet        go vet ./..."
@@ -162,6 +163,12 @@ sam-build: sam-check
 	@for f in $(LAMBDA_FUNCTIONS); do \
 		test -s "$(SAM_BUILD_DIR)/$$f/bootstrap" || { echo "sam build: $(SAM_BUILD_DIR)/$$f/bootstrap is missing" >&2; exit 1; }; \
 	done
+
+# The soak of issue 30 (docs/faults.md, "The soak"): SOAK_DURATION of
+# load a rig (default 3m), local mode then the AWS adapters with faults.
+SOAK_DURATION ?= 3m
+soak:
+	GALLEY_REQUIRE_EMULATORS=1 SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout 2h -run '^$$' -bench BenchmarkSoak -benchtime=1x ./shared/app/soak/
 
 bench:
 	$(GO) test ./... -run '^$$' -bench . -benchmem

@@ -2,11 +2,13 @@ package gitsync_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/gitsync/gitjob"
 	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/model"
@@ -192,6 +194,61 @@ func TestGitJobLostForGoodFailsVisibly(t *testing.T) {
 	}
 	if st := f.state(t, sp); st.Operation.State != model.GitFailure || st.Lease != nil {
 		t.Errorf("after the late delivery: %+v, lease %v", st.Operation, st.Lease)
+	}
+}
+
+// An export killed after it kept its push intent (the blob
+// spaces/<id>/git-pushes/<jobId>), whose lease then expires for good: the
+// intent stays while the job may still be handed out, and is deleted when
+// the job is concluded interrupted (no blob left for ever).
+func TestInterruptedExportDropsItsPushIntent(t *testing.T) {
+	f := setupKill(t)
+	f.git.repo(t, "docs", map[string]string{"README.md": "# Docs\n\nHello.\n"})
+	sp := f.space(t)
+	f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/import", map[string]any{"url": f.git.url("docs"), "ref": "refs/heads/main"})
+	if n, failed := f.SQS.Deliver(t, f.svc.Handlers()); n != 1 || len(failed) != 0 {
+		t.Fatalf("import: %d messages, failed %v", n, failed)
+	}
+	f.addPage(t, sp, "Kept")
+	f.As(t, "edit").Expect(http.StatusNoContent, "POST", "/v1/spaces/"+sp+"/git/export",
+		map[string]any{"url": f.git.url("docs"), "ref": "refs/heads/main", "commitMessage": "Export"})
+	pending := f.state(t, sp).Pending
+	if len(pending) != 1 {
+		t.Fatalf("pending %v, want the export", pending)
+	}
+	key := "spaces/" + sp + "/git-pushes/" + pending[0].JobID
+	intent := func() bool {
+		t.Helper()
+		_, err := f.Kit.Deps.Blobs.Get(context.Background(), key)
+		if err != nil && !errors.Is(err, blob.ErrNotFound) {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+	// Killed after its nth storage call, n = 0, 1, ... until the intent
+	// is kept (the message delivered again each time).
+	for n := 0; !intent(); n++ {
+		f.Killer.Arm(n)
+		_, failed := f.SQS.Deliver(t, f.svc.Handlers())
+		_, refused := f.Killer.Calls()
+		f.Killer.Disarm()
+		if refused == 0 || len(failed) == 0 {
+			t.Fatalf("the export ran whole after %d calls without its intent kept", n)
+		}
+	}
+	for i := 0; i <= model.GitMaxHandOuts; i++ {
+		f.SQS.Purge(t)
+		f.Clock.Jump(gitjob.LeaseTTL)
+		op := f.info(t, sp)["operation"].(map[string]any)
+		if i < model.GitMaxHandOuts && (op["state"] != "running" || !intent()) {
+			t.Fatalf("lease %d expired: operation %v, intent kept %v; want running and kept", i+1, op, intent())
+		}
+		if i == model.GitMaxHandOuts && (op["state"] != "failure" || intent()) {
+			t.Fatalf("lease expired for good: operation %v, intent kept %v; want failure and no intent", op, intent())
+		}
+	}
+	if st := f.state(t, sp); st.Operation.Code != model.GitErrInterrupted || len(st.Pending) != 0 {
+		t.Errorf("the export's outcome %+v, pending %v; want interrupted, nothing pending", st.Operation, st.Pending)
 	}
 }
 

@@ -157,8 +157,8 @@ func (s *Service) revive(ctx context.Context, st model.GitSync) model.GitSync {
 		return st
 	}
 	var again []queue.Job
+	var lost []model.GitPending
 	out, err := s.updateState(ctx, st.SpaceID, func(st *model.GitSync) error {
-		var lost []model.GitPending
 		again, lost = handOut(&st.Pending, now)
 		for _, p := range lost {
 			kind := ImportKind
@@ -182,6 +182,7 @@ func (s *Service) revive(ctx context.Context, st model.GitSync) model.GitSync {
 		s.d.Logger.WarnContext(ctx, "Git jobs not handed out again", "space", st.SpaceID, "err", err.Error())
 		return st
 	}
+	s.dropIntents(ctx, st.SpaceID, lost)
 	if s.sendAgain(ctx, "space", st.SpaceID, again, s.Handle) {
 		if fresh, _, err := s.state(ctx, st.SpaceID); err == nil {
 			out = fresh
@@ -197,9 +198,9 @@ func (s *Service) reviveSite(ctx context.Context, st model.SiteGitSync) model.Si
 		return st
 	}
 	var again []queue.Job
+	var lost []model.GitPending
 	var out model.SiteGitSync
 	err := s.updateSite(ctx, st.SiteID, func(st *model.SiteGitSync) error {
-		var lost []model.GitPending
 		again, lost = handOut(&st.Pending, now)
 		for _, p := range lost {
 			if slices.Contains(st.Done, p.JobID) {
@@ -220,12 +221,26 @@ func (s *Service) reviveSite(ctx context.Context, st model.SiteGitSync) model.Si
 		s.d.Logger.WarnContext(ctx, "site Git jobs not handed out again", "site", st.SiteID, "err", err.Error())
 		return st
 	}
+	s.dropIntents(ctx, "site-"+st.SiteID, lost)
 	if s.sendAgain(ctx, "site", st.SiteID, again, s.HandleSite) {
 		if fresh, _, err := gitstate.GetSite(ctx, s.d.Store, st.SiteID); err == nil {
 			out = fresh
 		}
 	}
 	return out
+}
+
+// dropIntents deletes the push intents (export.go) of the jobs given up
+// as interrupted, once that is written: such a job never runs again (a
+// late delivery finds it concluded), so nothing reads its intents, and
+// without this their blob stayed for ever. Imports keep none; their
+// delete finds nothing.
+func (s *Service) dropIntents(ctx context.Context, owner string, lost []model.GitPending) {
+	for _, p := range lost {
+		if p.Direction != model.GitImport {
+			s.dropIntent(ctx, owner, p.JobID)
+		}
+	}
 }
 
 // restage shows op running from its first stage again when its job is

@@ -107,3 +107,57 @@ func ServeBundle(tb testing.TB, name string) string {
 	tb.Cleanup(srv.Close)
 	return srv.URL + "/repo.git"
 }
+
+// PushableRepo is a bare repository served over smart HTTP on loopback
+// with pushes allowed (what a Git export writes to), and a clone of it the
+// test commits from (what an import reads).
+type PushableRepo struct {
+	// URL is the repository's URL, Bare its bare directory.
+	URL, Bare string
+	work      string
+}
+
+// NewPushableRepo makes a repository named name whose main branch holds
+// one commit (a README.md), served until the test ends.
+func NewPushableRepo(tb testing.TB, name string) *PushableRepo {
+	tb.Helper()
+	root := tb.TempDir()
+	r := &PushableRepo{Bare: filepath.Join(root, name+".git"), work: tb.TempDir()}
+	Git(tb, root, "init", "-q", "--bare", "-b", "main", r.Bare)
+	Git(tb, r.Bare, "config", "http.receivepack", "true")
+	srv := httptest.NewServer(&cgi.Handler{Path: filepath.Join(GitExecPath(tb), "git-http-backend"),
+		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}})
+	tb.Cleanup(srv.Close)
+	r.URL = srv.URL + "/" + name + ".git"
+	Git(tb, r.work, "clone", "-q", r.Bare, ".")
+	r.Commit(tb, "README.md", "# Docs\n\nHello.\n")
+	return r
+}
+
+// Commit commits a file to main in the clone (and its line in SUMMARY.md,
+// when the branch has one: an export wrote it, and files it does not list
+// are not pages) and pushes it.
+func (r *PushableRepo) Commit(tb testing.TB, name, content string) {
+	tb.Helper()
+	if strings.TrimSpace(Git(tb, r.work, "ls-remote", "origin", "main")) != "" {
+		Git(tb, r.work, "pull", "-q", "--ff-only", "origin", "main")
+	}
+	if err := os.WriteFile(filepath.Join(r.work, name), []byte(content), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if toc, err := os.ReadFile(filepath.Join(r.work, "SUMMARY.md")); err == nil {
+		toc = append(toc, "* ["+strings.TrimSuffix(name, ".md")+"]("+name+")\n"...)
+		if err := os.WriteFile(filepath.Join(r.work, "SUMMARY.md"), toc, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	Git(tb, r.work, "add", "-A")
+	Git(tb, r.work, "commit", "-q", "-m", "Add "+name)
+	Git(tb, r.work, "push", "-q", "origin", "HEAD:main")
+}
+
+// Head is the commit of the bare repository's main branch.
+func (r *PushableRepo) Head(tb testing.TB) string {
+	tb.Helper()
+	return strings.TrimSpace(Git(tb, r.Bare, "rev-parse", "refs/heads/main"))
+}
