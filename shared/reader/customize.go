@@ -53,6 +53,10 @@ type words struct {
 	Announcement, PageActions, CopyPage, ViewMarkdown, OpenIn string
 	// Theme names the theme's menu: System, Light and Dark its choices.
 	Theme, System, Light, Dark string
+	// The page feedback form (docs/insights.md): its question, the three
+	// ratings (good, ok, bad), the comment's label, the button and the
+	// thank-you note.
+	FeedbackQuestion, FeedbackGood, FeedbackOK, FeedbackBad, FeedbackComment, FeedbackSend, FeedbackThanks string
 }
 
 // interfaceWords are the interface's strings by language (the space's
@@ -61,28 +65,36 @@ type words struct {
 var interfaceWords = map[string]words{
 	"en": {"Search", "Search this site", "Previous", "Next", "On this page", "Menu", "Skip to content", "Edit on %s",
 		"Sections", "Pages", "Breadcrumb", "Previous and next pages", "Copy", "Copied", "Search results", "Results: %d", "No page matches",
-		"Announcement", "Page actions", "Copy page", "View as Markdown", "Open in %s", "Theme", "System", "Light", "Dark"},
+		"Announcement", "Page actions", "Copy page", "View as Markdown", "Open in %s", "Theme", "System", "Light", "Dark",
+		"Was this page helpful?", "Yes", "Somewhat", "No", "Tell us more (optional)", "Send", "Thank you for your feedback."},
 	"fr": {"Rechercher", "Rechercher dans ce site", "Précédent", "Suivant", "Sur cette page", "Menu", "Aller au contenu", "Modifier sur %s",
 		"Sections", "Pages", "Fil d’Ariane", "Pages précédente et suivante", "Copier", "Copié", "Résultats de recherche", "Résultats : %d", "Aucune page ne correspond",
-		"Annonce", "Actions de la page", "Copier la page", "Voir en Markdown", "Ouvrir dans %s", "Thème", "Système", "Clair", "Sombre"},
+		"Annonce", "Actions de la page", "Copier la page", "Voir en Markdown", "Ouvrir dans %s", "Thème", "Système", "Clair", "Sombre",
+		"Cette page vous a-t-elle aidé ?", "Oui", "En partie", "Non", "Dites-nous en plus (facultatif)", "Envoyer", "Merci pour votre avis."},
 	"de": {"Suchen", "Diese Website durchsuchen", "Zurück", "Weiter", "Auf dieser Seite", "Menü", "Zum Inhalt springen", "Auf %s bearbeiten",
 		"Bereiche", "Seiten", "Brotkrumen", "Vorherige und nächste Seite", "Kopieren", "Kopiert", "Suchergebnisse", "Ergebnisse: %d", "Keine Seite gefunden",
-		"Ankündigung", "Seitenaktionen", "Seite kopieren", "Als Markdown anzeigen", "In %s öffnen", "Farbschema", "System", "Hell", "Dunkel"},
+		"Ankündigung", "Seitenaktionen", "Seite kopieren", "Als Markdown anzeigen", "In %s öffnen", "Farbschema", "System", "Hell", "Dunkel",
+		"War diese Seite hilfreich?", "Ja", "Teilweise", "Nein", "Mehr dazu (optional)", "Senden", "Danke für Ihr Feedback."},
 	"es": {"Buscar", "Buscar en este sitio", "Anterior", "Siguiente", "En esta página", "Menú", "Ir al contenido", "Editar en %s",
 		"Secciones", "Páginas", "Ruta de navegación", "Páginas anterior y siguiente", "Copiar", "Copiado", "Resultados de búsqueda", "Resultados: %d", "Ninguna página coincide",
-		"Anuncio", "Acciones de la página", "Copiar página", "Ver como Markdown", "Abrir en %s", "Tema", "Sistema", "Claro", "Oscuro"},
+		"Anuncio", "Acciones de la página", "Copiar página", "Ver como Markdown", "Abrir en %s", "Tema", "Sistema", "Claro", "Oscuro",
+		"¿Te ha sido útil esta página?", "Sí", "En parte", "No", "Cuéntanos más (opcional)", "Enviar", "Gracias por tu opinión."},
 	"ja": {"検索", "このサイトを検索", "前へ", "次へ", "このページの内容", "メニュー", "本文へスキップ", "%s で編集",
 		"セクション", "ページ", "パンくずリスト", "前後のページ", "コピー", "コピーしました", "検索結果", "結果: %d 件", "一致するページはありません",
-		"お知らせ", "ページの操作", "ページをコピー", "Markdown で表示", "%s で開く", "テーマ", "システム", "ライト", "ダーク"},
+		"お知らせ", "ページの操作", "ページをコピー", "Markdown で表示", "%s で開く", "テーマ", "システム", "ライト", "ダーク",
+		"このページは役に立ちましたか？", "はい", "まあまあ", "いいえ", "詳しく教えてください（任意）", "送信", "フィードバックをありがとうございました。"},
 	"zh": {"搜索", "搜索本站", "上一页", "下一页", "本页内容", "菜单", "跳到正文", "在 %s 上编辑",
 		"栏目", "页面", "面包屑导航", "上一页和下一页", "复制", "已复制", "搜索结果", "结果：%d", "没有匹配的页面",
-		"公告", "页面操作", "复制页面", "以 Markdown 查看", "在 %s 中打开", "主题", "跟随系统", "浅色", "深色"},
+		"公告", "页面操作", "复制页面", "以 Markdown 查看", "在 %s 中打开", "主题", "跟随系统", "浅色", "深色",
+		"这个页面有帮助吗？", "有帮助", "一般", "没有帮助", "告诉我们更多（可选）", "发送", "感谢您的反馈。"},
 	"ar": {"بحث", "ابحث في هذا الموقع", "السابق", "التالي", "في هذه الصفحة", "القائمة", "انتقل إلى المحتوى", "تعديل على %s",
 		"الأقسام", "الصفحات", "مسار التنقل", "الصفحتان السابقة والتالية", "نسخ", "تم النسخ", "نتائج البحث", "النتائج: %d", "لا توجد صفحة مطابقة",
-		"إعلان", "إجراءات الصفحة", "نسخ الصفحة", "عرض بتنسيق Markdown", "فتح في %s", "المظهر", "النظام", "فاتح", "داكن"},
+		"إعلان", "إجراءات الصفحة", "نسخ الصفحة", "عرض بتنسيق Markdown", "فتح في %s", "المظهر", "النظام", "فاتح", "داكن",
+		"هل كانت هذه الصفحة مفيدة؟", "نعم", "إلى حد ما", "لا", "أخبرنا بالمزيد (اختياري)", "إرسال", "شكرًا على ملاحظاتك."},
 	"he": {"חיפוש", "חיפוש באתר", "הקודם", "הבא", "בדף זה", "תפריט", "דלג לתוכן", "עריכה ב-%s",
 		"מדורים", "דפים", "פירורי לחם", "הדף הקודם והדף הבא", "העתקה", "הועתק", "תוצאות חיפוש", "תוצאות: %d", "אין דף תואם",
-		"הודעה", "פעולות בדף", "העתקת הדף", "הצגה כ-Markdown", "פתיחה ב-%s", "ערכת נושא", "מערכת", "בהיר", "כהה"},
+		"הודעה", "פעולות בדף", "העתקת הדף", "הצגה כ-Markdown", "פתיחה ב-%s", "ערכת נושא", "מערכת", "בהיר", "כהה",
+		"האם הדף הזה עזר לך?", "כן", "במידה מסוימת", "לא", "ספרו לנו עוד (לא חובה)", "שליחה", "תודה על המשוב."},
 }
 
 // wordsFor returns the interface's strings for a language (a region's
