@@ -44,7 +44,7 @@ var linked = map[string][]string{
 	"content":        {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "content/embeds", "openapispecs", "collections", "customfields", "sites"},                                // computed pages and OpenAPI blocks read the organization's specs; getContentByUrl answers a collection's URL; duplicateSiteSpace copies a site space's content
 	"changerequests": {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "changerequests", "comments", "openapispecs", "gitsync/gitjob", "gitsync/gitstate", "sites", "webhooks"}, // a review's comment is posted by comments; computed pages read specs; a merge queues Git Sync's export (not go-git); the organization list's site filter asks sites for the site's spaces
 	"comments":       {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "changerequests", "comments"},
-	"search":         {"users", "orgs", "audit", "spaces", "content", "sites", "openapispecs", "search"}, // searchSiteContent asks sites.SearchScope; the sites' MCP getPage reads computed pages as the reader does
+	"search":         {"users", "orgs", "audit", "spaces", "content", "sites", "openapispecs", "search", "insights"}, // searchSiteContent asks sites.SearchScope; the sites' MCP getPage reads computed pages as the reader does; the search page's searches are tracked (insights)
 	"sso":            {"users", "orgs", "audit", "spaces", "sso", "translations"},
 	"openapi":        {"users", "orgs", "spaces", "content", "openapispecs"},
 	"openapiworker":  {"users", "orgs", "spaces", "content", "openapispecs"},
@@ -53,7 +53,7 @@ var linked = map[string][]string{
 	"webhookworker":  {"users", "orgs", "spaces", "webhooks"},                                                                                                                                  // the webhooks service records endpoints with orgs' checks (orgs links spaces)
 	"imports":        {"users", "orgs", "audit", "spaces", "content", "content/contentpdf", "changerequests", "gitsync", "gitsync/gitstate", "gitsync/gitjob", "imports", "sites", "webhooks"}, // imports into a space are told to webhooks
 	"reader":         {"users", "orgs", "audit", "spaces", "content", "sites", "openapispecs", "gitsync/gitstate", "reader", "insights"},                                                       // asks sites what a URL names, content for the pages (computed from the specs), the Git Sync state for edit links (not go-git); serves the site insights operations (docs/insights.md)
-	"insightsworker": {"users", "orgs", "audit", "spaces", "sites", "insights"},                                                                                                                // the job checks nothing of the site: insights links sites for Track's and Aggregate's checks
+	"insightsworker": {"users", "orgs", "audit", "spaces", "sites", "insights", "webhooks"},                                                                                                    // the job checks nothing of the site: insights links sites for Track's and Aggregate's checks; page feedback is told to webhooks
 }
 
 // heavy are the large libraries, and the only functions that may link them.

@@ -6,6 +6,9 @@ package main
 import (
 	"github.com/galleydocs/galley/shared/app"
 	"github.com/galleydocs/galley/shared/app/roots/searchroot"
+	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
-func main() { app.StartLambda(app.NewFamily("search", "SearchFunction", searchroot.Routes)) }
+func main() {
+	app.StartLambda(app.NewFamily("search", "SearchFunction", searchroot.Routes).WithQueues(sqsqueue.Connect))
+}

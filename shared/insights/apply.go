@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
@@ -17,17 +18,21 @@ import (
 // segmentType marks a segment's counter (its claims; no event type).
 const segmentType = "~segment"
 
-// Counter is one counter of a day: the facts every event it counts
-// shares, and how many events, visitors and sessions it counted.
-type Counter struct {
-	Day          string `json:"day"`
-	Type         string `json:"type"`
-	URLPath      string `json:"urlPath,omitempty"`
-	SiteSection  string `json:"siteSection,omitempty"`
-	SiteSpace    string `json:"siteSpace,omitempty"`
-	Space        string `json:"space,omitempty"`
-	Page         string `json:"page,omitempty"`
-	Claims       string `json:"claims,omitempty"`
+// Location is where events happened, as counters keep it (GitBook's
+// location, its URL's path only). Counter and the queued event embed it:
+// their JSON is flat, in this order.
+type Location struct {
+	URLPath     string `json:"urlPath,omitempty"`
+	SiteSection string `json:"siteSection,omitempty"`
+	SiteSpace   string `json:"siteSpace,omitempty"`
+	Space       string `json:"space,omitempty"`
+	Page        string `json:"page,omitempty"`
+}
+
+// Facts are an event's own facts as counters keep them: a search's query
+// (and whether it had results) and the result opened, a feedback's rating
+// and comment, a link's target and position. Embedded as Location.
+type Facts struct {
 	Query        string `json:"query,omitempty"`
 	NoResults    bool   `json:"noResults,omitempty"`
 	ResultSpace  string `json:"resultSpace,omitempty"`
@@ -37,16 +42,26 @@ type Counter struct {
 	LinkKind     string `json:"linkKind,omitempty"`
 	LinkValue    string `json:"linkValue,omitempty"`
 	LinkPosition string `json:"linkPosition,omitempty"`
-	Events       int64  `json:"events"`
-	Visitors     int64  `json:"visitors"`
-	Sessions     int64  `json:"sessions"`
+}
+
+// Counter is one counter of a day: the facts every event it counts
+// shares, and how many events, visitors and sessions it counted. Its id
+// hashes its JSON without the counts (counterOf): the embedded structs
+// keep the JSON the flat struct had, so ids are unchanged.
+type Counter struct {
+	Day  string `json:"day"`
+	Type string `json:"type"`
+	Location
+	Claims string `json:"claims,omitempty"`
+	Facts
+	Events   int64 `json:"events"`
+	Visitors int64 `json:"visitors"`
+	Sessions int64 `json:"sessions"`
 }
 
 // counterOf is the counter an event adds to (without counts), and its id.
 func counterOf(e event) (Counter, string) {
-	c := Counter{Day: Day(e.Time), Type: e.Type, URLPath: e.URLPath, SiteSection: e.SiteSection, SiteSpace: e.SiteSpace, Space: e.Space, Page: e.Page,
-		Query: e.Query, NoResults: e.NoResults, ResultSpace: e.ResultSpace, ResultPage: e.ResultPage, Rating: e.Rating, Comment: e.Comment,
-		LinkKind: e.LinkKind, LinkValue: e.LinkValue, LinkPosition: e.LinkPosition}
+	c := Counter{Day: Day(e.Time), Type: e.Type, Location: e.Location, Facts: e.Facts}
 	b, _ := json.Marshal(c)
 	return c, hash(nil, string(b))
 }
@@ -57,10 +72,98 @@ func segmentOf(e event) (Counter, string) {
 	return c, "seg-" + hash(nil, e.Claims)
 }
 
-// delta is what a job adds to one counter.
+// delta is what a job adds to one counter: a day's counter (id: its
+// counter id), its month's roll-up or its day's total of its type.
 type delta struct {
 	c                          Counter
+	id                         string
+	kind                       rollup
 	events, visitors, sessions int64
+}
+
+// rollup is what a delta adds to.
+type rollup int
+
+const (
+	dayCounter rollup = iota
+	// monthRollup: a counter over a month (its Day is the month,
+	// yyyy-mm), the sum of the counter's days.
+	monthRollup
+	// typeTotal: a day's total of one event type (only Day and Type
+	// set), the sum of the day's counters of that type.
+	typeTotal
+)
+
+// key is the counter's item.
+func (d *delta) key(siteID string) keys.Key {
+	switch d.kind {
+	case monthRollup:
+		return keys.InsightsMonthCounter(siteID, d.c.Day, d.id)
+	case typeTotal:
+		return keys.InsightsTotal(siteID, d.c.Day, d.id)
+	}
+	return keys.InsightsCounter(siteID, d.c.Day, d.id)
+}
+
+// rollupsOf are the roll-ups a day's counter adds to: its month's (the
+// same facts, its Day the month; its id hashes them as a day's does; a
+// segment's keeps the day's id: its key's prefix tells them apart) and,
+// but for a segment's, its day's total of its type.
+func rollupsOf(d *delta) []*delta {
+	m := Counter{Day: d.c.Day[:len("2006-01")], Type: d.c.Type, Claims: d.c.Claims}
+	if d.c.Type == segmentType {
+		return []*delta{{c: m, id: d.id, kind: monthRollup}}
+	}
+	m = d.c
+	m.Day = d.c.Day[:len("2006-01")]
+	m.Events, m.Visitors, m.Sessions = 0, 0, 0
+	b, _ := json.Marshal(m)
+	return []*delta{{c: m, id: hash(nil, string(b)), kind: monthRollup}, {c: Counter{Day: d.c.Day, Type: d.c.Type}, id: d.c.Type, kind: typeTotal}}
+}
+
+// rollupChunk is how many days' counters go in one transaction with
+// their roll-ups (at most two each) and the chunk's marker.
+const rollupChunk = (store.MaxTransactionOps - 1) / 3
+
+// count adds a job's deltas to its days' counters and to their roll-ups.
+// A day's counter and its roll-ups are written in the same transaction,
+// so a roll-up is always the sum of its days' counters (whatever fails,
+// whatever is redelivered). A job's counters are written by chunks of
+// rollupChunk days' counters, each chunk with its marker (the last's is
+// done, the job's marker that Apply looks for first).
+func (s *Service) count(ctx context.Context, siteID string, days map[string]*delta, done keys.Key) error {
+	ids := make([]string, 0, len(days))
+	for id := range days {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for start := 0; start < len(ids); start += rollupChunk {
+		end := min(start+rollupChunk, len(ids))
+		marker := done
+		if end < len(ids) {
+			marker = keys.Key{PK: done.PK, SK: fmt.Sprintf("%s-%d", done.SK, start)}
+		}
+		ds := make([]*delta, 0, 3*(end-start))
+		rolled := map[keys.Key]*delta{}
+		for _, id := range ids[start:end] {
+			d := days[id]
+			d.id = id
+			ds = append(ds, d)
+			for _, r := range rollupsOf(d) {
+				if got := rolled[r.key(siteID)]; got != nil {
+					r = got
+				} else {
+					rolled[r.key(siteID)] = r
+					ds = append(ds, r)
+				}
+				r.events, r.visitors, r.sessions = r.events+d.events, r.visitors+d.visitors, r.sessions+d.sessions
+			}
+		}
+		if err := s.addCounts(ctx, siteID, ds, marker); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Apply is the job handler: it adds a batch of events to the site's
@@ -127,7 +230,69 @@ func (s *Service) Apply(ctx context.Context, j queue.Job) error {
 	if err := s.mark(ctx, b.SiteID, marks); err != nil {
 		return err
 	}
-	return s.addCounts(ctx, b.SiteID, deltas, done)
+	if err := s.count(ctx, b.SiteID, deltas, done); err != nil {
+		return err
+	}
+	s.tellFeedback(ctx, b, events)
+	return nil
+}
+
+// PageFeedbackEvent is the webhooks' event of a page feedback (GitBook's
+// PageFeedbackEvent).
+const PageFeedbackEvent = "page_feedback"
+
+// tellFeedback tells the webhooks of a job's votes counted (the votes a
+// visitor already cast that day are not among them): one event per page
+// voted on, with the rating and, when the visitor wrote one, the
+// comment (the reader sends a vote with a comment as two events,
+// page_post_feedback and page_post_feedback_comment: one vote). Told
+// once the counters are written: a job that fails before is redelivered
+// and tells then; one that fails after its counters (the emitter's own
+// failures are logged, not returned) is not told again.
+func (s *Service) tellFeedback(ctx context.Context, b job, events []event) {
+	if s.events == nil {
+		return
+	}
+	type vote struct {
+		e               event
+		rating, comment string
+	}
+	var votes []*vote
+	by := map[string]*vote{}
+	for _, e := range events {
+		if e.Type != PagePostFeedback && e.Type != PagePostFeedbackComment {
+			continue
+		}
+		k := e.Space + "\x00" + e.Page
+		v := by[k]
+		if v == nil {
+			v = &vote{e: e}
+			by[k] = v
+			votes = append(votes, v)
+		}
+		if e.Type == PagePostFeedback || v.rating == "" {
+			v.rating = e.Rating
+		}
+		if e.Type == PagePostFeedbackComment {
+			v.comment = e.Comment
+		}
+		if v.e.PageURL == "" {
+			v.e.PageURL = e.PageURL
+		}
+	}
+	for _, v := range votes {
+		feedback := map[string]any{"rating": v.rating}
+		if v.comment != "" {
+			feedback["comment"] = v.comment
+		}
+		s.events.Emit(ctx, model.Event{Type: PageFeedbackEvent, OrgID: b.OrgID, Fields: map[string]any{
+			"siteId": b.SiteID, "spaceId": v.e.Space, "pageId": v.e.Page, "feedback": feedback,
+			// The visitor as counted: the day's salted hash, never the
+			// address nor the user agent (docs/insights.md, "Privacy").
+			"visitor": map[string]any{"anonymousId": b.Visitor, "cookies": map[string]string{}, "userAgent": "", "ip": ""},
+			"url":     v.e.PageURL, "referrer": "",
+		}})
+	}
 }
 
 // markFor is a visitor ("v") or session ("s") to count once a day for a
@@ -218,28 +383,23 @@ func (s *Service) putMarkers(ctx context.Context, marks []markFor, ks []keys.Key
 	return nil
 }
 
-// addCounts adds deltas to their counters and writes the job's marker, in
-// one transaction (read, then write if unchanged; again on a race).
-func (s *Service) addCounts(ctx context.Context, siteID string, deltas map[string]*delta, done keys.Key) error {
-	ids := make([]string, 0, len(deltas))
-	for id := range deltas {
-		ids = append(ids, id)
+// addCounts adds deltas to their counters and writes a marker, in one
+// transaction (read, then write if unchanged; again on a race). A marker
+// already written (a redelivery) makes it a no-op.
+func (s *Service) addCounts(ctx context.Context, siteID string, ds []*delta, done keys.Key) error {
+	ks := make([]keys.Key, len(ds))
+	batch := make([]store.ItemKey, len(ds))
+	for i, d := range ds {
+		ks[i] = d.key(siteID)
+		batch[i] = store.ItemKey{PK: ks[i].PK, SK: ks[i].SK}
 	}
-	sort.Strings(ids)
 	for attempt := 0; ; attempt++ {
-		batch := make([]store.ItemKey, len(ids))
-		for i, id := range ids {
-			k := keys.InsightsCounter(siteID, deltas[id].c.Day, id)
-			batch[i] = store.ItemKey{PK: k.PK, SK: k.SK}
-		}
 		got, err := s.batchGet(ctx, batch)
 		if err != nil {
 			return err
 		}
-		ops := make([]store.Op, 0, len(ids)+1)
-		for i, id := range ids {
-			d := deltas[id]
-			k := keys.InsightsCounter(siteID, d.c.Day, id)
+		ops := make([]store.Op, 0, len(ds)+1)
+		for i, d := range ds {
 			c := d.c
 			if got[i].PK != "" {
 				if c, err = records.Decode[Counter](got[i]); err != nil {
@@ -250,9 +410,9 @@ func (s *Service) addCounts(ctx context.Context, siteID string, deltas map[strin
 			c.Visitors += d.visitors
 			c.Sessions += d.sessions
 			if got[i].PK == "" {
-				ops = append(ops, store.Put(records.Item(k, c, 1), store.IfNotExists))
+				ops = append(ops, store.Put(records.Item(ks[i], c, 1), store.IfNotExists))
 			} else {
-				ops = append(ops, store.PutIfVersion(records.Item(k, c, got[i].Version+1), got[i].Version))
+				ops = append(ops, store.PutIfVersion(records.Item(ks[i], c, got[i].Version+1), got[i].Version))
 			}
 		}
 		ops = append(ops, store.Put(records.Item(done, struct{}{}, 1), store.IfNotExists))

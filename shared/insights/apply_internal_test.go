@@ -22,7 +22,7 @@ func TestPutMarkersCountsOnlyTheirOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	s := New(&deps.Deps{Store: st}, nil)
+	s := New(&deps.Deps{Store: st}, nil, nil)
 	mine, theirs := keys.InsightsMarker("site", "2026-01-02", "v-c-a"), keys.InsightsMarker("site", "2026-01-02", "v-c-b")
 	if err := st.Write(ctx, store.Put(records.Item(theirs, struct{}{}, 1), store.IfNotExists)); err != nil {
 		t.Fatal(err)

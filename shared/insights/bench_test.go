@@ -58,7 +58,7 @@ func millionEvents(now time.Time) []insights.Counter {
 					n = budget - given
 				}
 				given += n
-				c := insights.Counter{Day: day, Type: k.typ, Space: "space1", SiteSpace: "sitesp1", Events: int64(n), Visitors: int64(n/2 + 1), Sessions: int64(n/2 + 1)}
+				c := insights.Counter{Day: day, Type: k.typ, Location: insights.Location{Space: "space1", SiteSpace: "sitesp1"}, Events: int64(n), Visitors: int64(n/2 + 1), Sessions: int64(n/2 + 1)}
 				page := fmt.Sprintf("page%03d", i%200)
 				switch k.typ {
 				case insights.PageView:
@@ -96,7 +96,8 @@ func millionEvents(now time.Time) []insights.Counter {
 // (as an editor: authorization, the counters' queries, grouping) over the
 // counters of 1,000,000 events of the last 30 days (millionEvents), on
 // bbolt: the top pages by views, the queries without results (search
-// analytics), and events by type and day; p50 and p95.
+// analytics), events by type and day, page views by page and day, and the
+// top pages of a range ending mid-month; p50 and p95.
 func BenchmarkAggregateMillionEvents(b *testing.B) {
 	now := time.Date(2026, 3, 30, 12, 0, 0, 0, time.UTC)
 	k := testkit.New(b, testkit.Clock(now, time.Microsecond))
@@ -120,7 +121,16 @@ func BenchmarkAggregateMillionEvents(b *testing.B) {
 			Where: []insights.Filter{{Column: "eventSearchResultsCount", Values: []any{0.0}}}, Limit: 20},
 		"by_type_and_day": {Select: []insights.Column{{Name: "eventsCount"}}, GroupBy: []insights.Column{{Name: "eventType"}, {Name: "datetime", Interval: "day"}},
 			Limit: 1000},
+		// Grouped by day and page: no roll-up answers it, every counter
+		// of the range is read.
+		"views_by_page_and_day": {Select: []insights.Column{{Name: "eventsCount"}}, GroupBy: []insights.Column{{Name: "page"}, {Name: "datetime", Interval: "day"}},
+			Where: []insights.Filter{{Column: "eventType", Values: []any{insights.PageView}}}, Limit: 20},
 	}
+	// top_pages_mid_month: the top pages of the 30 days to the 15th, whose
+	// month holds 16 days of counters after the range: the month's
+	// half in the range is read day by day (the roll-ups' worst case).
+	midMonth := queries["top_pages"]
+	queries["top_pages_mid_month"] = midMonth
 	// The set-up holds what it should: every event, counted once.
 	all, err := s.Aggregate(editor, a.Org.ID, site, insights.Aggregation{Select: []insights.Column{{Name: "eventsCount"}},
 		From: now.Add(-month), To: now.Add(time.Hour), Limit: 1})
@@ -134,6 +144,10 @@ func BenchmarkAggregateMillionEvents(b *testing.B) {
 	for _, name := range slices.Sorted(maps.Keys(queries)) {
 		q := queries[name]
 		q.From, q.To = now.Add(-month), now.Add(time.Hour)
+		if name == "top_pages_mid_month" {
+			q.To = time.Date(2026, 3, 16, 0, 0, 0, 0, time.UTC)
+			q.From = q.To.Add(-month)
+		}
 		b.Run(name, func(b *testing.B) {
 			durs := make([]time.Duration, 0, b.N)
 			b.ReportAllocs()

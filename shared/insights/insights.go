@@ -133,10 +133,17 @@ type Sites interface {
 	Require(ctx context.Context, orgID, siteID string, op access.OrgOp) (model.Site, model.Role, error)
 }
 
+// Events is told of the page feedback recorded (the webhooks' emitter:
+// webhooks.Service; nil tells nobody).
+type Events interface {
+	Emit(ctx context.Context, e model.Event)
+}
+
 // Service records and aggregates site insights.
 type Service struct {
-	d     *deps.Deps
-	sites Sites
+	d      *deps.Deps
+	sites  Sites
+	events Events
 
 	mu    sync.Mutex
 	salts map[string][]byte // by day; two kept
@@ -145,9 +152,10 @@ type Service struct {
 	decoded decodedCounters
 }
 
-// New returns the insights service.
-func New(d *deps.Deps, s Sites) *Service {
-	return &Service{d: d, sites: s, salts: map[string][]byte{}}
+// New returns the insights service; events (may be nil) is told of each
+// page feedback counted.
+func New(d *deps.Deps, s Sites, events Events) *Service {
+	return &Service{d: d, sites: s, events: events, salts: map[string][]byte{}}
 }
 
 // Day is the UTC day of t, as counters are keyed.
@@ -163,24 +171,14 @@ type job struct {
 
 // event is an Event as queued: the session is a hash, the claims JSON.
 type event struct {
-	Type         string    `json:"type"`
-	Time         time.Time `json:"time"`
-	URLPath      string    `json:"urlPath,omitempty"`
-	SiteSection  string    `json:"siteSection,omitempty"`
-	SiteSpace    string    `json:"siteSpace,omitempty"`
-	Space        string    `json:"space,omitempty"`
-	Page         string    `json:"page,omitempty"`
-	Session      string    `json:"session,omitempty"`
-	Claims       string    `json:"claims,omitempty"`
-	Query        string    `json:"query,omitempty"`
-	NoResults    bool      `json:"noResults,omitempty"`
-	ResultSpace  string    `json:"resultSpace,omitempty"`
-	ResultPage   string    `json:"resultPage,omitempty"`
-	Rating       string    `json:"rating,omitempty"`
-	Comment      string    `json:"comment,omitempty"`
-	LinkKind     string    `json:"linkKind,omitempty"`
-	LinkValue    string    `json:"linkValue,omitempty"`
-	LinkPosition string    `json:"linkPosition,omitempty"`
+	Type string    `json:"type"`
+	Time time.Time `json:"time"`
+	Location
+	Session string `json:"session,omitempty"`
+	Claims  string `json:"claims,omitempty"`
+	Facts
+	// PageURL is a feedback's page, for its webhook (not counted).
+	PageURL string `json:"pageUrl,omitempty"`
 }
 
 // Track records a batch of a site's events: a member who may read the
@@ -259,7 +257,7 @@ func (s *Service) check(view sites.View, e Event, now time.Time) (event, error) 
 			return event{}, apperr.Field(id.field, "at most %d characters", MaxID)
 		}
 	}
-	q := event{Type: e.Type, Time: t.UTC(), SiteSection: e.SiteSection, SiteSpace: e.SiteSpace, Space: e.Space, Page: e.Page, Session: e.SessionID}
+	q := event{Type: e.Type, Time: t.UTC(), Location: Location{SiteSection: e.SiteSection, SiteSpace: e.SiteSpace, Space: e.Space, Page: e.Page}, Session: e.SessionID}
 	if e.URL != "" {
 		q.URLPath = urlPath(e.URL)
 	}
@@ -302,6 +300,14 @@ func (s *Service) check(view sites.View, e Event, now time.Time) (event, error) 
 			return event{}, apperr.Field("feedback.rating", "one of bad, ok, good")
 		}
 		q.Rating = e.Rating
+		q.PageURL = e.URL
+		if i := strings.IndexAny(q.PageURL, "?#"); i >= 0 {
+			// A query may name a visitor (a share link's key).
+			q.PageURL = q.PageURL[:i]
+		}
+		if len(q.PageURL) > 2048 {
+			q.PageURL = ""
+		}
 		if e.Type == PagePostFeedbackComment {
 			c := strings.TrimSpace(e.Comment)
 			if c == "" {

@@ -99,6 +99,12 @@ type RatingCounts struct {
 // commenters), Invalid naming the field (an unknown or unanswered column,
 // a range too long or reversed).
 func (s *Service) Aggregate(ctx context.Context, orgID, siteID string, q Aggregation) (Result, error) {
+	return s.aggregate(ctx, orgID, siteID, q, true)
+}
+
+// aggregate answers from the months' roll-ups where it can (rollups; else
+// from the days' counters only: the tests compare both).
+func (s *Service) aggregate(ctx context.Context, orgID, siteID string, q Aggregation, rollups bool) (Result, error) {
 	if err := checkAggregation(q); err != nil {
 		return Result{}, err
 	}
@@ -111,13 +117,22 @@ func (s *Service) Aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 	type group struct {
 		dims    []any
 		metrics []any
+		// events is the group's events whatever is selected: a group
+		// whose added and subtracted counters sum to no event is no
+		// group (a roll-up's counter of the days left out).
+		events int64
 	}
 	groups := map[string]*group{}
 	var order []string
 	dims := make([]any, len(q.GroupBy))
 	var key []byte
-	err := s.eachCounter(ctx, siteID, q.From, q.To, func(cp *Counter) {
-		c := *cp
+	src := fromDays
+	if rollups {
+		src = sourceOf(q)
+	}
+	spans := s.plan(q.From, q.To, src)
+	err := s.eachCounter(ctx, siteID, spans, func(cp *Counter, sign int64) {
+		c := cp
 		if c.Type == segmentType || !matches(c, q.Where) {
 			return
 		}
@@ -140,23 +155,24 @@ func (s *Service) Aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 			groups[string(key)] = g
 			order = append(order, string(key))
 		}
+		g.events += sign * c.Events
 		for i, col := range q.Select {
 			switch col.Name {
 			case "eventsCount":
-				g.metrics[i] = g.metrics[i].(int64) + c.Events
+				g.metrics[i] = g.metrics[i].(int64) + sign*c.Events
 			case "visitorsCount":
-				g.metrics[i] = g.metrics[i].(int64) + c.Visitors
+				g.metrics[i] = g.metrics[i].(int64) + sign*c.Visitors
 			case "sessionsCount":
-				g.metrics[i] = g.metrics[i].(int64) + c.Sessions
+				g.metrics[i] = g.metrics[i].(int64) + sign*c.Sessions
 			case "pageFeedbackRating":
 				r := g.metrics[i].(*RatingCounts)
 				switch c.Rating {
 				case "bad":
-					r.Bad += c.Events
+					r.Bad += sign * c.Events
 				case "ok":
-					r.OK += c.Events
+					r.OK += sign * c.Events
 				case "good":
-					r.Good += c.Events
+					r.Good += sign * c.Events
 				}
 			}
 		}
@@ -164,6 +180,7 @@ func (s *Service) Aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 	if err != nil {
 		return Result{}, err
 	}
+	order = slices.DeleteFunc(order, func(k string) bool { return groups[k].events == 0 })
 	res := Result{}
 	for _, c := range q.GroupBy {
 		res.Columns = append(res.Columns, c.Name)
@@ -205,16 +222,28 @@ func sortRows(res Result, q Aggregation) {
 			by, desc = 0, false
 		}
 	}
-	key := func(r Row) string { b, _ := json.Marshal(r[:len(q.GroupBy)]); return string(b) }
-	sort.SliceStable(res.Rows, func(i, j int) bool {
-		a, b := res.Rows[i], res.Rows[j]
+	// Each row's dimensions' text, made once (not at each comparison).
+	type keyed struct {
+		row Row
+		key string
+	}
+	rows := make([]keyed, len(res.Rows))
+	for i, r := range res.Rows {
+		b, _ := json.Marshal(r[:len(q.GroupBy)])
+		rows[i] = keyed{row: r, key: string(b)}
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i].row, rows[j].row
 		if by < len(a) {
 			if c := compare(a[by], b[by]); c != 0 {
 				return (c < 0) != desc
 			}
 		}
-		return key(a) < key(b)
+		return rows[i].key < rows[j].key
 	})
+	for i, r := range rows {
+		res.Rows[i] = r.row
+	}
 }
 
 func compare(a, b any) int {
@@ -300,13 +329,107 @@ func number(v any) (float64, bool) {
 	return 0, false
 }
 
-// eachCounter calls fn with each of a site's counters of the days
-// from..to (read only: it may be kept decoded for the next read), read by
-// one query per month (a prefix), its days outside the range left out.
-func (s *Service) eachCounter(ctx context.Context, siteID string, from, to time.Time, fn func(*Counter)) error {
-	first, last := Day(from), Day(to.Add(-time.Nanosecond))
-	for m := time.Date(from.UTC().Year(), from.UTC().Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(to); m = m.AddDate(0, 1, 0) {
-		q := store.Query{PK: keys.InsightsPartition(siteID), SKPrefix: keys.InsightsCounterPrefix(m.Format("2006-01")), Limit: store.MaxQueryLimit}
+// source is what an aggregation reads: the days' counters, the months'
+// roll-ups (with days' counters at the range's ends), or the days' totals
+// by type.
+type source int
+
+const (
+	fromDays source = iota
+	fromMonths
+	fromTotals
+)
+
+// sourceOf is the cheapest source that answers an aggregation: the
+// totals by type when it groups and filters by type and time only (and
+// does not select ratings); else the months' roll-ups unless it needs
+// each counter's day (grouped or filtered by datetime, but grouped by
+// month, or by dayOfWeek); else the days' counters.
+func sourceOf(q Aggregation) source {
+	typeAndTime := func(name string) bool {
+		return name == "eventType" || name == "datetime" || name == "dayOfWeek" || name == "displayContext"
+	}
+	totals, byDay := true, false
+	for _, c := range q.Select {
+		totals = totals && c.Name != "pageFeedbackRating"
+	}
+	for _, c := range q.GroupBy {
+		totals = totals && typeAndTime(c.Name)
+		byDay = byDay || c.Name == "dayOfWeek" || c.Name == "datetime" && c.Interval != "month"
+	}
+	for _, f := range q.Where {
+		totals = totals && typeAndTime(f.Column)
+		byDay = byDay || f.Column == "dayOfWeek" || f.Column == "datetime"
+	}
+	switch {
+	case totals:
+		return fromTotals
+	case byDay:
+		return fromDays
+	}
+	return fromMonths
+}
+
+// span is a part of an aggregate's plan: the counters under one sort-key
+// prefix, those of the days first..last when first is set, added or
+// subtracted.
+type span struct {
+	prefix      string
+	first, last string
+	sign        int64
+}
+
+// plan is the spans that read the days of a range from a source. The
+// days' counters and the totals: a query per month of the range, its
+// days outside the range left out. The months' roll-ups: per month of the
+// range, the roll-ups when the month is wholly in the range; else each of
+// its days in the range (a query each) or, when that is fewer queries, the
+// month's roll-ups less each of its days out of the range. Days after
+// tomorrow (by the service's clock) count as no query: no counter can be
+// there yet (an event is dated within MaxSkew of now; a day more for the
+// clocks of other processes), so they are neither read nor subtracted.
+func (s *Service) plan(from, to time.Time, src source) []span {
+	first, _ := time.Parse(time.DateOnly, Day(from))
+	last, _ := time.Parse(time.DateOnly, Day(to.Add(-time.Nanosecond)))
+	horizon, _ := time.Parse(time.DateOnly, Day(s.d.Clock().Add(24*time.Hour)))
+	var spans []span
+	for m := time.Date(first.Year(), first.Month(), 1, 0, 0, 0, 0, time.UTC); !m.After(last); m = m.AddDate(0, 1, 0) {
+		month := m.Format("2006-01")
+		switch src {
+		case fromDays:
+			spans = append(spans, span{prefix: keys.InsightsCounterPrefix(month), first: Day(first), last: Day(last), sign: 1})
+			continue
+		case fromTotals:
+			spans = append(spans, span{prefix: keys.InsightsTotalPrefix(month), first: Day(first), last: Day(last), sign: 1})
+			continue
+		}
+		var in, out []string
+		for d := m; d.Month() == m.Month() && !d.After(horizon); d = d.AddDate(0, 0, 1) {
+			if d.Before(first) || d.After(last) {
+				out = append(out, d.Format(time.DateOnly))
+			} else {
+				in = append(in, d.Format(time.DateOnly))
+			}
+		}
+		if len(out)+1 < len(in) {
+			spans = append(spans, span{prefix: keys.InsightsMonthPrefix(month) + "#", sign: 1})
+			for _, d := range out {
+				spans = append(spans, span{prefix: keys.InsightsCounterPrefix(d) + "#", sign: -1})
+			}
+			continue
+		}
+		for _, d := range in {
+			spans = append(spans, span{prefix: keys.InsightsCounterPrefix(d) + "#", sign: 1})
+		}
+	}
+	return spans
+}
+
+// eachCounter calls fn with each counter of a plan's spans and its sign
+// (read only: it may be kept decoded for the next read).
+func (s *Service) eachCounter(ctx context.Context, siteID string, spans []span, fn func(*Counter, int64)) error {
+	for _, sp := range spans {
+		q := store.Query{PK: keys.InsightsPartition(siteID), SKPrefix: sp.prefix, Limit: store.MaxQueryLimit}
 		for {
 			page, err := s.d.Store.Query(ctx, q)
 			if err != nil {
@@ -317,8 +440,8 @@ func (s *Service) eachCounter(ctx context.Context, siteID string, from, to time.
 				if err != nil {
 					return err
 				}
-				if c.Day >= first && c.Day <= last {
-					fn(c)
+				if sp.first == "" || c.Day >= sp.first && c.Day <= sp.last {
+					fn(c, sp.sign)
 				}
 			}
 			if page.Next == nil {
@@ -331,19 +454,21 @@ func (s *Service) eachCounter(ctx context.Context, siteID string, from, to time.
 }
 
 // dimension is a counter's value of a column.
-func dimension(c Counter, col Column) any {
+func dimension(c *Counter, col Column) any {
 	switch col.Name {
 	case "datetime":
 		if col.Interval == "" || col.Interval == "day" {
 			// What the parse and format below give a day, without them.
 			return c.Day + "T00:00:00Z"
 		}
+		if col.Interval == "month" {
+			// A day's or a month's roll-up (its Day is yyyy-mm).
+			return c.Day[:len("2006-01")] + "-01T00:00:00Z"
+		}
 		d, _ := time.Parse(time.DateOnly, c.Day)
 		switch col.Interval {
 		case "week":
 			d = d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
-		case "month":
-			d = time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC)
 		}
 		return d.UTC().Format(time.RFC3339)
 	case "dayOfWeek":
@@ -388,7 +513,7 @@ func nullable(s string) any {
 }
 
 // matches tells whether a counter passes every filter.
-func matches(c Counter, where []Filter) bool {
+func matches(c *Counter, where []Filter) bool {
 	for _, f := range where {
 		if !match(c, f) {
 			return false
@@ -397,7 +522,7 @@ func matches(c Counter, where []Filter) bool {
 	return true
 }
 
-func match(c Counter, f Filter) bool {
+func match(c *Counter, f Filter) bool {
 	var v any
 	if f.Column == "eventSearchResultsCount" {
 		// Counters know whether a search had results, not how many.
@@ -512,7 +637,7 @@ func (s *Service) Segments(ctx context.Context, orgID, siteID string) ([]Segment
 	}
 	now := s.d.Clock()
 	var counters []Counter
-	err := s.eachCounter(ctx, siteID, now.AddDate(0, 0, -SegmentDays), now.Add(time.Nanosecond), func(c *Counter) {
+	err := s.eachCounter(ctx, siteID, s.plan(now.AddDate(0, 0, -SegmentDays), now.Add(time.Nanosecond), fromDays), func(c *Counter, _ int64) {
 		if c.Type == segmentType {
 			counters = append(counters, *c)
 		}

@@ -566,6 +566,27 @@ func InsightsCounter(siteID, day, counterID string) Key {
 	return Key{InsightsPartition(siteID), InsightsCounterPrefix(day) + "#" + counterID}
 }
 
+// InsightsMonthPrefix begins the sort keys of a site's monthly roll-ups
+// of a month ("2026-11").
+func InsightsMonthPrefix(month string) string { return "MONTH#" + month }
+
+// InsightsMonthCounter is a counter's roll-up over a month: the sum of
+// the counter's days of that month (the same facts but the day; counterID
+// hashes them with the month).
+func InsightsMonthCounter(siteID, month, counterID string) Key {
+	return Key{InsightsPartition(siteID), InsightsMonthPrefix(month) + "#" + counterID}
+}
+
+// InsightsTotalPrefix begins the sort keys of a site's totals by event
+// type of a day or month ("2026-11-28" or "2026-11").
+func InsightsTotalPrefix(period string) string { return "TOTAL#" + period }
+
+// InsightsTotal is a site's total of a day's events of one type: the sum
+// of the day's counters of that type.
+func InsightsTotal(siteID, day, eventType string) Key {
+	return Key{InsightsPartition(siteID), InsightsTotalPrefix(day) + "#" + eventType}
+}
+
 // InsightsDays lists the days whose markers a site keeps (the sweep's
 // list).
 func InsightsDays(siteID string) Key { return Key{InsightsPartition(siteID), "DAYS"} }

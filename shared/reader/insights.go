@@ -18,7 +18,6 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/insights"
-	uiwords "github.com/galleydocs/galley/shared/reader/words"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -97,6 +96,13 @@ func (s *Service) Track(ctx context.Context, req TrackRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	for i, e := range req.Events {
+		if strings.HasPrefix(e.URL, "/") {
+			// The feedback form names its page by path: the page's URL
+			// (its webhook's url) is on the origin posted to.
+			req.Events[i].URL = strings.TrimRight(base, "/") + e.URL
+		}
+	}
 	site := res.View.Site
 	if s.insights == nil {
 		return "", errors.New("reader: no insights service")
@@ -113,55 +119,25 @@ type insightsData struct {
 	// Return is the page's path (with the share key's query): where a
 	// feedback form's post leads back.
 	Return string
-	// Feedback shows the feedback form (the `feedback` setting is on).
+	// Feedback shows the feedback form (the `feedback` setting is on),
+	// in the page's language (words, Feedback...).
 	Feedback bool
-	W        feedbackWords
 }
 
 // insightsOf is a page's insights data; nil on a member's preview (not
 // counted) and on pages of no page.
-func (st *site) insightsOf(p *navPage, lang string) *insightsData {
+func (st *site) insightsOf(p *navPage) *insightsData {
 	if p == nil || st.res.Preview != "" {
 		return nil
 	}
 	d := &insightsData{Endpoint: st.res.SiteBasePath + EventsPath + st.query, SiteSpace: st.res.SiteSpace.ID, Space: st.res.Space.ID,
-		Revision: st.revision, Page: p.ID, Return: st.pageURL(p), W: feedbackWordsFor(lang)}
+		Revision: st.revision, Page: p.ID, Return: st.pageURL(p)}
 	if st.res.Section != nil {
 		d.Section = st.res.Section.ID
 	}
 	f, _ := st.custom["feedback"].(map[string]any)
 	d.Feedback, _ = f["enabled"].(bool)
 	return d
-}
-
-// feedbackWords are the feedback form's strings.
-type feedbackWords struct {
-	Question, Good, OK, Bad, Comment, Send, Thanks string
-}
-
-// feedbackStrings are the feedback form's strings by locale (as
-// interfaceWords; another locale reads English).
-var feedbackStrings = map[string]feedbackWords{
-	"en": {"Was this page helpful?", "Yes", "Somewhat", "No", "Tell us more (optional)", "Send", "Thank you for your feedback."},
-	"fr": {"Cette page vous a-t-elle aidé ?", "Oui", "En partie", "Non", "Dites-nous en plus (facultatif)", "Envoyer", "Merci pour votre avis."},
-	"de": {"War diese Seite hilfreich?", "Ja", "Teilweise", "Nein", "Mehr dazu (optional)", "Senden", "Danke für Ihr Feedback."},
-	"es": {"¿Te ha sido útil esta página?", "Sí", "En parte", "No", "Cuéntanos más (opcional)", "Enviar", "Gracias por tu opinión."},
-	"ja": {"このページは役に立ちましたか？", "はい", "まあまあ", "いいえ", "詳しく教えてください（任意）", "送信", "フィードバックをありがとうございました。"},
-	"zh": {"这个页面有帮助吗？", "有帮助", "一般", "没有帮助", "告诉我们更多（可选）", "发送", "感谢您的反馈。"},
-	"ar": {"هل كانت هذه الصفحة مفيدة؟", "نعم", "إلى حد ما", "لا", "أخبرنا بالمزيد (اختياري)", "إرسال", "شكرًا على ملاحظاتك."},
-	"he": {"האם הדף הזה עזר לך?", "כן", "במידה מסוימת", "לא", "ספרו לנו עוד (לא חובה)", "שליחה", "תודה על המשוב."},
-}
-
-// feedbackWordsFor is the form's strings in a language (a region's
-// variant, "fr-CA", reads as its language).
-func feedbackWordsFor(locale string) feedbackWords {
-	if w, ok := feedbackStrings[locale]; ok {
-		return w
-	}
-	if w, ok := feedbackStrings[uiwords.Base(locale)]; ok {
-		return w
-	}
-	return feedbackStrings["en"]
 }
 
 // insightsCSS styles the feedback form and its thank-you note (shown by

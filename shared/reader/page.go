@@ -177,7 +177,7 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 		}
 		d.Edit = edit
 		d.Actions = st.pageActions(d.Markdown, d.W)
-		d.Insights = st.insightsOf(p, d.Lang)
+		d.Insights = st.insightsOf(p)
 		applyLayout(d, rp, links)
 		return s.render(st, d)
 	})

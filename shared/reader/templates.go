@@ -92,15 +92,15 @@ const pageTemplate = `<!doctype html>
 <p class="edit-link"><a href="{{.Href}}"{{if .NewTab}} target="_blank"{{end}} rel="noopener">{{.Title}}</a></p>{{end}}
 {{- with .Insights}}{{if .Feedback}}
 <section class="feedback-box">
-<p id="feedback-thanks" class="feedback-thanks" role="status" tabindex="-1">{{.W.Thanks}}</p>
+<p id="feedback-thanks" class="feedback-thanks" role="status" tabindex="-1">{{$.W.Feedback.Thanks}}</p>
 <form class="feedback" method="post" action="{{.Endpoint}}">
-<fieldset><legend>{{.W.Question}}</legend>
-<span><input type="radio" id="feedback-good" name="rating" value="good" required> <label for="feedback-good">{{.W.Good}}</label></span>
-<span><input type="radio" id="feedback-ok" name="rating" value="ok"> <label for="feedback-ok">{{.W.OK}}</label></span>
-<span><input type="radio" id="feedback-bad" name="rating" value="bad"> <label for="feedback-bad">{{.W.Bad}}</label></span></fieldset>
-<label class="feedback-comment" for="feedback-comment">{{.W.Comment}}</label><textarea id="feedback-comment" name="comment" rows="2" maxlength="512"></textarea>
+<fieldset><legend>{{$.W.Feedback.Question}}</legend>
+<span><input type="radio" id="feedback-good" name="rating" value="good" required> <label for="feedback-good">{{$.W.Feedback.Good}}</label></span>
+<span><input type="radio" id="feedback-ok" name="rating" value="ok"> <label for="feedback-ok">{{$.W.Feedback.OK}}</label></span>
+<span><input type="radio" id="feedback-bad" name="rating" value="bad"> <label for="feedback-bad">{{$.W.Feedback.Bad}}</label></span></fieldset>
+<label class="feedback-comment" for="feedback-comment">{{$.W.Feedback.Comment}}</label><textarea id="feedback-comment" name="comment" rows="2" maxlength="512"></textarea>
 <input type="hidden" name="page" value="{{.Page}}"><input type="hidden" name="space" value="{{.Space}}"><input type="hidden" name="siteSpace" value="{{.SiteSpace}}"><input type="hidden" name="siteSection" value="{{.Section}}"><input type="hidden" name="revision" value="{{.Revision}}"><input type="hidden" name="url" value="{{.Return}}">
-<button type="submit">{{.W.Send}}</button>
+<button type="submit">{{$.W.Feedback.Send}}</button>
 </form></section>{{end}}{{end}}
 {{- if or .Prev .Next}}
 <nav class="pagination" aria-label="{{.W.Pagination}}">

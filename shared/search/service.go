@@ -49,6 +49,7 @@ import (
 	"github.com/galleydocs/galley/shared/blob"
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/deps"
+	"github.com/galleydocs/galley/shared/insights"
 	"github.com/galleydocs/galley/shared/metrics"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
@@ -69,10 +70,17 @@ type Service struct {
 	// content reads the spaces' content, and published pages for agents
 	// (SiteAgent.Page) as the reader does: computed API pages from the
 	// organization's specs (the search function links them).
-	content *content.Service
-	sites   Sites
-	users   Users
-	cache   *Cache
+	content  *content.Service
+	sites    Sites
+	users    Users
+	insights Insights
+	cache    *Cache
+}
+
+// Insights is what search asks of the insights family
+// (insights.Service): record a search of the search page as its visitor.
+type Insights interface {
+	Track(ctx context.Context, orgID, siteID string, events []insights.Event, v insights.Visitor) error
 }
 
 // Sites is what search asks of the sites family (sites.Service): a site's
@@ -96,11 +104,13 @@ type Needs struct {
 	Content *content.Service
 	Sites   Sites
 	Users   Users
+	// Insights (may be nil) records the searches of the search page.
+	Insights Insights
 }
 
 // New returns the search service, with its own cache of indexes.
 func New(d *deps.Deps, n Needs) *Service {
-	return &Service{d: d, content: n.Content, sites: n.Sites, users: n.Users, cache: NewCache(CachedIndexes)}
+	return &Service{d: d, content: n.Content, sites: n.Sites, users: n.Users, insights: n.Insights, cache: NewCache(CachedIndexes)}
 }
 
 // Close releases the indexes the service holds open.

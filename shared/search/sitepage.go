@@ -8,6 +8,7 @@ import (
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/insights"
 	"github.com/galleydocs/galley/shared/paging"
 	"github.com/galleydocs/galley/shared/sites"
 )
@@ -38,6 +39,11 @@ type SitePageRequest struct {
 	ShareKey         string
 	Visitor          sites.Visitor
 	Query            string
+	// Track, on the search page itself (not the results as you type,
+	// which the page's script tracks), records the search in the site's
+	// insights as Client's (search_type_query with its result count).
+	Track  bool
+	Client insights.Visitor
 	// Limit bounds the pages found (at most MaxSitePageResults, the
 	// default); Sections, when positive, the sections of each page.
 	Limit, Sections int
@@ -97,6 +103,9 @@ func (s *Service) SitePage(ctx context.Context, req SitePageRequest) (SiteResult
 		return out, err
 	}
 	out.FrameAncestors = sites.FrameAncestors(res.View.Site, res.View.OrgBase, req.AppURL)
+	if req.Track && out.Query != "" {
+		s.track(vctx, res, req, out)
+	}
 	if req.Language {
 		out.Lang, err = s.language(vctx, res)
 	}
@@ -127,6 +136,27 @@ func (s *Service) language(vctx context.Context, res sites.Resolved) (string, er
 		return l, nil
 	}
 	return "en", nil
+}
+
+// track records a search of the search page (a search without
+// JavaScript) as the reader's script records one of its header's box: a
+// search_type_query with the number of pages found, as the visitor
+// (insights.Track: hashed with the day's salt; nothing when the request
+// asks not to be tracked). Its failure is logged: the results are
+// answered.
+func (s *Service) track(vctx context.Context, res sites.Resolved, req SitePageRequest, out SiteResults) {
+	if s.insights == nil {
+		return
+	}
+	n := 0
+	for _, g := range out.Groups {
+		n += len(g.Pages)
+	}
+	site := res.View.Site
+	e := insights.Event{Type: insights.SearchTypeQuery, URL: strings.TrimRight(req.SitePath, "/") + "/~search", Query: out.Query, ResultsCount: &n}
+	if err := s.insights.Track(vctx, site.OrgID, site.ID, []insights.Event{e}, req.Client); err != nil {
+		s.d.Logger.WarnContext(vctx, "search page not tracked", "site", site.ID, "err", err.Error())
+	}
 }
 
 // openSite resolves a published site's root for a visitor (published,

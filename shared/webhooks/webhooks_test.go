@@ -16,7 +16,9 @@ import (
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/app/wire/webhookswire"
+	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/keys"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/paging"
@@ -560,5 +562,76 @@ func TestContentImportIsAContentUpdate(t *testing.T) {
 	by, _ := got[0].body["updatedBy"].([]any)
 	if got[0].event != webhooks.SpaceContentUpdated || got[0].body["revisionId"] != rev || rev == nil || len(by) != 1 || by[0].(map[string]any)["id"] != a.Users["edit"].ID {
 		t.Errorf("delivery %v, want revision %v by the editor", got[0].body, rev)
+	}
+}
+
+// A page feedback the reader records is told to the endpoints asking for
+// page_feedback, once per vote counted, in GitBook's PageFeedbackEvent
+// shape: a vote with a comment (two events) is one delivery, a second
+// vote of the same visitor on the same page and day none, another
+// visitor's vote one more; an endpoint not asking for it gets nothing.
+func TestPageFeedbackIsToldOncePerVote(t *testing.T) {
+	q := &queuetest.Memory{}
+	k := testkit.New(t)
+	k.Deps.Queue, k.Deps.FetchAllowPrivate = q, true
+	a := testkit.NewAPI(t, k, []string{"orgs", "sites", "reader"})
+	f := &fixture{API: a, q: q, handlers: families.JobHandlers(a.Root)}
+	site := a.Site(t)
+	admin := f.As(t, "admin")
+	siteURL := "/v1/orgs/" + f.Org.ID + "/sites/" + site
+	admin.Expect(http.StatusOK, "POST", siteURL+"/publish", nil)
+	if _, err := siteswire.Service(a.Root).PutCustomization(access.WithCaller(k.Ctx, a.Caller("admin")), f.Org.ID, site, map[string]any{"feedback": map[string]any{"enabled": true}}); err != nil {
+		t.Fatal(err)
+	}
+	rcv, other := newReceiver(t), newReceiver(t)
+	id := f.hook(t, rcv.URL, webhooks.PageFeedback)["id"].(string)
+	f.hook(t, other.URL, webhooks.SitePublished)
+	f.drain(t)
+	vote := func(typ, rating, comment string) map[string]any {
+		e := map[string]any{"type": typ, "feedback": map[string]any{"rating": rating}, "session": map[string]any{},
+			"location": map[string]any{"url": "https://docs.test/guide/p1?shareKey=secret#top", "page": "p1", "space": "sp1"}}
+		if comment != "" {
+			e["feedback"].(map[string]any)["comment"] = comment
+		}
+		return e
+	}
+	reader := f.As(t, "read")
+	post := func(ua string, events ...any) {
+		reader.Expect(http.StatusNoContent, "POST", siteURL+"/insights/events", map[string]any{"events": events}, "User-Agent", ua)
+		f.drain(t)
+	}
+	post("A", vote("page_post_feedback", "bad", ""), vote("page_post_feedback_comment", "bad", "Missing steps"))
+	post("A", vote("page_post_feedback", "good", "")) // the same visitor's second vote of the day
+	post("B", vote("page_post_feedback", "good", ""))
+	post("B", map[string]any{"type": "page_view", "session": map[string]any{}, "location": map[string]any{"url": "https://docs.test/guide/p1", "page": "p1"}})
+
+	got := rcv.deliveries()
+	if len(got) != 2 {
+		t.Fatalf("%d deliveries, want 2 (one per vote counted): %v", len(got), got)
+	}
+	if rcv.badSigns != 0 {
+		t.Errorf("%d signatures did not verify as they should", rcv.badSigns)
+	}
+	for i, want := range []map[string]any{{"rating": "bad", "comment": "Missing steps"}, {"rating": "good"}} {
+		d := got[i]
+		raw, _ := json.Marshal(d.body)
+		if err := apitest.Schema("PageFeedbackEvent", raw); err != nil {
+			t.Errorf("delivery %d is not GitBook's PageFeedbackEvent: %v\n%s", i, err, raw)
+		}
+		fb, _ := d.body["feedback"].(map[string]any)
+		if d.event != webhooks.PageFeedback || d.body["installationId"] != id || d.body["siteId"] != site || d.body["pageId"] != "p1" ||
+			d.body["spaceId"] != "sp1" || d.body["url"] != "https://docs.test/guide/p1" || fmt.Sprint(fb) != fmt.Sprint(want) {
+			t.Errorf("delivery %d: %s, want feedback %v on p1 at https://docs.test/guide/p1", i, raw, want)
+		}
+		vis, _ := d.body["visitor"].(map[string]any)
+		if vis["anonymousId"] == "" || vis["ip"] != "" || vis["userAgent"] != "" {
+			t.Errorf("delivery %d: visitor %v, want the salted hash only", i, vis)
+		}
+	}
+	if got[0].body["visitor"].(map[string]any)["anonymousId"] == got[1].body["visitor"].(map[string]any)["anonymousId"] {
+		t.Errorf("two visitors told as one: %v", got[0].body["visitor"])
+	}
+	if n := len(other.deliveries()); n != 0 {
+		t.Errorf("the endpoint not asking for page_feedback got %d deliveries", n)
 	}
 }

@@ -87,6 +87,7 @@ func NewRoot(d *deps.Deps) *app.Root {
 	sitesroot.ProvideEvents(r)
 	changerequestsroot.ProvideEvents(r)
 	gitworkerroot.ProvideEvents(r)
+	insightsworkerroot.ProvideEvents(r)
 	openapiworkerroot.ProvideParser(r)
 	openapiwire.ProvideSpecs(r)
 	commentswire.ProvideReviewComments(r)

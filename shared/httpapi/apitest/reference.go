@@ -416,3 +416,29 @@ func checkReferences(method, path string, status int, raw []byte) ([]string, err
 	}
 	return failures, nil
 }
+
+// Schema checks a JSON document (raw: a webhook's payload, say) against
+// one of the current reference's component schemas
+// (#/components/schemas/<name> of gitbook-openapi-0.202.0.json), for
+// shapes GitBook documents outside its operations' answers.
+func Schema(name string, raw []byte) error {
+	refs, err := references()
+	if err != nil {
+		return err
+	}
+	body, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	if err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	for _, r := range refs {
+		if r.tag != "new" {
+			continue
+		}
+		sch, err := r.schema("file:///reference/" + r.name + "#/components/schemas/" + escapePointer(name))
+		if err != nil {
+			return err
+		}
+		return sch.Validate(body)
+	}
+	return fmt.Errorf("no current reference document")
+}

@@ -203,3 +203,67 @@ func TestProxiedPagesPostTheirEvents(t *testing.T) {
 		t.Errorf("events by type %v, want one page view", got)
 	}
 }
+
+// The search page (a search without JavaScript, the search function)
+// records its search as the header's box does: search_type_query with
+// the number of pages found (0: among the queries without results), as
+// the visitor's salted hash (neither the address nor the user agent in
+// the job), no cookie set; not its results as you type (the page's script
+// counts those), nor a request asking not to be tracked.
+func TestSearchPageSearchesAreCounted(t *testing.T) {
+	f, q := insightsSite(t)
+	get := func(path string, headers ...string) *http.Response {
+		t.Helper()
+		res := f.send("GET", path, nil, headers...)
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s: %d", path, res.StatusCode)
+		}
+		if c := res.Header["Set-Cookie"]; len(c) > 0 {
+			t.Errorf("GET %s set a cookie: %v", path, c)
+		}
+		return res
+	}
+	get(f.base+"/~search?q=Install", "User-Agent", "Agent-A")
+	get(f.base+"/~search?q=kumquat", "User-Agent", "Agent-A")
+	get(f.base + "/~search") // no query: no search
+	get(f.base+"/~search?q=Install&format=json", "User-Agent", "Agent-A")
+	get(f.base+"/~search?q=Install", "DNT", "1")
+	get(f.base+"/~search?q=Install", "Sec-GPC", "1")
+	jobs := q.Take()
+	if len(jobs) != 2 {
+		t.Fatalf("%d jobs queued, want 2 (the two page searches)", len(jobs))
+	}
+	for _, j := range jobs {
+		testkit.Lacks(t, "job", string(j.Payload), "192.0.2.1", "Agent-A")
+		testkit.Contains(t, "job", string(j.Payload), `"type":"search_type_query"`, `"urlPath":"`+f.base+`/~search"`)
+	}
+	for _, j := range jobs {
+		if err := q.Enqueue(f.Kit.Ctx, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.drain(t, q)
+	if got := f.eventCounts(t); len(got) != 1 || got["search_type_query"] != 2 {
+		t.Errorf("events by type %v, want search_type_query 2", got)
+	}
+	res := f.As(t, "admin").Expect(http.StatusOK, "POST", f.sitePth+"/insights/events/aggregate", map[string]any{"range": "last7Days",
+		"groupBy": []any{map[string]any{"column": "eventSearchQuery"}},
+		"where":   []any{map[string]any{"column": "eventSearchResultsCount", "values": []any{0}}}}).Map(t)
+	if s, _ := json.Marshal(res["columns"]); !strings.Contains(string(s), `["kumquat"]`) {
+		t.Errorf("the queries without results: %s, want kumquat only", s)
+	}
+}
+
+// The feedback form speaks the page's language, from the interface's
+// strings (Arabic and Hebrew included; a region's variant, zh-tw, reads
+// as its language; others English).
+func TestFeedbackFormSpeaksThePagesLanguage(t *testing.T) {
+	f, _ := insightsSite(t)
+	for _, c := range []struct{ lang, want string }{
+		{"ar", "هل كانت هذه الصفحة مفيدة؟"}, {"he", "האם הדף הזה עזר לך?"}, {"fr", "Cette page vous a-t-elle aidé ?"}, {"zh-tw", "这个页面有帮助吗？"}, {"nl", "Was this page helpful?"},
+	} {
+		f.As(t, "admin").Expect(http.StatusOK, "PATCH", "/v1/spaces/"+f.space, map[string]any{"language": c.lang})
+		html, _ := f.body(t, http.StatusOK, f.base+"/setup")
+		testkit.Contains(t, c.lang, html, "<legend>"+c.want+"</legend>")
+	}
+}

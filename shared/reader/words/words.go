@@ -17,6 +17,8 @@ type Words struct {
 	Playground Playground
 	// SearchPage labels the site's search page (~search).
 	SearchPage SearchPage
+	// Feedback labels the page feedback form (docs/insights.md).
+	Feedback Feedback
 }
 
 // Interface are the page's own labels, visible or read by screen
@@ -91,6 +93,13 @@ type Playground struct {
 // saying nothing matches (%s: the query).
 type SearchPage struct {
 	BoxLabel, NoMatch string
+}
+
+// Feedback labels the page feedback form: its question, the three
+// ratings (good, ok, bad), the comment's label, the button and the
+// thank-you note.
+type Feedback struct {
+	Question, Good, OK, Bad, Comment, Send, Thanks string
 }
 
 var interfaceWords = map[string]Interface{
@@ -241,6 +250,17 @@ var searchPageWords = map[string]SearchPage{
 	"he": {"חיפוש ב-%s", "אין דף התואם ל-„%s”."},
 }
 
+var feedbackWords = map[string]Feedback{
+	"en": {"Was this page helpful?", "Yes", "Somewhat", "No", "Tell us more (optional)", "Send", "Thank you for your feedback."},
+	"fr": {"Cette page vous a-t-elle aidé ?", "Oui", "En partie", "Non", "Dites-nous en plus (facultatif)", "Envoyer", "Merci pour votre avis."},
+	"de": {"War diese Seite hilfreich?", "Ja", "Teilweise", "Nein", "Mehr dazu (optional)", "Senden", "Danke für Ihr Feedback."},
+	"es": {"¿Te ha sido útil esta página?", "Sí", "En parte", "No", "Cuéntanos más (opcional)", "Enviar", "Gracias por tu opinión."},
+	"ja": {"このページは役に立ちましたか？", "はい", "まあまあ", "いいえ", "詳しく教えてください（任意）", "送信", "フィードバックをありがとうございました。"},
+	"zh": {"这个页面有帮助吗？", "有帮助", "一般", "没有帮助", "告诉我们更多（可选）", "发送", "感谢您的反馈。"},
+	"ar": {"هل كانت هذه الصفحة مفيدة؟", "نعم", "إلى حد ما", "لا", "أخبرنا بالمزيد (اختياري)", "إرسال", "شكرًا على ملاحظاتك."},
+	"he": {"האם הדף הזה עזר לך?", "כן", "במידה מסוימת", "לא", "ספרו לנו עוד (לא חובה)", "שליחה", "תודה על המשוב."},
+}
+
 // For returns the interface's strings for a language (a region's
 // variant, "fr-CA", reads as its language); another language reads
 // English.
@@ -252,7 +272,7 @@ func For(lang string) Words {
 	if _, ok := interfaceWords[l]; !ok {
 		l = "en"
 	}
-	return Words{Interface: interfaceWords[l], Content: contentWords[l], Playground: playgroundWords[l], SearchPage: searchPageWords[l]}
+	return Words{Interface: interfaceWords[l], Content: contentWords[l], Playground: playgroundWords[l], SearchPage: searchPageWords[l], Feedback: feedbackWords[l]}
 }
 
 // Base is a language tag's language, lower-case ("pt-br": "pt").

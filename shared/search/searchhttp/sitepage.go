@@ -9,8 +9,11 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/danielgtaylor/huma/v2"
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/httpapi"
+	"github.com/galleydocs/galley/shared/insights"
+	"github.com/galleydocs/galley/shared/insights/insightshttp"
 	"github.com/galleydocs/galley/shared/reader/words"
 	"github.com/galleydocs/galley/shared/search"
 	"github.com/galleydocs/galley/shared/sites"
@@ -28,6 +31,17 @@ type sitePageIn struct {
 	VisitorToken string `cookie:"galley_visitor" maxLength:"8192"`
 	Format       string `query:"format" enum:"html,json" doc:"json: the results as you type (also by Accept: application/json)"`
 	Accept       string `header:"Accept" maxLength:"1024"`
+	UserAgent    string `header:"User-Agent" maxLength:"1024"`
+	DNT          string `header:"DNT" maxLength:"8"`
+	GPC          string `header:"Sec-GPC" maxLength:"8"`
+	addr         string
+}
+
+// Resolve reads the client's address (the search page's searches are
+// counted in the site's insights, hashed: insights.Track).
+func (in *sitePageIn) Resolve(ctx huma.Context) []error {
+	in.addr = insightshttp.ClientAddr(ctx.Context(), ctx.RemoteAddr())
+	return nil
 }
 
 // wantsJSON says whether the results as you type are asked: format=json,
@@ -268,6 +282,11 @@ func registerSitePage(api *httpapi.API, s *search.Service) {
 		req.Language = !asJSON
 		if asJSON {
 			req.Limit, req.Sections = search.MaxSuggestResults, search.MaxSuggestSections
+		} else {
+			// The page's own searches (without JavaScript) are counted;
+			// the results as you type are the page script's to count.
+			req.Track = true
+			req.Client = insights.Visitor{Addr: in.addr, UserAgent: in.UserAgent, NoTrack: insightshttp.NoTrack(in.DNT, in.GPC)}
 		}
 		res, err := s.SitePage(ctx, req)
 		out := &sitePageOut{Status: http.StatusOK, ContentType: "text/html; charset=utf-8", CacheControl: "private, no-store", Vary: "Accept",
