@@ -612,3 +612,30 @@ const IdempotencyExpiries = "IDEMPOTENCY#EXPIRES"
 func IdempotentRequestByExpiry(expiresAt, hash string) IndexKey {
 	return IndexKey{IdempotencyExpiries, expiresAt + "#" + hash}
 }
+
+// SCIMTokenPrefix is the sort-key prefix of an organization's SCIM tokens
+// (their references, by id), and the partition prefix of a SCIM token by
+// its hash.
+const SCIMTokenPrefix = "SCIMTOKEN#"
+
+// SCIMToken is a SCIM token by the hash of its secret (authentication).
+func SCIMToken(hash string) Key { return Key{SCIMTokenPrefix + hash, "SCIMTOKEN"} }
+
+// SCIMTokenRef is an organization's SCIM token by id (list, revoke).
+func SCIMTokenRef(orgID, tokenID string) Key {
+	return Key{OrgPartition(orgID), SCIMTokenPrefix + tokenID}
+}
+
+// SCIMUserPrefix is the sort-key prefix of what SCIM provisioning keeps of
+// an organization's members (externalId, name parts).
+const SCIMUserPrefix = "SCIMUSER#"
+
+// SCIMUser is what SCIM keeps of a member.
+func SCIMUser(orgID, userID string) Key { return Key{OrgPartition(orgID), SCIMUserPrefix + userID} }
+
+// SCIMGroupPrefix is the sort-key prefix of what SCIM provisioning keeps
+// of an organization's teams (externalId).
+const SCIMGroupPrefix = "SCIMGROUP#"
+
+// SCIMGroup is what SCIM keeps of a team.
+func SCIMGroup(orgID, teamID string) Key { return Key{OrgPartition(orgID), SCIMGroupPrefix + teamID} }

@@ -92,6 +92,10 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Insights marker days"] = InsightsDays("si1")
 	primary["Insights marker"] = InsightsMarker("si1", "2026-01-01", "m1")
 	primary["Insights salt"] = InsightsSalt("2026-01-01")
+	primary["SCIM token"] = SCIMToken("h1")
+	primary["SCIM token reference"] = SCIMTokenRef("o1", "tk1")
+	primary["SCIM user"] = SCIMUser("o1", "u1")
+	primary["SCIM group"] = SCIMGroup("o1", "t1")
 	if len(primary) != len(Design()) {
 		t.Fatalf("%d entities checked, %d designed", len(primary), len(Design()))
 	}

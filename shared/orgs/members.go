@@ -219,6 +219,11 @@ func (s *Service) RemoveMember(ctx context.Context, orgID, userID string) error 
 	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg, access.OrSelf(userID)); err != nil {
 		return err
 	}
+	return s.removeMember(ctx, orgID, userID, nil)
+}
+
+// removeMember is RemoveMember once authorized; actor as createTeam's.
+func (s *Service) removeMember(ctx context.Context, orgID, userID string, actor *model.AuditRef) error {
 	m, _, err := s.getMember(ctx, orgID, userID)
 	if err != nil {
 		return err
@@ -233,7 +238,9 @@ func (s *Service) RemoveMember(ctx context.Context, orgID, userID string) error 
 	if err := s.leaveAllTeams(ctx, orgID, userID); err != nil {
 		return err
 	}
-	_, err = s.writeMember(ctx, orgID, userID, change(orgID, model.AuditMemberRemoved, targetMember, userID, nil), func(*model.Member) (bool, error) { return true, nil })
+	ch := change(orgID, model.AuditMemberRemoved, targetMember, userID, nil)
+	ch.Actor = actor
+	_, err = s.writeMember(ctx, orgID, userID, ch, func(*model.Member) (bool, error) { return true, nil })
 	return err
 }
 
