@@ -81,7 +81,9 @@ func (sc Scope) actor() model.AuditRef {
 	return model.AuditRef{Type: "integration", ID: sc.Token.ID, Label: "SCIM token " + sc.Token.Name}
 }
 
-func (s *Service) provisioner(sc Scope) *orgs.Provisioner { return s.orgs.Provision(sc.OrgID, sc.actor()) }
+func (s *Service) provisioner(sc Scope) *orgs.Provisioner {
+	return s.orgs.Provision(sc.OrgID, sc.actor())
+}
 
 // Authenticate checks a SCIM bearer token for orgID: one read by its hash,
 // never cached, so that a revoked token stops at its next request. A token
