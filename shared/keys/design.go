@@ -52,6 +52,7 @@ func Design() []Entity {
 		{Entity{Name: "SCIM token", PK: "SCIMTOKEN#<sha256(secret)>", SK: "SCIMTOKEN"}, []patternOf{get("Authenticate a SCIM request (the hash of its bearer token)")}},
 		{Entity{Name: "SCIM token reference", PK: "ORG#<orgId>", SK: "SCIMTOKEN#<tokenId>"}, []patternOf{get("Revoke a SCIM token"), under("List an organization's SCIM tokens (creation order)", "SCIMTOKEN#")}},
 		{Entity{Name: "SCIM user", PK: "ORG#<orgId>", SK: "SCIMUSER#<userId>"}, []patternOf{get("What SCIM keeps of a member (externalId, name)"), under("Filter SCIM users by externalId", "SCIMUSER#")}},
+		{Entity{Name: "SCIM userName", PK: "ORG#<orgId>", SK: "SCIMUSERNAME#<lowerUserName>"}, []patternOf{get("Claim a userName in an organization (unique; written only if absent)")}},
 		{Entity{Name: "SCIM group", PK: "ORG#<orgId>", SK: "SCIMGROUP#<teamId>"}, []patternOf{get("What SCIM keeps of a team (externalId)"), under("Filter SCIM groups by externalId", "SCIMGROUP#")}},
 		{Entity{Name: "Translation settings", PK: "ORG#<orgId>", SK: "TRANSLATION#<translationId>"}, []patternOf{get("Get translation settings"), under("List an organization's translation settings (creation order)", "TRANSLATION#")}},
 		{Entity{Name: "Webhook endpoint", PK: "ORG#<orgId>", SK: "WEBHOOK#<webhookId>"}, []patternOf{get("Get a webhook endpoint (its sealed secret for signing)"), under("List an organization's webhook endpoints (creation order); the endpoints an event goes to", "WEBHOOK#")}},

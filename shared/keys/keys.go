@@ -633,6 +633,18 @@ const SCIMUserPrefix = "SCIMUSER#"
 // SCIMUser is what SCIM keeps of a member.
 func SCIMUser(orgID, userID string) Key { return Key{OrgPartition(orgID), SCIMUserPrefix + userID} }
 
+// SCIMUserNamePrefix is the sort-key prefix of the userNames SCIM has
+// given an organization's members, one item per userName (lower-cased):
+// written in the same transaction as the member's SCIM record, only if
+// absent, it keeps userNames unique under concurrent requests.
+const SCIMUserNamePrefix = "SCIMUSERNAME#"
+
+// SCIMUserName is the claim of a userName in an organization; lower is
+// the userName lower-cased (userNames compare ignoring case).
+func SCIMUserName(orgID, lower string) Key {
+	return Key{OrgPartition(orgID), SCIMUserNamePrefix + lower}
+}
+
 // SCIMGroupPrefix is the sort-key prefix of what SCIM provisioning keeps
 // of an organization's teams (externalId).
 const SCIMGroupPrefix = "SCIMGROUP#"

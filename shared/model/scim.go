@@ -20,14 +20,26 @@ type SCIMToken struct {
 // membership and the user (owner: scim): the identity provider's own
 // attributes, answered back as it gave them.
 type SCIMUser struct {
-	OrgID      string      `json:"orgId"`
-	UserID     string      `json:"userId"`
-	UserName   string      `json:"userName"`
-	ExternalID string      `json:"externalId,omitempty"`
-	Name       *SCIMName   `json:"name,omitempty"`
-	Emails     []SCIMEmail `json:"emails,omitempty"`
-	CreatedAt  time.Time   `json:"createdAt"`
-	UpdatedAt  time.Time   `json:"updatedAt"`
+	OrgID      string `json:"orgId"`
+	UserID     string `json:"userId"`
+	UserName   string `json:"userName"`
+	ExternalID string `json:"externalId,omitempty"`
+	// DisplayName is the provider's, as given; the Galley user's display
+	// name follows it when one is given (docs/scim.md).
+	DisplayName string      `json:"displayName,omitempty"`
+	Name        *SCIMName   `json:"name,omitempty"`
+	Emails      []SCIMEmail `json:"emails,omitempty"`
+	CreatedAt   time.Time   `json:"createdAt"`
+	UpdatedAt   time.Time   `json:"updatedAt"`
+}
+
+// SCIMUserName is an organization's claim of a userName for one member
+// (owner: scim): one per userName, ignoring case, so that two members never
+// share one (docs/scim.md).
+type SCIMUserName struct {
+	OrgID    string `json:"orgId"`
+	UserName string `json:"userName"`
+	UserID   string `json:"userId"`
 }
 
 // SCIMName is a SCIM user's name (RFC 7643 §4.1.1).

@@ -16,7 +16,11 @@ import (
 // its identity provider's provisioning (package scim, docs/scim.md). It
 // authorizes nothing itself: its caller has checked the provider's token
 // for the organization. Each change is recorded in the audit log with the
-// provisioner's actor (the request has no caller).
+// provisioner's actor (the request has no caller). The changes take also:
+// the caller's own items (what SCIM keeps of members and teams, owner
+// scim), written in the change's transaction with its audit event, as the
+// audit log's are; when a change has nothing to write (already so), also
+// is not written and the caller writes it itself.
 type Provisioner struct {
 	s     *Service
 	orgID string
@@ -54,7 +58,7 @@ func (p *Provisioner) Member(ctx context.Context, userID string) (MemberWithUser
 
 // Join makes userID a member with role unless they are one already; it
 // reports whether they joined now. An existing member is left as they are.
-func (p *Provisioner) Join(ctx context.Context, userID string, role model.Role) (model.Member, bool, error) {
+func (p *Provisioner) Join(ctx context.Context, userID string, role model.Role, also ...store.Op) (model.Member, bool, error) {
 	if _, _, err := p.s.getOrg(ctx, p.orgID); err != nil {
 		return model.Member{}, false, err
 	}
@@ -66,8 +70,9 @@ func (p *Provisioner) Join(ctx context.Context, userID string, role model.Role) 
 		return model.Member{}, false, err
 	}
 	m = model.Member{OrgID: p.orgID, UserID: userID, Role: role, JoinedAt: p.s.d.Clock()}
-	err = p.s.d.Store.Write(ctx, CheckOrg(p.orgID, 0), store.Put(memberItem(m, 1), store.IfNotExists),
-		p.s.audit.Op(ctx, p.change(model.AuditMemberAdded, targetMember, userID, map[string]any{"role": string(role)})))
+	ops := []store.Op{CheckOrg(p.orgID, 0), store.Put(memberItem(m, 1), store.IfNotExists),
+		p.s.audit.Op(ctx, p.change(model.AuditMemberAdded, targetMember, userID, map[string]any{"role": string(role)}))}
+	err = p.s.d.Store.Write(ctx, append(ops, also...)...)
 	if err != nil {
 		return model.Member{}, false, fmt.Errorf("provision member: %w", err)
 	}
@@ -76,7 +81,7 @@ func (p *Provisioner) Join(ctx context.Context, userID string, role model.Role) 
 
 // SetActive enables or disables a member; changed is false when they
 // already were so. Disabling the last active admin is a Conflict.
-func (p *Provisioner) SetActive(ctx context.Context, userID string, active bool) (model.Member, bool, error) {
+func (p *Provisioner) SetActive(ctx context.Context, userID string, active bool, also ...store.Op) (model.Member, bool, error) {
 	cur, _, err := p.s.getMember(ctx, p.orgID, userID)
 	if err != nil {
 		return model.Member{}, false, err
@@ -91,13 +96,13 @@ func (p *Provisioner) SetActive(ctx context.Context, userID string, active bool)
 	m, err := p.s.writeMember(ctx, p.orgID, userID, p.change(action, targetMember, userID, nil), func(m *model.Member) (bool, error) {
 		m.Disabled = !active
 		return false, nil
-	})
+	}, also...)
 	return m, err == nil, err
 }
 
 // Remove removes a member from the organization and its teams.
-func (p *Provisioner) Remove(ctx context.Context, userID string) error {
-	return p.s.removeMember(ctx, p.orgID, userID, &p.actor)
+func (p *Provisioner) Remove(ctx context.Context, userID string, also ...store.Op) error {
+	return p.s.removeMember(ctx, p.orgID, userID, &p.actor, also...)
 }
 
 // ActiveElsewhere reports whether userID is an active member of an
@@ -132,64 +137,71 @@ func (p *Provisioner) Team(ctx context.Context, teamID string) (model.Team, erro
 // TeamMembers reads the user ids of a team's members, by user id.
 func (p *Provisioner) TeamMembers(ctx context.Context, teamID string) ([]string, error) {
 	tms, err := p.s.teamMemberships(ctx, p.orgID, teamID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(tms))
-	for i, tm := range tms {
-		out[i] = tm.UserID
-	}
+	out, err := pluck(tms, err, func(tm model.TeamMembership) string { return tm.UserID })
 	slices.Sort(out)
-	return out, nil
+	return out, err
 }
 
 // TeamsOf reads the ids of a member's teams.
 func (p *Provisioner) TeamsOf(ctx context.Context, userID string) ([]string, error) {
 	tms, err := p.s.teamMembershipsOf(ctx, p.orgID, userID)
+	return pluck(tms, err, func(tm model.TeamMembership) string { return tm.TeamID })
+}
+
+// CreateTeam makes a team holding members (active members, else Invalid);
+// also gives the operations to write with it, knowing its id.
+func (p *Provisioner) CreateTeam(ctx context.Context, title string, members []string, also func(teamID string) []store.Op) (model.Team, error) {
+	return p.s.createTeam(ctx, p.orgID, title, members, &p.actor, also)
+}
+
+// RenameTeam sets a team's title.
+func (p *Provisioner) RenameTeam(ctx context.Context, teamID, title string, also ...store.Op) (model.Team, error) {
+	return p.s.renameTeam(ctx, p.orgID, teamID, title, &p.actor, also...)
+}
+
+// DeleteTeam removes a team and its memberships.
+func (p *Provisioner) DeleteTeam(ctx context.Context, teamID string, also ...store.Op) error {
+	return p.s.deleteTeam(ctx, p.orgID, teamID, &p.actor, also...)
+}
+
+// ChangeTeamMembers adds members to a team (each an active member of the
+// organization, else Invalid naming field) and takes others out (those not
+// in it are ignored); nothing to do records nothing. The memberships
+// change in batches, as the API's team members do; the audit event and
+// also are written together once they have.
+func (p *Provisioner) ChangeTeamMembers(ctx context.Context, teamID string, add, remove []string, field string, also ...store.Op) (bool, error) {
+	if _, _, err := p.s.getTeam(ctx, p.orgID, teamID); err != nil {
+		return false, err
+	}
+	if len(add)+len(remove) == 0 {
+		return false, nil
+	}
+	set := map[string]string{}
+	for _, uid := range add {
+		if _, err := p.s.activeMember(ctx, p.orgID, uid, field); err != nil {
+			return false, err
+		}
+		set[uid] = ""
+	}
+	if err := p.s.setTeamMembers(ctx, p.orgID, teamID, set, remove); err != nil {
+		return false, err
+	}
+	ev := p.s.audit.Op(ctx, p.change(model.AuditTeamMembersSet, targetTeam, teamID, map[string]any{"add": add, "remove": remove}))
+	if err := p.s.d.Store.Write(ctx, append([]store.Op{ev}, also...)...); err != nil {
+		return false, fmt.Errorf("record team members: %w", err)
+	}
+	return true, nil
+}
+
+// pluck maps team memberships as read (err: the read's) to one of their
+// ids.
+func pluck(tms []model.TeamMembership, err error, id func(model.TeamMembership) string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
 	out := make([]string, len(tms))
 	for i, tm := range tms {
-		out[i] = tm.TeamID
+		out[i] = id(tm)
 	}
 	return out, nil
-}
-
-// CreateTeam makes a team holding members (active members, else Invalid).
-func (p *Provisioner) CreateTeam(ctx context.Context, title string, members []string) (model.Team, error) {
-	return p.s.createTeam(ctx, p.orgID, title, members, &p.actor)
-}
-
-// RenameTeam sets a team's title.
-func (p *Provisioner) RenameTeam(ctx context.Context, teamID, title string) (model.Team, error) {
-	return p.s.renameTeam(ctx, p.orgID, teamID, title, &p.actor)
-}
-
-// DeleteTeam removes a team and its memberships.
-func (p *Provisioner) DeleteTeam(ctx context.Context, teamID string) error {
-	return p.s.deleteTeam(ctx, p.orgID, teamID, &p.actor)
-}
-
-// ChangeTeamMembers adds members to a team (each an active member of the
-// organization, else Invalid naming field) and takes others out (those not
-// in it are ignored); nothing to do records nothing.
-func (p *Provisioner) ChangeTeamMembers(ctx context.Context, teamID string, add, remove []string, field string) error {
-	if _, _, err := p.s.getTeam(ctx, p.orgID, teamID); err != nil {
-		return err
-	}
-	if len(add)+len(remove) == 0 {
-		return nil
-	}
-	set := map[string]string{}
-	for _, uid := range add {
-		if _, err := p.s.activeMember(ctx, p.orgID, uid, field); err != nil {
-			return err
-		}
-		set[uid] = ""
-	}
-	if err := p.s.setTeamMembers(ctx, p.orgID, teamID, set, remove); err != nil {
-		return err
-	}
-	return p.s.audit.Record(ctx, p.change(model.AuditTeamMembersSet, targetTeam, teamID, map[string]any{"add": add, "remove": remove}))
 }

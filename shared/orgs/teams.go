@@ -101,7 +101,7 @@ func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members [
 	if err != nil {
 		return TeamForCaller{}, err
 	}
-	t, err := s.createTeam(ctx, orgID, title, members, nil)
+	t, err := s.createTeam(ctx, orgID, title, members, nil, nil)
 	if err != nil {
 		return TeamForCaller{}, err
 	}
@@ -109,8 +109,10 @@ func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members [
 }
 
 // createTeam is CreateTeam once authorized; actor, when set, made the
-// change (a request without a caller: SCIM).
-func (s *Service) createTeam(ctx context.Context, orgID, title string, members []string, actor *model.AuditRef) (model.Team, error) {
+// change (a request without a caller: SCIM), and also, when set, gives
+// operations written in the team's creation transaction, with its audit
+// event (SCIM's own record of the team).
+func (s *Service) createTeam(ctx context.Context, orgID, title string, members []string, actor *model.AuditRef, also func(teamID string) []store.Op) (model.Team, error) {
 	title, err := checkTeamTitle(title)
 	if err != nil {
 		return model.Team{}, err
@@ -135,10 +137,16 @@ func (s *Service) createTeam(ctx context.Context, orgID, title string, members [
 	}
 	now := s.d.Clock()
 	t := model.Team{OrgID: orgID, ID: ids.New(now), Title: title, CreatedAt: now}
-	first := userIDs[:min(teamBatch, len(userIDs))]
 	ch := change(orgID, model.AuditTeamCreated, targetTeam, t.ID, map[string]any{"title": title, "members": userIDs})
 	ch.Actor = actor
-	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first, model.TeamMember, s.audit.Op(ctx, ch)); err != nil {
+	ops := []store.Op{s.audit.Op(ctx, ch)}
+	if also != nil {
+		ops = append(ops, also(t.ID)...)
+	}
+	// The first batch leaves room for the team and ops (teamBatch when
+	// ops is the audit event alone).
+	first := userIDs[:min((store.MaxTransactionOps-1-len(ops))/2, len(userIDs))]
+	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first, model.TeamMember, ops...); err != nil {
 		return model.Team{}, err
 	}
 	for batch := range slices.Chunk(userIDs[len(first):], teamBatch) {
@@ -175,8 +183,9 @@ func (s *Service) RenameTeam(ctx context.Context, orgID, teamID, title string) (
 	return TeamForCaller{Team: t, Viewer: cm.Role()}, nil
 }
 
-// renameTeam is RenameTeam once authorized; actor as createTeam's.
-func (s *Service) renameTeam(ctx context.Context, orgID, teamID, title string, actor *model.AuditRef) (model.Team, error) {
+// renameTeam is RenameTeam once authorized; actor as createTeam's, also
+// written in its transaction.
+func (s *Service) renameTeam(ctx context.Context, orgID, teamID, title string, actor *model.AuditRef, also ...store.Op) (model.Team, error) {
 	title, err := checkTeamTitle(title)
 	if err != nil {
 		return model.Team{}, err
@@ -185,7 +194,7 @@ func (s *Service) renameTeam(ctx context.Context, orgID, teamID, title string, a
 	ch.Actor = actor
 	t, err := records.Update(ctx, s.d.Store, keys.Team(orgID, teamID), nil, func(t *model.Team) ([]store.Op, error) {
 		t.Title = title
-		return []store.Op{s.audit.Op(ctx, ch)}, nil
+		return append([]store.Op{s.audit.Op(ctx, ch)}, also...), nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return model.Team{}, apperr.NotFoundf("team %s not found", teamID)
@@ -205,8 +214,9 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 	return s.deleteTeam(ctx, orgID, teamID, nil)
 }
 
-// deleteTeam is DeleteTeam once authorized; actor as createTeam's.
-func (s *Service) deleteTeam(ctx context.Context, orgID, teamID string, actor *model.AuditRef) error {
+// deleteTeam is DeleteTeam once authorized; actor as createTeam's, also
+// written with the team's deletion.
+func (s *Service) deleteTeam(ctx context.Context, orgID, teamID string, actor *model.AuditRef, also ...store.Op) error {
 	return store.Retry(ctx, func() error {
 		items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TeamMembersPrefix(teamID)})
 		if err != nil {
@@ -235,7 +245,7 @@ func (s *Service) deleteTeam(ctx context.Context, orgID, teamID string, actor *m
 		k := keys.Team(orgID, teamID)
 		ch := change(orgID, model.AuditTeamDeleted, targetTeam, teamID, map[string]any{"title": t.Title})
 		ch.Actor = actor
-		if err := s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v), s.audit.Op(ctx, ch)); err != nil {
+		if err := s.d.Store.Write(ctx, append([]store.Op{store.DeleteIfVersion(k.PK, k.SK, v), s.audit.Op(ctx, ch)}, also...)...); err != nil {
 			return fmt.Errorf("delete team: %w", err)
 		}
 		return nil

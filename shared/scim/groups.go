@@ -2,8 +2,6 @@ package scim
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,17 +41,9 @@ func (s *Service) groupResource(ctx context.Context, sc Scope, p *orgs.Provision
 	return g, nil
 }
 
+// scimGroups reads what SCIM keeps of the organization's teams, by team id.
 func (s *Service) scimGroups(ctx context.Context, orgID string) (map[string]model.SCIMGroup, error) {
-	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SCIMGroupPrefix})
-	if err != nil {
-		return nil, fmt.Errorf("read SCIM groups: %w", err)
-	}
-	rs, err := records.DecodeAll[model.SCIMGroup](items)
-	out := make(map[string]model.SCIMGroup, len(rs))
-	for _, r := range rs {
-		out[r.TeamID] = r
-	}
-	return out, err
+	return keptAll(ctx, s.d.Store, orgID, keys.SCIMGroupPrefix, func(r model.SCIMGroup) string { return r.TeamID })
 }
 
 // ListGroups lists the organization's teams as Groups, filtered by
@@ -108,14 +98,11 @@ func (s *Service) GetGroup(ctx context.Context, sc Scope, teamID string, withMem
 	if err != nil {
 		return Group{}, err
 	}
-	rec, _, err := records.Get[model.SCIMGroup](ctx, s.d.Store, keys.SCIMGroup(sc.OrgID, teamID))
-	var recp *model.SCIMGroup
-	if err == nil {
-		recp = &rec
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return Group{}, fmt.Errorf("read SCIM group: %w", err)
+	rec, _, err := kept[model.SCIMGroup](ctx, s.d.Store, keys.SCIMGroup(sc.OrgID, teamID))
+	if err != nil {
+		return Group{}, err
 	}
-	return s.groupResource(ctx, sc, p, t, recp, withMembers)
+	return s.groupResource(ctx, sc, p, t, rec, withMembers)
 }
 
 func memberIDs(in groupInput) []string {
@@ -135,11 +122,13 @@ func (s *Service) CreateGroup(ctx context.Context, sc Scope, body []byte) (Group
 	if err := decode(body, &in); err != nil {
 		return Group{}, err
 	}
-	t, err := s.provisioner(sc).CreateTeam(ctx, in.DisplayName, memberIDs(in))
+	t, err := s.provisioner(sc).CreateTeam(ctx, in.DisplayName, memberIDs(in), func(teamID string) []store.Op {
+		return []store.Op{s.groupRecord(sc, teamID, in)}
+	})
 	if err != nil {
 		return Group{}, asInvalidValue(err)
 	}
-	return s.writeGroup(ctx, sc, t.ID, in)
+	return s.GetGroup(ctx, sc, t.ID, true)
 }
 
 // asInvalidValue gives the orgs family's Invalid errors SCIM's keyword.
@@ -150,17 +139,14 @@ func asInvalidValue(err error) error {
 	return err
 }
 
-func (s *Service) writeGroup(ctx context.Context, sc Scope, teamID string, in groupInput) (Group, error) {
+// groupRecord is the write of what SCIM keeps of a team given as in
+// (replaced whole, as a PUT does: no externalId clears it).
+func (s *Service) groupRecord(sc Scope, teamID string, in groupInput) store.Op {
 	rec := model.SCIMGroup{OrgID: sc.OrgID, TeamID: teamID, UpdatedAt: s.d.Clock()}
 	if in.ExternalID != nil {
 		rec.ExternalID = *in.ExternalID
-	} else if old, _, err := records.Get[model.SCIMGroup](ctx, s.d.Store, keys.SCIMGroup(sc.OrgID, teamID)); err == nil {
-		rec.ExternalID = old.ExternalID
 	}
-	if err := s.d.Store.Write(ctx, store.Put(records.Item(keys.SCIMGroup(sc.OrgID, teamID), rec, 1), store.Always)); err != nil {
-		return Group{}, fmt.Errorf("write SCIM group: %w", err)
-	}
-	return s.GetGroup(ctx, sc, teamID, true)
+	return store.Put(records.Item(keys.SCIMGroup(sc.OrgID, teamID), rec, 1), store.Always)
 }
 
 // ReplaceGroup replaces a Group (PUT): its title, its members (added and
@@ -178,11 +164,15 @@ func (s *Service) replaceGroup(ctx context.Context, sc Scope, teamID string, in 
 	if err != nil {
 		return Group{}, err
 	}
+	// What SCIM keeps goes in the first change's transaction (the rename,
+	// else the members' audit event), alone when nothing else changes.
 	p := s.provisioner(sc)
+	rec := []store.Op{s.groupRecord(sc, teamID, in)}
 	if in.DisplayName != cur.DisplayName {
-		if _, err := p.RenameTeam(ctx, teamID, in.DisplayName); err != nil {
+		if _, err := p.RenameTeam(ctx, teamID, in.DisplayName, rec...); err != nil {
 			return Group{}, asInvalidValue(err)
 		}
+		rec = nil
 	}
 	want := memberIDs(in)
 	var have, add, remove []string
@@ -197,43 +187,34 @@ func (s *Service) replaceGroup(ctx context.Context, sc Scope, teamID string, in 
 			add = append(add, id)
 		}
 	}
-	if err := p.ChangeTeamMembers(ctx, teamID, add, remove, "members"); err != nil {
+	changed, err := p.ChangeTeamMembers(ctx, teamID, add, remove, "members", rec...)
+	if err != nil {
 		return Group{}, asInvalidValue(err)
 	}
-	return s.writeGroup(ctx, sc, teamID, in)
+	if !changed && rec != nil {
+		if err := s.d.Store.Write(ctx, rec...); err != nil {
+			return Group{}, fmt.Errorf("write SCIM group: %w", err)
+		}
+	}
+	return s.GetGroup(ctx, sc, teamID, true)
 }
 
 // PatchGroup applies a PATCH to a Group: Okta's and Entra ID's member
 // additions and removals, renames, externalId.
 func (s *Service) PatchGroup(ctx context.Context, sc Scope, teamID string, body []byte) (Group, error) {
-	cur, err := s.GetGroup(ctx, sc, teamID, true)
-	if err != nil {
-		return Group{}, err
-	}
-	res := asMap(cur)
-	if err := applyPatch(res, body); err != nil {
-		return Group{}, err
-	}
-	var in groupInput
-	raw, _ := json.Marshal(res)
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return Group{}, invalidValue("the patched group is not valid: %v", err)
-	}
-	return s.replaceGroup(ctx, sc, teamID, in)
+	return patched(func() (Group, error) { return s.GetGroup(ctx, sc, teamID, true) }, body,
+		func(in groupInput) (Group, error) { return s.replaceGroup(ctx, sc, teamID, in) })
 }
 
 // DeleteGroup removes a team (its members stay members of the
-// organization).
+// organization) and, in the same transaction, what SCIM kept of it.
 func (s *Service) DeleteGroup(ctx context.Context, sc Scope, teamID string) error {
-	if err := s.provisioner(sc).DeleteTeam(ctx, teamID); err != nil {
+	k := keys.SCIMGroup(sc.OrgID, teamID)
+	if err := s.provisioner(sc).DeleteTeam(ctx, teamID, store.Delete(k.PK, k.SK, store.Always)); err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			return apperr.NotFoundf("group %s not found", teamID)
 		}
 		return err
-	}
-	k := keys.SCIMGroup(sc.OrgID, teamID)
-	if err := s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.Always)); err != nil {
-		return fmt.Errorf("delete SCIM group: %w", err)
 	}
 	return nil
 }

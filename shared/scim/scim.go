@@ -85,6 +85,32 @@ func (s *Service) provisioner(sc Scope) *orgs.Provisioner {
 	return s.orgs.Provision(sc.OrgID, sc.actor())
 }
 
+// kept reads what SCIM keeps at k and its version: nil when nothing is.
+func kept[T any](ctx context.Context, st store.Store, k keys.Key) (*T, int64, error) {
+	v, ver, err := records.Get[T](ctx, st, k)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s: %w", k.SK, err)
+	}
+	return &v, ver, nil
+}
+
+// keptAll reads every record SCIM keeps in orgID under prefix, by id.
+func keptAll[T any](ctx context.Context, st store.Store, orgID, prefix string, id func(T) string) (map[string]T, error) {
+	items, err := store.QueryAll(ctx, st, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: prefix})
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", prefix, err)
+	}
+	rs, err := records.DecodeAll[T](items)
+	out := make(map[string]T, len(rs))
+	for _, r := range rs {
+		out[id(r)] = r
+	}
+	return out, err
+}
+
 // Authenticate checks a SCIM bearer token for orgID: one read by its hash,
 // never cached, so that a revoked token stops at its next request. A token
 // of another organization is refused as an unknown one (Unauthorized).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/mail"
 	"strings"
 
@@ -50,16 +49,7 @@ func list[T any](items []T, p Page) ListResponse[T] {
 
 // scimUsers reads what SCIM keeps of the organization's members, by user id.
 func (s *Service) scimUsers(ctx context.Context, orgID string) (map[string]model.SCIMUser, error) {
-	items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.SCIMUserPrefix})
-	if err != nil {
-		return nil, fmt.Errorf("read SCIM users: %w", err)
-	}
-	rs, err := records.DecodeAll[model.SCIMUser](items)
-	out := make(map[string]model.SCIMUser, len(rs))
-	for _, r := range rs {
-		out[r.UserID] = r
-	}
-	return out, err
+	return keptAll(ctx, s.d.Store, orgID, keys.SCIMUserPrefix, func(r model.SCIMUser) string { return r.UserID })
 }
 
 func (s *Service) teamTitles(ctx context.Context, p *orgs.Provisioner) (map[string]string, error) {
@@ -76,7 +66,7 @@ func userResource(sc Scope, mu orgs.MemberWithUser, r *model.SCIMUser, teams []s
 	u := User{Schemas: []string{UserSchema}, ID: mu.User.ID, UserName: mu.User.Email, DisplayName: mu.User.DisplayName,
 		Active: !mu.Member.Disabled, Meta: Meta{ResourceType: "User", Created: mu.Member.JoinedAt, LastModified: mu.Member.JoinedAt, Location: sc.Base + "/Users/" + mu.User.ID}}
 	if r != nil {
-		u.UserName, u.ExternalID, u.Name, u.Emails = r.UserName, r.ExternalID, r.Name, r.Emails
+		u.UserName, u.ExternalID, u.DisplayName, u.Name, u.Emails = r.UserName, r.ExternalID, r.DisplayName, r.Name, r.Emails
 		u.Meta.LastModified = r.UpdatedAt
 	} else {
 		u.Emails = []model.SCIMEmail{{Value: mu.User.Email, Primary: true}}
@@ -145,12 +135,9 @@ func (s *Service) GetUser(ctx context.Context, sc Scope, userID string) (User, e
 	if err != nil {
 		return User{}, err
 	}
-	rec, _, err := records.Get[model.SCIMUser](ctx, s.d.Store, keys.SCIMUser(sc.OrgID, userID))
-	var recp *model.SCIMUser
-	if err == nil {
-		recp = &rec
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return User{}, fmt.Errorf("read SCIM user: %w", err)
+	rec, _, err := kept[model.SCIMUser](ctx, s.d.Store, keys.SCIMUser(sc.OrgID, userID))
+	if err != nil {
+		return User{}, err
 	}
 	titles, err := s.teamTitles(ctx, p)
 	if err != nil {
@@ -160,7 +147,7 @@ func (s *Service) GetUser(ctx context.Context, sc Scope, userID string) (User, e
 	if err != nil {
 		return User{}, err
 	}
-	return userResource(sc, mu, recp, teams, titles), nil
+	return userResource(sc, mu, rec, teams, titles), nil
 }
 
 // checkUser validates a User given by a request and returns the email
@@ -204,7 +191,9 @@ func displayName(in userInput) string {
 }
 
 // uniqueUserName returns a uniqueness Conflict when another member of the
-// organization has userName.
+// organization has userName, read from the members: it catches the members
+// SCIM never wrote (their userName is their email). The claims (claim)
+// make it hold under concurrent requests.
 func (s *Service) uniqueUserName(ctx context.Context, sc Scope, userName, self string) error {
 	l, err := s.ListUsers(ctx, sc, "userName eq "+quote(userName), Page{Count: MaxCount})
 	if err != nil {
@@ -243,52 +232,124 @@ func (s *Service) CreateUser(ctx context.Context, sc Scope, body []byte) (User, 
 	if err != nil {
 		return User{}, err
 	}
-	if _, _, err := records.Get[model.SCIMUser](ctx, s.d.Store, keys.SCIMUser(sc.OrgID, u.ID)); err == nil {
+	// A record left by a member removed through the API is replaced (its
+	// userName claim given up with it).
+	rec, _, err := kept[model.SCIMUser](ctx, s.d.Store, keys.SCIMUser(sc.OrgID, u.ID))
+	if err != nil {
+		return User{}, err
+	}
+	if rec != nil {
 		if _, err := s.provisioner(sc).Member(ctx, u.ID); err == nil {
 			return User{}, scimErr(apperr.Conflict, "uniqueness", "user %s (%s) is provisioned already", u.ID, email)
 		}
+	} else {
+		rec = &model.SCIMUser{}
 	}
-	if _, _, err := s.provisioner(sc).Join(ctx, u.ID, NewMemberRole); err != nil {
-		return User{}, err
-	}
-	now := s.d.Clock()
-	return s.writeUser(ctx, sc, u.ID, in, model.SCIMUser{CreatedAt: now})
+	rec.CreatedAt = s.d.Clock()
+	return s.saveUser(ctx, sc, u.ID, in, *rec, true)
 }
 
-// writeUser keeps in's attributes for userID (rec: what was kept before)
-// and applies its active, then answers the User.
-func (s *Service) writeUser(ctx context.Context, sc Scope, userID string, in userInput, rec model.SCIMUser) (User, error) {
-	rec.OrgID, rec.UserID, rec.UserName, rec.Name, rec.Emails = sc.OrgID, userID, strings.TrimSpace(in.UserName), in.Name, in.Emails
+// taken is the uniqueness Conflict of a userName another member has.
+func taken(userName string) error {
+	return scimErr(apperr.Conflict, "uniqueness", "userName %s is taken by another user", userName)
+}
+
+// claim returns the operations that give userName to userID: the claim
+// rewritten when it is theirs already; a new claim, written only if
+// absent, so that of two requests at once only one gets it; or the claim
+// taken over, at the version read, when its holder is no longer a member
+// (removed through the API, which knows nothing of SCIM). Another
+// member's claim is a uniqueness Conflict.
+func (s *Service) claim(ctx context.Context, p *orgs.Provisioner, orgID, userName, userID string) ([]store.Op, error) {
+	k := keys.SCIMUserName(orgID, strings.ToLower(userName))
+	c := model.SCIMUserName{OrgID: orgID, UserName: userName, UserID: userID}
+	old, v, err := kept[model.SCIMUserName](ctx, s.d.Store, k)
+	if err != nil || old == nil {
+		return []store.Op{store.Put(records.Item(k, c, 1), store.IfNotExists)}, err
+	}
+	if old.UserID != userID {
+		_, err := p.Member(ctx, old.UserID)
+		if err == nil {
+			return nil, taken(userName)
+		}
+		if !apperr.Is(err, apperr.NotFound) {
+			return nil, err
+		}
+	}
+	return []store.Op{store.PutIfVersion(records.Item(k, c, v+1), v)}, nil
+}
+
+// release returns the operation that gives up userID's claim of userName
+// (none when the claim is not theirs).
+func (s *Service) release(ctx context.Context, orgID, userName, userID string) ([]store.Op, error) {
+	k := keys.SCIMUserName(orgID, strings.ToLower(userName))
+	c, v, err := kept[model.SCIMUserName](ctx, s.d.Store, k)
+	if err != nil || c == nil || c.UserID != userID {
+		return nil, err
+	}
+	return []store.Op{store.DeleteIfVersion(k.PK, k.SK, v)}, nil
+}
+
+// saveUser keeps in's attributes for userID (rec: what was kept before,
+// its userName claimed) and applies in's active. What SCIM keeps and the
+// userName's claim are written in one transaction with the membership's
+// change when there is one (joining when join is set, else the
+// activation), alone otherwise; a claim lost to a request at the same
+// time is a uniqueness Conflict.
+func (s *Service) saveUser(ctx context.Context, sc Scope, userID string, in userInput, rec model.SCIMUser, join bool) (User, error) {
+	p := s.provisioner(sc)
+	was := rec.UserName
+	rec.OrgID, rec.UserID, rec.UserName = sc.OrgID, userID, strings.TrimSpace(in.UserName)
+	rec.DisplayName, rec.Name, rec.Emails, rec.ExternalID = strings.TrimSpace(in.DisplayName), in.Name, in.Emails, ""
 	if in.ExternalID != nil {
 		rec.ExternalID = *in.ExternalID
 	}
 	rec.UpdatedAt = s.d.Clock()
-	if err := s.d.Store.Write(ctx, store.Put(records.Item(keys.SCIMUser(sc.OrgID, userID), rec, 1), store.Always)); err != nil {
-		return User{}, fmt.Errorf("write SCIM user: %w", err)
+	ops, err := s.claim(ctx, p, sc.OrgID, rec.UserName, userID)
+	if err != nil {
+		return User{}, err
 	}
-	if in.Active != nil {
-		if err := s.setActive(ctx, sc, userID, bool(*in.Active)); err != nil {
+	if was != "" && !strings.EqualFold(was, rec.UserName) {
+		rel, err := s.release(ctx, sc.OrgID, was, userID)
+		if err != nil {
+			return User{}, err
+		}
+		ops = append(ops, rel...)
+	}
+	ops = append(ops, store.Put(records.Item(keys.SCIMUser(sc.OrgID, userID), rec, 1), store.Always))
+	written := false
+	if join {
+		_, written, err = p.Join(ctx, userID, NewMemberRole, ops...)
+	}
+	if err == nil && in.Active != nil {
+		also := ops
+		if written {
+			also = nil
+		}
+		var changed bool
+		_, changed, err = p.SetActive(ctx, userID, bool(*in.Active), also...)
+		written = written || changed
+	}
+	if err == nil && !written {
+		err = s.d.Store.Write(ctx, ops...)
+	}
+	if errors.Is(err, store.ErrConflict) {
+		return User{}, taken(rec.UserName)
+	}
+	if err != nil {
+		return User{}, err
+	}
+	if in.Active != nil && !bool(*in.Active) {
+		if err := s.revoke(ctx, p, sc, userID); err != nil {
 			return User{}, err
 		}
 	}
 	return s.GetUser(ctx, sc, userID)
 }
 
-// setActive enables or disables a member. Disabling revokes, at once,
-// their tokens scoped to the organization and, unless they are an active
-// member of another organization, their tokens of no organization
-// (docs/scim.md, "Deprovisioning").
-func (s *Service) setActive(ctx context.Context, sc Scope, userID string, active bool) error {
-	p := s.provisioner(sc)
-	if _, _, err := p.SetActive(ctx, userID, active); err != nil {
-		return err
-	}
-	if active {
-		return nil
-	}
-	return s.revoke(ctx, p, sc, userID)
-}
-
+// revoke deletes, at once, a member's tokens scoped to the organization
+// and, unless they are an active member of another organization, their
+// tokens of no organization (docs/scim.md, "Deprovisioning").
 func (s *Service) revoke(ctx context.Context, p *orgs.Provisioner, sc Scope, userID string) error {
 	elsewhere, err := p.ActiveElsewhere(ctx, userID)
 	if err != nil {
@@ -330,49 +391,77 @@ func (s *Service) replaceUser(ctx context.Context, sc Scope, userID string, in u
 			return User{}, err
 		}
 	}
-	rec, _, err := records.Get[model.SCIMUser](ctx, s.d.Store, keys.SCIMUser(sc.OrgID, userID))
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return User{}, fmt.Errorf("read SCIM user: %w", err)
+	rec, _, err := kept[model.SCIMUser](ctx, s.d.Store, keys.SCIMUser(sc.OrgID, userID))
+	if err != nil {
+		return User{}, err
 	}
-	if rec.CreatedAt.IsZero() {
-		rec.CreatedAt = s.d.Clock()
+	if rec == nil {
+		rec = &model.SCIMUser{CreatedAt: s.d.Clock()}
 	}
-	return s.writeUser(ctx, sc, userID, in, rec)
+	return s.saveUser(ctx, sc, userID, in, *rec, false)
 }
 
 // PatchUser applies a PATCH (RFC 7644 §3.5.2) to a User.
 func (s *Service) PatchUser(ctx context.Context, sc Scope, userID string, body []byte) (User, error) {
-	cur, err := s.GetUser(ctx, sc, userID)
-	if err != nil {
-		return User{}, err
-	}
-	res := asMap(cur)
-	if err := applyPatch(res, body); err != nil {
-		return User{}, err
-	}
-	var in userInput
-	raw, _ := json.Marshal(res)
-	if err := json.Unmarshal(raw, &in); err != nil {
-		return User{}, invalidValue("the patched user is not valid: %v", err)
-	}
-	return s.replaceUser(ctx, sc, userID, in)
+	return patched(func() (User, error) { return s.GetUser(ctx, sc, userID) }, body,
+		func(in userInput) (User, error) { return s.replaceUser(ctx, sc, userID, in) })
 }
 
 // DeleteUser removes the member from the organization (and its teams),
-// revokes their tokens as deactivation does, and forgets what SCIM kept.
+// revokes their tokens as deactivation does, and forgets what SCIM kept:
+// its record and userName claim go in the membership's deletion. The
+// tokens are revoked first (another family's write): a request that fails
+// between is retried by the identity provider and does both.
 func (s *Service) DeleteUser(ctx context.Context, sc Scope, userID string) error {
 	p := s.provisioner(sc)
-	if err := p.Remove(ctx, userID); err != nil {
+	if _, err := p.Member(ctx, userID); apperr.Is(err, apperr.NotFound) {
+		return apperr.NotFoundf("user %s not found", userID)
+	} else if err != nil {
+		return err
+	}
+	k := keys.SCIMUser(sc.OrgID, userID)
+	ops := []store.Op{store.Delete(k.PK, k.SK, store.Always)}
+	rec, _, err := kept[model.SCIMUser](ctx, s.d.Store, k)
+	if err != nil {
+		return err
+	}
+	if rec != nil {
+		rel, err := s.release(ctx, sc.OrgID, rec.UserName, userID)
+		if err != nil {
+			return err
+		}
+		ops = append(ops, rel...)
+	}
+	if err := s.revoke(ctx, p, sc, userID); err != nil {
+		return err
+	}
+	if err := p.Remove(ctx, userID, ops...); err != nil {
 		if apperr.Is(err, apperr.NotFound) {
 			return apperr.NotFoundf("user %s not found", userID)
 		}
 		return err
 	}
-	k := keys.SCIMUser(sc.OrgID, userID)
-	if err := s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.Always)); err != nil {
-		return fmt.Errorf("delete SCIM user: %w", err)
+	return nil
+}
+
+// patched applies a PATCH body (RFC 7644 §3.5.2) to the resource get
+// reads, as answered, and replaces it with the result, read as a
+// request's resource (In).
+func patched[R, In any](get func() (R, error), body []byte, replace func(In) (R, error)) (R, error) {
+	cur, err := get()
+	if err != nil {
+		return cur, err
 	}
-	return s.revoke(ctx, p, sc, userID)
+	res := asMap(cur)
+	if err := applyPatch(res, body); err != nil {
+		return cur, err
+	}
+	var in In
+	raw, _ := json.Marshal(res)
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return cur, invalidValue("the patched resource is not valid: %v", err)
+	}
+	return replace(in)
 }
 
 func asMap(v any) map[string]any {

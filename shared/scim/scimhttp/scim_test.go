@@ -3,9 +3,12 @@ package scimhttp_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/galleydocs/galley/shared/model"
@@ -162,12 +165,14 @@ func TestOkta(t *testing.T) {
 		// Okta's profile update is a PUT of the whole user.
 		u = c.expect(200, "PUT", "/Users/"+id, `{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"id":"`+id+`","userName":"jane@example.com",
 			"name":{"givenName":"Janet","familyName":"Doe"},"emails":[{"primary":true,"value":"jane@example.com","type":"work"}],"active":true}`)
-		if u["name"].(map[string]any)["givenName"] != "Janet" || u["displayName"] != "Janet Doe" {
+		// SCIM's displayName is the provider's, as given (none now); the
+		// Galley user's display name follows the name.
+		if u["name"].(map[string]any)["givenName"] != "Janet" || u["displayName"] != nil {
 			t.Fatalf("replaced %v", u)
 		}
 		// The member shows in Galley's API, with role read.
 		mem := a.As(t, "admin").Expect(200, "GET", "/v1/orgs/"+a.Org.ID+"/members/"+id, nil).Map(t)
-		if mem["role"] != "read" || mem["disabled"] != false {
+		if mem["role"] != "read" || mem["disabled"] != false || mem["user"].(map[string]any)["displayName"] != "Janet Doe" {
 			t.Fatalf("member %v", mem)
 		}
 		// Groups: create, add member, remove by filter, rename.
@@ -284,5 +289,107 @@ func TestEntra(t *testing.T) {
 		c.expect(404, "GET", "/Users/"+a.Users[testkit.Outsider].ID, nil)
 		c.expect(204, "DELETE", "/Groups/"+gid, nil)
 		c.expect(204, "DELETE", "/Users/"+id, nil)
+	})
+}
+
+// TestUserNameIsClaimedOnce: a userName is unique in the organization
+// (ignoring case) under concurrent requests, because its claim is written
+// only if absent in the transaction that makes the member: of several
+// creates at once with one userName (different people, different
+// emails), exactly one succeeds and the others answer 409 uniqueness; the
+// same holds for renames. The claim of a member removed through Galley's
+// API (which knows nothing of SCIM) is taken over.
+func TestUserNameIsClaimedOnce(t *testing.T) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
+		a, c := setup(t, k)
+		const n = 8
+		race := func(method string, path func(i int) string, body func(i int) string) []int {
+			codes := make([]int, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					req := httptest.NewRequest(method, c.base+path(i), strings.NewReader(body(i)))
+					req.Header.Set("Content-Type", "application/scim+json")
+					req.Header.Set("Authorization", "Bearer "+c.token)
+					rec := httptest.NewRecorder()
+					c.h.ServeHTTP(rec, req)
+					codes[i] = rec.Code
+					if rec.Code == 409 && !strings.Contains(rec.Body.String(), `"scimType":"uniqueness"`) {
+						codes[i] = -409
+					}
+				}()
+			}
+			wg.Wait()
+			return codes
+		}
+		count := func(codes []int, code int) int {
+			m := 0
+			for _, c := range codes {
+				if c == code {
+					m++
+				}
+			}
+			return m
+		}
+		codes := race("POST", func(int) string { return "/Users" }, func(i int) string {
+			return fmt.Sprintf(`{"userName":"%s","emails":[{"value":"jdoe%d@example.com","primary":true}]}`, []string{"jdoe", "JDoe"}[i%2], i)
+		})
+		if count(codes, 201) != 1 || count(codes, 409) != n-1 {
+			t.Fatalf("concurrent creates of one userName answered %v: want one 201, the others 409 uniqueness", codes)
+		}
+		l := c.expect(200, "GET", `/Users?filter=userName%20eq%20%22jdoe%22`, nil)
+		if rs := resources(l); len(rs) != 1 {
+			t.Fatalf("userName jdoe: %v", l)
+		}
+		holder := resources(l)[0]["id"].(string)
+
+		// Renames of several users to one free userName at once.
+		var ids []string
+		for i := range n {
+			u := c.expect(201, "POST", "/Users", fmt.Sprintf(`{"userName":"u%d@example.com"}`, i))
+			ids = append(ids, u["id"].(string))
+		}
+		codes = race("PUT", func(i int) string { return "/Users/" + ids[i] }, func(i int) string {
+			return fmt.Sprintf(`{"userName":"lead","emails":[{"value":"u%d@example.com"}]}`, i)
+		})
+		if count(codes, 200) != 1 || count(codes, 409) != n-1 {
+			t.Fatalf("concurrent renames to one userName answered %v: want one 200, the others 409 uniqueness", codes)
+		}
+		// The winner's old userName is free again: a loser takes it.
+		won := slices.Index(codes, 200)
+		loser := (won + 1) % n
+		c.expect(200, "PUT", "/Users/"+ids[loser], fmt.Sprintf(`{"userName":"u%d@example.com","emails":[{"value":"u%d@example.com"}]}`, won, loser))
+
+		// Removed through the API: the claim is taken over by a new member.
+		a.As(t, "admin").Expect(204, "DELETE", "/v1/orgs/"+a.Org.ID+"/members/"+holder, nil)
+		u := c.expect(201, "POST", "/Users", `{"userName":"JDOE","emails":[{"value":"other@example.com"}]}`)
+		if u["userName"] != "JDOE" || u["id"] == holder {
+			t.Fatalf("taken over: %v", u)
+		}
+		c.expect(409, "POST", "/Users", `{"userName":"jdoe","emails":[{"value":"third@example.com"}]}`)
+		// Deleting the member through SCIM frees it.
+		c.expect(204, "DELETE", "/Users/"+u["id"].(string), nil)
+		c.expect(201, "POST", "/Users", `{"userName":"jdoe","emails":[{"value":"third@example.com"}]}`)
+	})
+}
+
+// TestGroupOfManyMembers: a Group created with more members than one
+// transaction holds keeps its SCIM record (written with the team and its
+// first members) and every member.
+func TestGroupOfManyMembers(t *testing.T) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
+		_, c := setup(t, k)
+		var members []string
+		for i := range 60 {
+			u := c.expect(201, "POST", "/Users", fmt.Sprintf(`{"userName":"m%d@example.com"}`, i))
+			members = append(members, fmt.Sprintf(`{"value":%q}`, u["id"]))
+		}
+		g := c.expect(201, "POST", "/Groups", `{"displayName":"Everyone","externalId":"all","members":[`+strings.Join(members, ",")+`]}`)
+		g = c.expect(200, "GET", "/Groups/"+g["id"].(string), nil)
+		if g["externalId"] != "all" || len(g["members"].([]any)) != 60 {
+			t.Fatalf("group: externalId %v, %d members", g["externalId"], len(g["members"].([]any)))
+		}
 	})
 }
