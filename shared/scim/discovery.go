@@ -41,6 +41,18 @@ func attr(name, typ, mutability, returned, uniqueness string, required, multi, c
 	return a
 }
 
+// refTo gives a reference attribute the resource types it refers to.
+func refTo(a obj, types ...string) obj {
+	a["referenceTypes"] = types
+	return a
+}
+
+// canonicalValues gives an attribute its canonical values.
+func canonicalValues(a obj, values ...string) obj {
+	a["canonicalValues"] = values
+	return a
+}
+
 // Schemas are the attributes Galley keeps of Users and Groups (RFC 7643
 // §7): what a request gives beyond them is ignored.
 func Schemas(base string) []obj {
@@ -54,16 +66,18 @@ func Schemas(base string) []obj {
 					attr("familyName", "string", rw, def, none, false, false, false),
 					attr("givenName", "string", rw, def, none, false, false, false)),
 				attr("displayName", "string", rw, def, none, false, false, false),
-				attr("emails", "complex", rw, def, none, false, true, false,
-					attr("value", "string", rw, def, none, false, false, false),
+				// Required: a Galley user is an email address (a userName
+				// that is one is accepted alone too, docs/scim.md).
+				attr("emails", "complex", rw, def, none, true, true, false,
+					attr("value", "string", rw, def, none, true, false, false),
 					attr("type", "string", rw, def, none, false, false, false),
 					attr("primary", "boolean", rw, def, none, false, false, false)),
 				attr("active", "boolean", rw, def, none, false, false, false),
 				attr("groups", "complex", ro, def, none, false, true, false,
 					attr("value", "string", ro, def, none, false, false, false),
-					attr("$ref", "reference", ro, def, none, false, false, false),
+					refTo(attr("$ref", "reference", ro, def, none, false, false, false), "Group"),
 					attr("display", "string", ro, def, none, false, false, false),
-					attr("type", "string", ro, def, none, false, false, false)),
+					canonicalValues(attr("type", "string", ro, def, none, false, false, false), "direct")),
 			},
 			"meta": meta("Schema", base+"/Schemas/"+UserSchema)},
 		{"schemas": []string{schemaSchema}, "id": GroupSchema, "name": "Group", "description": "A team of the organization",
@@ -71,9 +85,9 @@ func Schemas(base string) []obj {
 				attr("displayName", "string", rw, def, none, true, false, false),
 				attr("members", "complex", rw, def, none, false, true, false,
 					attr("value", "string", "immutable", def, none, false, false, false),
-					attr("$ref", "reference", "immutable", def, none, false, false, false),
+					refTo(attr("$ref", "reference", "immutable", def, none, false, false, false), "User"),
 					attr("display", "string", ro, def, none, false, false, false),
-					attr("type", "string", "immutable", def, none, false, false, false)),
+					canonicalValues(attr("type", "string", "immutable", def, none, false, false, false), "User")),
 			},
 			"meta": meta("Schema", base+"/Schemas/"+GroupSchema)},
 	}

@@ -123,15 +123,9 @@ func Register(api *httpapi.API, s *scim.Service) {
 	raw("scimGetUser", http.MethodGet, "/Users/{id}", func(ctx context.Context, r *request) (int, any, error) {
 		return one(s.GetUser(ctx, r.sc, r.PathValue("id")))
 	})
-	raw("scimReplaceUser", http.MethodPut, "/Users/{id}", func(ctx context.Context, r *request) (int, any, error) {
-		return one(s.ReplaceUser(ctx, r.sc, r.PathValue("id"), r.body))
-	})
-	raw("scimPatchUser", http.MethodPatch, "/Users/{id}", func(ctx context.Context, r *request) (int, any, error) {
-		return one(s.PatchUser(ctx, r.sc, r.PathValue("id"), r.body))
-	})
-	raw("scimDeleteUser", http.MethodDelete, "/Users/{id}", func(ctx context.Context, r *request) (int, any, error) {
-		return http.StatusNoContent, nil, s.DeleteUser(ctx, r.sc, r.PathValue("id"))
-	})
+	raw("scimReplaceUser", http.MethodPut, "/Users/{id}", withBody(s.ReplaceUser))
+	raw("scimPatchUser", http.MethodPatch, "/Users/{id}", withBody(s.PatchUser))
+	raw("scimDeleteUser", http.MethodDelete, "/Users/{id}", deleted(s.DeleteUser))
 	raw("scimListGroups", http.MethodGet, "/Groups", func(ctx context.Context, r *request) (int, any, error) {
 		pg, err := r.page()
 		if err != nil {
@@ -146,18 +140,35 @@ func Register(api *httpapi.API, s *scim.Service) {
 	raw("scimGetGroup", http.MethodGet, "/Groups/{id}", func(ctx context.Context, r *request) (int, any, error) {
 		return one(s.GetGroup(ctx, r.sc, r.PathValue("id"), r.withMembers()))
 	})
-	raw("scimReplaceGroup", http.MethodPut, "/Groups/{id}", func(ctx context.Context, r *request) (int, any, error) {
-		return one(s.ReplaceGroup(ctx, r.sc, r.PathValue("id"), r.body))
+	raw("scimReplaceGroup", http.MethodPut, "/Groups/{id}", withBody(s.ReplaceGroup))
+	raw("scimPatchGroup", http.MethodPatch, "/Groups/{id}", withBody(s.PatchGroup))
+	raw("scimDeleteGroup", http.MethodDelete, "/Groups/{id}", deleted(s.DeleteGroup))
+	// RFC 7644 §3.4.3's search of every resource type at once is not
+	// served: 501, as §3.12 says of an operation not supported.
+	raw("scimSearch", http.MethodPost, "/.search", func(context.Context, *request) (int, any, error) {
+		return http.StatusNotImplemented, nil, nil
 	})
-	raw("scimPatchGroup", http.MethodPatch, "/Groups/{id}", func(ctx context.Context, r *request) (int, any, error) {
-		return one(s.PatchGroup(ctx, r.sc, r.PathValue("id"), r.body))
-	})
-	raw("scimDeleteGroup", http.MethodDelete, "/Groups/{id}", func(ctx context.Context, r *request) (int, any, error) {
-		return http.StatusNoContent, nil, s.DeleteGroup(ctx, r.sc, r.PathValue("id"))
+	// Any other path under the base (GET) answers SCIM's 404, not the API's.
+	raw("scimNotFound", http.MethodGet, "/{path...}", func(_ context.Context, r *request) (int, any, error) {
+		return 0, nil, apperr.NotFoundf("no SCIM endpoint /%s", r.PathValue("path"))
 	})
 }
 
 func one[T any](v T, err error) (int, any, error) { return http.StatusOK, v, err }
+
+// withBody serves a change of the resource {id} with the request's body.
+func withBody[T any](fn func(context.Context, scim.Scope, string, []byte) (T, error)) func(context.Context, *request) (int, any, error) {
+	return func(ctx context.Context, r *request) (int, any, error) {
+		return one(fn(ctx, r.sc, r.PathValue("id"), r.body))
+	}
+}
+
+// deleted serves the deletion of the resource {id}.
+func deleted(fn func(context.Context, scim.Scope, string) error) func(context.Context, *request) (int, any, error) {
+	return func(ctx context.Context, r *request) (int, any, error) {
+		return http.StatusNoContent, nil, fn(ctx, r.sc, r.PathValue("id"))
+	}
+}
 
 func created[T any](v T, err error) (int, any, error) { return http.StatusCreated, v, err }
 
@@ -237,11 +248,18 @@ func (h *handler) serve(fn func(context.Context, *request) (int, any, error)) ht
 			writeErr(ctx, w, err)
 			return
 		}
-		if status == http.StatusNoContent {
+		switch status {
+		case http.StatusNoContent:
 			w.WriteHeader(status)
+			return
+		case http.StatusNotImplemented:
+			writeStatus(w, status, "", "not supported by Galley's SCIM service (docs/scim.md)")
 			return
 		}
 		raw, err := json.Marshal(v)
+		if err == nil {
+			raw, err = project(raw, r.URL.Query())
+		}
 		if err != nil {
 			writeErr(ctx, w, err)
 			return
@@ -288,11 +306,16 @@ func writeErr(ctx context.Context, w http.ResponseWriter, err error) {
 	if scimType == "" && kind == apperr.Invalid {
 		scimType = "invalidValue"
 	}
-	raw, _ := json.Marshal(errorBody{Schemas: []string{scim.ErrorSchema}, Status: strconv.Itoa(status), ScimType: scimType, Detail: detail})
-	w.Header().Set("Content-Type", ContentType)
 	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", httpapi.RetryAfterUnavailable)
 	}
+	writeStatus(w, status, scimType, detail)
+}
+
+// writeStatus answers a SCIM error of status.
+func writeStatus(w http.ResponseWriter, status int, scimType, detail string) {
+	raw, _ := json.Marshal(errorBody{Schemas: []string{scim.ErrorSchema}, Status: strconv.Itoa(status), ScimType: scimType, Detail: detail})
+	w.Header().Set("Content-Type", ContentType)
 	w.WriteHeader(status)
 	_, _ = w.Write(raw)
 }
