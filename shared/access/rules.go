@@ -168,6 +168,9 @@ const (
 	Themself Permission = "the caller themself"
 	// InstanceAdmin: the instance administrator (RequireInstanceAdmin).
 	InstanceAdmin Permission = "the instance administrator"
+	// SCIMToken: no user's token; a SCIM bearer token of the organization
+	// the path names, which the SCIM service checks (docs/scim.md).
+	SCIMToken Permission = "the organization's SCIM token"
 )
 
 // Endings of a permission that others have too: orSelf, the user the
@@ -224,7 +227,7 @@ func (p Permission) Least() (model.Role, bool) {
 func (p Permission) Valid() bool {
 	b, more := p.Base()
 	switch b {
-	case Anyone, SignedLink, SignedIn, Themself:
+	case Anyone, SignedLink, SignedIn, Themself, SCIMToken:
 		return !more
 	case InstanceAdmin:
 		return !strings.HasSuffix(string(p), orAuthor)
@@ -233,5 +236,7 @@ func (p Permission) Valid() bool {
 	return ok
 }
 
-// Public reports whether p needs no token.
-func (p Permission) Public() bool { return p == Anyone || p == SignedLink }
+// Public reports whether p needs no user's token (a SCIM operation takes
+// its organization's SCIM token, checked by its service, not by the API's
+// authentication).
+func (p Permission) Public() bool { return p == Anyone || p == SignedLink || p == SCIMToken }

@@ -52,5 +52,9 @@ func Actions() []Action {
 		{model.AuditSignedIn, "Signed in with SSO"},
 		{model.AuditSignInFailed, "Failed to sign in with SSO"},
 		{model.AuditGitSyncUpdated, "Updated a space's Git Sync settings"},
+		{model.AuditMemberDisabled, "Deactivated organization member (SCIM)"},
+		{model.AuditMemberEnabled, "Reactivated organization member (SCIM)"},
+		{model.AuditSCIMTokenCreated, "Created a SCIM token"},
+		{model.AuditSCIMTokenRevoked, "Revoked a SCIM token"},
 	}
 }

@@ -310,6 +310,23 @@ func Register[I, O any](a *API, op Op, h func(context.Context, *I) (*O, error)) 
 	})
 }
 
+// RegisterRaw adds an operation that h serves as it is, outside huma:
+// no schema, no place in the API's OpenAPI document, none of the
+// operation middlewares (authentication, strict JSON, idempotency); the
+// request middleware of Handler (request id, log line, recovery, rate
+// limits) still applies, and the route is the API's (template.yaml routes
+// it). It is for protocols with shapes, errors and authentication of their
+// own: SCIM (package scim, docs/scim.md). Op.Needs must still be valid;
+// Op.Summary, Tag, Status and the flags are not used.
+func RegisterRaw(a *API, op Op, h http.Handler) {
+	if !op.Needs.Valid() {
+		panic(fmt.Sprintf("httpapi: operation %s declares no valid permission (Op.Needs %q)", op.ID, op.Needs))
+	}
+	a.routes = append(a.routes, Route{Method: op.Method, Path: op.Path})
+	a.classes[strings.ToUpper(op.Method)+" "+op.Path] = opClass{}
+	a.mux.Handle(strings.ToUpper(op.Method)+" "+op.Path, h)
+}
+
 // needsSentence is the sentence of an operation's description that states
 // its permission.
 func needsSentence(op Op) string {

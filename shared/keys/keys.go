@@ -642,3 +642,42 @@ const IdempotencyExpiries = "IDEMPOTENCY#EXPIRES"
 func IdempotentRequestByExpiry(expiresAt, hash string) IndexKey {
 	return IndexKey{IdempotencyExpiries, expiresAt + "#" + hash}
 }
+
+// SCIMTokenPrefix is the sort-key prefix of an organization's SCIM tokens
+// (their references, by id), and the partition prefix of a SCIM token by
+// its hash.
+const SCIMTokenPrefix = "SCIMTOKEN#"
+
+// SCIMToken is a SCIM token by the hash of its secret (authentication).
+func SCIMToken(hash string) Key { return Key{SCIMTokenPrefix + hash, "SCIMTOKEN"} }
+
+// SCIMTokenRef is an organization's SCIM token by id (list, revoke).
+func SCIMTokenRef(orgID, tokenID string) Key {
+	return Key{OrgPartition(orgID), SCIMTokenPrefix + tokenID}
+}
+
+// SCIMUserPrefix is the sort-key prefix of what SCIM provisioning keeps of
+// an organization's members (externalId, name parts).
+const SCIMUserPrefix = "SCIMUSER#"
+
+// SCIMUser is what SCIM keeps of a member.
+func SCIMUser(orgID, userID string) Key { return Key{OrgPartition(orgID), SCIMUserPrefix + userID} }
+
+// SCIMUserNamePrefix is the sort-key prefix of the userNames SCIM has
+// given an organization's members, one item per userName (lower-cased):
+// written in the same transaction as the member's SCIM record, only if
+// absent, it keeps userNames unique under concurrent requests.
+const SCIMUserNamePrefix = "SCIMUSERNAME#"
+
+// SCIMUserName is the claim of a userName in an organization; lower is
+// the userName lower-cased (userNames compare ignoring case).
+func SCIMUserName(orgID, lower string) Key {
+	return Key{OrgPartition(orgID), SCIMUserNamePrefix + lower}
+}
+
+// SCIMGroupPrefix is the sort-key prefix of what SCIM provisioning keeps
+// of an organization's teams (externalId).
+const SCIMGroupPrefix = "SCIMGROUP#"
+
+// SCIMGroup is what SCIM keeps of a team.
+func SCIMGroup(orgID, teamID string) Key { return Key{OrgPartition(orgID), SCIMGroupPrefix + teamID} }

@@ -13,7 +13,7 @@ func render(pattern string) string {
 		"<siteId>", "si1", "<basename>", "docs", "<state>", "live", "<kind>", "E", "<source>", "/old", "<redirectId>", "rd1", "<origin>", "docs.example.com/help",
 		"<commentId>", "cm1", "<replyId>", "rp1", "<reviewId>", "rv1", "<tokenId>", "tk1", "<pageId>", "p1", " (comments on a page only)", "",
 		"<day>", "2026-01-01", "<month>", "2026-01", "<eventType>", "page_view", "<counterId>", "k1", "<marker>", "m1", "<joinedAt>", "2026-01-01T00:00:00.000Z", "<updatedAt>", "2026-01-02T00:00:00.000000000Z", " (the creator's copy only)", "", " (absent while deleted)", "",
-		"<name>", "audience", "<fieldId>", "f1",
+		"<name>", "audience", "<fieldId>", "f1", "<lowerUserName>", "ann@example.com",
 		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<webhookId>", "wh1", "<deliveryId>", "dl1", "<queuedAt>", "2026-01-02T00:00:00.000000000Z", " (not attempted yet only)", "", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION|OIDCSTATE>", "REQUEST", "<messageId>", "id-1", "<eventId>", "ev1", "<requestHash>", "h1",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
 		" (live spaces in a collection only)", "", " (at the top level: ORG#<orgId>#TOP#COLLECTIONS / <position>)", "")
@@ -95,6 +95,11 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Insights marker days"] = InsightsDays("si1")
 	primary["Insights marker"] = InsightsMarker("si1", "2026-01-01", "m1")
 	primary["Insights salt"] = InsightsSalt("2026-01-01")
+	primary["SCIM token"] = SCIMToken("h1")
+	primary["SCIM token reference"] = SCIMTokenRef("o1", "tk1")
+	primary["SCIM user"] = SCIMUser("o1", "u1")
+	primary["SCIM userName"] = SCIMUserName("o1", "ann@example.com")
+	primary["SCIM group"] = SCIMGroup("o1", "t1")
 	if len(primary) != len(Design()) {
 		t.Fatalf("%d entities checked, %d designed", len(primary), len(Design()))
 	}

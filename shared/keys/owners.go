@@ -15,7 +15,7 @@ package keys
 // share (each reads only its own sort-key prefix in it).
 func Owners() map[string]string {
 	owners := map[string]string{
-		"OrgPartition": "", // ORG#<orgId>: members, teams, invites, custom fields, SAML and OIDC providers, translations, specs, webhooks
+		"OrgPartition": "", // ORG#<orgId>: members, teams, invites, custom fields, SAML and OIDC providers, translations, specs, webhooks, SCIM
 	}
 	for owner, names := range map[string][]string{
 		"secret": {"InstanceSecret"},
@@ -30,6 +30,7 @@ func Owners() map[string]string {
 		"customfields": {"CustomFieldPrefix", "CustomField", "CustomFieldValuePrefix", "CustomFieldValues", "CustomFieldValue", "CustomFieldValueByField", "FieldValues"},
 		"sso":          {"SAMLProviderPrefix", "SAMLProvider", "OIDCProviderPrefix", "OIDCProvider", "SAMLServiceProvider", "SAMLUsedPartition", "SAMLUsed"},
 		"translations": {"TranslationPrefix", "Translation"},
+		"scim":         {"SCIMTokenPrefix", "SCIMToken", "SCIMTokenRef", "SCIMUserPrefix", "SCIMUser", "SCIMUserNamePrefix", "SCIMUserName", "SCIMGroupPrefix", "SCIMGroup"},
 		"webhooks":     {"WebhookPrefix", "Webhook", "WebhookPartition", "WebhookDeliveryPrefix", "WebhookDelivery", "WebhookPendingInOrg", "OrgPendingDeliveries"},
 		"audit":        {"AuditEventPrefix", "AuditPartition", "AuditEvent", "AuditExpiries", "AuditEventByExpiry"},
 		"idempotency":  {"IdempotentRequest", "IdempotencyExpiries", "IdempotentRequestByExpiry"},
@@ -58,7 +59,7 @@ func EntityOwners() map[string]string {
 		"Grant on a space": "access", "Grant on a collection": "access", "Grant on a site": "access",
 		"Custom field": "customfields", "Custom field value": "customfields",
 		"SAML provider": "sso", "OIDC provider": "sso", "SAML service-provider key": "sso", "Used SAML id": "sso",
-		"Translation settings": "translations", "Audit event": "audit", "Idempotent request": "idempotency",
+		"Translation settings": "translations", "SCIM token": "scim", "SCIM token reference": "scim", "SCIM user": "scim", "SCIM userName": "scim", "SCIM group": "scim", "Audit event": "audit", "Idempotent request": "idempotency",
 		"Webhook endpoint": "webhooks", "Webhook delivery": "webhooks",
 		"Space": "spaces", "Revision": "content",
 		"Change request": "changerequests", "Change request number": "changerequests", "Change request contributor copy": "changerequests",

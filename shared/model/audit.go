@@ -90,4 +90,8 @@ const (
 	AuditSignedIn          = "organization.member.signed-in"
 	AuditSignInFailed      = "organization.member.sign-in-failed"
 	AuditGitSyncUpdated    = "space.git-sync.updated"
+	AuditMemberDisabled    = "organization.member.disabled"
+	AuditMemberEnabled     = "organization.member.enabled"
+	AuditSCIMTokenCreated  = "organization.scim-token.created"
+	AuditSCIMTokenRevoked  = "organization.scim-token.revoked"
 )

@@ -219,6 +219,12 @@ func (s *Service) RemoveMember(ctx context.Context, orgID, userID string) error 
 	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.AdminOrg, access.OrSelf(userID)); err != nil {
 		return err
 	}
+	return s.removeMember(ctx, orgID, userID, nil)
+}
+
+// removeMember is RemoveMember once authorized; actor as createTeam's,
+// also written with the membership's deletion.
+func (s *Service) removeMember(ctx context.Context, orgID, userID string, actor *model.AuditRef, also ...store.Op) error {
 	m, _, err := s.getMember(ctx, orgID, userID)
 	if err != nil {
 		return err
@@ -233,7 +239,9 @@ func (s *Service) RemoveMember(ctx context.Context, orgID, userID string) error 
 	if err := s.leaveAllTeams(ctx, orgID, userID); err != nil {
 		return err
 	}
-	_, err = s.writeMember(ctx, orgID, userID, change(orgID, model.AuditMemberRemoved, targetMember, userID, nil), func(*model.Member) (bool, error) { return true, nil })
+	ch := change(orgID, model.AuditMemberRemoved, targetMember, userID, nil)
+	ch.Actor = actor
+	_, err = s.writeMember(ctx, orgID, userID, ch, func(*model.Member) (bool, error) { return true, nil }, also...)
 	return err
 }
 
@@ -404,7 +412,7 @@ func (s *Service) otherAdminRemains(ctx context.Context, orgID, userID string) e
 // organization record at the version read before counting the admins in
 // the same transaction: of two such changes racing on the same count, one
 // fails its condition and runs again on the new count.
-func (s *Service) writeMember(ctx context.Context, orgID, userID string, ch model.AuditChange, fn func(*model.Member) (remove bool, err error)) (model.Member, error) {
+func (s *Service) writeMember(ctx context.Context, orgID, userID string, ch model.AuditChange, fn func(*model.Member) (remove bool, err error), also ...store.Op) (model.Member, error) {
 	var m model.Member
 	err := store.Retry(ctx, func() error {
 		o, ov, err := s.getOrg(ctx, orgID)
@@ -427,6 +435,7 @@ func (s *Service) writeMember(ctx context.Context, orgID, userID string, ch mode
 			ops = []store.Op{store.DeleteIfVersion(k.PK, k.SK, mv)}
 		}
 		ops = append(ops, s.audit.Op(ctx, ch))
+		ops = append(ops, also...)
 		if isActiveAdmin(old) && (remove || !isActiveAdmin(m)) {
 			if err := s.otherAdminRemains(ctx, orgID, userID); err != nil {
 				return err

@@ -101,21 +101,34 @@ func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members [
 	if err != nil {
 		return TeamForCaller{}, err
 	}
-	if title, err = checkTeamTitle(title); err != nil {
+	t, err := s.createTeam(ctx, orgID, title, members, nil, nil)
+	if err != nil {
 		return TeamForCaller{}, err
 	}
+	return TeamForCaller{Team: t, Viewer: cm.Role()}, nil
+}
+
+// createTeam is CreateTeam once authorized; actor, when set, made the
+// change (a request without a caller: SCIM), and also, when set, gives
+// operations written in the team's creation transaction, with its audit
+// event (SCIM's own record of the team).
+func (s *Service) createTeam(ctx context.Context, orgID, title string, members []string, actor *model.AuditRef, also func(teamID string) []store.Op) (model.Team, error) {
+	title, err := checkTeamTitle(title)
+	if err != nil {
+		return model.Team{}, err
+	}
 	if len(members) > maxTeamMembers {
-		return TeamForCaller{}, apperr.Field("members", "at most %d members", maxTeamMembers)
+		return model.Team{}, apperr.Field("members", "at most %d members", maxTeamMembers)
 	}
 	var userIDs []string
 	seen := map[string]bool{}
 	for i, id := range members {
 		m, _, err := s.getMember(ctx, orgID, id)
 		if apperr.Is(err, apperr.NotFound) || (err == nil && m.Disabled) {
-			return TeamForCaller{}, apperr.Field(fmt.Sprintf("members[%d]", i), "%q is not a member of this organization", id)
+			return model.Team{}, apperr.Field(fmt.Sprintf("members[%d]", i), "%q is not a member of this organization", id)
 		}
 		if err != nil {
-			return TeamForCaller{}, err
+			return model.Team{}, err
 		}
 		if !seen[id] {
 			seen[id] = true
@@ -124,17 +137,24 @@ func (s *Service) CreateTeam(ctx context.Context, orgID, title string, members [
 	}
 	now := s.d.Clock()
 	t := model.Team{OrgID: orgID, ID: ids.New(now), Title: title, CreatedAt: now}
-	first := userIDs[:min(teamBatch, len(userIDs))]
-	created := s.audit.Op(ctx, change(orgID, model.AuditTeamCreated, targetTeam, t.ID, map[string]any{"title": title, "members": userIDs}))
-	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first, model.TeamMember, created); err != nil {
-		return TeamForCaller{}, err
+	ch := change(orgID, model.AuditTeamCreated, targetTeam, t.ID, map[string]any{"title": title, "members": userIDs})
+	ch.Actor = actor
+	ops := []store.Op{s.audit.Op(ctx, ch)}
+	if also != nil {
+		ops = append(ops, also(t.ID)...)
+	}
+	// The first batch leaves room for the team and ops (teamBatch when
+	// ops is the audit event alone).
+	first := userIDs[:min((store.MaxTransactionOps-1-len(ops))/2, len(userIDs))]
+	if t, err = s.addTeamMembers(ctx, orgID, t.ID, &t, first, model.TeamMember, ops...); err != nil {
+		return model.Team{}, err
 	}
 	for batch := range slices.Chunk(userIDs[len(first):], teamBatch) {
 		if t, err = s.addTeamMembers(ctx, orgID, t.ID, nil, batch, model.TeamMember); err != nil {
-			return TeamForCaller{}, err
+			return model.Team{}, err
 		}
 	}
-	return TeamForCaller{Team: t, Viewer: cm.Role()}, nil
+	return t, nil
 }
 
 // GetTeam returns a team to members who may list teams.
@@ -156,20 +176,33 @@ func (s *Service) RenameTeam(ctx context.Context, orgID, teamID, title string) (
 	if err != nil {
 		return TeamForCaller{}, err
 	}
-	if title, err = checkTeamTitle(title); err != nil {
+	t, err := s.renameTeam(ctx, orgID, teamID, title, nil)
+	if err != nil {
 		return TeamForCaller{}, err
 	}
+	return TeamForCaller{Team: t, Viewer: cm.Role()}, nil
+}
+
+// renameTeam is RenameTeam once authorized; actor as createTeam's, also
+// written in its transaction.
+func (s *Service) renameTeam(ctx context.Context, orgID, teamID, title string, actor *model.AuditRef, also ...store.Op) (model.Team, error) {
+	title, err := checkTeamTitle(title)
+	if err != nil {
+		return model.Team{}, err
+	}
+	ch := change(orgID, model.AuditTeamUpdated, targetTeam, teamID, map[string]any{"title": title})
+	ch.Actor = actor
 	t, err := records.Update(ctx, s.d.Store, keys.Team(orgID, teamID), nil, func(t *model.Team) ([]store.Op, error) {
 		t.Title = title
-		return []store.Op{s.audit.Op(ctx, change(orgID, model.AuditTeamUpdated, targetTeam, teamID, map[string]any{"title": title}))}, nil
+		return append([]store.Op{s.audit.Op(ctx, ch)}, also...), nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
-		return TeamForCaller{}, apperr.NotFoundf("team %s not found", teamID)
+		return model.Team{}, apperr.NotFoundf("team %s not found", teamID)
 	}
 	if err != nil {
-		return TeamForCaller{}, fmt.Errorf("rename team: %w", err)
+		return model.Team{}, fmt.Errorf("rename team: %w", err)
 	}
-	return TeamForCaller{Team: t, Viewer: cm.Role()}, nil
+	return t, nil
 }
 
 // DeleteTeam removes a team and its memberships (admins only), keeping the
@@ -178,6 +211,12 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 	if _, err := s.d.Authz.RequireOrg(ctx, orgID, access.ManageTeams); err != nil {
 		return err
 	}
+	return s.deleteTeam(ctx, orgID, teamID, nil)
+}
+
+// deleteTeam is DeleteTeam once authorized; actor as createTeam's, also
+// written with the team's deletion.
+func (s *Service) deleteTeam(ctx context.Context, orgID, teamID string, actor *model.AuditRef, also ...store.Op) error {
 	return store.Retry(ctx, func() error {
 		items, err := store.QueryAll(ctx, s.d.Store, store.Query{PK: keys.OrgPartition(orgID), SKPrefix: keys.TeamMembersPrefix(teamID)})
 		if err != nil {
@@ -204,7 +243,9 @@ func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) error {
 			return store.ErrConflict // members were added meanwhile
 		}
 		k := keys.Team(orgID, teamID)
-		if err := s.d.Store.Write(ctx, store.DeleteIfVersion(k.PK, k.SK, v), s.audit.Op(ctx, change(orgID, model.AuditTeamDeleted, targetTeam, teamID, map[string]any{"title": t.Title}))); err != nil {
+		ch := change(orgID, model.AuditTeamDeleted, targetTeam, teamID, map[string]any{"title": t.Title})
+		ch.Actor = actor
+		if err := s.d.Store.Write(ctx, append([]store.Op{store.DeleteIfVersion(k.PK, k.SK, v), s.audit.Op(ctx, ch)}, also...)...); err != nil {
 			return fmt.Errorf("delete team: %w", err)
 		}
 		return nil

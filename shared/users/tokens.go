@@ -287,3 +287,36 @@ func (s *Service) IssueToken(ctx context.Context, userID, orgID string) (string,
 	}
 	return token, nil
 }
+
+// RevokeOrgTokens deletes, at once, a user's tokens scoped to orgID and,
+// when unscoped is set, their tokens of no organization too; it returns
+// how many. It authorizes nothing: an organization's provisioning (package
+// scim) calls it when it deactivates a member (docs/scim.md says which
+// tokens). The tokens stop in this process at once (their cache entries
+// are dropped); see TokenCacheTTL for other processes.
+func (s *Service) RevokeOrgTokens(ctx context.Context, userID, orgID string, unscoped bool) (int, error) {
+	refs, _, err := s.refs(ctx, userID)
+	if err != nil {
+		return 0, err
+	}
+	var ops []store.Op
+	var hashes []string
+	for _, r := range refs {
+		if r.OrgID != orgID && (r.OrgID != "" || !unscoped) {
+			continue
+		}
+		tk, rk := keys.Token(r.Hash), keys.TokenRef(userID, r.ID)
+		ops = append(ops, store.Delete(tk.PK, tk.SK, store.Always), store.Delete(rk.PK, rk.SK, store.Always))
+		hashes = append(hashes, r.Hash)
+	}
+	if len(ops) == 0 {
+		return 0, nil
+	}
+	if err := s.d.Store.Write(ctx, ops...); err != nil {
+		return 0, fmt.Errorf("revoke tokens: %w", err)
+	}
+	for _, h := range hashes {
+		s.tokens.drop(h)
+	}
+	return len(hashes), nil
+}
