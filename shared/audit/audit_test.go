@@ -47,7 +47,7 @@ func TestEachChangeRecordsOneEvent(t *testing.T) {
 		f := setup(t, k)
 		newbie, _ := k.User("newbie")
 		uid := func(name string) string { return f.Users[name].ID }
-		var team, invite, site, link, saml, oidc string
+		var team, invite, site, link, saml, oidc, scimToken string
 		type change struct {
 			name, as, method string
 			path             func() string
@@ -134,6 +134,11 @@ func TestEachChangeRecordsOneEvent(t *testing.T) {
 			{"update an OIDC provider to the same", "admin", "PATCH", oidcPath, map[string]any{"clientSecret": "another", "label": "Keycloak"}, 200, "", nil, nil},
 			{"update an OIDC provider with a bad issuer", "admin", "PATCH", oidcPath, map[string]any{"issuer": "ftp://id.example.com"}, 400, "", nil, nil},
 			{"delete an OIDC provider", "admin", "DELETE", oidcPath, nil, 204, model.AuditOIDCDeleted, oidcID, nil},
+			{"create a SCIM token", "admin", "POST", fixed(f.org + "/scim/tokens"), map[string]any{"name": "Okta"}, 201, model.AuditSCIMTokenCreated, func() string { return scimToken },
+				func(res map[string]any) { scimToken = res["id"].(string) }},
+			{"create a SCIM token below admin", "create", "POST", fixed(f.org + "/scim/tokens"), map[string]any{"name": "Okta"}, 403, "", nil, nil},
+			{"create a SCIM token without a name", "admin", "POST", fixed(f.org + "/scim/tokens"), map[string]any{"name": ""}, 400, "", nil, nil},
+			{"revoke a SCIM token", "admin", "DELETE", func() string { return f.org + "/scim/tokens/" + scimToken }, nil, 205, model.AuditSCIMTokenRevoked, func() string { return scimToken }, nil},
 			{"delete an OIDC provider again", "admin", "DELETE", oidcPath, nil, 404, "", nil, nil},
 			{"change Git Sync settings", "admin", "PUT", fixed(space + "/git/settings"), gitSettings, 200, model.AuditGitSyncUpdated, fixed(f.space), nil},
 			{"change Git Sync settings with a bad branch", "admin", "PUT", fixed(space + "/git/settings"), map[string]any{"url": "https://git.example.com/docs.git", "branch": "main"}, 400, "", nil, nil},
@@ -191,11 +196,14 @@ func TestEachChangeRecordsOneEvent(t *testing.T) {
 		seen[model.AuditOrgCreated] = true
 		// Every action of the catalogue but those of joining (invite link,
 		// email domain: TestJoiningRecordsTheMember) and of SAML sign-ins
-		// (shared/sso: TestSignInsAreAudited) is covered above.
+		// (shared/sso: TestSignInsAreAudited) and of SCIM's disabling and
+		// enabling members (made with a SCIM token, not a person's:
+		// shared/scim/scimhttp TestOkta) is covered above.
 		actions := f.As(t, "admin").Expect(http.StatusOK, "GET", f.org+"/audit-event-actions", nil).Map(t)["items"].([]any)
 		for _, a := range actions {
 			id := a.(map[string]any)["id"].(string)
-			if !seen[id] && id != model.AuditMemberAdded && id != model.AuditSignedIn && id != model.AuditSignInFailed {
+			if !seen[id] && id != model.AuditMemberAdded && id != model.AuditSignedIn && id != model.AuditSignInFailed &&
+				id != model.AuditMemberDisabled && id != model.AuditMemberEnabled {
 				t.Errorf("action %s is in the catalogue but no change of the table records it", id)
 			}
 		}

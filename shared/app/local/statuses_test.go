@@ -202,6 +202,9 @@ func TestTwoSuccessStatusesAnswerWhatHappened(t *testing.T) {
 		{"translation", func(t *testing.T) string {
 			return o + "/translations/" + id(admin(t, 201, "POST", o+"/translations", map[string]any{"title": "T"}))
 		}},
+		{"SCIM token", func(t *testing.T) string {
+			return o + "/scim/tokens/" + id(admin(t, 201, "POST", o+"/scim/tokens", map[string]any{"name": "Okta"}))
+		}},
 		{"webhook", func(t *testing.T) string {
 			return o + "/webhooks/" + id(admin(t, 201, "POST", o+"/webhooks", map[string]any{"url": "https://hooks.example.com/x", "secret": "whsec-0123456789abcdef", "events": []string{"site_published"}}))
 		}},
