@@ -11,7 +11,6 @@ package scimhttp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -288,19 +287,14 @@ type errorBody struct {
 	Detail   string   `json:"detail"`
 }
 
-// writeErr answers err in SCIM's error shape, with the status of the one
-// table (httpapi.Status); internal errors are logged and not shown.
+// writeErr answers err in SCIM's error shape, with the status and
+// message of the API's one table (httpapi.StatusOf: store contention 409,
+// AWS unavailable 503, ...); internal errors are logged and not shown.
 func writeErr(ctx context.Context, w http.ResponseWriter, err error) {
 	kind := apperr.KindOf(err)
-	status := httpapi.Status(kind)
-	detail := err.Error()
-	var ae *apperr.Error
-	if errors.As(err, &ae) {
-		detail = ae.Error()
-	}
+	status, detail := httpapi.StatusOf(err), httpapi.MessageOf(err)
 	if status == http.StatusInternalServerError {
 		httpapi.LoggerFrom(ctx).ErrorContext(ctx, "scim", "err", err.Error())
-		detail = "Internal error"
 	}
 	scimType := scim.ScimType(err)
 	if scimType == "" && kind == apperr.Invalid {
