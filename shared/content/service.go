@@ -30,6 +30,7 @@ type Service struct {
 	orgs      Orgs
 	Downloads *Downloads
 	digests   *recent[*linkDigest]
+	trees     *recent[[]RevisionPage] // page trees rendered (Pages)
 	// specs computes pages and resolves OpenAPI blocks; nil computes
 	// nothing.
 	specs Specs
@@ -65,7 +66,7 @@ type Needs struct {
 
 // New returns the content service.
 func New(d *deps.Deps, n Needs) *Service {
-	return &Service{d: d, Repo: NewRepo(d), digests: newRecent[*linkDigest](digestCacheSize), spaces: n.Spaces, users: n.Users, orgs: n.Orgs, specs: n.Specs,
+	return &Service{d: d, Repo: NewRepo(d), digests: newRecent[*linkDigest](digestCacheSize), trees: newRecent[[]RevisionPage](treeCachePages), spaces: n.Spaces, users: n.Users, orgs: n.Orgs, specs: n.Specs,
 		Downloads: NewDownloads(d.Cursors, d.Clock)}
 }
 
@@ -268,18 +269,56 @@ func (s *Service) User(ctx context.Context, userID string) (model.User, error) {
 	return u, err
 }
 
-// Pages reads the page tree at at.
+// Pages reads the page tree at at. The answer may be shared with other
+// reads of the same tree: callers must not change it.
 func (s *Service) Pages(ctx context.Context, at At, metadata bool) ([]RevisionPage, error) {
-	src, _, ix, err := s.load(ctx, at)
+	src, err := s.source(ctx, at)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := s.Repo.Revision(ctx, src.space.ID, src.revision)
 	if err != nil {
 		return nil, err
 	}
 	o := s.options(src, metadata)
+	// A tree is content-addressed (rev.Tree is its hash), and its view
+	// depends only on it and on the options the key holds.
+	key := rev.SpaceID + "\x00" + rev.Tree + "\x00" + o.AppBase + "\x00" + strconv.FormatBool(o.Metadata) + strconv.FormatBool(o.Conditions)
+	if pages, ok := s.trees.get(key); ok {
+		return pages, nil
+	}
+	t, err := s.Repo.Tree(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	ix := NewIndex(t)
 	pages := PagesView(ix, o)
+	if !hasComputed(pages) {
+		// Computed pages are expanded at each read (their specs change
+		// without the tree): their trees are not kept.
+		s.trees.putWeighed(key, pages, max(1, len(t.Pages)))
+		return pages, nil
+	}
 	if err := s.expandComputed(ctx, src, pages, o, ix.Page); err != nil {
 		return nil, err
 	}
 	return pages, nil
+}
+
+// treeCachePages bounds the cache of the page trees this process rendered
+// last (Pages), by their pages: a page's view weighs about 600 bytes, so
+// 100,000 pages are about 60 MB (two 50,000-page trees, or twenty of
+// 5,000).
+const treeCachePages = 100_000
+
+// hasComputed tells whether a tree's view has a computed page.
+func hasComputed(pages []RevisionPage) bool {
+	for i := range pages {
+		if pages[i].Type == TypeComputed || hasComputed(pages[i].Pages) {
+			return true
+		}
+	}
+	return false
 }
 
 // Page formats.
