@@ -110,7 +110,7 @@ func BenchmarkWebhookToUpdatedSpace(b *testing.B) {
 // git http-backend on loopback into a new space: the request and its
 // queued job. The repository is made once for each size; import-ms is the
 // last import's time, per-page-us its time per page. 5,000 and 50,000
-// pages are not importable yet (docs/workers.md, "Import": the state's
+// pages are not importable yet (docs/workers.md, "Figures": the state's
 // synced files outgrow a DynamoDB item near 4,000 pages).
 func BenchmarkGitImport(b *testing.B) {
 	for _, n := range []int{gitsync.MaxPages} {
