@@ -2,7 +2,10 @@ package content_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"runtime/metrics"
 	"strings"
@@ -21,6 +24,8 @@ import (
 // bigSpace is a space of many pages, seeded with direct writes (thousands
 // of HTTP calls would make the benchmarks take minutes).
 type bigSpace struct {
+	api     *testkit.API
+	space   string
 	svc     *content.Service
 	ctx     context.Context // the space admin's
 	src     content.At
@@ -58,16 +63,42 @@ func seedBigSpace(tb testing.TB, n int) *bigSpace {
 			Size: 1000, Width: 10, Height: 10, Blob: content.Hash([]byte{byte(i)})})
 	}
 	k.Land(tb, sp, &content.Tree{Pages: tree.Pages, Files: files}, nil)
-	return &bigSpace{svc: contentwire.Service(a.Root), ctx: a.Ctx("admin"), src: content.At{SpaceID: sp}, leaf: tree.Leaf, section: tree.Section,
+	return &bigSpace{api: a, space: sp, svc: contentwire.Service(a.Root), ctx: a.Ctx("admin"), src: content.At{SpaceID: sp}, leaf: tree.Leaf, section: tree.Section,
 		path: tree.LeafPath, file: "f025"}
 }
 
-// BenchmarkReads5000Pages measures the content reads of one page, one
-// file and the page tree on a space of 5,000 pages, at the service level
-// (with its reading right's check; the handlers add authentication).
-func BenchmarkReads5000Pages(b *testing.B) {
-	bs := seedBigSpace(b, 5000)
+// benchSizes are the sizes of the spaces the read benchmarks compare, side
+// by side in one run (pages=5000 and pages=50000; docs/content.md,
+// "Performance"). Benchmarks do not run in `go test`.
+var benchSizes = []int{5000, 50000}
+
+// BenchmarkReads measures the content reads of one page, one file and the
+// page tree on spaces of 5,000 and 50,000 pages, at the service level
+// (with its reading right's check; the handlers add authentication). The
+// page tree also reports the bytes of its JSON answer (answer-bytes), the
+// bytes a read allocates per byte of answer (alloc/answer), and the time
+// of the revision's first read (first-ms, before its rendered tree is
+// kept); page_tree_http is the API's read through its handler
+// (authentication, the read, the answer written; the writer keeps no
+// byte), with the same two ratios.
+func BenchmarkReads(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) { benchReads(b, seedBigSpace(b, n)) })
+	}
+}
+
+func benchReads(b *testing.B, bs *bigSpace) {
 	ctx := bs.ctx
+	// The revision's first tree read: before any sub-benchmark (each runs
+	// several times, to size b.N).
+	start := time.Now()
+	tree, err := bs.svc.Pages(ctx, bs.src, true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	first := time.Since(start)
+	handler := bs.api.API.Handler()
+	answered := 0 // the bytes of page_tree_http's last answer
 	reads := []struct {
 		name string
 		read func() error
@@ -93,9 +124,20 @@ func BenchmarkReads5000Pages(b *testing.B) {
 			_, err := bs.svc.File(ctx, bs.src, bs.file, true)
 			return err
 		}},
-		{"page_tree", func() error {
-			_, err := bs.svc.Pages(ctx, bs.src, true)
+		{"page_tree", func() (err error) {
+			tree, err = bs.svc.Pages(ctx, bs.src, true)
 			return err
+		}},
+		{"page_tree_http", func() error {
+			req := httptest.NewRequest("GET", "/v1/spaces/"+bs.space+"/content/pages", nil)
+			req.Header.Set("Authorization", "Bearer "+bs.api.Tokens["admin"])
+			w := &countingWriter{h: http.Header{}}
+			handler.ServeHTTP(w, req)
+			if w.status != http.StatusOK {
+				return fmt.Errorf("status %d", w.status)
+			}
+			answered = w.n
+			return nil
 		}},
 	}
 	for _, r := range reads {
@@ -104,6 +146,19 @@ func BenchmarkReads5000Pages(b *testing.B) {
 			if err := r.read(); err != nil {
 				b.Fatal(err)
 			}
+			var answer int
+			switch r.name {
+			case "page_tree":
+				raw, err := json.Marshal(map[string]any{"pages": tree})
+				if err != nil {
+					b.Fatal(err)
+				}
+				answer = len(raw)
+			case "page_tree_http":
+				answer = answered
+			}
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -111,8 +166,39 @@ func BenchmarkReads5000Pages(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			b.StopTimer()
+			runtime.ReadMemStats(&m1)
+			if answer > 0 {
+				b.ReportMetric(float64(answer), "answer-bytes")
+				b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(b.N)/float64(answer), "alloc/answer")
+				if r.name == "page_tree" {
+					b.ReportMetric(float64(first.Microseconds())/1000, "first-ms")
+				}
+			}
 		})
 	}
+}
+
+// countingWriter is a ResponseWriter that counts the body's bytes and
+// keeps none of them.
+type countingWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *countingWriter) Header() http.Header { return w.h }
+
+func (w *countingWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+}
+
+func (w *countingWriter) Write(b []byte) (int, error) {
+	w.WriteHeader(http.StatusOK)
+	w.n += len(b)
+	return len(b), nil
 }
 
 // pdfPageBody is a page of sections of ~1.1 KB (4 sections: ~4.6 KB, the

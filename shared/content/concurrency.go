@@ -2,17 +2,20 @@ package content
 
 import "sync"
 
-// recent keeps the values put last under their keys, at most max of them:
-// the oldest go first. It is safe for concurrent use.
+// recent keeps the values put last under their keys, at most max of them
+// (or, with putWeighed, at most max of their weights): the oldest go
+// first. It is safe for concurrent use.
 type recent[V any] struct {
-	mu    sync.Mutex
-	m     map[string]V
-	order []string
-	max   int
+	mu     sync.Mutex
+	m      map[string]V
+	weight map[string]int
+	total  int
+	order  []string
+	max    int
 }
 
 func newRecent[V any](max int) *recent[V] {
-	return &recent[V]{m: map[string]V{}, max: max}
+	return &recent[V]{m: map[string]V{}, weight: map[string]int{}, max: max}
 }
 
 func (c *recent[V]) get(k string) (V, bool) {
@@ -22,15 +25,27 @@ func (c *recent[V]) get(k string) (V, bool) {
 	return v, ok
 }
 
-func (c *recent[V]) put(k string, v V) {
+func (c *recent[V]) put(k string, v V) { c.putWeighed(k, v, 1) }
+
+// putWeighed keeps v under k as weighing w; a value heavier than the
+// whole cache is not kept.
+func (c *recent[V]) putWeighed(k string, v V, w int) {
+	if w > c.max {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.m[k]; !ok {
+	if old, ok := c.weight[k]; ok {
+		c.total -= old
+	} else {
 		c.order = append(c.order, k)
 	}
-	c.m[k] = v
-	for len(c.order) > c.max {
+	c.m[k], c.weight[k] = v, w
+	c.total += w
+	for c.total > c.max {
+		c.total -= c.weight[c.order[0]]
 		delete(c.m, c.order[0])
+		delete(c.weight, c.order[0])
 		c.order = c.order[1:]
 	}
 }

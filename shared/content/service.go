@@ -1,11 +1,14 @@
 package content
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/galleydocs/galley/shared/access"
 	"github.com/galleydocs/galley/shared/apperr"
@@ -30,6 +33,7 @@ type Service struct {
 	orgs      Orgs
 	Downloads *Downloads
 	digests   *recent[*linkDigest]
+	trees     *recent[*keptTree] // page trees rendered (PageTree)
 	// specs computes pages and resolves OpenAPI blocks; nil computes
 	// nothing.
 	specs Specs
@@ -65,7 +69,7 @@ type Needs struct {
 
 // New returns the content service.
 func New(d *deps.Deps, n Needs) *Service {
-	return &Service{d: d, Repo: NewRepo(d), digests: newRecent[*linkDigest](digestCacheSize), spaces: n.Spaces, users: n.Users, orgs: n.Orgs, specs: n.Specs,
+	return &Service{d: d, Repo: NewRepo(d), digests: newRecent[*linkDigest](digestCacheSize), trees: newRecent[*keptTree](treeCachePages), spaces: n.Spaces, users: n.Users, orgs: n.Orgs, specs: n.Specs,
 		Downloads: NewDownloads(d.Cursors, d.Clock)}
 }
 
@@ -268,18 +272,97 @@ func (s *Service) User(ctx context.Context, userID string) (model.User, error) {
 	return u, err
 }
 
-// Pages reads the page tree at at.
+// Pages reads the page tree at at. The answer may be shared with other
+// reads of the same tree: callers must not change it.
 func (s *Service) Pages(ctx context.Context, at At, metadata bool) ([]RevisionPage, error) {
-	src, _, ix, err := s.load(ctx, at)
+	t, err := s.PageTree(ctx, at, metadata)
+	return t.Pages, err
+}
+
+// PageTree is a page tree read (Service.PageTree): its pages, and their
+// JSON encoded once for every read of the same tree.
+type PageTree struct {
+	Pages []RevisionPage
+	kept  *keptTree // nil: not kept (encoded at each read)
+}
+
+// keptTree is a page tree rendered, and its JSON once asked for.
+type keptTree struct {
+	pages []RevisionPage
+	once  sync.Once
+	json  []byte
+	err   error
+}
+
+// JSON is the pages' JSON array as encoding/json writes it with HTML left
+// unescaped (as the API's JSON format writes bodies), without a newline;
+// nil for a tree that is not kept.
+func (t PageTree) JSON() ([]byte, error) {
+	k := t.kept
+	if k == nil {
+		return nil, nil
+	}
+	k.once.Do(func() {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if k.err = enc.Encode(k.pages); k.err == nil {
+			k.json = bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+		}
+	})
+	return k.json, k.err
+}
+
+// PageTree reads the page tree at at, as Pages does.
+func (s *Service) PageTree(ctx context.Context, at At, metadata bool) (PageTree, error) {
+	src, err := s.source(ctx, at)
 	if err != nil {
-		return nil, err
+		return PageTree{}, err
+	}
+	rev, err := s.Repo.Revision(ctx, src.space.ID, src.revision)
+	if err != nil {
+		return PageTree{}, err
 	}
 	o := s.options(src, metadata)
-	pages := PagesView(ix, o)
-	if err := s.expandComputed(ctx, src, pages, o, ix.Page); err != nil {
-		return nil, err
+	// A tree is content-addressed (rev.Tree is its hash), and its view
+	// depends only on it and on the options the key holds.
+	key := rev.SpaceID + "\x00" + rev.Tree + "\x00" + o.AppBase + "\x00" + strconv.FormatBool(o.Metadata) + strconv.FormatBool(o.Conditions)
+	if k, ok := s.trees.get(key); ok {
+		return PageTree{Pages: k.pages, kept: k}, nil
 	}
-	return pages, nil
+	t, err := s.Repo.Tree(ctx, rev)
+	if err != nil {
+		return PageTree{}, err
+	}
+	ix := NewIndex(t)
+	pages := PagesView(ix, o)
+	if !hasComputed(pages) {
+		// Computed pages are expanded at each read (their specs change
+		// without the tree): their trees are not kept.
+		k := &keptTree{pages: pages}
+		s.trees.putWeighed(key, k, max(1, len(t.Pages)))
+		return PageTree{Pages: pages, kept: k}, nil
+	}
+	if err := s.expandComputed(ctx, src, pages, o, ix.Page); err != nil {
+		return PageTree{}, err
+	}
+	return PageTree{Pages: pages}, nil
+}
+
+// treeCachePages bounds the cache of the page trees this process rendered
+// last (PageTree), by their pages: a page's view weighs about 600 bytes
+// and its JSON, once the API answered it, about as much, so 100,000 pages
+// are at most about 120 MB (two 50,000-page trees, or twenty of 5,000).
+const treeCachePages = 100_000
+
+// hasComputed tells whether a tree's view has a computed page.
+func hasComputed(pages []RevisionPage) bool {
+	for i := range pages {
+		if pages[i].Type == TypeComputed || hasComputed(pages[i].Pages) {
+			return true
+		}
+	}
+	return false
 }
 
 // Page formats.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/galleydocs/galley/shared/gitsync"
 )
 
 // BenchmarkGitRoundTrip500Pages imports a repository of 500 pages (50
@@ -100,5 +102,45 @@ func BenchmarkWebhookToUpdatedSpace(b *testing.B) {
 			b.Fatalf("after the webhook: %v", st)
 		}
 		b.StartTimer()
+	}
+}
+
+// BenchmarkGitImport imports a generated repository of MaxPages pages
+// (pages=N: folders of 100, a README.md and 99 pages of ~1.3 KB) served by
+// git http-backend on loopback into a new space: the request and its
+// queued job. The repository is made once for each size; import-ms is the
+// last import's time, per-page-us its time per page. 5,000 and 50,000
+// pages are not importable yet (docs/workers.md, "Figures": the state's
+// synced files outgrow a DynamoDB item near 4,000 pages).
+func BenchmarkGitImport(b *testing.B) {
+	for _, n := range []int{gitsync.MaxPages} {
+		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
+			files := map[string]string{}
+			for d := 0; d < n/100; d++ {
+				files[fmt.Sprintf("part-%03d/README.md", d)] = fmt.Sprintf("# Part %d\n\nOverview.\n", d)
+				for p := 0; p < 99; p++ {
+					files[fmt.Sprintf("part-%03d/page-%d.md", d, p)] = fmt.Sprintf("---\ndescription: Page %d of part %d\n---\n\n# Page %d.%d\n\n%s\nSee [the overview](README.md).\n",
+						p, d, d, p, strings.Repeat("Some words of documentation. ", 40))
+				}
+			}
+			f := setup(b)
+			f.git.repo(b, "big", files)
+			var imp time.Duration
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				sp := f.space(b)
+				b.StartTimer()
+				start := time.Now()
+				f.importRepo(b, sp, "big", nil)
+				imp = time.Since(start)
+				b.StopTimer()
+				if _, pages, _ := f.head(b, sp); len(pages) != n {
+					b.Fatalf("%d pages imported", len(pages))
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(imp.Milliseconds()), "import-ms")
+			b.ReportMetric(float64(imp.Microseconds())/float64(n), "per-page-us")
+		})
 	}
 }

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"io"
 	"reflect"
 	"strings"
 
@@ -25,11 +26,29 @@ func (n Nulls) Has(field string) bool { return n[field] }
 var nullsType = reflect.TypeFor[Nulls]()
 
 // jsonFormat is huma's JSON format whose Unmarshal also fills every Nulls
-// field of the decoded value.
+// field of the decoded value, and whose Marshal lets a PreEncoded body
+// write itself.
 func jsonFormat() huma.Format {
 	f := huma.DefaultJSONFormat
 	f.Unmarshal = DecodePatch
+	marshal := f.Marshal
+	f.Marshal = func(w io.Writer, v any) error {
+		if p, ok := v.(PreEncoded); ok {
+			if done, err := p.WriteJSON(w); done || err != nil {
+				return err
+			}
+		}
+		return marshal(w, v)
+	}
 	return f
+}
+
+// PreEncoded is a body that may write its JSON itself, byte for byte as
+// the JSON format would (a newline after it), from an encoding kept
+// across answers (a page tree's: contenthttp.PagesList); done false
+// leaves the body to the format.
+type PreEncoded interface {
+	WriteJSON(w io.Writer) (done bool, err error)
 }
 
 // DecodePatch decodes data into v with encoding/json, then fills the

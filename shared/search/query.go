@@ -212,22 +212,64 @@ func words(text string) int { return len(strings.Fields(text)) }
 // Pages runs text on an index and returns the pages from offset to
 // offset+size, best first (ties in the index's order, which a revision's
 // index never changes), without their sections.
+//
+// A text of several words also scores the body's phrase; checking the
+// phrase in every page that has all its words grows with the pages (most
+// of a search's time at 50,000 pages: docs/search.md, "Figures"), so it
+// is checked in the best phraseWindow pages (beyond offset+size) that the
+// words find, and only they are scored again with it: their scores, and
+// the order of those that make the answer, are the ones a single query
+// would give; a page past the window that only the phrase would have
+// lifted into the answer is the difference.
 func Pages(ctx context.Context, idx bleve.Index, text string, offset, size int) (Hits, error) {
+	return pages(ctx, idx, text, offset, size, phraseWindow)
+}
+
+// phraseWindow is how many pages past offset+size Pages checks the phrase
+// in (0: all, in one query).
+const phraseWindow = 200
+
+func pages(ctx context.Context, idx bleve.Index, text string, offset, size, window int) (Hits, error) {
 	ws, err := plan(ctx, idx, text)
 	if err != nil {
 		return Hits{}, err
 	}
 	qs := []query.Query{match(ws, fTitle, boostTitle), match(ws, fHeadings, boostHeadings), match(ws, fBody, 1)}
+	var q query.Query = query.NewDisjunctionQuery(qs)
+	total := -1
 	if words(text) > 1 {
-		qs = append(qs, phrase(fBody, text, boostPhrase))
+		full := query.NewDisjunctionQuery(append(qs, phrase(fBody, text, boostPhrase)))
+		q = full
+		if window > 0 {
+			// The pages the words find (the phrase finds none they do
+			// not: its words are the body's), the best of them kept.
+			req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), offset+size+window, 0, false)
+			res, err := idx.SearchInContext(ctx, req)
+			if err != nil {
+				return Hits{}, fmt.Errorf("search: %w", err)
+			}
+			total = int(res.Total)
+			ids := make([]string, 0, len(res.Hits))
+			for _, h := range res.Hits {
+				ids = append(ids, h.ID)
+			}
+			// Scored as in the one query: the ids' clause weighs
+			// nothing, in the score or in its norm.
+			in := query.NewDocIDQuery(ids)
+			in.SetBoost(0)
+			q = query.NewConjunctionQuery([]query.Query{in, full})
+		}
 	}
-	req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), size, offset, false)
+	req := bleve.NewSearchRequestOptions(q, size, offset, false)
 	req.Fields = []string{fPage, fTitle, fPath, fDescription, fAncestors}
 	res, err := idx.SearchInContext(ctx, req)
 	if err != nil {
 		return Hits{}, fmt.Errorf("search: %w", err)
 	}
-	out := Hits{Total: int(res.Total), Pages: make([]PageHit, 0, len(res.Hits))}
+	if total < 0 {
+		total = int(res.Total)
+	}
+	out := Hits{Total: total, Pages: make([]PageHit, 0, len(res.Hits))}
 	for i, h := range res.Hits {
 		p := PageHit{ID: str(h.Fields[fPage]), Title: str(h.Fields[fTitle]), Path: str(h.Fields[fPath]),
 			Description: str(h.Fields[fDescription]), Ancestors: []string{}, Score: h.Score, Rank: offset + i + 1}

@@ -78,7 +78,7 @@ func registerContent(api *httpapi.API, s *changerequests.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPagesInChangeRequest", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a change request (nested)"},
 		func(ctx context.Context, in *contentIn) (*contenthttp.PagesOut, error) {
-			return httpapi.Answer(contenthttp.ListPages)(c.Pages(ctx, in.On(in.at(ctx)), in.Metadata))
+			return httpapi.Answer(contenthttp.ListTree)(c.PageTree(ctx, in.On(in.at(ctx)), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageInChangeRequestById", Needs: access.Role(access.ReadContent), Method: http.MethodGet, Path: base + "/page/{pageId}", Tag: tag,
 		Summary: "Get a page of a change request"},

@@ -7,6 +7,7 @@ package contenthttp
 
 import (
 	"context"
+	"io"
 	"mime"
 	"net/http"
 	"strings"
@@ -97,10 +98,27 @@ type RevisionOut = httpapi.Out[content.Revision]
 // PagesList is the body of a pages read.
 type PagesList struct {
 	Pages []content.RevisionPage `json:"pages"`
+	tree  content.PageTree
 }
 
-// ListPages is the body of a pages read: the pages, nested.
-func ListPages(pages []content.RevisionPage) PagesList { return PagesList{Pages: pages} }
+// ListTree is the body of a pages read: the tree's pages, nested, whose
+// JSON is written as encoded once for the tree (httpapi.PreEncoded).
+func ListTree(t content.PageTree) PagesList { return PagesList{Pages: t.Pages, tree: t} }
+
+// WriteJSON writes the list with its tree's kept JSON (PreEncoded): the
+// bytes encoding/json writes for the list.
+func (l PagesList) WriteJSON(w io.Writer) (bool, error) {
+	pages, err := l.tree.JSON()
+	if pages == nil || err != nil {
+		return false, err
+	}
+	for _, b := range [][]byte{[]byte(`{"pages":`), pages, []byte("}\n")} {
+		if _, err := w.Write(b); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
 
 // PagesOut answers a pages read.
 type PagesOut = httpapi.Out[PagesList]
@@ -193,7 +211,7 @@ func Register(api *httpapi.API, s *content.Service, pdfs *contentpdf.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPages", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/pages", Tag: tag,
 		Summary: "List the pages of the space's current revision (nested)"},
 		func(ctx context.Context, in *spaceIn) (*PagesOut, error) {
-			return httpapi.Answer(ListPages)(s.Pages(ctx, in.On(in.at(ctx)), in.Metadata))
+			return httpapi.Answer(ListTree)(s.PageTree(ctx, in.On(in.at(ctx)), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getPageById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: "/v1/spaces/{spaceId}/content/page/{pageId}", Tag: tag,
 		Summary: "Get a page of the space's current revision"},

@@ -109,7 +109,7 @@ func registerRevisions(api *httpapi.API, s *content.Service) {
 	httpapi.Register(api, httpapi.Op{ID: "listPagesInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/pages", Tag: tag,
 		Summary: "List the pages of a revision (nested)"},
 		func(ctx context.Context, in *revisionIn) (*PagesOut, error) {
-			return httpapi.Answer(ListPages)(s.Pages(ctx, in.On(in.at(ctx)), in.Metadata))
+			return httpapi.Answer(ListTree)(s.PageTree(ctx, in.On(in.at(ctx)), in.Metadata))
 		})
 	httpapi.Register(api, httpapi.Op{ID: "listFilesInRevisionById", Needs: access.Role(access.ReadContent), Visitor: true, Method: http.MethodGet, Path: base + "/files", Tag: tag,
 		Summary: "List the files of a revision"},
