@@ -38,6 +38,7 @@ func DynamoStoreAt(t testing.TB, endpoint string) *dynamostore.Store {
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),
 		Retryer:      awsretry.New(),
+		HTTPClient:   awsretry.HTTPClient(),
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 			return aws.Credentials{AccessKeyID: "galley", SecretAccessKey: "galley", Source: "test"}, nil
 		}),
