@@ -13,8 +13,8 @@ package faultproxy
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
