@@ -386,23 +386,14 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		t := time.NewTimer(f.Latency)
-		defer t.Stop()
-		select {
-		case <-r.Context().Done():
-			return
-		case <-t.C:
+		if sleep(r, f.Latency) {
+			up.ServeHTTP(w, r)
 		}
-		up.ServeHTTP(w, r)
 	case f.AnswerLatency > 0:
 		rec := httptest.NewRecorder()
 		up.ServeHTTP(rec, r)
-		t := time.NewTimer(f.AnswerLatency)
-		defer t.Stop()
-		select {
-		case <-r.Context().Done():
+		if !sleep(r, f.AnswerLatency) {
 			return
-		case <-t.C:
 		}
 		for k, v := range rec.Header() {
 			w.Header()[k] = v
@@ -415,6 +406,18 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		reset(w)
 	case f.Reset:
 		reset(w)
+	}
+}
+
+// sleep waits d, or until r's client gives up: false then.
+func sleep(r *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-r.Context().Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
 
