@@ -165,7 +165,8 @@ sam-build: sam-check
 	done
 
 # The soak of issue 30 (docs/faults.md, "The soak"): SOAK_DURATION of
-# load a rig (default 3m), local mode then the AWS adapters with faults.
+# load a rig (default 3m): local mode, then the AWS adapters with faults,
+# then the functions' processes with faults and SIGKILLs.
 SOAK_DURATION ?= 3m
 soak:
 	GALLEY_REQUIRE_EMULATORS=1 SOAK_DURATION=$(SOAK_DURATION) $(GO) test -count=1 -timeout 2h -run '^$$' -bench BenchmarkSoak -benchtime=1x ./shared/app/soak/

@@ -7,40 +7,11 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/testenv/lambdarun"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
 var anyParam = regexp.MustCompile(`\{[^}]+\}`)
-
-// gatewayMatches tells whether API Gateway's HTTP API routes a request for
-// path to the route routePath: segment by segment, a {name} parameter
-// taking one non-empty segment and a {name+} the rest; a trailing slash of
-// the request is not part of the match (API Gateway routes /v1/ to the
-// route /v1, and refuses routes ending in a slash: families.GatewayPath).
-func gatewayMatches(routePath, path string) bool {
-	if len(path) > 1 {
-		path = strings.TrimSuffix(path, "/")
-	}
-	rs, ps := strings.Split(routePath, "/"), strings.Split(path, "/")
-	for i, r := range rs {
-		if strings.HasSuffix(r, "+}") {
-			return i < len(ps) && ps[i] != ""
-		}
-		if i >= len(ps) {
-			return false
-		}
-		if strings.HasPrefix(r, "{") {
-			if ps[i] == "" {
-				return false
-			}
-			continue
-		}
-		if r != ps[i] {
-			return false
-		}
-	}
-	return len(rs) == len(ps)
-}
 
 // Every operation of GitBook's current document that Galley serves reaches
 // its function in AWS: the template declares a route that API Gateway
@@ -97,7 +68,7 @@ func TestTemplateRoutesReachEveryServedPath(t *testing.T) {
 			request := strings.ReplaceAll(path, "{x}", "x1")
 			found := false
 			for _, r := range routes {
-				if r.method == method && gatewayMatches(r.path, request) {
+				if r.method == method && lambdarun.GatewayMatches(r.path, request) {
 					found = true
 					break
 				}
@@ -109,24 +80,5 @@ func TestTemplateRoutesReachEveryServedPath(t *testing.T) {
 	}
 	if checked < 150 || slashed == 0 {
 		t.Fatalf("checked %d served operations (%d with a trailing slash)", checked, slashed)
-	}
-}
-
-func TestGatewayMatches(t *testing.T) {
-	for _, c := range []struct {
-		route, path string
-		want        bool
-	}{
-		{"/v1", "/v1/", true},
-		{"/v1", "/v1", true},
-		{"/v1/spaces/{spaceId}", "/v1/spaces/x1", true},
-		{"/v1/spaces/{spaceId}", "/v1/spaces/", false},
-		{"/v1/spaces/{spaceId}", "/v1/spaces/x1/y", false},
-		{"/v1/spaces/{spaceId}/content/path/{pagePath+}", "/v1/spaces/x1/content/path/a/b", true},
-		{"/v1/user", "/v1/users", false},
-	} {
-		if got := gatewayMatches(c.route, c.path); got != c.want {
-			t.Errorf("gatewayMatches(%q, %q) = %v", c.route, c.path, got)
-		}
 	}
 }

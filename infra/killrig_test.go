@@ -29,6 +29,7 @@ import (
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 	"github.com/galleydocs/galley/shared/store"
 	"github.com/galleydocs/galley/shared/store/dynamostore"
+	"github.com/galleydocs/galley/shared/testenv/lambdarun"
 )
 
 // killRig is a worker's binary run as Lambda runs it (over DynamoDB Local
@@ -133,7 +134,7 @@ func (k *killRig) work1(tb testing.TB, kill bool) {
 			tb.Fatal(err)
 		}
 		rt := newRuntimeAPI(tb, raw)
-		stop, logs := startFunctionWith(tb, k.bin, rt, k.endpoint, k.table, k.env...)
+		stop, logs := lambdarun.Start(tb, k.bin, rt.addr(), k.endpoint, k.table, k.env...)
 		k.runs++
 		var killAt <-chan time.Time
 		if kill && attempt < 3 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/testenv/lambdarun"
 )
 
 // BenchmarkFunctionBinaries reports the size of each function's binary as
@@ -17,7 +18,7 @@ import (
 func BenchmarkFunctionBinaries(b *testing.B) {
 	dir := b.TempDir()
 	pkgs := []string{"../infra/hellolambda"}
-	for _, n := range functionNames() {
+	for _, n := range lambdarun.FunctionNames() {
 		pkgs = append(pkgs, "../functions/"+n)
 	}
 	buildFunctions(b, dir, "linux", "arm64", pkgs...)
@@ -29,7 +30,7 @@ func BenchmarkFunctionBinaries(b *testing.B) {
 		return float64(fi.Size()) / 1e6
 	}
 	var sizes []float64
-	for _, n := range append([]string{"hellolambda"}, functionNames()...) {
+	for _, n := range append([]string{"hellolambda"}, lambdarun.FunctionNames()...) {
 		mb := size(n)
 		if n != "hellolambda" {
 			sizes = append(sizes, mb)
@@ -75,7 +76,7 @@ func BenchmarkFunctionInit(b *testing.B) {
 	// init); a worker's cold start delays a queued job, which nobody waits
 	// on (docs/dependencies.md), so workers are reported apart.
 	var worstAPI, worstWorker float64
-	for _, n := range functionNames() {
+	for _, n := range lambdarun.FunctionNames() {
 		b.Run(n, func(b *testing.B) {
 			var fn, hello []float64
 			for b.Loop() {

@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -23,11 +22,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/galleydocs/galley/shared/app"
-	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/store/dynamostore"
 	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testenv/lambdarun"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -41,20 +40,8 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	ddb.Stop()
 	moto.Stop()
+	functionBinaries.Remove()
 	os.Exit(code)
-}
-
-// functionNames are every Lambda function's directory under functions/.
-func functionNames() []string {
-	var names []string
-	for _, f := range families.All() {
-		names = append(names, f.Name)
-	}
-	for w := range families.WorkerHandlers() {
-		names = append(names, w)
-	}
-	sort.Strings(names)
-	return names
 }
 
 // buildFunctions builds the given commands (functions/<name>, or any main
@@ -71,39 +58,11 @@ func buildFunctions(tb testing.TB, dir, goos, goarch string, pkgs ...string) {
 	}
 }
 
-// hostBinaries are the functions and the hello-world baseline built once
-// per test binary for this machine.
-var hostBinaries struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+// functionBinaries are the functions and the hello-world baseline built
+// once per test binary for this machine.
+var functionBinaries lambdarun.Binaries
 
-func binaries(tb testing.TB) string {
-	tb.Helper()
-	hostBinaries.once.Do(func() {
-		dir, err := os.MkdirTemp("", "galley-functions-")
-		if err != nil {
-			hostBinaries.err = err
-			return
-		}
-		pkgs := []string{"../infra/hellolambda"}
-		for _, n := range functionNames() {
-			pkgs = append(pkgs, "../functions/"+n)
-		}
-		args := []string{"build", "-tags", "lambda.norpc", "-trimpath", "-ldflags=-s -w", "-o", dir + string(os.PathSeparator)}
-		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), append(args, pkgs...)...)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			hostBinaries.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-		hostBinaries.dir = dir
-	})
-	if hostBinaries.err != nil {
-		tb.Fatal(hostBinaries.err)
-	}
-	return hostBinaries.dir
-}
+func binaries(tb testing.TB) string { return functionBinaries.Dir(tb) }
 
 // invocation is what a function posted for the event it was given.
 type invocation struct {
@@ -168,36 +127,7 @@ func (r *runtimeAPI) serve(w http.ResponseWriter, req *http.Request) {
 // the process is killed when tb ends (or by the returned stop).
 func startFunction(tb testing.TB, bin string, rt *runtimeAPI, endpoint, table string) (stop func(), logs *bytes.Buffer) {
 	tb.Helper()
-	return startFunctionWith(tb, bin, rt, endpoint, table)
-}
-
-// startFunctionWith is startFunction with more environment variables
-// (which override the defaults).
-func startFunctionWith(tb testing.TB, bin string, rt *runtimeAPI, endpoint, table string, extra ...string) (stop func(), logs *bytes.Buffer) {
-	tb.Helper()
-	cmd := exec.Command(bin)
-	cmd.Env = []string{
-		"AWS_LAMBDA_RUNTIME_API=" + rt.addr(),
-		"AWS_REGION=us-east-1", "AWS_ACCESS_KEY_ID=galley", "AWS_SECRET_ACCESS_KEY=galley",
-		"AWS_ENDPOINT_URL=" + endpoint,
-		"TABLE_NAME=" + table, "BUCKET_NAME=galley-test", "LOG_LEVEL=error",
-		"AWS_LAMBDA_FUNCTION_NAME=galley-test", "AWS_LAMBDA_FUNCTION_MEMORY_SIZE=512",
-	}
-	cmd.Env = append(cmd.Env, extra...)
-	logs = &bytes.Buffer{}
-	cmd.Stdout, cmd.Stderr = logs, logs
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		})
-	}
-	tb.Cleanup(stop)
-	return stop, logs
+	return lambdarun.Start(tb, bin, rt.addr(), endpoint, table)
 }
 
 // sampleToken is the token of every sample event (events/*.json).

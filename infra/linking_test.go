@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/app/families"
+	"github.com/galleydocs/galley/shared/testenv/lambdarun"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -386,7 +387,7 @@ var reflectMethodAllowed = map[string]string{
 func TestFunctionBinariesKeepMethodDeadCodeElimination(t *testing.T) {
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	dir := t.TempDir()
-	for _, name := range functionNames() {
+	for _, name := range lambdarun.FunctionNames() {
 		cmd := exec.Command(goBin, "build", "-tags", "lambda.norpc", "-trimpath", "-ldflags=-s -w -dumpdep",
 			"-o", filepath.Join(dir, name), "../functions/"+name)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64")

@@ -31,6 +31,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testenv/lambdarun"
 	"github.com/galleydocs/galley/shared/users"
 )
 
@@ -251,7 +252,7 @@ func TestFunctionProcessesAnswerAsInProcessWithinTheirPolicies(t *testing.T) {
 		queues[env] = *out.QueueUrl
 	}
 	tpl := readTemplate(t)
-	for _, name := range functionNames() {
+	for _, name := range lambdarun.FunctionNames() {
 		t.Run(name, func(t *testing.T) {
 			function := functionOf(t, name)
 			env := decode[struct {
@@ -279,7 +280,7 @@ func TestFunctionProcessesAnswerAsInProcessWithinTheirPolicies(t *testing.T) {
 					}
 				}
 				rt := newRuntimeAPI(t, raw)
-				stop, logs := startFunctionWith(t, filepath.Join(dir, name), rt, proxy.srv.URL, table, extra...)
+				stop, logs := lambdarun.Start(t, filepath.Join(dir, name), rt.addr(), proxy.srv.URL, table, extra...)
 				var got invocation
 				select {
 				case got = <-rt.answers:

@@ -98,6 +98,8 @@ func EnvAWSConfig() (aws.Config, error) {
 		Credentials: credentials.NewStaticCredentialsProvider(id, key, os.Getenv("AWS_SESSION_TOKEN")),
 		// One retry policy for DynamoDB, S3 and SQS (docs/faults.md).
 		Retryer: awsretry.New,
+		// Each attempt waits at most awsretry.AttemptTimeout for its answer.
+		HTTPClient: awsretry.HTTPClient(),
 	}
 	if u := os.Getenv("AWS_ENDPOINT_URL"); u != "" {
 		cfg.BaseEndpoint = aws.String(u)

@@ -9,11 +9,13 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"net/http"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 )
 
 // The budget of one call (docs/faults.md): at most MaxAttempts attempts,
@@ -31,6 +33,31 @@ const (
 	BaseDelay   = 20 * time.Millisecond
 	MaxDelay    = 2 * time.Second
 )
+
+// AttemptTimeout is how long one attempt waits for AWS's answer to begin
+// (its status and headers, once the request is sent) before the attempt
+// is given up and retried like a reset connection. The SDK sets none: a
+// call to a DynamoDB node that hangs would hold the request until the
+// Lambda's own timeout, past API Gateway's 29 s (a 504, nothing told).
+// With it, a call that cannot get an answer gives up after 5 attempts,
+// about 10.3 s (5 × 2 s plus the waits), and the request answers 503;
+// a single slow attempt costs 2 s and the retry. 2 s is far above what a
+// healthy call takes (DynamoDB answers in milliseconds, the emulators'
+// p99 under the soak's load is tens of milliseconds) so that a busy
+// moment is not turned into retries, and short enough that a request
+// whose calls hang several times still answers within its 29 s
+// (docs/faults.md). It does not limit reading a body (a large S3 object).
+const AttemptTimeout = 2 * time.Second
+
+// HTTPClient is the HTTP client of every AWS client (aws.Config.HTTPClient
+// or the service's Options.HTTPClient): the SDK's own, with AttemptTimeout
+// as its transport's ResponseHeaderTimeout. The SDK retries the timed-out
+// attempt (a connection error); after the last, Transient says so.
+func HTTPClient() aws.HTTPClient {
+	return awshttp.NewBuildableClient().WithTransportOptions(func(t *http.Transport) {
+		t.ResponseHeaderTimeout = AttemptTimeout
+	})
+}
 
 // New returns the SDK's standard retryer (throttling, 5xx and connection
 // errors retried; the client-side retry quota that stops retries when most

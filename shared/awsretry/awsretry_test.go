@@ -4,9 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 	"github.com/galleydocs/galley/shared/awsretry"
 )
@@ -44,5 +52,32 @@ func TestDelayGrowsWithinBounds(t *testing.T) {
 				t.Fatalf("Delay(%d) = %s, want within [%s, %s]", attempt, d, step/2, step)
 			}
 		}
+	}
+}
+
+// An attempt whose answer does not begin within AttemptTimeout is given up
+// and the call tried again (a hung node's call does not hold the request).
+func TestHungAttemptIsRetried(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) == 1 {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(awsretry.AttemptTimeout + time.Second):
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	c := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL), Retryer: awsretry.New(),
+		HTTPClient: awsretry.HTTPClient(), Credentials: credentials.NewStaticCredentialsProvider("a", "b", "")})
+	if _, err := c.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String("t"),
+		Key: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "k"}}}); err != nil {
+		t.Fatalf("a call whose first attempt hung: %v", err)
+	}
+	if n := calls.Load(); n != 2 {
+		t.Errorf("%d attempts, want 2", n)
 	}
 }

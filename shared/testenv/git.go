@@ -82,21 +82,7 @@ func GitRepo(tb testing.TB, name, branch string, files map[string]string) string
 // returns its URL.
 func ServeBundle(tb testing.TB, name string) string {
 	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			tb.Fatal("no go.mod above the test's folder")
-		}
-		dir = up
-	}
-	bundle := filepath.Join(dir, "..", "shared", "fixtures", "gitsync", name+".bundle")
+	bundle := filepath.Join(ModuleRoot(tb), "..", "shared", "fixtures", "gitsync", name+".bundle")
 	if _, err := os.Stat(bundle); err != nil {
 		Missing(tb, "the fixture "+bundle+" (../shared/fixtures beside the repository)")
 	}

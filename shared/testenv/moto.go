@@ -77,6 +77,7 @@ func (m *Moto) AWSConfig(tb testing.TB) aws.Config {
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),
 		Retryer:      awsretry.New,
+		HTTPClient:   awsretry.HTTPClient(),
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 			return aws.Credentials{AccessKeyID: "test", SecretAccessKey: "test", Source: "testenv"}, nil
 		}),

@@ -32,6 +32,26 @@ func CacheDir() string {
 	return filepath.Join(home, ".cache", "galley")
 }
 
+// ModuleRoot is the folder of the go.mod above the test's working
+// directory (its package's folder).
+func ModuleRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			tb.Fatal("no go.mod above the test's folder")
+		}
+		dir = up
+	}
+}
+
 // Required reports whether missing components must fail the tests.
 func Required() bool { return os.Getenv("GALLEY_REQUIRE_EMULATORS") == "1" }
 

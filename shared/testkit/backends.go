@@ -2,11 +2,13 @@ package testkit
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/galleydocs/galley/shared/awsretry"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/store/dynamostore"
@@ -38,6 +40,7 @@ func DynamoStoreAt(t testing.TB, endpoint string) *dynamostore.Store {
 		Region:       "us-east-1",
 		BaseEndpoint: aws.String(endpoint),
 		Retryer:      awsretry.New(),
+		HTTPClient:   awsretry.HTTPClient(),
 		Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
 			return aws.Credentials{AccessKeyID: "galley", SecretAccessKey: "galley", Source: "test"}, nil
 		}),
@@ -49,7 +52,10 @@ func DynamoStoreAt(t testing.TB, endpoint string) *dynamostore.Store {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if _, err := c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+		// A delete retried after its first attempt's answer was late
+		// (awsretry.AttemptTimeout) finds the table gone: done.
+		var gone *types.ResourceNotFoundException
+		if _, err := c.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil && !errors.As(err, &gone) {
 			t.Errorf("delete table %s: %v", name, err)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testenv/lambdarun"
 )
 
 // The components a test binary shares: started by the first test that asks
@@ -15,6 +16,8 @@ import (
 var (
 	dynamo testenv.DynamoDBLocal
 	moto   = testenv.NewMoto()
+	// binaries are the functions built for the binary's tests.
+	binaries lambdarun.Binaries
 )
 
 // Main runs a package's tests and stops the components they started; every
@@ -28,8 +31,13 @@ func Main(m *testing.M) {
 	code := m.Run()
 	dynamo.Stop()
 	moto.Stop()
+	binaries.Remove()
 	os.Exit(code)
 }
+
+// FunctionBinaries is the folder of the functions' binaries, built once
+// for the test binary (lambdarun.Binaries) and removed by Main.
+func FunctionBinaries(tb testing.TB) string { return binaries.Dir(tb) }
 
 // DynamoDBLocal is the test binary's DynamoDB Local (started on first use;
 // give each test its own table, as DynamoStore does).

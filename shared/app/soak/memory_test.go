@@ -13,24 +13,32 @@ import (
 // last collection) and resident set (/proc/self/status) during a run.
 type memory struct {
 	heap, rss []float64 // MiB
+	// procs is the rig's own processes' resident set (the lambda rig's
+	// functions), when it has some.
+	procs []float64
 }
 
 const mib = 1 << 20
 
-// sample takes a sample every 250 ms until until.
-func (m *memory) sample(until time.Time) {
+// sample takes a sample every 250 ms until until; procs, when not nil,
+// is the resident set of the rig's processes.
+func (m *memory) sample(until time.Time, procs func() float64) {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	for time.Now().Before(until) {
 		metrics.Read(s)
 		m.heap = append(m.heap, float64(s[0].Value.Uint64())/mib)
-		m.rss = append(m.rss, rss())
+		m.rss = append(m.rss, rssOf("/proc/self/status"))
+		if procs != nil {
+			m.procs = append(m.procs, procs())
+		}
 		time.Sleep(250 * time.Millisecond)
 	}
 }
 
-// rss is the process's resident set in MiB (0 where /proc is missing).
-func rss() float64 {
-	f, err := os.Open("/proc/self/status")
+// rssOf is the resident set in MiB of the process whose /proc status
+// file is path (0 where it is missing: an ended process, no /proc).
+func rssOf(path string) float64 {
+	f, err := os.Open(path)
 	if err != nil {
 		return 0
 	}

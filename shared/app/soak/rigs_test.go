@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"testing"
 	"time"
 
@@ -34,17 +35,30 @@ func TestMain(m *testing.M) { testkit.Main(m) }
 const adminToken = "gly_soak-instance-admin-aBcDeFgHiJkLmNoPqRsTuVwXyZ0123"
 
 // rig is a running Galley the soak loads: its API (served in-process, as
-// the local server and the API functions serve it), its jobs run by local
-// mode's queue beside it.
+// the local server and the API functions serve it, or by the functions'
+// processes behind a loopback API Gateway), its jobs run beside it.
 type rig struct {
 	name string
 	api  *httpapi.API
-	// proxy, on the AWS rig, stands between the services and DynamoDB
-	// Local and moto's S3; faults are the rules set during the load.
+	// h serves the load when set (the lambda rig's gateway); otherwise
+	// api's handler. api's document validates the setup's answers.
+	h http.Handler
+	// proxy, on the AWS rigs, stands between the services and DynamoDB
+	// Local and moto; faults are the rules set during the load.
 	proxy  *faultproxy.Proxy
 	faults []faultproxy.Rule
-	// queueDB, on the AWS rig, holds the queue's jobs (left, dead).
-	queueDB *bolt.DB
+	// left, when set, counts the jobs queued and dead-lettered.
+	left func(testing.TB) (queued, dead int)
+	// during, when set, runs beside the load until it stops (the lambda
+	// rig's kills).
+	during func(stop time.Time)
+	// procRSS, when set, is the resident set of the rig's own processes
+	// (the functions'), in MiB.
+	procRSS func() float64
+	// report, when set, says what the rig did besides the load; kills is
+	// the processes it killed.
+	report func(testing.TB) string
+	kills  int
 }
 
 // localRig is local mode itself (local.Open: bbolt, files, the local
@@ -110,8 +124,16 @@ func awsRig(tb testing.TB) *rig {
 		<-done
 		root.Close()
 	})
+	return &rig{name: "aws", api: app.NewAPI(c, root, families.All()...), proxy: p, faults: awsFaults(),
+		left: func(tb testing.TB) (int, int) { return boltJobsLeft(tb, qdb) }}
+}
+
+// awsFaults are the faults of the AWS rigs during the load: a share of
+// DynamoDB and S3 calls throttled, failing, slow, reset, or cut after the
+// store applied them (about 5% of DynamoDB calls).
+func awsFaults() []faultproxy.Rule {
 	writes := []string{"PutItem", "DeleteItem", "UpdateItem", "TransactWriteItems", "BatchWriteItem"}
-	return &rig{name: "aws", api: app.NewAPI(c, root, families.All()...), proxy: p, queueDB: qdb, faults: []faultproxy.Rule{
+	return []faultproxy.Rule{
 		{Service: faultproxy.DynamoDB, Share: 0.03, Fault: faultproxy.ProvisionedThroughputExceeded},
 		{Service: faultproxy.DynamoDB, Share: 0.01, Fault: faultproxy.InternalServerError},
 		{Service: faultproxy.DynamoDB, Share: 0.02, Fault: faultproxy.Latency(30 * time.Millisecond)},
@@ -121,17 +143,14 @@ func awsRig(tb testing.TB) *rig {
 		{Service: faultproxy.S3, Share: 0.01, Fault: faultproxy.Latency(30 * time.Millisecond)},
 		{Service: faultproxy.S3, Share: 0.005, Fault: faultproxy.Reset},
 		{Service: faultproxy.S3, Op: "PutObject", Share: 0.01, Fault: faultproxy.DropAnswer},
-	}}
+	}
 }
 
-// jobsLeft counts the AWS rig's queued and dead-lettered jobs (0, 0 on
-// the local rig, whose queue is its own).
-func (r *rig) jobsLeft(tb testing.TB) (queued, dead int) {
+// boltJobsLeft counts the jobs of local mode's queue on db, queued and
+// dead-lettered.
+func boltJobsLeft(tb testing.TB, db *bolt.DB) (queued, dead int) {
 	tb.Helper()
-	if r.queueDB == nil {
-		return 0, 0
-	}
-	err := r.queueDB.View(func(tx *bolt.Tx) error {
+	err := db.View(func(tx *bolt.Tx) error {
 		queued, dead = tx.Bucket([]byte(localqueue.JobsBucket)).Stats().KeyN, tx.Bucket([]byte(localqueue.DeadBucket)).Stats().KeyN
 		return nil
 	})
@@ -139,4 +158,14 @@ func (r *rig) jobsLeft(tb testing.TB) (queued, dead int) {
 		tb.Fatal(err)
 	}
 	return queued, dead
+}
+
+// jobsLeft counts the rig's queued and dead-lettered jobs (0, 0 on the
+// local rig, whose queue is its own).
+func (r *rig) jobsLeft(tb testing.TB) (queued, dead int) {
+	tb.Helper()
+	if r.left == nil {
+		return 0, 0
+	}
+	return r.left(tb)
 }

@@ -14,11 +14,11 @@ import (
 	"github.com/galleydocs/galley/shared/testenv/faultproxy"
 )
 
-// rigs are the soak's two targets, by name.
+// rigs are the soak's targets, by name.
 var rigs = []struct {
 	name string
 	make func(testing.TB) *rig
-}{{"local", localRig}, {"aws", awsRig}}
+}{{"local", localRig}, {"aws", awsRig}, {"lambda", lambdaRig}}
 
 // outcome is what a soak did and found.
 type outcome struct {
@@ -26,6 +26,8 @@ type outcome struct {
 	merged, comments, made  int
 	heapFirst, heapLast     float64
 	rssFirst, rssLast       float64
+	procsFirst, procsLast   float64
+	kills, killedAnswers    int
 	requests, unavailable   int
 	injectedDDB, injectedS3 int
 }
@@ -50,6 +52,11 @@ func soakRig(tb testing.TB, mk func(testing.TB) *rig, d time.Duration) outcome {
 	}
 	o.heapFirst, o.heapLast = thirds(mem.heap)
 	o.rssFirst, o.rssLast = thirds(mem.rss)
+	o.procsFirst, o.procsLast = thirds(mem.procs)
+	if s.r.report != nil {
+		tb.Logf("%s rig: %s", s.r.name, s.r.report(tb))
+	}
+	o.kills, o.killedAnswers = s.r.kills, s.killed
 	if p := s.r.proxy; p != nil {
 		o.injectedDDB, o.injectedS3 = p.Injected(faultproxy.DynamoDB, ""), p.Injected(faultproxy.S3, "")
 		tb.Logf("faults injected: %d of %d DynamoDB calls, %d of %d S3 calls", o.injectedDDB, p.Calls(faultproxy.DynamoDB, ""), o.injectedS3, p.Calls(faultproxy.S3, ""))
@@ -59,10 +66,16 @@ func soakRig(tb testing.TB, mk func(testing.TB) *rig, d time.Duration) outcome {
 		statuses = append(statuses, fmt.Sprintf("%d×%d", st, n))
 	}
 	slices.Sort(statuses)
+	if s.killed > 0 {
+		statuses = append(statuses, fmt.Sprintf("500×%d of a killed process", s.killed))
+	}
 	tb.Logf("%s rig, %v of load (%v with the checks): %d requests (%s); acknowledged: %d pages merged, %d comments, %d spaces; Git jobs %v (%d imports); %d violations",
 		s.r.name, d, time.Since(start).Round(time.Second), s.requests, strings.Join(statuses, " "), o.merged, o.comments, o.made, s.gitJobs, s.imports, len(o.violations))
 	tb.Logf("memory (mean of the first vs the last third of %d samples): live heap %.1f -> %.1f MiB, RSS %.1f -> %.1f MiB",
 		len(mem.heap), o.heapFirst, o.heapLast, o.rssFirst, o.rssLast)
+	if len(mem.procs) > 0 {
+		tb.Logf("the functions' processes (those running at each sample): RSS %.1f -> %.1f MiB", o.procsFirst, o.procsLast)
+	}
 	for i, v := range o.violations {
 		if i == 20 {
 			tb.Logf("... %d more", len(o.violations)-20)
@@ -75,7 +88,9 @@ func soakRig(tb testing.TB, mk func(testing.TB) *rig, d time.Duration) outcome {
 
 // The soak, short (6 s of load a rig; make soak runs it for minutes):
 // local mode fault-free, then the families on DynamoDB Local and moto's
-// S3 with faults injected; each under 4 clients reading, authoring,
+// S3 with faults injected, then the functions' processes (Lambda's way,
+// behind a loopback API Gateway, SQS delivering the jobs) with the same
+// faults and processes SIGKILLed; each under 4 clients reading, authoring,
 // merging and commenting, and Git jobs (export, import) one after
 // another. Every acknowledged write is found afterwards, no invariant is
 // broken (no 500, revisions one per merge and import, comment counters,
@@ -116,6 +131,11 @@ func BenchmarkSoak(b *testing.B) {
 				b.ReportMetric(o.heapLast, "heap-last-MiB")
 				b.ReportMetric(o.rssFirst, "rss-first-MiB")
 				b.ReportMetric(o.rssLast, "rss-last-MiB")
+				if o.procsFirst > 0 {
+					b.ReportMetric(o.procsFirst, "procs-rss-first-MiB")
+					b.ReportMetric(o.procsLast, "procs-rss-last-MiB")
+					b.ReportMetric(float64(o.kills), "kills")
+				}
 			}
 		})
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/testenv"
+	"github.com/galleydocs/galley/shared/testenv/lambdarun"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -46,6 +47,10 @@ type soak struct {
 	gitJobs    map[string]int
 	statuses   map[int]int
 	requests   int
+	// killed counts the answers 500 of a process killed by the rig (not
+	// the code's: the gateway says so, lambdarun.KilledHeader); like a
+	// 503, not acknowledged.
+	killed     int
 	violations []string
 	// fresh is the number of revisions of a new space; base, the synced
 	// space's before the load.
@@ -58,7 +63,11 @@ const pagesPerSpace = 100
 
 func newSoak(tb testing.TB, r *rig, workers int) *soak {
 	tb.Helper()
-	s := &soak{r: r, h: r.api.Handler(), workers: workers, merged: map[string][]string{}, comments: map[string][]string{},
+	h := r.h
+	if h == nil {
+		h = r.api.Handler()
+	}
+	s := &soak{r: r, h: h, workers: workers, merged: map[string][]string{}, comments: map[string][]string{},
 		gitJobs: map[string]int{}, statuses: map[int]int{}}
 	c := s.client(tb)
 	s.org = c.Expect(http.StatusCreated, "POST", "/v1/orgs", map[string]any{"title": "Soak"}).Map(tb)["id"].(string)
@@ -80,7 +89,7 @@ func newSoak(tb testing.TB, r *rig, workers int) *soak {
 // client is a client of the API for the setup (the test's goroutine):
 // it validates every answer against the API's document.
 func (s *soak) client(tb testing.TB) *apitest.Client {
-	c := apitest.New(tb, s.r.api)
+	c := apitest.New(tb, s.r.api).Through(s.h)
 	c.Token = adminToken
 	return c
 }
@@ -104,6 +113,9 @@ func (s *soak) serve(method, path string, body any) *httptest.ResponseRecorder {
 	return rec
 }
 
+// statusKilled is do's status of a request whose process was killed.
+const statusKilled = 0
+
 // do sends a request of the load (any goroutine) and counts its answer:
 // a 5xx other than 503, or a 503 without Retry-After, is a violation.
 func (s *soak) do(method, path string, body any) (int, map[string]any) {
@@ -113,6 +125,10 @@ func (s *soak) do(method, path string, body any) (int, map[string]any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests++
+	if rec.Header().Get(lambdarun.KilledHeader) != "" {
+		s.killed++
+		return statusKilled, nil
+	}
 	s.statuses[rec.Code]++
 	switch {
 	case rec.Code >= 500 && rec.Code != http.StatusServiceUnavailable:
@@ -244,7 +260,8 @@ func (s *soak) gitWait() string {
 // gitRound is one Git job asked for and waited for: even rounds an
 // export of a page merged just before (one commit holding it), odd
 // rounds an import of a commit pushed to the branch (one revision
-// holding it). A job's request answered 503 is asked again.
+// holding it). A job's request answered 503, or cut by a killed process,
+// is asked again.
 func (s *soak) gitRound(tb testing.TB, rng *rand.Rand, i int) {
 	var kind, marker string
 	var body map[string]any
@@ -266,7 +283,7 @@ func (s *soak) gitRound(tb testing.TB, rng *rand.Rand, i int) {
 		if st == http.StatusNoContent {
 			break
 		}
-		if st != http.StatusServiceUnavailable || attempt == 10 {
+		if (st != http.StatusServiceUnavailable && st != statusKilled) || attempt == 10 {
 			s.violate("git %s %s: %d", kind, marker, st)
 			return
 		}
@@ -327,7 +344,11 @@ func (s *soak) run(tb testing.TB, d time.Duration, mem *memory) {
 			s.gitRound(tb, rng, i)
 		}
 	}()
-	mem.sample(stop)
+	if s.r.during != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.r.during(stop) }()
+	}
+	mem.sample(stop, s.r.procRSS)
 	wg.Wait()
 	if s.r.proxy != nil {
 		s.r.proxy.Set()

@@ -61,6 +61,14 @@ func templateRegexp(prefix, template string) *regexp.Regexp {
 	return regexp.MustCompile(b.String() + "$")
 }
 
+// Through sends the client's requests to h (the same API served another
+// way: a loopback API Gateway before the functions' processes), still
+// validated against api's document; it answers c.
+func (c *Client) Through(h http.Handler) *Client {
+	c.handler = h
+	return c
+}
+
 // New returns a client of api.
 func New(t testing.TB, api *httpapi.API) *Client {
 	c := &Client{t: t, api: api, handler: api.Handler()}

@@ -69,6 +69,9 @@ func New(client *dynamodb.Client, table string) *Store {
 	return &Store{client: client, table: table}
 }
 
+// Table is the store's table name (for a function's TABLE_NAME).
+func (s *Store) Table() string { return s.table }
+
 // Get implements store.Store.
 func (s *Store) Get(ctx context.Context, pk, sk string) (store.Item, error) {
 	if err := store.ValidateKey(pk, sk); err != nil {

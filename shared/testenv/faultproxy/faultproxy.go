@@ -11,8 +11,10 @@
 package faultproxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -68,8 +70,9 @@ type Rule struct {
 
 // Fault is what happens to an affected call: an answer made up by the
 // proxy (Status set), a delay before forwarding (Latency), a reset
-// connection without forwarding (Reset), or a reset after forwarding
-// (DropAnswer: the emulator applied the call, the client never learns).
+// connection without forwarding (Reset), a reset after forwarding
+// (DropAnswer: the emulator applied the call, the client never learns),
+// or a delay after forwarding (LateAnswer: applied, answered late).
 type Fault struct {
 	Name    string
 	Status  int
@@ -80,6 +83,9 @@ type Fault struct {
 	// DropAnswer forwards the call, then resets the connection instead of
 	// passing the answer on.
 	DropAnswer bool
+	// AnswerLatency forwards the call at once and holds its answer this
+	// long (the answer goes nowhere when the client gives up first).
+	AnswerLatency time.Duration
 }
 
 // DynamoError is DynamoDB's answer with error code (its JSON __type).
@@ -155,8 +161,15 @@ func SQSError(status int, code, queryCode string) Fault {
 // SQSThrottling is SQS's throttling answer.
 var SQSThrottling = SQSError(http.StatusBadRequest, "RequestThrottled", "RequestThrottled")
 
-// Latency delays a call by d, then forwards it.
+// Latency delays a call by d, then forwards it; a call whose client gave
+// up meanwhile (an attempt timed out) is not forwarded.
 func Latency(d time.Duration) Fault { return Fault{Name: "latency " + d.String(), Latency: d} }
+
+// LateAnswer forwards a call at once and passes its answer on d later:
+// the store applied it, the client waits (and may give up and retry).
+func LateAnswer(d time.Duration) Fault {
+	return Fault{Name: "late answer " + d.String(), AnswerLatency: d}
+}
 
 // Reset closes the connection without forwarding the call.
 var Reset = Fault{Name: "reset", Reset: true}
@@ -365,20 +378,46 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(f.Status)
 		_, _ = w.Write(f.Body)
 	case f.Latency > 0:
-		t := time.NewTimer(f.Latency)
-		defer t.Stop()
-		select {
-		case <-r.Context().Done():
+		// Read the body first: the server notices a client that gave up
+		// (its context done) only once the body is read, and a call whose
+		// client gave up is never forwarded.
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
 			return
-		case <-t.C:
 		}
-		up.ServeHTTP(w, r)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if sleep(r, f.Latency) {
+			up.ServeHTTP(w, r)
+		}
+	case f.AnswerLatency > 0:
+		rec := httptest.NewRecorder()
+		up.ServeHTTP(rec, r)
+		if !sleep(r, f.AnswerLatency) {
+			return
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
 	case f.DropAnswer:
 		// The emulator applies the call; its answer goes nowhere.
 		up.ServeHTTP(httptest.NewRecorder(), r)
 		reset(w)
 	case f.Reset:
 		reset(w)
+	}
+}
+
+// sleep waits d, or until r's client gives up: false then.
+func sleep(r *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-r.Context().Done():
+		return false
+	case <-t.C:
+		return true
 	}
 }
 
