@@ -4,6 +4,8 @@
 package blob
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -75,4 +77,18 @@ type Store interface {
 // it; Galley then serves the upload itself (docs/storage.md, "Uploads").
 type Presigner interface {
 	PresignPut(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (string, error)
+}
+
+// Gzip compresses raw for a gzipped object (a tree, a list), at the speed
+// that suits objects written on the request's path (gzip.BestSpeed).
+func Gzip(raw []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if _, err := zw.Write(raw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -117,15 +117,11 @@ func (r *Repo) PutTree(ctx context.Context, spaceID string, t *Tree) (string, er
 		return "", err
 	}
 	hash := Hash(raw)
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	if _, err := zw.Write(raw); err != nil {
+	gz, err := blob.Gzip(raw)
+	if err != nil {
 		return "", err
 	}
-	if err := zw.Close(); err != nil {
-		return "", err
-	}
-	if err := r.d.Blobs.Put(ctx, treeKey(spaceID, hash), buf.Bytes(), "application/gzip"); err != nil {
+	if err := r.d.Blobs.Put(ctx, treeKey(spaceID, hash), gz, "application/gzip"); err != nil {
 		return "", fmt.Errorf("write tree: %w", err)
 	}
 	return hash, nil

@@ -3,7 +3,11 @@ package gitsync_test
 import (
 	"fmt"
 	"net/http"
+	"runtime"
+	"runtime/metrics"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -105,15 +109,17 @@ func BenchmarkWebhookToUpdatedSpace(b *testing.B) {
 	}
 }
 
-// BenchmarkGitImport imports a generated repository of MaxPages pages
-// (pages=N: folders of 100, a README.md and 99 pages of ~1.3 KB) served by
-// git http-backend on loopback into a new space: the request and its
-// queued job. The repository is made once for each size; import-ms is the
-// last import's time, per-page-us its time per page. 5,000 and 50,000
-// pages are not importable yet (docs/workers.md, "Figures": the state's
-// synced files outgrow a DynamoDB item near 4,000 pages).
+// BenchmarkGitImport imports a generated repository (pages=N: folders of
+// 100, a README.md and 99 pages of ~1.3 KB) served by git http-backend on
+// loopback into a new space: the request and its queued job. The
+// repository is made once for each size; import-ms is the median import's
+// time (-benchtime 3x: of 3), per-page-us its time per page, cpu-ms the
+// median CPU time the process used (user and system: the import, and the
+// loopback Git server's Go side), peak-heap-MB the most heap the process
+// held during an import (runtime/metrics, sampled every 5 ms) less what
+// it held before.
 func BenchmarkGitImport(b *testing.B) {
-	for _, n := range []int{gitsync.MaxPages} {
+	for _, n := range []int{5000, gitsync.MaxPages} {
 		b.Run(fmt.Sprintf("pages=%d", n), func(b *testing.B) {
 			files := map[string]string{}
 			for d := 0; d < n/100; d++ {
@@ -125,22 +131,73 @@ func BenchmarkGitImport(b *testing.B) {
 			}
 			f := setup(b)
 			f.git.repo(b, "big", files)
-			var imp time.Duration
+			var imps, cpus []time.Duration
+			var peak uint64
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				sp := f.space(b)
+				runtime.GC()
+				stop := sampleHeap()
+				cpu0 := processCPU(b)
 				b.StartTimer()
 				start := time.Now()
 				f.importRepo(b, sp, "big", nil)
-				imp = time.Since(start)
+				imps = append(imps, time.Since(start))
 				b.StopTimer()
+				cpus = append(cpus, processCPU(b)-cpu0)
+				peak = max(peak, stop())
 				if _, pages, _ := f.head(b, sp); len(pages) != n {
 					b.Fatalf("%d pages imported", len(pages))
 				}
 				b.StartTimer()
 			}
+			imp, cpu := median(imps), median(cpus)
 			b.ReportMetric(float64(imp.Milliseconds()), "import-ms")
 			b.ReportMetric(float64(imp.Microseconds())/float64(n), "per-page-us")
+			b.ReportMetric(float64(cpu.Milliseconds()), "cpu-ms")
+			b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-per-page-us")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
 		})
 	}
+}
+
+// sampleHeap samples the heap's live and unswept objects' bytes until
+// the function it answers is called, which answers their most less the
+// first sample.
+func sampleHeap() func() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 { metrics.Read(s); return s[0].Value.Uint64() }
+	base := read()
+	done, out := make(chan struct{}), make(chan uint64)
+	go func() {
+		most := base
+		t := time.NewTicker(5 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				out <- most - base
+				return
+			case <-t.C:
+				most = max(most, read())
+			}
+		}
+	}()
+	return func() uint64 { close(done); return <-out }
+}
+
+// processCPU is the process's user and system CPU time so far.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// median is the middle of durations (the upper one of an even count).
+func median(ds []time.Duration) time.Duration {
+	ds = slices.Clone(ds)
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }

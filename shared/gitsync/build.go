@@ -12,6 +12,7 @@ import (
 	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/ids"
 	"github.com/galleydocs/galley/shared/model"
+	"golang.org/x/sync/errgroup"
 )
 
 // built is what build made: the tree, and (Git imports) the files of the
@@ -37,6 +38,11 @@ func (b built) redirectsOf(redirects map[string]string) map[string]string {
 	}
 	return out
 }
+
+// putWorkers bounds the blob writes (page bodies, files) an import has in
+// flight: one at a time, 50,000 bodies are 50,000 round trips to S3 in a
+// row (docs/workers.md, "Figures").
+const putWorkers = 32
 
 // build makes the page tree of a project: a new tree keeping the ids of
 // the head's pages and files found at the same paths (Git imports), or
@@ -200,6 +206,10 @@ func referencedFiles(pr *Project) map[string]bool {
 // repoTreeURL, links to files other than images and assets go to the
 // provider's site.
 func (b *builder) storeFiles(ctx context.Context, referenced map[string]bool, fileIDs map[string]string) error {
+	// Files are read one at a time (from the fetched pack) and written
+	// putWorkers at a time: at most that many files' bytes are held.
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(putWorkers)
 	for rel, f := range b.pr.files {
 		asset := strings.HasPrefix(rel, assetsDir+"/")
 		if !referenced[rel] && !asset {
@@ -214,13 +224,15 @@ func (b *builder) storeFiles(ctx context.Context, referenced map[string]bool, fi
 		}
 		data, err := f.bytes()
 		if err != nil {
+			_ = g.Wait()
 			return err
 		}
 		ct, w, h := fileinfo.Describe(path.Base(rel), data)
-		blob, err := b.s.content.Repo.PutFileBytes(ctx, b.spaceID, data, ct)
-		if err != nil {
+		blob := content.Hash(data)
+		g.Go(func() error {
+			_, err := b.s.content.Repo.PutFileBytes(gctx, b.spaceID, data, ct)
 			return err
-		}
+		})
 		file := content.File{ID: id, Name: path.Base(rel), ContentType: ct, Size: int64(len(data)), Width: w, Height: h, Blob: blob}
 		if !f.hash.IsZero() {
 			file.Git = &content.GitBlob{OID: f.hash.String(), Path: rel}
@@ -229,7 +241,7 @@ func (b *builder) storeFiles(ctx context.Context, referenced map[string]bool, fi
 		b.ix.PutFile(file)
 		b.filesByPath[rel] = id
 	}
-	return nil
+	return g.Wait()
 }
 
 // pageNodes are the project's pages in order: its summary's, or its
@@ -402,14 +414,28 @@ func (b *builder) storeBodies(ctx context.Context, final *content.Index, rename 
 		}
 		return id
 	}
-	for _, pl := range b.pages {
+	// The bodies are written putWorkers at a time (each a blob write: a
+	// round trip to S3), then the pages put in order.
+	hashes := make([]string, len(b.pages))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(putWorkers)
+	for i, pl := range b.pages {
+		if pl.body == "" || pl.file == "" {
+			continue
+		}
+		g.Go(func() error {
+			hash, err := b.s.content.Repo.PutDocument(gctx, b.spaceID, b.linkBody(pl, newID))
+			hashes[i] = hash
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	for i, pl := range b.pages {
 		p := *b.ix.Page(pl.id)
 		if pl.body != "" && pl.file != "" {
-			hash, err := b.s.content.Repo.PutDocument(ctx, b.spaceID, b.linkBody(pl, newID))
-			if err != nil {
-				return err
-			}
-			p.Document = hash
+			p.Document = hashes[i]
 		}
 		p.ID = newID(p.ID)
 		p.Parent = newID(p.Parent)

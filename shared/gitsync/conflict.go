@@ -8,6 +8,7 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
+	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/store"
@@ -91,7 +92,11 @@ func (s *Service) proposeConflict(ctx context.Context, j queue.Job, p payload, s
 		}
 		revision = cr.Revision
 	}
-	c := model.GitConflict{Commit: commit, ChangeRequest: cr.ID, Number: cr.Number, Revision: revision, Files: synced, Dir: layout.dir,
+	list, err := gitstate.PutSynced(ctx, s.d.Blobs, p.SpaceID, synced) // before the record naming it
+	if err != nil {
+		return err
+	}
+	c := model.GitConflict{Commit: commit, ChangeRequest: cr.ID, Number: cr.Number, Revision: revision, FilesList: list, Dir: layout.dir,
 		Since: s.d.Clock()}
 	if st.Conflict != nil && st.Conflict.ChangeRequest == cr.ID {
 		c.Since = st.Conflict.Since
@@ -158,7 +163,7 @@ func (s *Service) settleConflict(ctx context.Context, p payload, st model.GitSyn
 			return nil
 		}
 		if err == nil {
-			st.LastCommit, st.LastRevision, st.Synced, st.Dir = c.Commit, c.Revision, c.Files, c.Dir
+			st.LastCommit, st.LastRevision, st.SyncedList, st.Synced, st.Dir = c.Commit, c.Revision, c.FilesList, c.Files, c.Dir
 		}
 		st.Conflict = nil
 		return nil

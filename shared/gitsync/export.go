@@ -19,6 +19,7 @@ import (
 	"github.com/galleydocs/galley/shared/document"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/gitsync/gitjob"
+	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 )
@@ -338,7 +339,10 @@ func (s *Service) layoutSpace(ctx context.Context, sp model.Space, revision stri
 	}
 	var prior []model.SyncedFile
 	if st.LastURL == url {
-		prior = st.Synced // paths and blobs of this repository only
+		// paths and blobs of this repository only
+		if prior, err = gitstate.SyncedOf(ctx, s.d.Blobs, st); err != nil {
+			return spaceLayout{}, err
+		}
 	}
 	l := layoutOf(base, dir)
 	e := &exporter{s: s, spaceID: sp.ID, ix: ix, last: last, base: base, prefix: projectPrefix(l.dir), summary: l.summary, w: w}

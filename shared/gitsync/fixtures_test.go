@@ -23,8 +23,13 @@ import (
 )
 
 // syncedPage tells whether a state's synced files give page the file rel.
-func syncedPage(st model.GitSync, page, rel string) bool {
-	for _, f := range st.Synced {
+func syncedPage(t testing.TB, f *fixture, st model.GitSync, page, rel string) bool {
+	t.Helper()
+	files, err := gitstate.SyncedOf(f.Kit.Ctx, f.Kit.Deps.Blobs, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
 		if f.Page == page {
 			return f.Path == rel
 		}
@@ -353,8 +358,8 @@ func TestGitBookYAMLPlacesTheProject(t *testing.T) {
 	}
 	// The state keeps the docs' root its synced files are relative to
 	// (the reader's edit links join them).
-	if st, _, err := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, sp); err != nil || st.Dir != "docs" || !syncedPage(st, guide, "guide.md") {
-		t.Errorf("state dir %q, synced %+v (%v)", st.Dir, st.Synced, err)
+	if st, _, err := gitstate.Get(f.Kit.Ctx, f.Kit.Deps.Store, sp); err != nil || st.Dir != "docs" || !syncedPage(t, f, st, guide, "guide.md") {
+		t.Errorf("state dir %q, synced %s (%v)", st.Dir, st.SyncedList, err)
 	}
 	// Its redirects are the space's, resolved to pages, for readers.
 	redirects, err := f.svc.Redirects(f.Ctx("admin"), sp)

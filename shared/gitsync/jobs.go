@@ -20,6 +20,7 @@ import (
 	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/fetch"
 	"github.com/galleydocs/galley/shared/gitsync/gitjob"
+	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/spaces"
@@ -81,6 +82,14 @@ var errDone = errors.New("job already concluded")
 // space's latest), the job among the concluded ones, and, when applied,
 // its timestamp and commit.
 func (s *Service) conclude(ctx context.Context, p payload, j queue.Job, outcome func(*model.GitOperation), applied *synced) error {
+	if applied != nil && applied.commit != "" && applied.list == "" {
+		// The list's blob before the record naming it (gitstate).
+		list, err := gitstate.PutSynced(ctx, s.d.Blobs, p.SpaceID, applied.files)
+		if err != nil {
+			return err
+		}
+		applied.list = list
+	}
 	_, err := s.updateState(ctx, p.SpaceID, func(st *model.GitSync) error {
 		if slices.Contains(st.Done, j.ID) {
 			return errDone
@@ -125,10 +134,11 @@ func (s *Service) completed(ctx context.Context, p payload, j queue.Job, outcome
 
 // synced is what an applied job leaves the repository and the space
 // holding: the commit, the space's revision in it, the files the space
-// owns there.
+// owns there (files, or list: the blob of them, gitstate.PutSynced).
 type synced struct {
 	commit, revision string
 	files            []model.SyncedFile
+	list             string
 	// dir is the docs' root the files are relative to.
 	dir string
 	// imported: the redirects are the ones the import read (an export
@@ -146,7 +156,8 @@ type synced struct {
 const pushedKept = 50
 
 // finish applies a job's outcome to a state; applied is nil for a job
-// that changed nothing.
+// that changed nothing. Its files are in its list's blob already (written
+// by the caller: conclude, the import's landing).
 func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome func(*model.GitOperation), applied *synced) {
 	st.Done = append(st.Done, j.ID)
 	if len(st.Done) > doneKept {
@@ -162,7 +173,7 @@ func finish(st *model.GitSync, p payload, j queue.Job, now time.Time, outcome fu
 		}
 		if applied.commit != "" {
 			st.LastCommit, st.LastURL, st.LastRef, st.LastTree = applied.commit, p.URL, p.Ref, applied.tree
-			st.LastRevision, st.Synced, st.Dir = applied.revision, applied.files, applied.dir
+			st.LastRevision, st.SyncedList, st.Synced, st.Dir = applied.revision, applied.list, nil, applied.dir
 			if applied.imported {
 				st.Redirects = applied.redirects
 			}
@@ -353,7 +364,7 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 		s.d.Logger.InfoContext(ctx, "Git import of an unchanged tree: no revision", "space", p.SpaceID, "job", j.ID, "commit", commit)
 		return s.conclude(ctx, p, j, func(op *model.GitOperation) {
 			op.State, op.Error, op.Commit = model.GitSuccess, "", commit
-		}, &synced{commit: commit, revision: st.LastRevision, files: st.Synced, dir: st.Dir, tree: tree})
+		}, &synced{commit: commit, revision: st.LastRevision, files: st.Synced, list: st.SyncedList, dir: st.Dir, tree: tree})
 	}
 	if p.Auto && !p.Standalone && sameBranch && commit != st.LastCommit {
 		if sp, err := s.readSpace(ctx, p.SpaceID); err == nil && sp.Revision != st.LastRevision && st.LastRevision != "" {
@@ -397,9 +408,13 @@ func (s *Service) runImport(ctx context.Context, j queue.Job, p payload, r *remo
 		}
 		rev.Git = gitCommit
 		revision = rev.ID
+		list, err := gitstate.PutSynced(ctx, s.d.Blobs, p.SpaceID, b.synced) // before the record naming it
+		if err != nil {
+			return model.Revision{}, nil, err
+		}
 		finish(&st, p, j, s.d.Clock(), func(op *model.GitOperation) {
 			op.State, op.Error, op.Commit, op.Revision = model.GitSuccess, "", commit, revision
-		}, &synced{commit: commit, revision: revision, files: b.synced, dir: layout.dir, redirects: redirects, imported: true,
+		}, &synced{commit: commit, revision: revision, list: list, dir: layout.dir, redirects: redirects, imported: true,
 			tree: snap.commit.TreeHash.String()})
 		return rev, []store.Op{stateOp(st, v)}, nil
 	})

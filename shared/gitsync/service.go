@@ -72,10 +72,13 @@ func Kinds() []string {
 	return []string{ImportKind, ExportKind, SiteImportKind, SiteExportKind, PollKind}
 }
 
-// Bounds of a repository an import reads.
+// Bounds of a repository an import reads (Git's and the API's zip
+// import's: one Project). 50,000 pages: issue 29's largest space, which
+// the Git worker imports in well under its Lambda's 15 minutes and
+// within its memory (docs/workers.md, "Figures").
 const (
-	MaxPages = 2000
-	MaxFiles = 2000
+	MaxPages = 50_000
+	MaxFiles = 50_000
 	// MaxMarkdownBytes bounds one markdown file.
 	MaxMarkdownBytes = 1 << 20
 	// MaxAssetBytes bounds one file (an image, a download) an import

@@ -49,12 +49,18 @@ type GitSync struct {
 	// root. Synced paths are relative to it.
 	Dir string `json:"dir,omitempty"`
 	// LastRevision is the space's revision LastCommit holds (imported or
-	// exported); Synced the files of the project directory the space owns
-	// in LastCommit, each with its blob and what it holds. An export
-	// compares the space with LastRevision and writes only what changed;
-	// it never deletes a file that is not in Synced.
-	LastRevision string       `json:"lastRevision,omitempty"`
-	Synced       []SyncedFile `json:"synced,omitempty"`
+	// exported); the synced files are the files of the project directory
+	// the space owns in LastCommit, each with its blob and what it holds.
+	// An export compares the space with LastRevision and writes only what
+	// changed; it never deletes a file that is not among the synced ones.
+	LastRevision string `json:"lastRevision,omitempty"`
+	// SyncedList names the content-addressed blob holding the synced
+	// files (gitstate.SyncedKey; "" none): a list of 50,000 files does
+	// not fit in a DynamoDB item (400 KB). Synced is the list as states
+	// written before it moved out of the record hold it inline: read
+	// (gitstate.SyncedOf), and moved into a blob by the next sync.
+	SyncedList string       `json:"syncedList,omitempty"`
+	Synced     []SyncedFile `json:"synced,omitempty"`
 	// Redirects are the last import's .gitbook.yaml redirects: old paths
 	// (relative to the space's root) to page ids.
 	Redirects map[string]string `json:"redirects,omitempty"`
@@ -181,12 +187,15 @@ type GitPreview struct {
 // against the space's revision at the last sync.
 type GitConflict struct {
 	// Commit is the branch's commit imported into ChangeRequest (its id)
-	// as Revision; Files and Dir are what the space owns in Commit
-	// (adopted as the last sync when the request is merged).
+	// as Revision; the files (the blob FilesList names, as
+	// GitSync.SyncedList; Files inline in conflicts recorded before) and
+	// Dir are what the space owns in Commit (adopted as the last sync
+	// when the request is merged).
 	Commit        string       `json:"commit"`
 	ChangeRequest string       `json:"changeRequest"`
 	Number        int          `json:"number,omitempty"`
 	Revision      string       `json:"revision"`
+	FilesList     string       `json:"filesList,omitempty"`
 	Files         []SyncedFile `json:"files,omitempty"`
 	Dir           string       `json:"dir,omitempty"`
 	Since         time.Time    `json:"since"`

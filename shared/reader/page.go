@@ -10,7 +10,6 @@ import (
 
 	"github.com/galleydocs/galley/shared/apperr"
 	"github.com/galleydocs/galley/shared/content"
-	"github.com/galleydocs/galley/shared/gitsync/gitstate"
 	"github.com/galleydocs/galley/shared/sites"
 )
 
@@ -186,13 +185,13 @@ func (s *Service) page(st *site, req Request) (Answer, error) {
 // editLink is the page's "Edit on GitHub" (GitLab) link: when the site
 // space's customization lists the `git` page action (pageActions.items,
 // the list of the actions enabled) and the space is synced with a
-// github.com or gitlab.com repository (gitstate.EditorOf); nil otherwise.
+// github.com or gitlab.com repository (gitstate.Editors); nil otherwise.
 // A failed read of the Git Sync state leaves the link out.
 func (s *Service) editLink(st *site, p *navPage) *headerLink {
 	if !pageAction(st.custom, "git") || p.GitFile == "" {
 		return nil
 	}
-	e, ok, err := gitstate.EditorOf(st.vctx, s.d.Store, st.res.Space.ID)
+	e, ok, err := s.editors.Of(st.vctx, st.res.Space.ID)
 	if err != nil {
 		s.d.Logger.WarnContext(st.vctx, "reader: Git Sync state", "space", st.res.Space.ID, "err", err.Error())
 		return nil

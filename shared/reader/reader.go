@@ -33,6 +33,11 @@ const renderVersion = "reader-10"
 // navCacheSize is how many revisions' navigation a process keeps.
 const navCacheSize = 64
 
+// editorsCacheFiles bounds the synced files (page id and path, about 60
+// bytes each) whose edit links a process keeps: 200,000, four spaces of
+// 50,000 pages, about 12 MB.
+const editorsCacheFiles = 200_000
+
 // Service renders published sites.
 type Service struct {
 	d       *deps.Deps
@@ -46,9 +51,12 @@ type Service struct {
 	pages    *template.Template
 	css      map[string]string // by theme: light, dark, system
 	navs     *navCache
-	scripts  string // the CSP sources of the pages' scripts (security.go)
-	styles   *styleHasher
-	assets   *assets // mermaid (mermaid.go)
+	// editors make the edit links (page.go), keeping the synced files
+	// of the spaces read lately.
+	editors *gitstate.Editors
+	scripts string // the CSP sources of the pages' scripts (security.go)
+	styles  *styleHasher
+	assets  *assets // mermaid (mermaid.go)
 	// darkCSS is the dark theme's rules, the page's second style element
 	// when the visitor chooses the theme (theme.go).
 	darkCSS    string
@@ -94,6 +102,7 @@ func New(d *deps.Deps, n Needs) (*Service, error) {
 		return nil, fmt.Errorf("reader: templates: %w", err)
 	}
 	s := &Service{d: d, sites: n.Sites, content: n.Content, users: n.Users, insights: n.Insights, hl: hl, pages: t, navs: newNavCache(navCacheSize),
+		editors: gitstate.NewEditors(d.Store, d.Blobs, editorsCacheFiles),
 		scripts: scriptSources(), assets: newAssets(d.ReaderAssets, d.Logger), diagramScript: hashSource(mermaidScript),
 		playgroundScript: hashSource(playgroundScript)}
 	s.css = map[string]string{

@@ -79,24 +79,24 @@ type Editor struct {
 	base string
 	// dir is the docs' root in the repository ("" the top).
 	dir string
-	// files are the files the space owns there, by page id.
+	// files are the files the space owns there, by page id (shared by
+	// the Editors of one list: never written).
 	files map[string]string
 }
 
-// EditorOf reads a space's state and answers its Editor; ok is false when
-// the space never synced, or synced with a repository that is not an
-// https github.com or gitlab.com one.
-func EditorOf(ctx context.Context, s store.Store, spaceID string) (Editor, bool, error) {
-	st, _, err := Get(ctx, s, spaceID)
-	if err != nil {
-		return Editor{}, false, err
+// NewEditor answers the Editor of a state whose synced files are at hand
+// (inline, as states written before SyncedList hold them); Editors.Of
+// reads them from the state's blob. ok is false as Editors.Of says.
+func NewEditor(st model.GitSync) (Editor, bool) {
+	e, ok := newEditor(st)
+	if ok {
+		e.files = pageFiles(st.Synced)
 	}
-	e, ok := NewEditor(st)
-	return e, ok, nil
+	return e, ok
 }
 
-// NewEditor answers the Editor of a state (see EditorOf).
-func NewEditor(st model.GitSync) (Editor, bool) {
+// newEditor answers the Editor of a state without its files.
+func newEditor(st model.GitSync) (Editor, bool) {
 	if st.LastCommit == "" || st.LastURL == "" {
 		return Editor{}, false
 	}
@@ -108,17 +108,12 @@ func NewEditor(st model.GitSync) (Editor, bool) {
 	if !ok {
 		return Editor{}, false
 	}
-	e := Editor{Provider: provider, dir: strings.Trim(st.Dir, "/"), files: map[string]string{}}
+	e := Editor{Provider: provider, dir: strings.Trim(st.Dir, "/")}
 	switch provider {
 	case "GitHub":
 		e.base = "https://github.com/" + repo + "/edit/" + escape(branch) + "/"
 	case "GitLab":
 		e.base = "https://gitlab.com/" + repo + "/-/edit/" + escape(branch) + "/"
-	}
-	for _, f := range st.Synced {
-		if f.Page != "" {
-			e.files[f.Page] = f.Path
-		}
 	}
 	return e, true
 }
