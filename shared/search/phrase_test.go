@@ -84,9 +84,10 @@ func TestPagesScoreThePhraseInTheWordsBestPagesAsOneQueryWould(t *testing.T) {
 }
 
 // The last word's prefix, where no other term begins with the word,
-// finds what the word finds: match folds the two clauses into one, and a
-// one-word query ranks the pages as the two clauses did, every score
-// scaled by one factor (the query's norm, which has one weight less).
+// finds what the word finds: in a one-word query match folds the two
+// clauses into one, and ranks the pages as the two clauses did, every
+// score scaled by one factor (the query's norm, which has one weight
+// less).
 func TestPrefixOfAWholeWordFoldsIntoItsTermWithTheSameRanking(t *testing.T) {
 	ctx := context.Background()
 	vocabulary := strings.Fields("deploy back token secret webhook cluster node backup policy release")
@@ -108,6 +109,15 @@ func TestPrefixOfAWholeWordFoldsIntoItsTermWithTheSameRanking(t *testing.T) {
 			t.Fatal(err)
 		}
 		return res.Hits
+	}
+	// With other words a field has more clauses, and a page's share of
+	// them would change: nothing folds.
+	ws, err := plan(ctx, idx, "secret token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) != 2 || ws[1].whole != nil {
+		t.Fatalf("secret token: %+v", ws)
 	}
 	for _, text := range []string{"token", "webhook", "back"} {
 		ws, err := plan(ctx, idx, text)

@@ -85,9 +85,10 @@ type word struct {
 	// still being typed: the term itself, and, when the index lacks it,
 	// the terms a few characters shorter that the typed word begins with.
 	prefixes []string
-	// whole are the fields where the term begins no other term: there
-	// its prefix finds what the term finds, and match folds the two
-	// clauses into one (the same scores, one searcher less).
+	// whole are the fields where the term begins no other term, in a
+	// query of this one word: there its prefix finds what the term
+	// finds, and match folds the two clauses into one (the same
+	// ranking, one searcher less).
 	whole map[string]bool
 }
 
@@ -132,7 +133,10 @@ func plan(ctx context.Context, idx bleve.Index, text string) ([]word, error) {
 		}
 		if last {
 			w.prefixes = []string{w.term}
-			if found {
+			// Folding keeps the answer of a one-word query only: with
+			// other words the field's clauses are more, and a page's
+			// share of them (bleve's coord) would change.
+			if found && len(tokens) == 1 {
 				if w.whole, err = wholeIn(r, w.term); err != nil {
 					return nil, err
 				}
