@@ -2,6 +2,7 @@ package reader
 
 import (
 	"context"
+	"html/template"
 	"strings"
 	"sync"
 
@@ -50,10 +51,14 @@ type nav struct {
 	// bodySpecs are the specs the pages' OpenAPI blocks show (specs.go),
 	// shared with the visitors' copies.
 	bodySpecs *bodySpecs
+	// sidebars are the sidebar's entries kept rendered; nil in a
+	// visitor's copy (forVisitor), which keeps none.
+	sidebars *navSidebars
 }
 
 func buildNav(pages []content.RevisionPage) *nav {
-	n := &nav{byPath: map[string]*navPage{}, byID: map[string]*navPage{}, bodySpecs: newBodySpecs()}
+	n := &nav{byPath: map[string]*navPage{}, byID: map[string]*navPage{}, bodySpecs: newBodySpecs(),
+		sidebars: &navSidebars{items: map[string]*sidebarEntries{}}}
 	var walk func(ps []content.RevisionPage, parent *navPage, hidden bool) []*navPage
 	walk = func(ps []content.RevisionPage, parent *navPage, hidden bool) []*navPage {
 		out := make([]*navPage, 0, len(ps))
@@ -228,4 +233,80 @@ func (c *navCache) get(ctx context.Context, spaceID, revision string, load func(
 		wg.Done()
 		return n, err
 	}
+}
+
+// navSidebars keeps a revision's sidebar entries rendered (those off the
+// current page's branch, which render the same on every page), by the
+// address the site is read at (its base path and share key: the entries'
+// links), for the revision's shared navigation only (Service.sidebar).
+type navSidebars struct {
+	mu    sync.Mutex
+	items map[string]*sidebarEntries
+	// bytes is the size of the entries kept, at most maxSidebarBytes.
+	bytes int
+}
+
+// maxSidebarBytes bounds the rendered entries a revision keeps, all
+// addresses together: a 50,000-page space's entries are about 5.5 MB at
+// one address. Past it the kept entries are dropped and kept again as
+// pages are read.
+const maxSidebarBytes = 8 << 20
+
+// maxSidebarAddresses bounds the addresses a revision keeps entries for
+// (a site has a few: its URLs, and one a share link's key).
+const maxSidebarAddresses = 16
+
+// sidebarEntries are the entries kept for one address.
+type sidebarEntries struct {
+	c     *navSidebars
+	items map[*navPage]template.HTML
+}
+
+// at returns the entries kept for the address key.
+func (c *navSidebars) at(key string) *sidebarEntries {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.items[key]
+	if !ok {
+		if len(c.items) >= maxSidebarAddresses {
+			// The others are dropped (as past maxSidebarBytes);
+			// they keep working, keeping nothing more.
+			clear(c.items)
+			c.bytes = 0
+		}
+		e = &sidebarEntries{c: c, items: map[*navPage]template.HTML{}}
+		c.items[key] = e
+	}
+	return e
+}
+
+// get returns p's entry, rendering it with render when it is not kept (e
+// nil: nothing is kept).
+func (e *sidebarEntries) get(p *navPage, render func() template.HTML) template.HTML {
+	if e == nil {
+		return render()
+	}
+	c := e.c
+	c.mu.Lock()
+	h, ok := e.items[p]
+	c.mu.Unlock()
+	if ok {
+		return h
+	}
+	h = render()
+	c.mu.Lock()
+	if c.bytes+len(h) > maxSidebarBytes {
+		// Every address's entries go: a kept *sidebarEntries is
+		// still valid, empty.
+		for _, x := range c.items {
+			clear(x.items)
+		}
+		c.bytes = 0
+	}
+	if _, ok := e.items[p]; !ok {
+		e.items[p] = h
+		c.bytes += len(h)
+	}
+	c.mu.Unlock()
+	return h
 }

@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/apperr"
@@ -62,7 +63,7 @@ type pageData struct {
 	Top                               []topItem
 	Variants                          []link
 	Variant                           string
-	Sidebar                           []sideItem
+	Sidebar                           template.HTML
 	Crumbs                            []link
 	PageTitle, Emoji, PageDescription string
 	// HideTitle keeps the title for screen readers only (the page's
@@ -246,7 +247,7 @@ func applyLayout(d *pageData, rp content.RevisionPage, links *pageLinks) {
 		d.PageDescription = ""
 	}
 	if !l.TableOfContents {
-		d.Sidebar = nil
+		d.Sidebar = ""
 	}
 	if !l.Outline {
 		d.Outline = nil
@@ -550,7 +551,7 @@ func (s *Service) chrome(st *site, cur *navPage) *pageData {
 			d.Variant, d.Variants = "", nil // the others are hidden: nothing to switch to
 		}
 	}
-	d.Sidebar = st.sidebar(st.nav.top, cur)
+	d.Sidebar = s.sidebar(st, cur)
 	for p := cur; p != nil; p = p.Parent {
 		l := link{Title: p.Title, Current: p == cur}
 		if p.Type == content.TypeDocument && !l.Current {
@@ -592,31 +593,89 @@ func (st *site) siteSpaceBase(sectionID, path string, def bool) string {
 
 // sidebar is the page tree as shown for cur: every top-level entry, the
 // pages of groups, and the children of cur and its ancestors (a large
-// space is not sent whole with every page).
-func (st *site) sidebar(pages []*navPage, cur *navPage) []sideItem {
+// space is not sent whole with every page: docs/reader.md, "5,000 and
+// 50,000 pages").
+//
+// An entry off cur's branch renders the same on every page of a revision
+// at one address: the revision's navigation keeps such entries rendered
+// (navSidebars), and only the entries of cur's branch are rendered for
+// the page. A visitor's copy of the navigation (pages hidden by
+// conditions left out) keeps nothing, so nothing one visitor may not see
+// is shown to another.
+func (s *Service) sidebar(st *site, cur *navPage) template.HTML {
 	open := map[*navPage]bool{}
 	for p := cur; p != nil; p = p.Parent {
 		open[p] = true
 	}
-	var walk func([]*navPage) []sideItem
-	walk = func(ps []*navPage) []sideItem {
-		var out []sideItem
+	var kept *sidebarEntries
+	if sb := st.nav.sidebars; sb != nil {
+		kept = sb.at(st.res.BasePath + "\x00" + st.query)
+	}
+	var b strings.Builder
+	var list func(ps []*navPage)
+	list = func(ps []*navPage) {
+		b.WriteString("<ul>")
 		for _, p := range ps {
 			if p.Hidden {
 				continue
 			}
-			it := sideItem{Title: p.Title, Emoji: p.Emoji, Current: p == cur, Group: p.Type == content.TypeGroup}
-			if !it.Group {
-				it.Href = st.pageURL(p)
+			if !open[p] {
+				b.WriteString(string(kept.get(p, func() template.HTML { return s.sideEntryHTML(st, p) })))
+				continue
 			}
-			if it.Group || open[p] {
-				it.Children = walk(p.Children)
+			// An entry of cur's branch: its children listed, its own
+			// part rendered as in the template's "item".
+			b.WriteString(string(s.execute("entry", st.sideEntry(p, cur))))
+			if slices.ContainsFunc(p.Children, func(c *navPage) bool { return !c.Hidden }) {
+				list(p.Children)
 			}
-			out = append(out, it)
+			b.WriteString("</li>")
 		}
-		return out
+		b.WriteString("</ul>")
 	}
-	return walk(pages)
+	list(st.nav.top)
+	if b.Len() == len("<ul></ul>") {
+		return "" // no entry: no sidebar
+	}
+	return template.HTML(b.String())
+}
+
+// sideEntry is p's entry of the sidebar, without its children.
+func (st *site) sideEntry(p *navPage, cur *navPage) sideItem {
+	it := sideItem{Title: p.Title, Emoji: p.Emoji, Current: p == cur, Group: p.Type == content.TypeGroup}
+	if !it.Group {
+		it.Href = st.pageURL(p)
+	}
+	return it
+}
+
+// sideEntryHTML renders p's entry off the current page's branch: closed,
+// unless it is a group (whose pages are always listed).
+func (s *Service) sideEntryHTML(st *site, p *navPage) template.HTML {
+	var walk func(p *navPage) sideItem
+	walk = func(p *navPage) sideItem {
+		it := st.sideEntry(p, nil)
+		if it.Group {
+			for _, c := range p.Children {
+				if !c.Hidden {
+					it.Children = append(it.Children, walk(c))
+				}
+			}
+		}
+		return it
+	}
+	return s.execute("item", walk(p))
+}
+
+// execute renders the page template's named template with data.
+func (s *Service) execute(name string, data any) template.HTML {
+	var b strings.Builder
+	if err := s.pages.ExecuteTemplate(&b, name, data); err != nil {
+		// The templates are the program's own and an entry is plain
+		// strings: an error here is a bug.
+		panic(err)
+	}
+	return template.HTML(b.String())
 }
 
 // errorPage is the HTML answer of an error: in the site's look when the

@@ -72,7 +72,7 @@ const pageTemplate = `<!doctype html>
 <div class="layout{{.LayoutClass}}">
 {{- if .Sidebar}}
 <details class="nav-toggle"><summary aria-controls="pages">{{.W.Menu}}</summary></details>
-<nav class="sidebar" id="pages" aria-label="{{.W.Pages}}">{{template "tree" .Sidebar}}</nav>{{end}}
+<nav class="sidebar" id="pages" aria-label="{{.W.Pages}}">{{.Sidebar}}</nav>{{end}}
 <main id="content">
 {{- if gt (len .Crumbs) 1}}
 <nav class="breadcrumbs" aria-label="{{.W.Breadcrumb}}"><ol>{{range .Crumbs}}<li>{{if .Href}}<a href="{{.Href}}">{{.Title}}</a>{{else}}<span{{if .Current}} aria-current="page"{{end}}>{{.Title}}</span>{{end}}</li>{{end}}</ol></nav>{{end}}
@@ -127,7 +127,9 @@ const pageTemplate = `<!doctype html>
 </body>
 </html>
 {{define "link"}}<a class="hl-{{.Style}}" href="{{.Href}}"{{if .NewTab}} target="_blank" rel="noopener"{{end}}>{{.Title}}</a>{{end}}
-{{define "tree"}}<ul>{{range .}}<li{{if .Group}} class="group"{{end}}>{{if .Group}}<span class="group-title">{{.Title}}</span>{{else}}<a href="{{.Href}}"{{if .Current}} aria-current="page"{{end}}>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.Title}}</a>{{end}}{{if .Children}}{{template "tree" .Children}}{{end}}</li>{{end}}</ul>{{end}}`
+{{define "tree"}}<ul>{{range .}}{{template "item" .}}{{end}}</ul>{{end}}
+{{- define "item"}}{{template "entry" .}}{{if .Children}}{{template "tree" .Children}}{{end}}</li>{{end}}
+{{- define "entry"}}<li{{if .Group}} class="group"{{end}}>{{if .Group}}<span class="group-title">{{.Title}}</span>{{else}}<a href="{{.Href}}"{{if .Current}} aria-current="page"{{end}}>{{with .Emoji}}<span class="emoji" aria-hidden="true">{{.}}</span> {{end}}{{.Title}}</a>{{end}}{{end}}`
 
 const baseCSS = `:root{color-scheme:light dark;--bg:` + lightBg + `;--fg:#1d1d1f;--muted:#5f6368;--line:#e3e5e8;--soft:` + lightSoft + `;--radius:8px;--small-radius:6px;--button-radius:8px;` +
 	`--info:#2b6cb0;--warning:#8a5a00;--danger:#c0262d;--success:#137a3f}` +

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 	bleveindex "github.com/blevesearch/bleve_index_api"
@@ -84,6 +85,11 @@ type word struct {
 	// still being typed: the term itself, and, when the index lacks it,
 	// the terms a few characters shorter that the typed word begins with.
 	prefixes []string
+	// whole are the fields where the term begins no other term, in a
+	// query of this one word: there its prefix finds what the term
+	// finds, and match folds the two clauses into one (the same
+	// ranking, one searcher less).
+	whole map[string]bool
 }
 
 // plan analyses a query's text as the index's text is analysed (the
@@ -93,14 +99,9 @@ type word struct {
 // does by default (typo_tokens_threshold 1), which keeps a query spelled
 // right as precise, and as fast, as without typo tolerance.
 func plan(ctx context.Context, idx bleve.Index, text string) ([]word, error) {
-	m := idx.Mapping()
-	a := m.AnalyzerNamed(m.AnalyzerNameForPath(fBody))
-	if a == nil {
-		return nil, fmt.Errorf("search: the index has no analyzer for %s", fBody)
-	}
-	tokens := a.Analyze([]byte(text))
-	if len(tokens) == 0 {
-		return nil, nil
+	tokens, err := analyze(idx, fBody, text)
+	if err != nil || len(tokens) == 0 {
+		return nil, err
 	}
 	adv, err := idx.Advanced()
 	if err != nil {
@@ -132,6 +133,14 @@ func plan(ctx context.Context, idx bleve.Index, text string) ([]word, error) {
 		}
 		if last {
 			w.prefixes = []string{w.term}
+			// Folding keeps the answer of a one-word query only: with
+			// other words the field's clauses are more, and a page's
+			// share of them (bleve's coord) would change.
+			if found && len(tokens) == 1 {
+				if w.whole, err = wholeIn(r, w.term); err != nil {
+					return nil, err
+				}
+			}
 		}
 		if last && !found {
 			// A word cut short is not stemmed as the whole word was
@@ -148,6 +157,17 @@ func plan(ctx context.Context, idx bleve.Index, text string) ([]word, error) {
 		out = append(out, w)
 	}
 	return out, nil
+}
+
+// analyze analyses text as the index analyses field (the analyzer kept
+// in its mapping).
+func analyze(idx bleve.Index, field, text string) (analysis.TokenStream, error) {
+	m := idx.Mapping()
+	a := m.AnalyzerNamed(m.AnalyzerNameForPath(field))
+	if a == nil {
+		return nil, fmt.Errorf("search: the index has no analyzer for %s", field)
+	}
+	return a.Analyze([]byte(text)), nil
 }
 
 // inIndex tells whether a page's title, headings or text has term.
@@ -168,6 +188,38 @@ func inIndex(ctx context.Context, r bleveindex.IndexReader, term []byte) (bool, 
 	return false, nil
 }
 
+// wholeIn is the fields (title, headings, body) in which no term but term
+// itself begins with term.
+func wholeIn(r bleveindex.IndexReader, term string) (map[string]bool, error) {
+	out := map[string]bool{}
+	for _, f := range []string{fTitle, fHeadings, fBody} {
+		d, err := r.FieldDictPrefix(f, []byte(term))
+		if err != nil {
+			return nil, err
+		}
+		whole := true
+		for {
+			e, err := d.Next()
+			if err != nil {
+				d.Close()
+				return nil, err
+			}
+			if e == nil {
+				break
+			}
+			if e.Term != term {
+				whole = false
+				break
+			}
+		}
+		if err := d.Close(); err != nil {
+			return nil, err
+		}
+		out[f] = whole
+	}
+	return out, nil
+}
+
 // match is the query of a query's words on field, any of them: each
 // within its typos of a term of the field, the last one also by its
 // prefixes.
@@ -179,7 +231,16 @@ func match(words []word, field string, boost float64) query.Query {
 		fq.SetField(field)
 		fq.SetBoost(boost)
 		qs = append(qs, fq)
+		folded := len(w.prefixes) > 0 && w.whole[field] && w.typos == 0
+		if folded {
+			// The prefix finds the term's pages only, each as the
+			// term does: one clause, the two boosts.
+			fq.SetBoost(boost * (1 + boostPrefix))
+		}
 		for i, p := range w.prefixes {
+			if i == 0 && folded {
+				continue
+			}
 			var q interface {
 				query.Query
 				SetField(string)
@@ -204,6 +265,100 @@ func phrase(field, text string, boost float64) query.Query {
 	q.SetField(field)
 	q.SetBoost(boost)
 	return q
+}
+
+// phraseIn is the phrase of text on field (phrase) for the documents
+// within finds, at most size of them, scored as phrase scores them.
+//
+// bleve's phrase searcher, asked for a document, checks the positions of
+// the words in every document from there on that has them all until one
+// has the phrase: with words on a tenth of the pages, most of a search's
+// time at 50,000 pages (docs/search.md, "Figures"). Here the documents
+// within finds that have every word are read once with the words'
+// positions, those that have the phrase (each word right after the one
+// before, the gaps of stop words kept, as bleve's phrase with no slop)
+// are kept by id, and the phrase's clause is the conjunction of its words
+// on those documents: the score of a phrase match is that conjunction's
+// (the sum of its words' scores, boosted), and its norm the same words'
+// weights, so the answer is the phrase query's. A phrase whose analysis
+// gives several terms at one position is left to bleve.
+func phraseIn(ctx context.Context, idx bleve.Index, field, text string, boost float64, within query.Query, size int) (query.Query, error) {
+	tokens, err := analyze(idx, field, text)
+	if err != nil || len(tokens) == 0 {
+		return query.NewMatchNoneQuery(), err
+	}
+	first, last := tokens[0].Position, tokens[0].Position
+	for _, t := range tokens {
+		first, last = min(first, t.Position), max(last, t.Position)
+	}
+	slots := make([]string, last-first+1) // "": a gap
+	for _, t := range tokens {
+		if i := t.Position - first; slots[i] != "" && slots[i] != string(t.Term) {
+			return phrase(field, text, boost), nil
+		}
+		slots[t.Position-first] = string(t.Term)
+	}
+	var terms []query.Query
+	all := []query.Query{within}
+	seen := map[string]bool{}
+	for _, t := range slots {
+		if t == "" {
+			continue
+		}
+		tq := query.NewTermQuery(t)
+		tq.SetField(field)
+		tq.SetBoost(boost)
+		terms = append(terms, tq)
+		if !seen[t] {
+			seen[t] = true
+			all = append(all, tq)
+		}
+	}
+	req := bleve.NewSearchRequestOptions(query.NewConjunctionQuery(all), size, 0, false)
+	req.IncludeLocations = true
+	req.Score = "none"
+	res, err := idx.SearchInContext(ctx, req)
+	if err != nil {
+		return nil, fmt.Errorf("search phrase: %w", err)
+	}
+	var ids []string
+	for _, h := range res.Hits {
+		if hasPhrase(slots, h.Locations[field]) {
+			ids = append(ids, h.ID)
+		}
+	}
+	in := query.NewDocIDQuery(ids)
+	in.SetBoost(0)
+	return query.NewConjunctionQuery(append([]query.Query{in}, terms...)), nil
+}
+
+// maxPhraseSections is the most sections of a search's pages AddSections
+// checks the phrase in (those with all its words).
+const maxPhraseSections = 10000
+
+// hasPhrase tells whether the locations of a document's terms have the
+// phrase slots: each term at its slot's distance from the first.
+func hasPhrase(slots []string, locs search.TermLocationMap) bool {
+	at := make([]map[uint64]bool, len(slots))
+	for i, t := range slots {
+		if t == "" || i == 0 {
+			continue
+		}
+		at[i] = make(map[uint64]bool, len(locs[t]))
+		for _, l := range locs[t] {
+			at[i][l.Pos] = true
+		}
+	}
+next:
+	for _, l := range locs[slots[0]] {
+		for i := 1; i < len(slots); i++ {
+			if slots[i] != "" && !at[i][l.Pos+uint64(i)] {
+				continue next
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // words is the number of words of text (a phrase needs two).
@@ -254,10 +409,15 @@ func pages(ctx context.Context, idx bleve.Index, text string, offset, size, wind
 				ids = append(ids, h.ID)
 			}
 			// Scored as in the one query: the ids' clause weighs
-			// nothing, in the score or in its norm.
+			// nothing, in the score or in its norm; the phrase is
+			// checked in those pages only (phraseIn).
 			in := query.NewDocIDQuery(ids)
 			in.SetBoost(0)
-			q = query.NewConjunctionQuery([]query.Query{in, full})
+			ph, err := phraseIn(ctx, idx, fBody, text, boostPhrase, in, len(ids))
+			if err != nil {
+				return Hits{}, err
+			}
+			q = query.NewConjunctionQuery([]query.Query{in, query.NewDisjunctionQuery(append(qs, ph))})
 		}
 	}
 	req := bleve.NewSearchRequestOptions(q, size, offset, false)
@@ -301,7 +461,11 @@ func AddSections(ctx context.Context, idx bleve.Index, text string, pages []Page
 	}
 	qs := []query.Query{match(ws, fHeading, boostHeadings), match(ws, fText, 1)}
 	if words(text) > 1 {
-		qs = append(qs, phrase(fText, text, boostPhrase))
+		ph, err := phraseIn(ctx, idx, fText, text, boostPhrase, query.NewDisjunctionQuery(ids), maxPhraseSections)
+		if err != nil {
+			return err
+		}
+		qs = append(qs, ph)
 	}
 	q := query.NewConjunctionQuery([]query.Query{query.NewDisjunctionQuery(ids), query.NewDisjunctionQuery(qs)})
 	req := bleve.NewSearchRequestOptions(q, len(pages)*MaxSections*4, 0, false)

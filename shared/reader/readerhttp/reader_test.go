@@ -61,6 +61,15 @@ func TestTreeAndNavigation(t *testing.T) {
 	testkit.Contains(t, "breadcrumbs", crumbs, `<a href="`+f.base+`/blocks">Blocks</a>`, `<span aria-current="page">Child page</span>`)
 	api, _ := f.body(t, http.StatusOK, f.base+"/reference/api")
 	testkit.Contains(t, "group page breadcrumbs", between(api, `<nav class="breadcrumbs"`, "</nav>"), "<span>Reference</span>")
+	// The entries kept rendered between pages (those off the current
+	// branch) carry no other page's branch or mark.
+	side = between(api, `<nav class="sidebar"`, "</nav>")
+	testkit.Contains(t, "group page sidebar", side, `href="`+f.base+`/reference/api" aria-current="page">API</a>`, `href="`+f.base+`/blocks">Blocks</a></li>`)
+	testkit.Lacks(t, "group page sidebar", side, "Child page", `href="`+f.base+`/blocks" aria-current`)
+	root, _ = f.body(t, http.StatusOK, f.base+"/")
+	if side = between(root, `<nav class="sidebar"`, "</nav>"); strings.Count(side, "aria-current") != 1 || strings.Contains(side, "Child page") {
+		t.Errorf("root's sidebar after other pages: %s", side)
+	}
 	// A hidden page is served at its URL, out of navigation and order.
 	secret, _ := f.body(t, http.StatusOK, f.base+"/secret")
 	testkit.Contains(t, "hidden page", secret, "<h1>Secret</h1>")
