@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -187,7 +188,8 @@ func (s *Service) Apply(ctx context.Context, j queue.Job) error {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
-	if err := s.keepDay(ctx, b.SiteID, day); err != nil {
+	toPack, err := s.keepDay(ctx, b.SiteID, day)
+	if err != nil {
 		return err
 	}
 	// Votes: one per visitor, page and day (a rating and a comment each).
@@ -234,6 +236,12 @@ func (s *Service) Apply(ctx context.Context, j queue.Job) error {
 		return err
 	}
 	s.tellFeedback(ctx, b, events)
+	// Packs are a faster copy of closed days' counters: a failure leaves
+	// those days read from their counters (exact) until the next new day
+	// packs them.
+	if err := s.packDays(ctx, b.SiteID, toPack); err != nil {
+		s.d.Logger.WarnContext(ctx, "insights days not packed", "site", b.SiteID, "err", err.Error())
+	}
 	return nil
 }
 
@@ -454,15 +462,18 @@ const keepDays = 2
 
 // keepDay notes that the site has markers of day and, when day is new,
 // sweeps the markers of days past keepDays and the salts of those days.
-func (s *Service) keepDay(ctx context.Context, siteID, day string) error {
+// It returns the days to pack once the job is counted: when day is the
+// site's new latest, the packWindow days before the days kept; when it
+// is older than those (a late job), day itself.
+func (s *Service) keepDay(ctx context.Context, siteID, day string) ([]string, error) {
 	k := keys.InsightsDays(siteID)
 	rec, v, err := records.Get[daysRecord](ctx, s.d.Store, k)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return err
+		return nil, err
 	}
 	for _, d := range rec.Days {
 		if d == day {
-			return nil
+			return nil, nil
 		}
 	}
 	days := append(rec.Days, day)
@@ -473,7 +484,17 @@ func (s *Service) keepDay(ctx context.Context, siteID, day string) error {
 	}
 	for _, d := range old {
 		if err := s.sweep(ctx, siteID, d); err != nil {
-			return err
+			return nil, err
+		}
+	}
+	var toPack []string
+	switch {
+	case slices.Contains(old, day):
+		toPack = []string{day}
+	case day == days[len(days)-1]:
+		t, _ := time.Parse(time.DateOnly, days[0])
+		for i := 1; i <= packWindow; i++ {
+			toPack = append(toPack, Day(t.AddDate(0, 0, -i)))
 		}
 	}
 	op := store.Put(records.Item(k, daysRecord{Days: days}, v+1), store.IfNotExists)
@@ -481,11 +502,11 @@ func (s *Service) keepDay(ctx context.Context, siteID, day string) error {
 		op = store.PutIfVersion(records.Item(k, daysRecord{Days: days}, v+1), v)
 	}
 	if err := s.d.Store.Write(ctx, op); err != nil && !errors.Is(err, store.ErrConflict) {
-		return err
+		return nil, err
 	}
 	// A conflict: another job noted a day at the same time; the next job
 	// of a new day sweeps again.
-	return nil
+	return toPack, nil
 }
 
 // sweep deletes a site's markers of a day, and the day's salt.

@@ -150,6 +150,8 @@ type Service struct {
 
 	// decoded keeps the counters aggregates read, decoded (query.go).
 	decoded decodedCounters
+	// packs keeps the day packs aggregates read, decoded (pack.go).
+	packs decodedPacks
 }
 
 // New returns the insights service; events (may be nil) is told of each

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -286,36 +287,8 @@ func TestRollupsAnswerAsDays(t *testing.T) {
 			{Column: "page", Operator: "notIn", Values: []any{map[string]any{"page": "p1"}}}, {Column: "eventType", Operator: "notIn", Values: []any{insights.LinkClick}}}
 		now := k.Deps.Clock()
 		rolled, subtracted, totals := 0, 0, 0
-		for i := 0; i < 150; i++ {
-			q := insights.Aggregation{Limit: 1000}
-			for _, m := range metrics {
-				if r.IntN(2) == 0 {
-					q.Select = append(q.Select, insights.Column{Name: m})
-				}
-			}
-			for range r.IntN(3) {
-				c := insights.Column{Name: dims[r.IntN(len(dims))]}
-				if c.Name == "datetime" {
-					c.Interval = pick("day", "week", "month", "month")
-				}
-				q.GroupBy = append(q.GroupBy, c)
-			}
-			if r.IntN(2) == 0 {
-				q.Where = append(q.Where, filters[r.IntN(len(filters))])
-			}
-			q.From = start.Add(time.Duration(r.IntN(62*24)-24) * time.Hour)
-			q.To = q.From.Add(time.Duration(1+r.IntN(50*24)) * time.Hour)
-			if r.IntN(3) == 0 {
-				q.From, q.To = now.Add(-time.Duration(1+r.IntN(50))*24*time.Hour), now
-			}
-			months, minus, total := s.PlanSpans(q)
-			if months > 0 {
-				rolled++
-			}
-			if total {
-				totals++
-			}
-			subtracted += minus
+		compare := func(i int, q insights.Aggregation) {
+			t.Helper()
 			got, err := s.Aggregate(editor, f.Org.ID, f.site, q)
 			if err != nil {
 				t.Fatal(err)
@@ -325,12 +298,88 @@ func TestRollupsAnswerAsDays(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("query %d (%+v): from roll-ups %v, from days %v", i, q, got, want)
+				t.Fatalf("query %d (%+v): from roll-ups and packs %v, from days %v", i, q, got, want)
 			}
 		}
-		if rolled < 20 || subtracted < 20 || totals < 20 {
+		random := func(n int) {
+			for i := 0; i < n; i++ {
+				q := insights.Aggregation{Limit: 1000}
+				for _, m := range metrics {
+					if r.IntN(2) == 0 {
+						q.Select = append(q.Select, insights.Column{Name: m})
+					}
+				}
+				for range r.IntN(3) {
+					c := insights.Column{Name: dims[r.IntN(len(dims))]}
+					if c.Name == "datetime" {
+						c.Interval = pick("day", "week", "month", "month")
+					}
+					q.GroupBy = append(q.GroupBy, c)
+				}
+				if r.IntN(2) == 0 {
+					q.Where = append(q.Where, filters[r.IntN(len(filters))])
+				}
+				q.From = start.Add(time.Duration(r.IntN(62*24)-24) * time.Hour)
+				q.To = q.From.Add(time.Duration(1+r.IntN(50*24)) * time.Hour)
+				if r.IntN(3) == 0 {
+					q.From, q.To = now.Add(-time.Duration(1+r.IntN(50))*24*time.Hour), now
+				}
+				months, minus, total := s.PlanSpans(q)
+				if months > 0 {
+					rolled++
+				}
+				if total {
+					totals++
+				}
+				subtracted += minus
+				compare(i, q)
+			}
+		}
+		// The closed days (all but the last two with events) are packed
+		// by the worker's first job of each new day.
+		valid := func() []string {
+			var out []string
+			for m := start; !m.After(now.AddDate(0, 1, 0)); m = m.AddDate(0, 1, 0) {
+				days, err := s.ValidPacks(k.Ctx, f.site, m.Format("2006-01"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, days...)
+			}
+			return out
+		}
+		packed := valid()
+		if len(packed) < 35 {
+			t.Fatalf("%d days packed at their totals' versions, want the 38 closed days with events: %v", len(packed), packed)
+		}
+		random(150)
+		// A late job (a day 20 days back, as a redelivery long after)
+		// packs its day again; counters added without their packs (a job
+		// whose packing failed) leave the day read from its counters.
+		late, stale := insights.Day(now.AddDate(0, 0, -20)), insights.Day(now.AddDate(0, 0, -30))
+		clock.Jump(-20 * 24 * time.Hour)
+		if err := s.Track(reader, f.Org.ID, f.site, []insights.Event{{Type: insights.PageView, URL: "https://x.test/docs/late", Page: "p9", Space: "sp1"},
+			{Type: insights.PageView, URL: "https://x.test/docs/a", Page: "p1", Space: "sp1"}}, insights.Visitor{Addr: "10.0.0.9", UserAgent: "C"}); err != nil {
+			t.Fatal(err)
+		}
+		f.drain(t)
+		clock.Jump(20 * 24 * time.Hour)
+		if err := s.AddCounters(k.Ctx, f.site, []insights.Counter{{Day: stale, Type: insights.PageView,
+			Location: insights.Location{URLPath: "/docs/stale", Space: "sp1", Page: "p7"}, Events: 3, Visitors: 2, Sessions: 2}}); err != nil {
+			t.Fatal(err)
+		}
+		packed = valid()
+		if !slices.Contains(packed, late) || slices.Contains(packed, stale) {
+			t.Fatalf("packed days %v: want the late job's day %s packed again, %s not (its pack is older than its counters)", packed, late, stale)
+		}
+		for i, g := range []string{"page", "urlPath", "eventType"} {
+			compare(1000+i, insights.Aggregation{Select: []insights.Column{{Name: "eventsCount"}, {Name: "visitorsCount"}}, GroupBy: []insights.Column{{Name: g}, {Name: "datetime", Interval: "day"}},
+				From: now.AddDate(0, 0, -31), To: now.AddDate(0, 0, -19), Limit: 1000})
+		}
+		random(100)
+		if rolled < 30 || subtracted < 30 || totals < 30 {
 			t.Errorf("%d queries read roll-ups, %d days subtracted, %d read totals: the comparison did not exercise them", rolled, subtracted, totals)
 		}
-		t.Logf("%d of 150 queries read month roll-ups (%d days subtracted), %d the totals by type", rolled, subtracted, totals)
+		t.Logf("%d of 250 queries read month roll-ups (%d days subtracted), %d the totals by type", rolled, subtracted, totals)
 	})
 }
