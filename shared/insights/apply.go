@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -143,22 +145,7 @@ func (s *Service) count(ctx context.Context, siteID string, days map[string]*del
 		if end < len(ids) {
 			marker = keys.Key{PK: done.PK, SK: fmt.Sprintf("%s-%d", done.SK, start)}
 		}
-		ds := make([]*delta, 0, 3*(end-start))
-		rolled := map[keys.Key]*delta{}
-		for _, id := range ids[start:end] {
-			d := days[id]
-			d.id = id
-			ds = append(ds, d)
-			for _, r := range rollupsOf(d) {
-				if got := rolled[r.key(siteID)]; got != nil {
-					r = got
-				} else {
-					rolled[r.key(siteID)] = r
-					ds = append(ds, r)
-				}
-				r.events, r.visitors, r.sessions = r.events+d.events, r.visitors+d.visitors, r.sessions+d.sessions
-			}
-		}
+		ds := rollUp(days, ids[start:end])
 		if err := s.addCounts(ctx, siteID, ds, marker); err != nil {
 			return err
 		}
@@ -166,31 +153,168 @@ func (s *Service) count(ctx context.Context, siteID string, days map[string]*del
 	return nil
 }
 
+// rollUp is the deltas of the given ids with those of their roll-ups
+// (each roll-up once, with the sum of its days').
+func rollUp(days map[string]*delta, ids []string) []*delta {
+	ds := make([]*delta, 0, 3*len(ids))
+	rolled := map[string]*delta{}
+	for _, id := range ids {
+		d := days[id]
+		d.id = id
+		ds = append(ds, d)
+		for _, r := range rollupsOf(d) {
+			k := fmt.Sprint(r.kind) + "#" + r.c.Day + "#" + r.id
+			if got := rolled[k]; got != nil {
+				r = got
+			} else {
+				rolled[k] = r
+				ds = append(ds, r)
+			}
+			r.events, r.visitors, r.sessions = r.events+d.events, r.visitors+d.visitors, r.sessions+d.sessions
+		}
+	}
+	return ds
+}
+
 // Apply is the job handler: it adds a batch of events to the site's
 // counters. Visitors and sessions are counted once a day per counter
 // (markers); a visitor's vote on a page counts once a day. A redelivered
 // job is recognised by its marker, written in the same transaction as the
 // counters; a job that failed between its markers and its counters counts
-// those visitors' events again but not the visitors.
+// those visitors' events again but not those visitors.
 func (s *Service) Apply(ctx context.Context, j queue.Job) error {
-	var b job
-	if err := json.Unmarshal(j.Payload, &b); err != nil {
-		return fmt.Errorf("insights job %s: %w", j.ID, err)
+	return s.ApplyAll(ctx, []queue.Job{j})
+}
+
+// ApplyAll is Apply for several jobs at once (local mode's queue runs a
+// site's queued jobs so): the jobs of a site whose counters fit one
+// transaction together are counted in one (their markers with them, so
+// each job is counted wholly or not at all), their visitors' markers
+// written together before. An error leaves some jobs uncounted and
+// others counted: the queue runs each again on its own, and those
+// counted find their marker.
+func (s *Service) ApplyAll(ctx context.Context, jobs []queue.Job) error {
+	type pending struct {
+		b    job
+		done keys.Key
 	}
-	if len(b.Events) == 0 {
-		return nil
+	var todo []pending
+	for _, j := range jobs {
+		var b job
+		if err := json.Unmarshal(j.Payload, &b); err != nil {
+			return fmt.Errorf("insights job %s: %w", j.ID, err)
+		}
+		if len(b.Events) > 0 {
+			todo = append(todo, pending{b: b, done: keys.InsightsMarker(b.SiteID, Day(b.Events[0].Time), "job-"+j.ID)})
+		}
 	}
-	day := Day(b.Events[0].Time)
-	done := keys.InsightsMarker(b.SiteID, day, "job-"+j.ID)
-	if _, err := s.d.Store.Get(ctx, done.PK, done.SK); err == nil {
-		return nil
-	} else if !errors.Is(err, store.ErrNotFound) {
+	// The jobs counted already (redelivered).
+	dones := make([]store.ItemKey, len(todo))
+	for i, p := range todo {
+		dones[i] = store.ItemKey{PK: p.done.PK, SK: p.done.SK}
+	}
+	got, err := s.batchGet(ctx, dones)
+	if err != nil {
 		return err
 	}
-	if err := s.keepDay(ctx, b.SiteID, day); err != nil {
-		return err
+	bySite := map[string][]pending{}
+	var sites []string
+	for i, p := range todo {
+		if got[i].PK != "" {
+			continue
+		}
+		if bySite[p.b.SiteID] == nil {
+			sites = append(sites, p.b.SiteID)
+		}
+		bySite[p.b.SiteID] = append(bySite[p.b.SiteID], p)
 	}
-	// Votes: one per visitor, page and day (a rating and a comment each).
+	for _, site := range sites {
+		var toPack []string
+		var kept []string
+		for _, p := range bySite[site] {
+			day := Day(p.b.Events[0].Time)
+			if slices.Contains(kept, day) {
+				continue
+			}
+			kept = append(kept, day)
+			days, err := s.keepDay(ctx, site, day)
+			if err != nil {
+				return err
+			}
+			toPack = append(toPack, days...)
+		}
+		// Votes: one per visitor, page and day (a rating and a comment
+		// each); then the jobs by groups whose counters fit one
+		// transaction.
+		var group []pending
+		var groupEvents [][]event
+		ids := map[string]bool{}
+		flush := func() error {
+			if len(group) == 0 {
+				return nil
+			}
+			if err := s.countJobs(ctx, site, func(add func(b job, events []event)) []keys.Key {
+				out := make([]keys.Key, len(group))
+				for i, p := range group {
+					add(p.b, groupEvents[i])
+					out[i] = p.done
+				}
+				return out
+			}); err != nil {
+				return err
+			}
+			for i, p := range group {
+				s.tellFeedback(ctx, p.b, groupEvents[i])
+			}
+			group, groupEvents, ids = nil, nil, map[string]bool{}
+			return nil
+		}
+		for _, p := range bySite[site] {
+			events, err := s.votes(ctx, p.b)
+			if err != nil {
+				return err
+			}
+			mine := map[string]bool{}
+			for _, e := range events {
+				_, id := counterOf(e)
+				_, sid := segmentOf(e)
+				mine[id], mine[sid] = true, true
+			}
+			union := len(ids)
+			for id := range mine {
+				if !ids[id] {
+					union++
+				}
+			}
+			// A counter, its month's roll-up and its day's total, and a
+			// marker a job.
+			if len(group) > 0 && 3*union+len(group)+1 > store.MaxTransactionOps {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+			for id := range mine {
+				ids[id] = true
+			}
+			group, groupEvents = append(group, p), append(groupEvents, events)
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		// Packs are a faster copy of closed days' counters: a failure
+		// leaves those days read from their counters (exact) until the
+		// next new day packs them.
+		if err := s.packDays(ctx, site, toPack); err != nil {
+			s.d.Logger.WarnContext(ctx, "insights days not packed", "site", site, "err", err.Error())
+		}
+	}
+	return nil
+}
+
+// votes are a job's events but the votes a visitor already cast that day
+// on that page (one page_post_feedback and one page_post_feedback_comment
+// per visitor, page and day), noting the new ones.
+func (s *Service) votes(ctx context.Context, b job) ([]event, error) {
 	events := b.Events[:0:0]
 	for _, e := range b.Events {
 		if e.Type == PagePostFeedback || e.Type == PagePostFeedbackComment {
@@ -200,41 +324,53 @@ func (s *Service) Apply(ctx context.Context, j queue.Job) error {
 				continue
 			}
 			if err != nil {
-				return err
+				return nil, err
 			}
 		}
 		events = append(events, e)
 	}
+	return events, nil
+}
+
+// countJobs counts the events of jobs of one site: their visitors' and
+// sessions' markers, then their counters with the jobs' markers (jobs
+// names them, calling add with each job's events). One job's counters
+// are written by chunks (count); several jobs' fit one transaction (the
+// caller groups them so).
+func (s *Service) countJobs(ctx context.Context, siteID string, jobs func(add func(b job, events []event)) []keys.Key) error {
 	deltas := map[string]*delta{}
 	var marks []markFor
-	add := func(c Counter, id string, e event) {
-		d := deltas[id]
-		if d == nil {
-			d = &delta{c: c}
-			deltas[id] = d
+	add := func(b job, events []event) {
+		one := func(c Counter, id string, e event) {
+			d := deltas[id]
+			if d == nil {
+				d = &delta{c: c}
+				deltas[id] = d
+			}
+			d.events++
+			marks = append(marks, markFor{id: id, day: c.Day, kind: "v", who: b.Visitor, d: d})
+			session := e.Session
+			if session == "" {
+				session = b.Visitor
+			}
+			marks = append(marks, markFor{id: id, day: c.Day, kind: "s", who: session, d: d})
 		}
-		d.events++
-		marks = append(marks, markFor{id: id, day: c.Day, kind: "v", who: b.Visitor, d: d})
-		session := e.Session
-		if session == "" {
-			session = b.Visitor
+		for _, e := range events {
+			c, id := counterOf(e)
+			one(c, id, e)
+			sc, sid := segmentOf(e)
+			one(sc, sid, e)
 		}
-		marks = append(marks, markFor{id: id, day: c.Day, kind: "s", who: session, d: d})
 	}
-	for _, e := range events {
-		c, id := counterOf(e)
-		add(c, id, e)
-		sc, sid := segmentOf(e)
-		add(sc, sid, e)
-	}
-	if err := s.mark(ctx, b.SiteID, marks); err != nil {
+	dones := jobs(add)
+	if err := s.mark(ctx, siteID, marks); err != nil {
 		return err
 	}
-	if err := s.count(ctx, b.SiteID, deltas, done); err != nil {
-		return err
+	if len(dones) == 1 {
+		return s.count(ctx, siteID, deltas, dones[0])
 	}
-	s.tellFeedback(ctx, b, events)
-	return nil
+	ds := rollUp(deltas, slices.Sorted(maps.Keys(deltas)))
+	return s.addCounts(ctx, siteID, ds, dones...)
 }
 
 // PageFeedbackEvent is the webhooks' event of a page feedback (GitBook's
@@ -383,10 +519,12 @@ func (s *Service) putMarkers(ctx context.Context, marks []markFor, ks []keys.Key
 	return nil
 }
 
-// addCounts adds deltas to their counters and writes a marker, in one
-// transaction (read, then write if unchanged; again on a race). A marker
-// already written (a redelivery) makes it a no-op.
-func (s *Service) addCounts(ctx context.Context, siteID string, ds []*delta, done keys.Key) error {
+// addCounts adds deltas to their counters and writes markers (a job's,
+// or several jobs'), in one transaction (read, then write if unchanged;
+// again on a race). A job's marker already written (a redelivery) makes
+// it a no-op; one of several jobs' an error (each is then counted on its
+// own).
+func (s *Service) addCounts(ctx context.Context, siteID string, ds []*delta, dones ...keys.Key) error {
 	ks := make([]keys.Key, len(ds))
 	batch := make([]store.ItemKey, len(ds))
 	for i, d := range ds {
@@ -415,13 +553,20 @@ func (s *Service) addCounts(ctx context.Context, siteID string, ds []*delta, don
 				ops = append(ops, store.PutIfVersion(records.Item(ks[i], c, got[i].Version+1), got[i].Version))
 			}
 		}
-		ops = append(ops, store.Put(records.Item(done, struct{}{}, 1), store.IfNotExists))
+		for _, done := range dones {
+			ops = append(ops, store.Put(records.Item(done, struct{}{}, 1), store.IfNotExists))
+		}
 		err = s.d.Store.Write(ctx, ops...)
 		if err == nil || !errors.Is(err, store.ErrConflict) {
 			return err
 		}
-		if _, gerr := s.d.Store.Get(ctx, done.PK, done.SK); gerr == nil {
-			return nil // a redelivery of this job won the race
+		for _, done := range dones {
+			if _, gerr := s.d.Store.Get(ctx, done.PK, done.SK); gerr == nil {
+				if len(dones) == 1 {
+					return nil // a redelivery of this job won the race
+				}
+				return fmt.Errorf("insights counters of site %s: job marker %s written meanwhile: %w", siteID, done.SK, err)
+			}
 		}
 		if attempt == 8 {
 			return fmt.Errorf("insights counters of site %s: %w", siteID, err)
@@ -454,15 +599,18 @@ const keepDays = 2
 
 // keepDay notes that the site has markers of day and, when day is new,
 // sweeps the markers of days past keepDays and the salts of those days.
-func (s *Service) keepDay(ctx context.Context, siteID, day string) error {
+// It returns the days to pack once the job is counted: when day is the
+// site's new latest, the packWindow days before the days kept; when it
+// is older than those (a late job), day itself.
+func (s *Service) keepDay(ctx context.Context, siteID, day string) ([]string, error) {
 	k := keys.InsightsDays(siteID)
 	rec, v, err := records.Get[daysRecord](ctx, s.d.Store, k)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return err
+		return nil, err
 	}
 	for _, d := range rec.Days {
 		if d == day {
-			return nil
+			return nil, nil
 		}
 	}
 	days := append(rec.Days, day)
@@ -473,7 +621,17 @@ func (s *Service) keepDay(ctx context.Context, siteID, day string) error {
 	}
 	for _, d := range old {
 		if err := s.sweep(ctx, siteID, d); err != nil {
-			return err
+			return nil, err
+		}
+	}
+	var toPack []string
+	switch {
+	case slices.Contains(old, day):
+		toPack = []string{day}
+	case day == days[len(days)-1]:
+		t, _ := time.Parse(time.DateOnly, days[0])
+		for i := 1; i <= packWindow; i++ {
+			toPack = append(toPack, Day(t.AddDate(0, 0, -i)))
 		}
 	}
 	op := store.Put(records.Item(k, daysRecord{Days: days}, v+1), store.IfNotExists)
@@ -481,11 +639,11 @@ func (s *Service) keepDay(ctx context.Context, siteID, day string) error {
 		op = store.PutIfVersion(records.Item(k, daysRecord{Days: days}, v+1), v)
 	}
 	if err := s.d.Store.Write(ctx, op); err != nil && !errors.Is(err, store.ErrConflict) {
-		return err
+		return nil, err
 	}
 	// A conflict: another job noted a day at the same time; the next job
 	// of a new day sweeps again.
-	return nil
+	return toPack, nil
 }
 
 // sweep deletes a site's markers of a day, and the day's salt.

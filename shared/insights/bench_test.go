@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -96,8 +97,9 @@ func millionEvents(now time.Time) []insights.Counter {
 // (as an editor: authorization, the counters' queries, grouping) over the
 // counters of 1,000,000 events of the last 30 days (millionEvents), on
 // bbolt: the top pages by views, the queries without results (search
-// analytics), events by type and day, page views by page and day, and the
-// top pages of a range ending mid-month; p50 and p95.
+// analytics), events by type and day, page views by page and day, the
+// top pages of a range ending mid-month, and three queries over a year
+// (the data's 30 days) grouped by day or week; p50 and p95.
 func BenchmarkAggregateMillionEvents(b *testing.B) {
 	now := time.Date(2026, 3, 30, 12, 0, 0, 0, time.UTC)
 	k := testkit.New(b, testkit.Clock(now, time.Microsecond))
@@ -125,6 +127,15 @@ func BenchmarkAggregateMillionEvents(b *testing.B) {
 		// of the range is read.
 		"views_by_page_and_day": {Select: []insights.Column{{Name: "eventsCount"}}, GroupBy: []insights.Column{{Name: "page"}, {Name: "datetime", Interval: "day"}},
 			Where: []insights.Filter{{Column: "eventType", Values: []any{insights.PageView}}}, Limit: 20},
+		// The worst shapes: a year grouped by day and page (every type
+		// with a page), one page's events over a year by type and week, a
+		// year's queries by day.
+		"year_by_page_and_day": {Select: []insights.Column{{Name: "eventsCount"}, {Name: "visitorsCount"}}, GroupBy: []insights.Column{{Name: "page"}, {Name: "datetime", Interval: "day"}},
+			Limit: 20},
+		"year_one_page_by_type_and_week": {Select: []insights.Column{{Name: "eventsCount"}}, GroupBy: []insights.Column{{Name: "eventType"}, {Name: "datetime", Interval: "week"}},
+			Where: []insights.Filter{{Column: "page", Values: []any{map[string]any{"page": "page007"}}}}, Limit: 1000},
+		"year_queries_by_day": {Select: []insights.Column{{Name: "eventsCount"}}, GroupBy: []insights.Column{{Name: "eventSearchQuery"}, {Name: "datetime", Interval: "day"}},
+			Where: []insights.Filter{{Column: "eventType", Values: []any{insights.SearchTypeQuery}}}, Limit: 50},
 	}
 	// top_pages_mid_month: the top pages of the 30 days to the 15th, whose
 	// month holds 16 days of counters after the range: the month's
@@ -144,6 +155,9 @@ func BenchmarkAggregateMillionEvents(b *testing.B) {
 	for _, name := range slices.Sorted(maps.Keys(queries)) {
 		q := queries[name]
 		q.From, q.To = now.Add(-month), now.Add(time.Hour)
+		if strings.HasPrefix(name, "year_") {
+			q.From = now.AddDate(-1, 0, 0)
+		}
 		if name == "top_pages_mid_month" {
 			q.To = time.Date(2026, 3, 16, 0, 0, 0, 0, time.UTC)
 			q.From = q.To.Add(-month)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/galleydocs/galley/shared/keys"
@@ -11,9 +13,27 @@ import (
 
 // SeedCounters adds counters (their counts included) to a site's as the
 // worker's last step does (count: read, add, write the days' counters and
-// their months' roll-ups), without the visitors' markers: the benchmarks' set-up of a
-// million recorded events in minutes' fewer writes.
+// their months' roll-ups), without the visitors' markers, then packs
+// every day but the last two, as the worker's first job of each new day
+// does: the benchmarks' set-up of a million recorded events in minutes'
+// fewer writes.
 func (s *Service) SeedCounters(ctx context.Context, siteID string, cs []Counter) error {
+	if err := s.AddCounters(ctx, siteID, cs); err != nil {
+		return err
+	}
+	var days []string
+	for _, c := range cs {
+		if !slices.Contains(days, c.Day) {
+			days = append(days, c.Day)
+		}
+	}
+	sort.Strings(days)
+	return s.packDays(ctx, siteID, days[:max(0, len(days)-keepDays)])
+}
+
+// AddCounters is SeedCounters without the packs: the days' packs it
+// writes in are no longer at their totals' versions.
+func (s *Service) AddCounters(ctx context.Context, siteID string, cs []Counter) error {
 	for start := 0; start < len(cs); start += 95 {
 		deltas := map[string]*delta{}
 		end := min(start+95, len(cs))
@@ -38,6 +58,32 @@ func (s *Service) SeedCounters(ctx context.Context, siteID string, cs []Counter)
 		}
 	}
 	return nil
+}
+
+// ValidPacks are the days (yyyy-mm-dd) of a month (yyyy-mm) whose every
+// type's pack is at its total's version: the days aggregates read from
+// their packs.
+func (s *Service) ValidPacks(ctx context.Context, siteID, month string) ([]string, error) {
+	totals, err := s.dayTotals(ctx, siteID, month)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for day, types := range totals {
+		packs, err := s.readPacks(ctx, siteID, keys.InsightsPackPrefix(day)+"#")
+		if err != nil {
+			return nil, err
+		}
+		valid := true
+		for typ, v := range types {
+			valid = valid && packs[typ].total == v
+		}
+		if valid {
+			out = append(out, day)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // SegmentType is the type of a segment's counter.

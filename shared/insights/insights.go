@@ -11,8 +11,8 @@
 //     locally) adds the batch to counters. So there is nothing to expire
 //     but the day's markers and salts, which Apply sweeps (docs/insights.md,
 //     "Privacy").
-//   - The aggregate reads counters only (one query per month of the range),
-//     never events.
+//   - The aggregate reads counters, their month roll-ups, day totals
+//     and closed days' packs (pack.go), never events.
 //   - A visitor is a hash of the site, the address and the user agent with
 //     the day's salt: distinct per day, unlinkable across days once the salt
 //     is deleted (two days later).
@@ -150,6 +150,8 @@ type Service struct {
 
 	// decoded keeps the counters aggregates read, decoded (query.go).
 	decoded decodedCounters
+	// packs keeps the day packs aggregates read, decoded (pack.go).
+	packs decodedPacks
 }
 
 // New returns the insights service; events (may be nil) is told of each

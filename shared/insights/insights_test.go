@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +15,9 @@ import (
 	"github.com/galleydocs/galley/shared/app/wire/insightswire"
 	"github.com/galleydocs/galley/shared/app/wire/siteswire"
 	"github.com/galleydocs/galley/shared/insights"
+	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/queuetest"
+	"github.com/galleydocs/galley/shared/sites"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -286,36 +290,8 @@ func TestRollupsAnswerAsDays(t *testing.T) {
 			{Column: "page", Operator: "notIn", Values: []any{map[string]any{"page": "p1"}}}, {Column: "eventType", Operator: "notIn", Values: []any{insights.LinkClick}}}
 		now := k.Deps.Clock()
 		rolled, subtracted, totals := 0, 0, 0
-		for i := 0; i < 150; i++ {
-			q := insights.Aggregation{Limit: 1000}
-			for _, m := range metrics {
-				if r.IntN(2) == 0 {
-					q.Select = append(q.Select, insights.Column{Name: m})
-				}
-			}
-			for range r.IntN(3) {
-				c := insights.Column{Name: dims[r.IntN(len(dims))]}
-				if c.Name == "datetime" {
-					c.Interval = pick("day", "week", "month", "month")
-				}
-				q.GroupBy = append(q.GroupBy, c)
-			}
-			if r.IntN(2) == 0 {
-				q.Where = append(q.Where, filters[r.IntN(len(filters))])
-			}
-			q.From = start.Add(time.Duration(r.IntN(62*24)-24) * time.Hour)
-			q.To = q.From.Add(time.Duration(1+r.IntN(50*24)) * time.Hour)
-			if r.IntN(3) == 0 {
-				q.From, q.To = now.Add(-time.Duration(1+r.IntN(50))*24*time.Hour), now
-			}
-			months, minus, total := s.PlanSpans(q)
-			if months > 0 {
-				rolled++
-			}
-			if total {
-				totals++
-			}
-			subtracted += minus
+		compare := func(i int, q insights.Aggregation) {
+			t.Helper()
 			got, err := s.Aggregate(editor, f.Org.ID, f.site, q)
 			if err != nil {
 				t.Fatal(err)
@@ -325,12 +301,187 @@ func TestRollupsAnswerAsDays(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("query %d (%+v): from roll-ups %v, from days %v", i, q, got, want)
+				t.Fatalf("query %d (%+v): from roll-ups and packs %v, from days %v", i, q, got, want)
 			}
 		}
-		if rolled < 20 || subtracted < 20 || totals < 20 {
+		random := func(n int) {
+			for i := 0; i < n; i++ {
+				q := insights.Aggregation{Limit: 1000}
+				for _, m := range metrics {
+					if r.IntN(2) == 0 {
+						q.Select = append(q.Select, insights.Column{Name: m})
+					}
+				}
+				for range r.IntN(3) {
+					c := insights.Column{Name: dims[r.IntN(len(dims))]}
+					if c.Name == "datetime" {
+						c.Interval = pick("day", "week", "month", "month")
+					}
+					q.GroupBy = append(q.GroupBy, c)
+				}
+				if r.IntN(2) == 0 {
+					q.Where = append(q.Where, filters[r.IntN(len(filters))])
+				}
+				q.From = start.Add(time.Duration(r.IntN(62*24)-24) * time.Hour)
+				q.To = q.From.Add(time.Duration(1+r.IntN(50*24)) * time.Hour)
+				if r.IntN(3) == 0 {
+					q.From, q.To = now.Add(-time.Duration(1+r.IntN(50))*24*time.Hour), now
+				}
+				months, minus, total := s.PlanSpans(q)
+				if months > 0 {
+					rolled++
+				}
+				if total {
+					totals++
+				}
+				subtracted += minus
+				compare(i, q)
+			}
+		}
+		// The closed days (all but the last two with events) are packed
+		// by the worker's first job of each new day.
+		valid := func() []string {
+			var out []string
+			for m := start; !m.After(now.AddDate(0, 1, 0)); m = m.AddDate(0, 1, 0) {
+				days, err := s.ValidPacks(k.Ctx, f.site, m.Format("2006-01"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, days...)
+			}
+			return out
+		}
+		packed := valid()
+		if len(packed) < 35 {
+			t.Fatalf("%d days packed at their totals' versions, want the 38 closed days with events: %v", len(packed), packed)
+		}
+		random(150)
+		// A late job (a day 20 days back, as a redelivery long after)
+		// packs its day again; counters added without their packs (a job
+		// whose packing failed) leave the day read from its counters.
+		late, stale := insights.Day(now.AddDate(0, 0, -20)), insights.Day(now.AddDate(0, 0, -30))
+		clock.Jump(-20 * 24 * time.Hour)
+		if err := s.Track(reader, f.Org.ID, f.site, []insights.Event{{Type: insights.PageView, URL: "https://x.test/docs/late", Page: "p9", Space: "sp1"},
+			{Type: insights.PageView, URL: "https://x.test/docs/a", Page: "p1", Space: "sp1"}}, insights.Visitor{Addr: "10.0.0.9", UserAgent: "C"}); err != nil {
+			t.Fatal(err)
+		}
+		f.drain(t)
+		clock.Jump(20 * 24 * time.Hour)
+		if err := s.AddCounters(k.Ctx, f.site, []insights.Counter{{Day: stale, Type: insights.PageView,
+			Location: insights.Location{URLPath: "/docs/stale", Space: "sp1", Page: "p7"}, Events: 3, Visitors: 2, Sessions: 2}}); err != nil {
+			t.Fatal(err)
+		}
+		packed = valid()
+		if !slices.Contains(packed, late) || slices.Contains(packed, stale) {
+			t.Fatalf("packed days %v: want the late job's day %s packed again, %s not (its pack is older than its counters)", packed, late, stale)
+		}
+		for i, g := range []string{"page", "urlPath", "eventType"} {
+			compare(1000+i, insights.Aggregation{Select: []insights.Column{{Name: "eventsCount"}, {Name: "visitorsCount"}}, GroupBy: []insights.Column{{Name: g}, {Name: "datetime", Interval: "day"}},
+				From: now.AddDate(0, 0, -31), To: now.AddDate(0, 0, -19), Limit: 1000})
+		}
+		random(100)
+		if rolled < 30 || subtracted < 30 || totals < 30 {
 			t.Errorf("%d queries read roll-ups, %d days subtracted, %d read totals: the comparison did not exercise them", rolled, subtracted, totals)
 		}
-		t.Logf("%d of 150 queries read month roll-ups (%d days subtracted), %d the totals by type", rolled, subtracted, totals)
+		t.Logf("%d of 250 queries read month roll-ups (%d days subtracted), %d the totals by type", rolled, subtracted, totals)
+	})
+}
+
+// TestBatchedJobsCountAsOneByOne: the same events tracked on two sites,
+// one's jobs applied one by one, the other's as batches (ApplyAll, local
+// mode's queue), a few jobs of each again (redeliveries, inside a batch
+// for the second): both sites' counters answer alike, every metric, by
+// type, page, query, rating and segment.
+func TestBatchedJobsCountAsOneByOne(t *testing.T) {
+	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
+		f := setup(t, k)
+		admin := access.WithCaller(k.Ctx, f.Caller("admin"))
+		created, _, err := siteswire.Service(f.Root).Create(admin, f.Org.ID, sites.CreateSite{Title: "Other", SpaceIDs: []string{f.Space(t)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := created.ID
+		if _, _, err := siteswire.Service(f.Root).SetPublished(admin, f.Org.ID, other, true); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := siteswire.Service(f.Root).PutCustomization(admin, f.Org.ID, other, map[string]any{"feedback": map[string]any{"enabled": true}}); err != nil {
+			t.Fatal(err)
+		}
+		s := insightswire.Service(f.Root)
+		reader := access.WithCaller(k.Ctx, f.Caller("read"))
+		r := rand.New(rand.NewPCG(28, 4))
+		pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+		for range 40 {
+			var events []insights.Event
+			for range 1 + r.IntN(6) {
+				e := insights.Event{Type: pick(insights.PageView, insights.PageView, insights.SearchTypeQuery, insights.PagePostFeedback),
+					URL: "https://x.test/docs/" + pick("a", "b"), Page: pick("p1", "p2", "p3", "p4"), Space: "sp1", SessionID: pick("t1", "t2", "t3")}
+				switch e.Type {
+				case insights.SearchTypeQuery:
+					e.Query = pick("install", "api")
+				case insights.PagePostFeedback:
+					e.Rating = pick(insights.Ratings...)
+				}
+				if r.IntN(3) == 0 {
+					e.Claims = map[string]any{"plan": "pro"}
+				}
+				events = append(events, e)
+			}
+			v := insights.Visitor{Addr: fmt.Sprintf("10.0.0.%d", r.IntN(5)), UserAgent: "A"}
+			for _, site := range []string{f.site, other} {
+				if err := s.Track(reader, f.Org.ID, site, events, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		var one, batched []queue.Job
+		for _, j := range f.q.Take() {
+			if strings.Contains(string(j.Payload), other) {
+				batched = append(batched, j)
+			} else {
+				one = append(one, j)
+			}
+		}
+		if len(one) != 40 || len(batched) != 40 {
+			t.Fatalf("%d and %d jobs, want 40 each", len(one), len(batched))
+		}
+		for _, j := range append(one, one[5:8]...) {
+			if err := s.Apply(k.Ctx, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, b := range [][]queue.Job{batched[:25], batched[25:], append(slices.Clone(batched[20:23]), batched[5:8]...)} {
+			if err := s.ApplyAll(k.Ctx, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		editor := access.WithCaller(k.Ctx, f.Caller("edit"))
+		now := k.Deps.Clock()
+		for _, by := range []string{"eventType", "page", "eventSearchQuery", "eventPageFeedbackRating"} {
+			q := insights.Aggregation{Select: []insights.Column{{Name: "eventsCount"}, {Name: "visitorsCount"}, {Name: "sessionsCount"}, {Name: "pageFeedbackRating"}},
+				GroupBy: []insights.Column{{Name: by}}, From: now.Add(-time.Hour), To: now.Add(time.Hour), Limit: 1000}
+			want, err := s.Aggregate(editor, f.Org.ID, f.site, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Aggregate(editor, f.Org.ID, other, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want.Rows) < 2 || !reflect.DeepEqual(got, want) {
+				t.Errorf("by %s: batched %v, one by one %v", by, got, want)
+			}
+		}
+		want, err := s.Segments(editor, f.Org.ID, f.site)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Segments(editor, f.Org.ID, other)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) != 2 || !reflect.DeepEqual(got, want) {
+			t.Errorf("segments: batched %v, one by one %v", got, want)
+		}
 	})
 }

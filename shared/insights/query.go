@@ -1,6 +1,7 @@
 package insights
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -114,58 +115,50 @@ func (s *Service) aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 	if q.Limit <= 0 || q.Limit > 1000 {
 		q.Limit = 1000
 	}
-	type group struct {
-		dims    []any
-		metrics []any
-		// events is the group's events whatever is selected: a group
-		// whose added and subtracted counters sum to no event is no
-		// group (a roll-up's counter of the days left out).
-		events int64
-	}
 	groups := map[string]*group{}
-	var order []string
-	dims := make([]any, len(q.GroupBy))
+	var order []*group
 	var key []byte
+	var slab groupSlab
 	src := fromDays
 	if rollups {
 		src = sourceOf(q)
 	}
 	spans := s.plan(q.From, q.To, src)
-	err := s.eachCounter(ctx, siteID, spans, func(cp *Counter, sign int64) {
-		c := cp
+	read := s.eachCounter
+	if rollups {
+		// The closed days through their packs.
+		read = func(ctx context.Context, siteID string, spans []span, fn func(*Counter, int64)) error {
+			return s.eachPacked(ctx, siteID, spans, typesOf(q.Where), fn)
+		}
+	}
+	err := read(ctx, siteID, spans, func(c *Counter, sign int64) {
 		if c.Type == segmentType || !matches(c, q.Where) {
 			return
 		}
 		key = key[:0]
-		for i, col := range q.GroupBy {
-			dims[i] = dimension(c, col)
-			key = appendKey(key, dims[i])
+		for _, col := range q.GroupBy {
+			key = appendDimKey(key, c, col)
 		}
 		g := groups[string(key)]
 		if g == nil {
-			dims := slices.Clone(dims)
-			g = &group{dims: dims, metrics: make([]any, len(q.Select))}
-			for i, col := range q.Select {
-				if col.Name == "pageFeedbackRating" {
-					g.metrics[i] = &RatingCounts{}
-				} else {
-					g.metrics[i] = int64(0)
-				}
+			g = slab.new(len(q.GroupBy), len(q.Select))
+			for i, col := range q.GroupBy {
+				g.dims[i] = dimension(c, col)
 			}
 			groups[string(key)] = g
-			order = append(order, string(key))
+			order = append(order, g)
 		}
 		g.events += sign * c.Events
 		for i, col := range q.Select {
 			switch col.Name {
 			case "eventsCount":
-				g.metrics[i] = g.metrics[i].(int64) + sign*c.Events
+				g.counts[i] += sign * c.Events
 			case "visitorsCount":
-				g.metrics[i] = g.metrics[i].(int64) + sign*c.Visitors
+				g.counts[i] += sign * c.Visitors
 			case "sessionsCount":
-				g.metrics[i] = g.metrics[i].(int64) + sign*c.Sessions
+				g.counts[i] += sign * c.Sessions
 			case "pageFeedbackRating":
-				r := g.metrics[i].(*RatingCounts)
+				r := g.rating(i, len(q.Select))
 				switch c.Rating {
 				case "bad":
 					r.Bad += sign * c.Events
@@ -180,7 +173,7 @@ func (s *Service) aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 	if err != nil {
 		return Result{}, err
 	}
-	order = slices.DeleteFunc(order, func(k string) bool { return groups[k].events == 0 })
+	order = slices.DeleteFunc(order, func(g *group) bool { return g.events == 0 })
 	res := Result{}
 	for _, c := range q.GroupBy {
 		res.Columns = append(res.Columns, c.Name)
@@ -188,9 +181,17 @@ func (s *Service) aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 	for _, c := range q.Select {
 		res.Columns = append(res.Columns, c.Name)
 	}
-	for _, k := range order {
-		g := groups[k]
-		res.Rows = append(res.Rows, append(append(Row{}, g.dims...), g.metrics...))
+	for _, g := range firstGroups(order, q, res.Columns) {
+		row := make(Row, 0, len(g.dims)+len(q.Select))
+		row = append(row, g.dims...)
+		for i, c := range q.Select {
+			if c.Name == "pageFeedbackRating" {
+				row = append(row, g.rating(i, len(q.Select)))
+			} else {
+				row = append(row, g.counts[i])
+			}
+		}
+		res.Rows = append(res.Rows, row)
 	}
 	if len(q.GroupBy) == 0 && len(res.Rows) == 0 && len(q.Select) > 0 {
 		// Totals of nothing are zeros.
@@ -204,46 +205,142 @@ func (s *Service) aggregate(ctx context.Context, orgID, siteID string, q Aggrega
 		}
 		res.Rows = append(res.Rows, row)
 	}
-	sortRows(res, q)
-	if len(res.Rows) > q.Limit {
-		res.Rows = res.Rows[:q.Limit]
-	}
 	return res, nil
 }
 
-// sortRows orders rows by the query's order, else by the first metric
-// (descending), else by the first dimension (ascending); ties by the
-// dimensions' text, so that answers are stable.
-func sortRows(res Result, q Aggregation) {
-	by, desc := slices.Index(res.Columns, q.OrderBy), q.Desc
+// group is a row of an aggregation as it is summed: its dimensions, and
+// its sum of each selected metric (a rating's in ratings).
+type group struct {
+	dims    []any
+	counts  []int64
+	ratings []RatingCounts
+	// events is the group's events whatever is selected: a group whose
+	// added and subtracted counters sum to no event is no group (a
+	// roll-up's counter of the days left out).
+	events int64
+	// key is its dimensions' JSON, made when the order needs it.
+	key []byte
+}
+
+// rating is the group's rating counts of the selected column i (of n).
+func (g *group) rating(i, n int) *RatingCounts {
+	if g.ratings == nil {
+		g.ratings = make([]RatingCounts, n)
+	}
+	return &g.ratings[i]
+}
+
+// groupSlab allocates groups and their slices by the hundred (an
+// aggregation may make tens of thousands).
+type groupSlab struct {
+	groups []group
+	dims   []any
+	counts []int64
+}
+
+func (s *groupSlab) new(dims, counts int) *group {
+	if len(s.groups) == cap(s.groups) {
+		s.groups = make([]group, 0, 256)
+	}
+	if len(s.dims)+dims > cap(s.dims) {
+		s.dims = make([]any, 0, 256*max(dims, 1))
+	}
+	if len(s.counts)+counts > cap(s.counts) {
+		s.counts = make([]int64, 0, 256*max(counts, 1))
+	}
+	s.groups = append(s.groups, group{dims: s.dims[len(s.dims) : len(s.dims)+dims : len(s.dims)+dims],
+		counts: s.counts[len(s.counts) : len(s.counts)+counts : len(s.counts)+counts]})
+	s.dims, s.counts = s.dims[:len(s.dims)+dims], s.counts[:len(s.counts)+counts]
+	return &s.groups[len(s.groups)-1]
+}
+
+// firstGroups are the first q.Limit groups in the query's order: by its
+// order column, else by the first metric (descending), else by the
+// first dimension (ascending); ties by the dimensions' JSON, so that
+// answers are stable.
+func firstGroups(groups []*group, q Aggregation, columns []string) []*group {
+	by, desc := slices.Index(columns, q.OrderBy), q.Desc
 	if by < 0 {
 		by, desc = len(q.GroupBy), true
 		if len(q.Select) == 0 {
 			by, desc = 0, false
 		}
 	}
-	// Each row's dimensions' text, made once (not at each comparison).
-	type keyed struct {
-		row Row
-		key string
-	}
-	rows := make([]keyed, len(res.Rows))
-	for i, r := range res.Rows {
-		b, _ := json.Marshal(r[:len(q.GroupBy)])
-		rows[i] = keyed{row: r, key: string(b)}
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := rows[i].row, rows[j].row
-		if by < len(a) {
-			if c := compare(a[by], b[by]); c != 0 {
-				return (c < 0) != desc
+	keyOf := func(g *group) []byte {
+		if g.key == nil {
+			g.key = append(g.key, '[')
+			for j, v := range g.dims {
+				if j > 0 {
+					g.key = append(g.key, ',')
+				}
+				g.key = appendJSON(g.key, v)
 			}
+			g.key = append(g.key, ']')
 		}
-		return rows[i].key < rows[j].key
-	})
-	for i, r := range rows {
-		res.Rows[i] = r.row
+		return g.key
 	}
+	byColumn := func(x, y *group) int {
+		switch {
+		case by >= len(columns):
+			return 0
+		case by < len(q.GroupBy):
+			return compare(x.dims[by], y.dims[by])
+		}
+		i := by - len(q.GroupBy)
+		if q.Select[i].Name == "pageFeedbackRating" {
+			a, b := x.rating(i, len(q.Select)), y.rating(i, len(q.Select))
+			return cmp.Compare(a.Bad+a.OK+a.Good, b.Bad+b.OK+b.Good)
+		}
+		return cmp.Compare(x.counts[i], y.counts[i])
+	}
+	// Groups' keys differ (a group is its dimensions): no two tie.
+	return firstRows(groups, q.Limit, func(x, y *group) int {
+		if c := byColumn(x, y); c != 0 {
+			if desc {
+				return -c
+			}
+			return c
+		}
+		return bytes.Compare(keyOf(x), keyOf(y))
+	})
+}
+
+// firstRows are the first n of rows in cmp's order, in order: a heap
+// of the n first so far (the last of them on top) when n is much less
+// than the rows, else a sort.
+func firstRows[T any](rows []T, n int, cmp func(a, b T) int) []T {
+	if n >= len(rows)/4 {
+		slices.SortFunc(rows, cmp)
+		return rows[:min(n, len(rows))]
+	}
+	h := slices.Clone(rows[:n])
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			if r := l + 1; r < len(h) && cmp(h[r], h[l]) > 0 {
+				l = r
+			}
+			if cmp(h[l], h[i]) <= 0 {
+				return
+			}
+			h[i], h[l] = h[l], h[i]
+			i = l
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	for _, r := range rows[n:] {
+		if cmp(r, h[0]) < 0 {
+			h[0] = r
+			down(0)
+		}
+	}
+	slices.SortFunc(h, cmp)
+	return h
 }
 
 func compare(a, b any) int {
@@ -261,9 +358,42 @@ func compare(a, b any) int {
 			return cmp.Compare(x, y)
 		}
 	}
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return strings.Compare(string(ja), string(jb))
+	return strings.Compare(string(appendJSON(nil, a)), string(appendJSON(nil, b)))
+}
+
+// appendJSON appends what json.Marshal makes of a dimension's value,
+// without its reflection for the usual ones (texts needing no escape,
+// numbers, pages, null): the rows' order is that of their JSON.
+func appendJSON(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case string:
+		if plainJSON(x) {
+			return append(append(append(b, '"'), x...), '"')
+		}
+	case int:
+		return strconv.AppendInt(b, int64(x), 10)
+	case PageRef:
+		if plainJSON(x.Page) && plainJSON(x.Space) {
+			return append(append(append(append(append(b, `{"page":"`...), x.Page...), `","space":"`...), x.Space...), `"}`...)
+		}
+	}
+	j, _ := json.Marshal(v)
+	return append(b, j...)
+}
+
+// plainJSON tells a text that JSON writes as it is between quotes
+// (printable ASCII but the quote, the backslash and <, >, & that
+// encoding/json escapes).
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // checkAggregation refuses what the counters cannot answer, naming the
@@ -377,6 +507,8 @@ type span struct {
 	prefix      string
 	first, last string
 	sign        int64
+	// days: the span is days' counters (first..last, of one month).
+	days bool
 }
 
 // plan is the spans that read the days of a range from a source. The
@@ -397,7 +529,10 @@ func (s *Service) plan(from, to time.Time, src source) []span {
 		month := m.Format("2006-01")
 		switch src {
 		case fromDays:
-			spans = append(spans, span{prefix: keys.InsightsCounterPrefix(month), first: Day(first), last: Day(last), sign: 1})
+			// The range's days of this month.
+			lo, hi := Day(first), Day(last)
+			lo, hi = max(lo, month+"-01"), min(hi, month+"-31")
+			spans = append(spans, span{prefix: keys.InsightsCounterPrefix(month), first: lo, last: hi, sign: 1, days: true})
 			continue
 		case fromTotals:
 			spans = append(spans, span{prefix: keys.InsightsTotalPrefix(month), first: Day(first), last: Day(last), sign: 1})
@@ -414,12 +549,12 @@ func (s *Service) plan(from, to time.Time, src source) []span {
 		if len(out)+1 < len(in) {
 			spans = append(spans, span{prefix: keys.InsightsMonthPrefix(month) + "#", sign: 1})
 			for _, d := range out {
-				spans = append(spans, span{prefix: keys.InsightsCounterPrefix(d) + "#", sign: -1})
+				spans = append(spans, span{prefix: keys.InsightsCounterPrefix(d) + "#", first: d, last: d, sign: -1, days: true})
 			}
 			continue
 		}
 		for _, d := range in {
-			spans = append(spans, span{prefix: keys.InsightsCounterPrefix(d) + "#", sign: 1})
+			spans = append(spans, span{prefix: keys.InsightsCounterPrefix(d) + "#", first: d, last: d, sign: 1, days: true})
 		}
 	}
 	return spans
@@ -451,6 +586,55 @@ func (s *Service) eachCounter(ctx context.Context, siteID string, spans []span, 
 		}
 	}
 	return nil
+}
+
+// eachPacked is eachCounter reading the days' spans through the days'
+// packs (eachDayCounter), with the months' totals by type, and only the
+// counters of types (nil: all).
+func (s *Service) eachPacked(ctx context.Context, siteID string, spans []span, types []string, fn func(*Counter, int64)) error {
+	totals := map[string]map[string]map[string]int64{} // by month, day, type
+	for _, sp := range spans {
+		if !sp.days {
+			if err := s.eachCounter(ctx, siteID, []span{sp}, fn); err != nil {
+				return err
+			}
+			continue
+		}
+		month := sp.first[:len("2006-01")]
+		t, ok := totals[month]
+		if !ok {
+			var err error
+			if t, err = s.dayTotals(ctx, siteID, month); err != nil {
+				return err
+			}
+			totals[month] = t
+		}
+		if err := s.eachDayCounter(ctx, siteID, t, sp.first, sp.last, types, sp.sign, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// typesOf are the event types an aggregation's filters leave (nil: any).
+func typesOf(where []Filter) []string {
+	var types []string
+	for _, f := range where {
+		if f.Column != "eventType" || f.Operator != "" && f.Operator != "in" {
+			continue
+		}
+		var these []string
+		for _, v := range f.Values {
+			if t, ok := v.(string); ok && (types == nil || slices.Contains(types, t)) {
+				these = append(these, t)
+			}
+		}
+		if these == nil {
+			these = []string{}
+		}
+		types = these
+	}
+	return types
 }
 
 // dimension is a counter's value of a column.
@@ -505,6 +689,61 @@ func dimension(c *Counter, col Column) any {
 	return nil
 }
 
+// dimText is a counter's value of a text column without making it an
+// any (null: the column's null); ok false for the other columns.
+func dimText(c *Counter, name string) (v string, null, ok bool) {
+	switch name {
+	case "eventType":
+		v = c.Type
+	case "urlPath":
+		v = c.URLPath
+	case "displayContext":
+		v = "site"
+	case "eventSearchQuery":
+		v = c.Query
+	case "eventPageFeedbackRating":
+		v = c.Rating
+	case "eventPageFeedbackComment":
+		v = c.Comment
+	case "eventLinkTargetKind":
+		v = c.LinkKind
+	case "eventLinkPosition":
+		v = c.LinkPosition
+	case "siteSection":
+		return c.SiteSection, c.SiteSection == "", true
+	case "siteSpace":
+		return c.SiteSpace, c.SiteSpace == "", true
+	case "eventSearchResultRecordId":
+		return c.ResultPage, c.ResultPage == "", true
+	default:
+		return "", false, false
+	}
+	return v, false, true
+}
+
+// appendDimKey is appendKey(b, dimension(c, col)) without making the
+// value (the texts, days, months and pages of every counter read).
+func appendDimKey(b []byte, c *Counter, col Column) []byte {
+	if v, null, ok := dimText(c, col.Name); ok {
+		if null {
+			return append(b, 'n', 0)
+		}
+		return append(append(append(b, 's'), v...), 0)
+	}
+	switch {
+	case col.Name == "datetime" && (col.Interval == "" || col.Interval == "day"):
+		return append(append(append(b, 's'), c.Day...), "T00:00:00Z\x00"...)
+	case col.Name == "datetime" && col.Interval == "month":
+		return append(append(append(b, 's'), c.Day[:len("2006-01")]...), "-01T00:00:00Z\x00"...)
+	case col.Name == "page":
+		if c.Page == "" {
+			return append(b, 'n', 0)
+		}
+		return append(append(append(append(append(b, 'p'), c.Page...), 1), c.Space...), 0)
+	}
+	return appendKey(b, dimension(c, col))
+}
+
 func nullable(s string) any {
 	if s == "" {
 		return nil
@@ -534,6 +773,10 @@ func match(c *Counter, f Filter) bool {
 			v = 0
 		}
 	} else {
+		if t, null, ok := dimText(c, f.Column); ok && (f.Operator == "" || f.Operator == "in" || f.Operator == "notIn") {
+			found := slices.ContainsFunc(f.Values, func(w any) bool { return sameText(t, null, w) })
+			return found == (f.Operator != "notIn")
+		}
 		v = dimension(c, Column{Name: f.Column, Interval: "day"})
 	}
 	switch f.Operator {
@@ -596,6 +839,21 @@ func same(v, w any) bool {
 		}
 	}
 	return false
+}
+
+// sameText is same for a text column's value (t, or null).
+func sameText(t string, null bool, w any) bool {
+	if null || w == nil {
+		return null && w == nil
+	}
+	u, ok := w.(string)
+	if !ok {
+		return false
+	}
+	if !dateLike(t) || !dateLike(u) {
+		return t == u
+	}
+	return same(t, u)
 }
 
 // appendKey adds a dimension's value to a group's key: each value with

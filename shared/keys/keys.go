@@ -3,6 +3,8 @@
 // table in docs/storage.md is generated from Design and checked by a test.
 package keys
 
+import "strconv"
+
 // Key is an item's primary key.
 type Key struct{ PK, SK string }
 
@@ -585,6 +587,16 @@ func InsightsTotalPrefix(period string) string { return "TOTAL#" + period }
 // of the day's counters of that type.
 func InsightsTotal(siteID, day, eventType string) Key {
 	return Key{InsightsPartition(siteID), InsightsTotalPrefix(day) + "#" + eventType}
+}
+
+// InsightsPackPrefix begins the sort keys of a site's day packs of a
+// day (yyyy-mm-dd), or of one type of a day (yyyy-mm-dd#<eventType>#).
+func InsightsPackPrefix(period string) string { return "PACK#" + period }
+
+// InsightsPack is one chunk of a day's pack of one event type: the day's
+// counters of that type in a few items, written once the day is closed.
+func InsightsPack(siteID, day, eventType string, chunk int) Key {
+	return Key{InsightsPartition(siteID), InsightsPackPrefix(day) + "#" + eventType + "#" + strconv.Itoa(chunk)}
 }
 
 // InsightsDays lists the days whose markers a site keeps (the sweep's

@@ -12,7 +12,7 @@ func render(pattern string) string {
 		"<domain>", "b.c", "<teamId>", "t1", "<inviteId>", "i1", "<spaceId>", "s1", "<revisionId>", "r1", "<changeRequestId>", "c1", "<status>", "open", "<number>", "0000000007",
 		"<siteId>", "si1", "<basename>", "docs", "<state>", "live", "<kind>", "E", "<source>", "/old", "<redirectId>", "rd1", "<origin>", "docs.example.com/help",
 		"<commentId>", "cm1", "<replyId>", "rp1", "<reviewId>", "rv1", "<tokenId>", "tk1", "<pageId>", "p1", " (comments on a page only)", "",
-		"<day>", "2026-01-01", "<month>", "2026-01", "<eventType>", "page_view", "<counterId>", "k1", "<marker>", "m1", "<joinedAt>", "2026-01-01T00:00:00.000Z", "<updatedAt>", "2026-01-02T00:00:00.000000000Z", " (the creator's copy only)", "", " (absent while deleted)", "",
+		"<day>", "2026-01-01", "<month>", "2026-01", "<eventType>", "page_view", "<counterId>", "k1", "<chunk>", "0", "<marker>", "m1", "<joinedAt>", "2026-01-01T00:00:00.000Z", "<updatedAt>", "2026-01-02T00:00:00.000000000Z", " (the creator's copy only)", "", " (absent while deleted)", "",
 		"<name>", "audience", "<fieldId>", "f1", "<lowerUserName>", "ann@example.com",
 		"<specId>", "oa1", "<slug>", "petstore", "<versionId>", "v1", "<providerId>", "sp1", "<translationId>", "tr1", "<webhookId>", "wh1", "<deliveryId>", "dl1", "<queuedAt>", "2026-01-02T00:00:00.000000000Z", " (not attempted yet only)", "", "<expiresAt>", "2026-01-01T00:10:00.000Z", "<REQUEST|ASSERTION|OIDCSTATE>", "REQUEST", "<messageId>", "id-1", "<eventId>", "ev1", "<requestHash>", "h1",
 		"<collectionId>", "c1", "<parentId>", "c0", "<path>", "a0/a1", "<position>", "a1", "<USER|TEAM>", "USER", "<principalId>", "u1",
@@ -92,6 +92,7 @@ func TestFunctionsMatchDesign(t *testing.T) {
 	primary["Insights counter"] = InsightsCounter("si1", "2026-01-01", "k1")
 	primary["Insights month roll-up"] = InsightsMonthCounter("si1", "2026-01", "k1")
 	primary["Insights type total"] = InsightsTotal("si1", "2026-01-01", "page_view")
+	primary["Insights day pack"] = InsightsPack("si1", "2026-01-01", "page_view", 0)
 	primary["Insights marker days"] = InsightsDays("si1")
 	primary["Insights marker"] = InsightsMarker("si1", "2026-01-01", "m1")
 	primary["Insights salt"] = InsightsSalt("2026-01-01")

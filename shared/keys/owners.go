@@ -41,7 +41,7 @@ func Owners() map[string]string {
 		"sites":            {"Site", "SitePartition", "SiteInOrg", "OrgSites", "SiteAdaptiveSchema", "SiteBasename", "SiteCustomization", "SitePublishingAuth", "SiteRedirectPrefix", "SiteRedirect", "SiteRedirectID", "SiteOrigin"},
 		"openapispecs":     {"OpenAPISpecPrefix", "OpenAPISpec", "OpenAPIVersionPrefix", "OpenAPIVersions", "OpenAPIVersion"},
 		"gitsync/gitstate": {"GitPollSpaces", "GitPolled", "GitSync", "SiteGitSync"},
-		"insights":         {"InsightsPartition", "InsightsCounterPrefix", "InsightsCounter", "InsightsMonthPrefix", "InsightsMonthCounter", "InsightsTotalPrefix", "InsightsTotal", "InsightsDays", "InsightsDayPartition", "InsightsMarker", "InsightsSalt"},
+		"insights":         {"InsightsPartition", "InsightsCounterPrefix", "InsightsCounter", "InsightsMonthPrefix", "InsightsMonthCounter", "InsightsTotalPrefix", "InsightsTotal", "InsightsPackPrefix", "InsightsPack", "InsightsDays", "InsightsDayPartition", "InsightsMarker", "InsightsSalt"},
 	} {
 		for _, n := range names {
 			owners[n] = owner
@@ -69,7 +69,7 @@ func EntityOwners() map[string]string {
 		"Site customization": "sites", "Site origin reservation": "sites", "Site publishing auth": "sites", "Site redirect": "sites", "Site redirect id": "sites",
 		"OpenAPI spec": "openapispecs", "OpenAPI spec version": "openapispecs",
 		"Git sync state": "gitsync/gitstate", "Site Git sync state": "gitsync/gitstate", "Space polled by Git Sync": "gitsync/gitstate",
-		"Insights counter": "insights", "Insights month roll-up": "insights", "Insights type total": "insights", "Insights marker days": "insights", "Insights marker": "insights", "Insights salt": "insights",
+		"Insights counter": "insights", "Insights month roll-up": "insights", "Insights type total": "insights", "Insights day pack": "insights", "Insights marker days": "insights", "Insights marker": "insights", "Insights salt": "insights",
 	}
 }
 

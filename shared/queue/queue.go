@@ -42,3 +42,9 @@ type Queue interface {
 
 // Handler runs one job. A returned error means the job should be retried.
 type Handler func(ctx context.Context, job Job) error
+
+// BatchHandler runs several jobs of one kind together (the local queue
+// gives it the due jobs of its kind). A returned error means the jobs
+// should be retried: the local queue runs each again on its own Handler,
+// so a batch handler may leave some of them done (idempotent jobs).
+type BatchHandler func(ctx context.Context, jobs []Job) error

@@ -128,6 +128,13 @@ func JobHandlers(r *app.Root) map[string]queue.Handler {
 	return all
 }
 
+// BatchHandlers are the job kinds local mode's queue runs by batches (the
+// insights jobs: a site's queued events counted together), on the
+// services of r.
+func BatchHandlers(r *app.Root) map[string]queue.BatchHandler {
+	return insightsworkerroot.Batches(r)
+}
+
 // OpenAPI returns the OpenAPI document of every family, as indented JSON
 // (so that a change of the API reads as a diff): what apidoc embeds (`make
 // routes` writes it; a test compares them).

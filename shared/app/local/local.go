@@ -38,6 +38,8 @@ type Local struct {
 	Root    *app.Root
 	Handler http.Handler
 	workers map[string]queue.Handler
+	// batches: the kinds the queue runs by batches (the insights jobs).
+	batches map[string]queue.BatchHandler
 	store   *boltstore.Store
 	queue   *localqueue.Queue
 	logs    *logBuffer
@@ -95,7 +97,7 @@ func Open(ctx context.Context, c app.Config) (*Local, error) {
 	}
 	root := families.NewRoot(dp)
 	l := &Local{Config: c, Deps: dp, Root: root, store: st, queue: q, logs: logs, Handler: app.NewAPI(c, root, families.All()...).Handler(),
-		workers: families.JobHandlers(root)}
+		workers: families.JobHandlers(root), batches: families.BatchHandlers(root)}
 	if err := l.bootstrap(ctx); err != nil {
 		l.Close()
 		return nil, err
@@ -132,7 +134,7 @@ func (l *Local) Serve(ctx context.Context, ln net.Listener) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	workers := make(chan error, 1)
-	go func() { workers <- l.queue.Run(ctx, l.Workers()) }()
+	go func() { workers <- l.queue.RunBatched(ctx, l.Workers(), l.batches) }()
 	go l.schedule(ctx, PollTick)
 	go l.sweep(ctx, "the audit log", auditwire.Service(l.Root), AuditSweepTick)
 	go l.sweep(ctx, "idempotent answers", idempotency.New(l.Deps.Store, l.Deps.Clock), AuditSweepTick)

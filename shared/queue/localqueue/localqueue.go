@@ -38,6 +38,7 @@ const (
 	DefaultMaxAttempts = 5
 	DefaultBackoff     = time.Second
 	DefaultMaxBackoff  = 15 * time.Minute
+	DefaultBatchWait   = 500 * time.Millisecond
 )
 
 // Options tune a Queue. Zero fields take the defaults.
@@ -51,6 +52,9 @@ type Options struct {
 	MaxBackoff time.Duration
 	// Logger receives retries and dead-lettered jobs; slog.Default() if nil.
 	Logger *slog.Logger
+	// BatchWait holds a job of a kind RunBatched runs by batches that long
+	// after it is due, for the jobs enqueued meanwhile to join its batch.
+	BatchWait time.Duration
 }
 
 // Queue is the local adapter. Enqueue may be called from any goroutine, with
@@ -95,6 +99,9 @@ func New(db *bolt.DB, opts Options) (*Queue, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.BatchWait <= 0 {
+		opts.BatchWait = DefaultBatchWait
 	}
 	err := db.Update(func(tx *bolt.Tx) error {
 		for _, name := range []string{JobsBucket, DeadBucket} {
@@ -170,6 +177,20 @@ func newID() (string, error) {
 // bucket. Run returns an error only if the database fails or another Run of
 // this Queue is active.
 func (q *Queue) Run(ctx context.Context, handlers map[string]queue.Handler) error {
+	return q.RunBatched(ctx, handlers, nil)
+}
+
+// MaxBatch is the most jobs RunBatched gives a batch handler at once.
+const MaxBatch = 64
+
+// RunBatched is Run, but the due jobs of a kind with a batch handler
+// (and no Group: those run in order, one at a time) are run together, up
+// to MaxBatch at once, in enqueue order, the first held BatchWait after
+// it is due (the jobs enqueued meanwhile join it; a retry is not held): their starts and their removal
+// are one transaction each. A batch that fails is not counted against
+// its jobs: each then runs on its own handler, as Run runs it (retries,
+// dead letters). Local mode runs the insights jobs so (docs/insights.md).
+func (q *Queue) RunBatched(ctx context.Context, handlers map[string]queue.Handler, batches map[string]queue.BatchHandler) error {
 	// Two runners would deliver each job twice.
 	if !q.running.CompareAndSwap(false, true) {
 		return errors.New("localqueue: Run is already active on this queue")
@@ -182,7 +203,7 @@ func (q *Queue) Run(ctx context.Context, handlers map[string]queue.Handler) erro
 		if ctx.Err() != nil {
 			return nil
 		}
-		key, rec, wait, bad, err := q.next(time.Now())
+		key, rec, wait, bad, err := q.next(time.Now(), batches)
 		if err != nil {
 			return err
 		}
@@ -192,6 +213,12 @@ func (q *Queue) Run(ctx context.Context, handlers map[string]queue.Handler) erro
 			}
 		}
 		if key != nil {
+			if h := batches[rec.Job.Kind]; h != nil && rec.Job.Group == "" {
+				if err := q.processBatch(ctx, handlers, h, key, rec); err != nil {
+					return err
+				}
+				continue
+			}
 			if err := q.process(ctx, handlers, key, rec); err != nil {
 				return err
 			}
@@ -214,7 +241,7 @@ func (q *Queue) Run(ctx context.Context, handlers map[string]queue.Handler) erro
 // next returns the first due job in enqueue order or, when none is due, how
 // long until the earliest one is (0 when there is no job at all). It also
 // returns the keys of records that do not decode.
-func (q *Queue) next(now time.Time) (key []byte, rec Record, wait time.Duration, bad [][]byte, err error) {
+func (q *Queue) next(now time.Time, batches map[string]queue.BatchHandler) (key []byte, rec Record, wait time.Duration, bad [][]byte, err error) {
 	err = q.db.View(func(tx *bolt.Tx) error {
 		c := tx.Bucket([]byte(JobsBucket)).Cursor()
 		var earliest time.Time
@@ -224,12 +251,16 @@ func (q *Queue) next(now time.Time) (key []byte, rec Record, wait time.Duration,
 				bad = append(bad, bytes.Clone(k))
 				continue
 			}
-			if !r.NotBefore.After(now) {
+			due := r.NotBefore
+			if batches[r.Job.Kind] != nil && r.Job.Group == "" && r.Attempts == 0 {
+				due = due.Add(q.opts.BatchWait) // gathering its batch
+			}
+			if !due.After(now) {
 				key, rec = bytes.Clone(k), r
 				return nil
 			}
-			if earliest.IsZero() || r.NotBefore.Before(earliest) {
-				earliest = r.NotBefore
+			if earliest.IsZero() || due.Before(earliest) {
+				earliest = due
 			}
 		}
 		if !earliest.IsZero() {
@@ -332,6 +363,96 @@ func (q *Queue) process(ctx context.Context, handlers map[string]queue.Handler, 
 	return nil
 }
 
+// processBatch runs the due jobs of first's kind (without a Group), first
+// included, as one batch, and records the outcome: removed when the
+// batch handler succeeds; else each runs on its own (process).
+func (q *Queue) processBatch(ctx context.Context, handlers map[string]queue.Handler, h queue.BatchHandler, first []byte, rec Record) error {
+	if rec.Starts-rec.Attempts >= q.opts.MaxAttempts {
+		return q.process(ctx, handlers, first, rec) // dead-lettered there
+	}
+	var ks [][]byte
+	var recs []Record
+	err := q.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket([]byte(JobsBucket)).Cursor()
+		now := time.Now()
+		for k, v := c.Seek(first); k != nil && len(ks) < MaxBatch; k, v = c.Next() {
+			var r Record
+			if json.Unmarshal(v, &r) != nil || r.Job.Kind != rec.Job.Kind || r.Job.Group != "" || r.NotBefore.After(now) {
+				continue
+			}
+			// Jobs whose runs took the process down are dead-lettered
+			// by process, one by one.
+			if r.Starts-r.Attempts >= q.opts.MaxAttempts {
+				continue
+			}
+			ks, recs = append(ks, bytes.Clone(k)), append(recs, r)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("localqueue: scan jobs: %w", err)
+	}
+	if len(ks) <= 1 {
+		return q.process(ctx, handlers, first, rec)
+	}
+	// Starts as process counts them, in one transaction.
+	if err := q.putAll(ks, recs, 1); err != nil {
+		return err
+	}
+	jobs := make([]queue.Job, len(recs))
+	for i, r := range recs {
+		jobs[i] = r.Job
+	}
+	err = runBatch(ctx, h, jobs)
+	if err == nil {
+		return q.db.Update(func(tx *bolt.Tx) error {
+			for _, k := range ks {
+				if err := tx.Bucket([]byte(JobsBucket)).Delete(k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	// Not the jobs' fault, nor a crash: the starts are taken back.
+	if perr := q.putAll(ks, recs, 0); perr != nil {
+		return perr
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	q.opts.Logger.Warn("localqueue: batch failed, its jobs run one by one", "kind", rec.Job.Kind, "jobs", len(ks), "err", err)
+	for i, k := range ks {
+		if err := q.process(ctx, handlers, k, recs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putAll stores records (their Starts plus starts) under their keys in
+// the jobs bucket, in one transaction.
+func (q *Queue) putAll(ks [][]byte, recs []Record, starts int) error {
+	err := q.db.Update(func(tx *bolt.Tx) error {
+		for i, k := range ks {
+			r := recs[i]
+			r.Starts += starts
+			v, err := json.Marshal(r)
+			if err != nil {
+				return err
+			}
+			if err := tx.Bucket([]byte(JobsBucket)).Put(k, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("localqueue: store %d %s jobs: %w", len(ks), recs[0].Job.Kind, err)
+	}
+	return nil
+}
+
 // put stores rec under key in bucket, removing it from the jobs bucket
 // when it moves elsewhere (move).
 func (q *Queue) put(bucket string, key []byte, rec Record, move bool) error {
@@ -362,6 +483,16 @@ func (q *Queue) backoff(failures int) time.Duration {
 		d *= 2
 	}
 	return min(d, q.opts.MaxBackoff)
+}
+
+// runBatch calls a batch handler, turning a panic into an error.
+func runBatch(ctx context.Context, h queue.BatchHandler, jobs []queue.Job) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("batch handler panicked: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return h(ctx, jobs)
 }
 
 // run calls the job's handler, turning a missing handler or a panic into an

@@ -434,3 +434,83 @@ func TestStartsAreConcludedByOutcomes(t *testing.T) {
 		t.Fatalf("dead-lettered: %+v", dead)
 	}
 }
+
+// TestRunBatchedRunsAKindsDueJobsTogether: the due jobs of a kind with a
+// batch handler run as one batch (those of a Group, and other kinds, one
+// by one); a failing batch runs each of its jobs on its own handler, each
+// once; nothing is left queued.
+func TestRunBatchedRunsAKindsDueJobsTogether(t *testing.T) {
+	for _, fail := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fail=%v", fail), func(t *testing.T) {
+			q, db := newQueue(t, localqueue.Options{})
+			ctx := context.Background()
+			for i := range 20 {
+				if err := q.Enqueue(ctx, queue.Job{ID: fmt.Sprintf("c%02d", i), Kind: "count"}); err != nil {
+					t.Fatal(err)
+				}
+				if i%10 == 0 {
+					for _, j := range []queue.Job{{ID: fmt.Sprintf("o%02d", i), Kind: "other"}, {ID: fmt.Sprintf("g%02d", i), Kind: "count", Group: "g"}} {
+						if err := q.Enqueue(ctx, j); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+			var mu sync.Mutex
+			ran := map[string]int{}
+			var batches []int
+			one := func(ctx context.Context, j queue.Job) error {
+				mu.Lock()
+				defer mu.Unlock()
+				ran[j.ID]++
+				return nil
+			}
+			batch := func(ctx context.Context, jobs []queue.Job) error {
+				mu.Lock()
+				defer mu.Unlock()
+				batches = append(batches, len(jobs))
+				for _, j := range jobs {
+					if j.Kind != "count" || j.Group != "" {
+						t.Errorf("job %s (%s, group %q) in a batch", j.ID, j.Kind, j.Group)
+					}
+				}
+				if fail {
+					return errors.New("batch failed")
+				}
+				for _, j := range jobs {
+					ran[j.ID]++
+				}
+				return nil
+			}
+			runCtx, cancel := context.WithCancel(ctx)
+			done := make(chan error, 1)
+			go func() {
+				done <- q.RunBatched(runCtx, map[string]queue.Handler{"count": one, "other": one}, map[string]queue.BatchHandler{"count": batch})
+			}()
+			waitFor(t, "every job run", func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return len(ran) == 24
+			})
+			waitFor(t, "the queue empty", func() bool {
+				n := -1
+				_ = db.View(func(tx *bolt.Tx) error { n = tx.Bucket([]byte(localqueue.JobsBucket)).Stats().KeyN; return nil })
+				return n == 0
+			})
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for id, n := range ran {
+				if n != 1 {
+					t.Errorf("job %s ran %d times", id, n)
+				}
+			}
+			if len(batches) != 1 || batches[0] != 20 {
+				t.Errorf("batches of %v jobs, want one of the 20 due count jobs", batches)
+			}
+		})
+	}
+}

@@ -16,6 +16,13 @@ func Handlers(r *app.Root) map[string]queue.Handler {
 	return map[string]queue.Handler{insights.JobKind: insightswire.Service(r).Apply}
 }
 
+// Batches are the insights jobs' batch handler, by kind: local mode's
+// queue runs a site's queued jobs together (docs/insights.md).
+func Batches(r *app.Root) map[string]queue.BatchHandler {
+	ProvideEvents(r)
+	return map[string]queue.BatchHandler{insights.JobKind: insightswire.Service(r).ApplyAll}
+}
+
 // ProvideEvents gives the root's insights service the webhooks' emitter;
 // the roots that count events call it before they build that service.
 func ProvideEvents(r *app.Root) insights.Events {
