@@ -47,6 +47,9 @@ const (
 // moment is not turned into retries, and short enough that a request
 // whose calls hang several times still answers within its 29 s
 // (docs/faults.md). It does not limit reading a body (a large S3 object).
+// A call that waits on purpose longer than it before answering (SQS long
+// polling past 1 s: Galley's functions never poll, Lambda's event source
+// mappings do) needs a client of its own.
 const AttemptTimeout = 2 * time.Second
 
 // HTTPClient is the HTTP client of every AWS client (aws.Config.HTTPClient
