@@ -49,11 +49,13 @@ type SCIMName struct {
 	GivenName  string `json:"givenName,omitempty"`
 }
 
-// SCIMEmail is one of a SCIM user's addresses.
+// SCIMEmail is one of a SCIM user's addresses. Primary is kept as sent:
+// true, false, or absent (nil), so that a provider reads back what it
+// wrote.
 type SCIMEmail struct {
 	Value   string `json:"value,omitempty"`
 	Type    string `json:"type,omitempty"`
-	Primary bool   `json:"primary,omitempty"`
+	Primary *bool  `json:"primary,omitempty"`
 }
 
 // SCIMGroup is what SCIM provisioning keeps of a team (owner: scim).

@@ -69,7 +69,8 @@ func userResource(sc Scope, mu orgs.MemberWithUser, r *model.SCIMUser, teams []s
 		u.UserName, u.ExternalID, u.DisplayName, u.Name, u.Emails = r.UserName, r.ExternalID, r.DisplayName, r.Name, r.Emails
 		u.Meta.LastModified = r.UpdatedAt
 	} else {
-		u.Emails = []model.SCIMEmail{{Value: mu.User.Email, Primary: true}}
+		primary := true
+		u.Emails = []model.SCIMEmail{{Value: mu.User.Email, Primary: &primary}}
 	}
 	for _, id := range teams {
 		if title, ok := titles[id]; ok {
@@ -160,7 +161,7 @@ func checkUser(in userInput) (string, error) {
 	}
 	candidates := []string{in.UserName}
 	for _, e := range in.Emails {
-		if e.Primary {
+		if e.Primary != nil && *e.Primary {
 			candidates = append(candidates, e.Value)
 		}
 	}

@@ -170,6 +170,13 @@ func TestOkta(t *testing.T) {
 		if u["name"].(map[string]any)["givenName"] != "Janet" || u["displayName"] != nil {
 			t.Fatalf("replaced %v", u)
 		}
+		// An address's primary reads back as sent: false stays false,
+		// absent stays absent (scim2-tester sends either at random).
+		u = c.expect(200, "PUT", "/Users/"+id, `{"userName":"jane@example.com","name":{"givenName":"Janet","familyName":"Doe"},
+			"emails":[{"primary":false,"value":"jane@example.com"},{"value":"jd@example.com"}],"active":true}`)
+		if es := u["emails"].([]any); len(es) != 2 || es[0].(map[string]any)["primary"] != false || es[1].(map[string]any)["primary"] != nil {
+			t.Fatalf("emails %v", u["emails"])
+		}
 		// The member shows in Galley's API, with role read.
 		mem := a.As(t, "admin").Expect(200, "GET", "/v1/orgs/"+a.Org.ID+"/members/"+id, nil).Map(t)
 		if mem["role"] != "read" || mem["disabled"] != false || mem["user"].(map[string]any)["displayName"] != "Janet Doe" {
