@@ -199,13 +199,21 @@ func (s *Service) ApplyAll(ctx context.Context, jobs []queue.Job) error {
 		done keys.Key
 	}
 	var todo []pending
+	seen := map[keys.Key]bool{}
 	for _, j := range jobs {
 		var b job
 		if err := json.Unmarshal(j.Payload, &b); err != nil {
 			return fmt.Errorf("insights job %s: %w", j.ID, err)
 		}
-		if len(b.Events) > 0 {
-			todo = append(todo, pending{b: b, done: keys.InsightsMarker(b.SiteID, Day(b.Events[0].Time), "job-"+j.ID)})
+		if len(b.Events) == 0 {
+			continue
+		}
+		// A job twice in one batch (a message delivered twice, or sent
+		// twice with one id) counts once.
+		done := keys.InsightsMarker(b.SiteID, Day(b.Events[0].Time), "job-"+j.ID)
+		if !seen[done] {
+			seen[done] = true
+			todo = append(todo, pending{b: b, done: done})
 		}
 	}
 	// The jobs counted already (redelivered).
