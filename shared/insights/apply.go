@@ -68,10 +68,14 @@ func counterOf(e event) (Counter, string) {
 	return c, hash(nil, string(b))
 }
 
+// segmentPrefix begins a segment's counter id (the segments' counters of
+// a day are read alone by it).
+const segmentPrefix = "seg-"
+
 // segmentOf is the segment counter an event adds to.
 func segmentOf(e event) (Counter, string) {
 	c := Counter{Day: Day(e.Time), Type: segmentType, Claims: e.Claims}
-	return c, "seg-" + hash(nil, e.Claims)
+	return c, segmentPrefix + hash(nil, e.Claims)
 }
 
 // delta is what a job adds to one counter: a day's counter (id: its
@@ -109,12 +113,13 @@ func (d *delta) key(siteID string) keys.Key {
 
 // rollupsOf are the roll-ups a day's counter adds to: its month's (the
 // same facts, its Day the month; its id hashes them as a day's does; a
-// segment's keeps the day's id: its key's prefix tells them apart) and,
-// but for a segment's, its day's total of its type.
+// segment's keeps the day's id: its key's prefix tells them apart) and
+// its day's total of its type (the segments' too, segmentType: the
+// version their day packs are checked against).
 func rollupsOf(d *delta) []*delta {
 	m := Counter{Day: d.c.Day[:len("2006-01")], Type: d.c.Type, Claims: d.c.Claims}
 	if d.c.Type == segmentType {
-		return []*delta{{c: m, id: d.id, kind: monthRollup}}
+		return []*delta{{c: m, id: d.id, kind: monthRollup}, {c: Counter{Day: d.c.Day, Type: segmentType}, id: segmentType, kind: typeTotal}}
 	}
 	m = d.c
 	m.Day = d.c.Day[:len("2006-01")]

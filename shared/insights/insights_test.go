@@ -351,11 +351,28 @@ func TestRollupsAnswerAsDays(t *testing.T) {
 			}
 			return out
 		}
+		// The segments of the last 30 days: from the days' segments
+		// packs and the last two days' counters, as from every counter.
+		segments := func(when string) {
+			t.Helper()
+			got, err := s.Segments(editor, f.Org.ID, f.site)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := s.SegmentsByDays(editor, f.Org.ID, f.site)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) != 3 || !reflect.DeepEqual(got, want) {
+				t.Fatalf("segments %s: from packs %v, from days %v", when, got, want)
+			}
+		}
 		packed := valid()
 		if len(packed) < 35 {
 			t.Fatalf("%d days packed at their totals' versions, want the 38 closed days with events: %v", len(packed), packed)
 		}
 		random(150)
+		segments("with every closed day packed")
 		// A late job (a day 20 days back, as a redelivery long after)
 		// packs its day again; counters added without their packs (a job
 		// whose packing failed) leave the day read from its counters.
@@ -368,9 +385,15 @@ func TestRollupsAnswerAsDays(t *testing.T) {
 		f.drain(t)
 		clock.Jump(20 * 24 * time.Hour)
 		if err := s.AddCounters(k.Ctx, f.site, []insights.Counter{{Day: stale, Type: insights.PageView,
-			Location: insights.Location{URLPath: "/docs/stale", Space: "sp1", Page: "p7"}, Events: 3, Visitors: 2, Sessions: 2}}); err != nil {
+			Location: insights.Location{URLPath: "/docs/stale", Space: "sp1", Page: "p7"}, Events: 3, Visitors: 2, Sessions: 2},
+			{Day: stale, Type: insights.SegmentType, Claims: `{"plan":"free"}`, Events: 3, Visitors: 2, Sessions: 2}}); err != nil {
 			t.Fatal(err)
 		}
+		segments("after a late job and a day's packs made stale")
+		if err := s.DropSegmentsTotal(k.Ctx, f.site, packed[len(packed)-5]); err != nil {
+			t.Fatal(err)
+		}
+		segments("with a day counted before the segments had a total")
 		packed = valid()
 		if !slices.Contains(packed, late) || slices.Contains(packed, stale) {
 			t.Fatalf("packed days %v: want the late job's day %s packed again, %s not (its pack is older than its counters)", packed, late, stale)
