@@ -244,17 +244,18 @@ func (s *Service) ApplyAll(ctx context.Context, jobs []queue.Job) error {
 	for _, site := range sites {
 		var toPack []string
 		var kept []string
+		through := ""
 		for _, p := range bySite[site] {
 			day := Day(p.b.Events[0].Time)
 			if slices.Contains(kept, day) {
 				continue
 			}
 			kept = append(kept, day)
-			days, err := s.keepDay(ctx, site, day)
+			days, end, err := s.keepDay(ctx, site, day)
 			if err != nil {
 				return err
 			}
-			toPack = append(toPack, days...)
+			toPack, through = append(toPack, days...), max(through, end)
 		}
 		// Votes: one per visitor, page and day (a rating and a comment
 		// each); then the jobs by groups whose counters fit one
@@ -315,9 +316,13 @@ func (s *Service) ApplyAll(ctx context.Context, jobs []queue.Job) error {
 			return err
 		}
 		// Packs are a faster copy of closed days' counters: a failure
-		// leaves those days read from their counters (exact) until the
-		// next new day packs them.
-		if err := s.packDays(ctx, site, toPack); err != nil {
+		// leaves those days read from their counters (exact) until a
+		// job of the site past the lease packs the window again.
+		err := s.packDays(ctx, site, slices.Compact(slices.Sorted(slices.Values(toPack))))
+		if err == nil && through != "" {
+			err = s.notePacked(ctx, site, through)
+		}
+		if err != nil {
 			s.d.Logger.WarnContext(ctx, "insights days not packed", "site", site, "err", err.Error())
 		}
 	}
@@ -601,9 +606,32 @@ func (s *Service) batchGet(ctx context.Context, ks []store.ItemKey) ([]store.Ite
 	return out, nil
 }
 
-// daysRecord lists the days whose markers a site keeps.
+// daysRecord lists the days whose markers a site keeps, and how far its
+// closed days are packed.
 type daysRecord struct {
 	Days []string `json:"days"`
+	// Packed is the newest day of the last packing window (packWindow
+	// days before the oldest kept day) whose packing succeeded; Packing
+	// when a job last started packing a window (its lease).
+	Packed  string    `json:"packed,omitempty"`
+	Packing time.Time `json:"packing,omitzero"`
+}
+
+// packLease is how long a job that started packing a site's window has
+// it alone: another job of the site retries after it (the packing
+// failed, or its process died, or its success was not noted). Longer
+// than a worker's invocation (30 s).
+const packLease = 5 * time.Minute
+
+// window is the packing window of the days kept: the packWindow days
+// before the oldest, newest first.
+func window(days []string) []string {
+	t, _ := time.Parse(time.DateOnly, days[0])
+	out := make([]string, packWindow)
+	for i := range out {
+		out[i] = Day(t.AddDate(0, 0, -i-1))
+	}
+	return out
 }
 
 // keepDays is how many days of markers are kept: today's and yesterday's
@@ -613,18 +641,35 @@ const keepDays = 2
 // keepDay notes that the site has markers of day and, when day is new,
 // sweeps the markers of days past keepDays and the salts of those days.
 // It returns the days to pack once the job is counted: when day is the
-// site's new latest, the packWindow days before the days kept; when it
-// is older than those (a late job), day itself.
-func (s *Service) keepDay(ctx context.Context, siteID, day string) ([]string, error) {
+// site's new latest, the packing window (window); when it is older than
+// the days kept (a late job), day itself, or the window when day is in
+// it; when the window's last packing did not succeed (Packed older than
+// the window) and no other job holds the lease, the window again (a
+// cheap check: the record is read for every job anyway). through is the
+// window's newest day when the window is to be packed (notePacked once
+// it is), else "".
+func (s *Service) keepDay(ctx context.Context, siteID, day string) (toPack []string, through string, err error) {
 	k := keys.InsightsDays(siteID)
 	rec, v, err := records.Get[daysRecord](ctx, s.d.Store, k)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err
+		return nil, "", err
 	}
-	for _, d := range rec.Days {
-		if d == day {
-			return nil, nil
+	now := s.d.Clock()
+	if slices.Contains(rec.Days, day) {
+		w := window(rec.Days)
+		if rec.Packed >= w[0] || now.Sub(rec.Packing) < packLease {
+			return nil, "", nil
 		}
+		// A packing of the window failed: this job takes the lease and
+		// packs it again (another job that took it first wins).
+		rec.Packing = now
+		if err := s.d.Store.Write(ctx, store.PutIfVersion(records.Item(k, rec, v+1), v)); err != nil {
+			if errors.Is(err, store.ErrConflict) {
+				return nil, "", nil
+			}
+			return nil, "", err
+		}
+		return w, w[0], nil
 	}
 	days := append(rec.Days, day)
 	sort.Strings(days)
@@ -634,29 +679,50 @@ func (s *Service) keepDay(ctx context.Context, siteID, day string) ([]string, er
 	}
 	for _, d := range old {
 		if err := s.sweep(ctx, siteID, d); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
-	var toPack []string
+	w := window(days)
 	switch {
+	case slices.Contains(old, day) && day >= w[len(w)-1]:
+		// A late job of a day of the window: the window is not packed
+		// until its packing succeeds.
+		toPack, through, rec.Packed, rec.Packing = w, w[0], "", now
 	case slices.Contains(old, day):
 		toPack = []string{day}
 	case day == days[len(days)-1]:
-		t, _ := time.Parse(time.DateOnly, days[0])
-		for i := 1; i <= packWindow; i++ {
-			toPack = append(toPack, Day(t.AddDate(0, 0, -i)))
-		}
+		toPack, through, rec.Packing = w, w[0], now
 	}
-	op := store.Put(records.Item(k, daysRecord{Days: days}, v+1), store.IfNotExists)
+	rec.Days = days
+	op := store.Put(records.Item(k, rec, v+1), store.IfNotExists)
 	if v > 0 {
-		op = store.PutIfVersion(records.Item(k, daysRecord{Days: days}, v+1), v)
+		op = store.PutIfVersion(records.Item(k, rec, v+1), v)
 	}
 	if err := s.d.Store.Write(ctx, op); err != nil && !errors.Is(err, store.ErrConflict) {
-		return nil, err
+		return nil, "", err
 	}
 	// A conflict: another job noted a day at the same time; the next job
 	// of a new day sweeps again.
-	return toPack, nil
+	return toPack, through, nil
+}
+
+// notePacked notes that the packing window ending with through is packed
+// (Packed), unless a newer one is; on a race, read again (a few times:
+// else the next job past the lease packs the window again, finding its
+// days packed).
+func (s *Service) notePacked(ctx context.Context, siteID, through string) error {
+	k := keys.InsightsDays(siteID)
+	for attempt := 0; ; attempt++ {
+		rec, v, err := records.Get[daysRecord](ctx, s.d.Store, k)
+		if err != nil || rec.Packed >= through {
+			return err
+		}
+		rec.Packed, rec.Packing = through, time.Time{}
+		err = s.d.Store.Write(ctx, store.PutIfVersion(records.Item(k, rec, v+1), v))
+		if err == nil || !errors.Is(err, store.ErrConflict) || attempt == 3 {
+			return err
+		}
+	}
 }
 
 // sweep deletes a site's markers of a day, and the day's salt.
