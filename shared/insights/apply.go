@@ -191,11 +191,12 @@ func (s *Service) Apply(ctx context.Context, j queue.Job) error {
 	return s.ApplyAll(ctx, []queue.Job{j})
 }
 
-// ApplyAll is Apply for several jobs at once (local mode's queue runs a
-// site's queued jobs so): the jobs of a site whose counters fit one
-// transaction together are counted in one (their markers with them, so
-// each job is counted wholly or not at all), their visitors' markers
-// written together before. An error leaves some jobs uncounted and
+// ApplyAll is Apply for several jobs at once (local mode's queue runs its
+// due jobs so, the AWS worker a delivery's): a job twice counts once;
+// the jobs of a site whose counters fit one transaction together are
+// counted in one (their markers with them, so each job is counted
+// wholly or not at all), their visitors' markers written together
+// before. An error leaves some jobs uncounted and
 // others counted: the queue runs each again on its own, and those
 // counted find their marker.
 func (s *Service) ApplyAll(ctx context.Context, jobs []queue.Job) error {
