@@ -16,6 +16,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/families"
 	"github.com/galleydocs/galley/shared/deps"
 	gkeys "github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 	"github.com/galleydocs/galley/shared/records"
 	"github.com/galleydocs/galley/shared/store"
@@ -85,25 +86,39 @@ var expectedWorkers = map[string]workerExpectation{
 	"insightsworker-count-a-page-view-and-a-bad-record.json": {
 		failed: []string{"7a2d2b0f-1c7b-4d67-8e6f-2a3b4c5d6e7f"},
 		check: func(t *testing.T, d *deps.Deps) {
-			page, err := d.Store.Query(context.Background(), store.Query{PK: gkeys.InsightsPartition("0f00000000000000000t"),
-				SKPrefix: gkeys.InsightsCounterPrefix("2026-11-28"), Limit: 10})
-			if err != nil {
-				t.Fatal(err)
-			}
-			views := 0.0
-			for _, it := range page.Items {
-				c, err := records.Decode[map[string]any](it)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if c["type"] == "page_view" && c["page"] == "p1" {
-					views += c["events"].(float64)
-				}
-			}
-			if views != 1 {
-				t.Errorf("page views counted %v, want 1 (counters %v)", views, page.Items)
+			if views := pageViews(t, d); views["p1"] != 1 {
+				t.Errorf("page views counted %v, want p1 once", views)
 			}
 		}},
+	// A delivery's jobs are counted together (insights.ApplyAll), a job
+	// delivered twice in it once.
+	"insightsworker-count-a-delivery-with-a-job-twice.json": {
+		check: func(t *testing.T, d *deps.Deps) {
+			if views := pageViews(t, d); len(views) != 2 || views["p1"] != 1 || views["p2"] != 1 {
+				t.Errorf("page views counted %v, want p1 and p2 once each", views)
+			}
+		}},
+}
+
+// pageViews are the page views counted on the insights samples' site and
+// day, by page.
+func pageViews(t *testing.T, d *deps.Deps) map[string]float64 {
+	page, err := d.Store.Query(context.Background(), store.Query{PK: gkeys.InsightsPartition("0f00000000000000000t"),
+		SKPrefix: gkeys.InsightsCounterPrefix("2026-11-28"), Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	views := map[string]float64{}
+	for _, it := range page.Items {
+		c, err := records.Decode[map[string]any](it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c["type"] == "page_view" {
+			views[c["page"].(string)] += c["events"].(float64)
+		}
+	}
+	return views
 }
 
 // isWorkerSample tells a worker's SQS sample from an API Gateway one.
@@ -137,7 +152,7 @@ func TestEveryWorkerHasASample(t *testing.T) {
 }
 
 // Each SQS sample goes through its worker's handler as sqsworker.StartWorker
-// builds it, on a temporary local store.
+// (StartBatchingWorker) builds it, on a temporary local store.
 func TestWorkerSampleEvents(t *testing.T) {
 	for name, want := range expectedWorkers {
 		t.Run(strings.TrimSuffix(name, ".json"), func(t *testing.T) {
@@ -164,7 +179,12 @@ func TestWorkerSampleEvents(t *testing.T) {
 			if want.seed != nil {
 				want.seed(t, d)
 			}
-			resp, err := sqsqueue.Handler(families.WorkerHandlers()[w.Name](app.NewRoot(d)))(ctx, ev)
+			r := app.NewRoot(d)
+			var batches map[string]queue.BatchHandler
+			if b := families.WorkerBatches()[w.Name]; b != nil {
+				batches = b(r)
+			}
+			resp, err := sqsqueue.BatchingHandler(families.WorkerHandlers()[w.Name](r), batches)(ctx, ev)
 			if err != nil {
 				t.Fatal(err)
 			}

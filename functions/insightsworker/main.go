@@ -1,6 +1,7 @@
 // Command insightsworker is the InsightsWorkerFunction Lambda function: it
 // adds the tracked events of the insights queue (SQS) to the sites'
-// counters, reporting failed records one by one. Built for provided.al2023
+// counters, a delivery's jobs together (insights.ApplyAll), reporting
+// failed records one by one. Built for provided.al2023
 // as "bootstrap" by `make build-InsightsWorkerFunction`.
 package main
 
@@ -9,4 +10,6 @@ import (
 	"github.com/galleydocs/galley/shared/app/sqsworker"
 )
 
-func main() { sqsworker.StartWorker("insightsworker", insightsworkerroot.Handlers) }
+func main() {
+	sqsworker.StartBatchingWorker("insightsworker", insightsworkerroot.Handlers, insightsworkerroot.Batches)
+}

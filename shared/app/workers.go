@@ -32,6 +32,11 @@ type Worker struct {
 // the process's root.
 type Handlers func(r *Root) map[string]queue.Handler
 
+// Batches build a worker's batch handlers, by kind (the kinds whose jobs
+// run together, in AWS those of one delivery, locally the queue's due
+// ones), with the services of the process's root.
+type Batches func(r *Root) map[string]queue.BatchHandler
+
 // Workers lists every worker.
 func Workers() []Worker {
 	return []Worker{

@@ -68,10 +68,14 @@ func counterOf(e event) (Counter, string) {
 	return c, hash(nil, string(b))
 }
 
+// segmentPrefix begins a segment's counter id (the segments' counters of
+// a day are read alone by it).
+const segmentPrefix = "seg-"
+
 // segmentOf is the segment counter an event adds to.
 func segmentOf(e event) (Counter, string) {
 	c := Counter{Day: Day(e.Time), Type: segmentType, Claims: e.Claims}
-	return c, "seg-" + hash(nil, e.Claims)
+	return c, segmentPrefix + hash(nil, e.Claims)
 }
 
 // delta is what a job adds to one counter: a day's counter (id: its
@@ -109,12 +113,13 @@ func (d *delta) key(siteID string) keys.Key {
 
 // rollupsOf are the roll-ups a day's counter adds to: its month's (the
 // same facts, its Day the month; its id hashes them as a day's does; a
-// segment's keeps the day's id: its key's prefix tells them apart) and,
-// but for a segment's, its day's total of its type.
+// segment's keeps the day's id: its key's prefix tells them apart) and
+// its day's total of its type (the segments' too, segmentType: the
+// version their day packs are checked against).
 func rollupsOf(d *delta) []*delta {
 	m := Counter{Day: d.c.Day[:len("2006-01")], Type: d.c.Type, Claims: d.c.Claims}
 	if d.c.Type == segmentType {
-		return []*delta{{c: m, id: d.id, kind: monthRollup}}
+		return []*delta{{c: m, id: d.id, kind: monthRollup}, {c: Counter{Day: d.c.Day, Type: segmentType}, id: segmentType, kind: typeTotal}}
 	}
 	m = d.c
 	m.Day = d.c.Day[:len("2006-01")]
@@ -186,11 +191,12 @@ func (s *Service) Apply(ctx context.Context, j queue.Job) error {
 	return s.ApplyAll(ctx, []queue.Job{j})
 }
 
-// ApplyAll is Apply for several jobs at once (local mode's queue runs a
-// site's queued jobs so): the jobs of a site whose counters fit one
-// transaction together are counted in one (their markers with them, so
-// each job is counted wholly or not at all), their visitors' markers
-// written together before. An error leaves some jobs uncounted and
+// ApplyAll is Apply for several jobs at once (local mode's queue runs its
+// due jobs so, the AWS worker a delivery's): a job twice counts once;
+// the jobs of a site whose counters fit one transaction together are
+// counted in one (their markers with them, so each job is counted
+// wholly or not at all), their visitors' markers written together
+// before. An error leaves some jobs uncounted and
 // others counted: the queue runs each again on its own, and those
 // counted find their marker.
 func (s *Service) ApplyAll(ctx context.Context, jobs []queue.Job) error {
@@ -199,13 +205,21 @@ func (s *Service) ApplyAll(ctx context.Context, jobs []queue.Job) error {
 		done keys.Key
 	}
 	var todo []pending
+	seen := map[keys.Key]bool{}
 	for _, j := range jobs {
 		var b job
 		if err := json.Unmarshal(j.Payload, &b); err != nil {
 			return fmt.Errorf("insights job %s: %w", j.ID, err)
 		}
-		if len(b.Events) > 0 {
-			todo = append(todo, pending{b: b, done: keys.InsightsMarker(b.SiteID, Day(b.Events[0].Time), "job-"+j.ID)})
+		if len(b.Events) == 0 {
+			continue
+		}
+		// A job twice in one batch (a message delivered twice, or sent
+		// twice with one id) counts once.
+		done := keys.InsightsMarker(b.SiteID, Day(b.Events[0].Time), "job-"+j.ID)
+		if !seen[done] {
+			seen[done] = true
+			todo = append(todo, pending{b: b, done: done})
 		}
 	}
 	// The jobs counted already (redelivered).
@@ -231,17 +245,18 @@ func (s *Service) ApplyAll(ctx context.Context, jobs []queue.Job) error {
 	for _, site := range sites {
 		var toPack []string
 		var kept []string
+		through := ""
 		for _, p := range bySite[site] {
 			day := Day(p.b.Events[0].Time)
 			if slices.Contains(kept, day) {
 				continue
 			}
 			kept = append(kept, day)
-			days, err := s.keepDay(ctx, site, day)
+			days, end, err := s.keepDay(ctx, site, day)
 			if err != nil {
 				return err
 			}
-			toPack = append(toPack, days...)
+			toPack, through = append(toPack, days...), max(through, end)
 		}
 		// Votes: one per visitor, page and day (a rating and a comment
 		// each); then the jobs by groups whose counters fit one
@@ -302,9 +317,13 @@ func (s *Service) ApplyAll(ctx context.Context, jobs []queue.Job) error {
 			return err
 		}
 		// Packs are a faster copy of closed days' counters: a failure
-		// leaves those days read from their counters (exact) until the
-		// next new day packs them.
-		if err := s.packDays(ctx, site, toPack); err != nil {
+		// leaves those days read from their counters (exact) until a
+		// job of the site past the lease packs the window again.
+		err := s.packDays(ctx, site, slices.Compact(slices.Sorted(slices.Values(toPack))))
+		if err == nil && through != "" {
+			err = s.notePacked(ctx, site, through)
+		}
+		if err != nil {
 			s.d.Logger.WarnContext(ctx, "insights days not packed", "site", site, "err", err.Error())
 		}
 	}
@@ -588,9 +607,32 @@ func (s *Service) batchGet(ctx context.Context, ks []store.ItemKey) ([]store.Ite
 	return out, nil
 }
 
-// daysRecord lists the days whose markers a site keeps.
+// daysRecord lists the days whose markers a site keeps, and how far its
+// closed days are packed.
 type daysRecord struct {
 	Days []string `json:"days"`
+	// Packed is the newest day of the last packing window (packWindow
+	// days before the oldest kept day) whose packing succeeded; Packing
+	// when a job last started packing a window (its lease).
+	Packed  string    `json:"packed,omitempty"`
+	Packing time.Time `json:"packing,omitzero"`
+}
+
+// packLease is how long a job that started packing a site's window has
+// it alone: another job of the site retries after it (the packing
+// failed, or its process died, or its success was not noted). Longer
+// than a worker's invocation (30 s).
+const packLease = 5 * time.Minute
+
+// window is the packing window of the days kept: the packWindow days
+// before the oldest, newest first.
+func window(days []string) []string {
+	t, _ := time.Parse(time.DateOnly, days[0])
+	out := make([]string, packWindow)
+	for i := range out {
+		out[i] = Day(t.AddDate(0, 0, -i-1))
+	}
+	return out
 }
 
 // keepDays is how many days of markers are kept: today's and yesterday's
@@ -600,18 +642,35 @@ const keepDays = 2
 // keepDay notes that the site has markers of day and, when day is new,
 // sweeps the markers of days past keepDays and the salts of those days.
 // It returns the days to pack once the job is counted: when day is the
-// site's new latest, the packWindow days before the days kept; when it
-// is older than those (a late job), day itself.
-func (s *Service) keepDay(ctx context.Context, siteID, day string) ([]string, error) {
+// site's new latest, the packing window (window); when it is older than
+// the days kept (a late job), day itself, or the window when day is in
+// it; when the window's last packing did not succeed (Packed older than
+// the window) and no other job holds the lease, the window again (a
+// cheap check: the record is read for every job anyway). through is the
+// window's newest day when the window is to be packed (notePacked once
+// it is), else "".
+func (s *Service) keepDay(ctx context.Context, siteID, day string) (toPack []string, through string, err error) {
 	k := keys.InsightsDays(siteID)
 	rec, v, err := records.Get[daysRecord](ctx, s.d.Store, k)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return nil, err
+		return nil, "", err
 	}
-	for _, d := range rec.Days {
-		if d == day {
-			return nil, nil
+	now := s.d.Clock()
+	if slices.Contains(rec.Days, day) {
+		w := window(rec.Days)
+		if rec.Packed >= w[0] || now.Sub(rec.Packing) < packLease {
+			return nil, "", nil
 		}
+		// A packing of the window failed: this job takes the lease and
+		// packs it again (another job that took it first wins).
+		rec.Packing = now
+		if err := s.d.Store.Write(ctx, store.PutIfVersion(records.Item(k, rec, v+1), v)); err != nil {
+			if errors.Is(err, store.ErrConflict) {
+				return nil, "", nil
+			}
+			return nil, "", err
+		}
+		return w, w[0], nil
 	}
 	days := append(rec.Days, day)
 	sort.Strings(days)
@@ -621,29 +680,50 @@ func (s *Service) keepDay(ctx context.Context, siteID, day string) ([]string, er
 	}
 	for _, d := range old {
 		if err := s.sweep(ctx, siteID, d); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 	}
-	var toPack []string
+	w := window(days)
 	switch {
+	case slices.Contains(old, day) && day >= w[len(w)-1]:
+		// A late job of a day of the window: the window is not packed
+		// until its packing succeeds.
+		toPack, through, rec.Packed, rec.Packing = w, w[0], "", now
 	case slices.Contains(old, day):
 		toPack = []string{day}
 	case day == days[len(days)-1]:
-		t, _ := time.Parse(time.DateOnly, days[0])
-		for i := 1; i <= packWindow; i++ {
-			toPack = append(toPack, Day(t.AddDate(0, 0, -i)))
-		}
+		toPack, through, rec.Packing = w, w[0], now
 	}
-	op := store.Put(records.Item(k, daysRecord{Days: days}, v+1), store.IfNotExists)
+	rec.Days = days
+	op := store.Put(records.Item(k, rec, v+1), store.IfNotExists)
 	if v > 0 {
-		op = store.PutIfVersion(records.Item(k, daysRecord{Days: days}, v+1), v)
+		op = store.PutIfVersion(records.Item(k, rec, v+1), v)
 	}
 	if err := s.d.Store.Write(ctx, op); err != nil && !errors.Is(err, store.ErrConflict) {
-		return nil, err
+		return nil, "", err
 	}
 	// A conflict: another job noted a day at the same time; the next job
 	// of a new day sweeps again.
-	return toPack, nil
+	return toPack, through, nil
+}
+
+// notePacked notes that the packing window ending with through is packed
+// (Packed), unless a newer one is; on a race, read again (a few times:
+// else the next job past the lease packs the window again, finding its
+// days packed).
+func (s *Service) notePacked(ctx context.Context, siteID, through string) error {
+	k := keys.InsightsDays(siteID)
+	for attempt := 0; ; attempt++ {
+		rec, v, err := records.Get[daysRecord](ctx, s.d.Store, k)
+		if err != nil || rec.Packed >= through {
+			return err
+		}
+		rec.Packed, rec.Packing = through, time.Time{}
+		err = s.d.Store.Write(ctx, store.PutIfVersion(records.Item(k, rec, v+1), v))
+		if err == nil || !errors.Is(err, store.ErrConflict) || attempt == 3 {
+			return err
+		}
+	}
 }
 
 // sweep deletes a site's markers of a day, and the day's salt.

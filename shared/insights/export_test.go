@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/galleydocs/galley/shared/keys"
+	"github.com/galleydocs/galley/shared/store"
 )
 
 // SeedCounters adds counters (their counts included) to a site's as the
@@ -40,7 +41,7 @@ func (s *Service) AddCounters(ctx context.Context, siteID string, cs []Counter) 
 		for _, c := range cs[start:end] {
 			bare := c
 			bare.Events, bare.Visitors, bare.Sessions = 0, 0, 0
-			id := "seg-" + hash(nil, c.Claims)
+			id := segmentPrefix + hash(nil, c.Claims)
 			if c.Type != segmentType {
 				b, _ := json.Marshal(bare)
 				id = hash(nil, string(b))
@@ -88,6 +89,19 @@ func (s *Service) ValidPacks(ctx context.Context, siteID, month string) ([]strin
 
 // SegmentType is the type of a segment's counter.
 const SegmentType = segmentType
+
+// DropSegmentsTotal deletes a day's segments total, as the days counted
+// before the segments had one.
+func (s *Service) DropSegmentsTotal(ctx context.Context, siteID, day string) error {
+	k := keys.InsightsTotal(siteID, day, segmentType)
+	return s.d.Store.Write(ctx, store.Delete(k.PK, k.SK, store.Always))
+}
+
+// SegmentsByDays answers as Segments does from every counter of the days
+// (no pack).
+func (s *Service) SegmentsByDays(ctx context.Context, orgID, siteID string) ([]Segment, error) {
+	return s.segments(ctx, orgID, siteID, false)
+}
 
 // AggregateByDays answers as Aggregate does from the days' counters only
 // (no month roll-up): what the roll-ups must answer alike.

@@ -351,11 +351,28 @@ func TestRollupsAnswerAsDays(t *testing.T) {
 			}
 			return out
 		}
+		// The segments of the last 30 days: from the days' segments
+		// packs and the last two days' counters, as from every counter.
+		segments := func(when string) {
+			t.Helper()
+			got, err := s.Segments(editor, f.Org.ID, f.site)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := s.SegmentsByDays(editor, f.Org.ID, f.site)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(want) != 3 || !reflect.DeepEqual(got, want) {
+				t.Fatalf("segments %s: from packs %v, from days %v", when, got, want)
+			}
+		}
 		packed := valid()
 		if len(packed) < 35 {
 			t.Fatalf("%d days packed at their totals' versions, want the 38 closed days with events: %v", len(packed), packed)
 		}
 		random(150)
+		segments("with every closed day packed")
 		// A late job (a day 20 days back, as a redelivery long after)
 		// packs its day again; counters added without their packs (a job
 		// whose packing failed) leave the day read from its counters.
@@ -368,9 +385,15 @@ func TestRollupsAnswerAsDays(t *testing.T) {
 		f.drain(t)
 		clock.Jump(20 * 24 * time.Hour)
 		if err := s.AddCounters(k.Ctx, f.site, []insights.Counter{{Day: stale, Type: insights.PageView,
-			Location: insights.Location{URLPath: "/docs/stale", Space: "sp1", Page: "p7"}, Events: 3, Visitors: 2, Sessions: 2}}); err != nil {
+			Location: insights.Location{URLPath: "/docs/stale", Space: "sp1", Page: "p7"}, Events: 3, Visitors: 2, Sessions: 2},
+			{Day: stale, Type: insights.SegmentType, Claims: `{"plan":"free"}`, Events: 3, Visitors: 2, Sessions: 2}}); err != nil {
 			t.Fatal(err)
 		}
+		segments("after a late job and a day's packs made stale")
+		if err := s.DropSegmentsTotal(k.Ctx, f.site, packed[len(packed)-5]); err != nil {
+			t.Fatal(err)
+		}
+		segments("with a day counted before the segments had a total")
 		packed = valid()
 		if !slices.Contains(packed, late) || slices.Contains(packed, stale) {
 			t.Fatalf("packed days %v: want the late job's day %s packed again, %s not (its pack is older than its counters)", packed, late, stale)
@@ -395,56 +418,9 @@ func TestRollupsAnswerAsDays(t *testing.T) {
 func TestBatchedJobsCountAsOneByOne(t *testing.T) {
 	testkit.Backends(t, func(t *testing.T, k *testkit.Kit) {
 		f := setup(t, k)
-		admin := access.WithCaller(k.Ctx, f.Caller("admin"))
-		created, _, err := siteswire.Service(f.Root).Create(admin, f.Org.ID, sites.CreateSite{Title: "Other", SpaceIDs: []string{f.Space(t)}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		other := created.ID
-		if _, _, err := siteswire.Service(f.Root).SetPublished(admin, f.Org.ID, other, true); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := siteswire.Service(f.Root).PutCustomization(admin, f.Org.ID, other, map[string]any{"feedback": map[string]any{"enabled": true}}); err != nil {
-			t.Fatal(err)
-		}
+		other := f.otherSite(t)
 		s := insightswire.Service(f.Root)
-		reader := access.WithCaller(k.Ctx, f.Caller("read"))
-		r := rand.New(rand.NewPCG(28, 4))
-		pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
-		for range 40 {
-			var events []insights.Event
-			for range 1 + r.IntN(6) {
-				e := insights.Event{Type: pick(insights.PageView, insights.PageView, insights.SearchTypeQuery, insights.PagePostFeedback),
-					URL: "https://x.test/docs/" + pick("a", "b"), Page: pick("p1", "p2", "p3", "p4"), Space: "sp1", SessionID: pick("t1", "t2", "t3")}
-				switch e.Type {
-				case insights.SearchTypeQuery:
-					e.Query = pick("install", "api")
-				case insights.PagePostFeedback:
-					e.Rating = pick(insights.Ratings...)
-				}
-				if r.IntN(3) == 0 {
-					e.Claims = map[string]any{"plan": "pro"}
-				}
-				events = append(events, e)
-			}
-			v := insights.Visitor{Addr: fmt.Sprintf("10.0.0.%d", r.IntN(5)), UserAgent: "A"}
-			for _, site := range []string{f.site, other} {
-				if err := s.Track(reader, f.Org.ID, site, events, v); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		var one, batched []queue.Job
-		for _, j := range f.q.Take() {
-			if strings.Contains(string(j.Payload), other) {
-				batched = append(batched, j)
-			} else {
-				one = append(one, j)
-			}
-		}
-		if len(one) != 40 || len(batched) != 40 {
-			t.Fatalf("%d and %d jobs, want 40 each", len(one), len(batched))
-		}
+		one, batched := f.trackOnBoth(t, other, rand.New(rand.NewPCG(28, 4)), 40)
 		for _, j := range append(one, one[5:8]...) {
 			if err := s.Apply(k.Ctx, j); err != nil {
 				t.Fatal(err)
@@ -455,33 +431,101 @@ func TestBatchedJobsCountAsOneByOne(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		editor := access.WithCaller(k.Ctx, f.Caller("edit"))
-		now := k.Deps.Clock()
-		for _, by := range []string{"eventType", "page", "eventSearchQuery", "eventPageFeedbackRating"} {
-			q := insights.Aggregation{Select: []insights.Column{{Name: "eventsCount"}, {Name: "visitorsCount"}, {Name: "sessionsCount"}, {Name: "pageFeedbackRating"}},
-				GroupBy: []insights.Column{{Name: by}}, From: now.Add(-time.Hour), To: now.Add(time.Hour), Limit: 1000}
-			want, err := s.Aggregate(editor, f.Org.ID, f.site, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := s.Aggregate(editor, f.Org.ID, other, q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(want.Rows) < 2 || !reflect.DeepEqual(got, want) {
-				t.Errorf("by %s: batched %v, one by one %v", by, got, want)
-			}
-		}
-		want, err := s.Segments(editor, f.Org.ID, f.site)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := s.Segments(editor, f.Org.ID, other)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(want) != 2 || !reflect.DeepEqual(got, want) {
-			t.Errorf("segments: batched %v, one by one %v", got, want)
-		}
+		f.sameAnswers(t, other)
 	})
+}
+
+// otherSite is a second published site of the fixture's space, feedback
+// on.
+func (f *fixture) otherSite(t *testing.T) string {
+	admin := access.WithCaller(f.Kit.Ctx, f.Caller("admin"))
+	created, _, err := siteswire.Service(f.Root).Create(admin, f.Org.ID, sites.CreateSite{Title: "Other", SpaceIDs: []string{f.Space(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := siteswire.Service(f.Root).SetPublished(admin, f.Org.ID, created.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := siteswire.Service(f.Root).PutCustomization(admin, f.Org.ID, created.ID, map[string]any{"feedback": map[string]any{"enabled": true}}); err != nil {
+		t.Fatal(err)
+	}
+	return created.ID
+}
+
+// trackOnBoth tracks n random batches of events (views, searches,
+// votes; two segments) on the fixture's site and on other alike, and
+// takes their queued jobs: the fixture site's, other's.
+func (f *fixture) trackOnBoth(t *testing.T, other string, r *rand.Rand, n int) (mine, others []queue.Job) {
+	s := insightswire.Service(f.Root)
+	reader := access.WithCaller(f.Kit.Ctx, f.Caller("read"))
+	pick := func(xs ...string) string { return xs[r.IntN(len(xs))] }
+	for range n {
+		var events []insights.Event
+		for range 1 + r.IntN(6) {
+			e := insights.Event{Type: pick(insights.PageView, insights.PageView, insights.SearchTypeQuery, insights.PagePostFeedback),
+				URL: "https://x.test/docs/" + pick("a", "b"), Page: pick("p1", "p2", "p3", "p4"), Space: "sp1", SessionID: pick("t1", "t2", "t3")}
+			switch e.Type {
+			case insights.SearchTypeQuery:
+				e.Query = pick("install", "api")
+			case insights.PagePostFeedback:
+				e.Rating = pick(insights.Ratings...)
+			}
+			if r.IntN(3) == 0 {
+				e.Claims = map[string]any{"plan": "pro"}
+			}
+			events = append(events, e)
+		}
+		v := insights.Visitor{Addr: fmt.Sprintf("10.0.0.%d", r.IntN(5)), UserAgent: "A"}
+		for _, site := range []string{f.site, other} {
+			if err := s.Track(reader, f.Org.ID, site, events, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, j := range f.q.Take() {
+		if strings.Contains(string(j.Payload), other) {
+			others = append(others, j)
+		} else {
+			mine = append(mine, j)
+		}
+	}
+	if len(mine) != n || len(others) != n {
+		t.Fatalf("%d and %d jobs, want %d each", len(mine), len(others), n)
+	}
+	return mine, others
+}
+
+// sameAnswers checks that other's counters answer as the fixture site's:
+// every metric by type, page, query and rating, and the segments.
+func (f *fixture) sameAnswers(t *testing.T, other string) {
+	t.Helper()
+	s := insightswire.Service(f.Root)
+	editor := access.WithCaller(f.Kit.Ctx, f.Caller("edit"))
+	now := f.Kit.Deps.Clock()
+	for _, by := range []string{"eventType", "page", "eventSearchQuery", "eventPageFeedbackRating"} {
+		q := insights.Aggregation{Select: []insights.Column{{Name: "eventsCount"}, {Name: "visitorsCount"}, {Name: "sessionsCount"}, {Name: "pageFeedbackRating"}},
+			GroupBy: []insights.Column{{Name: by}}, From: now.Add(-time.Hour), To: now.Add(time.Hour), Limit: 1000}
+		want, err := s.Aggregate(editor, f.Org.ID, f.site, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Aggregate(editor, f.Org.ID, other, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want.Rows) < 2 || !reflect.DeepEqual(got, want) {
+			t.Errorf("by %s: %v, want %v", by, got, want)
+		}
+	}
+	want, err := s.Segments(editor, f.Org.ID, f.site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Segments(editor, f.Org.ID, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 2 || !reflect.DeepEqual(got, want) {
+		t.Errorf("segments: %v, want %v", got, want)
+	}
 }

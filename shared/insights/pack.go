@@ -52,6 +52,7 @@ type packRecord struct {
 // form (a counter's JSON less its day and type; empty facts left out).
 type packedCounter struct {
 	Location
+	Claims string `json:"claims,omitempty"`
 	Facts
 	E int64 `json:"e"`
 	V int64 `json:"v"`
@@ -134,7 +135,7 @@ func (s *Service) packDay(ctx context.Context, siteID, day string) error {
 				return err
 			}
 			if todo[c.Type] {
-				by[c.Type] = append(by[c.Type], packedCounter{Location: c.Location, Facts: c.Facts, E: c.Events, V: c.Visitors, S: c.Sessions})
+				by[c.Type] = append(by[c.Type], packedCounter{Location: c.Location, Claims: c.Claims, Facts: c.Facts, E: c.Events, V: c.Visitors, S: c.Sessions})
 			}
 		}
 		if page.Next == nil {
@@ -307,7 +308,7 @@ func (d *decodedPacks) decode(it store.Item, day, typ string) (*decodedPack, err
 	dec := &decodedPack{data: it.Data, total: rec.Total, build: rec.Build, of: rec.Of, counters: make([]*Counter, len(rec.Counters))}
 	all := make([]Counter, len(rec.Counters))
 	for i, c := range rec.Counters {
-		all[i] = Counter{Day: day, Type: typ, Location: c.Location, Facts: c.Facts, Events: c.E, Visitors: c.V, Sessions: c.S}
+		all[i] = Counter{Day: day, Type: typ, Location: c.Location, Claims: c.Claims, Facts: c.Facts, Events: c.E, Visitors: c.V, Sessions: c.S}
 		dec.counters[i] = &all[i]
 	}
 	d.mu.Lock()
@@ -327,6 +328,8 @@ func (d *decodedPacks) decode(it store.Item, day, typ string) (*decodedPack, err
 // one month) of the given types (nil: all but segments), each day's
 // from its packs where they are at their totals' versions, else from its
 // counters. totals are the month's totals by day and type (dayTotals).
+// The segments' counters of a day with totals but none of segmentType
+// (written before the segments had theirs) are read from its counters.
 func (s *Service) eachDayCounter(ctx context.Context, siteID string, totals map[string]map[string]int64, first, last string, types []string, sign int64, fn func(*Counter, int64)) error {
 	days := make([]string, 0, len(totals))
 	for d := range totals {
@@ -338,11 +341,13 @@ func (s *Service) eachDayCounter(ctx context.Context, siteID string, totals map[
 	for _, day := range days {
 		want := map[string]bool{}
 		for typ := range totals[day] {
-			if types == nil || slices.Contains(types, typ) {
+			if types == nil && typ != segmentType || slices.Contains(types, typ) {
 				want[typ] = true
 			}
 		}
-		if len(want) == 0 {
+		_, segments := totals[day][segmentType]
+		legacy := !segments && slices.Contains(types, segmentType)
+		if len(want) == 0 && !legacy {
 			continue
 		}
 		packs := map[string]pack{}
@@ -364,6 +369,9 @@ func (s *Service) eachDayCounter(ctx context.Context, siteID string, totals map[
 			}
 		}
 		rest := map[string]bool{}
+		if legacy {
+			rest[segmentType] = true
+		}
 		for _, typ := range slices.Sorted(maps.Keys(want)) {
 			p, ok := packs[typ]
 			if !ok || p.total != totals[day][typ] {
@@ -374,10 +382,14 @@ func (s *Service) eachDayCounter(ctx context.Context, siteID string, totals map[
 				fn(c, sign)
 			}
 		}
-		if len(rest) == 0 {
+		prefix := keys.InsightsCounterPrefix(day) + "#"
+		switch {
+		case len(rest) == 0:
 			continue
+		case len(rest) == 1 && rest[segmentType]:
+			prefix += segmentPrefix // the segments' counters alone
 		}
-		err := s.eachCounter(ctx, siteID, []span{{prefix: keys.InsightsCounterPrefix(day) + "#", sign: sign}}, func(c *Counter, sign int64) {
+		err := s.eachCounter(ctx, siteID, []span{{prefix: prefix, sign: sign}}, func(c *Counter, sign int64) {
 			if rest[c.Type] {
 				fn(c, sign)
 			}

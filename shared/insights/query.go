@@ -890,12 +890,26 @@ const SegmentDays = 30
 // Segments lists a site's visitor segments of the last SegmentDays days,
 // the most events first (editors and up; errors as Aggregate's).
 func (s *Service) Segments(ctx context.Context, orgID, siteID string) ([]Segment, error) {
+	return s.segments(ctx, orgID, siteID, true)
+}
+
+// segments reads the segments' counters of each day through the day's
+// segments pack where it is at the day's segments total's version
+// (eachPacked), else from the day's segments counters; with packs false,
+// every counter of the days (what the packs must answer alike).
+func (s *Service) segments(ctx context.Context, orgID, siteID string, packs bool) ([]Segment, error) {
 	if err := s.requireEditor(ctx, orgID, siteID); err != nil {
 		return nil, err
 	}
 	now := s.d.Clock()
 	var counters []Counter
-	err := s.eachCounter(ctx, siteID, s.plan(now.AddDate(0, 0, -SegmentDays), now.Add(time.Nanosecond), fromDays), func(c *Counter, _ int64) {
+	read := s.eachCounter
+	if packs {
+		read = func(ctx context.Context, siteID string, spans []span, fn func(*Counter, int64)) error {
+			return s.eachPacked(ctx, siteID, spans, []string{segmentType}, fn)
+		}
+	}
+	err := read(ctx, siteID, s.plan(now.AddDate(0, 0, -SegmentDays), now.Add(time.Nanosecond), fromDays), func(c *Counter, _ int64) {
 		if c.Type == segmentType {
 			counters = append(counters, *c)
 		}

@@ -24,6 +24,9 @@ type SQSWorker struct {
 	URL    string
 	// Queue enqueues to it (a kit's Deps.Queue).
 	Queue queue.Queue
+	// Batches are the worker's batch handlers, by kind (none: each job
+	// on its own), as sqsworker.StartBatchingWorker gives them.
+	Batches map[string]queue.BatchHandler
 }
 
 // NewSQSWorker creates a queue no other test uses (FIFO when fifo, with
@@ -87,13 +90,13 @@ func (w *SQSWorker) Receive(t testing.TB) (events.SQSEvent, []types.Message) {
 }
 
 // Deliver receives the visible messages and runs them through
-// sqsqueue.Handler(handlers); it deletes the ones that succeeded (as
+// sqsqueue.BatchingHandler(handlers, w.Batches); it deletes the ones that succeeded (as
 // Lambda's event source does) and returns how many there were and the
 // ids of those that failed (left for delivery again).
 func (w *SQSWorker) Deliver(t testing.TB, handlers map[string]queue.Handler) (n int, failed []string) {
 	t.Helper()
 	ev, msgs := w.Receive(t)
-	res, err := sqsqueue.Handler(handlers)(context.Background(), ev)
+	res, err := sqsqueue.BatchingHandler(handlers, w.Batches)(context.Background(), ev)
 	if err != nil {
 		t.Fatalf("handler: %v", err)
 	}

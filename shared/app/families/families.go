@@ -128,11 +128,23 @@ func JobHandlers(r *app.Root) map[string]queue.Handler {
 	return all
 }
 
+// WorkerBatches are the batch handlers of the workers that have some, by
+// worker name (sqsworker.StartBatchingWorker).
+func WorkerBatches() map[string]app.Batches {
+	return map[string]app.Batches{"insightsworker": insightsworkerroot.Batches}
+}
+
 // BatchHandlers are the job kinds local mode's queue runs by batches (the
 // insights jobs: a site's queued events counted together), on the
 // services of r.
 func BatchHandlers(r *app.Root) map[string]queue.BatchHandler {
-	return insightsworkerroot.Batches(r)
+	all := map[string]queue.BatchHandler{}
+	for _, b := range WorkerBatches() {
+		for kind, h := range b(r) {
+			all[kind] = h
+		}
+	}
+	return all
 }
 
 // OpenAPI returns the OpenAPI document of every family, as indented JSON

@@ -8,18 +8,30 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/galleydocs/galley/shared/app"
+	"github.com/galleydocs/galley/shared/queue"
 	"github.com/galleydocs/galley/shared/queue/sqsqueue"
 )
 
 // StartWorker runs the named worker as a Lambda function fed by SQS,
 // reporting failed records one by one; functions/<worker>/main.go calls it
-// (or StartWorkerWithCDN) and nothing else.
-func StartWorker(name string, handlers app.Handlers) { StartWorkerWithCDN(name, handlers, nil) }
+// (or StartWorkerWithCDN, StartBatchingWorker) and nothing else.
+func StartWorker(name string, handlers app.Handlers) { start(name, handlers, nil, nil) }
+
+// StartBatchingWorker is StartWorker for a worker whose jobs of some
+// kinds run together, the records of one delivery (the insights worker):
+// sqsqueue.BatchingHandler.
+func StartBatchingWorker(name string, handlers app.Handlers, batches app.Batches) {
+	start(name, handlers, batches, nil)
+}
 
 // StartWorkerWithCDN is StartWorker for a worker whose jobs change
 // published pages (the Git worker's imports): cdns connects the CDN whose
 // copies it invalidates (CDN_DISTRIBUTION_ID).
 func StartWorkerWithCDN(name string, handlers app.Handlers, cdns app.CDNs) {
+	start(name, handlers, nil, cdns)
+}
+
+func start(name string, handlers app.Handlers, batches app.Batches, cdns app.CDNs) {
 	ctx := context.Background()
 	c, err := app.ConfigFromEnv()
 	if err != nil {
@@ -34,5 +46,10 @@ func StartWorkerWithCDN(name string, handlers app.Handlers, cdns app.CDNs) {
 		c.Logger().Error("start", "worker", name, "err", err.Error())
 		panic(err)
 	}
-	lambda.Start(sqsqueue.Handler(handlers(app.NewRoot(d))))
+	r := app.NewRoot(d)
+	var bs map[string]queue.BatchHandler
+	if batches != nil {
+		bs = batches(r)
+	}
+	lambda.Start(sqsqueue.BatchingHandler(handlers(r), bs))
 }

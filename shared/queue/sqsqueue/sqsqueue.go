@@ -124,31 +124,113 @@ func newID() (string, error) {
 // record instead of the whole batch. Failures are logged with slog's default
 // logger.
 func Handler(handlers map[string]queue.Handler) func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+	return BatchingHandler(handlers, nil)
+}
+
+// BatchingHandler is Handler giving the jobs of a kind that has a batch
+// handler (and no Group) to it together, when a delivery holds several
+// (as local mode's queue does, localqueue.RunBatched). When the batch
+// handler fails, each of those jobs runs again on its own handler and
+// only the ones failing there are reported (a batch handler may leave
+// some jobs done: its jobs are idempotent).
+func BatchingHandler(handlers map[string]queue.Handler, batches map[string]queue.BatchHandler) func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 	return func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 		var resp events.SQSEventResponse
+		failed := map[string]bool{}
+		fail := func(rec events.SQSMessage, err error) {
+			slog.ErrorContext(ctx, "sqs job failed", "messageId", rec.MessageId,
+				"receiveCount", rec.Attributes["ApproximateReceiveCount"], "err", err)
+			failed[rec.MessageId] = true
+		}
+		// The records batched, by kind (their jobs decoded).
+		byKind := map[string][]int{}
+		jobs := make([]queue.Job, len(ev.Records))
+		for i, rec := range ev.Records {
+			job, err := decodeJob(rec)
+			if err != nil || batches[job.Kind] == nil || job.Group != "" || rec.Attributes["MessageGroupId"] != "" {
+				continue
+			}
+			jobs[i] = job
+			byKind[job.Kind] = append(byKind[job.Kind], i)
+		}
+		batched := map[int]bool{}
+		for kind, is := range byKind {
+			if len(is) < 2 {
+				continue
+			}
+			for _, i := range is {
+				batched[i] = true
+			}
+			batch := make([]queue.Job, len(is))
+			for n, i := range is {
+				batch[n] = jobs[i]
+			}
+			err := ctx.Err()
+			if err == nil {
+				err = runBatch(ctx, batches[kind], batch)
+			}
+			if err == nil {
+				continue
+			}
+			slog.WarnContext(ctx, "sqs batch failed, its jobs run one by one", "kind", kind, "jobs", len(is), "err", err)
+			for _, i := range is {
+				if err := handleRecord(ctx, handlers, ev.Records[i]); err != nil {
+					fail(ev.Records[i], err)
+				}
+			}
+		}
 		// On a FIFO queue, the records of a group after a failed one must
 		// not run before it: they are reported failed too, and come back
 		// after it, in order.
 		failedGroups := map[string]bool{}
-		for _, rec := range ev.Records {
+		for i, rec := range ev.Records {
+			if batched[i] {
+				continue
+			}
 			group := rec.Attributes["MessageGroupId"]
 			if group != "" && failedGroups[group] {
-				resp.BatchItemFailures = append(resp.BatchItemFailures,
-					events.SQSBatchItemFailure{ItemIdentifier: rec.MessageId})
+				failed[rec.MessageId] = true
 				continue
 			}
 			if err := handleRecord(ctx, handlers, rec); err != nil {
 				if group != "" {
 					failedGroups[group] = true
 				}
-				slog.ErrorContext(ctx, "sqs job failed", "messageId", rec.MessageId,
-					"receiveCount", rec.Attributes["ApproximateReceiveCount"], "err", err)
+				fail(rec, err)
+			}
+		}
+		for _, rec := range ev.Records {
+			if failed[rec.MessageId] {
 				resp.BatchItemFailures = append(resp.BatchItemFailures,
 					events.SQSBatchItemFailure{ItemIdentifier: rec.MessageId})
 			}
 		}
 		return resp, nil
 	}
+}
+
+// runBatch calls a batch handler, turning a panic into an error.
+func runBatch(ctx context.Context, h queue.BatchHandler, jobs []queue.Job) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("batch of %d %s jobs panicked: %v\n%s", len(jobs), jobs[0].Kind, p, debug.Stack())
+		}
+	}()
+	return h(ctx, jobs)
+}
+
+// decodeJob is a record's job; a message sent by other means than
+// Enqueue may lack an ID: the message ID is stable across redeliveries,
+// so it serves the same end.
+func decodeJob(rec events.SQSMessage) (queue.Job, error) {
+	var job queue.Job
+	if err := json.Unmarshal([]byte(rec.Body), &job); err != nil {
+		return job, fmt.Errorf("decode job: %w", err)
+	}
+	if job.ID == "" {
+		job.ID = rec.MessageId
+	}
+	return job, nil
 }
 
 // handleRecord runs one record's job.
@@ -158,18 +240,13 @@ func handleRecord(ctx context.Context, handlers map[string]queue.Handler, rec ev
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("not run: %w", err)
 	}
-	var job queue.Job
-	if err := json.Unmarshal([]byte(rec.Body), &job); err != nil {
-		return fmt.Errorf("decode job: %w", err)
+	job, err := decodeJob(rec)
+	if err != nil {
+		return err
 	}
 	h := handlers[job.Kind]
 	if h == nil {
 		return fmt.Errorf("no handler for job kind %q", job.Kind)
-	}
-	// A message sent by other means than Enqueue may lack an ID; the
-	// message ID is stable across redeliveries, so it serves the same end.
-	if job.ID == "" {
-		job.ID = rec.MessageId
 	}
 	defer func() {
 		if p := recover(); p != nil {

@@ -17,7 +17,8 @@ func Handlers(r *app.Root) map[string]queue.Handler {
 }
 
 // Batches are the insights jobs' batch handler, by kind: local mode's
-// queue runs a site's queued jobs together (docs/insights.md).
+// queue runs its due jobs together, the AWS worker a delivery's
+// (docs/insights.md).
 func Batches(r *app.Root) map[string]queue.BatchHandler {
 	ProvideEvents(r)
 	return map[string]queue.BatchHandler{insights.JobKind: insightswire.Service(r).ApplyAll}
