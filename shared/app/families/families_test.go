@@ -158,12 +158,12 @@ func parseMain(path string) (struct{ args, fns []string }, error) {
 			return true
 		}
 		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok || (sel.Sel.Name != "NewFamily" && sel.Sel.Name != "StartWorker" && sel.Sel.Name != "StartWorkerWithCDN") {
+		if !ok || (sel.Sel.Name != "NewFamily" && sel.Sel.Name != "StartWorker" && sel.Sel.Name != "StartWorkerWithCDN" && sel.Sel.Name != "StartBatchingWorker") {
 			return true
 		}
 		args := call.Args
-		if sel.Sel.Name == "StartWorkerWithCDN" && len(args) > 2 {
-			args = args[:2] // the third connects the worker's CDN
+		if (sel.Sel.Name == "StartWorkerWithCDN" || sel.Sel.Name == "StartBatchingWorker") && len(args) > 2 {
+			args = args[:2] // the third connects the worker's CDN or its batches
 		}
 		for _, a := range args {
 			switch a := a.(type) {
