@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -287,16 +289,9 @@ func phraseIn(ctx context.Context, idx bleve.Index, field, text string, boost fl
 	if err != nil || len(tokens) == 0 {
 		return query.NewMatchNoneQuery(), err
 	}
-	first, last := tokens[0].Position, tokens[0].Position
-	for _, t := range tokens {
-		first, last = min(first, t.Position), max(last, t.Position)
-	}
-	slots := make([]string, last-first+1) // "": a gap
-	for _, t := range tokens {
-		if i := t.Position - first; slots[i] != "" && slots[i] != string(t.Term) {
-			return phrase(field, text, boost), nil
-		}
-		slots[t.Position-first] = string(t.Term)
+	slots, err := phraseSlots(tokens)
+	if errors.Is(err, errPhraseForBleve) {
+		return phrase(field, text, boost), nil
 	}
 	var terms []query.Query
 	all := []query.Query{within}
@@ -366,79 +361,114 @@ func words(text string) int { return len(strings.Fields(text)) }
 
 // Pages runs text on an index and returns the pages from offset to
 // offset+size, best first (ties in the index's order, which a revision's
-// index never changes), without their sections.
-//
-// A text of several words also scores the body's phrase; checking the
-// phrase in every page that has all its words grows with the pages (most
-// of a search's time at 50,000 pages: docs/search.md, "Figures"), so it
-// is checked in the best phraseWindow pages (beyond offset+size) that the
-// words find, and only they are scored again with it: their scores, and
-// the order of those that make the answer, are the ones a single query
-// would give; a page past the window that only the phrase would have
-// lifted into the answer is the difference.
+// index never changes), without their sections: the answer of pageQuery,
+// ranked from the index's posting lists (rank.go).
 func Pages(ctx context.Context, idx bleve.Index, text string, offset, size int) (Hits, error) {
-	return pages(ctx, idx, text, offset, size, phraseWindow)
-}
-
-// phraseWindow is how many pages past offset+size Pages checks the phrase
-// in (0: all, in one query).
-const phraseWindow = 200
-
-func pages(ctx context.Context, idx bleve.Index, text string, offset, size, window int) (Hits, error) {
 	ws, err := plan(ctx, idx, text)
+	if err != nil || len(ws) == 0 {
+		return Hits{Pages: []PageHit{}}, err
+	}
+	several := words(text) > 1
+	var slots []string
+	if several {
+		tokens, err := analyze(idx, fBody, text)
+		if err != nil {
+			return Hits{}, err
+		}
+		if slots, err = phraseSlots(tokens); errors.Is(err, errPhraseForBleve) {
+			return queryPages(ctx, idx, pageQuery(ws, text), offset, size)
+		}
+	}
+	adv, err := idx.Advanced()
 	if err != nil {
 		return Hits{}, err
 	}
-	qs := []query.Query{match(ws, fTitle, boostTitle), match(ws, fHeadings, boostHeadings), match(ws, fBody, 1)}
-	var q query.Query = query.NewDisjunctionQuery(qs)
-	total := -1
-	if words(text) > 1 {
-		full := query.NewDisjunctionQuery(append(qs, phrase(fBody, text, boostPhrase)))
-		q = full
-		if window > 0 {
-			// The pages the words find (the phrase finds none they do
-			// not: its words are the body's), the best of them kept.
-			req := bleve.NewSearchRequestOptions(query.NewDisjunctionQuery(qs), offset+size+window, 0, false)
-			res, err := idx.SearchInContext(ctx, req)
-			if err != nil {
-				return Hits{}, fmt.Errorf("search: %w", err)
-			}
-			total = int(res.Total)
-			ids := make([]string, 0, len(res.Hits))
-			for _, h := range res.Hits {
-				ids = append(ids, h.ID)
-			}
-			// Scored as in the one query: the ids' clause weighs
-			// nothing, in the score or in its norm; the phrase is
-			// checked in those pages only (phraseIn).
-			in := query.NewDocIDQuery(ids)
-			in.SetBoost(0)
-			ph, err := phraseIn(ctx, idx, fBody, text, boostPhrase, in, len(ids))
-			if err != nil {
-				return Hits{}, err
-			}
-			q = query.NewConjunctionQuery([]query.Query{in, query.NewDisjunctionQuery(append(qs, ph))})
-		}
+	r, err := adv.Reader()
+	if err != nil {
+		return Hits{}, err
 	}
-	req := bleve.NewSearchRequestOptions(q, size, offset, false)
-	req.Fields = []string{fPage, fTitle, fPath, fDescription, fAncestors}
+	defer r.Close()
+	g, err := newRanking(ctx, r, ws, several, slots)
+	if err != nil {
+		return Hits{}, err
+	}
+	defer g.close()
+	best, total, err := g.best(ctx, offset+size)
+	if err != nil {
+		return Hits{}, err
+	}
+	out := Hits{Total: total, Pages: make([]PageHit, 0, max(0, len(best)-offset))}
+	if len(best) <= offset {
+		return out, nil
+	}
+	ids := make([]string, 0, len(best)-offset)
+	internal := make(bleveindex.IndexInternalID, 8)
+	for _, b := range best[offset:] {
+		binary.BigEndian.PutUint64(internal, b.doc)
+		id, err := r.ExternalID(internal)
+		if err != nil {
+			return Hits{}, err
+		}
+		ids = append(ids, id)
+	}
+	req := bleve.NewSearchRequestOptions(query.NewDocIDQuery(ids), len(ids), 0, false)
+	req.Fields = pageHitFields()
 	res, err := idx.SearchInContext(ctx, req)
 	if err != nil {
 		return Hits{}, fmt.Errorf("search: %w", err)
 	}
-	if total < 0 {
-		total = int(res.Total)
+	byID := make(map[string]*search.DocumentMatch, len(res.Hits))
+	for _, h := range res.Hits {
+		byID[h.ID] = h
 	}
-	out := Hits{Total: total, Pages: make([]PageHit, 0, len(res.Hits))}
-	for i, h := range res.Hits {
-		p := PageHit{ID: str(h.Fields[fPage]), Title: str(h.Fields[fTitle]), Path: str(h.Fields[fPath]),
-			Description: str(h.Fields[fDescription]), Ancestors: []string{}, Score: h.Score, Rank: offset + i + 1}
-		if a := str(h.Fields[fAncestors]); a != "" {
-			p.Ancestors = strings.Split(a, "\n")
+	for i, id := range ids {
+		h := byID[id]
+		if h == nil {
+			return Hits{}, fmt.Errorf("search: page %s not found in its index", id)
 		}
-		out.Pages = append(out.Pages, p)
+		out.Pages = append(out.Pages, pageHit(h, best[offset+i].score, offset+i+1))
 	}
 	return out, nil
+}
+
+// pageQuery is the query of a text's pages: its words (plan) on the
+// title, headings and body, and when it has several words, the text as a
+// phrase in the body. Pages answers it from the posting lists; bleve
+// answers it for a phrase Pages leaves to bleve.
+func pageQuery(ws []word, text string) query.Query {
+	qs := []query.Query{match(ws, fTitle, boostTitle), match(ws, fHeadings, boostHeadings), match(ws, fBody, 1)}
+	if words(text) > 1 {
+		qs = append(qs, phrase(fBody, text, boostPhrase))
+	}
+	return query.NewDisjunctionQuery(qs)
+}
+
+// pageHitFields are the stored fields a page hit shows.
+func pageHitFields() []string { return []string{fPage, fTitle, fPath, fDescription, fAncestors} }
+
+// queryPages runs q with bleve and returns its pages from offset to
+// offset+size.
+func queryPages(ctx context.Context, idx bleve.Index, q query.Query, offset, size int) (Hits, error) {
+	req := bleve.NewSearchRequestOptions(q, size, offset, false)
+	req.Fields = pageHitFields()
+	res, err := idx.SearchInContext(ctx, req)
+	if err != nil {
+		return Hits{}, fmt.Errorf("search: %w", err)
+	}
+	out := Hits{Total: int(res.Total), Pages: make([]PageHit, 0, len(res.Hits))}
+	for i, h := range res.Hits {
+		out.Pages = append(out.Pages, pageHit(h, h.Score, offset+i+1))
+	}
+	return out, nil
+}
+
+func pageHit(h *search.DocumentMatch, score float64, rank int) PageHit {
+	p := PageHit{ID: str(h.Fields[fPage]), Title: str(h.Fields[fTitle]), Path: str(h.Fields[fPath]),
+		Description: str(h.Fields[fDescription]), Ancestors: []string{}, Score: score, Rank: rank}
+	if a := str(h.Fields[fAncestors]); a != "" {
+		p.Ancestors = strings.Split(a, "\n")
+	}
+	return p
 }
 
 // AddSections finds the sections of pages that match text, best first, at
