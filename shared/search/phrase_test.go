@@ -83,6 +83,11 @@ func TestRankAnswersAsThePageQuery(t *testing.T) {
 			}
 		}
 	}
+	// No page asked: the pages found are counted all the same.
+	none, err := Pages(ctx, idx, "configure the webhook", 0, 0)
+	if err != nil || len(none.Pages) != 0 || none.Total < 1000 {
+		t.Fatalf("no page asked: %d pages, total %d, %v", len(none.Pages), none.Total, err)
+	}
 	if checked < 1000 || withPhrase == 0 {
 		t.Fatalf("%d pages compared, %d with a query's phrase", checked, withPhrase)
 	}

@@ -40,9 +40,14 @@ import (
 //     found, times the query's norm (1/sqrt of the sum of the squared
 //     weights of every term searcher the query has).
 //
+// The best pages are kept in a heap as the documents come, in the
+// index's order; the phrase's positions are read (lists of their own,
+// only ever advanced) at a document that has every word of the phrase
+// only when the phrase would put it among the best so far.
+//
 // TestRankAnswersAsThePageQuery compares every page, score and total with
 // bleve's answer to pageQuery. A phrase whose analysis puts two terms at
-// one position (no analyzer of Analysis does) is left to bleve.
+// one position (an analyzer with synonyms would) is left to bleve.
 
 // errPhraseForBleve says the phrase needs bleve's own searcher.
 var errPhraseForBleve = errors.New("search: phrase with several terms at one position")
@@ -50,7 +55,6 @@ var errPhraseForBleve = errors.New("search: phrase with several terms at one pos
 // clause is one clause of a field's disjunction (match), as bleve
 // searches it: one term, or several (a prefix, a word within typos).
 type clause struct {
-	field int
 	terms int // the terms it reads: its coord is matched/terms when > 1
 }
 
@@ -151,13 +155,12 @@ func (h *worst) Pop() any {
 
 // ranking is a query's posting lists and clauses, ready to merge.
 type ranking struct {
-	r        bleveindex.IndexReader
-	count    uint64
-	fields   []fieldBoost
-	clauses  []clause
-	perField []int
-	lists    map[string]*termList
-	order    []*termList
+	r       bleveindex.IndexReader
+	count   uint64
+	fields  []fieldBoost
+	clauses []clause
+	lists   map[string]*termList
+	order   []*termList
 	// fieldEnd is where each field's clauses end (a field's clauses are
 	// together, from the previous field's end).
 	fieldEnd []int
@@ -219,11 +222,10 @@ func (g *ranking) list(ctx context.Context, f int, term string) (*termList, erro
 // searcher, more as a disjunction of them.
 func (g *ranking) addClause(ctx context.Context, f int, term string, terms []string, edits []uint8, boost float64) error {
 	c := len(g.clauses)
-	g.perField[f]++
 	if len(terms) == 0 || len(terms) == 1 && terms[0] == term {
 		terms, edits = []string{term}, nil
 	}
-	g.clauses = append(g.clauses, clause{field: f, terms: len(terms)})
+	g.clauses = append(g.clauses, clause{terms: len(terms)})
 	for i, t := range terms {
 		w := boost
 		if edits != nil {
@@ -247,7 +249,6 @@ func newRanking(ctx context.Context, r bleveindex.IndexReader, ws []word, hasPhr
 		return nil, err
 	}
 	g := &ranking{r: r, count: count, fields: pageFields(), lists: map[string]*termList{}, hasPhrase: hasPhrase}
-	g.perField = make([]int, len(g.fields))
 	if count == 0 {
 		return g, nil
 	}
@@ -342,7 +343,7 @@ func (g *ranking) best(ctx context.Context, k int) ([]ranked, int, error) {
 	if g.hasPhrase {
 		top++
 	}
-	best := make(worst, 0, k+1)
+	best := make(worst, 0, min(k, 1024)+1)
 	total := 0
 	for {
 		doc := uint64(ended)
@@ -370,7 +371,7 @@ func (g *ranking) best(ctx context.Context, k int) ([]ranked, int, error) {
 			}
 		}
 		score, found, from := 0.0, 0, 0
-		for f, end := range g.fieldEnd {
+		for _, end := range g.fieldEnd {
 			fs, n := 0.0, 0
 			for c := from; c < end; c++ {
 				if matched[c] == 0 {
@@ -384,7 +385,7 @@ func (g *ranking) best(ctx context.Context, k int) ([]ranked, int, error) {
 				n++
 			}
 			if n > 0 {
-				score += fs * float64(n) / float64(g.perField[f])
+				score += fs * float64(n) / float64(end-from)
 				found++
 			}
 			from = end
@@ -394,7 +395,7 @@ func (g *ranking) best(ctx context.Context, k int) ([]ranked, int, error) {
 			full := len(best) == k
 			if p, ok := g.phraseWords(); ok {
 				with := (score + p) * g.norm * float64(found+1) / top
-				if !full || with > best[0].score {
+				if !full || k > 0 && with > best[0].score {
 					has, err := g.phraseAt(doc)
 					if err != nil {
 						return nil, 0, err
