@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/sso"
 	"github.com/galleydocs/galley/shared/testkit"
 )
 
@@ -32,6 +33,7 @@ func TestSignInOnceUnderConcurrentReplaysOnEveryBackend(t *testing.T) {
 				defer wg.Done()
 				req := httptest.NewRequest("POST", u(acs), strings.NewReader("SAMLResponse="+url.QueryEscape(response)))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				req.AddCookie(&http.Cookie{Name: sso.SAMLSignInCookie, Value: f.browser})
 				rec := httptest.NewRecorder()
 				h.ServeHTTP(rec, req)
 				codes[i] = rec.Code

@@ -20,6 +20,7 @@ import (
 	"github.com/beevik/etree"
 	"github.com/crewjam/saml"
 
+	"github.com/galleydocs/galley/shared/sso"
 	"github.com/galleydocs/galley/shared/testenv"
 	"github.com/galleydocs/galley/shared/testkit"
 )
@@ -170,7 +171,7 @@ func keycloakSignIn(t *testing.T, b *web, loc, username, password string) (*http
 // takes the username and password; Keycloak answers a page whose form
 // posts the SAMLResponse to Galley. It returns that form's action and
 // fields, without posting them.
-func keycloakLogin(t *testing.T, galleyStart, username, password string) (action string, form url.Values) {
+func keycloakLogin(t *testing.T, galleyStart, username, password string) (browser *web, action string, form url.Values) {
 	t.Helper()
 	b := newWeb(t)
 	res, _ := b.do(http.StatusFound, "GET", galleyStart, "", nil)
@@ -196,7 +197,7 @@ func keycloakLogin(t *testing.T, galleyStart, username, password string) (action
 	if form.Get("SAMLResponse") == "" {
 		t.Fatalf("no SAMLResponse in Keycloak's answer: %.3000s", page)
 	}
-	return action, form
+	return b, action, form
 }
 
 // TestKeycloakSignIn signs in through a real identity provider, Keycloak
@@ -296,7 +297,7 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 		t.Fatalf("Keycloak's IdP metadata: %v %.1000s", err, idpMetadata)
 	}
 	d := md.IDPSSODescriptors[0]
-	cert, sso := "", ""
+	cert, ssoURL := "", ""
 	for _, kd := range d.KeyDescriptors {
 		if (kd.Use == "signing" || kd.Use == "") && len(kd.KeyInfo.X509Data.X509Certificates) > 0 {
 			cert = kd.KeyInfo.X509Data.X509Certificates[0].Data
@@ -304,17 +305,17 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 	}
 	for _, e := range d.SingleSignOnServices {
 		if e.Binding == saml.HTTPRedirectBinding {
-			sso = e.Location
+			ssoURL = e.Location
 		}
 	}
 	pr = g.json(http.StatusOK, "PATCH", orgURL+"/saml/"+pr["id"].(string), f.admin, map[string]any{
-		"entityID": md.EntityID, "certificate": cert, "ssoURL": sso, "defaultTeam": f.team, "defaultRole": "edit"})
+		"entityID": md.EntityID, "certificate": cert, "ssoURL": ssoURL, "defaultTeam": f.team, "defaultRole": "edit"})
 	if pr["status"] != "active" {
 		t.Fatalf("the provider is %v after Keycloak's metadata", pr["status"])
 	}
 
 	// Sign in.
-	action, form := keycloakLogin(t, svc["startURL"].(string), username, password)
+	b, action, form := keycloakLogin(t, svc["startURL"].(string), username, password)
 	if action != svc["acsURL"] {
 		t.Errorf("Keycloak posts to %q, want Galley's ACS %q", action, svc["acsURL"])
 	}
@@ -337,8 +338,21 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 	if s := resp.FindElement("/Response/Signature"); s == nil {
 		t.Errorf("Keycloak's response is not signed")
 	}
-	_, page := g.do(http.StatusOK, "POST", action, "", form)
+	// Posted from another browser (login CSRF), the response is refused:
+	// only the browser that started the sign-in has its cookie.
+	if _, body := g.do(http.StatusUnauthorized, "POST", action, "", form); !strings.Contains(string(body), "cookie is missing") {
+		t.Errorf("Keycloak's response posted from another browser: %s", body)
+	}
+	acsURL, _ := url.Parse(action)
+	bound := b.c.Jar.Cookies(acsURL)
+	if len(bound) != 1 || bound[0].Name != sso.SAMLSignInCookie {
+		t.Fatalf("the browser holds %v for the ACS, want the start's %s cookie", bound, sso.SAMLSignInCookie)
+	}
+	_, page := b.do(http.StatusOK, "POST", action, "", form)
 	tok := tokenOf(t, page)
+	if left := b.c.Jar.Cookies(acsURL); len(left) != 0 {
+		t.Errorf("the sign-in left %v in the browser, want its cookie cleared", left)
+	}
 
 	me := g.json(http.StatusOK, "GET", api+"/v1/user", tok, nil)
 	if me["email"] != email || me["displayName"] != "Ada Lovelace" {
@@ -360,8 +374,8 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 		t.Errorf("the token lists %d organizations, want its own", len(items))
 	}
 
-	// The same response again is refused.
-	if _, body := g.do(http.StatusUnauthorized, "POST", action, "", form); !strings.Contains(string(body), "already used") {
+	// The same response again is refused, even with the sign-in's cookie.
+	if _, body := b.do(http.StatusUnauthorized, "POST", action, "", form, "Cookie", bound[0].String()); !strings.Contains(string(body), "already used") {
 		t.Errorf("a replayed response: %s", body)
 	}
 
@@ -373,8 +387,8 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 	}
 	users[0]["lastName"] = "Byron"
 	admin.do(http.StatusNoContent, "PUT", "/realms/"+realm+"/users/"+users[0]["id"].(string), users[0])
-	action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
-	_, page = g.do(http.StatusOK, "POST", action, "", form)
+	b, action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
+	_, page = b.do(http.StatusOK, "POST", action, "", form)
 	me = g.json(http.StatusOK, "GET", api+"/v1/user", tokenOf(t, page), nil)
 	if me["id"] != uid || me["displayName"] != "Ada Byron" {
 		t.Errorf("after the change: user %v, displayName %v; want %s, Ada Byron", me["id"], me["displayName"], uid)
@@ -390,15 +404,15 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 	c["attributes"].(map[string]any)["saml_force_name_id_format"] = "true"
 	c["attributes"].(map[string]any)["saml_name_id_format"] = "persistent"
 	admin.do(http.StatusNoContent, "PUT", "/realms/"+realm+"/clients/"+c["id"].(string), c)
-	action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
-	_, page = g.do(http.StatusOK, "POST", action, "", form)
+	b, action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
+	_, page = b.do(http.StatusOK, "POST", action, "", form)
 	if me = g.json(http.StatusOK, "GET", api+"/v1/user", tokenOf(t, page), nil); me["id"] != uid || me["email"] != email {
 		t.Errorf("signed in with a persistent NameID as %v (%v), want %s (%s)", me["id"], me["email"], uid, email)
 	}
 
 	// A tampered response is refused, for its signature, and the log says
 	// why without any of the response's content.
-	action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
+	b, action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
 	doc := etree.NewDocument()
 	raw, _ = base64.StdEncoding.DecodeString(form.Get("SAMLResponse"))
 	if err := doc.ReadFromBytes(raw); err != nil {
@@ -418,7 +432,7 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 	}
 	bad := url.Values{"SAMLResponse": {base64.StdEncoding.EncodeToString(tampered)}, "RelayState": {form.Get("RelayState")}}
 	before := len(logs.String())
-	_, body := g.do(http.StatusUnauthorized, "POST", action, "", bad)
+	_, body := b.do(http.StatusUnauthorized, "POST", action, "", bad)
 	logged := logs.String()[before:]
 	t.Logf("tampered response: %s; logged: %s", body, logged)
 	if !strings.Contains(logged, "saml sign-in refused") || !strings.Contains(logged, "reason=") {
@@ -430,7 +444,7 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 		}
 	}
 	// The same response, untampered, was good.
-	g.do(http.StatusOK, "POST", action, "", form)
+	b.do(http.StatusOK, "POST", action, "", form)
 
 	// Other key transports, chosen on Keycloak's client (its "Key
 	// encryption algorithm", "Digest method" and "Mask generation function"
@@ -452,7 +466,7 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 	// keyTransport signs in at Keycloak and reads how it wrapped the key.
 	keyTransport := func(t *testing.T) (action string, form url.Values, key, digest, mgf string) {
 		t.Helper()
-		action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
+		b, action, form = keycloakLogin(t, svc["startURL"].(string), username, password)
 		raw, _ := base64.StdEncoding.DecodeString(form.Get("SAMLResponse"))
 		_, alg := samlResponse(t, raw)
 		const em = "//EncryptedAssertion//EncryptedKey/EncryptionMethod"
@@ -467,7 +481,7 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 			(mgf != "" && mgf != "http://www.w3.org/2009/xmlenc11#mgf1sha1") {
 			t.Errorf("Keycloak wraps the key with %q (digest %q, MGF %q); want rsa-oaep-mgf1p, SHA-256, MGF1 with SHA-1", key, digest, mgf)
 		}
-		_, page := g.do(http.StatusOK, "POST", action, "", form)
+		_, page := b.do(http.StatusOK, "POST", action, "", form)
 		if me := g.json(http.StatusOK, "GET", api+"/v1/user", tokenOf(t, page), nil); me["id"] != uid {
 			t.Errorf("signed in as %v, want %s", me["id"], uid)
 		}
@@ -478,7 +492,7 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 		if key != "http://www.w3.org/2001/04/xmlenc#rsa-1_5" {
 			t.Fatalf("Keycloak wraps the key with %q, want rsa-1_5", key)
 		}
-		_, body := g.do(http.StatusUnauthorized, "POST", action, "", form)
+		_, body := b.do(http.StatusUnauthorized, "POST", action, "", form)
 		t.Logf("refused: %s", body)
 		for _, want := range []string{"http://www.w3.org/2001/04/xmlenc#rsa-1_5", "allowRSA15KeyTransport"} {
 			if !strings.Contains(string(body), want) {
@@ -487,7 +501,7 @@ func keycloakSAML(t *testing.T, kc *testenv.Keycloak) {
 		}
 		g.json(http.StatusOK, "PATCH", orgURL+"/saml/"+pr["id"].(string), f.admin, map[string]any{"allowRSA15KeyTransport": true})
 		action, form, _, _, _ = keyTransport(t)
-		_, page := g.do(http.StatusOK, "POST", action, "", form)
+		_, page := b.do(http.StatusOK, "POST", action, "", form)
 		if me := g.json(http.StatusOK, "GET", api+"/v1/user", tokenOf(t, page), nil); me["id"] != uid {
 			t.Errorf("signed in as %v, want %s", me["id"], uid)
 		}

@@ -32,6 +32,10 @@ import (
 )
 
 // Limits and lifetimes of the login.
+// SAMLSignInCookie is the cookie that ties a started SAML sign-in to the
+// browser that started it (browserBinding), for the ACS's path only.
+const SAMLSignInCookie = "galley_saml"
+
 const (
 	// RequestLifetime is how long a sign-in may take between its start
 	// (the AuthnRequest) and the identity provider's answer.
@@ -175,15 +179,16 @@ func (s *Service) serviceProvider(ctx context.Context, apiURL string, p model.SA
 
 // requestID makes the id of an AuthnRequest: its expiry and a nonce, with
 // a MAC binding them to the provider, so that the answer can be checked
-// without storing anything at the start (which anyone may call).
-func requestID(secret []byte, orgID, providerID string, expires time.Time) string {
+// without storing anything at the start (which anyone may call); and the
+// value of SAMLSignInCookie for the browser that starts it (browserBinding).
+func requestID(secret []byte, orgID, providerID string, expires time.Time) (id, binding string) {
 	var body [8 + 16]byte
 	binary.BigEndian.PutUint64(body[:8], uint64(expires.UnixMilli()))
 	if _, err := rand.Read(body[8:]); err != nil {
 		panic("sso: crypto/rand failed: " + err.Error())
 	}
 	b := hex.EncodeToString(body[:])
-	return "id-" + b + "-" + hex.EncodeToString(requestMAC(secret, orgID, providerID, b))
+	return "id-" + b + "-" + hex.EncodeToString(requestMAC(secret, orgID, providerID, b)), browserBinding(secret, orgID, providerID, b)
 }
 
 func requestMAC(secret []byte, orgID, providerID, body string) []byte {
@@ -192,9 +197,23 @@ func requestMAC(secret []byte, orgID, providerID, body string) []byte {
 	return m.Sum(nil)[:16]
 }
 
+// browserBinding is the value of SAMLSignInCookie for a request: a MAC of
+// its id's body under another label, which only the browser that started
+// the sign-in is given. A response is taken only from a browser that has
+// it, so that nobody can have someone else's browser post a response they
+// obtained for themselves (login CSRF: the victim would be signed in as
+// the attacker, and shown the attacker's token).
+func browserBinding(secret []byte, orgID, providerID, body string) string {
+	m := hmac.New(sha256.New, secret)
+	fmt.Fprintf(m, "galley-saml-browser\x00%s\x00%s\x00%s", orgID, providerID, body)
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
 // checkRequestID returns the expiry of a request id made for this
-// provider, or an error when it was not made here or has expired.
-func checkRequestID(secret []byte, orgID, providerID, id string, now time.Time) (time.Time, error) {
+// provider, or an error when it was not made here, has expired, or was
+// started in another browser than the one whose SAMLSignInCookie is
+// cookie.
+func checkRequestID(secret []byte, orgID, providerID, id, cookie string, now time.Time) (time.Time, error) {
 	bad := errors.New("it answers no sign-in started here")
 	rest, ok := strings.CutPrefix(id, "id-")
 	if !ok {
@@ -209,6 +228,13 @@ func checkRequestID(secret []byte, orgID, providerID, id string, now time.Time) 
 	expires := time.UnixMilli(int64(binary.BigEndian.Uint64(raw[:8]))).UTC()
 	if !now.Before(expires) {
 		return time.Time{}, errors.New("its sign-in expired: start again")
+	}
+	switch {
+	case cookie == "":
+		return time.Time{}, errors.New("this browser started no sign-in here (its " + SAMLSignInCookie +
+			" cookie is missing: a sign-in ends in the browser that started it, and needs HTTPS when the identity provider is on another site)")
+	case !hmac.Equal([]byte(cookie), []byte(browserBinding(secret, orgID, providerID, body))):
+		return time.Time{}, errors.New("it answers a sign-in started in another browser, or an earlier one in this browser: start again")
 	}
 	return expires, nil
 }
@@ -226,31 +252,34 @@ func (s *Service) activeProvider(ctx context.Context, orgID, providerID string) 
 }
 
 // Start begins a sign-in: the URL of the identity provider with a signed
-// AuthnRequest (HTTP-Redirect binding), to send the browser to. apiURL is
-// the public API URL, under which Galley's service-provider URLs are.
-func (s *Service) Start(ctx context.Context, apiURL, orgID, providerID string) (string, error) {
+// AuthnRequest (HTTP-Redirect binding), to send the browser to, and the
+// value of SAMLSignInCookie the browser must keep until it posts the
+// answer (ACS). apiURL is the public API URL, under which Galley's
+// service-provider URLs are.
+func (s *Service) Start(ctx context.Context, apiURL, orgID, providerID string) (string, string, error) {
 	p, err := s.activeProvider(ctx, orgID, providerID)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	sp, err := s.serviceProvider(ctx, apiURL, p)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	id, err := s.identity(ctx)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	req, err := sp.MakeAuthenticationRequest(p.SSOURL, saml.HTTPRedirectBinding, saml.HTTPPostBinding)
 	if err != nil {
-		return "", fmt.Errorf("make AuthnRequest: %w", err)
+		return "", "", fmt.Errorf("make AuthnRequest: %w", err)
 	}
-	req.ID = requestID(id.secret, orgID, providerID, s.d.Clock().Add(RequestLifetime))
+	var binding string
+	req.ID, binding = requestID(id.secret, orgID, providerID, s.d.Clock().Add(RequestLifetime))
 	u, err := req.Redirect("", sp)
 	if err != nil {
-		return "", fmt.Errorf("encode AuthnRequest: %w", err)
+		return "", "", fmt.Errorf("encode AuthnRequest: %w", err)
 	}
-	return u.String(), nil
+	return u.String(), binding, nil
 }
 
 // Metadata is Galley's service-provider metadata for a provider (XML),
@@ -315,10 +344,12 @@ func refused(format string, args ...any) error {
 // field, base64): it must answer a request started here for this provider
 // and not used before, be signed with the provider's certificate, name
 // Galley's entity as audience and this ACS as recipient and destination,
-// and be within its time bounds. The user with the asserted email address
-// (made when none has it) becomes an SSO member and gets a token. apiURL is
-// the public API URL, under which the ACS and Galley's entity ID are.
-func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlResponse string) (SignIn, error) {
+// and be within its time bounds, and come from the browser that started
+// the sign-in (cookie: its SAMLSignInCookie). The user with the asserted
+// email address (made when none has it) becomes an SSO member and gets a
+// token. apiURL is the public API URL, under which the ACS and Galley's
+// entity ID are.
+func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlResponse, cookie string) (SignIn, error) {
 	p, err := s.activeProvider(ctx, orgID, providerID)
 	if err != nil {
 		return SignIn{}, err
@@ -350,7 +381,7 @@ func (s *Service) ACS(ctx context.Context, apiURL, orgID, providerID, samlRespon
 		s.recordSignIn(ctx, samlVia(p), model.AuditSignInFailed, "", map[string]any{"reason": err.Error()})
 		return refused("%v", err)
 	}
-	expires, err := checkRequestID(id.secret, orgID, providerID, head.InResponseTo, s.d.Clock())
+	expires, err := checkRequestID(id.secret, orgID, providerID, head.InResponseTo, cookie, s.d.Clock())
 	if err != nil {
 		return SignIn{}, refuse(err)
 	}

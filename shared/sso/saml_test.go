@@ -22,6 +22,7 @@ import (
 	"github.com/galleydocs/galley/shared/app/roots/ssoroot"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
+	"github.com/galleydocs/galley/shared/model"
 	"github.com/galleydocs/galley/shared/sso"
 	"github.com/galleydocs/galley/shared/sso/ssohttp"
 	"github.com/galleydocs/galley/shared/testkit"
@@ -140,6 +141,18 @@ func (p *idp) signIn(t *testing.T, f *fixture, startURL string) (response, acs s
 	t.Helper()
 	u, _ := url.Parse(startURL)
 	res := f.With(t, "").Expect(http.StatusFound, "GET", u.Path, nil)
+	f.browser = ""
+	for _, c := range (&http.Response{Header: res.Header}).Cookies() {
+		if c.Name == sso.SAMLSignInCookie {
+			f.browser = c.Value
+			if !c.HttpOnly || c.Path != acsPath(startURL) || c.MaxAge <= 0 {
+				t.Errorf("the sign-in cookie %s: want HttpOnly, for the ACS's path only, expiring", c)
+			}
+		}
+	}
+	if f.browser == "" {
+		t.Fatalf("the start sets no %s cookie: %v", sso.SAMLSignInCookie, res.Header)
+	}
 	loc := res.Header.Get("Location")
 	if !strings.HasPrefix(loc, p.srv.URL+"/sso?SAMLRequest=") {
 		t.Fatalf("start redirects to %q, want the identity provider's SSO URL with a SAMLRequest", loc)
@@ -170,12 +183,29 @@ func (p *idp) signIn(t *testing.T, f *fixture, startURL string) (response, acs s
 	return response, acs
 }
 
-// post sends a SAMLResponse to an ACS URL as the browser's form does.
+// acsPath is the path of the ACS of the provider whose start URL is given.
+func acsPath(startURL string) string {
+	u, _ := url.Parse(startURL)
+	return strings.TrimSuffix(u.Path, "/start") + "/acs"
+}
+
+// post sends a SAMLResponse to an ACS URL as the browser's form does,
+// from the browser of the last signIn (its cookie).
 func post(t *testing.T, f *fixture, acs, response string, want int) []byte {
 	t.Helper()
+	return postFrom(t, f, f.browser, acs, response, want)
+}
+
+// postFrom posts a SAMLResponse from a browser whose sign-in cookie is
+// cookie ("": none).
+func postFrom(t *testing.T, f *fixture, cookie, acs, response string, want int) []byte {
+	t.Helper()
 	u, _ := url.Parse(acs)
-	res := f.With(t, "").Expect(want, "POST", u.Path, "SAMLResponse="+url.QueryEscape(response)+"&RelayState=",
-		"Content-Type", "application/x-www-form-urlencoded")
+	headers := []string{"Content-Type", "application/x-www-form-urlencoded"}
+	if cookie != "" {
+		headers = append(headers, "Cookie", sso.SAMLSignInCookie+"="+cookie)
+	}
+	res := f.With(t, "").Expect(want, "POST", u.Path, "SAMLResponse="+url.QueryEscape(response)+"&RelayState=", headers...)
 	return res.Body
 }
 
@@ -374,6 +404,43 @@ func TestForgedResponsesAreRefused(t *testing.T) {
 	// The provider signs in as usual afterwards.
 	response, acs := p.signIn(t, f, startURL(pr))
 	post(t, f, acs, response, http.StatusOK)
+}
+
+// A response is taken only from the browser that started its sign-in
+// (login CSRF: someone posting the response they got for themselves from
+// a victim's browser): without the start's cookie, or with another
+// sign-in's, it is refused (401, audited as failed), and the refusals do
+// not use the request up: the browser that started it signs in.
+func TestSignInOnlyInTheBrowserThatStartedIt(t *testing.T) {
+	f := setup(t)
+	p := newIdP(t, f)
+	pr := p.provider(t, f, nil)
+	response, acs := p.signIn(t, f, startURL(pr))
+	mine := f.browser
+	if body := postFrom(t, f, "", acs, response, http.StatusUnauthorized); !strings.Contains(string(body), "cookie is missing") {
+		t.Errorf("a response posted without the sign-in cookie: %s", body)
+	}
+	// The attacker's own browser, with the cookie of a sign-in it started.
+	p.signIn(t, f, startURL(pr))
+	theirs := f.browser
+	if theirs == mine {
+		t.Fatalf("two starts gave the same cookie %q", mine)
+	}
+	if body := postFrom(t, f, theirs, acs, response, http.StatusUnauthorized); !strings.Contains(string(body), "another browser") {
+		t.Errorf("a response posted with another sign-in's cookie: %s", body)
+	}
+	if body := postFrom(t, f, mine+"0", acs, response, http.StatusUnauthorized); !strings.Contains(string(body), "another browser") {
+		t.Errorf("a response posted with a changed cookie: %s", body)
+	}
+	tok := tokenOf(t, postFrom(t, f, mine, acs, response, http.StatusOK))
+	f.With(t, tok).Expect(http.StatusOK, "GET", "/v1/user", nil)
+	count := map[any]int{}
+	for _, e := range testkit.Items(t, f.With(t, f.admin), "/v1/orgs/"+f.Org.ID+"/audit-events", 100) {
+		count[e["action"]]++
+	}
+	if count[model.AuditSignedIn] != 1 || count[model.AuditSignInFailed] != 3 {
+		t.Errorf("audit events: %v; want 1 sign-in, the 3 refusals", count)
+	}
 }
 
 func TestSignInRefusesExpiredRequestsAndOtherProviders(t *testing.T) {

@@ -26,6 +26,9 @@ type fixture struct {
 	*testkit.API
 	admin, creator, reader, guest, outsider string // tokens
 	team, otherTeam                         string
+	// browser is the SAML sign-in cookie the last signIn's start set (the
+	// browser's cookie jar), which post sends.
+	browser string
 }
 
 func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }

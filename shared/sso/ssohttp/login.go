@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
+	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -57,24 +59,47 @@ func writePage(ctx huma.Context, status int, page []byte) {
 	_, _ = ctx.BodyWriter().Write(page)
 }
 
+type samlStartOut struct {
+	Location     string `header:"Location" doc:"The identity provider's sign-in URL with the AuthnRequest"`
+	CacheControl string `header:"Cache-Control"`
+	SetCookie    string `header:"Set-Cookie" doc:"The sign-in's browser binding, for the assertion consumer service"`
+}
+
+// samlCookie is the cookie of a started SAML sign-in (value "" clears
+// it), for the ACS's path only. The identity provider's page posts the
+// answer from its own site: over HTTPS the cookie is SameSite=None (and
+// Secure) so that the browser sends it with that cross-site POST; over
+// plain HTTP it can only be SameSite=Lax, sent when the identity
+// provider is on the same site (as on one machine: localhost).
+func samlCookie(ctx context.Context, orgID, providerID, value string) string {
+	acs := sso.URLs(httpapi.APIURL(ctx), orgID, providerID).ACS
+	path := "/"
+	if u, err := url.Parse(acs); err == nil && u.Path != "" {
+		path = u.Path
+	}
+	c := http.Cookie{Name: sso.SAMLSignInCookie, Value: value, Path: path, HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		MaxAge: int(sso.RequestLifetime / time.Second)}
+	if strings.HasPrefix(acs, "https://") {
+		c.Secure, c.SameSite = true, http.SameSiteNoneMode
+	}
+	if value == "" {
+		c.MaxAge = -1
+	}
+	return c.String()
+}
+
 // registerLogin adds the public operations of the SAML login: its start,
 // its assertion consumer service and the service provider's metadata.
 func registerLogin(api *httpapi.API, s *sso.Service, tag string) {
 	const base = "/v1/orgs/{organizationId}/saml/{samlProviderId}"
 	httpapi.Register(api, httpapi.Op{ID: "startSAMLSignIn", Needs: access.Anyone, Method: http.MethodGet, Path: base + "/start", Tag: tag,
 		Status: http.StatusFound, Summary: "Start signing in: redirects the browser to the identity provider with an AuthnRequest"},
-		func(ctx context.Context, in *providerPath) (*struct {
-			Location     string `header:"Location" doc:"The identity provider's sign-in URL with the AuthnRequest"`
-			CacheControl string `header:"Cache-Control"`
-		}, error) {
-			u, err := s.Start(ctx, httpapi.APIURL(ctx), in.OrganizationID, in.SAMLProviderID)
+		func(ctx context.Context, in *providerPath) (*samlStartOut, error) {
+			u, binding, err := s.Start(ctx, httpapi.APIURL(ctx), in.OrganizationID, in.SAMLProviderID)
 			if err != nil {
 				return nil, err
 			}
-			return &struct {
-				Location     string `header:"Location" doc:"The identity provider's sign-in URL with the AuthnRequest"`
-				CacheControl string `header:"Cache-Control"`
-			}{u, "no-store"}, nil
+			return &samlStartOut{u, "no-store", samlCookie(ctx, in.OrganizationID, in.SAMLProviderID, binding)}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "consumeSAMLResponse", Needs: access.Anyone, Method: http.MethodPost, Path: base + "/acs", Tag: tag,
 		Summary: "Assertion consumer service: verifies the identity provider's response and answers a page with a new API token"},
@@ -82,17 +107,22 @@ func registerLogin(api *httpapi.API, s *sso.Service, tag string) {
 			OrganizationID string `path:"organizationId" maxLength:"64"`
 			SAMLProviderID string `path:"samlProviderId" maxLength:"64"`
 			RawBody        []byte `contentType:"application/x-www-form-urlencoded" doc:"SAMLResponse (and RelayState), as the identity provider's form posts them"`
+			Cookie         string `cookie:"galley_saml" maxLength:"64" doc:"The sign-in's browser binding, set by the start"`
 		}) (*struct{ Body func(huma.Context) }, error) {
 			form, err := url.ParseQuery(string(in.RawBody))
 			if err != nil {
 				form = url.Values{}
 			}
-			res, err := s.ACS(ctx, httpapi.APIURL(ctx), in.OrganizationID, in.SAMLProviderID, form.Get("SAMLResponse"))
+			res, err := s.ACS(ctx, httpapi.APIURL(ctx), in.OrganizationID, in.SAMLProviderID, form.Get("SAMLResponse"), in.Cookie)
 			if err != nil {
 				return nil, err
 			}
 			page := signedInPage(pageData{Org: res.Org.Title, Email: res.User.Email, Token: res.Token, Joined: res.Joined})
-			return &struct{ Body func(huma.Context) }{func(hc huma.Context) { writePage(hc, http.StatusOK, page) }}, nil
+			clear := samlCookie(ctx, in.OrganizationID, in.SAMLProviderID, "")
+			return &struct{ Body func(huma.Context) }{func(hc huma.Context) {
+				hc.AppendHeader("Set-Cookie", clear)
+				writePage(hc, http.StatusOK, page)
+			}}, nil
 		})
 	httpapi.Register(api, httpapi.Op{ID: "getSAMLServiceProviderMetadata", Needs: access.Anyone, Method: http.MethodGet, Path: base + "/metadata", Tag: tag,
 		Summary: "Galley's SAML service-provider metadata for this provider (its entity ID is this URL)"},
