@@ -20,10 +20,10 @@ type fixture struct {
 	space string
 }
 
-func setup(t *testing.T) *fixture { return setupOn(t, testkit.New(t)) }
+func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 // setupOn builds the fixture on a kit (a storage backend).
-func setupOn(t *testing.T, k *testkit.Kit) *fixture {
+func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	k.Deps.FetchAllowPrivate = true
 	a := testkit.NewAPI(t, k, []string{"imports"})
 	return &fixture{API: a, svc: importsroot.Service(a.Root), space: a.Space(t)}

@@ -263,6 +263,35 @@ func TestLargeZip(t *testing.T) {
 	}
 }
 
+// A zip of more pages than MaxArchivePages (the default bound: the import
+// answers within the request) answers 413 with the count and the way to
+// import it, and changes nothing; one of MaxArchivePages imports whole.
+func TestZipOfTooManyPages(t *testing.T) {
+	f := setup(t)
+	over, at := zipOfPages(t, imports.MaxArchivePages+1), zipOfPages(t, imports.MaxArchivePages)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/over.zip" {
+			w.Write(over)
+			return
+		}
+		w.Write(at)
+	}))
+	defer srv.Close()
+	path := "/v1/spaces/" + f.space + "/content/import"
+	head := f.Kit.Head(t, f.space)
+	r := f.As(t, "edit").Expect(http.StatusRequestEntityTooLarge, "POST", path, map[string]any{"url": srv.URL + "/over.zip", "source": "zip"})
+	if want := fmt.Sprintf("the archive has %d pages", imports.MaxArchivePages+1); !strings.Contains(string(r.Body), want) || !strings.Contains(string(r.Body), "Git Sync") {
+		t.Errorf("too many pages: %s", r.Body)
+	}
+	if now := f.Kit.Head(t, f.space); now != head {
+		t.Errorf("a refused import changed the space's revision: %v, then %v", head, now)
+	}
+	res := f.importInto(t, path, srv.URL+"/at.zip", "zip")
+	if res["importedResources"] != float64(imports.MaxArchivePages) {
+		t.Errorf("an archive of %d pages: %v", imports.MaxArchivePages, res)
+	}
+}
+
 type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) {

@@ -394,7 +394,9 @@ func (g *ranking) best(ctx context.Context, k int) ([]ranked, int, error) {
 			total++
 			full := len(best) == k
 			if p, ok := g.phraseWords(); ok {
-				with := (score + p) * g.norm * float64(found+1) / top
+				// As the score below is computed, so that the two agree
+				// to the last bit.
+				with := (score + p) * (g.norm * float64(found+1) / top)
 				if !full || k > 0 && with > best[0].score {
 					has, err := g.phraseAt(doc)
 					if err != nil {
@@ -405,7 +407,7 @@ func (g *ranking) best(ctx context.Context, k int) ([]ranked, int, error) {
 					}
 				}
 			}
-			score *= g.norm * float64(found) / top
+			score *= (g.norm * float64(found) / top)
 			if !full {
 				heap.Push(&best, ranked{doc, score})
 			} else if k > 0 && score > best[0].score {
