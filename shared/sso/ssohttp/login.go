@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"strings"
-	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 
@@ -72,20 +70,7 @@ type samlStartOut struct {
 // plain HTTP it can only be SameSite=Lax, sent when the identity
 // provider is on the same site (as on one machine: localhost).
 func samlCookie(ctx context.Context, orgID, providerID, value string) string {
-	acs := sso.URLs(httpapi.APIURL(ctx), orgID, providerID).ACS
-	path := "/"
-	if u, err := url.Parse(acs); err == nil && u.Path != "" {
-		path = u.Path
-	}
-	c := http.Cookie{Name: sso.SAMLSignInCookie, Value: value, Path: path, HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		MaxAge: int(sso.RequestLifetime / time.Second)}
-	if strings.HasPrefix(acs, "https://") {
-		c.Secure, c.SameSite = true, http.SameSiteNoneMode
-	}
-	if value == "" {
-		c.MaxAge = -1
-	}
-	return c.String()
+	return flowCookie(sso.SAMLSignInCookie, sso.URLs(httpapi.APIURL(ctx), orgID, providerID).ACS, value, true)
 }
 
 // registerLogin adds the public operations of the SAML login: its start,

@@ -3,6 +3,7 @@ package ssohttp
 import (
 	"bytes"
 	"html/template"
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,37 @@ func TestSignedInPageAnswersAsItsTemplate(t *testing.T) {
 		if got := signedInPage(d); string(got) != want.String() {
 			t.Errorf("%+v: page differs from its template's\n got: %s\nwant: %s", d, got, want.String())
 		}
+	}
+}
+
+// A sign-in's cookie: the endpoint's path only, HttpOnly, ten minutes;
+// over HTTPS Secure, and SameSite=None where the identity provider posts
+// from its own site (SAML's ACS), Lax for a redirect (OpenID Connect's
+// callback) and over plain HTTP; an empty value clears it.
+func TestFlowCookie(t *testing.T) {
+	for _, tc := range []struct {
+		endpoint  string
+		crossSite bool
+		want      []string
+		not       []string
+	}{
+		{"https://docs.example.com/v1/orgs/o/saml/p/acs", true, []string{"Path=/v1/orgs/o/saml/p/acs", "HttpOnly", "Secure", "SameSite=None", "Max-Age=600"}, []string{"SameSite=Lax"}},
+		{"http://localhost:8080/v1/orgs/o/saml/p/acs", true, []string{"Path=/v1/orgs/o/saml/p/acs", "HttpOnly", "SameSite=Lax"}, []string{"Secure", "SameSite=None"}},
+		{"https://docs.example.com/v1/orgs/o/oidc/p/callback", false, []string{"Path=/v1/orgs/o/oidc/p/callback", "Secure", "SameSite=Lax"}, []string{"SameSite=None"}},
+	} {
+		c := flowCookie("galley_x", tc.endpoint, "v", tc.crossSite)
+		for _, w := range tc.want {
+			if !strings.Contains(c, w) {
+				t.Errorf("%s: %q lacks %s", tc.endpoint, c, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(c, n) {
+				t.Errorf("%s: %q has %s", tc.endpoint, c, n)
+			}
+		}
+	}
+	if c := flowCookie("galley_x", "https://docs.example.com/acs", "", true); !strings.Contains(c, "Max-Age=0") {
+		t.Errorf("clearing: %q", c)
 	}
 }

@@ -206,15 +206,29 @@ type oidcProviderPath struct {
 }
 
 // signInCookie is the cookie of a started sign-in, for the callback's path
-// only (value "" clears it).
+// only (value "" clears it). The callback is a top-level GET from the
+// provider's site, which sends a SameSite=Lax cookie.
 func signInCookie(ctx context.Context, orgID, providerID, value string) string {
-	cb := sso.OIDCProviderURLs(httpapi.APIURL(ctx), orgID, providerID).Callback
+	return flowCookie(sso.SignInCookie, sso.OIDCProviderURLs(httpapi.APIURL(ctx), orgID, providerID).Callback, value, false)
+}
+
+// flowCookie is a sign-in's cookie for the path of endpoint (its URL)
+// only, HttpOnly, alive sso.RequestLifetime (value "" clears it); Secure
+// over HTTPS. crossSitePost: the identity provider's page posts to
+// endpoint from its own site, which sends only a SameSite=None cookie
+// (Secure, so HTTPS); over plain HTTP it stays Lax (sent when the
+// identity provider is on the same site).
+func flowCookie(name, endpoint, value string, crossSitePost bool) string {
 	path := "/"
-	if u, err := url.Parse(cb); err == nil && u.Path != "" {
+	if u, err := url.Parse(endpoint); err == nil && u.Path != "" {
 		path = u.Path
 	}
-	c := http.Cookie{Name: sso.SignInCookie, Value: value, Path: path, HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		Secure: strings.HasPrefix(cb, "https://"), MaxAge: int(sso.RequestLifetime / time.Second)}
+	secure := strings.HasPrefix(endpoint, "https://")
+	c := http.Cookie{Name: name, Value: value, Path: path, HttpOnly: true, SameSite: http.SameSiteLaxMode,
+		Secure: secure, MaxAge: int(sso.RequestLifetime / time.Second)}
+	if crossSitePost && secure {
+		c.SameSite = http.SameSiteNoneMode
+	}
 	if value == "" {
 		c.MaxAge = -1
 	}
