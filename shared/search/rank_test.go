@@ -14,7 +14,8 @@ import (
 // and stop words, CJK bigrams), answer as bleve answers pageQuery: words
 // of the pages' vocabulary, misspelled, cut short, repeated, with stop
 // words between them and words no page has, one to four of them, at
-// random offsets; every page, rank, total and score (within 1e-9).
+// random offsets, on an index updated once (two segments, pages deleted
+// from the first); every page, rank, total and score (within 1e-9).
 func TestRankAnswersAsThePageQueryOnRandomQueries(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -49,7 +50,19 @@ func TestRankAnswersAsThePageQueryOnRandomQueries(t *testing.T) {
 				ps = append(ps, Page{ID: fmt.Sprintf("p%04d", i), Title: pick() + " " + pick(), Path: fmt.Sprintf("p%04d", i), Body: b.String()})
 			}
 			dir := filepath.Join(t.TempDir(), "index")
-			if err := Build(ctx, dir, tc.analysis, ps); err != nil {
+			if err := Build(ctx, dir, tc.analysis, ps[:500]); err != nil {
+				t.Fatal(err)
+			}
+			// Updated: a second segment, pages deleted from the first
+			// (removed, or changed and indexed again).
+			for i := 0; i < 100; i++ {
+				ps[i*3].Body = pick() + " " + pick() + " " + ps[i*3].Body
+			}
+			changed := []Page{}
+			for i := 0; i < 100; i++ {
+				changed = append(changed, ps[i*3])
+			}
+			if err := Update(ctx, dir, []string{"p0001", "p0004", "p0007"}, append(changed, ps[500:]...)); err != nil {
 				t.Fatal(err)
 			}
 			idx, err := Open(dir)
