@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/galleydocs/galley/shared/app/wire/contentwire"
+	"github.com/galleydocs/galley/shared/content"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/httpapi/apitest"
 	"github.com/galleydocs/galley/shared/model"
@@ -24,13 +26,15 @@ type fixture struct {
 	space                                            string
 	admin, editor, reviewer, reader, guest, outsider string
 	editorID, reviewerID, readerID                   string
+	// content is the content service the API uses.
+	content *content.Service
 }
 
 func setup(t testing.TB) *fixture { return setupOn(t, testkit.New(t)) }
 
 func setupOn(t testing.TB, k *testkit.Kit) *fixture {
 	a := testkit.NewAPI(t, k, []string{"spaces", "content", "changerequests", "sites"})
-	f := &fixture{kit: k, api: a.API, org: a.Org, other: a.Other, space: a.Space(t)}
+	f := &fixture{kit: k, api: a.API, org: a.Org, other: a.Other, space: a.Space(t), content: contentwire.Service(a.Root)}
 	tok := a.Tokens
 	f.admin, f.editor, f.reviewer, f.reader, f.guest, f.outsider = tok["admin"], tok["edit"], tok["review"], tok["read"], tok["guest"], tok[testkit.Outsider]
 	f.editorID, f.reviewerID, f.readerID = a.Users["edit"].ID, a.Users["review"].ID, a.Users["read"].ID

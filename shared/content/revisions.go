@@ -35,11 +35,22 @@ type Repo struct {
 	// unwritten are the indexes this process built but could not write
 	// (treeindex.go): its next reads of those trees use them.
 	unwritten *recent[*unwrittenIndex]
+	// trees are the trees this process decoded or wrote last (Tree).
+	trees *recent[*Tree]
 }
+
+// keptTreePages bounds the trees Repo keeps decoded, by their pages: a
+// decoded page weighs about 600 bytes, so about 30 MB (one 50,000-page
+// tree, or ten of 5,000). An edit decodes its base tree and encodes the
+// new one: at 5,000 pages decoding was about 60% of an edit's CPU
+// (docs/content.md, "Cost"); the next edit's base is usually the tree the
+// last one wrote, kept here.
+const keptTreePages = 50_000
 
 // NewRepo returns the revision storage of d.
 func NewRepo(d *deps.Deps) *Repo {
-	return &Repo{d: d, manifests: newRecent[indexManifest](manifestCacheSize), unwritten: newRecent[*unwrittenIndex](builtCacheSize)}
+	return &Repo{d: d, manifests: newRecent[indexManifest](manifestCacheSize), unwritten: newRecent[*unwrittenIndex](builtCacheSize),
+		trees: newRecent[*Tree](keptTreePages)}
 }
 
 // Blob keys: content-addressed, per space (so a space's blobs can be
@@ -68,11 +79,35 @@ func (r *Repo) Revision(ctx context.Context, spaceID, revisionID string) (model.
 	return rev, nil
 }
 
-// Tree reads a revision's tree (one blob read; none for empty content).
+// Tree reads a revision's tree (one blob read; none for empty content,
+// nor for a tree this process decoded or wrote lately: a tree is
+// content-addressed and never changes, and the caller gets a copy of the
+// kept one, which it may change).
 func (r *Repo) Tree(ctx context.Context, rev model.Revision) (*Tree, error) {
 	if rev.Tree == "" {
 		return &Tree{Pages: []Page{}, Files: []File{}}, nil
 	}
+	key := treeKey(rev.SpaceID, rev.Tree)
+	if t, ok := r.trees.get(key); ok {
+		return t.Clone(), nil
+	}
+	t, err := r.decodeTree(ctx, rev)
+	if err != nil {
+		return nil, err
+	}
+	r.keepTree(key, t)
+	return t, nil
+}
+
+// keepTree keeps a copy of t, the tree stored under key.
+func (r *Repo) keepTree(key string, t *Tree) {
+	if n := max(1, len(t.Pages)); n <= keptTreePages {
+		r.trees.putWeighed(key, t.Clone(), n)
+	}
+}
+
+// decodeTree reads and decodes a revision's tree from the blob store.
+func (r *Repo) decodeTree(ctx context.Context, rev model.Revision) (*Tree, error) {
 	raw, err := r.d.Blobs.Get(ctx, treeKey(rev.SpaceID, rev.Tree))
 	if err != nil {
 		return nil, fmt.Errorf("read tree of revision %s: %w", rev.ID, err)
@@ -124,6 +159,7 @@ func (r *Repo) PutTree(ctx context.Context, spaceID string, t *Tree) (string, er
 	if err := r.d.Blobs.Put(ctx, treeKey(spaceID, hash), gz, "application/gzip"); err != nil {
 		return "", fmt.Errorf("write tree: %w", err)
 	}
+	r.keepTree(treeKey(spaceID, hash), t)
 	return hash, nil
 }
 

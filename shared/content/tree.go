@@ -153,6 +153,60 @@ type Tree struct {
 	Variables        Variables         `json:"variables,omitempty"`
 }
 
+// Clone copies the tree, deeply: nothing of the copy is shared with t
+// (TestTreeCloneSharesNothing), so that a kept tree (Repo.Tree) is never
+// changed through a copy handed out.
+func (t *Tree) Clone() *Tree {
+	out := &Tree{Pages: make([]Page, len(t.Pages)), Files: make([]File, len(t.Files)), Variables: t.Variables.Clone()}
+	for i, p := range t.Pages {
+		p.Layout, p.Cover, p.Target, p.Git = clonePtr(p.Layout), p.Cover.clone(), clonePtr(p.Target), clonePtr(p.Git)
+		p.Computed = p.Computed.clone()
+		p.Variables = p.Variables.Clone()
+		out.Pages[i] = p
+	}
+	for i, f := range t.Files {
+		f.Git = clonePtr(f.Git)
+		out.Files[i] = f
+	}
+	if t.ReusableContents != nil {
+		out.ReusableContents = make([]ReusableContent, len(t.ReusableContents))
+		for i, rc := range t.ReusableContents {
+			rc.Git = clonePtr(rc.Git)
+			out.ReusableContents[i] = rc
+		}
+	}
+	return out
+}
+
+// clonePtr copies what p points to (nil stays nil); for structs of
+// values only.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+func (c *Cover) clone() *Cover {
+	if c == nil {
+		return nil
+	}
+	v := *c
+	v.RefDark = clonePtr(c.RefDark)
+	return &v
+}
+
+func (c *ComputedSource) clone() *ComputedSource {
+	if c == nil {
+		return nil
+	}
+	v := *c
+	v.Dependencies.Spec.Value = clonePtr(c.Dependencies.Spec.Value)
+	v.Props.Models, v.Props.DownloadLink = clonePtr(c.Props.Models), clonePtr(c.Props.DownloadLink)
+	return &v
+}
+
 // Index is a tree with its lookups: pages by id, the ordered children of
 // each page, files by id.
 type Index struct {
