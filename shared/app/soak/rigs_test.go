@@ -24,6 +24,7 @@ import (
 	"github.com/galleydocs/galley/shared/deps"
 	"github.com/galleydocs/galley/shared/httpapi"
 	"github.com/galleydocs/galley/shared/queue/localqueue"
+	"github.com/galleydocs/galley/shared/store/boltstore"
 	"github.com/galleydocs/galley/shared/testenv/faultproxy"
 	"github.com/galleydocs/galley/shared/testkit"
 	"github.com/galleydocs/galley/shared/users"
@@ -86,7 +87,13 @@ func localRig(tb testing.TB) *rig {
 		}
 		_ = l.Close()
 	})
-	return &rig{name: "local", api: app.NewAPI(c, l.Root, families.All()...)}
+	// Its queue is on its store's file: the jobs left can be counted.
+	st, ok := l.Deps.Store.(*boltstore.Store)
+	if !ok {
+		tb.Fatalf("local mode's store is a %T", l.Deps.Store)
+	}
+	return &rig{name: "local", api: app.NewAPI(c, l.Root, families.All()...),
+		left: func(tb testing.TB) (int, int) { return boltJobsLeft(tb, st.DB()) }}
 }
 
 // awsRig is every family as the functions assemble them, on DynamoDB
@@ -160,8 +167,8 @@ func boltJobsLeft(tb testing.TB, db *bolt.DB) (queued, dead int) {
 	return queued, dead
 }
 
-// jobsLeft counts the rig's queued and dead-lettered jobs (0, 0 on the
-// local rig, whose queue is its own).
+// jobsLeft counts the rig's queued and dead-lettered jobs (0, 0 on a rig
+// that cannot count them).
 func (r *rig) jobsLeft(tb testing.TB) (queued, dead int) {
 	tb.Helper()
 	if r.left == nil {

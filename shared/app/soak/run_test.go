@@ -30,6 +30,7 @@ type outcome struct {
 	kills, killedAnswers    int
 	requests, unavailable   int
 	injectedDDB, injectedS3 int
+	jobs                    jobsOutcome
 }
 
 // soakRig runs the soak on a new rig for d and checks its outcome; it
@@ -56,6 +57,8 @@ func soakRig(tb testing.TB, mk func(testing.TB) *rig, d time.Duration) outcome {
 	if s.r.report != nil {
 		tb.Logf("%s rig: %s", s.r.name, s.r.report(tb))
 	}
+	tb.Logf("%s rig: %v", s.r.name, s.jobs)
+	o.jobs = s.jobs
 	o.kills, o.killedAnswers = s.r.kills, s.killed
 	if p := s.r.proxy; p != nil {
 		o.injectedDDB, o.injectedS3 = p.Injected(faultproxy.DynamoDB, ""), p.Injected(faultproxy.S3, "")

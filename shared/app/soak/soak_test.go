@@ -55,6 +55,20 @@ type soak struct {
 	// fresh is the number of revisions of a new space; base, the synced
 	// space's before the load.
 	fresh, base int
+
+	// Jobs besides Git's (jobs_test.go): the webhook endpoint (hook) and
+	// its receiver; the acknowledged merges' space_content_updated
+	// fields (spaceId, revisionId); the published site (site) whose
+	// insights events the load sends (sent) and has acknowledged
+	// (tracked), by type; visitors numbers the readers.
+	hooks      *receiver
+	hook       string
+	mergedRevs []map[string]any
+	site       string
+	sent       map[string]int
+	tracked    map[string]int
+	visitors   int
+	jobs       jobsOutcome
 }
 
 // pagesPerSpace bounds the pages the load merges into one space: a
@@ -68,13 +82,14 @@ func newSoak(tb testing.TB, r *rig, workers int) *soak {
 		h = r.api.Handler()
 	}
 	s := &soak{r: r, h: h, workers: workers, merged: map[string][]string{}, comments: map[string][]string{},
-		gitJobs: map[string]int{}, statuses: map[int]int{}}
+		gitJobs: map[string]int{}, statuses: map[int]int{}, sent: map[string]int{}, tracked: map[string]int{}}
 	c := s.client(tb)
 	s.org = c.Expect(http.StatusCreated, "POST", "/v1/orgs", map[string]any{"title": "Soak"}).Map(tb)["id"].(string)
 	for i := range 3 {
 		s.active = append(s.active, c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+s.org+"/spaces", map[string]any{"title": fmt.Sprint("Docs ", i)}).Map(tb)["id"].(string))
 	}
 	s.all = slices.Clone(s.active)
+	s.setupJobs(tb)
 	s.fresh = s.revisions(tb, s.active[0])
 	s.git = c.Expect(http.StatusCreated, "POST", "/v1/orgs/"+s.org+"/spaces", map[string]any{"title": "Synced"}).Map(tb)["id"].(string)
 	s.repo = testenv.NewPushableRepo(tb, "docs")
@@ -94,8 +109,9 @@ func (s *soak) client(tb testing.TB) *apitest.Client {
 	return c
 }
 
-// serve sends a request to the API as the administrator.
-func (s *soak) serve(method, path string, body any) *httptest.ResponseRecorder {
+// serve sends a request to the API as the administrator, with the
+// headers given as name and value pairs.
+func (s *soak) serve(method, path string, body any, header ...string) *httptest.ResponseRecorder {
 	var rd *bytes.Reader
 	if body != nil {
 		raw, _ := json.Marshal(body)
@@ -108,6 +124,9 @@ func (s *soak) serve(method, path string, body any) *httptest.ResponseRecorder {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
 	rec := httptest.NewRecorder()
 	s.h.ServeHTTP(rec, req)
 	return rec
@@ -118,8 +137,8 @@ const statusKilled = 0
 
 // do sends a request of the load (any goroutine) and counts its answer:
 // a 5xx other than 503, or a 503 without Retry-After, is a violation.
-func (s *soak) do(method, path string, body any) (int, map[string]any) {
-	rec := s.serve(method, path, body)
+func (s *soak) do(method, path string, body any, header ...string) (int, map[string]any) {
+	rec := s.serve(method, path, body, header...)
 	var out map[string]any
 	_ = json.Unmarshal(rec.Body.Bytes(), &out)
 	s.mu.Lock()
@@ -163,17 +182,20 @@ func (s *soak) author(rng *rand.Rand, space string) (string, bool) {
 		{"operation": "insert_page", "ref": "p", "document": map[string]any{"markdown": "# Page " + marker + "\n\n" + marker + "\n"}}}}); st != http.StatusOK {
 		return "", false
 	}
-	if st, _ := s.do("POST", path+"/merge", nil); st != http.StatusOK {
+	st, res := s.do("POST", path+"/merge", nil)
+	if st != http.StatusOK {
 		return "", false
 	}
 	s.mu.Lock()
+	s.mergedRevs = append(s.mergedRevs, map[string]any{"spaceId": space, "revisionId": res["revision"]})
 	s.merged[space] = append(s.merged[space], marker)
 	s.mu.Unlock()
 	return marker, true
 }
 
 // step is one request (or, authoring, three) of a load client, chosen
-// at random: reads half of the time, then authoring and merges, comments
+// at random: readers' insights events (page views, votes) 5% of the
+// time, reads 45%, then authoring and merges, comments
 // on spaces and on change requests, a new space now and then.
 func (s *soak) step(rng *rand.Rand) {
 	s.mu.Lock()
@@ -185,6 +207,8 @@ func (s *soak) step(rng *rand.Rand) {
 		return
 	}
 	switch n := rng.IntN(100); {
+	case n < 5:
+		s.track(rng)
 	case n < 50:
 		reads := []string{"/v1/spaces/" + sp, "/v1/spaces/" + sp + "/content", "/v1/orgs/" + s.org + "/spaces",
 			"/v1/spaces/" + sp + "/change-requests?status=merged", "/v1/spaces/" + sp + "/comments", "/v1/spaces/" + s.git + "/git/info"}
@@ -378,6 +402,7 @@ func (s *soak) check(tb testing.TB) []string {
 			break
 		}
 	}
+	s.jobs = s.checkJobs(tb)
 	ids := func(path string) []string {
 		return testkit.Field(s.items(tb, path), "id")
 	}
