@@ -85,7 +85,14 @@ func (a *API) Handler() http.Handler {
 			// API Gateway routes /v1 and /v1/ alike; so does the API.
 			r.URL.Path = "/v1/"
 		}
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		// A JSON answer is gzipped when the client accepts it (compress.go).
+		var out http.ResponseWriter = w
+		var cw *compressWriter
+		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			cw = &compressWriter{ResponseWriter: w, head: r.Method == http.MethodHead}
+			out = cw
+		}
+		rec := &statusRecorder{ResponseWriter: out, status: http.StatusOK}
 		ctx := access.WithOrigin(logging.WithRequestID(r.Context(), id),
 			access.Origin{Address: clientAddr(r, a.cfg.RateLimit.TrustForwardedFor), UserAgent: r.UserAgent()})
 		r = r.WithContext(context.WithValue(ctx, infoKey{}, info))
@@ -95,6 +102,9 @@ func (a *API) Handler() http.Handler {
 				if !rec.wrote {
 					writeError(rec, http.StatusInternalServerError, "Internal error")
 				}
+			}
+			if cw != nil {
+				cw.close()
 			}
 			// Written without the request's context, which would add the id
 			// a second time (package logging).
