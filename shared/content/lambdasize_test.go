@@ -12,14 +12,12 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/galleydocs/galley/shared/testenv/lambdarun"
 )
 
-// lambdaResponseMax is the most a synchronous Lambda invocation may answer
-// (6 MB): a larger response is an error, and API Gateway answers 500.
-const lambdaResponseMax = 6 * 1024 * 1024
-
 // The page tree of a large space leaves the content function as a Lambda
-// response under Lambda's 6 MB when the client accepts gzip (every HTTP
+// response under Lambda's 6 MB (lambdarun.ResponseMax) when the client accepts gzip (every HTTP
 // client library does), through the adapter the functions use; the same
 // answer as identity JSON would not fit (20,000 pages: about 12 MB).
 func TestLargePageTreeFitsALambdaResponseGzipped(t *testing.T) {
@@ -44,15 +42,15 @@ func TestLargePageTreeFitsALambdaResponseGzipped(t *testing.T) {
 		return raw, res
 	}
 	plainRaw, plain := invoke("")
-	if plain.StatusCode != 200 || len(plainRaw) <= lambdaResponseMax {
+	if plain.StatusCode != 200 || len(plainRaw) <= lambdarun.ResponseMax {
 		t.Fatalf("identity: %d, %d bytes: the space is too small to show the limit", plain.StatusCode, len(plainRaw))
 	}
 	raw, res := invoke("gzip, deflate, br")
 	if res.StatusCode != 200 || res.Headers["Content-Encoding"] != "gzip" || !res.IsBase64Encoded {
 		t.Fatalf("gzip: %d %v base64 %v", res.StatusCode, res.Headers, res.IsBase64Encoded)
 	}
-	if len(raw) > lambdaResponseMax {
-		t.Fatalf("the gzipped page tree is a %d-byte Lambda response, over %d", len(raw), lambdaResponseMax)
+	if len(raw) > lambdarun.ResponseMax {
+		t.Fatalf("the gzipped page tree is a %d-byte Lambda response, over %d", len(raw), lambdarun.ResponseMax)
 	}
 	z, err := base64.StdEncoding.DecodeString(res.Body)
 	if err != nil {

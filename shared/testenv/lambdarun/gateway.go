@@ -63,6 +63,10 @@ func specificity(routePath string) int {
 	return n
 }
 
+// ResponseMax is the most a synchronous Lambda invocation answers (6 MB):
+// the gateway answers 500 to a larger response, as API Gateway does.
+const ResponseMax = 6 * 1024 * 1024
+
 // KilledHeader is set on the answer of a request whose function's process
 // exited before answering (API Gateway answers 500 then, as here): it
 // tells a test such a 500 from one the code answered.
@@ -197,6 +201,14 @@ func (g *Gateway) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		}
 		w.WriteHeader(status)
 		_, _ = fmt.Fprintf(w, `{"message":%q}`, http.StatusText(status))
+		return
+	}
+	if len(out) > ResponseMax {
+		// Lambda refuses the response (Function.ResponseSizeTooLarge),
+		// and API Gateway answers 500.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = fmt.Fprintf(w, `{"message":%q}`, http.StatusText(http.StatusInternalServerError))
 		return
 	}
 	var res lambdaevents.APIGatewayV2HTTPResponse
