@@ -8,19 +8,21 @@ import (
 	"strings"
 )
 
-// Compression of JSON answers (docs/http.md, "Compression").
+// Compression of text answers (docs/http.md, "Compression").
 //
 // In AWS an answer leaves the function as the Lambda response, which holds
 // at most 6 MB (its body base64-encoded when binary): the page tree of a
-// space of 10,000 pages is about 6 MB of JSON, of 50,000 pages 29 MB, so
-// those answers could not be given at all. Gzipped (BestSpeed), JSON is
-// about a tenth of that. A JSON answer of compressMin bytes or more is
-// gzipped when the request accepts gzip (Accept-Encoding; every HTTP
-// client library sends it, and decompresses); smaller answers, other types
-// (the reader's pages, which the CDN compresses and whose ETags are
-// compared), HEAD, 204 and 304 answers are written as they are.
+// space of 10,000 pages is about 6 MB of JSON, of 50,000 pages 29 MB, a
+// large site's sitemap.xml or llms.txt several MB, so those answers could
+// not be given at all. Gzipped (BestSpeed), such text is about a tenth of
+// that. A text answer of compressMin bytes or more is gzipped when the
+// request accepts gzip (Accept-Encoding; browsers and every HTTP client
+// library send it, and decompress); smaller answers, binary types, event
+// streams, HEAD, 204 and 304 answers are written as they are. An ETag
+// stays the one of the content, whatever its coding, so that a client's
+// If-None-Match still finds it (a 304 has no body to code).
 
-// compressMin is the smallest JSON answer gzipped.
+// compressMin is the smallest text answer gzipped.
 const compressMin = 8 << 10
 
 // acceptsGzip tells whether an Accept-Encoding header accepts gzip: a
@@ -49,13 +51,25 @@ func acceptsGzip(header string) bool {
 }
 
 // compressible tells whether an answer with these headers may be gzipped:
-// JSON (application/json, +json), not already encoded.
+// text (JSON, HTML, markdown, plain text, XML, CSS, JavaScript, SVG), not
+// already encoded, and not a stream of events (which must not be held).
 func compressible(h http.Header) bool {
 	if h.Get("Content-Encoding") != "" {
 		return false
 	}
 	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
-	return err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json"))
+	if err != nil || mt == "text/event-stream" {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(mt, "text/"), strings.HasSuffix(mt, "+json"), strings.HasSuffix(mt, "+xml"):
+		return true
+	}
+	switch mt {
+	case "application/json", "application/xml", "application/javascript", "application/x-ndjson":
+		return true
+	}
+	return false
 }
 
 // compressWriter holds the start of an answer until it knows whether to
