@@ -174,6 +174,7 @@ type ranking struct {
 	hasPhrase bool
 	phraseOff bool
 	norm      float64
+	id        [8]byte // phraseAt's internal id, reused
 }
 
 type fieldBoost struct {
@@ -243,7 +244,7 @@ func (g *ranking) addClause(ctx context.Context, f int, term string, terms []str
 
 // newRanking opens the lists of a query's words (plan) and, when the query
 // has a phrase, of the phrase's slots in the body.
-func newRanking(ctx context.Context, r bleveindex.IndexReader, ws []word, hasPhrase bool, slots []string) (*ranking, error) {
+func newRanking(ctx context.Context, r bleveindex.IndexReader, ws []word, hasPhrase bool, slots []string) (_ *ranking, err error) {
 	count, err := r.DocCount()
 	if err != nil {
 		return nil, err
@@ -252,6 +253,11 @@ func newRanking(ctx context.Context, r bleveindex.IndexReader, ws []word, hasPhr
 	if count == 0 {
 		return g, nil
 	}
+	defer func() {
+		if err != nil {
+			g.close() // the lists opened before the error
+		}
+	}()
 	for f, fd := range g.fields {
 		for _, w := range ws {
 			folded := len(w.prefixes) > 0 && w.whole[fd.name] && w.typos == 0
@@ -263,12 +269,10 @@ func newRanking(ctx context.Context, r bleveindex.IndexReader, ws []word, hasPhr
 			var edits []uint8
 			if w.typos > 0 {
 				if terms, edits, err = fuzzyTerms(r, fd.name, w.term, w.typos); err != nil {
-					g.close()
 					return nil, err
 				}
 			}
 			if err := g.addClause(ctx, f, w.term, terms, edits, boost); err != nil {
-				g.close()
 				return nil, err
 			}
 			for i, p := range w.prefixes {
@@ -278,12 +282,10 @@ func newRanking(ctx context.Context, r bleveindex.IndexReader, ws []word, hasPhr
 				var terms []string
 				if i == 0 {
 					if terms, err = prefixTerms(r, fd.name, p); err != nil {
-						g.close()
 						return nil, err
 					}
 				}
 				if err := g.addClause(ctx, f, p, terms, nil, fd.boost*boostPrefix); err != nil {
-					g.close()
 					return nil, err
 				}
 			}
@@ -305,7 +307,6 @@ func newRanking(ctx context.Context, r bleveindex.IndexReader, ws []word, hasPhr
 				// within typos: no page has it): the phrase finds
 				// nothing, its weight counts in the norm.
 				if l, err = g.list(ctx, body, t); err != nil {
-					g.close()
 					return nil, err
 				}
 				g.phraseOff = true
@@ -315,7 +316,6 @@ func newRanking(ctx context.Context, r bleveindex.IndexReader, ws []word, hasPhr
 			if withPositions[t] == nil {
 				tfr, err := r.TermFieldReader(ctx, []byte(t), fBody, false, false, true)
 				if err != nil {
-					g.close()
 					return nil, err
 				}
 				withPositions[t] = &termList{tfr: tfr}
@@ -450,7 +450,7 @@ func (g *ranking) phraseWords() (float64, bool) {
 // phraseAt tells whether doc, which has every word of the phrase, has
 // the phrase: each word right after the one before, the gaps kept.
 func (g *ranking) phraseAt(doc uint64) (bool, error) {
-	id := make(bleveindex.IndexInternalID, 8)
+	id := g.id[:]
 	binary.BigEndian.PutUint64(id, doc)
 	first := -1
 	for i, l := range g.positions {
